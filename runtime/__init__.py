@@ -1,0 +1,12 @@
+"""tapeflow.runtime: tensors, dtypes, the op table, eager dispatch and the tape.
+
+Import order matters only here: the tensor wraps results for `bind`, the tape
+registers its recorder with the registry, then the op modules fill the table.
+"""
+from . import dtypes, registry, tensor, tape  # noqa: F401  (order: see docstring)
+from .ops import math_ops, reduce_ops, array_ops, linalg_ops, indexing  # noqa: F401
+from . import operators  # noqa: F401
+from .variables import Variable  # noqa: F401
+from .backprop import GradientTape, UnconnectedGradients  # noqa: F401
+from .custom_gradient import custom_gradient  # noqa: F401
+from .tensor import Tensor, SymbolicTensor, TensorBase, convert_to_tensor  # noqa: F401

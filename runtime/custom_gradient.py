@@ -1,0 +1,62 @@
+"""tf.custom_gradient: a function that supplies its own gradient."""
+import functools
+
+from . import nest
+from .registry import state
+from .tape import Tape, pause, record_custom
+from .tensor import TensorBase, convert_to_tensor
+from .variables import Variable
+
+
+def custom_gradient(f=None):
+    """Decorate `f(*x) -> (y, grad_fn)`; `grad_fn(*dy)` returns dx (and, when `f`
+    reads variables, takes `variables=` and returns (dx, dvariables))."""
+    if f is None:
+        return custom_gradient
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        graph = state.graph
+        if graph is not None and hasattr(graph, "custom_gradient_call"):
+            return graph.custom_gradient_call(f, args, kwargs)
+        return _eager_call(f, args, kwargs)
+
+    return wrapper
+
+
+def _eager_call(f, args, kwargs):
+    inputs = [a for a in nest.flatten(args) if isinstance(a, TensorBase)]
+    inputs = [a if isinstance(a, Variable) else convert_to_tensor(a) for a in inputs]
+    if not state.tapes:
+        result, _ = f(*args, **kwargs)
+        return result
+    # Run f with outer tapes paused; a private tape only notes which variables it reads.
+    probe = Tape(persistent=False, watch_accessed_variables=True)
+    with pause():
+        state.tapes.append(probe)
+        try:
+            result, grad_fn = f(*args, **kwargs)
+        finally:
+            state.tapes.remove(probe)
+    variables = [v for v in probe.watched.values() if isinstance(v, Variable) and v.trainable]
+    flat_out = nest.flatten(result)
+    from .ops import array_ops
+    with pause():
+        outputs = [array_ops.identity(o) for o in flat_out]
+    record_inputs = inputs + variables
+
+    def vjp_fn(*dys):
+        dys = nest.pack_sequence_as(result, list(dys)) if nest.is_nested(result) else dys[0]
+        if variables:
+            out = grad_fn(*(dys if isinstance(dys, tuple) else (dys,)), variables=variables)
+            dx, dvars = out
+        else:
+            dx = grad_fn(*(dys if isinstance(dys, tuple) else (dys,)))
+            dvars = []
+        dx = list(dx) if isinstance(dx, (list, tuple)) else [dx]
+        if len(dx) != len(inputs):
+            raise ValueError(f"custom_gradient: grad_fn returned {len(dx)} gradients for {len(inputs)} inputs")
+        return [None if g is None else convert_to_tensor(g) for g in dx] + list(dvars)
+
+    record_custom(record_inputs, outputs, vjp_fn)
+    return nest.pack_sequence_as(result, outputs)

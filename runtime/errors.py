@@ -1,0 +1,56 @@
+"""Error messages that name the op, the shapes and dtypes, and the user's source line."""
+import os
+import sys
+
+_PKG_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_OWN_DIRS = tuple(os.path.join(_PKG_ROOT, d) + os.sep for d in ("runtime", "tracer", "compiler", "tapeflow"))
+
+
+def user_frame():
+    """The innermost stack frame outside tapeflow (the user's line), or None."""
+    f = sys._getframe(1)
+    while f is not None:
+        fn = os.path.abspath(f.f_code.co_filename)
+        if not fn.startswith(_OWN_DIRS) and "importlib" not in fn:
+            return f
+        f = f.f_back
+    return None
+
+
+def user_location():
+    """'file:line' of the user's code that called into tapeflow, or ''."""
+    f = user_frame()
+    return f"{f.f_code.co_filename}:{f.f_lineno}" if f is not None else ""
+
+
+def describe(t):
+    try:
+        return f"{t.dtype.name}{list(t.shape)}"
+    except Exception:
+        return type(t).__name__
+
+
+def with_location(message):
+    loc = user_location()
+    return f"{message} (at {loc})" if loc else message
+
+
+def op_error(op_name, inputs, attrs, exc):
+    """Re-raise a failure inside an op's implementation with the op's facts."""
+    args = ", ".join(describe(t) for t in inputs)
+    shown = {k: v for k, v in attrs.items() if not callable(v)}
+    attr_txt = f" with {shown}" if shown else ""
+    msg = with_location(f"{op_name}({args}){attr_txt} failed: {exc}")
+    cls = type(exc) if isinstance(exc, (ValueError, TypeError, IndexError)) else InvalidArgumentError
+    try:
+        return cls(msg)
+    except Exception:
+        return InvalidArgumentError(msg)
+
+
+class InvalidArgumentError(ValueError):
+    """An op was given arguments it cannot work with (TensorFlow's name)."""
+
+
+class OpError(Exception):
+    pass

@@ -1,0 +1,1 @@
+"""Primitives (each with its gradient right under it) and the composites on top."""

@@ -1,0 +1,330 @@
+"""Shape and layout primitives (reshape, transpose, broadcast, slice, concat, ...)
+and the array-creation helpers built on them."""
+import numpy as np
+
+from .. import dtypes
+from .. import shape_rules as R
+from ..errors import with_location
+from ..registry import Aval, bind, defprim, state
+from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
+from . import math_ops as M
+
+_NO_ATTRS = {}
+
+
+def _static_shape(x):
+    return x.shape.dims
+
+
+# --- reshape / transpose / broadcast ------------------------------------------
+def _reshape_rule(x, shape):
+    known = [d for d in shape if d != -1]
+    total = None if None in x.shape else int(np.prod(x.shape, dtype=np.int64))
+    if -1 in shape:
+        rest = int(np.prod(known, dtype=np.int64)) if known else 1
+        if total is None:
+            fill = None
+        elif rest == 0 or total % rest:
+            raise R.ShapeError(f"cannot reshape a tensor of shape {list(x.shape)} ({total} elements) to {list(shape)}")
+        else:
+            fill = total // rest
+        return Aval(tuple(fill if d == -1 else d for d in shape), x.dtype)
+    if total is not None and int(np.prod(shape, dtype=np.int64)) != total:
+        raise R.ShapeError(f"cannot reshape a tensor of shape {list(x.shape)} ({total} elements) to {list(shape)}")
+    return Aval(tuple(shape), x.dtype)
+
+
+RESHAPE = defprim("reshape", lambda xp, x, shape: xp.reshape(x, shape), _reshape_rule,
+                  lambda g, out, x, shape: reshape_like(g, x))
+RESHAPE_LIKE = defprim("reshape_like", lambda xp, x, like: xp.reshape(x, like.shape),
+                       lambda x, like: Aval(like.shape, x.dtype),
+                       lambda g, out, x, like: (reshape_like(g, x), None))
+
+
+def _transpose_rule(x, perm):
+    if sorted(perm) != list(range(len(x.shape))):
+        raise R.ShapeError(f"perm {list(perm)} is not a permutation of the axes of a rank-{len(x.shape)} tensor")
+    return Aval(tuple(x.shape[p] for p in perm), x.dtype)
+
+
+TRANSPOSE = defprim("transpose", lambda xp, x, perm: xp.transpose(x, perm), _transpose_rule,
+                    lambda g, out, x, perm: transpose(g, tuple(np.argsort(perm).tolist())))
+
+
+def _broadcast_to_rule(x, shape):
+    out = R.broadcast_shapes(x.shape, shape)
+    if out != tuple(shape):
+        raise R.ShapeError(f"cannot broadcast shape {list(x.shape)} to {list(shape)}")
+    return Aval(tuple(shape), x.dtype)
+
+
+BROADCAST_TO = defprim("broadcast_to", lambda xp, x, shape: xp.broadcast_to(x, shape), _broadcast_to_rule,
+                       lambda g, out, x, shape: sum_like(g, x))
+BROADCAST_LIKE = defprim("broadcast_like", lambda xp, x, like: xp.broadcast_to(x, like.shape),
+                         lambda x, like: Aval(R.broadcast_shapes(x.shape, like.shape), x.dtype),
+                         lambda g, out, x, like: (sum_like(g, x), None))
+
+
+def _sum_like_impl(xp, x, like):
+    lead = x.ndim - like.ndim
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(like.shape)
+                                      if d == 1 and x.shape[lead + i] != 1)
+    out = xp.sum(x, axis=axes, keepdims=True, dtype=x.dtype) if axes else x
+    return xp.reshape(out, like.shape)
+
+
+SUM_LIKE = defprim("sum_like", _sum_like_impl, lambda x, like: Aval(like.shape, x.dtype),
+                   lambda g, out, x, like: (broadcast_like(g, x), None))
+
+
+def reshape(tensor, shape, name=None):
+    x = convert_to_tensor(tensor)
+    shape = _shape_arg(shape, "reshape")
+    if list(shape).count(-1) > 1:
+        raise ValueError(with_location(f"reshape: at most one -1 is allowed in the new shape {list(shape)}"))
+    if x.shape.dims == shape:
+        return x
+    _check_rule(_reshape_rule, "reshape", x, shape=shape)
+    return bind(RESHAPE, (x,), {"shape": shape})
+
+
+def _check_rule(rule, op, *xs, **attrs):
+    """Run a shape rule before an eager op whose NumPy message would be unclear."""
+    try:
+        return rule(*[Aval(x.shape.dims, x.dtype) for x in xs], **attrs)
+    except (R.ShapeError, TypeError) as exc:
+        desc = ", ".join(f"{x.dtype.name}{list(x.shape)}" for x in xs)
+        cls = TypeError if isinstance(exc, TypeError) and not isinstance(exc, R.ShapeError) else ValueError
+        raise cls(with_location(f"{op}({desc}): {exc}")) from None
+
+
+def _shape_arg(shape, op):
+    """A static shape tuple from a list, TensorShape or constant int tensor."""
+    if isinstance(shape, SymbolicTensor):
+        raise TypeError(with_location(f"{op}: the shape must be known while tracing"))
+    if isinstance(shape, Tensor):
+        shape = shape.numpy().tolist()
+    if hasattr(shape, "dims") and not isinstance(shape, np.ndarray):
+        shape = shape.dims
+    if isinstance(shape, (int, np.integer)):
+        shape = [shape]
+    out = []
+    for d in shape:
+        if isinstance(d, (float, np.floating)):
+            raise TypeError(with_location(f"{op}: shape entries must be integers, got {d!r}"))
+        out.append(int(d))
+    return tuple(out)
+
+
+def reshape_like(x, like):
+    return bind(RESHAPE_LIKE, (x, like), _NO_ATTRS)
+
+
+def transpose(a, perm=None, conjugate=False, name=None):
+    x = convert_to_tensor(a)
+    rank = x.shape.rank
+    perm = tuple(range(rank))[::-1] if perm is None else tuple(int(p) % rank for p in _shape_arg(perm, "transpose"))
+    _check_rule(_transpose_rule, "transpose", x, perm=perm)
+    if perm == tuple(range(rank)):
+        return x
+    return bind(TRANSPOSE, (x,), {"perm": perm})
+
+
+def broadcast_to(input, shape, name=None):  # noqa: A002
+    x = convert_to_tensor(input)
+    shape = _shape_arg(shape, "broadcast_to")
+    _check_rule(_broadcast_to_rule, "broadcast_to", x, shape=shape)
+    return x if x.shape.dims == shape else bind(BROADCAST_TO, (x,), {"shape": shape})
+
+
+def broadcast_like(x, like):
+    if x.shape.dims == like.shape.dims and None not in like.shape.dims:
+        return x
+    return bind(BROADCAST_LIKE, (x, like), _NO_ATTRS)
+
+
+def sum_like(x, like):
+    """Sum x down to the shape of `like` (the inverse of broadcasting)."""
+    if x.shape.dims == like.shape.dims and None not in like.shape.dims:
+        return x
+    return bind(SUM_LIKE, (x, like), _NO_ATTRS)
+
+
+sum_to_shape_of = sum_like
+
+
+def expand_dims(input, axis, name=None):  # noqa: A002
+    x = convert_to_tensor(input)
+    dims = list(x.shape.dims)
+    rank = len(dims)
+    axis = int(axis)
+    if not -rank - 1 <= axis <= rank:
+        raise ValueError(with_location(f"expand_dims: axis {axis} is out of range for a tensor of rank {rank}"))
+    axis = axis % (rank + 1)
+    return _reshape_keeping_unknown(x, dims[:axis] + [1] + dims[axis:])
+
+
+def expand_dims_multi(x, axes, out_rank):
+    """Re-insert reduced axes (sorted, in the output's numbering) as size 1."""
+    dims = list(x.shape.dims)
+    for a in sorted(axes):
+        dims.insert(a, 1)
+    return _reshape_keeping_unknown(x, dims)
+
+
+def _reshape_keeping_unknown(x, dims):
+    if dims.count(None) <= 1:
+        return reshape(x, [-1 if d is None else d for d in dims])
+    return bind(EXPAND_SQUEEZE, (x,), {"shape": tuple(dims)})
+
+
+def _expand_squeeze_impl(xp, x, shape):
+    # Size-1 axes are inserted or dropped; unknown dims come from x in order.
+    src = iter(d for d in x.shape if d != 1)
+    real = [1 if d == 1 else next(src) for d in shape]
+    return xp.reshape(x, real)
+
+
+EXPAND_SQUEEZE = defprim("expand_squeeze", _expand_squeeze_impl, lambda x, shape: Aval(tuple(shape), x.dtype),
+                         lambda g, out, x, shape: reshape_like(g, x))
+
+
+def squeeze(input, axis=None, name=None):  # noqa: A002
+    x = convert_to_tensor(input)
+    dims = list(x.shape.dims)
+    rank = len(dims)
+    if axis is None:
+        axes = [i for i, d in enumerate(dims) if d == 1]
+    else:
+        axes = [int(a) % rank for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
+        for a in axes:
+            if dims[a] not in (1, None):
+                raise ValueError(with_location(
+                    f"squeeze: cannot squeeze axis {a} of size {dims[a]} (shape {dims})"))
+    return _reshape_keeping_unknown(x, [d for i, d in enumerate(dims) if i not in axes])
+
+
+# --- identity, stop_gradient, where -------------------------------------------
+IDENTITY = defprim("identity", lambda xp, x: x, R.same, lambda g, out, x: g, kernel="{0}", kind="unary")
+STOP_GRADIENT = defprim("stop_gradient", lambda xp, x: x, R.same, None, kernel="{0}", kind="unary")
+
+
+def _select_rule(c, x, y):
+    if not c.dtype.is_bool:
+        raise TypeError(f"the condition must be bool, got {c.dtype.name}")
+    if x.dtype is not y.dtype:
+        raise TypeError(f"both branches must have one dtype, got {x.dtype.name} and {y.dtype.name}")
+    return Aval(R.broadcast_shapes(c.shape, x.shape, y.shape), x.dtype)
+
+
+def _select_vjp(g, out, c, x, y):
+    zero = zeros_like(g)
+    return None, where(c, g, zero), where(c, zero, g)
+
+
+SELECT = defprim("select", lambda xp, c, x, y: xp.where(c, x, y), _select_rule, _select_vjp,
+                 kernel="({0} ? {1} : {2})", kind="ternary")
+WHERE_INDICES = defprim("where_indices", lambda xp, c: xp.argwhere(c).astype(np.int64),
+                        lambda c: Aval((None, len(c.shape)), dtypes.int64), None)
+
+
+def identity(input, name=None):  # noqa: A002
+    return bind(IDENTITY, (convert_to_tensor(input),), _NO_ATTRS)
+
+
+def stop_gradient(input, name=None):  # noqa: A002
+    return bind(STOP_GRADIENT, (convert_to_tensor(input),), _NO_ATTRS)
+
+
+def where(condition, x=None, y=None, name=None):
+    c = convert_to_tensor(condition)
+    if x is None and y is None:
+        return bind(WHERE_INDICES, (c,), _NO_ATTRS)
+    if x is None or y is None:
+        raise ValueError(with_location("where: give both x and y, or neither"))
+    if isinstance(x, TensorBase) or not isinstance(y, TensorBase):
+        x, y = M._binary_args(x, y, "where")
+    else:
+        y, x = M._binary_args(y, x, "where")
+    _check_rule(_select_rule, "where", c, x, y)
+    return bind(SELECT, (c, x, y), _NO_ATTRS)
+
+
+# --- creation -----------------------------------------------------------------
+def constant(value, dtype=None, shape=None, name=None):
+    t = convert_to_tensor(value, dtype)
+    if shape is not None:
+        shape = _shape_arg(shape, "constant")
+        arr = t._value
+        if arr.size == 1:
+            arr = np.broadcast_to(arr.reshape(()), shape).copy()
+        elif arr.size == int(np.prod(shape)):
+            arr = arr.reshape(shape)
+        else:
+            raise ValueError(with_location(f"constant: {arr.size} values do not fit shape {list(shape)}"))
+        t = Tensor(arr)
+    return t
+
+
+def fill(dims, value, name=None):
+    v = convert_to_tensor(value)
+    if isinstance(dims, SymbolicTensor):
+        return bind(FILL, (dims, v), _NO_ATTRS)
+    shape = _shape_arg(dims, "fill")
+    return broadcast_to(v, shape) if state.graph is not None else Tensor(np.full(shape, v._value))
+
+
+FILL = defprim("fill", lambda xp, dims, v: xp.full(tuple(int(d) for d in dims), v),
+               lambda dims, v: Aval((None,) * (dims.shape[0] or 0), v.dtype), None)
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    return fill(shape, convert_to_tensor(0, dtypes.as_dtype(dtype)))
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    return fill(shape, convert_to_tensor(1, dtypes.as_dtype(dtype)))
+
+
+def zeros_like(input, dtype=None, name=None):  # noqa: A002
+    x = convert_to_tensor(input)
+    z = convert_to_tensor(0, dtypes.as_dtype(dtype) if dtype else x.dtype)
+    if type(x) is Tensor and state.graph is None:
+        return Tensor(np.zeros(x._value.shape, z._value.dtype))
+    return broadcast_like(z, x)
+
+
+def ones_like(input, dtype=None, name=None):  # noqa: A002
+    x = convert_to_tensor(input)
+    o = convert_to_tensor(1, dtypes.as_dtype(dtype) if dtype else x.dtype)
+    if type(x) is Tensor and state.graph is None:
+        return Tensor(np.ones(x._value.shape, o._value.dtype))
+    return broadcast_like(o, x)
+
+
+def _shape_impl(xp, x, out_type):
+    return np.asarray(x.shape, dtype=out_type.np)
+
+
+SHAPE = defprim("shape", _shape_impl, lambda x, out_type: Aval((len(x.shape),), out_type), None)
+
+
+def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    x = convert_to_tensor(input)
+    out_type = dtypes.as_dtype(out_type)
+    if x.shape.is_fully_defined():
+        return Tensor(np.asarray(x.shape.dims, dtype=out_type.np))
+    return bind(SHAPE, (x,), {"out_type": out_type})
+
+
+def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    x = convert_to_tensor(input)
+    n = x.shape.num_elements()
+    if n is not None:
+        return Tensor(np.asarray(n, dtype=dtypes.as_dtype(out_type).np))
+    from . import reduce_ops
+    return reduce_ops.reduce_prod(shape(x, out_type))
+
+
+def rank(input, name=None):  # noqa: A002
+    return Tensor(np.asarray(convert_to_tensor(input).shape.rank, dtype=np.int32))

@@ -1,0 +1,463 @@
+"""Elementwise primitives and their composites.
+
+Each `defprim` row: name, eager impl over `xp`, shape/dtype rule, VJP in tapeflow
+ops, and the kernel template that fusion renders (generic C math names; the C
+renderer includes <tgmath.h>, CUDA has overloads).
+"""
+import math
+
+import numpy as np
+
+from .. import dtypes
+from .. import shape_rules as R
+from ..errors import with_location
+from ..registry import bind, defprim
+from ..tensor import Tensor, TensorBase, convert_to_tensor
+from . import array_ops as A
+
+_NO_ATTRS = {}
+
+
+def _erf_impl(xp, x):
+    if xp is np:
+        out = np.frompyfunc(math.erf, 1, 1)(x)
+        return np.asarray(out, dtype=x.dtype)
+    return xp.special.erf(x)  # cupyx
+
+
+def _u(name, impl, vjp, kernel, rule=R.same):
+    return defprim(name, impl, rule, vjp, kernel=kernel, kind="unary")
+
+
+def _b(name, impl, vjp, kernel, rule=R.broadcast):
+    return defprim(name, impl, rule, vjp, kernel=kernel, kind="binary")
+
+
+# --- unary --------------------------------------------------------------------
+NEG = _u("neg", lambda xp, x: xp.negative(x), lambda g, out, x: negative(g), "(-{0})")
+ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: g * sign(x), "fabs({0})")
+SIGN = _u("sign", lambda xp, x: xp.sign(x), None, "(({0} > 0) - ({0} < 0))")
+EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * out, "exp({0})", R.floating)
+EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * (out + 1), "expm1({0})", R.floating)
+LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / x, "log({0})", R.floating)
+LOG1P = _u("log1p", lambda xp, x: xp.log1p(x), lambda g, out, x: g / (x + 1), "log1p({0})", R.floating)
+SQRT = _u("sqrt", lambda xp, x: xp.sqrt(x), lambda g, out, x: g / (out * 2), "sqrt({0})", R.floating)
+RSQRT = _u("rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda g, out, x: g * out * out * out * -0.5,
+           "(1 / sqrt({0}))", R.floating)
+SIN = _u("sin", lambda xp, x: xp.sin(x), lambda g, out, x: g * cos(x), "sin({0})", R.floating)
+COS = _u("cos", lambda xp, x: xp.cos(x), lambda g, out, x: -(g * sin(x)), "cos({0})", R.floating)
+TAN = _u("tan", lambda xp, x: xp.tan(x), lambda g, out, x: g * (out * out + 1), "tan({0})", R.floating)
+TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * (1 - out * out), "tanh({0})", R.floating)
+# sigmoid is a primitive, not exp-based composite, because 1/(1+exp(-x))
+# overflows to a NaN gradient for large |x| and the fused kernel wants one node.
+SIGMOID = _u("sigmoid", lambda xp, x: _sigmoid_impl(xp, x), lambda g, out, x: g * out * (1 - out),
+             "(1 / (1 + exp(-{0})))", R.floating)
+ERF = _u("erf", _erf_impl, lambda g, out, x: g * (2 / math.sqrt(math.pi)) * exp(-(x * x)),
+         "erf({0})", R.floating)
+FLOOR = _u("floor", lambda xp, x: xp.floor(x), None, "floor({0})", R.floating)
+CEIL = _u("ceil", lambda xp, x: xp.ceil(x), None, "ceil({0})", R.floating)
+ROUND = _u("round", lambda xp, x: xp.round(x), None, "nearbyint({0})")  # half to even
+# relu is a primitive so that its gradient at 0 is 0 (TensorFlow's choice).
+RELU = _u("relu", lambda xp, x: xp.maximum(x, 0).astype(x.dtype, copy=False),
+          lambda g, out, x: A.where(out > 0, g, A.zeros_like(g)), "({0} > 0 ? {0} : 0)")
+
+
+def _sigmoid_impl(xp, x):
+    # Stable in both tails: exp only of non-positive numbers.
+    e = xp.exp(-xp.abs(x))
+    return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+def _not_rule(x, **_):
+    if not x.dtype.is_bool:
+        raise TypeError(f"logical_not expects a bool tensor, got {x.dtype.name}")
+    return R.same(x)
+
+
+LOGICAL_NOT = _u("logical_not", lambda xp, x: xp.logical_not(x), None, "(!{0})", _not_rule)
+INVERT = _u("invert", lambda xp, x: xp.invert(x), None, "(~{0})")
+
+
+# --- binary -------------------------------------------------------------------
+def _pow_vjp(g, out, x, y):
+    gx = g * y * pow(x, y - 1)
+    safe_x = A.where(x > 0, x, A.ones_like(x))
+    gy = g * out * A.where(x > 0, log(safe_x), A.zeros_like(x))
+    return gx, gy
+
+
+def _floordiv_impl(xp, x, y):
+    if x.dtype.kind == "f":
+        return xp.floor(x / y)
+    if xp is np and np.any(y == 0):
+        raise ZeroDivisionError("integer division by zero")
+    return xp.floor_divide(x, y)
+
+
+def _mod_impl(xp, x, y):
+    if x.dtype.kind != "f" and xp is np and np.any(y == 0):
+        raise ZeroDivisionError("integer division by zero")
+    return xp.mod(x, y)
+
+
+ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g), "({0} + {1})")
+SUB = _b("sub", lambda xp, x, y: xp.subtract(x, y), lambda g, out, x, y: (g, negative(g)), "({0} - {1})")
+MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * y, g * x), "({0} * {1})")
+DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y), lambda g, out, x, y: (g / y, -(g * out) / y),
+         "({0} / {1})")
+FLOORDIV = _b("floordiv", _floordiv_impl, None, None)
+MOD = _b("mod", _mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))), None)
+POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp, "pow({0}, {1})")
+MAXIMUM = _b("maximum", lambda xp, x, y: xp.maximum(x, y),
+             lambda g, out, x, y: (A.where(x >= y, g, A.zeros_like(g)), A.where(x >= y, A.zeros_like(g), g)),
+             "(({0} >= {1} || {0} != {0}) ? {0} : {1})")
+MINIMUM = _b("minimum", lambda xp, x, y: xp.minimum(x, y),
+             lambda g, out, x, y: (A.where(x <= y, g, A.zeros_like(g)), A.where(x <= y, A.zeros_like(g), g)),
+             "(({0} <= {1} || {0} != {0}) ? {0} : {1})")
+ATAN2 = _b("atan2", lambda xp, x, y: xp.arctan2(x, y),
+           lambda g, out, x, y: (g * y / (x * x + y * y), -(g * x) / (x * x + y * y)), "atan2({0}, {1})")
+EQUAL = _b("equal", lambda xp, x, y: xp.equal(x, y), None, "({0} == {1})", R.compare)
+NOT_EQUAL = _b("not_equal", lambda xp, x, y: xp.not_equal(x, y), None, "({0} != {1})", R.compare)
+LESS = _b("less", lambda xp, x, y: xp.less(x, y), None, "({0} < {1})", R.compare)
+LESS_EQUAL = _b("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, "({0} <= {1})", R.compare)
+GREATER = _b("greater", lambda xp, x, y: xp.greater(x, y), None, "({0} > {1})", R.compare)
+GREATER_EQUAL = _b("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, "({0} >= {1})", R.compare)
+LOGICAL_AND = _b("logical_and", lambda xp, x, y: xp.logical_and(x, y), None, "({0} && {1})")
+LOGICAL_OR = _b("logical_or", lambda xp, x, y: xp.logical_or(x, y), None, "({0} || {1})")
+LOGICAL_XOR = _b("logical_xor", lambda xp, x, y: xp.logical_xor(x, y), None, "({0} != {1})")
+BITWISE_AND = _b("bitwise_and", lambda xp, x, y: xp.bitwise_and(x, y), None, "({0} & {1})")
+BITWISE_OR = _b("bitwise_or", lambda xp, x, y: xp.bitwise_or(x, y), None, "({0} | {1})")
+BITWISE_XOR = _b("bitwise_xor", lambda xp, x, y: xp.bitwise_xor(x, y), None, "({0} ^ {1})")
+LEFT_SHIFT = _b("left_shift", lambda xp, x, y: xp.left_shift(x, y), None, "({0} << {1})")
+RIGHT_SHIFT = _b("right_shift", lambda xp, x, y: xp.right_shift(x, y), None, "({0} >> {1})")
+
+
+def _cast_rule(x, dtype, **_):
+    return R.Aval(x.shape, dtype)
+
+
+def _cast_vjp(g, out, x, dtype):
+    if x.dtype.is_floating and dtype.is_floating:
+        return cast(g, x.dtype)
+    return None
+
+
+CAST = defprim("cast", lambda xp, x, dtype: x.astype(dtype.np), _cast_rule, _cast_vjp,
+               kernel="(({ctype}){0})", kind="unary")
+
+
+# --- wrappers -----------------------------------------------------------------
+def _binary_args(x, y, op):
+    """Convert both operands; a Python scalar adopts the tensor operand's dtype.
+    Two tensors of different dtypes are a TypeError (no silent promotion)."""
+    tx = type(x)
+    ty = type(y)
+    if tx is Tensor and ty is Tensor:
+        if x._value.dtype != y._value.dtype:
+            _dtype_mismatch(op, x, y)
+        return x, y
+    if isinstance(x, TensorBase):
+        x = convert_to_tensor(x)
+        y = convert_to_tensor(y, x.dtype) if not isinstance(y, TensorBase) else convert_to_tensor(y)
+    elif isinstance(y, TensorBase):
+        y = convert_to_tensor(y)
+        x = convert_to_tensor(x, y.dtype)
+    else:
+        x = convert_to_tensor(x)
+        y = convert_to_tensor(y, x.dtype) if _is_python_scalar(y) else convert_to_tensor(y)
+    if x.dtype is not y.dtype:
+        _dtype_mismatch(op, x, y)
+    return x, y
+
+
+def _is_python_scalar(v):
+    return type(v) in (int, float, bool)
+
+
+def _dtype_mismatch(op, x, y):
+    raise TypeError(with_location(
+        f"{op}: cannot combine a {x.dtype.name} tensor (shape {list(x.shape)}) with a "
+        f"{y.dtype.name} tensor (shape {list(y.shape)}); cast one with tf.cast first"))
+
+
+def _binary(prim, x, y):
+    x, y = _binary_args(x, y, prim.name)
+    return bind(prim, (x, y), _NO_ATTRS)
+
+
+def _unary(prim, x):
+    if type(x) is not Tensor:
+        x = convert_to_tensor(x)
+    return bind(prim, (x,), _NO_ATTRS)
+
+
+def _float_unary(prim, x):
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise TypeError(with_location(
+            f"{prim.name} expects a floating-point tensor, got {x.dtype.name} {list(x.shape)}"))
+    return bind(prim, (x,), _NO_ATTRS)
+
+
+def add(x, y, name=None):
+    return _binary(ADD, x, y)
+
+
+def subtract(x, y, name=None):
+    return _binary(SUB, x, y)
+
+
+def multiply(x, y, name=None):
+    return _binary(MUL, x, y)
+
+
+def truediv(x, y, name=None):
+    """x / y.  Integer operands divide as float64 (int8/16 as float32), as in TensorFlow."""
+    x, y = _binary_args(x, y, "truediv")
+    if not x.dtype.is_floating:
+        target = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
+        x, y = cast(x, target), cast(y, target)
+    return bind(DIV, (x, y), _NO_ATTRS)
+
+
+def divide(x, y, name=None):
+    return truediv(x, y)
+
+
+def div_no_nan(x, y, name=None):
+    x, y = _binary_args(x, y, "div_no_nan")
+    safe = A.where(equal(y, 0), A.ones_like(y), y)
+    return A.where(equal(y, 0), A.zeros_like(x * y), x / safe)
+
+
+def floordiv(x, y, name=None):
+    return _binary(FLOORDIV, x, y)
+
+
+floor_div = floordiv
+
+
+def mod(x, y, name=None):
+    return _binary(MOD, x, y)
+
+
+floormod = mod
+
+
+def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
+    return _binary(POW, x, y)
+
+
+def maximum(x, y, name=None):
+    return _binary(MAXIMUM, x, y)
+
+
+def minimum(x, y, name=None):
+    return _binary(MINIMUM, x, y)
+
+
+def atan2(y, x, name=None):
+    return _binary(ATAN2, y, x)
+
+
+def squared_difference(x, y, name=None):
+    d = subtract(x, y)
+    return d * d
+
+
+def equal(x, y, name=None):
+    return _binary(EQUAL, x, y)
+
+
+def not_equal(x, y, name=None):
+    return _binary(NOT_EQUAL, x, y)
+
+
+def less(x, y, name=None):
+    return _binary(LESS, x, y)
+
+
+def less_equal(x, y, name=None):
+    return _binary(LESS_EQUAL, x, y)
+
+
+def greater(x, y, name=None):
+    return _binary(GREATER, x, y)
+
+
+def greater_equal(x, y, name=None):
+    return _binary(GREATER_EQUAL, x, y)
+
+
+def _logical(prim, x, y):
+    x, y = _binary_args(x, y, prim.name)
+    if not x.dtype.is_bool:
+        raise TypeError(with_location(f"{prim.name} expects bool tensors, got {x.dtype.name}"))
+    return bind(prim, (x, y), _NO_ATTRS)
+
+
+def logical_and(x, y, name=None):
+    return _logical(LOGICAL_AND, x, y)
+
+
+def logical_or(x, y, name=None):
+    return _logical(LOGICAL_OR, x, y)
+
+
+def logical_xor(x, y, name=None):
+    return _logical(LOGICAL_XOR, x, y)
+
+
+def logical_not(x, name=None):
+    return _unary(LOGICAL_NOT, x)
+
+
+def _bitwise(prim, x, y):
+    x, y = _binary_args(x, y, prim.name)
+    if not (x.dtype.is_integer or x.dtype.is_bool):
+        raise TypeError(with_location(f"{prim.name} expects integer or bool tensors, got {x.dtype.name}"))
+    return bind(prim, (x, y), _NO_ATTRS)
+
+
+def bitwise_and(x, y, name=None):
+    return _bitwise(LOGICAL_AND if _both_bool(x, y) else BITWISE_AND, x, y)
+
+
+def bitwise_or(x, y, name=None):
+    return _bitwise(LOGICAL_OR if _both_bool(x, y) else BITWISE_OR, x, y)
+
+
+def bitwise_xor(x, y, name=None):
+    return _bitwise(LOGICAL_XOR if _both_bool(x, y) else BITWISE_XOR, x, y)
+
+
+def left_shift(x, y, name=None):
+    return _bitwise(LEFT_SHIFT, x, y)
+
+
+def right_shift(x, y, name=None):
+    return _bitwise(RIGHT_SHIFT, x, y)
+
+
+def invert(x, name=None):
+    x = convert_to_tensor(x)
+    return bind(LOGICAL_NOT if x.dtype.is_bool else INVERT, (x,), _NO_ATTRS)
+
+
+def _both_bool(x, y):
+    return getattr(x, "dtype", None) == dtypes.bool_ or getattr(y, "dtype", None) == dtypes.bool_
+
+
+def negative(x, name=None):
+    return _unary(NEG, x)
+
+
+def abs(x, name=None):  # noqa: A001
+    return _unary(ABS, x)
+
+
+def sign(x, name=None):
+    return _unary(SIGN, x)
+
+
+def square(x, name=None):
+    x = convert_to_tensor(x)
+    return multiply(x, x)
+
+
+def reciprocal(x, name=None):
+    x = convert_to_tensor(x)
+    return truediv(A.ones_like(x), x)
+
+
+def exp(x, name=None):
+    return _float_unary(EXP, x)
+
+
+def expm1(x, name=None):
+    return _float_unary(EXPM1, x)
+
+
+def log(x, name=None):
+    return _float_unary(LOG, x)
+
+
+def log1p(x, name=None):
+    return _float_unary(LOG1P, x)
+
+
+def sqrt(x, name=None):
+    return _float_unary(SQRT, x)
+
+
+def rsqrt(x, name=None):
+    return _float_unary(RSQRT, x)
+
+
+def sin(x, name=None):
+    return _float_unary(SIN, x)
+
+
+def cos(x, name=None):
+    return _float_unary(COS, x)
+
+
+def tan(x, name=None):
+    return _float_unary(TAN, x)
+
+
+def tanh(x, name=None):
+    return _float_unary(TANH, x)
+
+
+def sigmoid(x, name=None):
+    return _float_unary(SIGMOID, x)
+
+
+def erf(x, name=None):
+    return _float_unary(ERF, x)
+
+
+def floor(x, name=None):
+    return _float_unary(FLOOR, x)
+
+
+def ceil(x, name=None):
+    return _float_unary(CEIL, x)
+
+
+def round(x, name=None):  # noqa: A001 - half to even, as TensorFlow
+    x = convert_to_tensor(x)
+    return x if x.dtype.is_integer else bind(ROUND, (x,), _NO_ATTRS)
+
+
+def relu(x, name=None):
+    return _unary(RELU, x)
+
+
+def cast(x, dtype, name=None):
+    x = convert_to_tensor(x)
+    dtype = dtypes.as_dtype(dtype)
+    if x.dtype is dtype:
+        return x
+    return bind(CAST, (x,), {"dtype": dtype})
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    t = convert_to_tensor(t)
+    return minimum(maximum(t, clip_value_min), clip_value_max)
+
+
+def is_nan(x, name=None):
+    x = convert_to_tensor(x)
+    return not_equal(x, x)
+
+
+def is_finite(x, name=None):
+    x = convert_to_tensor(x)
+    return logical_and(equal(x, x), less(abs(x), float("inf")))
+
+
+def is_inf(x, name=None):
+    x = convert_to_tensor(x)
+    return equal(abs(x), float("inf"))

@@ -1,0 +1,197 @@
+"""Reduction primitives (sum, max, min, prod, any, all, argmax, argmin) and the
+composites on top of them (mean, logsumexp, variance, norms)."""
+from .. import dtypes
+from .. import shape_rules as R
+from ..errors import with_location
+from ..registry import Aval, bind, defprim
+from ..tensor import convert_to_tensor
+from . import array_ops as A
+from . import math_ops as M
+
+
+def _keep_shape_grad(g, x, axis, keepdims):
+    """Broadcast a reduced gradient back over the reduced axes of x."""
+    if not keepdims:
+        g = A.expand_dims_multi(g, axis, x.shape.rank)
+    return A.broadcast_like(g, x)
+
+
+def _sum_vjp(g, out, x, axis, keepdims):
+    return _keep_shape_grad(g, x, axis, keepdims)
+
+
+def _extreme_vjp(g, out, x, axis, keepdims):
+    out_b = _keep_shape_grad(out, x, axis, keepdims)
+    mask = M.cast(M.equal(x, out_b), x.dtype)
+    count = reduce_sum(mask, axis=axis, keepdims=True)
+    return _keep_shape_grad(g, x, axis, keepdims) * mask / count
+
+
+def _prod_vjp(g, out, x, axis, keepdims):
+    # Exact at zeros: the product of the others, without dividing by zero.
+    is_zero = M.equal(x, 0)
+    nonzero = A.where(is_zero, A.ones_like(x), x)
+    prod_nz = A.broadcast_like(reduce_prod(nonzero, axis=axis, keepdims=True), x)
+    zeros = A.broadcast_like(reduce_sum(M.cast(is_zero, x.dtype), axis=axis, keepdims=True), x)
+    zero = A.zeros_like(x)
+    grad_at_nonzero = A.where(M.equal(zeros, 0), prod_nz / nonzero, zero)
+    grad_at_zero = A.where(M.equal(zeros, 1), prod_nz, zero)
+    return _keep_shape_grad(g, x, axis, keepdims) * A.where(is_zero, grad_at_zero, grad_at_nonzero)
+
+
+def _bool_rule(x, axis, keepdims):
+    if not x.dtype.is_bool:
+        raise TypeError(f"expects a bool tensor, got {x.dtype.name}")
+    return R.reduce(x, axis, keepdims)
+
+
+def _arg_rule(x, axis, output_type):
+    return Aval(R.reduced_shape(x.shape, (axis,), False), output_type)
+
+
+def _sum_impl(xp, x, axis, keepdims):
+    out = xp.sum(x, axis=axis, keepdims=keepdims)
+    return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
+
+
+def _prod_impl(xp, x, axis, keepdims):
+    out = xp.prod(x, axis=axis, keepdims=keepdims)
+    return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
+
+
+SUM = defprim("reduce_sum", _sum_impl, R.reduce, _sum_vjp, kernel="+", kind="reduce")
+MAX = defprim("reduce_max", lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims),
+              R.reduce, _extreme_vjp, kernel="max", kind="reduce")
+MIN = defprim("reduce_min", lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims),
+              R.reduce, _extreme_vjp, kernel="min", kind="reduce")
+PROD = defprim("reduce_prod", _prod_impl, R.reduce, _prod_vjp, kernel="*", kind="reduce")
+ANY = defprim("reduce_any", lambda xp, x, axis, keepdims: xp.any(x, axis=axis, keepdims=keepdims),
+              _bool_rule, None, kind="reduce")
+ALL = defprim("reduce_all", lambda xp, x, axis, keepdims: xp.all(x, axis=axis, keepdims=keepdims),
+              _bool_rule, None, kind="reduce")
+ARGMAX = defprim("argmax", lambda xp, x, axis, output_type: xp.argmax(x, axis=axis).astype(output_type.np),
+                 _arg_rule, None)
+ARGMIN = defprim("argmin", lambda xp, x, axis, output_type: xp.argmin(x, axis=axis).astype(output_type.np),
+                 _arg_rule, None)
+
+
+def normalize_axes(axis, rank, op):
+    """axis (None, int, list, tuple or a constant tensor) -> sorted tuple of axes."""
+    if axis is None:
+        return tuple(range(rank))
+    if hasattr(axis, "numpy"):
+        axis = axis.numpy().tolist()
+    if isinstance(axis, (list, tuple)):
+        axes = [int(a) for a in axis]
+    else:
+        if isinstance(axis, float):
+            raise TypeError(with_location(f"{op}: axis must be an integer, got {axis!r}"))
+        axes = [int(axis)]
+    out = set()
+    for a in axes:
+        if not -rank <= a < max(rank, 1) or (rank == 0 and a not in (0, -1)):
+            raise ValueError(with_location(
+                f"{op}: axis {a} is out of range for a tensor of rank {rank}"))
+        out.add(a % rank if rank else 0)
+    return tuple(sorted(out)) if rank else ()
+
+
+def _reduce(prim, x, axis, keepdims):
+    x = convert_to_tensor(x)
+    axes = normalize_axes(axis, x.shape.rank, prim.name)
+    return bind(prim, (x,), {"axis": axes, "keepdims": bool(keepdims)})
+
+
+def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(SUM, input_tensor, axis, keepdims)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(MAX, input_tensor, axis, keepdims)
+
+
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(MIN, input_tensor, axis, keepdims)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(PROD, input_tensor, axis, keepdims)
+
+
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(ANY, input_tensor, axis, keepdims)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    return _reduce(ALL, input_tensor, axis, keepdims)
+
+
+def _count(x, axes):
+    """Number of elements reduced over, as a tensor of x's dtype (dynamic dims too)."""
+    dims = [x.shape[a] for a in axes]
+    if None not in dims:
+        n = 1
+        for d in dims:
+            n *= d
+        return convert_to_tensor(n, dtype=x.dtype) if not x.dtype.is_integer else n
+    shp = A.shape(x)
+    n = reduce_prod(A.gather(shp, list(axes)))
+    return M.cast(n, x.dtype)
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+    x = convert_to_tensor(input_tensor)
+    axes = normalize_axes(axis, x.shape.rank, "reduce_mean")
+    total = bind(SUM, (x,), {"axis": axes, "keepdims": bool(keepdims)})
+    if x.dtype.is_integer:  # TensorFlow truncates an integer mean
+        return M.cast(M.cast(total, dtypes.float64) / M.cast(_count(x, axes), dtypes.float64), x.dtype)
+    return total / _count(x, axes)
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    x = convert_to_tensor(input_tensor)
+    mean = reduce_mean(x, axis, keepdims=True)
+    return reduce_mean(M.square(x - mean), axis, keepdims=keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    return M.sqrt(reduce_variance(input_tensor, axis, keepdims))
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    x = convert_to_tensor(input_tensor)
+    m = A.stop_gradient(reduce_max(x, axis, keepdims=True))
+    m = A.where(M.is_finite(m), m, A.zeros_like(m))
+    out = M.log(reduce_sum(M.exp(x - m), axis, keepdims=True)) + m
+    if not keepdims:
+        out = A.squeeze(out, normalize_axes(axis, x.shape.rank, "reduce_logsumexp"))
+    return out
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    x = convert_to_tensor(input_tensor)
+    return M.sqrt(reduce_sum(x * x, axis, keepdims))
+
+
+def _arg(prim, x, axis, output_type):
+    x = convert_to_tensor(x)
+    rank = x.shape.rank
+    axis = 0 if axis is None else axis
+    if hasattr(axis, "numpy"):
+        axis = int(axis.numpy())
+    if not -rank <= axis < max(rank, 1):
+        raise ValueError(with_location(f"{prim.name}: axis {axis} is out of range for a tensor of rank {rank}"))
+    return bind(prim, (x,), {"axis": axis % max(rank, 1), "output_type": dtypes.as_dtype(output_type)})
+
+
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    return _arg(ARGMAX, input, axis, output_type)
+
+
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    return _arg(ARGMIN, input, axis, output_type)
+
+
+def count_nonzero(input, axis=None, keepdims=False, dtype=dtypes.int64, name=None):  # noqa: A002
+    x = convert_to_tensor(input)
+    return reduce_sum(M.cast(M.not_equal(x, 0), dtype), axis, keepdims)

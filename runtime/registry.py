@@ -1,0 +1,114 @@
+"""The op table and the one dispatch function every op goes through.
+
+A `Primitive` is one record: the eager implementation over an array module `xp`
+(numpy or cupy), the shape/dtype rule used while tracing, the gradient (VJP)
+written in tapeflow ops, and the C/CUDA expression template that fusion renders
+(None where the op does not fuse).  Composites (softmax, mean, ...) are plain
+functions over primitives and carry no record of their own.
+
+`bind` is the hot path of every eager program: keep it small.
+"""
+import threading
+
+import numpy as np
+
+from . import dtypes
+from .errors import op_error
+
+PRIMITIVES = {}
+
+
+class Aval:
+    """Abstract value: static shape (a tuple, None for an unknown dim) and dtype."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape = shape
+        self.dtype = dtype
+
+    def __repr__(self):
+        return f"{self.dtype.name}{list(self.shape)}"
+
+    def __eq__(self, other):
+        return isinstance(other, Aval) and self.shape == other.shape and self.dtype is other.dtype
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype))
+
+
+class Primitive:
+    """One row of the op table.
+
+    impl(xp, *arrays, **attrs) -> array, or a tuple of arrays when `multiple_results`.
+    shape_rule(*avals, **attrs) -> Aval, or a tuple of Avals.
+    vjp(g, out, *inputs, **attrs) -> one gradient (or None) per input.  `g` and `out`
+        are tuples when `multiple_results`.  Written in tapeflow ops only.
+    kernel: template for fusion ("({0} + {1})"), or None.
+    """
+
+    __slots__ = ("name", "impl", "shape_rule", "vjp", "kernel", "stateful",
+                 "multiple_results", "kind")
+
+    def __init__(self, name, impl, shape_rule, vjp=None, kernel=None, stateful=False,
+                 multiple_results=False, kind="other"):
+        self.name = name
+        self.impl = impl
+        self.shape_rule = shape_rule
+        self.vjp = vjp
+        self.kernel = kernel
+        self.stateful = stateful
+        self.multiple_results = multiple_results
+        self.kind = kind  # "unary" | "binary" | "reduce" | "other": what fusion may do with it
+
+    def __repr__(self):
+        return f"<primitive {self.name}>"
+
+
+def defprim(name, impl, shape_rule, vjp=None, **kw):
+    """Add a primitive to the table; a name may be defined once."""
+    if name in PRIMITIVES:
+        raise ValueError(f"primitive {name!r} is defined twice")
+    prim = Primitive(name, impl, shape_rule, vjp, **kw)
+    PRIMITIVES[name] = prim
+    return prim
+
+
+class _State(threading.local):
+    """Per-thread dispatch state.  `graph` is the builder of the graph being traced
+    (owned by the tracer, None when eager); `tapes` the active recording tapes."""
+
+    def __init__(self):
+        self.graph = None
+        self.tapes = []
+        self.xp = np
+
+
+state = _State()
+
+# Set by tensor.py (import order: tensor imports registry).
+_wrap = None
+_record = None
+
+
+def bind(prim, inputs, attrs):
+    """Run `prim` on `inputs` (tapeflow tensors) with static `attrs`.
+
+    Tracing: the op becomes a node of the current graph.  Eager: it runs now on
+    the arrays, and is recorded on every active tape that watches an input.
+    """
+    graph = state.graph
+    if graph is not None:
+        outs = graph.add(prim, inputs, attrs)
+    else:
+        try:
+            result = prim.impl(state.xp, *[t._value for t in inputs], **attrs)
+        except Exception as exc:  # numpy's own message lacks the op, shapes and dtypes
+            raise op_error(prim.name, inputs, attrs, exc) from exc
+        if prim.multiple_results:
+            outs = tuple(_wrap(r) for r in result)
+        else:
+            outs = _wrap(result)
+    if state.tapes:
+        _record(prim, inputs, attrs, outs)
+    return outs

@@ -1,0 +1,162 @@
+"""The gradient tape: records (primitive, inputs, attrs, outputs) as data and
+plays them back in reverse with each primitive's VJP.
+
+Invariants:
+- Tensors and variables are keyed by id(); the tape holds strong references to
+  everything it keys on, so an id is never reused while the tape lives.
+- A VJP's result is summed back to its input's shape here, in `_unbroadcast`,
+  never inside the rules themselves.
+- `None` stands for a zero gradient; zeros are made only where a user asks.
+- While a tape computes a gradient it stops recording; outer tapes keep
+  recording, which is how higher-order gradients work.
+"""
+from . import registry
+from .registry import state
+
+
+class Record:
+    __slots__ = ("prim", "inputs", "attrs", "outputs")
+
+    def __init__(self, prim, inputs, attrs, outputs):
+        self.prim = prim
+        self.inputs = inputs
+        self.attrs = attrs
+        self.outputs = outputs
+
+
+class Tape:
+    """The data of one GradientTape: watched ids and the records that touch them."""
+
+    __slots__ = ("watched", "records", "persistent", "watch_accessed_variables", "keep")
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self.watched = {}  # id -> object, the ids whose dependents are recorded
+        self.records = []
+        self.keep = []  # strong refs to watched sources
+        self.persistent = persistent
+        self.watch_accessed_variables = watch_accessed_variables
+
+    def watch(self, obj):
+        self.watched[id(obj)] = obj
+
+    def is_watched(self, obj):
+        return id(obj) in self.watched
+
+
+def record(prim, inputs, attrs, outs):
+    """Called by `bind` for every op while some tape is active."""
+    for tape in state.tapes:
+        watched = tape.watched
+        for t in inputs:
+            if id(t) in watched:
+                break
+        else:
+            continue
+        outputs = outs if prim.multiple_results else (outs,)
+        for o in outputs:
+            watched[id(o)] = o
+        tape.records.append(Record(prim, tuple(inputs), attrs, outputs))
+
+
+registry._record = record
+
+
+# An opaque op whose VJP is a Python function held in its attrs
+# (tf.custom_gradient, compiled functions): vjp_fn(*output_grads) -> input grads.
+CUSTOM = registry.Primitive("custom_gradient", None, None,
+                            vjp=lambda g, out, *ins, fn: fn(*g), multiple_results=True)
+
+
+def record_custom(inputs, outputs, vjp_fn):
+    """Record `outputs = f(inputs)` on every active tape that watches an input."""
+    for tape in state.tapes:
+        if any(id(t) in tape.watched for t in inputs):
+            for o in outputs:
+                tape.watched[id(o)] = o
+            tape.records.append(Record(CUSTOM, tuple(inputs), {"fn": vjp_fn}, tuple(outputs)))
+
+
+class pause:
+    """Context manager: the given tapes (default: all) stop recording inside."""
+
+    def __init__(self, tapes=None):
+        self.tapes = tapes
+
+    def __enter__(self):
+        self.saved = list(state.tapes)
+        if self.tapes is None:
+            state.tapes[:] = []
+        else:
+            state.tapes[:] = [t for t in state.tapes if all(t is not p for p in self.tapes)]
+
+    def __exit__(self, *exc):
+        state.tapes[:] = self.saved
+
+
+def backprop(tape, targets, output_grads, sources):
+    """Gradients of sum(targets * output_grads) with respect to each source
+    (a list aligned with `sources`, None where unconnected)."""
+    from .ops import math_ops, array_ops  # ops stand on the tape's records
+
+    # Forward reachability from the sources keeps only records on a path.
+    reachable = {id(s) for s in sources}
+    relevant = []
+    for rec in tape.records:
+        if any(id(t) in reachable for t in rec.inputs):
+            relevant.append(rec)
+            for o in rec.outputs:
+                reachable.add(id(o))
+
+    grads = {}
+    for t, g in zip(targets, output_grads):
+        if id(t) not in reachable:
+            continue
+        g = array_ops.ones_like(t) if g is None else g
+        _accumulate(grads, id(t), g, math_ops)
+
+    with pause([tape]):
+        for rec in reversed(relevant):
+            gs = [grads.get(id(o)) for o in rec.outputs]
+            if all(g is None for g in gs):
+                continue
+            prim = rec.prim
+            if prim.vjp is None:
+                continue  # not differentiable: no gradient flows (argmax, comparisons, ...)
+            if prim.multiple_results:
+                gs = tuple(g if g is not None else array_ops.zeros_like(o)
+                           for g, o in zip(gs, rec.outputs))
+                in_grads = prim.vjp(gs, rec.outputs, *rec.inputs, **rec.attrs)
+            else:
+                in_grads = prim.vjp(gs[0], rec.outputs[0], *rec.inputs, **rec.attrs)
+            if not isinstance(in_grads, (tuple, list)):
+                in_grads = (in_grads,)
+            for x, gx in zip(rec.inputs, in_grads):
+                if gx is None or id(x) not in reachable:
+                    continue
+                gx = _unbroadcast(gx, x, array_ops)
+                _accumulate(grads, id(x), gx, math_ops)
+    return [grads.get(id(s)) for s in sources]
+
+
+def _accumulate(grads, key, g, math_ops):
+    prev = grads.get(key)
+    grads[key] = g if prev is None else math_ops.add(prev, g)
+
+
+def _unbroadcast(g, x, array_ops):
+    """Sum a gradient back to the shape of the input it belongs to."""
+    gshape = g.shape.dims
+    xshape = x.shape.dims
+    if gshape == xshape:
+        return g
+    if gshape is None or xshape is None or None in gshape or None in xshape:
+        return array_ops.sum_to_shape_of(g, x)
+    lead = len(gshape) - len(xshape)
+    axes = list(range(lead)) + [lead + i for i, d in enumerate(xshape)
+                                if d == 1 and gshape[lead + i] != 1]
+    from .ops import math_ops
+    if axes:
+        g = math_ops.reduce_sum(g, axis=axes, keepdims=True)
+    if lead or g.shape.dims != xshape:
+        g = array_ops.reshape(g, xshape)
+    return g

@@ -1,0 +1,297 @@
+"""Tensors: the immutable eager `Tensor`, the `SymbolicTensor` of a graph being
+traced, and conversion of Python and NumPy values (TensorFlow's dtype rules)."""
+import numbers
+
+import numpy as np
+
+from . import dtypes, registry
+from .errors import with_location
+from .shape import TensorShape
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python-level use of a symbolic tensor (bool(), float(), .numpy()) while tracing."""
+
+
+class TensorBase:
+    """What eager tensors, symbolic tensors and variables share: operators and
+    TensorFlow's tensor methods, all implemented by tapeflow ops (installed below)."""
+
+    __slots__ = ()
+    __array_priority__ = 100  # numpy scalars defer to our reflected operators
+    __hash__ = None  # elementwise __eq__, as TensorFlow 2: use .ref() as a key
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def get_shape(self):
+        return self.shape
+
+    def ref(self):
+        return _Ref(self)
+
+    def __len__(self):
+        shape = self.shape
+        if shape.rank == 0:
+            raise TypeError("len() of a scalar tensor is not defined")
+        if shape[0] is None:
+            raise TypeError("len() of a tensor whose first dimension is unknown while tracing")
+        return shape[0]
+
+    def __iter__(self):
+        shape = self.shape
+        if shape.rank == 0:
+            raise TypeError("iteration over a scalar (0-d) tensor is not defined")
+        if shape[0] is None:
+            raise OperatorNotAllowedInGraphError(
+                "iterating over a tensor with an unknown first dimension is not allowed while tracing")
+        return (self[i] for i in range(shape[0]))
+
+
+class _Ref:
+    """Hashable reference to a tensor or variable (TensorFlow's `ref()`)."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self):
+        return self._obj
+
+    def __hash__(self):
+        return id(self._obj)
+
+    def __eq__(self, other):
+        return isinstance(other, _Ref) and other._obj is self._obj
+
+
+class Tensor(TensorBase):
+    """An eager tensor: an immutable array with a tapeflow dtype."""
+
+    __slots__ = ("_value", "__weakref__")
+
+    def __init__(self, value):
+        self._value = value
+
+    @property
+    def shape(self):
+        return TensorShape(self._value.shape)
+
+    @property
+    def dtype(self):
+        return dtypes.from_numpy(self._value.dtype)
+
+    @property
+    def device(self):
+        mod = type(self._value).__module__
+        return "/job:localhost/replica:0/task:0/device:GPU:0" if mod.startswith("cupy") else \
+            "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def numpy(self):
+        """A NumPy copy of the value (tensors are immutable; the copy is yours)."""
+        v = self._value
+        if type(v) is not np.ndarray:  # cupy
+            return v.get()
+        return v.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        v = self._value if type(self._value) is np.ndarray else self._value.get()
+        return v.astype(dtype) if dtype is not None else v
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __index__(self):
+        if not self.dtype.is_integer:
+            raise TypeError(f"only integer scalar tensors can be used as an index, got {self.dtype.name}")
+        return int(self._value)
+
+    def __complex__(self):
+        return complex(self._value)
+
+    def __format__(self, spec):
+        if self._value.ndim == 0:
+            return format(self._value.item(), spec)
+        return format(str(self), spec)
+
+    def __repr__(self):
+        text = _array_text(self.numpy())
+        sep = "\n" if "\n" in text else ""
+        return f"tf.Tensor({sep}{text}, shape={self.shape}, dtype={self.dtype.name})"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return Tensor, (self.numpy(),)
+
+
+def _array_text(a):
+    if a.ndim == 0:
+        return repr(a.item()) if a.dtype.kind != "b" else str(bool(a))
+    return np.array2string(a, separator=" ")
+
+
+class SymbolicTensor(TensorBase):
+    """An output of a node in a graph being traced: shape and dtype, no value."""
+
+    __slots__ = ("graph", "node", "index", "aval", "__weakref__")
+
+    def __init__(self, graph, node, index, aval):
+        self.graph = graph
+        self.node = node
+        self.index = index
+        self.aval = aval
+
+    @property
+    def shape(self):
+        return TensorShape(self.aval.shape)
+
+    @property
+    def dtype(self):
+        return self.aval.dtype
+
+    @property
+    def device(self):
+        return ""
+
+    @property
+    def name(self):
+        return f"{self.node}:{self.index}"
+
+    def _not_allowed(self, what):
+        raise OperatorNotAllowedInGraphError(with_location(
+            f"{what} of a symbolic tensor is not allowed while tracing a graph "
+            f"(the value is unknown until the graph runs)"))
+
+    def numpy(self):
+        self._not_allowed(".numpy()")
+
+    def __array__(self, dtype=None, copy=None):
+        self._not_allowed("Conversion to a NumPy array")
+
+    def __bool__(self):
+        self._not_allowed("Using it as a Python bool")
+
+    def __float__(self):
+        self._not_allowed("float()")
+
+    def __int__(self):
+        self._not_allowed("int()")
+
+    def __index__(self):
+        self._not_allowed("Using it as a Python index")
+
+    def __format__(self, spec):
+        return format(repr(self), spec)
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+
+def _wrap(value):
+    if type(value) is not np.ndarray and not hasattr(value, "__cuda_array_interface__"):
+        value = np.asarray(value)
+    return Tensor(value)
+
+
+registry._wrap = _wrap
+
+# ---------------------------------------------------------------- conversion
+
+_INT32 = np.iinfo(np.int32)
+_scalar_cache = {}
+
+
+def _python_to_array(value, dtype):
+    """TensorFlow's rules: Python floats -> float32, ints -> int32, bools -> bool."""
+    if dtype is not None:
+        np_dtype = dtype.np
+        if dtype.is_integer or dtype.is_bool:
+            arr = np.asarray(value)
+            if arr.dtype.kind == "f" and dtype.is_integer:
+                if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+                    raise TypeError(with_location(
+                        f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
+            if dtype.is_integer and arr.dtype.kind in "iu" and arr.size:
+                info = np.iinfo(np_dtype)
+                if arr.min() < info.min or arr.max() > info.max:
+                    raise TypeError(with_location(
+                        f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: out of range"))
+        return np.asarray(value, dtype=np_dtype)
+    arr = np.asarray(value)
+    kind = arr.dtype.kind
+    if kind == "f":
+        return arr.astype(np.float32)
+    if kind in "iu":
+        if arr.size and (arr.min() < _INT32.min or arr.max() > _INT32.max):
+            return arr.astype(np.int64)
+        return arr.astype(np.int32)
+    if kind in "bf":
+        return arr
+    if kind == "O" or kind == "U" or kind == "S":
+        raise TypeError(with_location(f"Cannot convert {value!r} to a tensor"))
+    return arr
+
+
+def constant_value_array(value, dtype=None):
+    """The NumPy array a Python/NumPy value converts to."""
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        arr = np.asarray(value)
+        if dtype is not None and arr.dtype != dtype.np:
+            arr = arr.astype(dtype.np)
+        return arr
+    return _python_to_array(value, dtype)
+
+
+def convert_to_tensor(value, dtype=None, name=None):
+    """Tensor from a tensor, variable, NumPy array, Python scalar or nested list."""
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    if isinstance(value, TensorBase):
+        t = value if isinstance(value, (Tensor, SymbolicTensor)) else value.value()
+        if dtype is not None and t.dtype is not dtype:
+            raise TypeError(with_location(
+                f"Tensor conversion requested dtype {dtype.name} for a tensor of dtype {t.dtype.name}"))
+        return t
+    vt = type(value)
+    if vt is float or vt is int or vt is bool:
+        key = (vt, value, dtype)
+        t = _scalar_cache.get(key)
+        if t is None:
+            t = Tensor(_python_to_array(value, dtype))
+            if len(_scalar_cache) < 4096:
+                _scalar_cache[key] = t
+        return t
+    if isinstance(value, (list, tuple)) and _contains_tensor(value):
+        from .ops import array_ops
+        return array_ops.stack([convert_to_tensor(v, dtype) for v in value])
+    if hasattr(value, "__cuda_array_interface__"):
+        return Tensor(value if dtype is None else value.astype(dtype.np))
+    arr = constant_value_array(value, dtype)
+    dtypes.from_numpy(arr.dtype)  # raises for unsupported dtypes
+    return Tensor(arr)
+
+
+def _contains_tensor(seq):
+    for v in seq:
+        if isinstance(v, TensorBase):
+            return True
+        if isinstance(v, (list, tuple)) and _contains_tensor(v):
+            return True
+    return False
+
+
+def is_tensor(x):
+    return isinstance(x, TensorBase)
+
+
+def is_number(x):
+    return isinstance(x, numbers.Number) and not isinstance(x, bool)

@@ -1,0 +1,155 @@
+"""tf.Variable: a mutable holder of a tensor value.  Reads go through `value()`,
+which is where tapes (watch on access) and graphs (read nodes) hook in."""
+import itertools
+
+import numpy as np
+
+from . import dtypes
+from .errors import with_location
+from .registry import state
+from .tensor import Tensor, TensorBase, convert_to_tensor
+from . import tape as tape_mod
+
+_uid = itertools.count()
+
+
+class Variable(TensorBase):
+    __slots__ = ("_value", "_name", "trainable", "_uid", "_shape", "_dtype", "__weakref__", "__dict__")
+
+    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
+                 validate_shape=True, **unused):
+        if callable(initial_value):
+            initial_value = initial_value()
+        if initial_value is None:
+            raise ValueError("Variable: initial_value is required")
+        hook = state.graph
+        if hook is not None:
+            hook.on_variable_created(self)
+        # The initial value is computed eagerly even while tracing (TensorFlow
+        # lifts variable initializers out of the function graph).
+        value = initial_value.value() if isinstance(initial_value, Variable) else initial_value
+        t = convert_to_tensor(value, dtype) if not isinstance(value, Tensor) else value
+        if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
+            t = Tensor(t._value.astype(dtypes.as_dtype(dtype).np))
+        if not isinstance(t, Tensor):
+            raise TypeError(with_location("Variable: the initial value must be computable eagerly"))
+        self._value = t
+        self._dtype = t.dtype
+        self._shape = t.shape if (shape is None and validate_shape) else None
+        self.trainable = bool(trainable)
+        self._uid = next(_uid)
+        self._name = (name or "Variable") + ":0"
+
+    # -- reading
+    def value(self):
+        g = state.graph
+        t = self._value if g is None else g.read_variable(self)
+        if state.tapes:
+            t = _record_read(self, t)
+        return t
+
+    read_value = value
+
+    def numpy(self):
+        return self._value.numpy()
+
+    @property
+    def shape(self):
+        return self._value.shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def device(self):
+        return self._value.device
+
+    def get_shape(self):
+        return self.shape
+
+    # -- writing
+    def _checked(self, value, op):
+        t = convert_to_tensor(value, self._dtype) if not isinstance(value, TensorBase) else convert_to_tensor(value)
+        if t.dtype is not self._dtype:
+            raise TypeError(with_location(
+                f"{op}: variable {self._name} has dtype {self._dtype.name}, the value has {t.dtype.name}"))
+        if self._shape is not None and not self._shape.is_compatible_with(t.shape):
+            raise ValueError(with_location(
+                f"{op}: variable {self._name} has shape {list(self._shape)}, the value has {list(t.shape)}"))
+        return t
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        t = self._checked(value, "assign")
+        g = state.graph
+        if g is not None:
+            g.assign_variable(self, t)
+        else:
+            self._value = t
+        return self if read_value else None
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self.assign(self.value() + self._checked(delta, "assign_add"), read_value=read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self.assign(self.value() - self._checked(delta, "assign_sub"), read_value=read_value)
+
+    # -- Python protocol (eager only)
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.value(), dtype=dtype)
+
+    def __bool__(self):
+        return bool(self.value())
+
+    def __float__(self):
+        return float(self.value())
+
+    def __int__(self):
+        return int(self.value())
+
+    def __index__(self):
+        return self.value().__index__()
+
+    def __format__(self, spec):
+        return format(self.value(), spec)
+
+    def __repr__(self):
+        v = self._value
+        return (f"<tf.Variable '{self._name}' shape={v.shape} dtype={self._dtype.name}, "
+                f"numpy={np.array2string(v._value, separator=' ') if v._value.ndim else v._value.item()}>")
+
+    def __hash__(self):  # variables are keys in optimizers' slot tables
+        return id(self)
+
+    def __eq__(self, other):
+        from .ops import math_ops
+        return math_ops.equal(self, other)
+
+    def __reduce__(self):
+        raise TypeError("Variables are not picklable; use tf.train.Checkpoint")
+
+
+def _record_read(var, t):
+    """A read while tapes are active: auto-watch trainable variables, and record
+    an identity from the variable to a fresh tensor so gradients reach `var`."""
+    hit = False
+    for tape in state.tapes:
+        if id(var) not in tape.watched and tape.watch_accessed_variables and var.trainable:
+            tape.watch(var)
+        if id(var) in tape.watched:
+            hit = True
+    if not hit:
+        return t
+    from .ops import array_ops
+    saved = list(state.tapes)
+    state.tapes[:] = []  # the identity itself is recorded below, against the variable
+    try:
+        out = array_ops.identity(t)
+    finally:
+        state.tapes[:] = saved
+    tape_mod.record(array_ops.IDENTITY, (var,), {}, out)
+    return out
