@@ -1,19 +1,10 @@
-"""tapeflow: eager tensors, one tape for gradients, and @function graphs."""
-from tapeflow.runtime import dtypes as _dtypes
-from tapeflow.runtime.dtypes import (  # noqa: F401
-    DType, as_dtype, bool_ as bool, float16, float32, float64, half, double,
-    int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-)
-from tapeflow.runtime.shape import TensorShape  # noqa: F401
-from tapeflow.runtime.tensor import Tensor, convert_to_tensor, is_tensor  # noqa: F401
-from tapeflow.runtime.variables import Variable  # noqa: F401
-from tapeflow.runtime.backprop import GradientTape, UnconnectedGradients  # noqa: F401
-from tapeflow.runtime.custom_gradient import custom_gradient  # noqa: F401
-from tapeflow.runtime.errors import InvalidArgumentError  # noqa: F401
-from tapeflow.runtime.ops.math_ops import *  # noqa: F401,F403
-from tapeflow.runtime.ops.reduce_ops import *  # noqa: F401,F403
-from tapeflow.runtime.ops.array_ops import *  # noqa: F401,F403
-from tapeflow.runtime.ops.linalg_ops import matmul  # noqa: F401
+"""tapeflow: eager tensors, one tape for gradients, and @function graphs.
+
+`import tapeflow as tf` runs TensorFlow 2 programs for what tapeflow covers.
+The public surface is assembled from one module per layer, each owned by its area.
+"""
+from tapeflow._core_api import *  # noqa: F401,F403
+from tapeflow._function_api import *  # noqa: F401,F403
+from tapeflow._library_api import *  # noqa: F401,F403
 
 __version__ = "0.1.0"
-newaxis = None

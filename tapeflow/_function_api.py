@@ -1,0 +1,1 @@
+"""Public names of the tracer: tf.function, graph control flow, autograph."""
