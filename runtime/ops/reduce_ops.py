@@ -6,6 +6,7 @@ from ..errors import with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
+from . import gather_ops as G
 from . import math_ops as M
 
 
@@ -135,7 +136,7 @@ def _count(x, axes):
             n *= d
         return convert_to_tensor(n, dtype=x.dtype) if not x.dtype.is_integer else n
     shp = A.shape(x)
-    n = reduce_prod(A.gather(shp, list(axes)))
+    n = reduce_prod(G.gather(shp, list(axes)))
     return M.cast(n, x.dtype)
 
 
