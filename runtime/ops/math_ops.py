@@ -36,7 +36,8 @@ def _b(name, impl, vjp, kernel, rule=R.broadcast):
 # --- unary --------------------------------------------------------------------
 NEG = _u("neg", lambda xp, x: xp.negative(x), lambda g, out, x: negative(g), "(-{0})")
 ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: g * sign(x), "fabs({0})")
-SIGN = _u("sign", lambda xp, x: xp.sign(x), None, "(({0} > 0) - ({0} < 0))")
+# TensorFlow's sign has a zero gradient (not None), so gradient() returns zeros.
+SIGN = _u("sign", lambda xp, x: xp.sign(x), lambda g, out, x: A.zeros_like(g), "(({0} > 0) - ({0} < 0))")
 EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * out, "exp({0})", R.floating)
 EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * (out + 1), "expm1({0})", R.floating)
 LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / x, "log({0})", R.floating)
