@@ -208,9 +208,9 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     idx = convert_to_tensor(indices)
     if not idx.dtype.is_integer:
         raise TypeError(with_location(f"one_hot: indices must be integers, got {idx.dtype.name}"))
-    if dtype is None:
-        dtype = on_value.dtype if hasattr(on_value, "dtype") else \
-            off_value.dtype if hasattr(off_value, "dtype") else dtypes.float32
+    if dtype is None:  # from on_value or off_value when given, else float32
+        given = on_value if on_value is not None else off_value
+        dtype = dtypes.float32 if given is None else convert_to_tensor(given).dtype
     dtype = dtypes.as_dtype(dtype)
     on = convert_to_tensor(1 if on_value is None else on_value, dtype)
     off = convert_to_tensor(0 if off_value is None else off_value, dtype)

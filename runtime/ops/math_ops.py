@@ -177,8 +177,8 @@ def _is_python_scalar(v):
 
 def _dtype_mismatch(op, x, y):
     raise TypeError(with_location(
-        f"{op}: cannot combine a {x.dtype.name} tensor (shape {list(x.shape)}) with a "
-        f"{y.dtype.name} tensor (shape {list(y.shape)}); cast one with tf.cast first"))
+        f"{op}: the operands have different dtypes, {x.dtype.name}{list(x.shape)} and "
+        f"{y.dtype.name}{list(y.shape)}; cast one with tf.cast first"))
 
 
 def _binary(prim, x, y):

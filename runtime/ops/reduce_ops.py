@@ -1,5 +1,7 @@
 """Reduction primitives (sum, max, min, prod, any, all, argmax, argmin) and the
 composites on top of them (mean, logsumexp, variance, norms)."""
+import numpy as np
+
 from .. import dtypes
 from .. import shape_rules as R
 from ..errors import with_location
@@ -82,12 +84,10 @@ def normalize_axes(axis, rank, op):
         return tuple(range(rank))
     if hasattr(axis, "numpy"):
         axis = axis.numpy().tolist()
-    if isinstance(axis, (list, tuple)):
-        axes = [int(a) for a in axis]
-    else:
-        if isinstance(axis, float):
-            raise TypeError(with_location(f"{op}: axis must be an integer, got {axis!r}"))
-        axes = [int(axis)]
+    axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    for a in axes:
+        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+            raise TypeError(with_location(f"{op}: axis must be an integer, got {a!r}"))
     out = set()
     for a in axes:
         if not -rank <= a < max(rank, 1) or (rank == 0 and a not in (0, -1)):
