@@ -151,12 +151,18 @@ CAST = defprim("cast", lambda xp, x, dtype: x.astype(dtype.np), _cast_rule, _cas
 def _binary_args(x, y, op):
     """Convert both operands; a Python scalar adopts the tensor operand's dtype.
     Two tensors of different dtypes are a TypeError (no silent promotion)."""
+    # Fast paths first: every eager `x * 2.0` comes through here.
     tx = type(x)
     ty = type(y)
-    if tx is Tensor and ty is Tensor:
-        if x._value.dtype != y._value.dtype:
-            _dtype_mismatch(op, x, y)
-        return x, y
+    if tx is Tensor:
+        if ty is Tensor:
+            if x._value.dtype != y._value.dtype:
+                _dtype_mismatch(op, x, y)
+            return x, y
+        if ty is float or ty is int:
+            return x, _scalar_like(y, x)
+    elif ty is Tensor and (tx is float or tx is int):
+        return _scalar_like(x, y), y
     if isinstance(x, TensorBase):
         x = convert_to_tensor(x)
         y = convert_to_tensor(y, x.dtype) if not isinstance(y, TensorBase) else convert_to_tensor(y)
@@ -169,6 +175,21 @@ def _binary_args(x, y, op):
     if x.dtype is not y.dtype:
         _dtype_mismatch(op, x, y)
     return x, y
+
+
+_scalars = {}  # (type, value, NumPy dtype) -> Tensor: Python scalars met in eager arithmetic
+
+
+def _scalar_like(value, other):
+    """The Python scalar `value` as an eager tensor of `other`'s dtype (cached)."""
+    np_dtype = other._value.dtype
+    key = (type(value), value, np_dtype)
+    t = _scalars.get(key)
+    if t is None:
+        t = convert_to_tensor(value, dtypes.from_numpy(np_dtype))
+        if len(_scalars) < 4096 and value == value:  # NaN keys would never hit
+            _scalars[key] = t
+    return t
 
 
 def _is_python_scalar(v):
