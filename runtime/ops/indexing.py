@@ -191,5 +191,23 @@ def _advanced_getitem(x, items, advanced):
             axis += 1
     out = getitem(x, basic)
     if idx.dtype.is_bool:
-        return gather_ops.boolean_mask(out, idx, axis=axis)
-    return gather_ops.gather(out, idx, axis=axis)
+        out = gather_ops.boolean_mask(out, idx, axis=axis)
+        new_dims = 1
+    else:
+        out = gather_ops.gather(out, idx, axis=axis)
+        new_dims = idx.shape.rank
+    # NumPy counts integers as advanced indices too: when a slice, None or ...
+    # separates them from the array index, the selected dims go first.
+    group = [i for i, it in enumerate(items) if i == k or _is_int(it)]
+    if axis and group[-1] - group[0] + 1 != len(group):
+        from . import array_ops
+        rank = out.shape.rank
+        moved = list(range(axis, axis + new_dims))
+        out = array_ops.transpose(out, moved + [d for d in range(rank) if d not in moved])
+    return out
+
+
+def _is_int(it):
+    if isinstance(it, (bool, np.bool_)):
+        return False
+    return isinstance(it, (int, np.integer)) or (isinstance(it, TensorBase) and it.shape.rank == 0)
