@@ -62,7 +62,7 @@ _OPS.update(_pick(_J, "concat split stack unstack pad slice reverse tile"))
 _OPS.update(_pick(_G, "gather gather_nd scatter_nd boolean_mask one_hot"))
 _OPS.update(_pick(_S, "cumsum sort argsort top_k"))
 _OPS.update(_pick(_L, "matmul einsum tensordot matrix_transpose"))
-_OPS.update(range=_A.range_, add_n=add_n, log_sigmoid=log_sigmoid, softplus=_N.softplus,
+_OPS.update(range=_A.range_, add_n=add_n, divide_no_nan=_M.div_no_nan, log_sigmoid=log_sigmoid, softplus=_N.softplus,
             realdiv=_M.truediv, scalar_mul=_M.multiply, l2_normalize=_N.l2_normalize)
 
 _TOP_LEVEL = """
@@ -77,8 +77,8 @@ _TOP_LEVEL = """
 """.split()
 
 _MATH = """
-    add subtract multiply truediv divide div_no_nan floordiv floormod mod pow negative abs sign square
-    reciprocal sqrt rsqrt exp expm1 log log1p sin cos tan tanh sigmoid log_sigmoid softplus erf maximum
+    add subtract multiply truediv divide div_no_nan divide_no_nan floordiv floormod mod pow negative abs sign
+    square reciprocal sqrt rsqrt exp expm1 log log1p sin cos tan tanh sigmoid log_sigmoid softplus erf maximum
     minimum atan2 squared_difference round floor ceil equal not_equal less less_equal greater greater_equal
     logical_and logical_or logical_xor logical_not is_nan is_finite is_inf reduce_sum reduce_mean reduce_max
     reduce_min reduce_prod reduce_any reduce_all reduce_logsumexp reduce_variance reduce_std
