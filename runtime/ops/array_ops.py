@@ -88,6 +88,18 @@ def reshape(tensor, shape, name=None):
     return bind(RESHAPE, (x,), {"shape": shape})
 
 
+def static_axis(axis, rank, op):
+    """A static axis in [0, rank), or an error naming the op and the user's line."""
+    if hasattr(axis, "numpy"):
+        axis = axis.numpy()
+    if isinstance(axis, (bool, float, np.floating)) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(with_location(f"{op}: axis must be an integer, got {axis!r}"))
+    axis = int(axis)
+    if not -rank <= axis < rank:
+        raise ValueError(with_location(f"{op}: axis {axis} is out of range for a tensor of rank {rank}"))
+    return axis % rank
+
+
 def _check_rule(rule, op, *xs, **attrs):
     """Run a shape rule before an eager op whose NumPy message would be unclear."""
     try:

@@ -98,7 +98,8 @@ def _nhwc(x, data_format, op):
     if data_format not in (None, "NHWC", "NCHW"):
         raise ValueError(with_location(f"{op}: data_format must be NHWC or NCHW, got {data_format!r}"))
     if x.shape.rank != 4:
-        raise ValueError(with_location(f"{op}: input must be rank 4 ({data_format or 'NHWC'}), got shape {list(x.shape)}"))
+        raise ValueError(with_location(
+            f"{op}: input must be rank 4 ({data_format or 'NHWC'}), got shape {list(x.shape)}"))
     return A.transpose(x, [0, 2, 3, 1]) if data_format == "NCHW" else x
 
 

@@ -17,18 +17,6 @@ _NO_ATTRS = {}
 _py_slice = builtins.slice  # this module defines tf.slice
 
 
-def _axis(axis, rank, op):
-    """A static axis in [0, rank) or a ValueError naming the op and the user's line."""
-    if hasattr(axis, "numpy"):
-        axis = axis.numpy()
-    if isinstance(axis, (float, np.floating)):
-        raise TypeError(with_location(f"{op}: axis must be an integer, got {axis!r}"))
-    axis = int(axis)
-    if not -rank <= axis < rank:
-        raise ValueError(with_location(f"{op}: axis {axis} is out of range for a tensor of rank {rank}"))
-    return axis % rank
-
-
 # --- concat / split -------------------------------------------------------------
 def _concat_rule(*xs, axis):
     first = xs[0]
@@ -91,26 +79,17 @@ def concat(values, axis, name=None):
         raise ValueError(with_location("concat: needs at least one tensor"))
     if xs[0].shape.rank == 0:
         raise ValueError(with_location("concat: cannot join scalars (rank-0 tensors); use stack"))
-    axis = _axis(axis, xs[0].shape.rank, "concat")
-    _check(_concat_rule, "concat", xs, axis=axis)
+    axis = A.static_axis(axis, xs[0].shape.rank, "concat")
+    A._check_rule(_concat_rule, "concat", *xs, axis=axis)
     if len(xs) == 1:
         return xs[0]
     return bind(CONCAT, tuple(xs), {"axis": axis})
 
 
-def _check(rule, op, xs, **attrs):
-    try:
-        return rule(*[Aval(x.shape.dims, x.dtype) for x in xs], **attrs)
-    except (R.ShapeError, TypeError) as exc:
-        desc = ", ".join(f"{x.dtype.name}{list(x.shape)}" for x in xs)
-        cls = ValueError if isinstance(exc, R.ShapeError) else TypeError
-        raise cls(with_location(f"{op}({desc}): {exc}")) from None
-
-
 def split(value, num_or_size_splits, axis=0, num=None, name=None):
     """Cut along `axis` into equal parts (an int) or parts of the given sizes (one may be -1)."""
     x = convert_to_tensor(value)
-    axis = _axis(axis, x.shape.rank, "split")
+    axis = A.static_axis(axis, x.shape.rank, "split")
     dim = x.shape[axis]
     if isinstance(num_or_size_splits, (int, np.integer)) and not isinstance(num_or_size_splits, bool):
         n = int(num_or_size_splits)
@@ -140,7 +119,7 @@ def stack(values, axis=0, name=None):
     if not xs:
         raise ValueError(with_location("stack: needs at least one tensor"))
     rank = xs[0].shape.rank + 1
-    axis = _axis(axis, rank, "stack")
+    axis = A.static_axis(axis, rank, "stack")
     for x in xs[1:]:
         if x.dtype is not xs[0].dtype:
             raise TypeError(with_location(
@@ -153,7 +132,7 @@ def stack(values, axis=0, name=None):
 
 def unstack(value, num=None, axis=0, name=None):
     x = convert_to_tensor(value)
-    axis = _axis(axis, x.shape.rank, "unstack")
+    axis = A.static_axis(axis, x.shape.rank, "unstack")
     n = x.shape[axis] if num is None else int(num)
     if n is None:
         raise ValueError(with_location(f"unstack: cannot infer the number of parts from shape {list(x.shape)}"))
@@ -182,7 +161,8 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     pads = np.asarray(paddings.numpy() if hasattr(paddings, "numpy") else paddings)
     if pads.shape != (x.shape.rank, 2) or pads.dtype.kind not in "iu":
         raise ValueError(with_location(
-            f"pad: paddings must be integers of shape [{x.shape.rank}, 2] for shape {list(x.shape)}, got {pads.tolist()}"))
+            f"pad: paddings must be integers of shape [{x.shape.rank}, 2] for shape {list(x.shape)}, "
+            f"got {pads.tolist()}"))
     if (pads < 0).any():
         raise ValueError(with_location(f"pad: paddings must be non-negative, got {pads.tolist()}"))
     pads = tuple((int(lo), int(hi)) for lo, hi in pads)
@@ -219,7 +199,8 @@ def _dyn_index(begin, size, shape):
         b = int(b)
         stop = d if s == -1 else b + int(s)
         if b < 0 or stop > d or stop < b:
-            raise IndexError(f"slice begin {begin.tolist()} size {size.tolist()} is out of bounds for shape {list(shape)}")
+            raise IndexError(
+                f"slice begin {begin.tolist()} size {size.tolist()} is out of bounds for shape {list(shape)}")
         out.append(_py_slice(b, stop))
     return tuple(out)
 
@@ -286,7 +267,7 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
 # --- composites over getitem, reshape and concat -------------------------------------
 def reverse(tensor, axis, name=None):
     x = convert_to_tensor(tensor)
-    axes = {_axis(a, x.shape.rank, "reverse") for a in A._shape_arg(axis, "reverse")}
+    axes = {A.static_axis(a, x.shape.rank, "reverse") for a in A._shape_arg(axis, "reverse")}
     if not axes:
         return x
     return I.getitem(x, tuple(_py_slice(None, None, -1) if i in axes else _py_slice(None)

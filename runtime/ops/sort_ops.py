@@ -46,20 +46,13 @@ ARGSORT = defprim("argsort", _argsort_impl,
                   lambda x, axis, descending: Aval(x.shape, dtypes.int32), None)
 
 
-def _axis(axis, x, op):
-    rank = x.shape.rank
-    axis = int(axis)
-    if not -rank <= axis < rank:
-        raise ValueError(with_location(f"{op}: axis {axis} is out of range for a tensor of rank {rank}"))
-    return axis % rank
-
-
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     x = convert_to_tensor(x)
     if x.dtype.is_bool:
         raise TypeError(with_location("cumsum: bool tensors cannot be summed; cast them first"))
-    return bind(CUMSUM, (x,), {"axis": _axis(axis, x, "cumsum"), "exclusive": bool(exclusive),
-                               "reverse": bool(reverse)})
+    attrs = {"axis": A.static_axis(axis, x.shape.rank, "cumsum"), "exclusive": bool(exclusive),
+             "reverse": bool(reverse)}
+    return bind(CUMSUM, (x,), attrs)
 
 
 def _direction(direction, op):
@@ -70,7 +63,7 @@ def _direction(direction, op):
 
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     x = convert_to_tensor(values)
-    return bind(ARGSORT, (x,), {"axis": _axis(axis, x, "argsort"),
+    return bind(ARGSORT, (x,), {"axis": A.static_axis(axis, x.shape.rank, "argsort"),
                                 "descending": _direction(direction, "argsort")})
 
 
@@ -82,7 +75,7 @@ def _take_along_last(x, idx):
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """Sorted values; the gradient flows back through the gather to the original positions."""
     x = convert_to_tensor(values)
-    axis = _axis(axis, x, "sort")
+    axis = A.static_axis(axis, x.shape.rank, "sort")
     last = x.shape.rank - 1
     perm = list(range(x.shape.rank))
     perm[axis], perm[last] = last, axis
