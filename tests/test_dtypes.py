@@ -108,3 +108,11 @@ def test_reductions_keep_small_int_dtypes():
     assert tf.reduce_sum(tf.constant([100, 100], tf.int8)).dtype == tf.int8
     assert tf.reduce_prod(tf.constant([2, 3], tf.int16)).dtype == tf.int16
     assert tf.cumsum(tf.constant([1, 2], tf.uint8)).dtype == tf.uint8
+
+
+def test_cached_python_scalars_keep_the_sign_of_zero():
+    x = tf.constant([1.0])
+    assert (x * 0.0).numpy().tolist() == [0.0]
+    assert np.signbit((x * -0.0).numpy()[0])
+    assert np.signbit(tf.constant(-0.0).numpy()) and not np.signbit(tf.constant(0.0).numpy())
+    assert tf.constant(1, tf.float32).dtype == tf.float32 and tf.constant(True).dtype == tf.bool

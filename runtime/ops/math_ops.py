@@ -187,7 +187,8 @@ def _scalar_like(value, other):
     t = _scalars.get(key)
     if t is None:
         t = convert_to_tensor(value, dtypes.from_numpy(np_dtype))
-        if len(_scalars) < 4096 and value == value:  # NaN keys would never hit
+        # Not cached: NaN (its key never matches) and float zeros (0.0 == -0.0 as keys).
+        if len(_scalars) < 4096 and value == value and (value or type(value) is int):
             _scalars[key] = t
     return t
 
