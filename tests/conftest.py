@@ -46,49 +46,36 @@ def _numeric(f, arrays, i, eps):
     return grad
 
 
+def _tape_gradient(f, ts, wrt, weights):
+    """Gradients of sum(f(*ts) * weights) w.r.t. ts[wrt] (zeros where unconnected)."""
+    with tf.GradientTape() as tape:
+        for i in wrt:
+            tape.watch(ts[i])
+        loss = _loss(f, ts, weights)
+    grads = tape.gradient(loss, [ts[i] for i in wrt])
+    return [tf.zeros_like(ts[i]) if g is None else g for i, g in zip(wrt, grads)]
+
+
+def _check_against_numeric(f, args, wrt, weights, eps, rtol, atol, what):
+    """The tape gradient of f at args equals central differences; returns it."""
+    grads = [g.numpy() for g in _tape_gradient(f, [tf.constant(a) for a in args], wrt, weights)]
+    for i, g in zip(wrt, grads):
+        num = _numeric(lambda arrs: float(_loss(f, [tf.constant(a) for a in arrs], weights)), args, i, eps)
+        np.testing.assert_allclose(g, num, rtol=rtol, atol=atol, err_msg=f"{what} of argument {i}")
+    return grads
+
+
 def check_grads(fn, args, wrt=None, order=1, eps=1e-6, rtol=1e-5, atol=1e-6, seed=0):
     """Assert tape gradients of `fn` at `args` (NumPy arrays) equal finite differences.
     order=2 also checks the gradient of the (weighted) gradient, with nested tapes."""
     args = [np.array(a) for a in args]
     wrt = [i for i, a in enumerate(args) if a.dtype == np.float64] if wrt is None else list(wrt)
     weights = _weights(_flat_outputs(fn(*[tf.constant(a) for a in args])), seed)
-
-    def analytic(arrays):
-        ts = [tf.constant(a) for a in arrays]
-        with tf.GradientTape() as tape:
-            for i in wrt:
-                tape.watch(ts[i])
-            loss = _loss(fn, ts, weights)
-        grads = tape.gradient(loss, [ts[i] for i in wrt])
-        return [np.zeros(arrays[i].shape) if g is None else g.numpy() for i, g in zip(wrt, grads)]
-
-    grads = analytic(args)
-    for i, g in zip(wrt, grads):
-        num = _numeric(lambda arrs: float(_loss(fn, [tf.constant(a) for a in arrs], weights)), args, i, eps)
-        np.testing.assert_allclose(g, num, rtol=rtol, atol=atol, err_msg=f"gradient of argument {i}")
+    grads = _check_against_numeric(fn, args, wrt, weights, eps, rtol, atol, "gradient")
     if order >= 2:
-        vs = _weights(grads, seed + 1)
-
-        def first(*ts):
-            with tf.GradientTape() as inner:
-                for i in wrt:
-                    inner.watch(ts[i])
-                loss = _loss(fn, ts, weights)
-            gs = inner.gradient(loss, [ts[i] for i in wrt])
-            return [tf.zeros_like(ts[i]) if g is None else g for i, g in zip(wrt, gs)]
-
-        ts = [tf.constant(a) for a in args]
-        with tf.GradientTape() as outer:
-            for i in wrt:
-                outer.watch(ts[i])
-            total = _loss(first, ts, vs)
-        second = outer.gradient(total, [ts[i] for i in wrt])
-        for i, g in zip(wrt, second):
-            num = _numeric(lambda arrs: float(_loss(first, [tf.constant(a) for a in arrs], vs)),
-                           args, i, eps * 10)
-            got = np.zeros(args[i].shape) if g is None else g.numpy()
-            np.testing.assert_allclose(got, num, rtol=rtol * 100, atol=atol * 100,
-                                       err_msg=f"second derivative of argument {i}")
+        first = lambda *ts: _tape_gradient(fn, ts, wrt, weights)  # noqa: E731
+        _check_against_numeric(first, args, wrt, _weights(grads, seed + 1), eps * 10, rtol * 100, atol * 100,
+                               "second derivative")
 
 
 def run_traced(fn, args):
