@@ -90,8 +90,8 @@ def reshape(tensor, shape, name=None):
 
 def static_axis(axis, rank, op):
     """A static axis in [0, rank), or an error naming the op and the user's line."""
-    if hasattr(axis, "numpy"):
-        axis = axis.numpy()
+    if isinstance(axis, Tensor) and axis.shape.rank == 0:
+        axis = axis._value.item()
     if isinstance(axis, (bool, float, np.floating)) or not isinstance(axis, (int, np.integer)):
         raise TypeError(with_location(f"{op}: axis must be an integer, got {axis!r}"))
     axis = int(axis)
