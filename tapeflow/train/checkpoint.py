@@ -92,7 +92,7 @@ def write_values(path, values, overwrite=True):
         for i, (key, var) in enumerate(values):
             if key in index:
                 raise ValueError(f"checkpoint: two values are named {key!r}")
-            array = np.ascontiguousarray(var.numpy())
+            array = var.numpy()  # a C-ordered copy; np.ascontiguousarray would make 0-d arrays 1-d
             fname = f"{i}.npy"
             _write_array(os.path.join(tmp, fname), array)
             index[key] = {"file": fname, "shape": list(array.shape), "dtype": array.dtype.name}
