@@ -202,17 +202,23 @@ def read_objects(path, root_children, owner=None):
     _, variables, objects = collect_values(root_children)
     var_by_path = dict(variables)
     obj_by_path = dict(objects)
-    assigns, slot_assigns, defers, unused = [], [], [], []
+    assigns, slot_assigns, defers, slot_defers, unused = [], [], [], [], []
     for key in sorted(entries):
         entry = entries[key]
         if SLOT in key:
             opath, rest = key.split(SLOT, 1)
             slot_name, _, vpath = rest.partition("/")
             opt, var = obj_by_path.get(opath), var_by_path.get(vpath)
-            if opt is None or var is None or not hasattr(opt, "_restore_slot"):
+            if opt is None or not hasattr(opt, "_restore_slot"):
                 unused.append(key)
-            else:
+            elif var is not None:
                 slot_assigns.append((opt, var, slot_name, key, entry))
+            else:  # the variable itself may be created later by an unbuilt layer
+                _, owner, rest = _deepest_object(vpath, obj_by_path)
+                if getattr(owner, "built", None) is False:
+                    slot_defers.append((owner, rest, opt, slot_name, key, entry))
+                else:
+                    unused.append(key)
             continue
         var = var_by_path.get(key)
         if var is not None:
@@ -233,6 +239,8 @@ def read_objects(path, root_children, owner=None):
         var.assign(load_array(path, key, entry))
     for opt, var, slot_name, key, entry in slot_assigns:
         opt._restore_slot(var, slot_name, load_array(path, key, entry), key)
+    for owner, rest, opt, slot_name, key, entry in slot_defers:
+        owner._defer_slot_restore(rest, opt, slot_name, load_array(path, key, entry), key)
     deferred = []
     for obj, rest, key, entry in defers:
         obj._defer_restore(rest, load_array(path, key, entry), key)

@@ -26,8 +26,16 @@ class Trackable:
     def _defer_restore(self, path, value, source):
         self._deferred()[path] = (value, source)
 
+    def _defer_slot_restore(self, path, optimizer, slot_name, value, source):
+        """Park an optimizer slot value for the variable this object will create at `path`."""
+        slots = self.__dict__.setdefault("_deferred_slot_restores", {})
+        slots.setdefault(path, []).append((optimizer, slot_name, value, source))
+
     def _take_deferred(self, name, variable):
-        """Called when `variable` is created under `name`: assign a parked value."""
+        """Called when `variable` is created under `name`: assign a parked value and
+        hand parked slot values to their optimizers."""
+        for optimizer, slot_name, value, source in self.__dict__.get("_deferred_slot_restores", {}).pop(name, []):
+            optimizer._restore_slot(variable, slot_name, value, source)
         store = self.__dict__.get("_deferred_restores")
         if not store or name not in store:
             return
