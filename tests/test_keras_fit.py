@@ -68,7 +68,7 @@ def test_early_stopping_and_lambda_callback():
     compile_clf(model, lr=0.0)  # nothing improves
     seen = []
     cb = tf.keras.callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: seen.append((epoch, logs["loss"])))
-    stop = tf.keras.callbacks.EarlyStopping(monitor="loss", patience=2)
+    stop = tf.keras.callbacks.EarlyStopping(monitor="loss", patience=2, min_delta=1e-4)
     history = model.fit(x, y, epochs=20, verbose=0, callbacks=[stop, cb])
     assert len(history.history["loss"]) == 3 and [e for e, _ in seen] == [0, 1, 2]
     assert model.stop_training and stop.stopped_epoch == 2
