@@ -136,3 +136,23 @@ def test_compiled_fit_matches_eager_fit():
     np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-5)
     for a, b in zip(results[0][1], results[1][1]):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+
+
+def test_progress_bar_on_a_terminal():
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    x, y = blobs(64)
+    model = mlp()
+    compile_clf(model)
+    screen = Terminal()
+    bar = tf.keras.callbacks.ProgbarLogger(stream=screen)
+    model.fit(x, y, epochs=2, batch_size=32, verbose=0, callbacks=[bar])
+    text = screen.getvalue()
+    assert text.startswith("Epoch 1/2\n") and "\r1/2 [" in text and "\r2/2 [==============================]" in text
+    import re
+    assert text.count("Epoch ") == 2
+    assert re.fullmatch(r"\d+s - loss: \d+\.\d{4} - accuracy: \d\.\d{4}", text.rstrip().splitlines()[-1])

@@ -8,13 +8,13 @@ a new Dataset wrapping its input's recipe, so each `for` loop starts over.
 import collections
 import concurrent.futures
 import os
-import queue
-import threading
 import traceback
 
 import numpy as np
 
+from tapeflow.data import batching
 from tapeflow.data import structure as S
+from tapeflow.data.prefetch import background
 from tapeflow.runtime.errors import _OWN_DIRS, with_location
 
 AUTOTUNE = -1
@@ -208,10 +208,10 @@ class Dataset:
             for flat in source():
                 buf.append(flat)
                 if len(buf) == batch_size:
-                    yield _stack(buf)
+                    yield batching.stack(buf)
                     buf = []
             if buf and not drop_remainder:
-                yield _stack(buf)
+                yield batching.stack(buf)
 
         card = self._card
         if card >= 0:
@@ -241,10 +241,10 @@ class Dataset:
             for flat in source():
                 buf.append(flat)
                 if len(buf) == batch_size:
-                    yield _pad_stack(buf, targets, pad_value)
+                    yield batching.pad_stack(buf, targets, pad_value)
                     buf = []
             if buf and not drop_remainder:
-                yield _pad_stack(buf, targets, pad_value)
+                yield batching.pad_stack(buf, targets, pad_value)
 
         card = self._card
         if card >= 0:
@@ -403,7 +403,7 @@ class Dataset:
         """Produce elements on a background thread, up to buffer_size ahead."""
         size = 2 if buffer_size in (None, AUTOTUNE) else _positive(buffer_size, "prefetch")
         source = self._produce
-        return self._derive(lambda: _prefetch(source, size))
+        return self._derive(lambda: background(source, size))
 
     def apply(self, transformation_func):
         return transformation_func(self)
@@ -431,43 +431,6 @@ def _positive(n, op):
     return n
 
 
-def _stack(buf):
-    try:
-        return [np.stack(parts) for parts in zip(*buf)]
-    except ValueError:
-        shapes = sorted({tuple(a.shape) for flat in buf for a in flat})
-        raise ValueError(with_location(
-            f"Dataset.batch: cannot batch elements of different shapes {shapes}; "
-            f"use padded_batch")) from None
-
-
-def _pad_stack(buf, targets, pad_value):
-    out = []
-    for k, parts in enumerate(zip(*buf)):
-        rank = parts[0].ndim
-        if any(p.ndim != rank for p in parts):
-            raise ValueError(with_location(f"Dataset.padded_batch: component {k} changes rank within a batch"))
-        widest = [max(p.shape[d] for p in parts) for d in range(rank)]
-        if targets is not None and targets[k] is not None:
-            target = list(targets[k])
-            if len(target) != rank:
-                raise ValueError(with_location(
-                    f"Dataset.padded_batch: padded shape {target} has rank {len(target)}, "
-                    f"component {k} has rank {rank}"))
-            for d, t in enumerate(target):
-                if t is not None and t != -1:
-                    if widest[d] > t:
-                        raise ValueError(with_location(
-                            f"Dataset.padded_batch: component {k} has size {widest[d]} on axis {d}, "
-                            f"larger than the padded shape {target}"))
-                    widest[d] = t
-        batch = np.full([len(parts)] + widest, pad_value(k), dtype=parts[0].dtype)
-        for i, p in enumerate(parts):
-            batch[(i,) + tuple(slice(0, s) for s in p.shape)] = p
-        out.append(batch)
-    return out
-
-
 def _element_error(op, fn, index, exc):
     """The same kind of exception, naming the element and the user's line that raised."""
     where = ""
@@ -482,40 +445,3 @@ def _element_error(op, fn, index, exc):
         return type(exc)(message)
     except Exception:
         return RuntimeError(message)
-
-
-_DONE = object()
-
-
-def _prefetch(source, size):
-    q = queue.Queue(maxsize=size)
-    stop = threading.Event()
-
-    def worker():
-        try:
-            for flat in source():
-                while not stop.is_set():
-                    try:
-                        q.put(("item", flat), timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
-                    return
-            q.put(("done", _DONE))
-        except BaseException as exc:  # handed to the consumer, raised there
-            q.put(("error", exc))
-
-    thread = threading.Thread(target=worker, daemon=True, name="tapeflow-prefetch")
-    thread.start()
-    try:
-        while True:
-            kind, value = q.get()
-            if kind == "item":
-                yield value
-            elif kind == "done":
-                return
-            else:
-                raise value
-    finally:
-        stop.set()
