@@ -25,6 +25,7 @@ from .c_templates import MATH_FUNCS
 from .interpreter import run_graph
 from .ir import Graph, Ref
 from .passes import optimize
+from .passes.graph_edit import contiguous
 from .reference import REFERENCE_SPECIALS, run_while
 
 _ND = np.ndarray
@@ -233,13 +234,13 @@ def _normalize_input(a, index, dtype, shape):
             raise TypeError(f"compiled graph: input {index} must be {dtype}{list(shape)}, got {a.dtype}{list(a.shape)}")
     if len(a.shape) != len(shape) or any(d is not None and d != e for d, e in zip(shape, a.shape)):
         raise ValueError(f"compiled graph: input {index} must have shape {list(shape)}, got {list(a.shape)}")
-    return np.ascontiguousarray(a)
+    return contiguous(a)
 
 
 def _checked(v, dtype, shape):
     """A value from a NumPy op, as a kernel needs it; None if it cannot be."""
     if type(v) is not _ND or v.dtype != dtype or not v.flags.c_contiguous:
-        v = np.ascontiguousarray(v, dtype=dtype)
+        v = contiguous(v, dtype=dtype)
     if v.shape != shape:
         return None
     return v
@@ -310,7 +311,7 @@ class _FunctionWriter:
         if op == "input":
             return
         if op == "const":
-            value = np.ascontiguousarray(node.attr["value"].obj._value)
+            value = contiguous(node.attr["value"].obj._value)
             self.ns[self.name(Ref(node.id, 0))] = value
             self.trusted.add(Ref(node.id, 0))
             return

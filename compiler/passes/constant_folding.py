@@ -10,7 +10,7 @@ import numpy as np
 from tapeflow.runtime.registry import PRIMITIVES
 
 from ..ir import Ref
-from .graph_edit import GraphEditor, constant_like
+from .graph_edit import GraphEditor, constant_like, contiguous
 
 NAME = "constant_folding"
 _SMALL = 1024  # results up to this many elements are always worth folding
@@ -56,6 +56,6 @@ def _try_fold(ed, node):
         arr = constant_like(value, aval)
         if arr is None:
             return None
-        out.append(np.ascontiguousarray(arr))
+        out.append(contiguous(arr))
     return out
 

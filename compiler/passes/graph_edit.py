@@ -108,6 +108,13 @@ class GraphEditor:
         return Graph(tuple(self.nodes), self.graph.inputs, outputs, self.graph.name)
 
 
+def contiguous(a, dtype=None):
+    """`a` as a C-contiguous ndarray (of `dtype`), keeping its rank: unlike
+    np.ascontiguousarray, a 0-d array stays 0-d."""
+    a = np.asarray(a, dtype=dtype)
+    return a if a.flags.c_contiguous else a.copy(order="C")
+
+
 def constant_like(value, aval):
     """`value` as an array of exactly aval's dtype and static shape, or None when
     it does not match (then the caller must not fold)."""
@@ -119,4 +126,4 @@ def constant_like(value, aval):
     return arr
 
 
-__all__ = ["GraphEditor", "Ref", "const_array", "constant_like", "use_counts"]
+__all__ = ["GraphEditor", "Ref", "const_array", "constant_like", "contiguous", "use_counts"]

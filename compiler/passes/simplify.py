@@ -17,7 +17,7 @@ import numpy as np
 from tapeflow.runtime.registry import Aval
 
 from ..ir import Ref
-from .graph_edit import GraphEditor
+from .graph_edit import GraphEditor, contiguous
 
 NAME = "simplify"
 
@@ -94,7 +94,7 @@ def _div(ed, node):
     if np.any(np.isinf(recip) & (c != 0)):
         return None  # 1/c overflows for a subnormal c: x * inf is not x / c
     aval = ed.node_of(y).avals[ed.resolve(y).index]
-    const = ed.emit_const(np.ascontiguousarray(recip), aval)
+    const = ed.emit_const(contiguous(recip), aval)
     return Ref(ed.emit("mul", (x, Ref(const.id, 0)), {}, node.avals).id, 0)
 
 
