@@ -85,8 +85,15 @@ def _openmp_flags(cc):
         return []
     key = ("omp", cc)
     if key not in _probe:
-        _probe[key] = _try_compile(cc, "int f(int n){int s=0;\n#pragma omp parallel for reduction(+:s)\n"
-                                       "for(int i=0;i<n;i++) s+=i; return s;}", ["-fopenmp"])
+        # remembered on disk: a warm start must not pay for a probe compile
+        marker = os.path.join(cache_dir(), "openmp_" + hashlib.sha256(_cc_identity(cc).encode()).hexdigest()[:16])
+        try:
+            with open(marker) as f:
+                _probe[key] = f.read().strip() == "1"
+        except OSError:
+            _probe[key] = _try_compile(cc, "int f(int n){int s=0;\n#pragma omp parallel for reduction(+:s)\n"
+                                           "for(int i=0;i<n;i++) s+=i; return s;}", ["-fopenmp"])
+            _atomic_write(marker, "1" if _probe[key] else "0")
     return ["-fopenmp"] if _probe[key] else []
 
 
@@ -198,14 +205,18 @@ def _load_or_compile(cc, src, key, cmd_flags, libs):
     digest = _digest(tmp_so)
     os.replace(tmp_src, os.path.join(d, f"k_{key}.c"))
     os.replace(tmp_so, so_path)
-    tmp_sha = so_path + f".{os.getpid()}.tmp"
-    with open(tmp_sha, "w") as f:
-        f.write(digest)
-    os.replace(tmp_sha, sha_path)
+    _atomic_write(sha_path, digest)
     try:
         return Library(so_path), None
     except OSError as exc:
         return None, str(exc)
+
+
+def _atomic_write(path, text):
+    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
 
 
 def _cleanup(*paths):
