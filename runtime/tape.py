@@ -154,9 +154,9 @@ def _unbroadcast(g, x, array_ops):
     lead = len(gshape) - len(xshape)
     axes = list(range(lead)) + [lead + i for i, d in enumerate(xshape)
                                 if d == 1 and gshape[lead + i] != 1]
-    from .ops import math_ops
+    from .ops import reduce_ops
     if axes:
-        g = math_ops.reduce_sum(g, axis=axes, keepdims=True)
+        g = reduce_ops.reduce_sum(g, axis=axes, keepdims=True)
     if lead or g.shape.dims != xshape:
         g = array_ops.reshape(g, xshape)
     return g
