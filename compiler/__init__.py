@@ -1,1 +1,11 @@
-"""(filled in by its issue)"""
+"""tapeflow.compiler: graph IR, optimization passes, C code generation and the
+executor.  The interface the tracer uses is `compile_graph(graph)`; see
+compiler/README.md for the debug flags."""
+from .executor import Executable, compile_graph
+from .flags import disable_passes, flags, get_flag, set_flag
+from .interpreter import run_graph
+from .passes import PASS_NAMES, PIPELINE, optimize
+from .reference import REFERENCE_SPECIALS, run_reference
+
+__all__ = ["compile_graph", "Executable", "optimize", "PIPELINE", "PASS_NAMES", "run_graph",
+           "run_reference", "REFERENCE_SPECIALS", "disable_passes", "flags", "get_flag", "set_flag"]

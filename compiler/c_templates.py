@@ -1,0 +1,166 @@
+"""C expression templates per primitive, for the kernels the compiler generates.
+
+The runtime's `Primitive.kernel` strings are generic (they assume <tgmath.h>);
+C needs more care per dtype, so this table is keyed by primitive name and
+returns, for given input/output dtypes, a template over `{0}`, `{1}`, `{2}`
+(operands, always plain C identifiers so repeating one is free) or None when
+the op does not fuse for those dtypes (it then runs through NumPy).
+
+Traps handled here, each checked by tests/test_codegen_ops.py:
+- NumPy wraps integer overflow: kernels are built with -fwrapv, and every node's
+  value is stored in a temporary of its own dtype, so int8 arithmetic wraps at 8 bits.
+- NaN: maximum/minimum/relu/sign propagate NaN as NumPy does.
+- Integer division by zero raises in NumPy: the template sets `err`, the kernel
+  returns it and the executor re-runs the node through NumPy, which raises.
+- Float -> small-integer casts are implementation-defined in C: not fused.
+"""
+from tapeflow.runtime import dtypes
+
+CTYPES = {
+    dtypes.float32: "float", dtypes.float64: "double",
+    dtypes.int8: "int8_t", dtypes.int16: "int16_t", dtypes.int32: "int32_t", dtypes.int64: "int64_t",
+    dtypes.uint8: "uint8_t", dtypes.uint16: "uint16_t", dtypes.uint32: "uint32_t", dtypes.uint64: "uint64_t",
+    dtypes.bool_: "uint8_t",
+}
+
+# Functions of <math.h> used below; float32 calls the `f` variant.  The prelude
+# declares SIMD variants of these (glibc's libmvec) where the library has them.
+MATH_FUNCS = ("exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan", "tanh", "erf",
+              "floor", "ceil", "nearbyint", "fabs", "pow", "atan2", "fmod", "copysign")
+
+FLOAT_UNARY = {
+    "exp": "@exp({0})", "expm1": "@expm1({0})", "log": "@log({0})", "log1p": "@log1p({0})",
+    "sqrt": "@sqrt({0})", "rsqrt": "(1 / @sqrt({0}))", "sin": "@sin({0})", "cos": "@cos({0})",
+    "tan": "@tan({0})", "tanh": "@tanh({0})", "erf": "@erf({0})", "floor": "@floor({0})",
+    "ceil": "@ceil({0})", "round": "@nearbyint({0})", "abs": "@fabs({0})", "neg": "(-{0})",
+    # the stable form of the runtime's implementation: exp only of -|x|
+    "sigmoid": "({0} >= 0 ? 1 / (1 + @exp(-@fabs({0}))) : @exp(-@fabs({0})) / (1 + @exp(-@fabs({0}))))",
+    "relu": "(({0} > 0 || {0} != {0}) ? {0} : 0)",
+    "sign": "({0} > 0 ? 1 : ({0} < 0 ? -1 : ({0} == 0 ? 0 : {0})))",
+}
+INT_UNARY = {
+    "neg": "(-{0})", "abs": "({0} < 0 ? -{0} : {0})", "relu": "({0} > 0 ? {0} : 0)",
+    "sign": "(({0} > 0) - ({0} < 0))", "invert": "(~{0})",
+}
+FLOAT_BINARY = {
+    "add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})", "div": "({0} / {1})",
+    "pow": "@pow({0}, {1})", "atan2": "@atan2({0}, {1})",
+    "maximum": "(({0} >= {1} || {0} != {0}) ? {0} : {1})",
+    "minimum": "(({0} <= {1} || {0} != {0}) ? {0} : {1})",
+    "floordiv": "@floor({0} / {1})",
+    # Python's modulo: the result takes the divisor's sign; fmod(x, 0) is NaN as in NumPy
+    "mod": "((@fmod({0}, {1}) != 0 && ((@fmod({0}, {1}) < 0) != ({1} < 0))) ? @fmod({0}, {1}) + {1}"
+           " : (@fmod({0}, {1}) == 0 ? @copysign(0, {1}) : @fmod({0}, {1})))",
+}
+INT_BINARY = {
+    "add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
+    "maximum": "({0} >= {1} ? {0} : {1})", "minimum": "({0} <= {1} ? {0} : {1})",
+    "bitwise_and": "({0} & {1})", "bitwise_or": "({0} | {1})", "bitwise_xor": "({0} ^ {1})",
+}
+SIGNED_DIV = {
+    # floor division and modulo with Python's signs; y == -1 avoids the INT_MIN / -1 trap
+    "floordiv": "({1} == 0 ? (err = 1, 0) : {1} == -1 ? -{0} : "
+                "{0} / {1} - (({0} % {1} != 0) & (({0} < 0) != ({1} < 0))))",
+    "mod": "({1} == 0 ? (err = 1, 0) : {1} == -1 ? 0 : "
+           "(({0} % {1} != 0 && (({0} % {1} < 0) != ({1} < 0))) ? {0} % {1} + {1} : {0} % {1}))",
+}
+UNSIGNED_DIV = {
+    "floordiv": "({1} == 0 ? (err = 1, 0) : {0} / {1})",
+    "mod": "({1} == 0 ? (err = 1, 0) : {0} % {1})",
+}
+ANY_BINARY = {
+    "equal": "({0} == {1})", "not_equal": "({0} != {1})", "less": "({0} < {1})",
+    "less_equal": "({0} <= {1})", "greater": "({0} > {1})", "greater_equal": "({0} >= {1})",
+}
+BOOL_OPS = {
+    "logical_and": "({0} && {1})", "logical_or": "({0} || {1})", "logical_xor": "((!{0}) != (!{1}))",
+    "logical_not": "(!{0})", "maximum": "({0} | {1})", "minimum": "({0} & {1})",
+}
+PASS_THROUGH = {"identity", "stop_gradient", "broadcast_to", "reshape", "expand_squeeze"}
+ERROR_OPS = {"floordiv", "mod"}  # templates that may set `err`
+
+# reduction: (C operator for `#pragma omp simd reduction`, initial value per kind)
+REDUCTIONS = {"reduce_sum": "+", "reduce_prod": "*", "reduce_max": "max", "reduce_min": "min",
+              "reduce_any": "|", "reduce_all": "&"}
+
+
+def ctype(dtype):
+    return CTYPES.get(dtype)
+
+
+def _subst_math(template, suffix):
+    out = []
+    i = 0
+    while i < len(template):
+        ch = template[i]
+        if ch == "@":
+            j = i + 1
+            while j < len(template) and (template[j].isalnum() or template[j] == "_"):
+                j += 1
+            out.append(template[i + 1:j] + suffix)
+            i = j
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def template(op, in_dtypes, out_dtype, attrs=None):
+    """The C template of `op` for these dtypes, or None if it does not fuse."""
+    if out_dtype not in CTYPES or any(d not in CTYPES for d in in_dtypes):
+        return None
+    if op in PASS_THROUGH:
+        return "{0}"
+    if op == "cast":
+        return _cast(in_dtypes[0], out_dtype)
+    if op == "select":
+        return "({0} ? {1} : {2})"
+    d = in_dtypes[0]
+    if op in ANY_BINARY:
+        return ANY_BINARY[op]
+    if d.is_bool:
+        return BOOL_OPS.get(op)
+    if d.is_floating:
+        t = FLOAT_UNARY.get(op) if len(in_dtypes) == 1 else FLOAT_BINARY.get(op)
+        return None if t is None else _subst_math(t, "f" if d is dtypes.float32 else "")
+    if len(in_dtypes) == 1:
+        if op == "abs" and d.is_unsigned:
+            return "{0}"
+        return INT_UNARY.get(op)
+    if op in ERROR_OPS:
+        return (UNSIGNED_DIV if d.is_unsigned else SIGNED_DIV)[op]
+    return INT_BINARY.get(op)
+
+
+def _cast(src, dst):
+    if dst.is_bool:
+        return "({0} != 0)"
+    if src.is_floating and dst.is_integer and (dst.size < 4 or dst.is_unsigned):
+        return None  # C leaves out-of-range float -> small int undefined
+    return "((" + CTYPES[dst] + "){0})"
+
+
+def uses_err(op):
+    return op in ERROR_OPS
+
+
+def literal(value, dtype):
+    """A C literal of a scalar of `dtype` (inf, nan and -0.0 included)."""
+    import math
+    if dtype.is_bool:
+        return "1" if value else "0"
+    if dtype.is_floating:
+        v = float(value)
+        if math.isnan(v):
+            text = "NAN"
+        elif math.isinf(v):
+            text = "INFINITY" if v > 0 else "-INFINITY"
+        else:
+            text = v.hex()
+        return f"(({CTYPES[dtype]}){text})"
+    v = int(value)
+    if dtype.is_unsigned:
+        return f"(({CTYPES[dtype]}){v}ULL)"
+    if v == -(1 << 63):
+        return "((int64_t)(-9223372036854775807LL - 1))"
+    return f"(({CTYPES[dtype]}){v}LL)"

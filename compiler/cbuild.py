@@ -1,0 +1,227 @@
+"""Build generated C into a shared library, cached on disk, and load it.
+
+Cache: TAPEFLOW_CACHE_DIR, else $XDG_CACHE_HOME/tapeflow, else ~/.cache/tapeflow
+(created private, 0700).  The key hashes the source, the compiler (path, size,
+mtime), the flags, the CPU's feature flags and tapeflow's version.  Files are
+written to a temporary name and renamed (atomic); next to each library a
+`.sha256` records its digest, so a truncated or corrupted library is detected
+and rebuilt instead of being loaded.
+
+No compiler, or a failed compile: `build` returns None and warns once; the
+executor then runs fused kernels through NumPy (slower, same results).
+"""
+import ctypes
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import warnings
+
+from . import flags
+
+BASE_FLAGS = ["-O3", "-march=native", "-fPIC", "-shared", "-std=gnu11",
+              "-fno-math-errno", "-fno-trapping-math", "-fwrapv", "-fopenmp-simd",
+              "-Wno-unknown-pragmas", "-Wl,--no-undefined"]
+MVEC_LIBS = ["-lmvec", "-lm"]
+PLAIN_LIBS = ["-lm"]
+_lock = threading.Lock()
+_loaded = {}  # key -> Library
+_warned = set()
+_probe = {}
+
+
+def _version():
+    try:
+        from importlib.metadata import version
+        return version("tapeflow")
+    except Exception:
+        return "0"
+
+
+def cache_dir():
+    d = flags.get_flag("cache_dir")
+    if not d:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        d = os.path.join(base, "tapeflow")
+    os.makedirs(d, mode=0o700, exist_ok=True)
+    return d
+
+
+def find_cc():
+    """Path of the C compiler, or None."""
+    cc = flags.get_flag("cc") or os.environ.get("CC") or "cc"
+    path = shutil.which(cc)
+    return path
+
+
+def _cpu_features():
+    if "cpu" not in _probe:
+        text = platform.machine()
+        try:
+            with open("/proc/cpuinfo") as f:
+                for line in f:
+                    if line.startswith("flags"):
+                        text += line
+                        break
+        except OSError:
+            pass
+        _probe["cpu"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return _probe["cpu"]
+
+
+def _cc_identity(cc):
+    st = os.stat(cc)
+    return f"{os.path.realpath(cc)}:{st.st_size}:{int(st.st_mtime)}"
+
+
+def _openmp_flags(cc):
+    """-fopenmp when the compiler can build and link it (probed once per compiler)."""
+    threads = flags.get_flag("num_threads")
+    if threads is not None and int(threads) <= 1:
+        return []
+    key = ("omp", cc)
+    if key not in _probe:
+        # remembered on disk: a warm start must not pay for a probe compile
+        marker = os.path.join(cache_dir(), "openmp_" + hashlib.sha256(_cc_identity(cc).encode()).hexdigest()[:16])
+        try:
+            with open(marker) as f:
+                _probe[key] = f.read().strip() == "1"
+        except OSError:
+            _probe[key] = _try_compile(cc, "int f(int n){int s=0;\n#pragma omp parallel for reduction(+:s)\n"
+                                           "for(int i=0;i<n;i++) s+=i; return s;}", ["-fopenmp"])
+            _atomic_write(marker, "1" if _probe[key] else "0")
+    return ["-fopenmp"] if _probe[key] else []
+
+
+def _try_compile(cc, source, extra):
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "probe.c")
+        with open(src, "w") as f:
+            f.write(source)
+        cmd = [cc, *BASE_FLAGS, *extra, src, "-o", os.path.join(tmp, "probe.so"), "-lm"]
+        try:
+            return subprocess.run(cmd, capture_output=True, timeout=60).returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            return False
+
+
+def warn_once(message):
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
+class Library:
+    """A loaded shared library: `function(name, n_args, gil_released)`."""
+
+    def __init__(self, path):
+        self.path = path
+        self._cdll = ctypes.CDLL(path)  # calls release the GIL: for large kernels
+        self._pydll = ctypes.PyDLL(path)  # calls keep it: cheaper, for small ones
+
+    def function(self, name, n_objects, n_ints, release_gil=False):
+        lib = self._cdll if release_gil else self._pydll
+        fn = getattr(lib, name)
+        fn.argtypes = [ctypes.py_object] * n_objects + [ctypes.c_int64] * n_ints
+        fn.restype = ctypes.c_int
+        return fn
+
+
+def build(source, mvec_source=None):
+    """Compile `source` (or `mvec_source`, the same code with SIMD math
+    declarations, when libmvec links) and load it; None when no compiler works."""
+    if flags.is_on("no_c"):
+        return None
+    cc = find_cc()
+    if cc is None:
+        warn_once(f"tapeflow: no C compiler found ({flags.get_flag('cc') or 'cc'}); compiled functions "
+                  f"run their fused kernels through NumPy (slower). Set TAPEFLOW_CC to a compiler.")
+        return None
+    extra = flags.get_flag("cflags")
+    extra = extra.split() if isinstance(extra, str) else list(extra or [])
+    omp = _openmp_flags(cc)
+    attempts = []
+    if mvec_source is not None:
+        attempts.append((mvec_source, MVEC_LIBS))
+    attempts.append((source, PLAIN_LIBS))
+    errors = []
+    for src, libs in attempts:
+        cmd_flags = BASE_FLAGS + omp + extra
+        key_text = "\n".join([src, _cc_identity(cc), " ".join(cmd_flags + libs), _cpu_features(),
+                              _version(), sys.version.split()[0]])
+        key = hashlib.sha256(key_text.encode()).hexdigest()[:32]
+        with _lock:
+            lib = _loaded.get(key)
+            if lib is not None:
+                return lib
+            lib, err = _load_or_compile(cc, src, key, cmd_flags, libs)
+            if lib is not None:
+                _loaded[key] = lib
+                return lib
+            errors.append(err)
+    warn_once("tapeflow: compiling generated C failed; fused kernels run through NumPy (slower).\n"
+              + "\n".join(e for e in errors if e)[:4000])
+    return None
+
+
+def _digest(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _load_or_compile(cc, src, key, cmd_flags, libs):
+    d = cache_dir()
+    so_path = os.path.join(d, f"k_{key}.so")
+    sha_path = so_path + ".sha256"
+    if os.path.exists(so_path) and os.path.exists(sha_path):
+        try:
+            with open(sha_path) as f:
+                expected = f.read().strip()
+            if _digest(so_path) == expected:
+                return Library(so_path), None
+        except OSError:
+            pass
+        # truncated or corrupted: rebuild below
+    fd, tmp_src = tempfile.mkstemp(suffix=".c", prefix=f"k_{key}_", dir=d)
+    with os.fdopen(fd, "w") as f:
+        f.write(src)
+    tmp_so = tmp_src[:-2] + ".so"
+    cmd = [cc, *cmd_flags, tmp_src, "-o", tmp_so, *libs]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as exc:
+        _cleanup(tmp_src, tmp_so)
+        return None, f"{' '.join(cmd)}: {exc}"
+    if proc.returncode != 0:
+        _cleanup(tmp_so)
+        return None, f"{' '.join(cmd)}\n{proc.stderr[-3000:]}"
+    digest = _digest(tmp_so)
+    os.replace(tmp_src, os.path.join(d, f"k_{key}.c"))
+    os.replace(tmp_so, so_path)
+    _atomic_write(sha_path, digest)
+    try:
+        return Library(so_path), None
+    except OSError as exc:
+        return None, str(exc)
+
+
+def _atomic_write(path, text):
+    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def _cleanup(*paths):
+    for p in paths:
+        try:
+            os.remove(p)
+        except OSError:
+            pass

@@ -1,0 +1,315 @@
+"""Render a fused node into one C function.
+
+    int NAME(void *in0, ..., void *out0, ..., int64_t R, int64_t C)
+
+The void* are NumPy arrays (PyObject*): TF_DATA reads their data pointer (the
+executor checked contiguity, dtype and shape).  The loop nest is
+
+    for r in rows:                       (OpenMP parallel for when large)
+        row values that need no reduction
+        stage 1: for c in cols: accumulate the reductions of depth 1
+        row values of depth 1 ...
+        final:   for c in cols: store the elem outputs
+
+Elem values are recomputed in each loop that needs them (cheaper than a round
+trip through memory for these arithmetic-bound-free kernels).  A kernel whose
+inputs are all read in full or as scalars and that has no reductions is one
+flat loop over every element (R = 1).  The return value is 0, or 1 when an
+integer division by zero happened, 2 for an empty max/min reduction: the
+executor then re-runs the node through NumPy, which raises the right error.
+"""
+import numpy as np
+
+from tapeflow.runtime import dtypes
+
+from . import c_templates as T
+from .passes.fusion import classify
+
+PARALLEL_MIN = 1 << 16  # elements: below this a kernel runs on one thread
+
+
+class KernelSpec:
+    """What the executor needs to call one generated kernel."""
+
+    def __init__(self, name, node, flat, rows, cols, dynamic):
+        self.name = name
+        self.node = node
+        self.flat = flat
+        self.rows = rows  # static R and C (None when a dim is unknown)
+        self.cols = cols
+        self.dynamic = dynamic
+
+
+def _prod(dims):
+    if None in dims:
+        return None
+    return int(np.prod(dims, dtype=np.int64))
+
+
+def render_fused(node, name, num_threads=None):
+    """(C source of the kernel, KernelSpec)."""
+    return _FusedRenderer(node, name, num_threads).render()
+
+
+class _FusedRenderer:
+    def __init__(self, node, name, num_threads):
+        attrs = node.attr
+        self.node = node
+        self.name = name
+        self.body = attrs["body"]
+        self.space = tuple(attrs["space"])
+        self.split = attrs["split"]
+        self.levels = dict(attrs["levels"])
+        self.threads = num_threads
+        self.input_index = {r.node: i for i, r in enumerate(self.body.inputs)}
+        self.members = [n for n in self.body.nodes if n.id in self.levels]
+        self.by_id = {n.id: n for n in self.body.nodes}
+        self.out_index = {r.node: j for j, r in enumerate(self.body.outputs)}
+        self.err = any(T.uses_err(n.op) for n in self.members)
+        self.depth = self._depths()
+
+    # -- analysis
+    def _depths(self):
+        depth = {}
+        for n in self.members:
+            d = max((depth.get(r.node, 0) for r in n.inputs), default=0)
+            depth[n.id] = d + 1 if n.op in T.REDUCTIONS else d
+        return depth
+
+    def _elem_mode(self, i):
+        aval = self.body.inputs[i]
+        shape = self.by_id[aval.node].avals[0].shape
+        return classify(shape, self.space, self.split)
+
+    def _is_flat(self):
+        if any(self.levels[n.id] == "row" for n in self.members):
+            return False
+        return all(self._elem_mode(i) in ("full", "scalar") for i in range(len(self.body.inputs))
+                   if self._used_as_elem(i))
+
+    def _used_as_elem(self, i):
+        rid = self.body.inputs[i].node
+        return any(self.levels[n.id] == "elem" and any(r.node == rid for r in n.inputs) for n in self.members)
+
+    # -- expressions
+    def _ctype(self, node_id):
+        return T.ctype(self.by_id[node_id].avals[0].dtype)
+
+    def _operand(self, ref, as_row):
+        nid = ref.node
+        if nid in self.input_index:
+            return f"{'y' if as_row else 'x'}{self.input_index[nid]}"
+        return f"v{nid}"
+
+    def _expr(self, n, as_row):
+        in_dtypes = [self.by_id[r.node].avals[0].dtype for r in n.inputs]
+        if n.op == "select":
+            tmpl = T.template("select", in_dtypes[1:], n.avals[0].dtype)
+        elif n.op in T.REDUCTIONS:
+            raise AssertionError("reductions are not expressions")
+        else:
+            tmpl = T.template(n.op, in_dtypes, n.avals[0].dtype, n.attr)
+        args = [self._operand(r, as_row) for r in n.inputs]
+        return tmpl.format(*args, ctype=T.ctype(n.avals[0].dtype))
+
+    def _elem_index(self, i):
+        mode = self._elem_mode(i)
+        if mode == "full":
+            return "r * C + c"
+        if mode == "scalar":
+            return "0"
+        if mode == "row":
+            return "r"
+        if mode == "col":
+            return "c"
+        # general: unravel the element index over the static space
+        shape = self.by_id[self.body.inputs[i].node].avals[0].shape
+        rank = len(self.space)
+        padded = (1,) * (rank - len(shape)) + tuple(shape)
+        terms = []
+        for d in range(rank):
+            if padded[d] == 1:
+                continue
+            inner = _prod(self.space[d + 1:])
+            stride = _prod(padded[d + 1:])
+            terms.append(f"(((r * C + c) / {inner}) % {self.space[d]}) * {stride}")
+        return " + ".join(terms) or "0"
+
+    def _row_index(self, i, users):
+        """Index of input i when a row node reads it: per row, or a scalar."""
+        shape = self.by_id[self.body.inputs[i].node].avals[0].shape
+        return "0" if all(d == 1 for d in shape) else "r"
+
+    # -- emission
+    def _loop_nodes(self, targets):
+        """Elem members needed (transitively) to compute `targets`, in order."""
+        need = set()
+        stack = list(targets)
+        while stack:
+            nid = stack.pop()
+            if nid in need or nid not in self.levels or self.levels[nid] != "elem":
+                continue
+            need.add(nid)
+            stack.extend(r.node for r in self.by_id[nid].inputs)
+        return [n for n in self.members if n.id in need]
+
+    def _loads(self, nodes, as_row):
+        used = []
+        for n in nodes:
+            for r in n.inputs:
+                i = self.input_index.get(r.node)
+                if i is not None and i not in used:
+                    used.append(i)
+        return used
+
+    def render(self):
+        body, space, k = self.body, self.space, self.split
+        flat = self._is_flat()
+        lines = []
+        params = [f"void *a{i}" for i in range(len(body.inputs))]
+        params += [f"void *o{j}" for j in range(len(body.outputs))]
+        params += ["int64_t R", "int64_t C"]
+        lines.append(f"int {self.name}({', '.join(params)}) {{")
+        for i, r in enumerate(body.inputs):
+            ct = self._ctype(r.node)
+            lines.append(f"  const {ct} *in{i} = (const {ct} *)TF_DATA(a{i});")
+        for j, r in enumerate(body.outputs):
+            ct = self._ctype(r.node)
+            lines.append(f"  {ct} *out{j} = ({ct} *)TF_DATA(o{j});")
+        for n in body.nodes:
+            if n.op == "const":
+                value = n.attr["value"].obj._value.reshape(())
+                lines.append(f"  const {T.ctype(n.avals[0].dtype)} v{n.id} = {T.literal(value.item(), n.avals[0].dtype)};")
+        lines.append("  int err = 0;")
+        if any(n.op in ("reduce_max", "reduce_min") for n in self.members):
+            lines.append("  if (C == 0 && R > 0) return 2;")
+        threads = f" num_threads({self.threads})" if self.threads else ""
+        if flat:
+            simd = "" if self.err else " simd"
+            red = " reduction(|:err)" if self.err else ""
+            lines.append(f"  #pragma omp parallel for{simd} if(C >= {PARALLEL_MIN}) schedule(static){red}{threads}")
+            lines.append("  for (int64_t c = 0; c < C; c++) {")
+            lines.append("    const int64_t r = 0;")
+            lines += self._loop_body(self._loop_nodes([o.node for o in body.outputs]), "    ", stores=True)
+            lines.append("  }")
+        else:
+            red = " reduction(|:err)" if self.err else ""
+            lines.append(f"  #pragma omp parallel for if(R > 1 && R * C >= {PARALLEL_MIN}) schedule(static){red}{threads}")
+            lines.append("  for (int64_t r = 0; r < R; r++) {")
+            lines += self._row_body("    ")
+            lines.append("  }")
+        lines.append("  return err;")
+        lines.append("}")
+        spec = KernelSpec(self.name, self.node, flat,
+                          1 if flat else _prod(space[:k]), _prod(space) if flat else _prod(space[k:]),
+                          None in space)
+        return "\n".join(lines), spec
+
+    def _loop_body(self, nodes, ind, stores, reductions=()):
+        lines = []
+        for i in self._loads(list(nodes) + list(reductions), False):
+            ct = self._ctype(self.body.inputs[i].node)
+            lines.append(f"{ind}const {ct} x{i} = in{i}[{self._elem_index(i)}];")
+        for n in nodes:
+            lines.append(f"{ind}const {self._ctype(n.id)} v{n.id} = {self._expr(n, False)};")
+        for red in reductions:
+            lines += self._accumulate(red, ind)
+        if stores:
+            for j, r in enumerate(self.body.outputs):
+                if self.levels.get(r.node) == "elem":
+                    lines.append(f"{ind}out{j}[r * C + c] = v{r.node};")
+        return lines
+
+    def _row_body(self, ind):
+        lines = []
+        row_members = [n for n in self.members if self.levels[n.id] == "row"]
+        row_inputs = []
+        for n in row_members:
+            if n.op in T.REDUCTIONS:
+                continue  # reads its input per element, in its stage loop
+            for r in n.inputs:
+                i = self.input_index.get(r.node)
+                if i is not None and i not in row_inputs:
+                    row_inputs.append(i)
+        for i in row_inputs:
+            ct = self._ctype(self.body.inputs[i].node)
+            lines.append(f"{ind}const {ct} y{i} = in{i}[{self._row_index(i, None)}];")
+        max_depth = max(self.depth.values(), default=0)
+        for d in range(0, max_depth + 1):
+            if d > 0:
+                reds = [n for n in row_members if n.op in T.REDUCTIONS and self.depth[n.id] == d]
+                if reds:
+                    lines += self._stage(reds, ind)
+            for n in row_members:
+                if self.depth[n.id] == d and n.op not in T.REDUCTIONS:
+                    lines.append(f"{ind}const {self._ctype(n.id)} v{n.id} = {self._expr(n, True)};")
+            for n in row_members:
+                if self.depth[n.id] == d and n.id in self.out_index:
+                    lines.append(f"{ind}out{self.out_index[n.id]}[r] = v{n.id};")
+        elem_outs = [r.node for r in self.body.outputs if self.levels.get(r.node) == "elem"]
+        if elem_outs:
+            pragma = "" if self.err else f"{ind}#pragma omp simd"
+            if pragma:
+                lines.append(pragma)
+            lines.append(f"{ind}for (int64_t c = 0; c < C; c++) {{")
+            lines += self._loop_body(self._loop_nodes(elem_outs), ind + "  ", stores=True)
+            lines.append(f"{ind}}}")
+        return lines
+
+    def _stage(self, reds, ind):
+        lines = []
+        clauses = []
+        for n in reds:
+            acc, init, clause = self._acc_decl(n)
+            lines.append(f"{ind}{acc} = {init};")
+            clauses += clause
+        sources = [n.inputs[0].node for n in reds]
+        nodes = self._loop_nodes(sources)
+        if not self.err:
+            lines.append(f"{ind}#pragma omp simd {' '.join(clauses)}")
+        lines.append(f"{ind}for (int64_t c = 0; c < C; c++) {{")
+        # a reduction may read an input directly (no elem member in between)
+        lines += self._loop_body(nodes, ind + "  ", stores=False, reductions=reds)
+        lines.append(f"{ind}}}")
+        for n in reds:
+            ct = self._ctype(n.id)
+            if n.op in ("reduce_max", "reduce_min") and n.avals[0].dtype.is_floating:
+                lines.append(f"{ind}if (nan{n.id}) acc{n.id} = NAN;")
+            lines.append(f"{ind}const {ct} v{n.id} = ({ct})acc{n.id};")
+        return lines
+
+    def _acc_decl(self, n):
+        dtype = n.avals[0].dtype
+        ct = T.ctype(dtype)
+        op = n.op
+        if op in ("reduce_any", "reduce_all"):
+            return f"int acc{n.id}", "0" if op == "reduce_any" else "1", [f"reduction({'|' if op == 'reduce_any' else '&'}:acc{n.id})"]
+        if op in ("reduce_sum", "reduce_prod"):
+            acc_t = "double" if dtype is dtypes.float32 else ct
+            return f"{acc_t} acc{n.id}", "0" if op == "reduce_sum" else "1", \
+                [f"reduction({'+' if op == 'reduce_sum' else '*'}:acc{n.id})"]
+        is_max = op == "reduce_max"
+        if dtype.is_floating:
+            init = "-INFINITY" if is_max else "INFINITY"
+            return f"int nan{n.id} = 0; {ct} acc{n.id}", init, \
+                [f"reduction({'max' if is_max else 'min'}:acc{n.id})", f"reduction(|:nan{n.id})"]
+        init = T.literal(dtype.min if is_max else dtype.max, dtype)
+        return f"{ct} acc{n.id}", init, [f"reduction({'max' if is_max else 'min'}:acc{n.id})"]
+
+    def _accumulate(self, n, ind):
+        src = self._operand(n.inputs[0], False)
+        acc = f"acc{n.id}"
+        op = n.op
+        if op == "reduce_sum":
+            return [f"{ind}{acc} += {src};"]
+        if op == "reduce_prod":
+            return [f"{ind}{acc} *= {src};"]
+        if op == "reduce_any":
+            return [f"{ind}{acc} |= ({src} != 0);"]
+        if op == "reduce_all":
+            return [f"{ind}{acc} &= ({src} != 0);"]
+        cmp = ">" if op == "reduce_max" else "<"
+        lines = [f"{ind}{acc} = {src} {cmp} {acc} ? {src} : {acc};"]
+        if n.avals[0].dtype.is_floating:
+            lines.append(f"{ind}nan{n.id} |= ({src} != {src});")
+        return lines

@@ -1,0 +1,423 @@
+"""`compile_graph(graph) -> executable`: optimize, generate C for every fused
+kernel (of the graph and of its cond/while bodies, in ONE translation unit),
+and turn the schedule into ONE generated Python function of straight-line
+calls, so that a call costs a few microseconds plus the kernels.
+
+Values in the generated function are local variables named after their Ref;
+each is dropped (`del`) after its last use so memory is freed as early as in
+eager code, and fused kernels write into buffers chosen by the memory plan.
+Arrays reach a kernel only C-contiguous, of the node's dtype and static shape:
+graph inputs are checked on entry, kernel outputs and constants are so by
+construction, and anything a NumPy op produced is checked before the call
+(a mismatch runs that node through NumPy instead).
+"""
+import ctypes
+import sys
+
+import numpy as np
+
+from tapeflow.runtime.errors import op_error
+from tapeflow.runtime.registry import PRIMITIVES
+from tapeflow.runtime.tensor import Tensor
+
+from . import cbuild, codegen_c, flags, loopgen_c
+from .c_templates import MATH_FUNCS
+from .interpreter import run_graph
+from .ir import Graph, Ref
+from .passes import optimize
+from .passes.graph_edit import contiguous
+from .reference import REFERENCE_SPECIALS, run_while
+
+_ND = np.ndarray
+_LARGE = 1 << 16  # kernels at least this big release the GIL while they run
+
+
+def _data_offset():
+    """Offset of the data pointer inside a NumPy array object (PyArrayObject_fields.data,
+    right after the object header), checked against NumPy's own answer."""
+    a = np.zeros(3)
+    for off in (16, 24, 32):
+        if ctypes.c_void_p.from_address(id(a) + off).value == a.ctypes.data:
+            return off
+    return None
+
+
+DATA_OFFSET = _data_offset()
+
+_MVEC = ("exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "erf")
+_MVEC2 = ("pow", "atan2")
+
+
+def _prelude(with_mvec):
+    lines = ["#include <stdint.h>", "#include <math.h>",
+             f"#define TF_DATA(o) (*(char **)((char *)(o) + {DATA_OFFSET}))"]
+    if with_mvec:
+        # glibc's libmvec: SIMD variants of these, so loops calling them vectorize
+        for fn in _MVEC:
+            for t, s in (("float", "f"), ("double", "")):
+                lines.append(f"#pragma omp declare simd notinbranch\n{t} {fn}{s}({t});")
+        for fn in _MVEC2:
+            for t, s in (("float", "f"), ("double", "")):
+                lines.append(f"#pragma omp declare simd notinbranch\n{t} {fn}{s}({t}, {t});")
+    return "\n".join(lines) + "\n\n"
+
+
+def compile_graph(graph):
+    """Compile `graph`; returns an Executable: executable(*arrays) -> list of arrays."""
+    return _Compiler().compile(graph)
+
+
+class Executable:
+    """A compiled graph.  Debug views: .optimized_graph, .python_source, .c_source."""
+
+    def __init__(self, fn, optimized, python_source, c_source, library):
+        self._fn = fn
+        self.optimized_graph = optimized
+        self.python_source = python_source
+        self.c_source = c_source
+        self.uses_c = library is not None
+
+    def __call__(self, *arrays):
+        return self._fn(*arrays)
+
+
+class _Compiler:
+    def __init__(self):
+        self.kernels = []  # (name, source, spec)
+        self.loops = []
+        self.namespace = {"_np": np, "_nd": _ND, "_empty": np.empty, "_Tensor": Tensor}
+        self.functions = []  # python source of each generated function
+        self._counter = 0
+
+    def fresh(self, prefix):
+        self._counter += 1
+        return f"{prefix}{self._counter}"
+
+    def compile(self, graph):
+        entry = self.function(graph, top=True)
+        c_source = None
+        library = None
+        if (self.kernels or self.loops) and DATA_OFFSET is not None:
+            threads = flags.get_flag("num_threads")
+            body = "\n\n".join(src for _, src, _ in self.kernels + self.loops)
+            c_source = _prelude(True) + body
+            library = cbuild.build(_prelude(False) + body, mvec_source=c_source)
+        self._bind_kernels(library)
+        py_source = "\n\n".join(self.functions)
+        if flags.is_on("dump_c"):
+            print(f"=== generated C\n{c_source}\n=== generated Python\n{py_source}", file=sys.stderr)
+        code = compile(py_source, f"<tapeflow compiled {graph.name}>", "exec")
+        exec(code, self.namespace)
+        return Executable(self.namespace[entry], self.namespace.get("_graph_" + entry), py_source,
+                          c_source, library)
+
+    # -- kernels
+    def _bind_kernels(self, library):
+        ns = self.namespace
+        for name, _, spec in self.kernels:
+            fallback = _fallback(spec.node)
+            ns["_fb_" + name] = fallback
+            n_obj = len(spec.node.inputs) + len(spec.node.avals)
+            if library is None:
+                ns["_k_" + name] = None
+                ns["_dyn_" + name] = _DynamicKernel(spec, None, fallback)
+                continue
+            big = spec.dynamic or (spec.rows or 0) * (spec.cols or 0) >= _LARGE
+            fn = library.function(name, n_obj, 2, release_gil=big)
+            ns["_k_" + name] = fn
+            ns["_dyn_" + name] = _DynamicKernel(spec, fn, fallback)
+        for name, _, spec in self.loops:
+            if library is None:
+                ns["_k_" + name] = None
+            else:
+                ns["_k_" + name] = library.function(name, spec.n_args, 0, release_gil=False)
+
+    # -- python generation
+    def function(self, graph, top=False):
+        graph = optimize(graph)
+        fname = self.fresh("_run")
+        self.namespace["_graph_" + fname] = graph
+        _FunctionWriter(self, graph, fname).write()
+        return fname
+
+
+def _fallback(node):
+    body = node.attr["body"]
+
+    def run_body(*arrays):
+        return run_graph(body, list(arrays), special=REFERENCE_SPECIALS)
+    return run_body
+
+
+class _DynamicKernel:
+    """Calls a kernel whose space has unknown dims: reads them off the inputs
+    read in full, checks every input against its access pattern, allocates the
+    outputs.  Anything unexpected runs the body through NumPy instead."""
+
+    def __init__(self, spec, fn, fallback):
+        from .passes.fusion import classify
+        self.fn = fn
+        self.fallback = fallback
+        node = spec.node
+        attrs = node.attr
+        self.space = tuple(attrs["space"])
+        self.split = attrs["split"]
+        body = attrs["body"]
+        self.in_shapes = [body.aval(r).shape for r in body.inputs]
+        self.modes = [classify(s, self.space, self.split) for s in self.in_shapes]
+        self.out_avals = node.avals
+        self.flat = spec.flat
+
+    def __call__(self, *arrays):
+        if self.fn is None:
+            return self.fallback(*arrays)
+        space = None
+        for a, mode, shape in zip(arrays, self.modes, self.in_shapes):
+            if mode == "full":
+                space = a.shape
+                break
+        if space is None or len(space) != len(self.space):
+            return self.fallback(*arrays)
+        for a, shape in zip(arrays, self.in_shapes):
+            if len(a.shape) != len(shape) or any(d is not None and d != e for d, e in zip(shape, a.shape)):
+                return self.fallback(*arrays)
+            if type(a) is not _ND or not a.flags.c_contiguous:
+                return self.fallback(*arrays)
+        rank = len(space)
+        for a, mode, shape in zip(arrays, self.modes, self.in_shapes):
+            padded = (1,) * (rank - len(a.shape)) + a.shape
+            k = self.split
+            ok = {"full": padded == space, "scalar": all(d == 1 for d in padded),
+                  "row": padded[:k] == space[:k] and all(d == 1 for d in padded[k:]),
+                  "col": all(d == 1 for d in padded[:k]) and padded[k:] == space[k:]}.get(mode, False)
+            if not ok:
+                return self.fallback(*arrays)
+        k = self.split
+        rows = int(np.prod(space[:k], dtype=np.int64))
+        cols = int(np.prod(space[k:], dtype=np.int64))
+        if self.flat:
+            rows, cols = 1, rows * cols
+        outs = []
+        for aval in self.out_avals:
+            shape = tuple(space[i] if d is None else d for i, d in enumerate(aval.shape[:len(space)])) \
+                if len(aval.shape) == len(space) else tuple(space[:len(aval.shape)])
+            outs.append(np.empty(shape, aval.dtype.np))
+        if self.fn(*arrays, *outs, rows, cols):
+            return self.fallback(*arrays)
+        return outs
+
+
+def _prim_caller(node):
+    prim = PRIMITIVES[node.op]
+    impl = prim.impl
+    attrs = node.attr
+
+    def call(*arrays):
+        try:
+            return impl(np, *arrays, **attrs)
+        except Exception as exc:
+            from tapeflow.runtime.tensor import Tensor as _T
+            raise op_error(prim.name, [_T(np.asarray(a)) for a in arrays], attrs, exc) from exc
+    return call
+
+
+def _assign(var, value):
+    var._value = Tensor(np.asarray(value).astype(var.dtype.np, copy=False))
+
+
+def _normalize_input(a, index, dtype, shape):
+    a = np.asarray(a)
+    if a.dtype != dtype:
+        if a.dtype.kind == dtype.kind and a.dtype.itemsize == dtype.itemsize:
+            a = a.astype(dtype)
+        else:
+            raise TypeError(f"compiled graph: input {index} must be {dtype}{list(shape)}, got {a.dtype}{list(a.shape)}")
+    if len(a.shape) != len(shape) or any(d is not None and d != e for d, e in zip(shape, a.shape)):
+        raise ValueError(f"compiled graph: input {index} must have shape {list(shape)}, got {list(a.shape)}")
+    return contiguous(a)
+
+
+def _checked(v, dtype, shape):
+    """A value from a NumPy op, as a kernel needs it; None if it cannot be."""
+    if type(v) is not _ND or v.dtype != dtype or not v.flags.c_contiguous:
+        v = contiguous(v, dtype=dtype)
+    if v.shape != shape:
+        return None
+    return v
+
+
+class _FunctionWriter:
+    def __init__(self, compiler, graph, fname):
+        self.c = compiler
+        self.g = graph
+        self.fname = fname
+        self.ns = compiler.namespace
+        self.lines = []
+        self.trusted = set()  # refs known C-contiguous with their aval's dtype and shape
+
+    def name(self, ref):
+        node = self.g.node(ref.node)
+        if node.op == "const":
+            return f"_c{self.fname}_{ref.node}"
+        if node.op == "variable":
+            return f"_var{self.fname}_{ref.node}"
+        return f"v{ref.node}" if len(node.avals) == 1 else f"v{ref.node}_{ref.index}"
+
+    def glob(self, prefix, value):
+        key = f"_{prefix}{self.fname}_{self.c.fresh('')}"
+        self.ns[key] = value
+        return key
+
+    def write(self):
+        g = self.g
+        L = self.lines
+        params = [self.name(r) for r in g.inputs]
+        L.append(f"def {self.fname}({', '.join(params)}):")
+        for i, r in enumerate(g.inputs):
+            self._input(i, r)
+        last_use = {}
+        for i, node in enumerate(g.nodes):
+            for r in node.inputs:
+                last_use[r] = i
+        outputs = set(g.outputs)
+        for i, node in enumerate(g.nodes):
+            self._node(node)
+            dead = [r for r in dict.fromkeys(node.inputs) if last_use.get(r) == i and r not in outputs
+                    and g.node(r.node).op not in ("const", "variable")]
+            if dead:
+                L.append(f"    del {', '.join(self.name(r) for r in dead)}")
+        L.append(f"    return [{', '.join(self.name(r) for r in g.outputs)}]")
+        self.c.functions.append("\n".join(L))
+
+    def _input(self, i, ref):
+        aval = self.g.aval(ref)
+        v = self.name(ref)
+        dt = self.glob("dt", aval.dtype.np)
+        shape = aval.shape
+        if None in shape:
+            cond = f"{v}.__class__ is not _nd or {v}.dtype is not {dt} or not {v}.flags.c_contiguous"
+            self.lines.append(f"    if {cond} or len({v}.shape) != {len(shape)}: "
+                              f"{v} = _normalize_input({v}, {i}, {dt}, {shape!r})")
+        else:
+            cond = f"{v}.__class__ is not _nd or {v}.dtype is not {dt} or {v}.shape != {shape!r} " \
+                   f"or not {v}.flags.c_contiguous"
+            self.lines.append(f"    if {cond}: {v} = _normalize_input({v}, {i}, {dt}, {shape!r})")
+            self.trusted.add(ref)
+        self.ns["_normalize_input"] = _normalize_input
+
+    def _node(self, node):
+        op = node.op
+        L = self.lines
+        if op == "input":
+            return
+        if op == "const":
+            value = contiguous(node.attr["value"].obj._value)
+            self.ns[self.name(Ref(node.id, 0))] = value
+            self.trusted.add(Ref(node.id, 0))
+            return
+        if op == "variable":
+            self.ns[self.name(Ref(node.id, 0))] = node.attr["var"].obj
+            return
+        outs = ", ".join(self.name(Ref(node.id, i)) for i in range(len(node.avals)))
+        args = [self.name(r) for r in node.inputs]
+        if op == "read_variable":
+            L.append(f"    {outs} = {args[0]}._value._value")
+        elif op == "assign_variable":
+            self.ns["_assign"] = _assign
+            L.append(f"    _assign({args[0]}, {args[1]})")
+        elif op == "fused":
+            self._fused(node, outs, args)
+        elif op == "cond":
+            self._cond(node, outs, args)
+        elif op == "while_loop":
+            self._while(node, outs, args)
+        else:
+            fn = self.glob("p", _prim_caller(node))
+            target = outs + "," if PRIMITIVES[op].multiple_results else outs
+            L.append(f"    {target} = {fn}({', '.join(args)})")
+
+    def _fused(self, node, outs, args):
+        L = self.lines
+        name = self.c.fresh("k")
+        src, spec = codegen_c.render_fused(node, name, flags.get_flag("num_threads"))
+        self.c.kernels.append((name, src, spec))
+        target = outs + ("," if len(node.avals) == 1 else "")
+        if spec.dynamic:
+            L.append(f"    {target} = _dyn_{name}({', '.join(args)})")
+            return
+        # static: check what NumPy ops produced, then call the kernel directly
+        checked = []
+        guards = []
+        body = node.attr["body"]
+        for r, a, inner in zip(node.inputs, args, body.inputs):
+            if r in self.trusted:
+                checked.append(a)
+                continue
+            aval = body.aval(inner)
+            dt = self.glob("dt", aval.dtype.np)
+            tmp = f"t{node.id}_{len(checked)}"
+            L.append(f"    {tmp} = _checked({a}, {dt}, {aval.shape!r})")
+            self.ns["_checked"] = _checked
+            guards.append(f"{tmp} is None")
+            checked.append(tmp)
+        reuse = node.attr.get("reuse") or (None,) * len(node.avals)
+        out_names = []
+        for j, aval in enumerate(node.avals):
+            o = f"o{node.id}_{j}"
+            if reuse[j] is not None:
+                L.append(f"    {o} = {self.name(reuse[j])}")
+            else:
+                dt = self.glob("dt", aval.dtype.np)
+                L.append(f"    {o} = _empty({aval.shape!r}, {dt})")
+            out_names.append(o)
+        call = f"_k_{name}({', '.join(checked + out_names)}, {spec.rows}, {spec.cols})"
+        fb = f"_fb_{name}({', '.join(args)})"
+        if guards:
+            L.append(f"    if {' or '.join(guards)} or _k_{name} is None or {call}:")
+        else:
+            L.append(f"    if _k_{name} is None or {call}:")
+        L.append(f"        {', '.join(out_names)}{',' if len(out_names) == 1 else ''} = {fb}")
+        L.append(f"    {outs} = {', '.join(out_names)}")
+        for j in range(len(node.avals)):
+            self.trusted.add(Ref(node.id, j))
+        del checked
+
+    def _cond(self, node, outs, args):
+        attrs = node.attr
+        then_fn = self.c.function(attrs["then_graph"])
+        else_fn = self.c.function(attrs["else_graph"])
+        target = outs + ("," if len(node.avals) == 1 else "")
+        call_args = ", ".join(args[1:])
+        if not node.avals:
+            self.lines.append(f"    ({then_fn} if {args[0]} else {else_fn})({call_args})")
+        else:
+            self.lines.append(f"    {target} = ({then_fn} if {args[0]} else {else_fn})({call_args})")
+
+    def _while(self, node, outs, args):
+        attrs = node.attr
+        target = outs + ("," if len(node.avals) == 1 else "")
+        loop = loopgen_c.try_render_loop(node, self.c.fresh("loop"))
+        if loop is not None:
+            name, src, spec = loop
+            self.c.loops.append((name, src, spec))
+            runner = self.glob("w", loopgen_c.LoopRunner(spec, lambda: self.ns["_k_" + name],
+                                                         self._python_while(node)))
+        else:
+            runner = self.glob("w", self._python_while(node))
+        if node.avals:
+            self.lines.append(f"    {target} = {runner}({', '.join(args)})")
+        else:
+            self.lines.append(f"    {runner}({', '.join(args)})")
+
+    def _python_while(self, node):
+        attrs = node.attr
+        cond_fn = self.c.function(attrs["cond_graph"])
+        body_fn = self.c.function(attrs["body_graph"])
+        ns = self.ns
+
+        def run(*vals):
+            return list(run_while(attrs, vals, ns[cond_fn], ns[body_fn]))
+        return run
+
+
+__all__ = ["compile_graph", "Executable", "Graph", "MATH_FUNCS"]

@@ -1,0 +1,327 @@
+"""A while_loop whose condition and body are small, pure, static-shaped code
+(elementwise ops, reductions, small matmuls, nested conds) compiles, with its
+bodies, into ONE C function: no Python runs per iteration.
+
+    int loopN(void *init0.., void *extra0.., void *out0..)
+
+Every value of the bodies is a local C array of its static size; elementwise
+ops broadcast by index arithmetic over the static shapes; loop variables are
+copied in once and out once; extras (loop-invariant inputs, any size) are read
+in place.  A loop that is not eligible (a stateful op, an unknown dim, a value
+larger than MAX_VALUE elements, an op without a C form here) returns None from
+`try_render_loop` and runs as a Python loop over compiled bodies instead.
+A nonzero return (integer division by zero) re-runs the whole loop in Python
+from its initial values (the loop is pure), which raises NumPy's error.
+"""
+import numpy as np
+
+from . import c_templates as T
+from .passes import constant_folding, cse, dce, optimize, simplify
+from .passes.graph_edit import has_effects, contiguous
+
+MAX_VALUE = 1 << 14  # elements in one local array
+MAX_CONST = 1 << 12  # elements of a constant embedded in the source
+
+
+class _NotEligible(Exception):
+    pass
+
+
+class LoopSpec:
+    def __init__(self, name, var_avals, extra_avals):
+        self.name = name
+        self.var_avals = var_avals
+        self.extra_avals = extra_avals
+        self.n_args = 2 * len(var_avals) + len(extra_avals)
+
+
+def _size(shape):
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def _strides(shape):
+    out = []
+    acc = 1
+    for d in reversed(shape):
+        out.append(acc)
+        acc *= d
+    return tuple(reversed(out))
+
+
+def try_render_loop(node, name):
+    """(name, C source, LoopSpec) for a loop that compiles whole, else None."""
+    attrs = node.attr
+    light = (constant_folding, simplify, cse, dce)
+    try:
+        cond_g = optimize(attrs["cond_graph"], passes=light)
+        body_g = optimize(attrs["body_graph"], passes=light)
+        return _LoopWriter(node, name, cond_g, body_g).render()
+    except _NotEligible:
+        return None
+
+
+class _LoopWriter:
+    def __init__(self, node, name, cond_g, body_g):
+        self.node = node
+        self.name = name
+        self.cond_g = cond_g
+        self.body_g = body_g
+        self.n_vars = node.attr["n_vars"]
+        self.limit = node.attr.get("maximum_iterations")
+        self.counter = 0
+        self.statics = []
+        self.in_avals = None
+
+    def fresh(self, prefix):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def render(self):
+        graph_avals = [self.body_g.aval(r) for r in self.body_g.inputs]
+        if len(graph_avals) != len(self.node.inputs):
+            raise _NotEligible
+        for a in graph_avals:
+            if None in a.shape or T.ctype(a.dtype) is None:
+                raise _NotEligible
+        var_avals = graph_avals[:self.n_vars]
+        extra_avals = graph_avals[self.n_vars:]
+        for a in var_avals:
+            if _size(a.shape) > MAX_VALUE:
+                raise _NotEligible
+        lines = []
+        params = [f"void *a{i}" for i in range(len(graph_avals))] + [f"void *o{j}" for j in range(self.n_vars)]
+        lines.append(f"int {self.name}({', '.join(params)}) {{")
+        lines.append("  int err = 0;")
+        state = []
+        for j, a in enumerate(var_avals):
+            ct = T.ctype(a.dtype)
+            n = _size(a.shape)
+            lines.append(f"  {ct} s{j}[{n}];")
+            lines.append(f"  for (int64_t i = 0; i < {n}; i++) s{j}[i] = ((const {ct} *)TF_DATA(a{j}))[i];")
+            state.append((f"s{j}", a))
+        extras = []
+        for j, a in enumerate(extra_avals):
+            ct = T.ctype(a.dtype)
+            idx = self.n_vars + j
+            lines.append(f"  const {ct} *e{j} = (const {ct} *)TF_DATA(a{idx});")
+            extras.append((f"e{j}", a))
+        inputs = state + extras
+        lines.append("  for (int64_t it = 0;; it++) {")
+        if self.limit is not None:
+            lines.append(f"    if (it >= {int(self.limit)}LL) break;")
+        cond_out = self.fresh("c")
+        lines.append(f"    uint8_t {cond_out}[1];")
+        lines += self.graph_code(self.cond_g, inputs, [cond_out], "    ")
+        lines.append(f"    if (!{cond_out}[0]) break;")
+        new_names = []
+        for j, a in enumerate(var_avals):
+            nn = self.fresh("n")
+            lines.append(f"    {T.ctype(a.dtype)} {nn}[{_size(a.shape)}];")
+            new_names.append(nn)
+        lines += self.graph_code(self.body_g, inputs, new_names, "    ")
+        for j, a in enumerate(var_avals):
+            lines.append(f"    for (int64_t i = 0; i < {_size(a.shape)}; i++) s{j}[i] = {new_names[j]}[i];")
+        lines.append("    if (err) return err;")
+        lines.append("  }")
+        for j, a in enumerate(var_avals):
+            ct = T.ctype(a.dtype)
+            lines.append(f"  for (int64_t i = 0; i < {_size(a.shape)}; i++) (({ct} *)TF_DATA(o{j}))[i] = s{j}[i];")
+        lines.append("  return 0;")
+        lines.append("}")
+        src = "\n".join(self.statics + lines)
+        return self.name, src, LoopSpec(self.name, var_avals, extra_avals)
+
+    # -- one graph as a block of statements
+    def graph_code(self, graph, inputs, targets, ind):
+        """Statements computing graph's outputs into the arrays `targets`."""
+        if len(inputs) != len(graph.inputs) or len(targets) != len(graph.outputs):
+            raise _NotEligible
+        names = {}
+        for r, (nm, aval) in zip(graph.inputs, inputs):
+            if graph.aval(r) != aval:
+                raise _NotEligible
+            names[r] = nm
+        lines = [f"{ind}{{"]
+        inner = ind + "  "
+        for node in graph.nodes:
+            if node.op == "input":
+                continue
+            if has_effects(node):
+                raise _NotEligible
+            for a in node.avals:
+                if None in a.shape or T.ctype(a.dtype) is None or _size(a.shape) > MAX_VALUE:
+                    raise _NotEligible
+            outs = []
+            for i, a in enumerate(node.avals):
+                nm = self.fresh("v")
+                outs.append(nm)
+                names[_ref(node.id, i)] = nm
+            if node.op == "const":
+                names[_ref(node.id, 0)] = self._const(node)
+                continue
+            for nm, a in zip(outs, node.avals):
+                lines.append(f"{inner}{T.ctype(a.dtype)} {nm}[{max(_size(a.shape), 1)}];")
+            args = [(names[r], graph.aval(r)) for r in node.inputs]
+            lines += self.node_code(node, args, outs, inner)
+        for r, target in zip(graph.outputs, targets):
+            aval = graph.aval(r)
+            lines.append(f"{inner}for (int64_t i = 0; i < {_size(aval.shape)}; i++) {target}[i] = {names[r]}[i];")
+        lines.append(f"{ind}}}")
+        return lines
+
+    def _const(self, node):
+        """A constant becomes a static array of the translation unit; returns its name."""
+        value = contiguous(node.attr["value"].obj._value)
+        aval = node.avals[0]
+        if value.size > MAX_CONST:
+            raise _NotEligible
+        name = f"{self.name}_{self.fresh('k')}"
+        items = ", ".join(T.literal(v, aval.dtype) for v in value.reshape(-1).tolist()) or "0"
+        self.statics.append(f"static const {T.ctype(aval.dtype)} {name}[{max(value.size, 1)}] = {{{items}}};")
+        return name
+
+    def node_code(self, node, args, outs, ind):
+        op = node.op
+        if op in T.REDUCTIONS:
+            return self._reduce(node, args[0], outs[0], ind)
+        if op == "matmul":
+            return self._matmul(node, args, outs[0], ind)
+        if op == "cond":
+            return self._cond(node, args, outs, ind)
+        in_dtypes = [a.dtype for _, a in args]
+        if op == "select":
+            in_dtypes = in_dtypes[1:]
+        tmpl = T.template(op, in_dtypes, node.avals[0].dtype, node.attr) if in_dtypes else None
+        if tmpl is None or len(outs) != 1:
+            raise _NotEligible
+        if op in ("reshape", "expand_squeeze"):
+            n = _size(node.avals[0].shape)
+            return [f"{ind}for (int64_t i = 0; i < {n}; i++) {outs[0]}[i] = {args[0][0]}[i];"]
+        shape = node.avals[0].shape
+        n = _size(shape)
+        operands = [f"{nm}[{self._bcast_index(a.shape, shape)}]" for nm, a in args]
+        tmps = [self.fresh("t") for _ in operands]
+        lines = [f"{ind}for (int64_t i = 0; i < {n}; i++) {{"]
+        for t, (nm, a), operand in zip(tmps, args, operands):
+            lines.append(f"{ind}  const {T.ctype(a.dtype)} {t} = {operand};")
+        expr = tmpl.format(*tmps, ctype=T.ctype(node.avals[0].dtype))
+        lines.append(f"{ind}  {outs[0]}[i] = ({T.ctype(node.avals[0].dtype)})({expr});")
+        lines.append(f"{ind}}}")
+        return lines
+
+    def _bcast_index(self, src, dst):
+        if tuple(src) == tuple(dst):
+            return "i"
+        if _size(src) == 1:
+            return "0"
+        rank = len(dst)
+        padded = (1,) * (rank - len(src)) + tuple(src)
+        dst_strides = _strides(dst)
+        src_strides = _strides(padded)
+        terms = [f"((i / {dst_strides[d]}) % {dst[d]}) * {src_strides[d]}"
+                 for d in range(rank) if padded[d] != 1]
+        return " + ".join(terms) or "0"
+
+    def _reduce(self, node, arg, out, ind):
+        nm, aval = arg
+        op = node.op
+        dtype = node.avals[0].dtype
+        ct = T.ctype(dtype)
+        axes = set(node.attr["axis"])
+        shape = aval.shape
+        n_out = max(_size(node.avals[0].shape), 1)
+        kept = [d for d in range(len(shape)) if d not in axes]
+        kept_shape = [shape[d] for d in kept]
+        kept_strides = _strides(kept_shape)
+        in_strides = _strides(shape)
+        terms = [f"((i / {in_strides[d]}) % {shape[d]}) * {kept_strides[j]}" for j, d in enumerate(kept)]
+        oi = " + ".join(terms) or "0"
+        if op == "reduce_sum":
+            init, upd = "0", "{acc} = {acc} + {x};"
+        elif op == "reduce_prod":
+            init, upd = "1", "{acc} = {acc} * {x};"
+        elif op == "reduce_any":
+            init, upd = "0", "{acc} = {acc} || ({x} != 0);"
+        elif op == "reduce_all":
+            init, upd = "1", "{acc} = {acc} && ({x} != 0);"
+        elif op == "reduce_max":
+            init = "-INFINITY" if dtype.is_floating else T.literal(dtype.min, dtype)
+            upd = "{acc} = ({x} > {acc} || {x} != {x}) ? {x} : {acc};"
+        else:
+            init = "INFINITY" if dtype.is_floating else T.literal(dtype.max, dtype)
+            upd = "{acc} = ({x} < {acc} || {x} != {x}) ? {x} : {acc};"
+        if op in ("reduce_max", "reduce_min") and _size(shape) == 0:
+            raise _NotEligible  # NumPy raises for an empty max/min
+        x = self.fresh("x")
+        return [f"{ind}for (int64_t i = 0; i < {n_out}; i++) {out}[i] = {init};",
+                f"{ind}for (int64_t i = 0; i < {_size(shape)}; i++) {{",
+                f"{ind}  const {ct} {x} = {nm}[i];",
+                f"{ind}  " + upd.format(acc=f"{out}[{oi}]", x=x),
+                f"{ind}}}"]
+
+    def _matmul(self, node, args, out, ind):
+        (a, aa), (b, ba) = args
+        if len(aa.shape) != 2 or len(ba.shape) != 2 or not aa.dtype.is_floating:
+            raise _NotEligible
+        ta, tb = node.attr["transpose_a"], node.attr["transpose_b"]
+        M, N = node.avals[0].shape
+        K = aa.shape[0] if ta else aa.shape[1]
+        ct = T.ctype(aa.dtype)
+        a_ik = f"{a}[k * {M} + i]" if ta else f"{a}[i * {K} + k]"
+        b_kj = f"{b}[j * {K} + k]" if tb else f"{b}[k * {N} + j]"
+        return [f"{ind}for (int64_t i = 0; i < {M}; i++) {{",
+                f"{ind}  for (int64_t j = 0; j < {N}; j++) {out}[i * {N} + j] = 0;",
+                f"{ind}  for (int64_t k = 0; k < {K}; k++) {{",
+                f"{ind}    const {ct} aik = {a_ik};",
+                f"{ind}    #pragma omp simd",
+                f"{ind}    for (int64_t j = 0; j < {N}; j++) {out}[i * {N} + j] += aik * {b_kj};",
+                f"{ind}  }}",
+                f"{ind}}}"]
+
+    def _cond(self, node, args, outs, ind):
+        attrs = node.attr
+        light = (constant_folding, simplify, cse, dce)
+        then_g = optimize(attrs["then_graph"], passes=light)
+        else_g = optimize(attrs["else_graph"], passes=light)
+        pred = args[0][0]
+        lines = [f"{ind}if ({pred}[0]) {{"]
+        lines += self.graph_code(then_g, args[1:], outs, ind + "  ")
+        lines.append(f"{ind}}} else {{")
+        lines += self.graph_code(else_g, args[1:], outs, ind + "  ")
+        lines.append(f"{ind}}}")
+        return lines
+
+
+def _ref(node_id, index):
+    from .ir import Ref
+    return Ref(node_id, index)
+
+
+class LoopRunner:
+    """Python side of a compiled loop: checks the arrays, allocates the results,
+    calls the C function; a nonzero return (or no C) runs the Python loop."""
+
+    def __init__(self, spec, get_fn, python_loop):
+        self.spec = spec
+        self.get_fn = get_fn
+        self.python_loop = python_loop
+        self.avals = list(spec.var_avals) + list(spec.extra_avals)
+        self.dtypes = [a.dtype.np for a in self.avals]
+        self.shapes = [tuple(a.shape) for a in self.avals]
+        self.out_specs = [(tuple(a.shape), a.dtype.np) for a in spec.var_avals]
+
+    def __call__(self, *vals):
+        fn = self.get_fn()
+        if fn is None:
+            return self.python_loop(*vals)
+        arrays = []
+        for v, dt, shape in zip(vals, self.dtypes, self.shapes):
+            if type(v) is not np.ndarray or v.dtype != dt or not v.flags.c_contiguous:
+                v = contiguous(v, dtype=dt)
+            if v.shape != shape:
+                return self.python_loop(*vals)
+            arrays.append(v)
+        outs = [np.empty(shape, dt) for shape, dt in self.out_specs]
+        if fn(*arrays, *outs):
+            return self.python_loop(*vals)
+        return outs

@@ -1,0 +1,420 @@
+"""Elementwise fusion: maximal clusters of elementwise ops (with broadcasting and
+casts), optionally containing reductions over trailing axes, become one "fused"
+node each.  Softmax, layer norm and GELU each become a single kernel.
+
+A cluster has an iteration space S (a shape) split at axis k into rows S[:k]
+and columns S[k:].  Its values are either
+  "elem": shape S, one value per element, or
+  "row":  shape S[:k] + (1,)*(rank-k) or S[:k], one value per row
+          (a reduction over S[k:] and elementwise ops on such values).
+An elem op may read row values (they broadcast per row); a row op never reads
+elem values except through a reduction.  Inputs from outside the cluster are
+read by index arithmetic: full, per row, per column, scalar, or general
+(static shapes only).
+
+The fused node: op "fused", inputs = the values the cluster reads, outputs = the
+member values used outside, attrs body (a Graph over the members, the executor's
+NumPy fallback runs it with the reference interpreter), space, split.
+
+Legality: a node joins a cluster only if none of its other inputs depends on the
+cluster (else the cluster would feed itself); effectful nodes are never fused and
+keep their order (they are chained in the final topological sort).
+"""
+import heapq
+
+import numpy as np
+
+from .. import c_templates
+from ..ir import Graph, Node, Ref, freeze_attrs
+from .graph_edit import has_effects, max_node_id
+
+NAME = "fusion"
+_ROW_RESHAPES = ("reshape", "expand_squeeze")
+
+
+def run(graph):
+    clusters, cluster_of = _form_clusters(graph)
+    if not clusters:
+        return graph
+    return _rebuild(graph, clusters, cluster_of)
+
+
+# ---------------------------------------------------------------- shapes
+def _pad(shape, rank):
+    return (1,) * (rank - len(shape)) + tuple(shape)
+
+
+def _ones(dims):
+    return all(d == 1 for d in dims)
+
+
+def classify(shape, space, k):
+    """How an input of `shape` is read in the iteration `space` split at k:
+    "scalar", "full", "row", "col", "general", or None if it cannot be."""
+    rank = len(space)
+    if len(shape) > rank:
+        return None
+    p = _pad(shape, rank)
+    if _ones(p):
+        return "scalar"
+    if p == tuple(space):
+        return "full"
+    if p[:k] == tuple(space[:k]) and _ones(p[k:]):
+        return "row"
+    if _ones(p[:k]) and p[k:] == tuple(space[k:]):
+        return "col"
+    if None not in space and None not in p and all(a in (1, b) for a, b in zip(p, space)):
+        return "general"
+    return None
+
+
+def is_row_shape(shape, space, k):
+    rank = len(space)
+    return (len(shape) <= rank and _pad(shape, rank) == tuple(space[:k]) + (1,) * (rank - k)) or \
+        tuple(shape) == tuple(space[:k])
+
+
+# ---------------------------------------------------------------- clusters
+class _Cluster:
+    def __init__(self, cid, space, split, splits, first_pos):
+        self.cid = cid
+        self.space = tuple(space)
+        self.split = split
+        self.splits = splits  # valid splits while `split` is undecided (pure elementwise)
+        self.members = []
+        self.level = {}  # node id -> "elem" | "row"
+        self.first_pos = first_pos
+        self.has_reduce = False
+
+
+def _aval(graph, ref):
+    return graph.node(ref.node).avals[ref.index]
+
+
+def _elementwise_ok(graph, node):
+    if len(node.avals) != 1 or has_effects(node) or node.op in _ROW_RESHAPES:
+        return False
+    in_dtypes = [_aval(graph, r).dtype for r in node.inputs]
+    if node.op == "select":
+        in_dtypes = in_dtypes[1:]
+    if not in_dtypes:
+        return False
+    return c_templates.template(node.op, in_dtypes, node.avals[0].dtype, node.attr) is not None
+
+
+def _reduce_split(graph, node):
+    """k when `node` is a fusable reduction over the trailing axes S[k:], else None."""
+    op = node.op
+    if op not in c_templates.REDUCTIONS:
+        return None
+    src = _aval(graph, node.inputs[0])
+    dtype = src.dtype
+    if c_templates.ctype(dtype) is None:
+        return None
+    if (op in ("reduce_any", "reduce_all")) != dtype.is_bool:
+        return None
+    axes = tuple(node.attr["axis"])
+    rank = len(src.shape)
+    if not axes or axes != tuple(range(axes[0], rank)):
+        return None
+    return axes[0]
+
+
+def _form_clusters(graph):
+    pos = {n.id: i for i, n in enumerate(graph.nodes)}
+    clusters = []
+    cluster_of = {}
+    effect_prev = {}  # effectful node id -> the effectful node before it
+    last_effect = None
+    for node in graph.nodes:
+        if has_effects(node):
+            effect_prev[node.id] = last_effect
+            last_effect = node.id
+            continue
+        split = _reduce_split(graph, node)
+        elementwise = split is None and _elementwise_ok(graph, node)
+        row_reshape = node.op in _ROW_RESHAPES
+        if split is None and not elementwise and not row_reshape:
+            continue
+        joined = False
+        seen = []
+        for r in node.inputs:
+            c = cluster_of.get(r.node)
+            if c is None or c in seen:
+                continue
+            seen.append(c)
+            level, new_split, new_splits = _join_level(graph, node, c, cluster_of, split, elementwise)
+            if level is None:
+                continue
+            if any(cluster_of.get(o.node) is not c and _depends_on(graph, o.node, c, cluster_of, pos, effect_prev)
+                   for o in node.inputs):
+                continue
+            c.split, c.splits = new_split, new_splits
+            c.members.append(node.id)
+            c.level[node.id] = level
+            c.has_reduce = c.has_reduce or split is not None
+            cluster_of[node.id] = c
+            joined = True
+            break
+        if joined or row_reshape:
+            continue
+        c = _new_cluster(graph, node, split, len(clusters), pos[node.id])
+        if c is not None:
+            clusters.append(c)
+            cluster_of[node.id] = c
+    kept = []
+    for c in clusters:
+        if _worth_a_kernel(graph, c):
+            kept.append(c)
+        else:
+            for m in c.members:
+                cluster_of.pop(m, None)
+    for c in kept:
+        if c.split is None:
+            c.split = _best_split(graph, c, cluster_of)
+    return kept, cluster_of
+
+
+def _new_cluster(graph, node, split, cid, position):
+    if split is not None:
+        space = _aval(graph, node.inputs[0]).shape
+        c = _Cluster(cid, space, split, None, position)
+        c.has_reduce = True
+        level = "row"
+    else:
+        space = node.avals[0].shape
+        splits = {k for k in range(len(space) + 1)
+                  if all(classify(_aval(graph, r).shape, space, k) for r in node.inputs)}
+        if not splits:
+            return None
+        c = _Cluster(cid, space, None, splits, position)
+        level = "elem"
+    c.members.append(node.id)
+    c.level[node.id] = level
+    return c
+
+
+def _join_level(graph, node, c, cluster_of, split, elementwise):
+    """(level, split, splits) if `node` may join cluster `c`, else (None, ..)."""
+    S, k, splits = c.space, c.split, c.splits
+    rank = len(S)
+    fail = (None, None, None)
+    if split is not None:  # a reduction over S[split:]
+        src = node.inputs[0]
+        if _aval(graph, src).shape != S:
+            return fail
+        if k is None:
+            if split not in splits:
+                return fail
+            k, splits = split, None
+        elif k != split:
+            return fail
+        if cluster_of.get(src.node) is c and c.level[src.node] != "elem":
+            return fail
+        return "row", k, splits
+    out = node.avals[0].shape
+    if elementwise and out == S:
+        for r in node.inputs:
+            shape = _aval(graph, r).shape
+            if cluster_of.get(r.node) is c:
+                if c.level[r.node] == "row" and (k is None or _pad(shape, rank) != S[:k] + (1,) * (rank - k)):
+                    return fail
+                continue
+            if k is not None:
+                if classify(shape, S, k) is None:
+                    return fail
+            else:
+                splits = {s for s in splits if classify(shape, S, s)}
+                if not splits:
+                    return fail
+        return "elem", k, splits
+    if k is None or not is_row_shape(out, S, k):
+        return fail
+    for r in node.inputs:
+        shape = _aval(graph, r).shape
+        inside = cluster_of.get(r.node) is c
+        if inside and c.level[r.node] != "row":
+            return fail
+        if node.op in _ROW_RESHAPES:
+            if not inside or not is_row_shape(shape, S, k):
+                return fail
+            continue
+        if not (shape == out or _ones(shape)):
+            return fail
+    return "row", k, splits
+
+
+def _depends_on(graph, node_id, c, cluster_of, pos, effect_prev):
+    """Does the value of `node_id` (not in c) depend on a member of cluster c?"""
+    start = c.first_pos
+    stack = [node_id]
+    seen = set()
+    while stack:
+        nid = stack.pop()
+        if nid in seen or pos[nid] < start:
+            continue
+        seen.add(nid)
+        owner = cluster_of.get(nid)
+        if owner is c:
+            return True
+        if owner is not None:
+            for m in owner.members:
+                stack.extend(r.node for r in graph.node(m).inputs)
+                seen.add(m)
+        else:
+            stack.extend(r.node for r in graph.node(nid).inputs)
+            prev = effect_prev.get(nid)
+            if prev is not None:
+                stack.append(prev)
+    return False
+
+
+def _worth_a_kernel(graph, c):
+    ops = [graph.node(m).op for m in c.members]
+    if all(op in c_templates.PASS_THROUGH or op in _ROW_RESHAPES for op in ops):
+        return False  # a lone view (broadcast, reshape) costs nothing in NumPy
+    if None in c.space:
+        # The executor reads unknown dims off an input read in full.
+        k = c.split if c.split is not None else min(c.splits)
+        ext = _external_inputs(graph, c, None)
+        return any(classify(_aval(graph, r).shape, c.space, k) == "full" for r in ext)
+    return True
+
+
+def _best_split(graph, c, cluster_of):
+    ext = _external_inputs(graph, c, cluster_of)
+    best = None
+    for k in sorted(c.splits):
+        modes = [classify(_aval(graph, r).shape, c.space, k) for r in ext]
+        if "general" not in modes:
+            return k
+        best = k if best is None else best
+    return best
+
+
+def _external_inputs(graph, c, cluster_of):
+    members = set(c.members)
+    out = []
+    for m in c.members:
+        for r in graph.node(m).inputs:
+            if r.node not in members and r not in out:
+                out.append(r)
+    return out
+
+
+# ---------------------------------------------------------------- rebuild
+def _is_inline_const(graph, ref):
+    node = graph.node(ref.node)
+    if node.op != "const":
+        return False
+    aval = node.avals[0]
+    return c_templates.ctype(aval.dtype) is not None and int(np.prod(aval.shape, dtype=np.int64)) == 1
+
+
+def _rebuild(graph, clusters, cluster_of):
+    next_id = [max_node_id(graph) + 1]
+
+    def fresh():
+        next_id[0] += 1
+        return next_id[0] - 1
+
+    used_outside = set(graph.outputs)
+    for n in graph.nodes:
+        c = cluster_of.get(n.id)
+        for r in n.inputs:
+            if c is None or cluster_of.get(r.node) is not c:
+                used_outside.add(r)
+
+    fused = {}  # cluster id -> (fused node, {member ref: fused ref})
+    for c in clusters:
+        fused[c.cid] = _fused_node(graph, c, used_outside, fresh)
+
+    units = []  # (first position, kind, payload)
+    unit_key = {}
+    for i, n in enumerate(graph.nodes):
+        c = cluster_of.get(n.id)
+        key = ("c", c.cid) if c is not None else ("n", n.id)
+        if key not in unit_key:
+            unit_key[key] = len(units)
+            units.append((i, key))
+        unit_key[n.id] = unit_key[key]
+    # dependency edges between units, plus a chain through effectful nodes
+    deps = [set() for _ in units]
+    last_effect = None
+    for n in graph.nodes:
+        u = unit_key[n.id]
+        for r in n.inputs:
+            if unit_key[r.node] != u:
+                deps[u].add(unit_key[r.node])
+        if has_effects(n):
+            if last_effect is not None:
+                deps[u].add(last_effect)
+            last_effect = u
+    users = [[] for _ in units]
+    for u, ds in enumerate(deps):
+        for d in ds:
+            users[d].append(u)
+    waiting = [len(ds) for ds in deps]
+    ready = [(units[u][0], u) for u in range(len(units)) if waiting[u] == 0]
+    heapq.heapify(ready)
+    order = []
+    while ready:
+        _, u = heapq.heappop(ready)
+        order.append(u)
+        for v in users[u]:
+            waiting[v] -= 1
+            if waiting[v] == 0:
+                heapq.heappush(ready, (units[v][0], v))
+    assert len(order) == len(units), "fusion produced a cycle"
+
+    subst = {}
+    for c in clusters:
+        subst.update(fused[c.cid][1])
+    nodes = []
+    for u in order:
+        kind, ident = units[u][1]
+        if kind == "c":
+            node = fused[ident][0]
+        else:
+            node = graph.node(ident)
+        inputs = tuple(subst.get(r, r) for r in node.inputs)
+        if inputs != node.inputs:
+            node = Node(node.id, node.op, inputs, node.attrs, node.avals)
+        nodes.append(node)
+    outputs = tuple(subst.get(r, r) for r in graph.outputs)
+    return Graph(tuple(nodes), graph.inputs, outputs, graph.name)
+
+
+def _fused_node(graph, c, used_outside, fresh):
+    members = set(c.members)
+    externals = []
+    inline = []
+    for m in c.members:
+        for r in graph.node(m).inputs:
+            if r.node in members or r in externals or r.node in inline:
+                continue
+            if _is_inline_const(graph, r):
+                inline.append(r.node)
+            else:
+                externals.append(r)
+    body_nodes = [graph.node(i) for i in inline]
+    body_inputs = []
+    remap = {}
+    for i, r in enumerate(externals):
+        nid = fresh()
+        body_nodes.append(Node(nid, "input", (), freeze_attrs({"index": i}), (_aval(graph, r),)))
+        body_inputs.append(Ref(nid, 0))
+        remap[r] = Ref(nid, 0)
+    # inputs first, then members in order (inline constants keep their ids)
+    body_nodes = body_nodes[len(inline):] + body_nodes[:len(inline)]
+    for m in c.members:
+        n = graph.node(m)
+        body_nodes.append(Node(n.id, n.op, tuple(remap.get(r, r) for r in n.inputs), n.attrs, n.avals))
+    outs = [Ref(m, 0) for m in c.members if Ref(m, 0) in used_outside]
+    body = Graph(tuple(body_nodes), tuple(body_inputs), tuple(outs), f"fused_{c.cid}")
+    levels = tuple(c.level[m] for m in c.members)
+    node = Node(fresh(), "fused", tuple(externals),
+                freeze_attrs({"body": body, "space": c.space, "split": c.split,
+                              "levels": tuple(zip(c.members, levels))}),
+                tuple(_aval(graph, r) for r in outs))
+    return node, {r: Ref(node.id, i) for i, r in enumerate(outs)}
