@@ -12,6 +12,9 @@ from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import nest
 from tapeflow.runtime import registry
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.tensor import Tensor
+
+from . import autodiff
 
 
 class _Output:
@@ -31,6 +34,7 @@ class ConcreteFunction:
         self._input_avals = input_avals
         self._origin = origin
         self._run = None
+        self._vjp = None  # autodiff.VJPGraphs, built on the first call under a tape
         self.compile_error = None
 
     # -- what a tape entry (later issue) needs
@@ -61,20 +65,34 @@ class ConcreteFunction:
 
     # -- running
     def _executable(self):
-        run = self._run
-        if run is None:
-            compile_graph = getattr(compiler, "compile_graph", None)
-            if compile_graph is not None:
-                try:
-                    run = compile_graph(self.graph)
-                except Exception as exc:  # keep the reference interpreter as the safe path
-                    self.compile_error = exc
-                    run = None
-            if run is None:
-                graph = self.graph
-                run = lambda *arrays: run_graph(graph, list(arrays))  # noqa: E731
-            self._run = run
-        return run
+        if self._run is None:
+            self._run = self._compile(self.graph)
+        return self._run
+
+    def _compile(self, graph):
+        try:
+            return compiler.compile_graph(graph)
+        except Exception as exc:  # keep the reference interpreter as the safe path
+            self.compile_error = exc
+            return lambda *arrays: run_graph(graph, list(arrays))
+
+    def call_with_tapes(self, tensors):
+        """Run on input tensors (aligned with the graph's inputs).  When an active
+        tape watches an input or a variable the graph reads, the call is recorded
+        as one tape entry whose gradient is the compiled backward graph."""
+        if not autodiff.needs_tape(tensors, self.trainable_variables):
+            return self.call_flat([t._value for t in tensors])
+        if self._vjp is None:
+            vjp = autodiff.VJPGraphs(self.graph)
+            vjp.run_forward = self._compile(vjp.forward)
+            vjp.run_backward = self._compile(vjp.backward)
+            self._vjp = vjp
+        vjp = self._vjp
+        try:
+            return autodiff.taped_call(vjp, tensors, lambda g, arrays: vjp.run_forward(*arrays),
+                                       lambda g, arrays: vjp.run_backward(*arrays))
+        except Exception as exc:
+            raise _located(exc, self) from exc
 
     def call_flat(self, arrays):
         """Run on input arrays; returns the list of output arrays."""
@@ -86,7 +104,8 @@ class ConcreteFunction:
 
     def pack(self, out_arrays):
         wrap = registry._wrap
-        outs = [wrap(a) for a in out_arrays]
+        # Tensors come back from a taped call: they are the tape's outputs, keep them.
+        outs = [a if type(a) is Tensor else wrap(a) for a in out_arrays]
         s = self._structure
         if isinstance(s, _Output):
             return outs[s.index]

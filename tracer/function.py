@@ -133,6 +133,13 @@ def _leaves(args, kwargs):
     return leaves
 
 
+def flat_tensors(args, kwargs):
+    """The tensors fed to a traced graph (the tensor leaves, converted; variables
+    passed as arguments are read, as a tape would see them)."""
+    return [a if type(a) is Tensor else convert_to_tensor(a)
+            for a in _leaves(args, kwargs) if type(a) is Tensor or _is_tensor_leaf(a)]
+
+
 def flat_tensor_arrays(args, kwargs):
     """The arrays fed to a traced graph: the tensor leaves of the arguments."""
     out = []
@@ -261,7 +268,7 @@ class Function:
             return self.python_function(*args, **kwargs)
         if state.graph is not None:
             return self._inline(args, kwargs)
-        if kwargs or self.input_signature is not None:
+        if kwargs or self.input_signature is not None or state.tapes:
             return self._call_slow(args, kwargs)
         arrays = []
         key = []
@@ -290,6 +297,8 @@ class Function:
             entry = self._trace_for(key, args, kwargs)
         if entry is _EAGER:
             return self.python_function(*args, **kwargs)
+        if state.tapes:
+            return entry.pack(entry.call_with_tapes(flat_tensors(args, kwargs)))
         return entry.pack(entry.call_flat(flat_tensor_arrays(args, kwargs)))
 
     def _key(self, args, kwargs):
