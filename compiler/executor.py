@@ -280,10 +280,12 @@ class _FunctionWriter:
             for r in node.inputs:
                 last_use[r] = i
         outputs = set(g.outputs)
+        # buffers the memory plan hands on stay alive until the taker's line
+        donors = {r for n in g.nodes if n.op == "fused" for r in (n.attr.get("reuse") or ()) if r is not None}
         for i, node in enumerate(g.nodes):
             self._node(node)
             dead = [r for r in dict.fromkeys(node.inputs) if last_use.get(r) == i and r not in outputs
-                    and g.node(r.node).op not in ("const", "variable")]
+                    and r not in donors and g.node(r.node).op not in ("const", "variable")]
             if dead:
                 L.append(f"    del {', '.join(self.name(r) for r in dead)}")
         L.append(f"    return [{', '.join(self.name(r) for r in g.outputs)}]")
@@ -378,6 +380,9 @@ class _FunctionWriter:
             L.append(f"    if _k_{name} is None or {call}:")
         L.append(f"        {', '.join(out_names)}{',' if len(out_names) == 1 else ''} = {fb}")
         L.append(f"    {outs} = {', '.join(out_names)}")
+        donors = [self.name(r) for r in dict.fromkeys(reuse) if r is not None]
+        if donors:  # the buffer now lives on under the new value's name
+            L.append(f"    del {', '.join(donors)}")
         for j in range(len(node.avals)):
             self.trusted.add(Ref(node.id, j))
         del checked
