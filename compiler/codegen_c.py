@@ -184,17 +184,24 @@ class _FusedRenderer:
         if any(n.op in ("reduce_max", "reduce_min") for n in self.members):
             lines.append("  if (C == 0 && R > 0) return 2;")
         threads = f" num_threads({self.threads})" if self.threads else ""
+        total = _prod(space)
+        small = total is not None and total < PARALLEL_MIN  # no thread team (nor its outlined code)
         if flat:
             simd = "" if self.err else " simd"
             red = " reduction(|:err)" if self.err else ""
-            lines.append(f"  #pragma omp parallel for{simd} if(C >= {PARALLEL_MIN}) schedule(static){red}{threads}")
+            if small:
+                lines.append(f"  #pragma omp{simd}" if simd else "")
+            else:
+                lines.append(f"  #pragma omp parallel for{simd} if(C >= {PARALLEL_MIN}) schedule(static){red}{threads}")
             lines.append("  for (int64_t c = 0; c < C; c++) {")
             lines.append("    const int64_t r = 0;")
             lines += self._loop_body(self._loop_nodes([o.node for o in body.outputs]), "    ", stores=True)
             lines.append("  }")
         else:
             red = " reduction(|:err)" if self.err else ""
-            lines.append(f"  #pragma omp parallel for if(R > 1 && R * C >= {PARALLEL_MIN}) schedule(static){red}{threads}")
+            if not small:
+                lines.append(f"  #pragma omp parallel for if(R > 1 && R * C >= {PARALLEL_MIN}) schedule(static)"
+                             f"{red}{threads}")
             lines.append("  for (int64_t r = 0; r < R; r++) {")
             lines += self._row_body("    ")
             lines.append("  }")
