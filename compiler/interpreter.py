@@ -1,13 +1,24 @@
 """The reference interpreter: runs each node through the op table's eager
-implementation.  It is the specification every compiled kernel is tested against."""
+implementation.  It is the specification every compiled kernel is tested against.
+
+Control flow (the IR contract shared with the compiler):
+  "cond"        inputs (pred, *operands); attrs then_graph / else_graph, each taking
+                the operands and returning the node's outputs.
+  "while_loop"  inputs (*loop_vars, *extras); attrs cond_graph (-> one bool scalar),
+                body_graph (-> the next loop_vars), n_vars, maximum_iterations.
+"""
 import numpy as np
 
 from tapeflow.runtime.registry import PRIMITIVES
 
+from .ir import Ref
+
 
 def run_graph(graph, args, xp=np, special=None):
     """Evaluate `graph` on input arrays `args`; returns the list of output arrays.
-    `special` maps extra op names (cond, while, ...) to fn(node, in_values, env)."""
+    `special` maps extra op names to fn(node, in_values, env)."""
+    if len(args) != len(graph.inputs):
+        raise ValueError(f"graph {graph.name} takes {len(graph.inputs)} inputs, got {len(args)}")
     env = {}
     for ref, a in zip(graph.inputs, args):
         env[ref] = a
@@ -25,8 +36,13 @@ def run_graph(graph, args, xp=np, special=None):
             outs = (vals[0]._value._value,)
         elif op == "assign_variable":
             from tapeflow.runtime.tensor import Tensor
-            vals[0]._value = Tensor(np.asarray(vals[1]).astype(vals[0].dtype.np, copy=False))
+            vals[0]._value = Tensor(xp.asarray(vals[1]).astype(vals[0].dtype.np, copy=False))
             outs = ()
+        elif op == "cond":
+            branch = attrs["then_graph"] if bool(vals[0]) else attrs["else_graph"]
+            outs = run_graph(branch, vals[1:], xp, special)
+        elif op == "while_loop":
+            outs = _run_while(attrs, vals, xp, special)
         elif special is not None and op in special:
             outs = special[op](node, vals, env)
         else:
@@ -34,10 +50,17 @@ def run_graph(graph, args, xp=np, special=None):
             res = prim.impl(xp, *vals, **attrs)
             outs = tuple(res) if prim.multiple_results else (res,)
         for i, v in enumerate(outs):
-            env[_ref(node.id, i)] = v
+            env[Ref(node.id, i)] = v
     return [env[r] for r in graph.outputs]
 
 
-def _ref(node_id, index):
-    from .ir import Ref
-    return Ref(node_id, index)
+def _run_while(attrs, vals, xp, special):
+    n_vars = attrs["n_vars"]
+    loop_vars, extras = list(vals[:n_vars]), list(vals[n_vars:])
+    limit = attrs.get("maximum_iterations")
+    cond_graph, body_graph = attrs["cond_graph"], attrs["body_graph"]
+    i = 0
+    while (limit is None or i < limit) and bool(run_graph(cond_graph, loop_vars + extras, xp, special)[0]):
+        loop_vars = run_graph(body_graph, loop_vars + extras, xp, special)
+        i += 1
+    return loop_vars

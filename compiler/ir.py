@@ -50,10 +50,18 @@ class Node:
     @property
     def stateful(self):
         prim = PRIMITIVES.get(self.op)
-        return self.op in STATEFUL_OPS or (prim is not None and prim.stateful)
+        if self.op in STATEFUL_OPS or (prim is not None and prim.stateful):
+            return True
+        # A cond/while node is stateful when any node of its sub-graphs is.
+        return any(isinstance(v, Graph) and any(n.stateful for n in v.nodes) for _, v in self.attrs)
+
+    def subgraphs(self):
+        """The Graph values among the attrs (cond branches, while cond/body)."""
+        return [v for _, v in self.attrs if isinstance(v, Graph)]
 
 
 STATEFUL_OPS = {"assign_variable", "read_variable", "print", "assert"}
+CONTROL_FLOW_OPS = {"cond", "while_loop"}
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,23 @@ class Graph:
         from .printing import graph_text
         return graph_text(self)
 
+    def to_dot(self):
+        from .printing import graph_dot
+        return graph_dot(self)
+
+    def variables(self):
+        """Every tf.Variable referenced by a "variable" node, sub-graphs included,
+        in first-use order (what a compiled call reads and writes)."""
+        seen = {}
+        for n in self.nodes:
+            if n.op == "variable":
+                var = n.attr["var"].obj
+                seen.setdefault(id(var), var)
+            for sub in n.subgraphs():
+                for var in sub.variables():
+                    seen.setdefault(id(var), var)
+        return list(seen.values())
+
 
 def freeze_attrs(attrs):
     return tuple(sorted(attrs.items()))
@@ -99,12 +124,14 @@ class GraphBuilder:
         self._vars = {}  # id(variable) -> Ref of its handle node
         self.captures = []  # (outer SymbolicTensor, inner Ref) for nested graphs
         self._captured = {}
+        self._avals = {}  # node id -> output avals (aval lookups are on the tracing hot path)
 
     # -- node creation
     def _emit(self, op, inputs, attrs, avals):
         node = Node(self._next, op, tuple(inputs), freeze_attrs(attrs), tuple(avals))
         self._next += 1
         self.nodes.append(node)
+        self._avals[node.id] = node.avals
         return node
 
     def _outputs(self, node):
@@ -161,10 +188,7 @@ class GraphBuilder:
         return outs if prim.multiple_results else outs[0]
 
     def aval(self, ref):
-        for n in reversed(self.nodes):
-            if n.id == ref.node:
-                return n.avals[ref.index]
-        raise KeyError(ref)
+        return self._avals[ref.node][ref.index]
 
     # -- variables (hooks called by runtime.variables.Variable)
     def variable_ref(self, var):
@@ -182,10 +206,63 @@ class GraphBuilder:
     def assign_variable(self, var, value):
         self._emit("assign_variable", (self.variable_ref(var), self.ref_of(value)), {}, ())
 
+    def evaluate_constant(self, t):
+        """The eager value of a symbolic tensor of this graph that depends on no
+        input (a variable's initializer computed while tracing), or None.  The
+        nodes stay in the graph (the tensor may have other uses)."""
+        if not isinstance(t, SymbolicTensor) or t.graph is not self:
+            return None
+        needed, todo = set(), [t.node]
+        while todo:
+            nid = todo.pop()
+            if nid in needed:
+                continue
+            needed.add(nid)
+            node = self._node_by_id(nid)
+            if node.op == "input":
+                return None
+            todo.extend(r.node for r in node.inputs)
+        sub = [n for n in self.nodes if n.id in needed]
+        from .interpreter import run_graph
+        value = run_graph(Graph(tuple(sub), (), (Ref(t.node, t.index),), "lifted"), [])[0]
+        import numpy as np
+        return Tensor(value if hasattr(value, "__cuda_array_interface__") else np.asarray(value))
+
+    def _node_by_id(self, nid):
+        for n in reversed(self.nodes):
+            if n.id == nid:
+                return n
+        raise KeyError(nid)
+
     def on_variable_created(self, var):
         """Called when a tf.Variable is created while tracing (the tracer enforces
         TensorFlow's rule: only on the first trace)."""
 
+    def emit(self, op, inputs, attrs, avals):
+        """Add a node that is not a primitive (cond, while_loop): `inputs` are
+        tensors of this or an enclosing graph, `avals` the output avals given by
+        the caller.  Returns the node's symbolic outputs (a tuple)."""
+        refs = [self.ref_of(t) for t in inputs]
+        node = self._emit(op, refs, attrs, avals)
+        return self._outputs(node)
+
     def build(self, outputs):
         refs = tuple(self.ref_of(t) for t in outputs)
         return Graph(tuple(self.nodes), tuple(self.inputs), refs, self.name)
+
+    def build_with_inputs(self, outputs, input_refs):
+        """Like `build`, with the graph's inputs given in a chosen order (a nested
+        graph whose inputs must line up with its node's operands).  Input nodes
+        not listed are an error: every input must be fed."""
+        refs = tuple(self.ref_of(t) for t in outputs)
+        order = {r: i for i, r in enumerate(input_refs)}
+        if set(order) != set(self.inputs):
+            raise ValueError("build_with_inputs: the input order must list every input exactly once")
+        nodes = []
+        for n in self.nodes:
+            if n.op == "input":
+                attrs = dict(n.attrs)
+                attrs["index"] = order[Ref(n.id, 0)]
+                n = Node(n.id, n.op, n.inputs, freeze_attrs(attrs), n.avals)
+            nodes.append(n)
+        return Graph(tuple(nodes), tuple(input_refs), refs, self.name)

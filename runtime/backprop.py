@@ -1,17 +1,24 @@
 """GradientTape and the function-style gradient helpers built on it."""
 import enum
 
+import numpy as np
+
 from . import nest
 from .errors import with_location
+from .ops import array_ops, join_ops
 from .registry import state
 from .tape import Tape, backprop, pause
-from .tensor import TensorBase, convert_to_tensor
+from .tensor import Tensor, TensorBase, convert_to_tensor
 from .variables import Variable
 
 
 class UnconnectedGradients(enum.Enum):
     NONE = "none"
     ZERO = "zero"
+
+
+_USED_ONCE = ("a non-persistent GradientTape can compute gradients only once "
+              "(pass persistent=True to compute several)")
 
 
 class GradientTape:
@@ -24,8 +31,8 @@ class GradientTape:
         self._used = False
 
     def __enter__(self):
-        if self._used and not self._persistent:
-            raise RuntimeError("GradientTape: a non-persistent tape cannot be entered again after gradient()")
+        if self._used:
+            raise RuntimeError(_USED_ONCE)
         state.tapes.append(self._tape)
         self._recording = True
         return self
@@ -59,102 +66,104 @@ class GradientTape:
 
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):
-        if self._tape is None:
-            raise RuntimeError("GradientTape.gradient can only be called once on a non-persistent tape "
-                               "(pass persistent=True to compute several gradients)")
-        if self._recording and not self._persistent:
-            self._stop()  # TensorFlow: computing inside the context stops recording
+        tape = self._begin_use()
         targets = [convert_to_tensor(t) for t in nest.flatten(target)]
-        flat_sources = nest.flatten(sources)
-        for s in flat_sources:
-            if not isinstance(s, TensorBase):
-                raise TypeError(with_location(f"GradientTape.gradient: source {s!r} is not a tensor or variable"))
+        flat_sources = _checked_sources(sources)
         if output_gradients is not None:
             out_grads = [None if g is None else convert_to_tensor(g) for g in nest.flatten(output_gradients)]
             if len(out_grads) != len(targets):
-                raise ValueError("output_gradients must match the structure of target")
+                raise ValueError(with_location(
+                    f"GradientTape.gradient: {len(out_grads)} output_gradients for {len(targets)} targets"))
         else:
             out_grads = [None] * len(targets)
-        grads = backprop(self._tape, targets, out_grads, flat_sources)
-        unconnected = UnconnectedGradients(unconnected_gradients)
-        if unconnected is UnconnectedGradients.ZERO:
-            from .ops import array_ops
-            grads = [array_ops.zeros_like(s.value() if isinstance(s, Variable) else s) if g is None else g
-                     for g, s in zip(grads, flat_sources)]
-        if not self._persistent:
-            self._used = True
-            self._tape = None
+        grads = backprop(tape, targets, out_grads, flat_sources)
+        if UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO:
+            grads = [_zeros_for(s) if g is None else g for g, s in zip(grads, flat_sources)]
+        self._end_use()
         return nest.pack_sequence_as(sources, grads)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
-        """d target[i...] / d source[j...], shaped target.shape + source.shape."""
-        from .ops import array_ops
-        tape = self._require_tape()
+        """d target[i...] / d source[j...], shaped target.shape + source.shape
+        (one backward pass per element of target)."""
+        tape = self._begin_use()
         target = convert_to_tensor(target)
-        flat_sources = nest.flatten(sources)
-        n = target.shape.num_elements()
+        flat_sources = _checked_sources(sources)
+        zero = UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO
         rows = [[] for _ in flat_sources]
-        flat_t = target
-        for i in range(n):
-            seed = _one_hot_like(target, i)
-            gs = backprop(tape, [flat_t], [seed], flat_sources)
-            for k, (g, s) in enumerate(zip(gs, flat_sources)):
-                if g is None and unconnected_gradients != UnconnectedGradients.ZERO:
-                    rows[k].append(None)
-                else:
-                    rows[k].append(g if g is not None else array_ops.zeros_like(s))
-        out = []
-        for k, s in enumerate(flat_sources):
-            if any(r is None for r in rows[k]):
-                out.append(None)
-                continue
-            stacked = array_ops.stack(rows[k]) if rows[k] else array_ops.zeros(
-                [0] + s.shape.as_list(), s.dtype)
-            out.append(array_ops.reshape(stacked, target.shape.as_list() + s.shape.as_list()))
-        self._after_use()
+        with pause([tape]):
+            for i in range(target.shape.num_elements()):
+                gs = backprop(tape, [target], [_one_hot_like(target, i)], flat_sources)
+                for k, g in enumerate(gs):
+                    rows[k].append(g)
+            out = []
+            for k, s in enumerate(flat_sources):
+                shape = target.shape.as_list() + s.shape.as_list()
+                if all(g is None for g in rows[k]) and not zero:
+                    out.append(None)
+                    continue
+                grads = [_zeros_for(s) if g is None else g for g in rows[k]]
+                stacked = join_ops.stack(grads) if grads else array_ops.zeros(shape, s.dtype)
+                out.append(array_ops.reshape(stacked, shape))
+        self._end_use()
         return nest.pack_sequence_as(sources, out)
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):
-        """d target[b, i...] / d source[b, j...], shaped (batch,) + target[1:] + source[1:]."""
-        from .ops import array_ops
-        tape = self._require_tape()
+        """d target[b, i...] / d source[b, j...], shaped (batch,) + target[1:] + source[1:].
+        Row b of target must depend only on row b of source (as in TensorFlow)."""
+        tape = self._begin_use()
         target = convert_to_tensor(target)
-        batch = target.shape[0]
-        inner = target.shape.as_list()[1:]
+        shape = target.shape.as_list()
+        inner = shape[1:]
         m = 1
         for d in inner:
             m *= d
         cols = []
-        for i in range(m):
-            seed = array_ops.reshape(_one_hot_like(array_ops.reshape(target[0], [-1]), i), [1] + inner)
-            seed = array_ops.broadcast_to(seed, target.shape.as_list())
-            (g,) = backprop(tape, [target], [seed], [source])
-            if g is None:
-                g = array_ops.zeros_like(source)
-            cols.append(g)
-        stacked = array_ops.stack(cols, axis=1)
-        src_inner = source.shape.as_list()[1:]
-        self._after_use()
-        return array_ops.reshape(stacked, [batch] + inner + src_inner)
+        with pause([tape]):
+            for i in range(m):
+                seed = np.zeros([m], dtype=target.dtype.np)
+                seed[i] = 1
+                seed = Tensor(np.ascontiguousarray(np.broadcast_to(seed.reshape([1] + inner), shape)))
+                (g,) = backprop(tape, [target], [seed], [source])
+                cols.append(_zeros_for(source) if g is None else g)
+            if not cols and UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.NONE:
+                out = None
+            else:
+                stacked = join_ops.stack(cols, axis=1)
+                out = array_ops.reshape(stacked, shape[:1] + inner + source.shape.as_list()[1:])
+        self._end_use()
+        return out
 
-    def _require_tape(self):
-        if self._tape is None:
-            raise RuntimeError("GradientTape: a non-persistent tape can compute gradients only once")
+    def _begin_use(self):
+        if self._used:
+            raise RuntimeError(_USED_ONCE)
         if self._recording and not self._persistent:
-            self._stop()
+            self._stop()  # TensorFlow: computing a gradient inside the block ends recording
         return self._tape
 
-    def _after_use(self):
+    def _end_use(self):
         if not self._persistent:
             self._used = True
-            self._tape = None
+            # Drop the records; keep only the watched variables for watched_variables().
+            self._tape.records = []
+            self._tape.watched = {k: v for k, v in self._tape.watched.items() if isinstance(v, Variable)}
+
+
+def _checked_sources(sources):
+    flat = nest.flatten(sources)
+    for s in flat:
+        if not isinstance(s, TensorBase):
+            raise TypeError(with_location(f"GradientTape.gradient: source {s!r} is not a tensor or variable"))
+    return flat
+
+
+def _zeros_for(source):
+    """Zeros shaped like a source, without reading a variable on a recording tape."""
+    return array_ops.zeros_like(source._value if isinstance(source, Variable) else source)
 
 
 def _one_hot_like(t, i):
-    import numpy as np
-    from .tensor import Tensor
     seed = np.zeros(t.shape.as_list(), dtype=t.dtype.np)
     seed.reshape(-1)[i] = 1
     return Tensor(seed)

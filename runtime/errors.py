@@ -40,7 +40,7 @@ def op_error(op_name, inputs, attrs, exc):
     args = ", ".join(describe(t) for t in inputs)
     shown = {k: v for k, v in attrs.items() if not callable(v)}
     attr_txt = f" with {shown}" if shown else ""
-    msg = with_location(f"{op_name}({args}){attr_txt} failed: {exc}")
+    msg = with_location(f"{op_name}({args}){attr_txt} failed: {str(exc).strip()}")
     cls = type(exc) if isinstance(exc, (ValueError, TypeError, IndexError)) else InvalidArgumentError
     try:
         return cls(msg)

@@ -147,16 +147,18 @@ def _unbroadcast(g, x, array_ops):
     """Sum a gradient back to the shape of the input it belongs to."""
     gshape = g.shape.dims
     xshape = x.shape.dims
+    if gshape is None or xshape is None or None in gshape or None in xshape:
+        # Equal static shapes with unknown dims may still differ when the graph
+        # runs (a (None, 3) input broadcast against another (None, 3)).
+        return array_ops.sum_to_shape_of(g, x)
     if gshape == xshape:
         return g
-    if gshape is None or xshape is None or None in gshape or None in xshape:
-        return array_ops.sum_to_shape_of(g, x)
     lead = len(gshape) - len(xshape)
     axes = list(range(lead)) + [lead + i for i, d in enumerate(xshape)
                                 if d == 1 and gshape[lead + i] != 1]
-    from .ops import math_ops
+    from .ops import reduce_ops
     if axes:
-        g = math_ops.reduce_sum(g, axis=axes, keepdims=True)
+        g = reduce_ops.reduce_sum(g, axis=axes, keepdims=True)
     if lead or g.shape.dims != xshape:
         g = array_ops.reshape(g, xshape)
     return g

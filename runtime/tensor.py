@@ -267,7 +267,8 @@ def convert_to_tensor(value, dtype=None, name=None):
         t = _scalar_cache.get(key)
         if t is None:
             t = Tensor(_python_to_array(value, dtype))
-            if len(_scalar_cache) < 4096:
+            # Not cached: NaN (its key never matches) and float zeros (0.0 == -0.0 as keys).
+            if len(_scalar_cache) < 4096 and value == value and (value or vt is not float):
                 _scalar_cache[key] = t
         return t
     if isinstance(value, (list, tuple)) and _contains_tensor(value):

@@ -29,10 +29,14 @@ class Variable(TensorBase):
         # lifts variable initializers out of the function graph).
         value = initial_value.value() if isinstance(initial_value, Variable) else initial_value
         t = convert_to_tensor(value, dtype) if not isinstance(value, Tensor) else value
+        if hook is not None and not isinstance(t, Tensor):
+            t = hook.evaluate_constant(t)  # lifted out of the graph, or None when it needs inputs
         if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
             t = Tensor(t._value.astype(dtypes.as_dtype(dtype).np))
         if not isinstance(t, Tensor):
-            raise TypeError(with_location("Variable: the initial value must be computable eagerly"))
+            raise TypeError(with_location(
+                "Variable: the initial value must be computable eagerly (it may not depend on the "
+                "arguments of a traced function)"))
         self._value = t
         self._dtype = t.dtype
         self._shape = t.shape if (shape is None and validate_shape) else None

@@ -1,20 +1,137 @@
-"""Public names of the runtime: dtypes, tensors, variables, tapes and ops."""
-from tapeflow.runtime import dtypes as _dtypes
-from tapeflow.runtime.dtypes import (  # noqa: F401  (bool shadows the builtin only in this namespace)
-    DType, as_dtype, bool_ as bool, float16, float32, float64, half, double,
-    int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-)
-from tapeflow.runtime.shape import TensorShape  # noqa: F401
-from tapeflow.runtime.tensor import Tensor, convert_to_tensor, is_tensor  # noqa: F401
-from tapeflow.runtime.variables import Variable  # noqa: F401
-from tapeflow.runtime.backprop import GradientTape, UnconnectedGradients  # noqa: F401
-from tapeflow.runtime.custom_gradient import custom_gradient  # noqa: F401
-from tapeflow.runtime.errors import InvalidArgumentError  # noqa: F401
-from tapeflow.runtime.ops.math_ops import *  # noqa: F401,F403
-from tapeflow.runtime.ops.reduce_ops import *  # noqa: F401,F403
-from tapeflow.runtime.ops.array_ops import *  # noqa: F401,F403
-from tapeflow.runtime.ops.linalg_ops import matmul  # noqa: F401
+"""Public names of the runtime: dtypes, tensors, variables, tapes, ops, and the
+namespaces tf.math, tf.nn, tf.random, tf.linalg, tf.dtypes, tf.bitwise, tf.errors.
 
+Every public name is listed here explicitly (no star imports): a name that is
+not in a list below is not part of tapeflow's surface.
+"""
+import sys
+import types
+
+from tapeflow.runtime import dtypes as _dt
+from tapeflow.runtime.backprop import GradientTape, UnconnectedGradients
+from tapeflow.runtime.custom_gradient import custom_gradient
+from tapeflow.runtime.errors import InvalidArgumentError
+from tapeflow.runtime.ops import array_ops as _A
+from tapeflow.runtime.ops import conv_ops as _C
+from tapeflow.runtime.ops import gather_ops as _G
+from tapeflow.runtime.ops import join_ops as _J
+from tapeflow.runtime.ops import linalg_ops as _L
+from tapeflow.runtime.ops import math_ops as _M
+from tapeflow.runtime.ops import nn_ops as _N
+from tapeflow.runtime.ops import random_ops as _R
+from tapeflow.runtime.ops import reduce_ops as _RD
+from tapeflow.runtime.ops import sort_ops as _S
+from tapeflow.runtime.shape import TensorShape
+from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError, Tensor, convert_to_tensor, is_tensor
+from tapeflow.runtime.variables import Variable
+
+
+def _pick(module, names):
+    return {n: getattr(module, n) for n in names.split()}
+
+
+def add_n(inputs, name=None):
+    """The elementwise sum of a list of tensors of one shape and dtype."""
+    inputs = list(inputs)
+    if not inputs:
+        raise ValueError("add_n: needs at least one tensor")
+    total = convert_to_tensor(inputs[0])
+    for x in inputs[1:]:
+        total = _M.add(total, x)
+    return total
+
+
+def log_sigmoid(x, name=None):
+    return _M.negative(_N.softplus(_M.negative(x)))
+
+
+# The table of every op by its TensorFlow name; namespaces pick from it.
+_OPS = {}
+_OPS.update(_pick(_M, """
+    add subtract multiply truediv divide div_no_nan floordiv floor_div mod floormod pow negative abs sign
+    square reciprocal sqrt rsqrt exp expm1 log log1p sin cos tan tanh sigmoid erf maximum minimum atan2
+    squared_difference clip_by_value round floor ceil cast equal not_equal less less_equal greater
+    greater_equal logical_and logical_or logical_xor logical_not is_nan is_finite is_inf"""))
+_OPS.update(_pick(_RD, """
+    reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_any reduce_all reduce_logsumexp
+    reduce_variance reduce_std reduce_euclidean_norm argmax argmin count_nonzero"""))
+_OPS.update(_pick(_A, """
+    reshape transpose broadcast_to expand_dims squeeze identity stop_gradient where constant fill
+    zeros ones zeros_like ones_like shape size rank linspace eye"""))
+_OPS.update(_pick(_J, "concat split stack unstack pad slice reverse tile"))
+_OPS.update(_pick(_G, "gather gather_nd scatter_nd boolean_mask one_hot"))
+_OPS.update(_pick(_S, "cumsum sort argsort top_k"))
+_OPS.update(_pick(_L, "matmul einsum tensordot matrix_transpose"))
+_OPS.update(range=_A.range_, add_n=add_n, divide_no_nan=_M.div_no_nan, log_sigmoid=log_sigmoid, softplus=_N.softplus,
+            realdiv=_M.truediv, scalar_mul=_M.multiply, l2_normalize=_N.l2_normalize)
+
+_TOP_LEVEL = """
+    add subtract multiply truediv divide floordiv pow negative abs sign square sqrt exp sin cos tan tanh
+    sigmoid maximum minimum clip_by_value round cast equal not_equal less less_equal greater greater_equal
+    logical_and logical_or logical_not reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_any
+    reduce_all reduce_logsumexp argmax argmin reshape transpose broadcast_to expand_dims squeeze identity
+    stop_gradient where constant fill zeros ones zeros_like ones_like shape size rank linspace eye range
+    concat split stack unstack pad slice reverse tile gather gather_nd scatter_nd boolean_mask one_hot
+    cumsum sort argsort matmul einsum tensordot add_n realdiv scalar_mul
+    log mod floormod rsqrt expm1 log1p erf ceil floor div_no_nan squared_difference is_nan is_finite
+""".split()
+
+_MATH = """
+    add subtract multiply truediv divide div_no_nan divide_no_nan floordiv floormod mod pow negative abs sign
+    square reciprocal sqrt rsqrt exp expm1 log log1p sin cos tan tanh sigmoid log_sigmoid softplus erf maximum
+    minimum atan2 squared_difference round floor ceil equal not_equal less less_equal greater greater_equal
+    logical_and logical_or logical_xor logical_not is_nan is_finite is_inf reduce_sum reduce_mean reduce_max
+    reduce_min reduce_prod reduce_any reduce_all reduce_logsumexp reduce_variance reduce_std
+    reduce_euclidean_norm argmax argmin count_nonzero cumsum top_k add_n l2_normalize realdiv scalar_mul
+""".split()
+
+_NN = dict(_pick(_N, """
+    relu relu6 leaky_relu elu selu gelu softplus softsign silu swish sigmoid tanh softmax log_softmax
+    softmax_cross_entropy_with_logits sparse_softmax_cross_entropy_with_logits
+    sigmoid_cross_entropy_with_logits l2_normalize l2_loss moments batch_normalization bias_add dropout
+    embedding_lookup"""), **_pick(_C, "conv2d max_pool2d avg_pool2d max_pool avg_pool"))
+_NN["log_sigmoid"] = log_sigmoid
+
+
+def _namespace(name, doc, members):
+    """A module object `tapeflow.<name>` holding exactly `members` (importable too)."""
+    mod = types.ModuleType(f"tapeflow.{name}", doc)
+    mod.__dict__.update(members)
+    mod.__all__ = sorted(members)
+    sys.modules[mod.__name__] = mod
+    return mod
+
+
+_DTYPE_NAMES = """float16 float32 float64 half double int8 int16 int32 int64 uint8 uint16 uint32 uint64""".split()
+_DTYPES = {n: getattr(_dt, n) for n in _DTYPE_NAMES}
+_DTYPES["bool"] = _dt.bool_
+
+math = _namespace("math", "tf.math: elementwise math, reductions, comparisons.",
+                  {n: _OPS[n] for n in _MATH})
+nn = _namespace("nn", "tf.nn: activations, losses, convolution and pooling.", _NN)
+random = _namespace("random", "tf.random: seeded random tensors.", {
+    "normal": _R.normal, "uniform": _R.uniform, "truncated_normal": _R.truncated_normal,
+    "shuffle": _R.shuffle, "set_seed": _R.set_seed})
+linalg = _namespace("linalg", "tf.linalg: matrix products.", {
+    "matmul": _L.matmul, "einsum": _L.einsum, "tensordot": _L.tensordot, "eye": _A.eye,
+    "matrix_transpose": _L.matrix_transpose, "adjoint": _L.matrix_transpose,
+    "l2_normalize": _N.l2_normalize})
+dtypes = _namespace("dtypes", "tf.dtypes: element types.",
+                    dict(_DTYPES, DType=_dt.DType, as_dtype=_dt.as_dtype, cast=_M.cast))
+bitwise = _namespace("bitwise", "tf.bitwise: integer bit operations.", {
+    "bitwise_and": _M.bitwise_and, "bitwise_or": _M.bitwise_or, "bitwise_xor": _M.bitwise_xor,
+    "invert": _M.invert, "left_shift": _M.left_shift, "right_shift": _M.right_shift})
+errors = _namespace("errors", "tf.errors: exception types.", {
+    "InvalidArgumentError": InvalidArgumentError,
+    "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError})
+
+globals().update({n: _OPS[n] for n in _TOP_LEVEL})
+globals().update(_DTYPES)
 newaxis = None
 
-__all__ = [n for n in dir() if not n.startswith("_")]
+__all__ = sorted(set(_TOP_LEVEL) | set(_DTYPES) | {
+    "DType", "as_dtype", "TensorShape", "Tensor", "convert_to_tensor", "is_tensor", "Variable",
+    "GradientTape", "UnconnectedGradients", "custom_gradient", "InvalidArgumentError", "newaxis",
+    "math", "nn", "random", "linalg", "dtypes", "bitwise", "errors"})
+DType = _dt.DType
+as_dtype = _dt.as_dtype

@@ -1,1 +1,38 @@
-"""Public names of the tracer: tf.function, graph control flow, autograph."""
+"""Public names of the tracer: tf.function, graph control flow, autograph.
+
+`tf.config.run_functions_eagerly` lives in the library's `config` namespace; it
+calls tapeflow.tracer.run_functions_eagerly."""
+import types as _types
+
+from tapeflow.tracer import (  # noqa: F401
+    ConcreteFunction, Function, TensorArray, TensorSpec, cond, function, switch_case, while_loop,
+)
+from tapeflow.tracer import conversion as _conversion
+from tapeflow.tracer import logging_ops as _logging
+from tapeflow.tracer import set_loop_options as _set_loop_options
+
+print = _logging.print_  # noqa: A001 - tf.print
+Assert = _logging.Assert
+
+_ASSERTS = ("assert_equal", "assert_none_equal", "assert_less", "assert_less_equal", "assert_greater",
+            "assert_greater_equal", "assert_positive", "assert_negative", "assert_non_negative",
+            "assert_non_positive", "assert_near", "assert_rank", "assert_rank_at_least", "assert_type",
+            "assert_all_finite", "assert_scalar", "check_numerics")
+
+debugging = _types.SimpleNamespace(Assert=Assert, **{n: getattr(_logging, n) for n in _ASSERTS})
+
+# TensorFlow also has the common assertions at the top level.
+assert_equal = _logging.assert_equal
+assert_less = _logging.assert_less
+assert_greater = _logging.assert_greater
+assert_rank = _logging.assert_rank
+
+autograph = _types.SimpleNamespace(
+    to_code=_conversion.to_code,
+    experimental=_types.SimpleNamespace(do_not_convert=_conversion.do_not_convert,
+                                        set_loop_options=_set_loop_options),
+)
+
+__all__ = ["ConcreteFunction", "Function", "TensorArray", "TensorSpec", "cond", "function", "switch_case",
+           "while_loop", "print", "Assert", "debugging", "autograph", "assert_equal", "assert_less",
+           "assert_greater", "assert_rank"]

@@ -1,1 +1,31 @@
 """Public names of the training library: keras, data, train, devices, TF1 compatibility."""
+import types
+
+from tapeflow import contrib, data, keras, train  # noqa: F401
+from tapeflow.compat_v1 import (  # noqa: F401
+    enable_eager_execution, executing_eagerly, layers, log, random_normal, random_uniform, truncated_normal,
+)
+from tapeflow.runtime import devices as _devices
+from tapeflow.runtime.devices import device  # noqa: F401
+
+
+def _run_functions_eagerly(run_eagerly):
+    """tf.config.run_functions_eagerly: the tracer's switch (tapeflow.tracer)."""
+    import tapeflow.tracer as tracer
+    switch = getattr(tracer, "run_functions_eagerly", None)
+    if switch is None:
+        raise NotImplementedError("tf.config.run_functions_eagerly needs the tracer (tf.function)")
+    return switch(run_eagerly)
+
+
+config = types.SimpleNamespace(
+    list_physical_devices=_devices.list_physical_devices,
+    list_logical_devices=_devices.list_logical_devices,
+    set_soft_device_placement=_devices.set_soft_device_placement,
+    get_soft_device_placement=_devices.get_soft_device_placement,
+    run_functions_eagerly=_run_functions_eagerly,
+    experimental=types.SimpleNamespace(list_physical_devices=_devices.list_physical_devices),
+)
+
+__all__ = ["contrib", "data", "keras", "train", "config", "device", "layers", "log", "random_normal",
+           "random_uniform", "truncated_normal", "enable_eager_execution", "executing_eagerly"]

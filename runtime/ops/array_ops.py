@@ -88,6 +88,18 @@ def reshape(tensor, shape, name=None):
     return bind(RESHAPE, (x,), {"shape": shape})
 
 
+def static_axis(axis, rank, op):
+    """A static axis in [0, rank), or an error naming the op and the user's line."""
+    if isinstance(axis, Tensor) and axis.shape.rank == 0:
+        axis = axis._value.item()
+    if isinstance(axis, (bool, float, np.floating)) or not isinstance(axis, (int, np.integer)):
+        raise TypeError(with_location(f"{op}: axis must be an integer, got {axis!r}"))
+    axis = int(axis)
+    if not -rank <= axis < rank:
+        raise ValueError(with_location(f"{op}: axis {axis} is out of range for a tensor of rank {rank}"))
+    return axis % rank
+
+
 def _check_rule(rule, op, *xs, **attrs):
     """Run a shape rule before an eager op whose NumPy message would be unclear."""
     try:
@@ -328,3 +340,59 @@ def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
 
 def rank(input, name=None):  # noqa: A002
     return Tensor(np.asarray(convert_to_tensor(input).shape.rank, dtype=np.int32))
+
+
+# --- sequences ------------------------------------------------------------------
+def _range_rule(start, limit, delta, dtype):
+    for a in (start, limit, delta):
+        if a.shape != ():
+            raise R.ShapeError(f"start, limit and delta must be scalars, got shape {list(a.shape)}")
+    return Aval((None,), dtype)
+
+
+RANGE = defprim("range", lambda xp, start, limit, delta, dtype: xp.arange(start, limit, delta, dtype=dtype.np),
+                _range_rule, None)
+
+
+def range_(start, limit=None, delta=1, dtype=None, name="range"):
+    """tf.range: [start, limit) in steps of delta; the dtype follows the arguments (int32 for ints)."""
+    if limit is None:
+        start, limit = 0, start
+    args = [convert_to_tensor(a) if isinstance(a, TensorBase) else a for a in (start, limit, delta)]
+    if dtype is None:
+        kinds = [a.dtype if isinstance(a, TensorBase) else convert_to_tensor(a).dtype for a in args]
+        floats = [k for k in kinds if k.is_floating]
+        dtype = max(floats, key=lambda d: d.size) if floats else max(kinds, key=lambda d: d.size)
+    dtype = dtypes.as_dtype(dtype)
+    if any(isinstance(a, SymbolicTensor) for a in args):
+        ts = [M.cast(a, dtype) if isinstance(a, TensorBase) else convert_to_tensor(a, dtype) for a in args]
+        return bind(RANGE, tuple(ts), {"dtype": dtype})
+    vals = [a._value if isinstance(a, Tensor) else a for a in args]
+    if vals[2] == 0:
+        raise ValueError(with_location("range: delta must not be zero"))
+    return Tensor(np.arange(vals[0], vals[1], vals[2]).astype(dtype.np))
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """num evenly spaced values from start to stop inclusive (scalars)."""
+    start = convert_to_tensor(start)
+    if not start.dtype.is_floating:
+        start = M.cast(start, dtypes.float32)
+    stop = M.cast(convert_to_tensor(stop), start.dtype)
+    num = int(num)
+    if num < 1:
+        raise ValueError(with_location(f"linspace: num must be at least 1, got {num}"))
+    if num == 1:
+        return reshape(start, [1])
+    steps = range_(num, dtype=start.dtype)
+    frac = steps / float(num - 1)
+    return start + (stop - start) * frac
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    num_columns = num_rows if num_columns is None else num_columns
+    m = np.eye(int(num_rows), int(num_columns), dtype=dtypes.as_dtype(dtype).np)
+    if batch_shape is not None:
+        batch = _shape_arg(batch_shape, "eye")
+        m = np.broadcast_to(m, batch + m.shape).copy()
+    return Tensor(m)

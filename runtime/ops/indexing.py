@@ -1,26 +1,41 @@
-"""Indexing: `x[...]` as one strided-slice primitive with a static index spec,
-plus gather for tensor indices."""
+"""Indexing: `x[...]` as one strided-slice primitive with a static index spec.
+
+An index spec is a tuple of hashable items (slice objects are not hashable
+before Python 3.12, and attrs must be hashable for CSE):
+  ("i", k)                 an integer; k is DYN for a scalar tensor input
+  ("s", start, stop, step) a slice; each bound None, an int, or DYN
+  ("n",)                   None / newaxis
+  ("e",)                   Ellipsis
+Bounds marked DYN are scalar integer tensors passed as extra inputs of the
+primitive, in spec order: `x[i]` and `x[i:i + 2]` with a traced `i` stay one op.
+
+One index that is an integer vector (list, array, tensor) or a bool mask is
+applied after the basic items as a gather / boolean_mask along its axis, as in
+NumPy (TensorFlow itself accepts only scalars there).
+"""
 import numpy as np
 
-from .. import dtypes
 from ..errors import with_location
 from ..registry import Aval, bind, defprim
-from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
+from ..tensor import Tensor, TensorBase, convert_to_tensor
 
-# An index spec is a tuple of hashable items (slice objects are not hashable
-# before Python 3.12, and attrs must be hashable for CSE):
-#   ("i", k)  an integer, ("s", start, stop, step)  a slice,
-#   ("n",)    None / newaxis, ("e",)  Ellipsis.
+DYN = "dyn"
 
 
-def _to_numpy_index(spec):
+def _to_numpy_index(spec, dyn):
+    """The NumPy index of a spec, with DYN bounds taken from the scalar arrays `dyn`."""
+    values = iter(dyn)
+
+    def bound(b):
+        return int(next(values)) if b == DYN else b
+
     out = []
     for item in spec:
         kind = item[0]
         if kind == "i":
-            out.append(item[1])
+            out.append(bound(item[1]))
         elif kind == "s":
-            out.append(slice(item[1], item[2], item[3]))
+            out.append(slice(bound(item[1]), bound(item[2]), bound(item[3])))
         elif kind == "n":
             out.append(None)
         else:
@@ -28,7 +43,14 @@ def _to_numpy_index(spec):
     return tuple(out)
 
 
-def _getitem_rule(x, spec):
+def _getitem_impl(xp, x, *dyn, spec):
+    return x[_to_numpy_index(spec, dyn)]
+
+
+def _getitem_rule(x, *dyn, spec):
+    for d in dyn:
+        if d.shape != () or not d.dtype.is_integer:
+            raise TypeError(f"a tensor index must be an integer scalar, got {d!r}")
     dims = list(x.shape)
     n_real = sum(1 for it in spec if it[0] in "is")
     if n_real > len(dims):
@@ -45,120 +67,147 @@ def _getitem_rule(x, spec):
             out.append(1)
         elif kind == "i":
             d = dims[pos]
-            if d is not None and not -d <= item[1] < d:
-                raise IndexError(f"index {item[1]} is out of bounds for axis {pos} with size {d}")
+            k = item[1]
+            if d is not None and k != DYN and not -d <= k < d:
+                raise IndexError(f"index {k} is out of bounds for axis {pos} with size {d}")
             pos += 1
         else:
             d = dims[pos]
-            out.append(None if d is None else len(range(*slice(item[1], item[2], item[3]).indices(d))))
+            if d is None or DYN in item:
+                out.append(None)
+            else:
+                out.append(len(range(*slice(item[1], item[2], item[3]).indices(d))))
             pos += 1
     out.extend(dims[pos:])
     return Aval(tuple(out), x.dtype)
 
 
-def _getitem_grad_impl(xp, g, like, spec):
+def _getitem_grad_impl(xp, g, like, *dyn, spec):
     out = xp.zeros(like.shape, dtype=g.dtype)
-    out[_to_numpy_index(spec)] = g
+    out[_to_numpy_index(spec, dyn)] = g
     return out
 
 
-GETITEM = defprim("getitem", lambda xp, x, spec: x[_to_numpy_index(spec)], _getitem_rule,
-                  lambda g, out, x, spec: getitem_grad(g, x, spec))
-GETITEM_GRAD = defprim("getitem_grad", _getitem_grad_impl, lambda g, like, spec: Aval(like.shape, g.dtype),
-                       lambda gg, out, g, like, spec: (bind(GETITEM, (gg,), {"spec": spec}), None))
+def _getitem_vjp(g, out, x, *dyn, spec):
+    return (bind(GETITEM_GRAD, (g, x) + dyn, {"spec": spec}),) + (None,) * len(dyn)
 
 
-def getitem_grad(g, like, spec):
-    return bind(GETITEM_GRAD, (g, like), {"spec": spec})
+def _getitem_grad_vjp(gg, out, g, like, *dyn, spec):
+    return (bind(GETITEM, (gg,) + dyn, {"spec": spec}), None) + (None,) * len(dyn)
 
 
-def _static_int(v):
+GETITEM = defprim("getitem", _getitem_impl, _getitem_rule, _getitem_vjp)
+# Scatter of a slice's gradient into zeros shaped like the sliced tensor.
+GETITEM_GRAD = defprim("getitem_grad", _getitem_grad_impl,
+                       lambda g, like, *dyn, spec: Aval(like.shape, g.dtype), _getitem_grad_vjp)
+
+
+def strided(x, spec, dyn=()):
+    """x indexed by a ready spec (used by gradients of other ops)."""
+    return bind(GETITEM, (x,) + tuple(dyn), {"spec": spec})
+
+
+def _bound(v, dyn):
+    """A static int, or DYN after appending the scalar tensor to `dyn`."""
+    if v is None:
+        return None
     if isinstance(v, (bool, np.bool_)):
         raise TypeError(with_location(f"a bool ({v!r}) cannot be used as an index"))
     if isinstance(v, (int, np.integer)):
         return int(v)
-    if isinstance(v, Tensor) and v.shape.rank == 0:
-        if not v.dtype.is_integer:
-            raise TypeError(with_location(f"only integer tensors can index, got {v.dtype.name}"))
-        return int(v._value)
-    if isinstance(v, float):
-        raise TypeError(with_location(f"indices must be integers, slices, ..., None or tensors; got float {v!r}"))
-    return None
+    if isinstance(v, TensorBase):
+        t = convert_to_tensor(v)
+        if not t.dtype.is_integer or t.shape.rank != 0:
+            raise TypeError(with_location(
+                f"slice bounds must be integer scalars, got a {t.dtype.name} tensor of shape {list(t.shape)}"))
+        if type(t) is Tensor:
+            return int(t._value)
+        dyn.append(t)
+        return DYN
+    raise TypeError(with_location(f"slice bounds must be integers or None, got {type(v).__name__} {v!r}"))
+
+
+def _is_advanced(it):
+    """An index that selects many positions: an int vector or a bool mask."""
+    if isinstance(it, (list, np.ndarray)):
+        return True
+    return isinstance(it, TensorBase) and (it.shape.rank != 0 or it.dtype.is_bool)
 
 
 def getitem(x, index):
     x = convert_to_tensor(x)
     items = index if isinstance(index, tuple) else (index,)
+    advanced = [i for i, it in enumerate(items) if _is_advanced(it)]
+    if advanced:
+        return _advanced_getitem(x, items, advanced)
     spec = []
-    for pos, it in enumerate(items):
+    dyn = []
+    for it in items:
         if it is None:
             spec.append(("n",))
         elif it is Ellipsis:
+            if ("e",) in spec:
+                raise IndexError(with_location("an index can only have a single ellipsis ('...')"))
             spec.append(("e",))
         elif isinstance(it, slice):
-            bounds = []
-            for b in (it.start, it.stop, it.step):
-                if b is None:
-                    bounds.append(None)
-                    continue
-                v = _static_int(b)
-                if v is None:
-                    return _dynamic_getitem(x, items)
-                bounds.append(v)
+            bounds = [_bound(b, dyn) for b in (it.start, it.stop, it.step)]
             if bounds[2] == 0:
                 raise ValueError(with_location("slice step cannot be zero"))
             spec.append(("s", *bounds))
+        elif isinstance(it, (int, np.integer, TensorBase)) and not isinstance(it, (bool, np.bool_)):
+            spec.append(("i", _bound(it, dyn)))
         else:
-            v = _static_int(it)
-            if v is None:
-                if isinstance(it, (TensorBase, list, np.ndarray)):
-                    return _dynamic_getitem(x, items)
-                raise TypeError(with_location(
-                    f"indices must be integers, slices, ..., None or tensors; got {type(it).__name__} {it!r}"))
-            spec.append(("i", v))
+            raise TypeError(with_location(
+                f"indices must be integers, slices, ..., None (tf.newaxis) or integer tensors; "
+                f"got {type(it).__name__} {it!r}"))
     spec = tuple(spec)
     try:
-        _getitem_rule(Aval(x.shape.dims, x.dtype), spec)
-    except IndexError as exc:
-        raise IndexError(with_location(f"getitem on {x.dtype.name}{list(x.shape)}: {exc}")) from None
-    return bind(GETITEM, (x,), {"spec": spec})
+        _getitem_rule(Aval(x.shape.dims, x.dtype), *[Aval(d.shape.dims, d.dtype) for d in dyn], spec=spec)
+    except (IndexError, TypeError) as exc:
+        raise type(exc)(with_location(f"getitem on {x.dtype.name}{list(x.shape)} with {index!r}: {exc}")) from None
+    return bind(GETITEM, (x,) + tuple(dyn), {"spec": spec})
 
 
-def _dynamic_getitem(x, items):
-    """Indices that are tensors (or lists): one leading tensor index is a gather
-    along axis 0; further static items apply to the result."""
-    from . import array_ops as A
-    first, rest = items[0], items[1:]
-    if isinstance(first, (TensorBase, list, np.ndarray)):
-        idx = convert_to_tensor(first)
-        if idx.dtype.is_floating:
-            raise TypeError(with_location(f"only integer tensors can index, got {idx.dtype.name}"))
-        if idx.dtype.is_bool:
-            return A.boolean_mask(x, idx) if not rest else getitem(A.boolean_mask(x, idx), (slice(None),) + rest)
-        out = A.gather(x, idx, axis=0)
-        if not rest:
-            return out
-        lead = (slice(None),) * max(idx.shape.rank, 0)
-        return getitem(out, lead + tuple(rest))
-    if isinstance(first, slice) or first is Ellipsis or first is None or isinstance(first, int):
-        # A tensor-valued bound inside a slice, or a tensor index after other items.
-        if isinstance(first, slice) and any(isinstance(b, SymbolicTensor) for b in (first.start, first.stop, first.step)):
-            return A.dynamic_slice(x, first, 0) if not rest else getitem(A.dynamic_slice(x, first, 0), (slice(None),) + rest)
-        head = getitem(x, (first,))
-        if isinstance(first, int):
-            return getitem(head, rest) if rest else head
-        return getitem_after_first(head, rest)
-    raise TypeError(with_location(f"unsupported index {items!r}"))
+def _advanced_getitem(x, items, advanced):
+    """Basic items first (the advanced one kept as full slices), then a gather or
+    boolean_mask along the axis where it lands."""
+    if len(advanced) > 1:
+        raise TypeError(with_location(
+            "only one index may be a list, array or tensor with dimensions (use tf.gather_nd for more)"))
+    from . import gather_ops
+    k = advanced[0]
+    idx = convert_to_tensor(items[k])
+    if idx.dtype.is_floating:
+        raise TypeError(with_location(f"indices must be integers or bools, got a {idx.dtype.name} tensor"))
+    consumed = idx.shape.rank if idx.dtype.is_bool else 1
+    basic = items[:k] + (slice(None),) * consumed + items[k + 1:]
+    rank = x.shape.rank
+    n_real = sum(1 for it in basic if it is not None and it is not Ellipsis)
+    axis = 0
+    for it in items[:k]:
+        if it is Ellipsis:
+            axis += rank - n_real
+        elif it is None or isinstance(it, slice):
+            axis += 1
+    out = getitem(x, basic)
+    if idx.dtype.is_bool:
+        out = gather_ops.boolean_mask(out, idx, axis=axis)
+        new_dims = 1
+    else:
+        out = gather_ops.gather(out, idx, axis=axis)
+        new_dims = idx.shape.rank
+    # NumPy counts integers as advanced indices too: when a slice, None or ...
+    # separates them from the array index, the selected dims go first.
+    group = [i for i, it in enumerate(items) if i == k or _is_int(it)]
+    if axis and group[-1] - group[0] + 1 != len(group):
+        from . import array_ops
+        rank = out.shape.rank
+        moved = list(range(axis, axis + new_dims))
+        out = array_ops.transpose(out, moved + [d for d in range(rank) if d not in moved])
+    return out
 
 
-def getitem_after_first(x, rest):
-    from . import array_ops as A
-    perm = list(range(x.shape.rank))
-    perm = perm[1:] + perm[:1]
-    moved = A.transpose(x, perm)
-    out = getitem(moved, rest)
-    r = out.shape.rank
-    return A.transpose(out, [r - 1] + list(range(r - 1)))
-
-
-__all__ = ["getitem", "dtypes"]
+def _is_int(it):
+    if isinstance(it, (bool, np.bool_)):
+        return False
+    return isinstance(it, (int, np.integer)) or (isinstance(it, TensorBase) and it.shape.rank == 0)

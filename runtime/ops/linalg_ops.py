@@ -1,4 +1,4 @@
-"""Matrix primitives: matmul (batched, with transposes) and einsum."""
+"""Matrix primitives: matmul (batched, with transposes) and einsum; tensordot on top."""
 from .. import shape_rules as R
 from ..errors import with_location
 from ..registry import Aval, bind, defprim
@@ -54,3 +54,147 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                           f"{' (transpose_a)' if attrs['transpose_a'] else ''}"
                           f"{' (transpose_b)' if attrs['transpose_b'] else ''}: {exc}")) from None
     return bind(MATMUL, (a, b), attrs)
+
+
+def matrix_transpose(a, name=None, conjugate=False):
+    from . import array_ops as A
+    x = convert_to_tensor(a)
+    rank = x.shape.rank
+    if rank < 2:
+        raise ValueError(with_location(f"matrix_transpose: needs rank >= 2, got shape {list(x.shape)}"))
+    return A.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+# --- einsum ---------------------------------------------------------------------
+# Subscripts are kept as a parsed, hashable attr: a tuple of operand subscript
+# strings and the output string, "..." included.  Implicit outputs ("ij,jk") are
+# made explicit by the wrapper, following NumPy's rule.
+
+def _split_terms(term, rank):
+    """'a...b' of a rank-r operand -> list of labels, '.' standing for each ellipsis dim."""
+    if "..." not in term:
+        return list(term)
+    head, tail = term.split("...")
+    return list(head) + ["."] * (rank - len(head) - len(tail)) + list(tail)
+
+
+def _einsum_rule(*ops, inputs, output):
+    sizes = {}
+    ell = []
+    for term, a in zip(inputs, ops):
+        if a.dtype is not ops[0].dtype:
+            raise TypeError(f"dtypes {', '.join(o.dtype.name for o in ops)} do not match")
+        letters = term.replace("...", "")
+        if len(letters) > len(a.shape) or ("..." not in term and len(letters) != len(a.shape)):
+            raise R.ShapeError(f"subscripts {term!r} do not fit an operand of shape {list(a.shape)}")
+        labels = _split_terms(term, len(a.shape))
+        ell.append(tuple(d for lab, d in zip(labels, a.shape) if lab == "."))
+        for lab, d in zip(labels, a.shape):
+            if lab == "." or d is None:
+                continue
+            prev = sizes.get(lab)
+            if prev is None or prev == 1:
+                sizes[lab] = d
+            elif d not in (1, prev):
+                raise R.ShapeError(f"label {lab!r} has sizes {prev} and {d}")
+    ell_shape = R.broadcast_shapes(*ell) if ell else ()
+    out = []
+    for lab in output.replace("...", "."):
+        out.extend(ell_shape if lab == "." else (sizes.get(lab),))
+    return Aval(tuple(out), ops[0].dtype)
+
+
+def _einsum_impl(xp, *ops, inputs, output):
+    return xp.einsum(",".join(inputs) + "->" + output, *ops, optimize=len(ops) > 1)
+
+
+def _einsum_vjp(g, out, *ops, inputs, output):
+    from . import array_ops as A
+    grads = []
+    for i, (term, x) in enumerate(zip(inputs, ops)):
+        letters = term.replace("...", "")
+        if len(set(letters)) != len(letters):
+            raise NotImplementedError(with_location(
+                f"einsum: no gradient for the repeated subscripts of {term!r}"))
+        others = [t for j, t in enumerate(inputs) if j != i]
+        present = set(output) | set("".join(others))
+        kept = "".join(c for c in letters if c in present)
+        has_ell = "..." in term and ("..." in output or any("..." in t for t in others))
+        target = kept if not has_ell else _with_ellipsis(term, kept)
+        gx = einsum(",".join([output] + others) + "->" + target, g, *[o for j, o in enumerate(ops) if j != i])
+        # Labels summed only inside this operand come back as size-1 axes, then broadcast.
+        labels = _split_terms(term, x.shape.rank)
+        ell_kept = has_ell
+        for pos, lab in enumerate(labels):
+            if (lab == "." and not ell_kept) or (lab != "." and lab not in present):
+                gx = A.expand_dims(gx, pos)
+        grads.append(A.broadcast_like(gx, x) if gx.shape.dims != x.shape.dims else gx)
+    return tuple(grads)
+
+
+def _with_ellipsis(term, kept):
+    head, tail = term.split("...")
+    return "".join(c for c in head if c in kept) + "..." + "".join(c for c in tail if c in kept)
+
+
+EINSUM = defprim("einsum", _einsum_impl, _einsum_rule, _einsum_vjp)
+
+
+def einsum(equation, *inputs, **kwargs):
+    ops = [convert_to_tensor(x) for x in inputs]
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = tuple(lhs.split(","))
+    if len(terms) != len(ops):
+        raise ValueError(with_location(f"einsum: {equation!r} names {len(terms)} operands, got {len(ops)}"))
+    if not arrow:  # implicit output: the labels used once, in alphabetical order
+        letters = lhs.replace("...", "").replace(",", "")
+        rhs = ("..." if "..." in lhs else "") + "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    for a in ops[1:]:
+        if a.dtype is not ops[0].dtype:
+            M._dtype_mismatch("einsum", ops[0], a)
+    attrs = {"inputs": terms, "output": rhs}
+    try:
+        _einsum_rule(*[Aval(a.shape.dims, a.dtype) for a in ops], **attrs)
+    except R.ShapeError as exc:
+        desc = ", ".join(f"{a.dtype.name}{list(a.shape)}" for a in ops)
+        raise ValueError(with_location(f"einsum {equation!r} of {desc}: {exc}")) from None
+    return bind(EINSUM, tuple(ops), attrs)
+
+
+def tensordot(a, b, axes, name=None):
+    """Contract axes of a with axes of b (an int N: the last N of a with the first N of b)."""
+    from . import array_ops as A
+    a, b = M._binary_args(a, b, "tensordot")
+    ra, rb = a.shape.rank, b.shape.rank
+    if isinstance(axes, (int,)) or (hasattr(axes, "shape") and axes.shape.rank == 0):
+        n = int(axes)
+        if n < 0 or n > min(ra, rb):
+            raise ValueError(with_location(f"tensordot: cannot contract {n} axes of ranks {ra} and {rb}"))
+        ax_a, ax_b = list(range(ra - n, ra)), list(range(n))
+    else:
+        ax_a, ax_b = ([int(v) for v in (x if isinstance(x, (list, tuple)) else [x])] for x in axes)
+        ax_a = [v % ra for v in ax_a]
+        ax_b = [v % rb for v in ax_b]
+    for i, j in zip(ax_a, ax_b):
+        if a.shape[i] is not None and b.shape[j] is not None and a.shape[i] != b.shape[j]:
+            raise ValueError(with_location(
+                f"tensordot: axis {i} of {list(a.shape)} and axis {j} of {list(b.shape)} differ"))
+    free_a = [i for i in range(ra) if i not in ax_a]
+    free_b = [j for j in range(rb) if j not in ax_b]
+    if a.shape.is_fully_defined() and b.shape.is_fully_defined():
+        # Known shapes: one matmul on (free, contracted) x (contracted, free) matrices.
+        da, db = a.shape.dims, b.shape.dims
+        k = 1
+        for i in ax_a:
+            k *= da[i]
+        ma = A.reshape(A.transpose(a, free_a + ax_a), [-1, k])
+        mb = A.reshape(A.transpose(b, ax_b + free_b), [k, -1])
+        return A.reshape(matmul(ma, mb), [da[i] for i in free_a] + [db[j] for j in free_b])
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    la = [next(letters) for _ in range(ra)]
+    lb = [next(letters) for _ in range(rb)]
+    for i, j in zip(ax_a, ax_b):
+        lb[j] = la[i]
+    out = [la[i] for i in free_a] + [lb[j] for j in free_b]
+    return einsum(f"{''.join(la)},{''.join(lb)}->{''.join(out)}", a, b)

@@ -36,7 +36,8 @@ def _b(name, impl, vjp, kernel, rule=R.broadcast):
 # --- unary --------------------------------------------------------------------
 NEG = _u("neg", lambda xp, x: xp.negative(x), lambda g, out, x: negative(g), "(-{0})")
 ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: g * sign(x), "fabs({0})")
-SIGN = _u("sign", lambda xp, x: xp.sign(x), None, "(({0} > 0) - ({0} < 0))")
+# TensorFlow's sign has a zero gradient (not None), so gradient() returns zeros.
+SIGN = _u("sign", lambda xp, x: xp.sign(x), lambda g, out, x: A.zeros_like(g), "(({0} > 0) - ({0} < 0))")
 EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * out, "exp({0})", R.floating)
 EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * (out + 1), "expm1({0})", R.floating)
 LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / x, "log({0})", R.floating)
@@ -150,12 +151,18 @@ CAST = defprim("cast", lambda xp, x, dtype: x.astype(dtype.np), _cast_rule, _cas
 def _binary_args(x, y, op):
     """Convert both operands; a Python scalar adopts the tensor operand's dtype.
     Two tensors of different dtypes are a TypeError (no silent promotion)."""
+    # Fast paths first: every eager `x * 2.0` comes through here.
     tx = type(x)
     ty = type(y)
-    if tx is Tensor and ty is Tensor:
-        if x._value.dtype != y._value.dtype:
-            _dtype_mismatch(op, x, y)
-        return x, y
+    if tx is Tensor:
+        if ty is Tensor:
+            if x._value.dtype != y._value.dtype:
+                _dtype_mismatch(op, x, y)
+            return x, y
+        if ty is float or ty is int:
+            return x, _scalar_like(y, x)
+    elif ty is Tensor and (tx is float or tx is int):
+        return _scalar_like(x, y), y
     if isinstance(x, TensorBase):
         x = convert_to_tensor(x)
         y = convert_to_tensor(y, x.dtype) if not isinstance(y, TensorBase) else convert_to_tensor(y)
@@ -170,14 +177,30 @@ def _binary_args(x, y, op):
     return x, y
 
 
+_scalars = {}  # (type, value, NumPy dtype) -> Tensor: Python scalars met in eager arithmetic
+
+
+def _scalar_like(value, other):
+    """The Python scalar `value` as an eager tensor of `other`'s dtype (cached)."""
+    np_dtype = other._value.dtype
+    key = (type(value), value, np_dtype)
+    t = _scalars.get(key)
+    if t is None:
+        t = convert_to_tensor(value, dtypes.from_numpy(np_dtype))
+        # Not cached: NaN (its key never matches) and float zeros (0.0 == -0.0 as keys).
+        if len(_scalars) < 4096 and value == value and (value or type(value) is int):
+            _scalars[key] = t
+    return t
+
+
 def _is_python_scalar(v):
     return type(v) in (int, float, bool)
 
 
 def _dtype_mismatch(op, x, y):
     raise TypeError(with_location(
-        f"{op}: cannot combine a {x.dtype.name} tensor (shape {list(x.shape)}) with a "
-        f"{y.dtype.name} tensor (shape {list(y.shape)}); cast one with tf.cast first"))
+        f"{op}: the operands have different dtypes, {x.dtype.name}{list(x.shape)} and "
+        f"{y.dtype.name}{list(y.shape)}; cast one with tf.cast first"))
 
 
 def _binary(prim, x, y):

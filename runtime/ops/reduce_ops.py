@@ -1,11 +1,14 @@
 """Reduction primitives (sum, max, min, prod, any, all, argmax, argmin) and the
 composites on top of them (mean, logsumexp, variance, norms)."""
+import numpy as np
+
 from .. import dtypes
 from .. import shape_rules as R
 from ..errors import with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
+from . import gather_ops as G
 from . import math_ops as M
 
 
@@ -81,12 +84,10 @@ def normalize_axes(axis, rank, op):
         return tuple(range(rank))
     if hasattr(axis, "numpy"):
         axis = axis.numpy().tolist()
-    if isinstance(axis, (list, tuple)):
-        axes = [int(a) for a in axis]
-    else:
-        if isinstance(axis, float):
-            raise TypeError(with_location(f"{op}: axis must be an integer, got {axis!r}"))
-        axes = [int(axis)]
+    axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    for a in axes:
+        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+            raise TypeError(with_location(f"{op}: axis must be an integer, got {a!r}"))
     out = set()
     for a in axes:
         if not -rank <= a < max(rank, 1) or (rank == 0 and a not in (0, -1)):
@@ -135,7 +136,7 @@ def _count(x, axes):
             n *= d
         return convert_to_tensor(n, dtype=x.dtype) if not x.dtype.is_integer else n
     shp = A.shape(x)
-    n = reduce_prod(A.gather(shp, list(axes)))
+    n = reduce_prod(G.gather(shp, list(axes)))
     return M.cast(n, x.dtype)
 
 

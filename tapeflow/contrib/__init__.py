@@ -1,1 +1,2 @@
-"""(filled in by its issue)"""
+"""tf.contrib: the parts of TensorFlow 1's contrib that the eager-era programs use."""
+from tapeflow.contrib import eager  # noqa: F401

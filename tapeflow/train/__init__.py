@@ -1,1 +1,7 @@
-"""(filled in by its issue)"""
+"""tf.train: checkpoints, the global step and the TensorFlow 1 optimizers."""
+from tapeflow.train.checkpoint import list_variables, load_variable  # noqa: F401
+from tapeflow.train.checkpoint_api import Checkpoint, CheckpointManager, latest_checkpoint  # noqa: F401
+from tapeflow.train.optimizers import (  # noqa: F401
+    AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, Optimizer, get_global_step,
+    get_or_create_global_step,
+)

@@ -1,0 +1,176 @@
+"""Convolution and pooling over NHWC images.
+
+One primitive pair carries all of it: `extract_patches` turns (N, H, W, C) into
+the windows (N, OH, OW, KH, KW, C) (a strided view, no copy, when unpadded) and
+`patches_grad` adds windows back onto an image (its transpose, col2im).  Then
+conv2d = tensordot(patches, filters), max_pool = reduce_max, avg_pool = sum /
+count, and every gradient, of any order, comes from those ops' own rules.
+"""
+import numpy as np
+
+from ..errors import with_location
+from ..registry import Aval, bind, defprim
+from ..tensor import convert_to_tensor
+from . import array_ops as A
+from . import linalg_ops as L
+from . import reduce_ops as RD
+
+
+def _out_size(size, k, stride, dilation, padding):
+    """Output length and (before, after) padding of one spatial axis."""
+    span = (k - 1) * dilation + 1
+    if padding == "VALID":
+        return max((size - span) // stride + 1, 0), (0, 0)
+    out = -(-size // stride)
+    total = max((out - 1) * stride + span - size, 0)
+    return out, (total // 2, total - total // 2)
+
+
+def _geometry(shape, ksize, strides, dilations, padding):
+    (oh, ph), (ow, pw) = (_out_size(shape[1 + i], ksize[i], strides[i], dilations[i], padding) for i in (0, 1))
+    return oh, ow, ph, pw
+
+
+def _patches_impl(xp, x, ksize, strides, dilations, padding, pad_value):
+    oh, ow, ph, pw = _geometry(x.shape, ksize, strides, dilations, padding)
+    if ph != (0, 0) or pw != (0, 0):
+        x = xp.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=pad_value)
+    sn, sh, sw, sc = x.strides
+    shape = (x.shape[0], oh, ow, ksize[0], ksize[1], x.shape[3])
+    view = (sn, sh * strides[0], sw * strides[1], sh * dilations[0], sw * dilations[1], sc)
+    return xp.lib.stride_tricks.as_strided(x, shape, view)
+
+
+def _patches_grad_impl(xp, g, like, ksize, strides, dilations, padding, pad_value):
+    n, h, w, c = like.shape
+    oh, ow, ph, pw = _geometry(like.shape, ksize, strides, dilations, padding)
+    out = xp.zeros((n, h + sum(ph), w + sum(pw), c), dtype=g.dtype)
+    for i in range(ksize[0]):
+        r0 = i * dilations[0]
+        for j in range(ksize[1]):
+            c0 = j * dilations[1]
+            out[:, r0:r0 + strides[0] * (oh - 1) + 1:strides[0],
+                c0:c0 + strides[1] * (ow - 1) + 1:strides[1], :] += g[:, :, :, i, j, :]
+    return out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :]
+
+
+def _patches_rule(x, ksize, strides, dilations, padding, pad_value):
+    if len(x.shape) != 4:
+        raise ValueError(f"expects a rank-4 NHWC tensor, got shape {list(x.shape)}")
+    n, h, w, c = x.shape
+    oh = None if h is None else _out_size(h, ksize[0], strides[0], dilations[0], padding)[0]
+    ow = None if w is None else _out_size(w, ksize[1], strides[1], dilations[1], padding)[0]
+    return Aval((n, oh, ow, ksize[0], ksize[1], c), x.dtype)
+
+
+EXTRACT_PATCHES = defprim("extract_patches", _patches_impl, _patches_rule,
+                          lambda g, out, x, **attrs: bind(PATCHES_GRAD, (g, x), attrs))
+# The transpose of extract_patches: windows summed back onto the image.
+PATCHES_GRAD = defprim("patches_grad", _patches_grad_impl,
+                       lambda g, like, **attrs: Aval(like.shape, g.dtype),
+                       lambda gg, out, g, like, **attrs: (bind(EXTRACT_PATCHES, (gg,), attrs), None))
+
+
+# --- argument normalization --------------------------------------------------------------
+def _pair(v, name, op, channels_last=True):
+    """TensorFlow's int / [h, w] / [1, h, w, 1] spellings -> (h, w)."""
+    if v is None:
+        return (1, 1)
+    v = [int(a) for a in (v if isinstance(v, (list, tuple)) else [v])]
+    if len(v) == 1:
+        v = v * 2
+    elif len(v) == 4:
+        v = v[1:3] if channels_last else v[2:4]
+    if len(v) != 2 or min(v) < 1:
+        raise ValueError(with_location(f"{op}: {name} must be 1, 2 or 4 positive integers, got {v}"))
+    return tuple(v)
+
+
+def _padding(padding, op):
+    p = padding.upper() if isinstance(padding, str) else padding
+    if p not in ("SAME", "VALID"):
+        raise ValueError(with_location(f"{op}: padding must be 'SAME' or 'VALID', got {padding!r}"))
+    return p
+
+
+def _nhwc(x, data_format, op):
+    x = convert_to_tensor(x)
+    if data_format not in (None, "NHWC", "NCHW"):
+        raise ValueError(with_location(f"{op}: data_format must be NHWC or NCHW, got {data_format!r}"))
+    if x.shape.rank != 4:
+        raise ValueError(with_location(
+            f"{op}: input must be rank 4 ({data_format or 'NHWC'}), got shape {list(x.shape)}"))
+    return A.transpose(x, [0, 2, 3, 1]) if data_format == "NCHW" else x
+
+
+def _back(y, data_format):
+    return A.transpose(y, [0, 3, 1, 2]) if data_format == "NCHW" else y
+
+
+def extract_patches(x, ksize, strides, dilations, padding, pad_value=0):
+    """(N, H, W, C) -> (N, OH, OW, KH, KW, C) windows."""
+    attrs = {"ksize": ksize, "strides": strides, "dilations": dilations, "padding": padding,
+             "pad_value": pad_value}
+    return bind(EXTRACT_PATCHES, (x,), attrs)
+
+
+# --- public ops -------------------------------------------------------------------------------
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
+    cl = data_format != "NCHW"
+    x = _nhwc(input, data_format, "conv2d")
+    w = convert_to_tensor(filters)
+    if w.dtype is not x.dtype:
+        raise TypeError(with_location(
+            f"conv2d: input is {x.dtype.name} but filters are {w.dtype.name}; cast one with tf.cast"))
+    if w.shape.rank != 4 or (x.shape[3] is not None and w.shape[2] != x.shape[3]):
+        raise ValueError(with_location(
+            f"conv2d: filters of shape {list(w.shape)} (HWIO) do not fit input of shape {list(x.shape)} (NHWC)"))
+    ksize = (w.shape[0], w.shape[1])
+    patches = extract_patches(x, ksize, _pair(strides, "strides", "conv2d", cl),
+                              _pair(dilations, "dilations", "conv2d", cl), _padding(padding, "conv2d"))
+    return _back(L.tensordot(patches, w, 3), data_format)
+
+
+def _pool(x, ksize, strides, padding, data_format, op):
+    cl = data_format != "NCHW"
+    x = _nhwc(x, data_format, op)
+    return x, _pair(ksize, "ksize", op, cl), _pair(strides, "strides", op, cl), _padding(padding, op)
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    x, k, s, p = _pool(input, ksize, strides, padding, data_format, "max_pool2d")
+    low = float("-inf") if x.dtype.is_floating else int(np.iinfo(x.dtype.np).min)
+    patches = extract_patches(x, k, s, (1, 1), p, low)
+    return _back(RD.reduce_max(patches, [3, 4]), data_format)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    x, k, s, p = _pool(input, ksize, strides, padding, data_format, "avg_pool2d")
+    if not x.dtype.is_floating:
+        raise TypeError(with_location(f"avg_pool2d expects a floating-point tensor, got {x.dtype.name}"))
+    total = RD.reduce_sum(extract_patches(x, k, s, (1, 1), p), [3, 4])
+    if p == "VALID":
+        return _back(total / float(k[0] * k[1]), data_format)
+    # SAME: windows at the border average only the real pixels, as TensorFlow's.
+    ones = A.ones_like(x[:1, :, :, :1])
+    count = RD.reduce_sum(extract_patches(ones, k, s, (1, 1), p), [3, 4])
+    return _back(total / count, data_format)
+
+
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    return max_pool2d(input, ksize, strides, padding, data_format or "NHWC")
+
+
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    return avg_pool2d(input, ksize, strides, padding, data_format or "NHWC")
+
+
+def image_extract_patches(images, sizes, strides, rates, padding, name=None):
+    """tf.image.extract_patches: (N, OH, OW, KH * KW * C)."""
+    x = _nhwc(images, "NHWC", "extract_patches")
+    k = _pair(sizes, "sizes", "extract_patches")
+    p = extract_patches(x, k, _pair(strides, "strides", "extract_patches"),
+                        _pair(rates, "rates", "extract_patches"), _padding(padding, "extract_patches"))
+    n, oh, ow, kh, kw, c = p.shape.dims
+    return A.reshape(p, [-1 if n is None else n, -1 if oh is None else oh, ow, kh * kw * c])
+

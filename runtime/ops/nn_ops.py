@@ -1,0 +1,217 @@
+"""tf.nn: activations, softmax, losses, normalization and dropout.
+
+Only softplus is a primitive (its stable formula's natural gradient is wrong
+at 0); the rest are composites.  Composites written with `where` take care
+that the branch not chosen stays finite: its gradient is multiplied by zero,
+and 0 * inf would be NaN.
+"""
+import math
+
+from ..errors import with_location
+from ..registry import bind, defprim
+from .. import shape_rules as R
+from ..tensor import convert_to_tensor
+from . import array_ops as A
+from . import gather_ops as G
+from . import math_ops as M
+from . import reduce_ops as RD
+
+
+def _softplus_impl(xp, x):
+    # log(1 + exp(x)) = max(x, 0) + log1p(exp(-|x|)): no overflow in either tail.
+    return (xp.maximum(x, 0) + xp.log1p(xp.exp(-xp.abs(x)))).astype(x.dtype, copy=False)
+
+
+SOFTPLUS = defprim("softplus", _softplus_impl, R.floating, lambda g, out, x: g * M.sigmoid(x),
+                   kernel="(fmax({0}, 0) + log1p(exp(-fabs({0}))))", kind="unary")
+
+
+def _floating(x, op):
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise TypeError(with_location(f"{op} expects a floating-point tensor, got {x.dtype.name} {list(x.shape)}"))
+    return x
+
+
+def softplus(features, name=None):
+    return bind(SOFTPLUS, (_floating(features, "softplus"),), {})
+
+
+relu = M.relu
+sigmoid = M.sigmoid
+tanh = M.tanh
+
+
+def relu6(features, name=None):
+    x = convert_to_tensor(features)
+    # The gradient is 1 strictly inside (0, 6), as TensorFlow's.
+    return A.where(M.less(x, 6), M.relu(x), 6)
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    x = convert_to_tensor(features)
+    return A.where(M.greater(x, 0), x, x * alpha)
+
+
+def elu(features, name=None):
+    x = _floating(features, "elu")
+    return A.where(M.greater(x, 0), x, M.expm1(M.minimum(x, 0)))
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(features, name=None):
+    x = _floating(features, "selu")
+    return A.where(M.greater(x, 0), x * _SELU_SCALE, M.expm1(M.minimum(x, 0)) * (_SELU_SCALE * _SELU_ALPHA))
+
+
+def gelu(features, approximate=False, name=None):
+    x = _floating(features, "gelu")
+    if approximate:
+        inner = (x + M.pow(x, 3) * 0.044715) * math.sqrt(2 / math.pi)
+        return x * 0.5 * (M.tanh(inner) + 1)
+    return x * 0.5 * (M.erf(x * (1 / math.sqrt(2))) + 1)
+
+
+def softsign(features, name=None):
+    x = _floating(features, "softsign")
+    return x / (M.abs(x) + 1)
+
+
+def silu(features, beta=1.0, name=None):
+    x = _floating(features, "silu")
+    return x * M.sigmoid(x * beta) if beta != 1.0 else x * M.sigmoid(x)
+
+
+swish = silu
+
+
+# --- softmax family -------------------------------------------------------------------
+def _shifted(logits, axis):
+    """logits minus their (constant) max along axis: exp of it cannot overflow."""
+    m = A.stop_gradient(RD.reduce_max(logits, axis, keepdims=True))
+    return logits - A.where(M.is_finite(m), m, A.zeros_like(m))
+
+
+def softmax(logits, axis=None, name=None):
+    x = _floating(logits, "softmax")
+    axis = -1 if axis is None else axis
+    e = M.exp(_shifted(x, axis))
+    return e / RD.reduce_sum(e, axis, keepdims=True)
+
+
+def log_softmax(logits, axis=None, name=None):
+    x = _floating(logits, "log_softmax")
+    axis = -1 if axis is None else axis
+    s = _shifted(x, axis)
+    return s - M.log(RD.reduce_sum(M.exp(s), axis, keepdims=True))
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    logits = _floating(logits, "softmax_cross_entropy_with_logits")
+    labels = M.cast(convert_to_tensor(labels), logits.dtype)
+    if not labels.shape.is_compatible_with(logits.shape):
+        raise ValueError(with_location(
+            f"softmax_cross_entropy_with_logits: labels {list(labels.shape)} and logits "
+            f"{list(logits.shape)} must have the same shape"))
+    return -RD.reduce_sum(labels * log_softmax(logits, axis), axis)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+    logits = _floating(logits, "sparse_softmax_cross_entropy_with_logits")
+    labels = convert_to_tensor(labels)
+    rank = logits.shape.rank
+    if not labels.dtype.is_integer or labels.shape.rank != rank - 1 or \
+            not labels.shape.is_compatible_with(logits.shape[:-1]):
+        raise ValueError(with_location(
+            f"sparse_softmax_cross_entropy_with_logits: labels must be integers of shape "
+            f"{list(logits.shape[:-1])}, got {labels.dtype.name}{list(labels.shape)}"))
+    logp = log_softmax(logits)
+    picked = G.gather(logp, A.expand_dims(labels, -1), axis=rank - 1, batch_dims=rank - 1)
+    return -A.squeeze(picked, [-1])
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """max(x, 0) - x * z + log(1 + exp(-|x|)), written as TensorFlow writes it."""
+    x = _floating(logits, "sigmoid_cross_entropy_with_logits")
+    z = convert_to_tensor(labels, x.dtype) if not hasattr(labels, "dtype") else convert_to_tensor(labels)
+    if z.dtype is not x.dtype or not z.shape.is_compatible_with(x.shape):
+        raise ValueError(with_location(
+            f"sigmoid_cross_entropy_with_logits: labels {z.dtype.name}{list(z.shape)} must match "
+            f"logits {x.dtype.name}{list(x.shape)}"))
+    nonneg = M.greater_equal(x, 0)
+    zeros = A.zeros_like(x)
+    relu_logits = A.where(nonneg, x, zeros)
+    neg_abs = A.where(nonneg, -x, x)
+    return relu_logits - x * z + M.log1p(M.exp(neg_abs))
+
+
+# --- normalization, dropout, misc -------------------------------------------------------
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    x = _floating(x, "l2_normalize")
+    axis = dim if axis is None else axis
+    sq = RD.reduce_sum(x * x, axis, keepdims=True)
+    return x * M.rsqrt(M.maximum(sq, epsilon))
+
+
+def l2_loss(t, name=None):
+    t = _floating(t, "l2_loss")
+    return RD.reduce_sum(t * t) / 2
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """Mean and variance over `axes` (the variance measured from a stopped mean, as TensorFlow)."""
+    x = convert_to_tensor(x)
+    mean = RD.reduce_mean(x, axes, keepdims=True)
+    variance = RD.reduce_mean(M.squared_difference(x, A.stop_gradient(mean)), axes, keepdims=True)
+    if not keepdims:
+        axes = RD.normalize_axes(axes, x.shape.rank, "moments")
+        mean = A.squeeze(mean, list(axes))
+        variance = A.squeeze(variance, list(axes))
+    return mean, variance
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    inv = M.rsqrt(variance + variance_epsilon)
+    if scale is not None:
+        inv = inv * scale
+    y = x * inv
+    shift = -mean * inv
+    return y + (shift + offset if offset is not None else shift)
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    x = convert_to_tensor(value)
+    b = convert_to_tensor(bias)
+    channel = 1 if data_format and data_format.startswith("NC") else -1
+    if b.shape.rank != 1 or x.shape.rank < 2 or \
+            (x.shape[channel] is not None and b.shape[0] not in (None, x.shape[channel])):
+        raise ValueError(with_location(
+            f"bias_add: bias of shape {list(b.shape)} must be a vector matching dimension {channel} "
+            f"of value {list(x.shape)}"))
+    if channel == 1:
+        b = A.reshape(b, [-1] + [1] * (x.shape.rank - 2))
+    return M.add(x, b)
+
+
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    """Zero entries with probability `rate`, scale the rest by 1 / (1 - rate)."""
+    from . import random_ops
+    x = _floating(x, "dropout")
+    if isinstance(rate, (int, float)):
+        if not 0 <= rate < 1:
+            raise ValueError(with_location(f"dropout: rate must be in [0, 1), got {rate}"))
+        if rate == 0:
+            return x
+    rate = M.cast(convert_to_tensor(rate), x.dtype)
+    shape = A.shape(x) if noise_shape is None else noise_shape
+    noise = random_ops.uniform(shape, dtype=x.dtype, seed=seed)
+    keep = M.greater_equal(noise, rate)
+    return A.where(keep, x / (1 - rate), A.zeros_like(x))
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    return G.gather(params, ids)
+

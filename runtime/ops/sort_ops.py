@@ -1,0 +1,101 @@
+"""Order along an axis: cumsum and argsort (primitives); sort, top_k on top."""
+import collections
+
+import numpy as np
+
+from .. import dtypes
+from .. import shape_rules as R
+from ..errors import with_location
+from ..registry import Aval, bind, defprim
+from ..tensor import convert_to_tensor
+from . import array_ops as A
+from . import gather_ops as G
+from . import indexing as I
+
+
+def _cumsum_impl(xp, x, axis, exclusive, reverse):
+    if reverse:
+        x = xp.flip(x, axis)
+    out = xp.cumsum(x, axis=axis, dtype=x.dtype)
+    if exclusive:  # shift by one along the axis, a zero first
+        to = [slice(None)] * x.ndim
+        frm = [slice(None)] * x.ndim
+        to[axis], frm[axis] = slice(1, None), slice(None, -1)
+        shifted = xp.zeros_like(out)
+        shifted[tuple(to)] = out[tuple(frm)]
+        out = shifted
+    return xp.flip(out, axis) if reverse else out
+
+
+CUMSUM = defprim("cumsum", _cumsum_impl, lambda x, axis, exclusive, reverse: R.same(x),
+                 lambda g, out, x, axis, exclusive, reverse:
+                 bind(CUMSUM, (g,), {"axis": axis, "exclusive": exclusive, "reverse": not reverse}))
+
+
+def _argsort_impl(xp, x, axis, descending):
+    if not descending:
+        return xp.argsort(x, axis=axis, kind="stable").astype(np.int32)
+    # Descending and stable (equal values keep their order), without negating
+    # (which overflows for the smallest int and is wrong for unsigned types).
+    n = x.shape[axis]
+    flipped = xp.argsort(xp.flip(x, axis), axis=axis, kind="stable")
+    return (n - 1 - xp.flip(flipped, axis)).astype(np.int32)
+
+
+ARGSORT = defprim("argsort", _argsort_impl,
+                  lambda x, axis, descending: Aval(x.shape, dtypes.int32), None)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    x = convert_to_tensor(x)
+    if x.dtype.is_bool:
+        raise TypeError(with_location("cumsum: bool tensors cannot be summed; cast them first"))
+    attrs = {"axis": A.static_axis(axis, x.shape.rank, "cumsum"), "exclusive": bool(exclusive),
+             "reverse": bool(reverse)}
+    return bind(CUMSUM, (x,), attrs)
+
+
+def _direction(direction, op):
+    if direction not in ("ASCENDING", "DESCENDING"):
+        raise ValueError(with_location(f"{op}: direction must be ASCENDING or DESCENDING, got {direction!r}"))
+    return direction == "DESCENDING"
+
+
+def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
+    x = convert_to_tensor(values)
+    return bind(ARGSORT, (x,), {"axis": A.static_axis(axis, x.shape.rank, "argsort"),
+                                "descending": _direction(direction, "argsort")})
+
+
+def _take_along_last(x, idx):
+    rank = x.shape.rank
+    return G.gather(x, idx, axis=rank - 1, batch_dims=rank - 1)
+
+
+def sort(values, axis=-1, direction="ASCENDING", name=None):
+    """Sorted values; the gradient flows back through the gather to the original positions."""
+    x = convert_to_tensor(values)
+    axis = A.static_axis(axis, x.shape.rank, "sort")
+    last = x.shape.rank - 1
+    perm = list(range(x.shape.rank))
+    perm[axis], perm[last] = last, axis
+    moved = A.transpose(x, perm)
+    idx = bind(ARGSORT, (moved,), {"axis": last, "descending": _direction(direction, "sort")})
+    return A.transpose(_take_along_last(moved, idx), perm)
+
+
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
+
+
+def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002
+    """The k largest entries along the last axis (ties: the lower index first)."""
+    x = convert_to_tensor(input)
+    k = int(k)
+    n = x.shape[-1] if x.shape.rank else None
+    if x.shape.rank == 0 or k < 0 or (n is not None and k > n):
+        raise ValueError(with_location(f"top_k: k={k} is out of range for a tensor of shape {list(x.shape)}"))
+    order = bind(ARGSORT, (x,), {"axis": x.shape.rank - 1, "descending": True})
+    idx = I.getitem(order, (Ellipsis, slice(0, k)))
+    values = _take_along_last(x, idx)
+    from . import math_ops as M
+    return TopKV2(values, M.cast(idx, index_type))

@@ -1,0 +1,115 @@
+"""tf.contrib.eager (`tfe`): the function-style gradient helpers and classes of
+the TensorFlow 1.5-1.7 eager era, each a thin layer over GradientTape, Variable
+and keras.Model."""
+import functools
+
+from tapeflow.keras.models import Model
+from tapeflow.runtime.backprop import GradientTape
+from tapeflow.runtime.custom_gradient import custom_gradient  # noqa: F401
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.registry import state
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
+from tapeflow.runtime.variables import Variable  # noqa: F401
+
+__all__ = [
+    "gradients_function", "value_and_gradients_function", "implicit_gradients",
+    "implicit_value_and_gradients", "custom_gradient", "Variable", "Network", "Iterator",
+    "enable_eager_execution", "executing_eagerly",
+]
+
+
+def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
+    """Eager execution is always on in tapeflow; kept so TF1 programs run unchanged."""
+
+
+def executing_eagerly():
+    """False only while a tf.function is being traced."""
+    return state.graph is None
+
+
+def _value_and_grads(f, params, args, kwargs):
+    args = [a if isinstance(a, TensorBase) else convert_to_tensor(a) for a in args]
+    positions = range(len(args)) if params is None else params
+    for p in positions:
+        if not 0 <= p < len(args):
+            raise ValueError(with_location(
+                f"gradients_function: parameter index {p} is out of range for {len(args)} arguments"))
+    with GradientTape() as tape:
+        for p in positions:
+            tape.watch(args[p])
+        value = f(*args, **kwargs)
+    if value is None:
+        raise ValueError(with_location(
+            f"gradients_function: {getattr(f, '__name__', f)!r} returned None; it must return a tensor"))
+    grads = tape.gradient(value, [args[p] for p in positions])
+    return value, grads
+
+
+def gradients_function(f, params=None):
+    """g = gradients_function(f); g(*args) is the list of d f / d args[i]
+    (only the positions in `params` when given)."""
+
+    @functools.wraps(f)
+    def grad_fn(*args, **kwargs):
+        return _value_and_grads(f, params, args, kwargs)[1]
+
+    return grad_fn
+
+
+def value_and_gradients_function(f, params=None):
+    """Like gradients_function, returning (f(*args), gradients)."""
+
+    @functools.wraps(f)
+    def value_and_grad_fn(*args, **kwargs):
+        return _value_and_grads(f, params, args, kwargs)
+
+    return value_and_grad_fn
+
+
+def _implicit(f, args, kwargs):
+    with GradientTape() as tape:
+        value = f(*args, **kwargs)
+    variables = list(tape.watched_variables())
+    if not variables:
+        raise ValueError(with_location(
+            f"implicit_gradients: {getattr(f, '__name__', f)!r} read no trainable variables"))
+    grads = tape.gradient(value, variables)
+    return value, list(zip(grads, variables))
+
+
+def implicit_gradients(f):
+    """g = implicit_gradients(f); g(*args) is [(gradient, variable)] for every
+    trainable variable that f read."""
+
+    @functools.wraps(f)
+    def grad_fn(*args, **kwargs):
+        return _implicit(f, args, kwargs)[1]
+
+    return grad_fn
+
+
+def implicit_value_and_gradients(f):
+    """Like implicit_gradients, returning (f(*args), [(gradient, variable)])."""
+
+    @functools.wraps(f)
+    def value_and_grad_fn(*args, **kwargs):
+        return _implicit(f, args, kwargs)
+
+    return value_and_grad_fn
+
+
+class Network(Model):
+    """A keras.Model whose layers may also be registered with `track_layer`."""
+
+    def track_layer(self, layer):
+        from tapeflow.keras.layers.base import Layer
+        if not isinstance(layer, Layer):
+            raise TypeError(with_location(
+                f"Network.track_layer: expected a layer, got {type(layer).__name__}"))
+        self._track_child(f"layer-{len(self._layers)}", layer)
+        return layer
+
+
+def Iterator(dataset):  # noqa: N802 - TensorFlow's name for what is now iter(dataset)
+    """An iterator over a tf.data.Dataset (tfe.Iterator)."""
+    return iter(dataset)

@@ -1,0 +1,41 @@
+"""Stacking elements into batches, with padding for padded_batch."""
+import numpy as np
+
+from tapeflow.runtime.errors import with_location
+
+
+def stack(buf):
+    try:
+        return [np.stack(parts) for parts in zip(*buf)]
+    except ValueError:
+        shapes = sorted({tuple(a.shape) for flat in buf for a in flat})
+        raise ValueError(with_location(
+            f"Dataset.batch: cannot batch elements of different shapes {shapes}; "
+            f"use padded_batch")) from None
+
+
+def pad_stack(buf, targets, pad_value):
+    out = []
+    for k, parts in enumerate(zip(*buf)):
+        rank = parts[0].ndim
+        if any(p.ndim != rank for p in parts):
+            raise ValueError(with_location(f"Dataset.padded_batch: component {k} changes rank within a batch"))
+        widest = [max(p.shape[d] for p in parts) for d in range(rank)]
+        if targets is not None and targets[k] is not None:
+            target = list(targets[k])
+            if len(target) != rank:
+                raise ValueError(with_location(
+                    f"Dataset.padded_batch: padded shape {target} has rank {len(target)}, "
+                    f"component {k} has rank {rank}"))
+            for d, t in enumerate(target):
+                if t is not None and t != -1:
+                    if widest[d] > t:
+                        raise ValueError(with_location(
+                            f"Dataset.padded_batch: component {k} has size {widest[d]} on axis {d}, "
+                            f"larger than the padded shape {target}"))
+                    widest[d] = t
+        batch = np.full([len(parts)] + widest, pad_value(k), dtype=parts[0].dtype)
+        for i, p in enumerate(parts):
+            batch[(i,) + tuple(slice(0, s) for s in p.shape)] = p
+        out.append(batch)
+    return out

@@ -1,0 +1,447 @@
+"""tf.data.Dataset: a re-iterable pipeline of elements.
+
+A Dataset is a recipe: `_produce()` returns a fresh Python iterator over flat
+lists of NumPy arrays, and `_tmpl` is the element's structure.  Iterating a
+Dataset turns each element into tapeflow Tensors.  Every transformation returns
+a new Dataset wrapping its input's recipe, so each `for` loop starts over.
+"""
+import collections
+import concurrent.futures
+import os
+import traceback
+
+import numpy as np
+
+from tapeflow.data import batching
+from tapeflow.data import structure as S
+from tapeflow.data.prefetch import background
+from tapeflow.runtime.errors import _OWN_DIRS, with_location
+
+AUTOTUNE = -1
+INFINITE = -1  # cardinality of an endless dataset
+UNKNOWN = -2  # cardinality that cannot be known without iterating
+
+
+class Dataset:
+    def __init__(self, produce, tmpl=None, cardinality=UNKNOWN, shapes=None, tmpl_fn=None):
+        self._produce = produce
+        # The structure template, through a function: after map it is learnt from
+        # the first mapped element, so it is read only while iterating.
+        self._tmpl_fn = tmpl_fn if tmpl_fn is not None else (lambda: tmpl)
+        self._card = cardinality
+        self._shapes = shapes  # [(shape tuple with None for varying dims, np.dtype)] or None: unknown
+
+    @property
+    def _tmpl(self):
+        return self._tmpl_fn()
+
+    # ------------------------------------------------------------ iteration
+    def __iter__(self):
+        for flat in self._produce():
+            yield S.to_tensors(self._tmpl, flat)
+
+    def as_numpy_iterator(self):
+        for flat in self._produce():
+            yield S.pack(self._tmpl, [a.copy() for a in flat])
+
+    def cardinality(self):
+        return self._card
+
+    def __len__(self):
+        if self._card == INFINITE:
+            raise TypeError("The dataset is infinite.")
+        if self._card == UNKNOWN:
+            raise TypeError("The dataset length is unknown.")
+        return self._card
+
+    def __bool__(self):
+        return True
+
+    @property
+    def element_spec(self):
+        """A TensorSpec per element component (shape None where it varies)."""
+        import tapeflow
+        shapes = self._shapes
+        if shapes is None:  # e.g. after map: look at the first element
+            first = next(iter(self._produce()), None)
+            if first is None:
+                raise ValueError("element_spec: the dataset is empty and its element structure is unknown")
+            shapes = [(a.shape, a.dtype) for a in first]
+        specs = [tapeflow.TensorSpec(shape, tapeflow.as_dtype(dtype)) for shape, dtype in shapes]
+        return S.pack(self._tmpl, specs)
+
+    def _derive(self, produce, cardinality=None, shapes="same"):
+        return Dataset(produce, cardinality=self._card if cardinality is None else cardinality,
+                       shapes=self._shapes if shapes == "same" else shapes, tmpl_fn=self._tmpl_fn)
+
+    # ------------------------------------------------------------ sources
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        tmpl, flat = S.flat_arrays(tensors)
+        flat = [np.array(a) for a in flat]  # our own copy: the caller may mutate theirs
+        if any(a.ndim == 0 for a in flat):
+            raise ValueError(with_location("from_tensor_slices: every component needs a first dimension "
+                                           f"to slice, got {S.describe(tmpl, flat)}"))
+        n = flat[0].shape[0]
+        if any(a.shape[0] != n for a in flat):
+            raise ValueError(with_location(
+                f"from_tensor_slices: all components must have the same first dimension, got "
+                f"{S.describe(tmpl, flat)}"))
+
+        def produce():
+            for i in range(n):
+                yield [a[i] for a in flat]
+
+        return Dataset(produce, tmpl, n, [(a.shape[1:], a.dtype) for a in flat])
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        tmpl, flat = S.flat_arrays(tensors)
+        flat = [np.array(a) for a in flat]
+        return Dataset(lambda: iter([flat]), tmpl, 1, [(a.shape, a.dtype) for a in flat])
+
+    @staticmethod
+    def range(*args, dtype="int64", name=None):
+        """range(stop), range(start, stop[, step]) of int64 scalars (dtype= to change)."""
+        from tapeflow.runtime import dtypes
+        r = range(*[int(a) for a in args])
+        np_dtype = dtypes.as_dtype(dtype).np
+        return Dataset(lambda: ([np.asarray(i, np_dtype)] for i in r), S.LEAF, len(r), [((), np_dtype)])
+
+    @staticmethod
+    def zip(*datasets, name=None):
+        """Elements of several datasets side by side, until the shortest ends."""
+        if len(datasets) == 1 and isinstance(datasets[0], (tuple, dict)):
+            datasets = datasets[0]
+        tmpl_of = S.template(datasets)
+        parts = S.flatten(datasets)
+        for d in parts:
+            if not isinstance(d, Dataset):
+                raise TypeError(with_location(f"Dataset.zip: expected datasets, got {type(d).__name__}"))
+        def produce():
+            for flats in zip(*[d._produce() for d in parts]):
+                yield [a for f in flats for a in f]
+
+        cards = [d._card for d in parts]
+        finite = [c for c in cards if c >= 0]
+        card = min(finite) if finite else (UNKNOWN if UNKNOWN in cards else INFINITE)
+        if UNKNOWN in cards and finite:
+            card = UNKNOWN
+        shapes = None if any(d._shapes is None for d in parts) else [s for d in parts for s in d._shapes]
+        return Dataset(produce, cardinality=card, shapes=shapes,
+                       tmpl_fn=lambda: S.pack(tmpl_of, [d._tmpl for d in parts]))
+
+    from_generator = None  # set in sources.py
+    from_sql = None
+
+    # ------------------------------------------------------------ transformations
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        """map_func(*element) for tuple elements, map_func(element) otherwise.  A
+        failure names the element's index and the line of map_func that raised."""
+        parent = self
+        source = self._produce
+        out_tmpl = []
+
+        def apply(index, flat):
+            element = S.to_tensors(parent._tmpl, flat)
+            try:
+                result = map_func(*element) if isinstance(element, tuple) and \
+                    not hasattr(element, "_fields") else map_func(element)
+            except Exception as exc:
+                raise _element_error("Dataset.map", map_func, index, exc) from exc
+            rt, rflat = S.flat_arrays(result)
+            return rt, rflat
+
+        def produce():
+            workers = num_parallel_calls
+            if workers is None or workers == 1:
+                for i, flat in enumerate(source()):
+                    rt, rflat = apply(i, flat)
+                    yield _remember(out_tmpl, rt, rflat)
+                return
+            workers = (os.cpu_count() or 2) if workers == AUTOTUNE else int(workers)
+            with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+                pending = collections.deque()
+                for i, flat in enumerate(source()):
+                    pending.append(pool.submit(apply, i, flat))
+                    if len(pending) >= workers * 2:
+                        yield _remember(out_tmpl, *pending.popleft().result())
+                while pending:
+                    yield _remember(out_tmpl, *pending.popleft().result())
+
+        def tmpl_fn():
+            if not out_tmpl:  # not iterated yet: map the first element to learn the structure
+                next(iter(produce()), None)
+            if not out_tmpl:
+                raise ValueError("the element structure of an empty mapped dataset is unknown")
+            return out_tmpl[0]
+
+        return Dataset(produce, cardinality=self._card, shapes=None, tmpl_fn=tmpl_fn)
+
+    def filter(self, predicate, name=None):
+        parent = self
+        source = self._produce
+
+        def produce():
+            for i, flat in enumerate(source()):
+                element = S.to_tensors(parent._tmpl, flat)
+                try:
+                    keep = predicate(*element) if isinstance(element, tuple) else predicate(element)
+                    keep = np.asarray(keep)
+                except Exception as exc:
+                    raise _element_error("Dataset.filter", predicate, i, exc) from exc
+                if keep.shape != () or keep.dtype != np.bool_:
+                    raise TypeError(with_location(
+                        f"Dataset.filter: the predicate must return a scalar bool, got "
+                        f"{keep.dtype}{list(keep.shape)} for element {i}"))
+                if keep:
+                    yield flat
+
+        return self._derive(produce, cardinality=UNKNOWN)
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
+        batch_size = _positive(batch_size, "batch")
+        source = self._produce
+
+        def produce():
+            buf = []
+            for flat in source():
+                buf.append(flat)
+                if len(buf) == batch_size:
+                    yield batching.stack(buf)
+                    buf = []
+            if buf and not drop_remainder:
+                yield batching.stack(buf)
+
+        card = self._card
+        if card >= 0:
+            card = card // batch_size if drop_remainder else -(-card // batch_size)
+        lead = batch_size if drop_remainder else None
+        shapes = None if self._shapes is None else [((lead,) + tuple(s), d) for s, d in self._shapes]
+        return self._derive(produce, card, shapes)
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False,
+                     name=None):
+        """Batch elements of different shapes, padding each component to the largest
+        in the batch (or to padded_shapes, where given) with padding_values (default 0)."""
+        batch_size = _positive(batch_size, "padded_batch")
+        source = self._produce
+        targets = S.flatten(padded_shapes) if padded_shapes is not None else None
+        if padded_shapes is not None and not isinstance(padded_shapes, (tuple, dict)):
+            targets = [padded_shapes]
+        pads = S.flatten(padding_values) if isinstance(padding_values, (tuple, dict)) else None
+
+        def pad_value(k):
+            if pads is not None:
+                return pads[k]
+            return 0 if padding_values is None else padding_values
+
+        def produce():
+            buf = []
+            for flat in source():
+                buf.append(flat)
+                if len(buf) == batch_size:
+                    yield batching.pad_stack(buf, targets, pad_value)
+                    buf = []
+            if buf and not drop_remainder:
+                yield batching.pad_stack(buf, targets, pad_value)
+
+        card = self._card
+        if card >= 0:
+            card = card // batch_size if drop_remainder else -(-card // batch_size)
+        return self._derive(produce, card, shapes=None)
+
+    def unbatch(self, name=None):
+        source = self._produce
+
+        def produce():
+            for flat in source():
+                n = flat[0].shape[0] if flat and flat[0].ndim else None
+                if n is None or any(a.ndim == 0 or a.shape[0] != n for a in flat):
+                    raise ValueError(with_location(
+                        "Dataset.unbatch: every component needs the same first dimension, got "
+                        f"{[list(a.shape) for a in flat]}"))
+                for i in range(n):
+                    yield [a[i] for a in flat]
+
+        shapes = None if self._shapes is None else [(tuple(s)[1:], d) for s, d in self._shapes]
+        return self._derive(produce, UNKNOWN, shapes)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
+        """tf.data's buffered shuffle: fill a buffer of buffer_size elements, then
+        repeatedly emit a random one and put the next input element in its place."""
+        buffer_size = _positive(buffer_size, "shuffle")
+        source = self._produce
+        fixed_seed = seed if seed is not None else int(np.random.SeedSequence().entropy % (2 ** 63))
+        epoch = [0]
+
+        def produce():
+            if reshuffle_each_iteration:
+                rng = np.random.default_rng([fixed_seed, epoch[0]]) if seed is not None else np.random.default_rng()
+                epoch[0] += 1
+            else:
+                rng = np.random.default_rng(fixed_seed)
+            buf = []
+            for flat in source():
+                if len(buf) < buffer_size:
+                    buf.append(flat)
+                    continue
+                i = int(rng.integers(len(buf)))
+                yield buf[i]
+                buf[i] = flat
+            while buf:
+                i = int(rng.integers(len(buf)))
+                buf[i], buf[-1] = buf[-1], buf[i]
+                yield buf.pop()
+
+        return self._derive(produce)
+
+    def repeat(self, count=None, name=None):
+        source = self._produce
+        count = -1 if count is None else int(count)
+
+        def produce():
+            k = 0
+            while count < 0 or k < count:
+                any_element = False
+                for flat in source():
+                    any_element = True
+                    yield flat
+                k += 1
+                if not any_element:
+                    return  # repeating an empty dataset forever would hang
+
+        card = self._card
+        if count < 0:
+            card = 0 if card == 0 else (INFINITE if card != UNKNOWN else UNKNOWN)
+        elif card >= 0:
+            card = card * count
+        return self._derive(produce, card)
+
+    def take(self, count, name=None):
+        count = int(count)
+        source = self._produce
+
+        def produce():
+            if count == 0:
+                return
+            for i, flat in enumerate(source()):
+                yield flat
+                if count > 0 and i + 1 >= count:
+                    return
+
+        card = self._card
+        if count >= 0:
+            card = count if card in (INFINITE,) else (min(card, count) if card >= 0 else UNKNOWN)
+        return self._derive(produce, card)
+
+    def skip(self, count, name=None):
+        count = int(count)
+        source = self._produce
+
+        def produce():
+            for i, flat in enumerate(source()):
+                if count < 0 or i < count:
+                    continue
+                yield flat
+
+        card = self._card
+        if count < 0:
+            card = 0
+        elif card >= 0:
+            card = max(0, card - count)
+        return self._derive(produce, card)
+
+    def enumerate(self, start=0, name=None):
+        source = self._produce
+
+        def produce():
+            for i, flat in enumerate(source(), int(start)):
+                yield [np.asarray(i, np.int64)] + flat
+
+        shapes = None if self._shapes is None else [((), np.dtype(np.int64))] + list(self._shapes)
+        return Dataset(produce, cardinality=self._card, shapes=shapes, tmpl_fn=lambda: (S.LEAF, self._tmpl))
+
+    def concatenate(self, dataset, name=None):
+        first, second = self, dataset
+
+        def produce():
+            yield from first._produce()
+            check = True
+            for flat in second._produce():
+                if check and repr(second._tmpl) != repr(first._tmpl):
+                    raise TypeError(with_location(
+                        f"Dataset.concatenate: the element structures differ: {first._tmpl!r} "
+                        f"and {second._tmpl!r}"))
+                check = False
+                yield flat
+
+        a, b = self._card, dataset._card
+        card = INFINITE if INFINITE in (a, b) else (a + b if a >= 0 and b >= 0 else UNKNOWN)
+        return self._derive(produce, card, shapes=None)
+
+    def cache(self, filename="", name=None):
+        """Keep the elements of the first complete pass in memory and replay them."""
+        if filename:
+            raise ValueError(with_location("Dataset.cache: only in-memory caching (filename='') is supported"))
+        source = self._produce
+        store = {}
+
+        def produce():
+            if "elements" in store:
+                yield from store["elements"]
+                return
+            seen = []
+            for flat in source():
+                seen.append(flat)
+                yield flat
+            store["elements"] = seen  # only a finished pass is kept
+
+        return self._derive(produce)
+
+    def prefetch(self, buffer_size, name=None):
+        """Produce elements on a background thread, up to buffer_size ahead."""
+        size = 2 if buffer_size in (None, AUTOTUNE) else _positive(buffer_size, "prefetch")
+        source = self._produce
+        return self._derive(lambda: background(source, size))
+
+    def apply(self, transformation_func):
+        return transformation_func(self)
+
+    def reduce(self, initial_state, reduce_func):
+        state = initial_state
+        for element in self:
+            state = reduce_func(state, element)
+        return state
+
+    def __repr__(self):
+        return f"<Dataset element={self._tmpl!r} cardinality={self._card}>"
+
+
+def _remember(store, tmpl, flat):
+    if not store:
+        store.append(tmpl)
+    return flat
+
+
+def _positive(n, op):
+    n = int(n)
+    if n <= 0:
+        raise ValueError(with_location(f"Dataset.{op}: the size must be positive, got {n}"))
+    return n
+
+
+def _element_error(op, fn, index, exc):
+    """The same kind of exception, naming the element and the user's line that raised."""
+    where = ""
+    for frame, lineno in reversed(list(traceback.walk_tb(exc.__traceback__))):
+        filename = os.path.abspath(frame.f_code.co_filename)
+        if not filename.startswith(_OWN_DIRS):
+            where = f" (at {frame.f_code.co_filename}:{lineno})"
+            break
+    name = getattr(fn, "__name__", type(fn).__name__)
+    message = f"{op}: {name} raised on element {index}: {type(exc).__name__}: {exc}{where}"
+    try:
+        return type(exc)(message)
+    except Exception:
+        return RuntimeError(message)

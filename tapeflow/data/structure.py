@@ -1,0 +1,99 @@
+"""Elements of datasets: nested tuples (also namedtuples) and dicts of arrays.
+
+As in tf.data, a tuple or dict is a structure and a list is a value (it becomes
+one array).  Inside a pipeline an element travels as a flat list of NumPy arrays
+plus the structure; it becomes tapeflow Tensors only when it leaves the pipeline.
+"""
+import numpy as np
+
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.tensor import Tensor, TensorBase, constant_value_array
+
+
+class Leaf:
+    """Placeholder for one array in a structure template."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "*"
+
+
+LEAF = Leaf()
+
+
+def _is_structure(x):
+    return isinstance(x, (tuple, dict))
+
+
+def flatten(element):
+    out = []
+
+    def visit(x):
+        if isinstance(x, dict):
+            for k in sorted(x):
+                visit(x[k])
+        elif isinstance(x, tuple):
+            for v in x:
+                visit(v)
+        else:
+            out.append(x)
+
+    visit(element)
+    return out
+
+
+def template(element):
+    """The structure of `element` with every value replaced by LEAF."""
+    if isinstance(element, dict):
+        return {k: template(element[k]) for k in sorted(element)}
+    if isinstance(element, tuple):
+        items = [template(v) for v in element]
+        return type(element)(*items) if hasattr(element, "_fields") else tuple(items)
+    return LEAF
+
+
+def pack(tmpl, flat):
+    it = iter(flat)
+
+    def build(t):
+        if isinstance(t, dict):
+            return {k: build(t[k]) for k in t}
+        if isinstance(t, tuple):
+            items = [build(v) for v in t]
+            return type(t)(*items) if hasattr(t, "_fields") else tuple(items)
+        return next(it)
+
+    return build(tmpl)
+
+
+def to_array(value):
+    """A NumPy array under TensorFlow's conversion rules (Python floats -> float32, ...)."""
+    if isinstance(value, Tensor):
+        return value._value
+    if isinstance(value, TensorBase):
+        return value.numpy()
+    arr = constant_value_array(value)
+    dtypes.from_numpy(arr.dtype)  # raises for strings, objects and other unsupported kinds
+    return arr
+
+
+def to_tensors(tmpl, flat):
+    return pack(tmpl, [Tensor(a) for a in flat])
+
+
+def flat_arrays(element):
+    """(template, [arrays]) of an element coming from user code."""
+    return template(element), [to_array(v) for v in flatten(element)]
+
+
+def same_structure(a, b):
+    return repr(a) == repr(b)
+
+
+def describe(tmpl, flat):
+    return repr(pack(tmpl, [f"{a.dtype}{list(a.shape)}" for a in flat]))
+
+
+def stack(arrays):
+    return np.stack(arrays) if arrays else np.zeros((0,))

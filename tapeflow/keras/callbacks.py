@@ -1,0 +1,238 @@
+"""Training callbacks: History, the progress bar, EarlyStopping, ModelCheckpoint
+and LambdaCallback."""
+import math
+import sys
+import time
+
+import numpy as np
+
+
+class Callback:
+    def __init__(self):
+        self.model = None
+        self.params = {}
+
+    def set_model(self, model):
+        self.model = model
+
+    def set_params(self, params):
+        self.params = params
+
+    def on_train_begin(self, logs=None): pass
+    def on_train_end(self, logs=None): pass
+    def on_epoch_begin(self, epoch, logs=None): pass
+    def on_epoch_end(self, epoch, logs=None): pass
+    def on_train_batch_begin(self, batch, logs=None): pass
+    def on_train_batch_end(self, batch, logs=None): pass
+    def on_test_begin(self, logs=None): pass
+    def on_test_end(self, logs=None): pass
+    def on_test_batch_begin(self, batch, logs=None): pass
+    def on_test_batch_end(self, batch, logs=None): pass
+    def on_predict_begin(self, logs=None): pass
+    def on_predict_end(self, logs=None): pass
+    def on_predict_batch_begin(self, batch, logs=None): pass
+    def on_predict_batch_end(self, batch, logs=None): pass
+
+
+class CallbackList:
+    """Calls one hook on every callback in order."""
+
+    def __init__(self, callbacks, model, params):
+        self.callbacks = list(callbacks)
+        for cb in self.callbacks:
+            cb.set_model(model)
+            cb.set_params(params)
+
+    def __getattr__(self, hook):
+        if not hook.startswith("on_"):
+            raise AttributeError(hook)
+
+        def call(*args, **kwargs):
+            for cb in self.callbacks:
+                getattr(cb, hook)(*args, **kwargs)
+
+        return call
+
+
+class History(Callback):
+    """Per-epoch logs: history.history["loss"][epoch]."""
+
+    def __init__(self):
+        super().__init__()
+        self.history = {}
+        self.epoch = []
+
+    def on_train_begin(self, logs=None):
+        self.epoch = []
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.epoch.append(epoch)
+        for k, v in (logs or {}).items():
+            self.history.setdefault(k, []).append(v)
+
+
+def format_logs(logs):
+    return " - ".join(f"{k}: {v:.4f}" for k, v in logs.items())
+
+
+class ProgbarLogger(Callback):
+    """A progress bar per epoch on a terminal; one line per epoch otherwise."""
+
+    def __init__(self, stream=None):
+        super().__init__()
+        self.stream = stream
+
+    def _out(self):
+        return self.stream or sys.stdout
+
+    def on_train_begin(self, logs=None):
+        self.tty = hasattr(self._out(), "isatty") and self._out().isatty()
+        self.epochs = self.params.get("epochs", 1)
+        self.steps = self.params.get("steps")
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self.start = time.time()
+        self.epoch = epoch
+        if self.tty:
+            self._out().write(f"Epoch {epoch + 1}/{self.epochs}\n")
+
+    def on_train_batch_end(self, batch, logs=None):
+        if not self.tty:
+            return
+        width = 30
+        steps = self.steps
+        if steps:
+            done = int(width * (batch + 1) / steps)
+            bar = "=" * max(done - 1, 0) + (">" if done < width else "=") + "." * (width - done)
+            count = f"{batch + 1}/{steps}"
+        else:
+            bar, count = "", f"{batch + 1}"
+        self._out().write(f"\r{count} [{bar}] - {format_logs(logs or {})}")
+        self._out().flush()
+
+    def on_epoch_end(self, epoch, logs=None):
+        seconds = time.time() - self.start
+        text = f"{seconds:.0f}s - {format_logs(logs or {})}"
+        if self.tty:
+            self._out().write(f"\n{text}\n")
+        else:
+            steps = self.params.get("steps") or ""
+            self._out().write(f"Epoch {epoch + 1}/{self.epochs} - {steps} steps - {text}\n")
+        self._out().flush()
+
+
+def _monitor_mode(monitor, mode):
+    if mode not in ("auto", "min", "max"):
+        raise ValueError(f"mode must be 'auto', 'min' or 'max', got {mode!r}")
+    if mode == "auto":
+        mode = "max" if ("acc" in monitor or monitor.startswith("fmeasure")) else "min"
+    return mode
+
+
+class EarlyStopping(Callback):
+    """Stop when `monitor` has not improved by min_delta for `patience` epochs."""
+
+    def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",
+                 baseline=None, restore_best_weights=False, start_from_epoch=0):
+        super().__init__()
+        self.monitor, self.patience, self.verbose = monitor, patience, verbose
+        self.baseline, self.restore_best_weights = baseline, restore_best_weights
+        self.start_from_epoch = start_from_epoch
+        self.mode = _monitor_mode(monitor, mode)
+        self.min_delta = abs(min_delta) if self.mode == "max" else -abs(min_delta)
+
+    def _better(self, value, reference):
+        if self.mode == "max":
+            return value - self.min_delta > reference
+        return value - self.min_delta < reference
+
+    def on_train_begin(self, logs=None):
+        self.wait = 0
+        self.stopped_epoch = 0
+        self.best = self.baseline if self.baseline is not None else (
+            -math.inf if self.mode == "max" else math.inf)
+        self.best_weights = None
+        self.best_epoch = 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        value = (logs or {}).get(self.monitor)
+        if value is None:
+            available = sorted((logs or {}).keys())
+            raise KeyError(f"EarlyStopping: the monitored value {self.monitor!r} is not in the logs; "
+                           f"available: {available}")
+        if epoch < self.start_from_epoch:
+            return
+        if self.restore_best_weights and self.best_weights is None:
+            self.best_weights = self.model.get_weights()
+        self.wait += 1
+        if self._better(value, self.best):
+            self.best = value
+            self.best_epoch = epoch
+            self.wait = 0
+            if self.restore_best_weights:
+                self.best_weights = self.model.get_weights()
+            return
+        if self.wait >= self.patience and epoch > 0:
+            self.stopped_epoch = epoch
+            self.model.stop_training = True
+
+    def on_train_end(self, logs=None):
+        if self.stopped_epoch and self.verbose:
+            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+        if self.restore_best_weights and self.best_weights is not None:
+            self.model.set_weights(self.best_weights)
+
+
+class ModelCheckpoint(Callback):
+    """Save the model's weights (a tapeflow checkpoint directory) after each epoch,
+    or only when `monitor` improves (save_best_only).  `filepath` may contain
+    format fields: {epoch} (1-based) and any log name, e.g. "ckpt-{epoch:02d}"."""
+
+    def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
+                 save_weights_only=True, mode="auto", save_freq="epoch", initial_value_threshold=None):
+        super().__init__()
+        if save_freq != "epoch":
+            raise ValueError("ModelCheckpoint: only save_freq='epoch' is supported")
+        self.filepath, self.monitor, self.verbose = str(filepath), monitor, verbose
+        self.save_best_only = save_best_only
+        self.mode = _monitor_mode(monitor, mode)
+        default = -math.inf if self.mode == "max" else math.inf
+        self.best = initial_value_threshold if initial_value_threshold is not None else default
+        self.saved = []
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs or {}
+        path = self.filepath.format(epoch=epoch + 1, **logs)
+        if self.save_best_only:
+            value = logs.get(self.monitor)
+            if value is None:
+                raise KeyError(f"ModelCheckpoint: the monitored value {self.monitor!r} is not in the logs; "
+                               f"available: {sorted(logs)}")
+            improved = value > self.best if self.mode == "max" else value < self.best
+            if not improved:
+                return
+            self.best = value
+        self.model.save_weights(path)
+        self.saved.append(path)
+        if self.verbose:
+            print(f"Epoch {epoch + 1}: saved weights to {path}")
+
+
+class LambdaCallback(Callback):
+    """A callback from functions: on_epoch_begin(epoch, logs), on_epoch_end(epoch, logs),
+    on_batch_begin(batch, logs), on_batch_end(batch, logs), on_train_begin(logs),
+    on_train_end(logs)."""
+
+    def __init__(self, on_epoch_begin=None, on_epoch_end=None, on_batch_begin=None, on_batch_end=None,
+                 on_train_begin=None, on_train_end=None, **more):
+        super().__init__()
+        hooks = {"on_epoch_begin": on_epoch_begin, "on_epoch_end": on_epoch_end,
+                 "on_train_batch_begin": on_batch_begin, "on_train_batch_end": on_batch_end,
+                 "on_train_begin": on_train_begin, "on_train_end": on_train_end, **more}
+        for name, fn in hooks.items():
+            if fn is not None:
+                setattr(self, name, fn)
+
+
+def _logs_to_floats(logs):
+    return {k: float(np.asarray(v)) for k, v in logs.items()}

@@ -1,0 +1,301 @@
+"""keras.layers.Layer: deferred build, weights, automatic tracking of sublayers
+and variables (also inside lists and dicts), and the `training` call context."""
+import inspect
+import re
+import threading
+from collections import defaultdict
+
+from tapeflow.keras import initializers
+from tapeflow.runtime import dtypes, nest
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.shape import TensorShape
+from tapeflow.runtime.ops import math_ops
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
+from tapeflow.runtime.variables import Variable
+from tapeflow.train.trackable import Trackable
+
+_name_counts = defaultdict(int)
+_name_lock = threading.Lock()
+
+
+class _CallContext(threading.local):
+    def __init__(self):
+        self.training = []  # the `training` value of each enclosing layer call
+
+
+_context = _CallContext()
+
+
+def _snake(name):
+    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+
+
+def unique_name(base):
+    with _name_lock:
+        n = _name_counts[base]
+        _name_counts[base] += 1
+    return base if n == 0 else f"{base}_{n}"
+
+
+def _is_trackable_value(value):
+    if isinstance(value, (Layer, Variable, Trackable)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_is_trackable_value(v) for v in value)
+    if isinstance(value, dict):
+        return any(_is_trackable_value(v) for v in value.values())
+    return False
+
+
+def _expand(name, value, out):
+    """Flatten a tracked attribute (a layer, variable, list or dict of them) into (name, obj)."""
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _expand(f"{name}/{i}", v, out)
+    elif isinstance(value, dict):
+        for k in value:
+            _expand(f"{name}/{k}", value[k], out)
+    elif isinstance(value, (Variable, Trackable)):
+        out.append((name, value))
+
+
+class Layer(Trackable):
+    """Base class of layers: override `build(input_shape)` and `call(inputs, ...)`."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        input_shape = kwargs.pop("input_shape", None)
+        input_dim = kwargs.pop("input_dim", None)
+        if input_shape is None and input_dim is not None:
+            input_shape = (input_dim,)
+        kwargs.pop("autocast", None)
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}: unexpected keyword arguments {sorted(kwargs)}")
+        d = self.__dict__
+        d["_tracked"] = {}  # attribute name -> tracked value (layer, variable, list, dict)
+        d["_own_weights"] = []  # (name, variable) made by add_weight, in creation order
+        d["_trainable"] = bool(trainable)
+        d["built"] = False
+        d["name"] = name or unique_name(_snake(type(self).__name__))
+        d["dtype"] = dtypes.as_dtype(dtype or "float32").name
+        d["_call_has_training"] = "training" in inspect.signature(self.call).parameters
+        d["_output_shape"] = None
+        # Per-example input shape declared with input_shape=; lets Sequential build early.
+        d["_declared_input_shape"] = tuple(input_shape) if input_shape is not None else None
+
+    # ---------------------------------------------------------------- tracking
+    def __setattr__(self, name, value):
+        if "_tracked" not in self.__dict__:
+            raise RuntimeError(f"{type(self).__name__}: call super().__init__() before setting attributes")
+        tracked = self.__dict__["_tracked"]
+        if _is_trackable_value(value) and name not in ("_deferred_restores",):
+            tracked[name] = value
+            pending = self._pending_child_paths(name)
+            if pending and isinstance(value, Trackable):
+                for path, (val, src) in pending.items():
+                    value._defer_restore(path, val, src)
+        elif name in tracked:
+            del tracked[name]
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        self.__dict__["_tracked"].pop(name, None)
+        object.__delattr__(self, name)
+
+    def _track_child(self, name, value):
+        """Track `value` under `name` unless it is tracked already."""
+        for _, obj in self._tracked_items():
+            if obj is value:
+                return
+        self.__dict__["_tracked"][name] = value
+
+    def _tracked_items(self):
+        out = []
+        for name, value in self.__dict__["_tracked"].items():
+            _expand(name, value, out)
+        return out
+
+    @property
+    def _layers(self):
+        seen = set()
+        layers = []
+        for _, obj in self._tracked_items():
+            if isinstance(obj, Layer) and id(obj) not in seen:
+                seen.add(id(obj))
+                layers.append(obj)
+        return layers
+
+    @property
+    def layers(self):
+        return self._layers
+
+    def _flatten_layers(self, include_self=True):
+        if include_self:
+            yield self
+        for layer in self._layers:
+            yield from layer._flatten_layers(True)
+
+    @property
+    def submodules(self):
+        return list(self._flatten_layers(include_self=False))
+
+    def _trackable_children(self):
+        children = {}
+        for name, var in self.__dict__["_own_weights"]:
+            children[name] = var
+        for name, obj in self._tracked_items():
+            if not any(obj is c for c in children.values()):
+                children[name] = obj
+        return children
+
+    # ---------------------------------------------------------------- weights
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self.__dict__["_trainable"] = bool(value)
+        for layer in self._layers:
+            layer.trainable = value
+
+    def add_weight(self, name=None, shape=(), dtype=None, initializer="glorot_uniform",
+                   trainable=True, regularizer=None, constraint=None, **unused):
+        if name is None:
+            name = f"variable_{len(self._own_weights)}"
+        dtype = dtypes.as_dtype(dtype or self.dtype)
+        init = initializers.get(initializer if initializer is not None else
+                                ("glorot_uniform" if dtype.is_floating else "zeros"))
+        value = init(tuple(int(d) for d in shape), dtype)
+        var = Variable(value, trainable=trainable, name=f"{self.name}/{name}", dtype=dtype)
+        self.__dict__["_own_weights"].append((name, var))
+        self._take_deferred(name, var)
+        return var
+
+    def _direct_variables(self):
+        """Variables made by add_weight and variables assigned as attributes."""
+        out = [v for _, v in self._own_weights]
+        for _, obj in self._tracked_items():
+            if isinstance(obj, Variable) and not any(obj is v for v in out):
+                out.append(obj)
+        return out
+
+    def _collect(self, want_trainable):
+        """Variables of this layer, then of each sublayer, each once.  `want_trainable`
+        None: all (a layer's trainable before its non-trainable, as Keras orders them)."""
+        seen = set()
+        out = []
+        direct = self._direct_variables()
+        if want_trainable is None:
+            direct = [v for v in direct if v.trainable] + [v for v in direct if not v.trainable]
+        for v in direct:
+            is_trainable = v.trainable and self.trainable
+            if (want_trainable is None or is_trainable == want_trainable) and id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+        for layer in self._layers:
+            for v in layer._collect(want_trainable):
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    out.append(v)
+        return out
+
+    @property
+    def weights(self):
+        return self._collect(None)
+
+    @property
+    def variables(self):
+        return self.weights
+
+    @property
+    def trainable_weights(self):
+        return self._collect(True)
+
+    @property
+    def trainable_variables(self):
+        return self._collect(True)
+
+    @property
+    def non_trainable_weights(self):
+        return self._collect(False)
+
+    @property
+    def non_trainable_variables(self):
+        return self._collect(False)
+
+    def get_weights(self):
+        return [v.numpy() for v in self.weights]
+
+    def set_weights(self, weights):
+        mine = self.weights
+        if len(weights) != len(mine):
+            raise ValueError(with_location(
+                f"{self.name}.set_weights: expected {len(mine)} arrays, got {len(weights)}"))
+        for var, value in zip(mine, weights):
+            var.assign(convert_to_tensor(value, var.dtype))
+
+    def count_params(self):
+        return int(sum(v.shape.num_elements() for v in self.weights))
+
+    # ---------------------------------------------------------------- calling
+    def build(self, input_shape):
+        """Create weights from the first input's shape (default: none)."""
+
+    def call(self, inputs, *args, **kwargs):
+        return inputs
+
+    def _convert_inputs(self, inputs):
+        want = dtypes.as_dtype(self.dtype)
+
+        def conv(x):
+            if isinstance(x, TensorBase) or hasattr(x, "shape") or isinstance(x, (int, float, list)):
+                t = convert_to_tensor(x)
+                if t.dtype.is_floating and t.dtype is not want and want.is_floating:
+                    t = math_ops.cast(t, want)
+                return t
+            return x
+
+        if isinstance(inputs, (list, tuple, dict)):
+            return nest.map_structure(conv, inputs)
+        return conv(inputs)
+
+    def __call__(self, inputs, *args, **kwargs):
+        inputs = self._convert_inputs(inputs)
+        training = kwargs.get("training")
+        if training is None and _context.training:
+            training = _context.training[-1]
+        if self._call_has_training:
+            kwargs["training"] = training
+        else:
+            kwargs.pop("training", None)
+        if not self.built:
+            self._build_from(inputs)
+        _context.training.append(training)
+        try:
+            outputs = self.call(inputs, *args, **kwargs)
+        finally:
+            _context.training.pop()
+        first = nest.flatten(outputs)[0] if outputs is not None else None
+        if isinstance(first, TensorBase):
+            self.__dict__["_output_shape"] = tuple(first.shape.dims) if len(nest.flatten(outputs)) == 1 \
+                else [tuple(o.shape.dims) for o in nest.flatten(outputs)]
+        return outputs
+
+    def _build_from(self, inputs):
+        shapes = nest.map_structure(lambda t: TensorShape(t.shape.dims), inputs) \
+            if isinstance(inputs, (list, tuple, dict)) else TensorShape(inputs.shape.dims)
+        self.build(shapes)
+        self.__dict__["built"] = True
+
+    @property
+    def output_shape(self):
+        if self._output_shape is None:
+            raise AttributeError(f"layer {self.name} has not been called yet, so its output shape is unknown")
+        return self._output_shape
+
+    def get_config(self):
+        return {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"

@@ -1,0 +1,107 @@
+"""BatchNormalization and LayerNormalization (Keras 3 defaults: epsilon 1e-3,
+BatchNormalization momentum 0.99)."""
+import tapeflow as tf
+from tapeflow.keras import initializers
+from tapeflow.keras.layers.base import Layer
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.ops import math_ops
+
+
+def _axes_except(rank, axis):
+    axis = axis % rank
+    return [a for a in range(rank) if a != axis], axis
+
+
+class BatchNormalization(Layer):
+    """Training: normalize with the batch's mean and (biased) variance and move the
+    running statistics: moving = moving * momentum + batch * (1 - momentum).
+    Inference (training falsy): normalize with the running statistics."""
+
+    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones",
+                 moving_mean_initializer="zeros", moving_variance_initializer="ones", **kwargs):
+        super().__init__(**kwargs)
+        self.axis = int(axis)
+        self.momentum, self.epsilon = float(momentum), float(epsilon)
+        self.center, self.scale = center, scale
+        self._inits = [initializers.get(i) for i in (gamma_initializer, beta_initializer,
+                                                     moving_mean_initializer, moving_variance_initializer)]
+
+    def build(self, input_shape):
+        rank = input_shape.rank
+        _, axis = _axes_except(rank, self.axis)
+        dim = input_shape[axis]
+        if dim is None:
+            raise ValueError(with_location(
+                f"BatchNormalization {self.name}: axis {self.axis} of the input must be known, got {input_shape}"))
+        gamma_i, beta_i, mean_i, var_i = self._inits
+        self.gamma = self.add_weight("gamma", (dim,), initializer=gamma_i) if self.scale else None
+        self.beta = self.add_weight("beta", (dim,), initializer=beta_i) if self.center else None
+        self.moving_mean = self.add_weight("moving_mean", (dim,), initializer=mean_i, trainable=False)
+        self.moving_variance = self.add_weight("moving_variance", (dim,), initializer=var_i, trainable=False)
+
+    def _broadcast(self, v, rank, axis):
+        shape = [1] * rank
+        shape[axis] = -1
+        return tf.reshape(v, shape)
+
+    def call(self, inputs, training=None):
+        rank = inputs.shape.rank
+        reduce_axes, axis = _axes_except(rank, self.axis)
+        if training and self.trainable:
+            mean = tf.reduce_mean(inputs, axis=reduce_axes)
+            variance = tf.reduce_mean(tf.square(inputs - self._broadcast(mean, rank, axis)), axis=reduce_axes)
+            m = self.momentum
+            self.moving_mean.assign(self.moving_mean * m + tf.stop_gradient(mean) * (1 - m))
+            self.moving_variance.assign(self.moving_variance * m + tf.stop_gradient(variance) * (1 - m))
+        else:
+            mean, variance = self.moving_mean.value(), self.moving_variance.value()
+        inv = math_ops.rsqrt(variance + self.epsilon)
+        if self.gamma is not None:
+            inv = inv * self.gamma
+        y = (inputs - self._broadcast(mean, rank, axis)) * self._broadcast(inv, rank, axis)
+        if self.beta is not None:
+            y = y + self._broadcast(self.beta, rank, axis)
+        return y
+
+
+class LayerNormalization(Layer):
+    """Normalize each example over `axis` (default the last):
+    (x - mean) / sqrt(var + epsilon) * gamma + beta."""
+
+    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis if isinstance(axis, (list, tuple)) else [axis]
+        self.epsilon = float(epsilon)
+        self.center, self.scale = center, scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+
+    def build(self, input_shape):
+        rank = input_shape.rank
+        self._axes = sorted(a % rank for a in self.axis)
+        shape = tuple(input_shape[a] for a in self._axes)
+        if None in shape:
+            raise ValueError(with_location(
+                f"LayerNormalization {self.name}: the normalized axes must be known, got {input_shape}"))
+        self.gamma = self.add_weight("gamma", shape, initializer=self.gamma_initializer) if self.scale else None
+        self.beta = self.add_weight("beta", shape, initializer=self.beta_initializer) if self.center else None
+
+    def _broadcast(self, v, rank):
+        shape = [1] * rank
+        for a, d in zip(self._axes, v.shape.dims):
+            shape[a] = d
+        return tf.reshape(v, shape)
+
+    def call(self, inputs):
+        rank = inputs.shape.rank
+        mean = tf.reduce_mean(inputs, axis=self._axes, keepdims=True)
+        centered = inputs - mean
+        variance = tf.reduce_mean(tf.square(centered), axis=self._axes, keepdims=True)
+        y = centered * math_ops.rsqrt(variance + self.epsilon)
+        if self.gamma is not None:
+            y = y * self._broadcast(self.gamma, rank)
+        if self.beta is not None:
+            y = y + self._broadcast(self.beta, rank)
+        return y

@@ -1,0 +1,153 @@
+"""Recurrent layers over (batch, time, features): SimpleRNN, LSTM and GRU with
+Keras 3's weight layouts and gate orders.  The time loop is a Python loop over
+the static number of steps, so eager and traced code run the same steps."""
+import numpy as np
+
+import tapeflow as tf
+from tapeflow.keras import activations, initializers
+from tapeflow.keras.layers.base import Layer
+from tapeflow.runtime.errors import with_location
+
+
+class _RNN(Layer):
+    n_gates = 1
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", return_sequences=False, return_state=False,
+                 go_backwards=False, **kwargs):
+        super().__init__(**kwargs)
+        self.units = int(units)
+        self.activation = activations.get(activation)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.return_sequences, self.return_state = return_sequences, return_state
+        self.go_backwards = go_backwards
+
+    def build(self, input_shape):
+        if input_shape.rank != 3 or input_shape[-1] is None:
+            raise ValueError(with_location(
+                f"{type(self).__name__} {self.name}: expected input (batch, time, features) with known "
+                f"features, got {input_shape}"))
+        width = self.units * self.n_gates
+        self.kernel = self.add_weight("kernel", (input_shape[-1], width), initializer=self.kernel_initializer)
+        self.recurrent_kernel = self.add_weight("recurrent_kernel", (self.units, width),
+                                                initializer=self.recurrent_initializer)
+        if self.use_bias:
+            self.bias = self.add_weight("bias", self._bias_shape(), initializer=self._bias_init())
+
+    def _bias_shape(self):
+        return (self.units * self.n_gates,)
+
+    def _bias_init(self):
+        return self.bias_initializer
+
+    def _zero_state(self, inputs):
+        # (batch, 1) zeros broadcast against (units,): works for an unknown batch size too.
+        return tf.zeros_like(inputs[:, 0, :1]) + tf.zeros([self.units], inputs.dtype)
+
+    def call(self, inputs, initial_state=None):
+        steps = inputs.shape[1]
+        if steps is None:
+            raise ValueError(with_location(
+                f"{type(self).__name__} {self.name}: the number of time steps must be known"))
+        if initial_state is None:
+            state = [self._zero_state(inputs) for _ in range(self._n_states)]
+        else:
+            state = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
+        outputs = []
+        order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
+        for t in order:
+            out, state = self._step(inputs[:, t], state)
+            outputs.append(out)
+        result = tf.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
+        if self.return_state:
+            return [result] + state
+        return result
+
+
+class SimpleRNN(_RNN):
+    """h = activation(x @ kernel + h @ recurrent_kernel + bias)."""
+    _n_states = 1
+
+    def __init__(self, units, activation="tanh", **kwargs):
+        super().__init__(units, activation=activation, **kwargs)
+
+    def _step(self, x, state):
+        z = tf.matmul(x, self.kernel) + tf.matmul(state[0], self.recurrent_kernel)
+        if self.use_bias:
+            z = z + self.bias
+        h = self.activation(z)
+        return h, [h]
+
+
+class _UnitForgetBias:
+    """LSTM bias: zeros, with the forget gate's slice set to one."""
+
+    def __init__(self, units, base):
+        self.units, self.base = units, base
+
+    def __call__(self, shape, dtype=None):
+        b = np.asarray(self.base(shape, dtype))
+        b[self.units:2 * self.units] = 1
+        return b
+
+
+class LSTM(_RNN):
+    """Gates i, f, c, o (in that order along the kernel's columns):
+    c = f * c + i * tanh(c~);  h = o * tanh(c)."""
+    n_gates = 4
+    _n_states = 2
+
+    def __init__(self, units, unit_forget_bias=True, **kwargs):
+        super().__init__(units, **kwargs)
+        self.unit_forget_bias = unit_forget_bias
+
+    def _bias_init(self):
+        return _UnitForgetBias(self.units, self.bias_initializer) if self.unit_forget_bias \
+            else self.bias_initializer
+
+    def _step(self, x, state):
+        h, c = state
+        u = self.units
+        z = tf.matmul(x, self.kernel) + tf.matmul(h, self.recurrent_kernel)
+        if self.use_bias:
+            z = z + self.bias
+        i = self.recurrent_activation(z[:, :u])
+        f = self.recurrent_activation(z[:, u:2 * u])
+        c = f * c + i * self.activation(z[:, 2 * u:3 * u])
+        o = self.recurrent_activation(z[:, 3 * u:])
+        h = o * self.activation(c)
+        return h, [h, c]
+
+
+class GRU(_RNN):
+    """Keras 3's GRU (reset_after=True): gates z, r, h; bias (2, 3 * units) holds
+    the input bias and the recurrent bias;  h = z * h_prev + (1 - z) * h~."""
+    n_gates = 3
+    _n_states = 1
+
+    def __init__(self, units, reset_after=True, **kwargs):
+        if not reset_after:
+            raise ValueError(with_location("GRU: only reset_after=True (the Keras 3 default) is supported"))
+        super().__init__(units, **kwargs)
+
+    def _bias_shape(self):
+        return (2, 3 * self.units)
+
+    def _step(self, x, state):
+        h = state[0]
+        u = self.units
+        mx = tf.matmul(x, self.kernel)
+        mh = tf.matmul(h, self.recurrent_kernel)
+        if self.use_bias:
+            mx = mx + self.bias[0]
+            mh = mh + self.bias[1]
+        z = self.recurrent_activation(mx[:, :u] + mh[:, :u])
+        r = self.recurrent_activation(mx[:, u:2 * u] + mh[:, u:2 * u])
+        hh = self.activation(mx[:, 2 * u:] + r * mh[:, 2 * u:])
+        h = z * h + (1 - z) * hh
+        return h, [h]

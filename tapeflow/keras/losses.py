@@ -1,0 +1,197 @@
+"""Losses, Keras 3 formulas: a per-example value (reduced over the last axis),
+then "sum_over_batch_size": the weighted sum divided by the number of values."""
+import numpy as np
+
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.ops import reduce_ops as R
+from tapeflow.runtime.tensor import convert_to_tensor
+
+EPSILON = 1e-7
+
+
+def _prepare(y_true, y_pred):
+    y_pred = convert_to_tensor(y_pred)
+    y_true = convert_to_tensor(y_true)
+    if y_true.dtype is not y_pred.dtype:
+        y_true = M.cast(y_true, y_pred.dtype)
+    return y_true, y_pred
+
+
+def one_hot_labels(labels, depth, dtype):
+    """Integer labels (any shape) -> one-hot rows of `depth` in `dtype`."""
+    classes = convert_to_tensor(np.arange(depth, dtype=labels.dtype.np))
+    return M.cast(M.equal(A.expand_dims(labels, -1), classes), dtype)
+
+
+def _sparse_labels(y_true, y_pred):
+    """Integer labels shaped like y_pred without its class axis ((batch, 1) is squeezed)."""
+    y_true = convert_to_tensor(y_true)
+    if y_true.shape.rank == y_pred.shape.rank and y_true.shape[-1] == 1:
+        y_true = A.squeeze(y_true, -1)
+    if not y_true.dtype.is_integer:
+        y_true = M.cast(y_true, dtypes.int64)
+    if y_true.shape.rank != y_pred.shape.rank - 1:
+        raise ValueError(with_location(
+            f"sparse categorical loss: labels of shape {list(y_true.shape)} do not match "
+            f"predictions of shape {list(y_pred.shape)} (expected the predictions' shape "
+            f"without its last axis)"))
+    return y_true
+
+
+def _log_softmax(logits):
+    return logits - R.reduce_logsumexp(logits, axis=-1, keepdims=True)
+
+
+def mean_squared_error(y_true, y_pred):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    return R.reduce_mean(M.square(y_pred - y_true), axis=-1)
+
+
+def mean_absolute_error(y_true, y_pred):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    return R.reduce_mean(M.abs(y_pred - y_true), axis=-1)
+
+
+def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    if from_logits:
+        # max(x, 0) - x * z + log(1 + exp(-|x|)): no overflow for large |x|.
+        per = M.relu(y_pred) - y_pred * y_true + M.log1p(M.exp(-M.abs(y_pred)))
+    else:
+        p = M.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
+        per = -(y_true * M.log(p + EPSILON) + (1.0 - y_true) * M.log(1.0 - p + EPSILON))
+    return R.reduce_mean(per, axis=-1)
+
+
+def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    if label_smoothing:
+        n = y_pred.shape[-1]
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / n
+    if from_logits:
+        return -R.reduce_sum(y_true * _log_softmax(y_pred), axis=-1)
+    p = y_pred / R.reduce_sum(y_pred, axis=-1, keepdims=True)
+    p = M.clip_by_value(p, EPSILON, 1.0 - EPSILON)
+    return -R.reduce_sum(y_true * M.log(p), axis=-1)
+
+
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
+    y_pred = convert_to_tensor(y_pred)
+    labels = _sparse_labels(y_true, y_pred)
+    target = one_hot_labels(labels, y_pred.shape[-1], y_pred.dtype)
+    if from_logits:
+        return R.reduce_logsumexp(y_pred, axis=-1) - R.reduce_sum(target * y_pred, axis=-1)
+    p = y_pred / R.reduce_sum(y_pred, axis=-1, keepdims=True)
+    p = M.clip_by_value(p, EPSILON, 1.0 - EPSILON)
+    return -R.reduce_sum(target * M.log(p), axis=-1)
+
+
+class Loss:
+    """Callable loss object: loss(y_true, y_pred, sample_weight=None) -> scalar."""
+
+    def __init__(self, reduction="sum_over_batch_size", name=None):
+        if reduction not in ("sum_over_batch_size", "sum", "none", None):
+            raise ValueError(f"{type(self).__name__}: unknown reduction {reduction!r}")
+        self.reduction = reduction
+        self.name = name or _snake(type(self).__name__)
+
+    def call(self, y_true, y_pred):
+        raise NotImplementedError(f"{type(self).__name__} must define call(y_true, y_pred)")
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        per = self.call(y_true, y_pred)
+        if sample_weight is not None:
+            w = M.cast(convert_to_tensor(sample_weight), per.dtype)
+            while w.shape.rank > per.shape.rank and w.shape[-1] == 1:
+                w = A.squeeze(w, -1)
+            per = per * w
+        if self.reduction in ("none", None):
+            return per
+        total = R.reduce_sum(per)
+        if self.reduction == "sum":
+            return total
+        return total / M.cast(A.size(per), per.dtype)
+
+
+def _snake(name):
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isupper() and i and not name[i - 1].isupper():
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+class LossFunctionWrapper(Loss):
+    def __init__(self, fn, reduction="sum_over_batch_size", name=None, **fn_kwargs):
+        super().__init__(reduction, name)
+        self.fn = fn
+        self.fn_kwargs = fn_kwargs
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred, **self.fn_kwargs)
+
+
+class MeanSquaredError(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error"):
+        super().__init__(mean_squared_error, reduction, name)
+
+
+class MeanAbsoluteError(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error"):
+        super().__init__(mean_absolute_error, reduction, name)
+
+
+class BinaryCrossentropy(LossFunctionWrapper):
+    def __init__(self, from_logits=False, label_smoothing=0.0, reduction="sum_over_batch_size",
+                 name="binary_crossentropy"):
+        super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits,
+                         label_smoothing=label_smoothing)
+        self.from_logits = from_logits
+
+
+class CategoricalCrossentropy(LossFunctionWrapper):
+    def __init__(self, from_logits=False, label_smoothing=0.0, reduction="sum_over_batch_size",
+                 name="categorical_crossentropy"):
+        super().__init__(categorical_crossentropy, reduction, name, from_logits=from_logits,
+                         label_smoothing=label_smoothing)
+        self.from_logits = from_logits
+
+
+class SparseCategoricalCrossentropy(LossFunctionWrapper):
+    def __init__(self, from_logits=False, reduction="sum_over_batch_size",
+                 name="sparse_categorical_crossentropy"):
+        super().__init__(sparse_categorical_crossentropy, reduction, name, from_logits=from_logits)
+        self.from_logits = from_logits
+
+
+mse = MSE = mean_squared_error
+mae = MAE = mean_absolute_error
+
+_BY_NAME = {
+    "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
+    "mae": MeanAbsoluteError, "mean_absolute_error": MeanAbsoluteError,
+    "binary_crossentropy": BinaryCrossentropy,
+    "categorical_crossentropy": CategoricalCrossentropy,
+    "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
+}
+
+
+def get(identifier):
+    """A loss object from a name, a Loss instance or a function(y_true, y_pred)."""
+    if isinstance(identifier, str):
+        if identifier not in _BY_NAME:
+            raise ValueError(f"Unknown loss {identifier!r}; known: {sorted(_BY_NAME)}")
+        return _BY_NAME[identifier]()
+    if isinstance(identifier, Loss):
+        return identifier
+    if isinstance(identifier, type) and issubclass(identifier, Loss):
+        return identifier()
+    if callable(identifier):
+        return LossFunctionWrapper(identifier, name=getattr(identifier, "__name__", "loss"))
+    raise ValueError(f"Could not interpret loss {identifier!r}")

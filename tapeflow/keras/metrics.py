@@ -1,0 +1,199 @@
+"""Stateful metrics.  State lives in non-trainable variables updated with
+assign_add, so `update_state` works eagerly and inside a compiled train step."""
+import numpy as np
+
+from tapeflow.keras import losses
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.ops import reduce_ops as R
+from tapeflow.runtime.tensor import convert_to_tensor
+from tapeflow.runtime.variables import Variable
+from tapeflow.train.trackable import Trackable
+
+
+class Metric(Trackable):
+    def __init__(self, name=None, dtype="float32"):
+        self.name = name or losses._snake(type(self).__name__)
+        self.dtype = dtypes.as_dtype(dtype)
+        self._variables = {}
+
+    def add_variable(self, name, shape=(), initializer=0.0, dtype=None):
+        dtype = dtypes.as_dtype(dtype or self.dtype)
+        var = Variable(np.full(shape, initializer, dtype.np), trainable=False, name=f"{self.name}/{name}")
+        self._variables[name] = (var, initializer)
+        self._take_deferred(name, var)
+        return var
+
+    @property
+    def variables(self):
+        return [v for v, _ in self._variables.values()]
+
+    def reset_state(self):
+        for var, init in self._variables.values():
+            var.assign(np.full(var.shape.as_list(), init, var.dtype.np))
+
+    def update_state(self, *args, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define update_state")
+
+    def result(self):
+        raise NotImplementedError(f"{type(self).__name__} must define result")
+
+    def __call__(self, *args, **kwargs):
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def _trackable_children(self):
+        return {name: var for name, (var, _) in self._variables.items()}
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}>"
+
+
+class Mean(Metric):
+    """The (weighted) mean of all values seen."""
+
+    def __init__(self, name="mean", dtype="float32"):
+        super().__init__(name, dtype)
+        self.total = self.add_variable("total")
+        self.count = self.add_variable("count")
+
+    def update_state(self, values, sample_weight=None):
+        values = M.cast(convert_to_tensor(values), self.dtype)
+        if sample_weight is None:
+            self.total.assign_add(R.reduce_sum(values))
+            self.count.assign_add(M.cast(A.size(values), self.dtype))
+            return
+        w = M.cast(convert_to_tensor(sample_weight), self.dtype)
+        while w.shape.rank > values.shape.rank and w.shape[-1] == 1:
+            w = A.squeeze(w, -1)
+        w = A.broadcast_like(w, values) if w.shape.rank <= values.shape.rank else w
+        self.total.assign_add(R.reduce_sum(values * w))
+        self.count.assign_add(R.reduce_sum(w))
+
+    def result(self):
+        return M.div_no_nan(self.total.value(), self.count.value())
+
+
+class Sum(Metric):
+    def __init__(self, name="sum", dtype="float32"):
+        super().__init__(name, dtype)
+        self.total = self.add_variable("total")
+
+    def update_state(self, values, sample_weight=None):
+        values = M.cast(convert_to_tensor(values), self.dtype)
+        if sample_weight is not None:
+            values = values * M.cast(convert_to_tensor(sample_weight), self.dtype)
+        self.total.assign_add(R.reduce_sum(values))
+
+    def result(self):
+        return self.total.value()
+
+
+class MeanMetricWrapper(Mean):
+    """The mean of fn(y_true, y_pred) over all examples seen."""
+
+    def __init__(self, fn, name=None, dtype="float32", **fn_kwargs):
+        super().__init__(name or fn.__name__, dtype)
+        self.fn = fn
+        self.fn_kwargs = fn_kwargs
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        super().update_state(self.fn(y_true, y_pred, **self.fn_kwargs), sample_weight)
+
+
+def accuracy(y_true, y_pred):
+    y_pred = convert_to_tensor(y_pred)
+    y_true = M.cast(convert_to_tensor(y_true), y_pred.dtype)
+    return M.cast(M.equal(y_true, y_pred), dtypes.float32)
+
+
+def binary_accuracy(y_true, y_pred, threshold=0.5):
+    y_pred = convert_to_tensor(y_pred)
+    y_true = convert_to_tensor(y_true)
+    predicted = M.cast(M.greater(y_pred, M.cast(convert_to_tensor(threshold), y_pred.dtype)), y_true.dtype)
+    return R.reduce_mean(M.cast(M.equal(y_true, predicted), dtypes.float32), axis=-1)
+
+
+def categorical_accuracy(y_true, y_pred):
+    return M.cast(M.equal(R.argmax(y_true, axis=-1), R.argmax(y_pred, axis=-1)), dtypes.float32)
+
+
+def sparse_categorical_accuracy(y_true, y_pred):
+    y_pred = convert_to_tensor(y_pred)
+    labels = M.cast(losses._sparse_labels(y_true, y_pred), dtypes.int64)
+    return M.cast(M.equal(labels, R.argmax(y_pred, axis=-1)), dtypes.float32)
+
+
+class Accuracy(MeanMetricWrapper):
+    def __init__(self, name="accuracy", dtype="float32"):
+        super().__init__(accuracy, name, dtype)
+
+
+class BinaryAccuracy(MeanMetricWrapper):
+    def __init__(self, name="binary_accuracy", dtype="float32", threshold=0.5):
+        super().__init__(binary_accuracy, name, dtype, threshold=threshold)
+
+
+class CategoricalAccuracy(MeanMetricWrapper):
+    def __init__(self, name="categorical_accuracy", dtype="float32"):
+        super().__init__(categorical_accuracy, name, dtype)
+
+
+class SparseCategoricalAccuracy(MeanMetricWrapper):
+    def __init__(self, name="sparse_categorical_accuracy", dtype="float32"):
+        super().__init__(sparse_categorical_accuracy, name, dtype)
+
+
+class MeanSquaredError(MeanMetricWrapper):
+    def __init__(self, name="mean_squared_error", dtype="float32"):
+        super().__init__(losses.mean_squared_error, name, dtype)
+
+
+class MeanAbsoluteError(MeanMetricWrapper):
+    def __init__(self, name="mean_absolute_error", dtype="float32"):
+        super().__init__(losses.mean_absolute_error, name, dtype)
+
+
+_BY_NAME = {
+    "accuracy": Accuracy, "acc": Accuracy, "binary_accuracy": BinaryAccuracy,
+    "categorical_accuracy": CategoricalAccuracy, "sparse_categorical_accuracy": SparseCategoricalAccuracy,
+    "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
+    "mae": MeanAbsoluteError, "mean_absolute_error": MeanAbsoluteError,
+}
+
+
+def get(identifier, loss=None, y_true_shape=None, y_pred_shape=None):
+    """A metric object.  "accuracy" means the accuracy that fits the loss and the
+    shapes, as in Keras: binary, categorical or sparse categorical."""
+    if isinstance(identifier, Metric):
+        return identifier
+    if isinstance(identifier, type) and issubclass(identifier, Metric):
+        return identifier()
+    if identifier in ("accuracy", "acc"):
+        cls = _accuracy_for(loss, y_true_shape, y_pred_shape)
+        return cls(name=identifier)
+    if isinstance(identifier, str):
+        if identifier not in _BY_NAME:
+            raise ValueError(f"Unknown metric {identifier!r}; known: {sorted(_BY_NAME)}")
+        return _BY_NAME[identifier]()
+    if callable(identifier):
+        return MeanMetricWrapper(identifier, name=getattr(identifier, "__name__", "metric"))
+    raise ValueError(f"Could not interpret metric {identifier!r}")
+
+
+def _accuracy_for(loss, y_true_shape, y_pred_shape):
+    if isinstance(loss, losses.SparseCategoricalCrossentropy):
+        return SparseCategoricalAccuracy
+    if isinstance(loss, losses.CategoricalCrossentropy):
+        return CategoricalAccuracy
+    if isinstance(loss, losses.BinaryCrossentropy):
+        return BinaryAccuracy
+    if y_true_shape is None or y_pred_shape is None:
+        return Accuracy
+    pred_last = y_pred_shape[-1] if len(y_pred_shape) else 1
+    if pred_last == 1:
+        return BinaryAccuracy
+    if len(y_true_shape) == len(y_pred_shape) and y_true_shape[-1] == pred_last:
+        return CategoricalAccuracy
+    return SparseCategoricalAccuracy

@@ -1,0 +1,258 @@
+"""Keras 3 optimizers with their exact update formulas.  An update runs in
+tapeflow ops on variables (assign/assign_add), so it works eagerly and inside a
+compiled train step; slots are made by `build` (fit calls it before tracing).
+
+Order of one `apply_gradients`, as Keras 3: clip the gradients, read the learning
+rate at the current `iterations`, decay the weights, update each variable, then
+increment `iterations`."""
+import numpy as np
+
+from tapeflow.keras import schedules
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.backprop import GradientTape
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.ops import reduce_ops as R
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
+from tapeflow.runtime.variables import Variable
+from tapeflow.train.slots import SlotOwner
+
+
+class Optimizer(SlotOwner):
+    slot_names = ()
+
+    def __init__(self, learning_rate=0.001, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, name=None, **unused):
+        if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise ValueError(with_location("Only one of clipnorm, clipvalue and global_clipnorm can be set"))
+        self.name = name or type(self).__name__.lower()
+        self.weight_decay = weight_decay
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
+        self.iterations = Variable(np.int64(0), trainable=False, name=f"{self.name}/iterations")
+        if isinstance(learning_rate, schedules.LearningRateSchedule) or callable(learning_rate):
+            self._schedule = learning_rate
+            self._learning_rate = None
+        else:
+            self._schedule = None
+            self._learning_rate = Variable(np.float32(learning_rate), trainable=False,
+                                           name=f"{self.name}/learning_rate")
+
+    # -- learning rate
+    @property
+    def learning_rate(self):
+        if self._schedule is not None:
+            return self._schedule(self.iterations.value())
+        return self._learning_rate.value()
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        if self._learning_rate is None:
+            raise TypeError(with_location(
+                f"{self.name}: the learning rate is a schedule and cannot be assigned a value"))
+        self._learning_rate.assign(np.float32(value))
+
+    lr = learning_rate
+
+    # -- slots
+    def build(self, var_list):
+        """Create every slot for `var_list` (fit does this before compiling a step)."""
+        for var in var_list:
+            for slot in self.slot_names:
+                self.get_slot_or_create(var, slot, self._slot_initial(slot))
+
+    def _slot_initial(self, slot_name):
+        return 0.0
+
+    def slot(self, var, name):
+        return self.get_slot_or_create(var, name, self._slot_initial(name))
+
+    @property
+    def variables(self):
+        own = [self.iterations] + ([self._learning_rate] if self._learning_rate is not None else [])
+        return own + [s for _, _, s in self._slot_variables()]
+
+    def _trackable_children(self):
+        children = {"iterations": self.iterations}
+        if self._learning_rate is not None:
+            children["learning_rate"] = self._learning_rate
+        return children
+
+    # -- applying
+    def _clip(self, grads):
+        if self.clipvalue is not None:
+            return [None if g is None else M.clip_by_value(g, -self.clipvalue, self.clipvalue) for g in grads]
+        if self.clipnorm is not None:
+            return [None if g is None else _clip_by_norm(g, self.clipnorm) for g in grads]
+        if self.global_clipnorm is not None:
+            present = [g for g in grads if g is not None]
+            total = M.sqrt(sum(R.reduce_sum(M.square(g)) for g in present))
+            scale = M.minimum(convert_to_tensor(1.0, total.dtype), self.global_clipnorm / M.maximum(total, 1e-12))
+            return [None if g is None else g * M.cast(scale, g.dtype) for g in grads]
+        return grads
+
+    def apply_gradients(self, grads_and_vars):
+        pairs = [(g, v) for g, v in grads_and_vars]
+        for g, v in pairs:
+            if not isinstance(v, Variable):
+                raise TypeError(with_location(
+                    f"{self.name}.apply_gradients: expected (gradient, variable) pairs, got a "
+                    f"{type(v).__name__} in the variable position"))
+        pairs = [(convert_to_tensor(g), v) for g, v in pairs if g is not None]
+        if not pairs:
+            raise ValueError(with_location(f"{self.name}.apply_gradients: no gradients provided for any variable"))
+        grads = self._clip([g for g, _ in pairs])
+        lr = self.learning_rate
+        for g, var in zip(grads, [v for _, v in pairs]):
+            if not var.dtype.is_floating:
+                raise TypeError(with_location(f"{self.name}: cannot update the {var.dtype.name} variable {var.name}"))
+            g = M.cast(g, var.dtype)
+            var_lr = M.cast(lr, var.dtype)
+            if self.weight_decay:
+                var.assign_sub(var * M.cast(var_lr * self.weight_decay, var.dtype))
+            self.update_step(g, var, var_lr)
+        self.iterations.assign_add(convert_to_tensor(1, dtypes.int64))
+        return self.iterations
+
+    def apply(self, grads, trainable_variables):
+        return self.apply_gradients(zip(grads, trainable_variables))
+
+    def minimize(self, loss, var_list, tape=None):
+        """One step on `loss` (a zero-argument callable, or a tensor recorded by `tape`)."""
+        if not isinstance(loss, TensorBase) and callable(loss):
+            tape = GradientTape()
+            with tape:
+                value = loss()
+        elif tape is None:
+            raise ValueError(with_location(f"{self.name}.minimize: pass `tape=` when `loss` is a tensor"))
+        else:
+            value = loss
+        var_list = list(var_list() if callable(var_list) else var_list)
+        grads = tape.gradient(value, var_list)
+        return self.apply_gradients(zip(grads, var_list))
+
+    def update_step(self, gradient, variable, learning_rate):
+        raise NotImplementedError(f"{type(self).__name__} must define update_step")
+
+    def get_config(self):
+        return {"name": self.name, "weight_decay": self.weight_decay}
+
+
+def _clip_by_norm(g, clip):
+    norm = M.sqrt(R.reduce_sum(M.square(g)))
+    return g * M.cast(M.minimum(convert_to_tensor(1.0, norm.dtype), clip / M.maximum(norm, 1e-12)), g.dtype)
+
+
+class SGD(Optimizer):
+    """momentum 0: v -= lr * g.  Else m = momentum * m - lr * g, then
+    v += m, or with Nesterov v += momentum * m - lr * g."""
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, **kwargs):
+        super().__init__(learning_rate, **kwargs)
+        if not 0 <= momentum <= 1:
+            raise ValueError(with_location(f"SGD: momentum must be in [0, 1], got {momentum}"))
+        self.momentum, self.nesterov = float(momentum), nesterov
+        self.slot_names = ("momentum",) if momentum else ()
+
+    def update_step(self, g, var, lr):
+        if not self.momentum:
+            var.assign_sub(lr * g)
+            return
+        m = self.slot(var, "momentum")
+        m.assign(m * self.momentum - lr * g)
+        if self.nesterov:
+            var.assign_add(m * self.momentum - lr * g)
+        else:
+            var.assign_add(m.value())
+
+
+class Adam(Optimizer):
+    """t = iterations + 1;  alpha = lr * sqrt(1 - b2^t) / (1 - b1^t);
+    m += (g - m)(1 - b1);  v += (g^2 - v)(1 - b2);  var -= alpha * m / (sqrt(v) + eps)."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, **kwargs):
+        super().__init__(learning_rate, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
+        self.slot_names = ("m", "v", "vhat") if amsgrad else ("m", "v")
+
+    def update_step(self, g, var, lr):
+        t = M.cast(self.iterations.value() + 1, var.dtype)
+        b1 = convert_to_tensor(self.beta_1, var.dtype)
+        b2 = convert_to_tensor(self.beta_2, var.dtype)
+        alpha = lr * M.sqrt(1 - M.pow(b2, t)) / (1 - M.pow(b1, t))
+        m, v = self.slot(var, "m"), self.slot(var, "v")
+        m.assign_add((g - m) * (1 - self.beta_1))
+        v.assign_add((M.square(g) - v) * (1 - self.beta_2))
+        v_used = v.value()
+        if self.amsgrad:
+            vhat = self.slot(var, "vhat")
+            vhat.assign(M.maximum(vhat.value(), v_used))
+            v_used = vhat.value()
+        var.assign_sub(alpha * m / (M.sqrt(v_used) + self.epsilon))
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (default 0.004): var -= var * weight_decay * lr first."""
+
+    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, **kwargs):
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, weight_decay=weight_decay, **kwargs)
+
+
+class RMSprop(Optimizer):
+    """v = rho v + (1 - rho) g^2 (centered: minus the squared running mean of g);
+    increment = lr g / sqrt(v + eps); with momentum: mom = momentum * mom + increment."""
+
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, **kwargs):
+        super().__init__(learning_rate, **kwargs)
+        self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
+        self.slot_names = ("velocity",) + (("momentum",) if momentum else ()) + \
+            (("average_gradient",) if centered else ())
+
+    def update_step(self, g, var, lr):
+        rho = self.rho
+        velocity = self.slot(var, "velocity")
+        velocity.assign(velocity * rho + M.square(g) * (1 - rho))
+        if self.centered:
+            avg = self.slot(var, "average_gradient")
+            avg.assign(avg * rho + g * (1 - rho))
+            denominator = velocity - M.square(avg.value()) + self.epsilon
+        else:
+            denominator = velocity + self.epsilon
+        increment = lr * g / M.sqrt(denominator)
+        if self.momentum:
+            mom = self.slot(var, "momentum")
+            mom.assign(mom * self.momentum + increment)
+            var.assign_sub(mom.value())
+        else:
+            var.assign_sub(increment)
+
+
+class Adagrad(Optimizer):
+    """acc += g^2 (acc starts at initial_accumulator_value); var -= lr g / sqrt(acc + eps)."""
+
+    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, **kwargs):
+        super().__init__(learning_rate, **kwargs)
+        self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
+        self.slot_names = ("accumulator",)
+
+    def _slot_initial(self, slot_name):
+        return self.initial_accumulator_value
+
+    def update_step(self, g, var, lr):
+        acc = self.slot(var, "accumulator")
+        acc.assign_add(M.square(g))
+        var.assign_sub(lr * g / M.sqrt(acc + self.epsilon))
+
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
+
+
+def get(identifier):
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, str):
+        key = identifier.lower()
+        if key not in _BY_NAME:
+            raise ValueError(f"Unknown optimizer {identifier!r}; known: {sorted(_BY_NAME)}")
+        return _BY_NAME[key]()
+    raise ValueError(f"Could not interpret optimizer {identifier!r}")

@@ -1,0 +1,317 @@
+"""Model.compile / fit / evaluate / predict.
+
+The train step is compiled with tf.function unless `run_eagerly=True` (or the
+tracer is not installed).  Before compiling, the model, the metrics ("accuracy"
+resolves by the shapes of the first batch) and the optimizer's slots are built
+eagerly, so the compiled step creates no variables."""
+import numpy as np
+
+import tapeflow
+from tapeflow.keras import callbacks as callbacks_mod
+from tapeflow.keras import losses as losses_mod
+from tapeflow.keras import metrics as metrics_mod
+from tapeflow.keras import optimizers as optimizers_mod
+from tapeflow.runtime import nest
+from tapeflow.runtime.backprop import GradientTape
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
+
+
+def _unpack(data):
+    """(x,), (x, y) or (x, y, sample_weight) -> x, y, sample_weight."""
+    if isinstance(data, tuple) and not hasattr(data, "_fields"):
+        if len(data) == 1:
+            return data[0], None, None
+        if len(data) == 2:
+            return data[0], data[1], None
+        if len(data) == 3:
+            return data
+    return data, None, None
+
+
+def _first_dim(structure):
+    return int(np.asarray(nest.flatten(structure)[0]).shape[0])
+
+
+def _to_tensors(structure):
+    return nest.map_structure(lambda a: a if isinstance(a, TensorBase) else convert_to_tensor(a), structure)
+
+
+class _ArrayBatches:
+    """Batches of in-memory arrays (x, y, sample_weight), shuffled per epoch."""
+
+    def __init__(self, x, y, sample_weight, batch_size, shuffle, seed=None):
+        self.parts = (x, y, sample_weight)
+        self.n = _first_dim(x)
+        for name, part in (("y", y), ("sample_weight", sample_weight)):
+            if part is not None and _first_dim(part) != self.n:
+                raise ValueError(with_location(
+                    f"fit: x has {self.n} examples but {name} has {_first_dim(part)}"))
+        self.batch_size = int(batch_size or 32)
+        self.shuffle = shuffle
+        self.rng = np.random.default_rng(seed)
+
+    def steps(self):
+        return -(-self.n // self.batch_size)
+
+    def __iter__(self):
+        order = self.rng.permutation(self.n) if self.shuffle else None
+        arrays = [None if p is None else nest.map_structure(np.asarray, p) for p in self.parts]
+        for start in range(0, self.n, self.batch_size):
+            idx = slice(start, start + self.batch_size) if order is None else order[start:start + self.batch_size]
+            batch = tuple(None if a is None else nest.map_structure(lambda v: v[idx], a) for a in arrays)
+            yield tuple(_to_tensors(b) for b in batch if b is not None)
+
+
+class _DatasetBatches:
+    def __init__(self, dataset):
+        self.dataset = dataset
+
+    def steps(self):
+        n = getattr(self.dataset, "cardinality", lambda: -1)()
+        n = int(n)
+        return n if n >= 0 else None
+
+    def __iter__(self):
+        for element in self.dataset:
+            yield element if isinstance(element, tuple) else (element,)
+
+
+def _batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False):
+    from tapeflow.data import Dataset
+    if isinstance(x, Dataset):
+        if y is not None:
+            raise ValueError(with_location("fit: when x is a Dataset, y must come from the dataset"))
+        return _DatasetBatches(x)
+    return _ArrayBatches(x, y, sample_weight, batch_size, shuffle)
+
+
+def _floats(logs):
+    return {k: float(np.asarray(v)) for k, v in logs.items()}
+
+
+class Trainer:
+    """Training methods mixed into keras.Model."""
+
+    def _init_trainer(self):
+        d = self.__dict__
+        d["optimizer"] = None
+        d["compiled_loss"] = None
+        d["_metric_specs"] = []
+        d["_compiled_metrics"] = None
+        d["_loss_tracker"] = None
+        d["run_eagerly"] = False
+        d["stop_training"] = False
+        d["history"] = None
+        d["_step_fns"] = {}
+
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, run_eagerly=False, **unused):
+        d = self.__dict__
+        d["optimizer"] = optimizers_mod.get(optimizer)
+        d["compiled_loss"] = losses_mod.get(loss) if loss is not None else None
+        d["_metric_specs"] = list(metrics or [])
+        d["_compiled_metrics"] = None
+        d["_loss_tracker"] = metrics_mod.Mean(name="loss")
+        d["run_eagerly"] = bool(run_eagerly)
+        d["_step_fns"] = {}
+
+    def _require_compiled(self, what):
+        if self.optimizer is None and what == "fit":
+            raise RuntimeError(with_location(f"{self.name}.{what}: call compile() first"))
+        if self.compiled_loss is None and what in ("fit", "evaluate"):
+            raise RuntimeError(with_location(f"{self.name}.{what}: compile() needs a loss"))
+
+    @property
+    def metrics(self):
+        out = [self._loss_tracker] if self._loss_tracker is not None else []
+        return out + list(self._compiled_metrics or [])
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self):
+        for m in self.metrics:
+            m.reset_state()
+
+    # -- steps (plain Python over tensors: eager, or traced by tf.function)
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
+        loss = self.compiled_loss(y, y_pred, sample_weight)
+        return loss
+
+    def _update_metrics(self, loss, x, y, y_pred, sample_weight):
+        batch = nest.flatten(x)[0].shape[0]
+        self._loss_tracker.update_state(loss, sample_weight=None if batch is None else float(batch))
+        for m in self._compiled_metrics:
+            m.update_state(y, y_pred, sample_weight)
+        return {m.name: m.result() for m in self.metrics}
+
+    def train_step(self, data):
+        x, y, sample_weight = _unpack(data)
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight)
+        variables = self.trainable_variables
+        grads = tape.gradient(loss, variables)
+        self.optimizer.apply_gradients(zip(grads, variables))
+        return self._update_metrics(loss, x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        x, y, sample_weight = _unpack(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x, y, y_pred, sample_weight)
+        return self._update_metrics(loss, x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        x, _, _ = _unpack(data)
+        return self(x, training=False)
+
+    def _step_fn(self, kind):
+        """The train/test/predict step, compiled with tf.function unless running eagerly."""
+        fns = self.__dict__["_step_fns"]
+        if kind not in fns:
+            step = getattr(self, f"{kind}_step")
+            function = getattr(tapeflow, "function", None)
+            fns[kind] = step if (self.run_eagerly or function is None) else function(step)
+        return fns[kind]
+
+    def _prepare(self, first_batch):
+        """Build the model, the metrics and the optimizer slots eagerly, once."""
+        if self._compiled_metrics is not None:
+            return
+        x, y, _ = _unpack(first_batch)
+        y_pred = self(x, training=False)
+        y_shape = None if y is None else tuple(nest.flatten(y)[0].shape.dims)
+        pred_shape = tuple(nest.flatten(y_pred)[0].shape.dims)
+        self.__dict__["_compiled_metrics"] = [
+            metrics_mod.get(spec, self.compiled_loss, y_shape, pred_shape) for spec in self._metric_specs]
+        if self.optimizer is not None:
+            self.optimizer.build(self.trainable_variables)
+
+    # -- loops
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
+            validation_split=0.0, validation_data=None, shuffle=True, sample_weight=None,
+            initial_epoch=0, steps_per_epoch=None, validation_batch_size=None, **unused):
+        self._require_compiled("fit")
+        if validation_split and validation_data is None:
+            x, y, sample_weight, validation_data = _split(x, y, sample_weight, validation_split)
+        data = _batches(x, y, sample_weight, batch_size, shuffle)
+        history = callbacks_mod.History()
+        cbs = list(callbacks or [])
+        verbose = 1 if verbose == "auto" else verbose
+        if verbose:
+            cbs.append(callbacks_mod.ProgbarLogger())
+        cbs.append(history)
+        steps = steps_per_epoch or data.steps()
+        cb = callbacks_mod.CallbackList(cbs, self, {"epochs": epochs, "steps": steps, "verbose": verbose})
+        self.__dict__["stop_training"] = False
+        cb.on_train_begin()
+        logs = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            cb.on_epoch_begin(epoch)
+            for step, batch in enumerate(data):
+                if steps_per_epoch is not None and step >= steps_per_epoch:
+                    break
+                self._prepare(batch)
+                cb.on_train_batch_begin(step)
+                logs = _floats(self._step_fn("train")(batch))
+                cb.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
+            epoch_logs = dict(logs)
+            if validation_data is not None:
+                val = self.evaluate(**_validation_kwargs(validation_data),
+                                    batch_size=validation_batch_size or batch_size,
+                                    verbose=0, return_dict=True)
+                epoch_logs.update({f"val_{k}": v for k, v in val.items()})
+            cb.on_epoch_end(epoch, epoch_logs)
+            if self.stop_training:
+                break
+        cb.on_train_end(logs)
+        self.__dict__["history"] = history
+        history.model = self
+        return history
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
+                 callbacks=None, return_dict=False, **unused):
+        self._require_compiled("evaluate")
+        data = _batches(x, y, sample_weight, batch_size, shuffle=False)
+        cb = callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
+        self.reset_metrics()
+        cb.on_test_begin()
+        logs = {}
+        for step, batch in enumerate(data):
+            if steps is not None and step >= steps:
+                break
+            self._prepare(batch)
+            cb.on_test_batch_begin(step)
+            logs = _floats(self._step_fn("test")(batch))
+            cb.on_test_batch_end(step, logs)
+        cb.on_test_end(logs)
+        if verbose and verbose != "auto":
+            print(callbacks_mod.format_logs(logs))
+        if return_dict:
+            return logs
+        values = [logs[n] for n in self.metrics_names if n in logs]
+        return values[0] if len(values) == 1 else values
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **unused):
+        data = _batches(x, None, None, batch_size, shuffle=False)
+        outputs = []
+        for step, batch in enumerate(data):
+            if steps is not None and step >= steps:
+                break
+            outputs.append(nest.map_structure(lambda t: t.numpy(), self._step_fn("predict")(batch)))
+        if not outputs:
+            raise ValueError(with_location(f"{self.name}.predict: the input has no examples"))
+        return nest.map_structure(lambda *parts: np.concatenate(parts, axis=0), *outputs)
+
+    def train_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        self._require_compiled("fit")
+        batch = tuple(_to_tensors(p) for p in (x, y, sample_weight) if p is not None)
+        self._prepare(batch)
+        logs = _floats(self._step_fn("train")(batch))
+        return logs if return_dict else [logs[n] for n in self.metrics_names]
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        self._require_compiled("evaluate")
+        batch = tuple(_to_tensors(p) for p in (x, y, sample_weight) if p is not None)
+        self._prepare(batch)
+        self.reset_metrics()
+        logs = _floats(self._step_fn("test")(batch))
+        return logs if return_dict else [logs[n] for n in self.metrics_names]
+
+    def predict_on_batch(self, x):
+        return nest.map_structure(lambda t: t.numpy(), self._step_fn("predict")((_to_tensors(x),)))
+
+
+def _validation_kwargs(validation_data):
+    from tapeflow.data import Dataset
+    if isinstance(validation_data, Dataset):
+        return {"x": validation_data}
+    if not isinstance(validation_data, (tuple, list)) or len(validation_data) not in (2, 3):
+        raise ValueError(with_location(
+            "fit: validation_data must be a Dataset or a tuple (x, y) or (x, y, sample_weight)"))
+    sw = validation_data[2] if len(validation_data) == 3 else None
+    return {"x": validation_data[0], "y": validation_data[1], "sample_weight": sw}
+
+
+def _split(x, y, sample_weight, fraction):
+    """Keras's validation_split: the last `fraction` of the examples, before shuffling."""
+    from tapeflow.data import Dataset
+    if isinstance(x, Dataset):
+        raise ValueError(with_location("fit: validation_split is not supported for Dataset inputs"))
+    n = _first_dim(x)
+    cut = int(n * (1.0 - fraction))
+    if cut <= 0 or cut >= n:
+        raise ValueError(with_location(f"fit: validation_split={fraction} leaves no training or validation data"))
+
+    def head(s):
+        return None if s is None else nest.map_structure(lambda a: np.asarray(a)[:cut], s)
+
+    def tail(s):
+        return None if s is None else nest.map_structure(lambda a: np.asarray(a)[cut:], s)
+
+    val = (tail(x), tail(y)) + ((tail(sample_weight),) if sample_weight is not None else ())
+    return head(x), head(y), head(sample_weight), val

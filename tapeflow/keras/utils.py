@@ -1,0 +1,27 @@
+"""keras.utils: seeding and label helpers."""
+import random
+
+import numpy as np
+
+from tapeflow.keras import initializers
+
+
+def set_random_seed(seed):
+    """Seed Python's, NumPy's and tapeflow's generators (initializers and tf.random)."""
+    random.seed(seed)
+    np.random.seed(seed)
+    initializers.set_seed(seed)
+    import tapeflow
+    tf_random = getattr(tapeflow, "random", None)
+    if tf_random is not None and hasattr(tf_random, "set_seed"):
+        tf_random.set_seed(seed)
+
+
+def to_categorical(y, num_classes=None, dtype="float32"):
+    """Integer class vector -> one-hot matrix (NumPy)."""
+    y = np.asarray(y, dtype=np.int64).reshape(-1)
+    if num_classes is None:
+        num_classes = int(y.max()) + 1 if y.size else 0
+    out = np.zeros((y.size, num_classes), dtype=dtype)
+    out[np.arange(y.size), y] = 1
+    return out

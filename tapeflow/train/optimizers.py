@@ -1,0 +1,135 @@
+"""TensorFlow 1 optimizers under tf.train, as eager code uses them:
+`apply_gradients(grads_and_vars, global_step=)`, `compute_gradients(loss)` and
+`minimize(loss)` where `loss` is a zero-argument callable."""
+import threading
+
+import numpy as np
+
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.backprop import GradientTape
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.tensor import convert_to_tensor
+from tapeflow.runtime.variables import Variable
+from tapeflow.train.slots import SlotOwner
+
+_global_step_lock = threading.Lock()
+_global_step = []
+
+
+def get_or_create_global_step():
+    """The process-wide int64 step counter (TensorFlow 1 kept one per graph)."""
+    with _global_step_lock:
+        if not _global_step:
+            _global_step.append(Variable(np.int64(0), trainable=False, name="global_step"))
+        return _global_step[0]
+
+
+def get_global_step():
+    return _global_step[0] if _global_step else None
+
+
+class Optimizer(SlotOwner):
+    """Base of the TF1 optimizers: subclasses define `_apply_dense(grad, var)`."""
+
+    def __init__(self, learning_rate, use_locking=False, name=None):
+        self._learning_rate = learning_rate
+        self._name = name or type(self).__name__
+
+    def _lr(self, dtype):
+        lr = self._learning_rate() if callable(self._learning_rate) else self._learning_rate
+        return M.cast(convert_to_tensor(lr), dtype) if hasattr(lr, "dtype") else convert_to_tensor(lr, dtype)
+
+    def compute_gradients(self, loss, var_list=None, **unused):
+        if not callable(loss):
+            raise TypeError(with_location(
+                f"{self._name}.compute_gradients: in eager mode `loss` must be a callable "
+                f"returning the loss, got {type(loss).__name__}"))
+        tape = GradientTape()
+        with tape:
+            if var_list is not None:
+                for v in var_list:
+                    tape.watch(v)
+            value = loss()
+        variables = list(var_list) if var_list is not None else list(tape.watched_variables())
+        grads = tape.gradient(value, variables)
+        return list(zip(grads, variables))
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        pairs = list(grads_and_vars)
+        if not any(g is not None for g, _ in pairs):
+            raise ValueError(with_location(
+                f"{self._name}.apply_gradients: no gradients provided for any variable: "
+                f"{[v.name for _, v in pairs]}"))
+        for grad, var in pairs:
+            if grad is None:
+                continue
+            if not isinstance(var, Variable):
+                raise TypeError(with_location(
+                    f"{self._name}.apply_gradients: expected (gradient, variable) pairs, got a "
+                    f"{type(var).__name__} in the variable position"))
+            self._apply_dense(convert_to_tensor(grad), var)
+        if global_step is not None:
+            global_step.assign_add(convert_to_tensor(1, global_step.dtype))
+        return None
+
+    def minimize(self, loss, global_step=None, var_list=None, name=None, **unused):
+        return self.apply_gradients(self.compute_gradients(loss, var_list), global_step=global_step)
+
+    def variables(self):
+        return [slot for _, _, slot in self._slot_variables()]
+
+    def _trackable_children(self):
+        return {}
+
+
+class GradientDescentOptimizer(Optimizer):
+    """var -= learning_rate * grad"""
+
+    def _apply_dense(self, grad, var):
+        var.assign_sub(self._lr(var.dtype) * grad)
+
+
+class MomentumOptimizer(Optimizer):
+    """accum = momentum * accum + grad; var -= lr * accum
+    (Nesterov: var -= lr * (grad + momentum * accum))."""
+
+    def __init__(self, learning_rate, momentum, use_locking=False, name=None, use_nesterov=False):
+        super().__init__(learning_rate, use_locking, name)
+        self._momentum = momentum
+        self._nesterov = use_nesterov
+
+    def _apply_dense(self, grad, var):
+        accum = self.get_slot_or_create(var, "momentum")
+        accum.assign(accum * self._momentum + grad)
+        step = grad + accum * self._momentum if self._nesterov else accum.value()
+        var.assign_sub(self._lr(var.dtype) * step)
+
+
+class AdamOptimizer(Optimizer):
+    """TensorFlow 1 Adam: lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t);
+    var -= lr_t * m / (sqrt(v) + epsilon), with epsilon outside the square root."""
+
+    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
+                 use_locking=False, name=None):
+        super().__init__(learning_rate, use_locking, name)
+        self._beta1, self._beta2, self._epsilon = beta1, beta2, epsilon
+        self._step = Variable(np.int64(0), trainable=False, name="adam_step")
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+        self._step.assign_add(convert_to_tensor(1, dtypes.int64))
+        return super().apply_gradients(grads_and_vars, global_step, name)
+
+    def _apply_dense(self, grad, var):
+        m = self.get_slot_or_create(var, "m")
+        v = self.get_slot_or_create(var, "v")
+        t = M.cast(self._step.value(), var.dtype)
+        b1, b2 = self._beta1, self._beta2
+        lr_t = self._lr(var.dtype) * M.sqrt(1 - M.pow(convert_to_tensor(b2, var.dtype), t)) / (
+            1 - M.pow(convert_to_tensor(b1, var.dtype), t))
+        m.assign(m * b1 + grad * (1 - b1))
+        v.assign(v * b2 + grad * grad * (1 - b2))
+        var.assign_sub(lr_t * m / (M.sqrt(v.value()) + self._epsilon))
+
+    def _trackable_children(self):
+        return {"step": self._step}

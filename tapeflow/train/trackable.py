@@ -1,0 +1,95 @@
+"""The object graph that checkpoints walk.
+
+A trackable object names its children (`_trackable_children`: name -> object);
+variables are the leaves.  Restoring a value whose object does not exist yet
+(a layer not built, a slot not created) parks it on the deepest existing object
+under the rest of its path; the object takes it when it creates that child
+(`_take_deferred`).
+"""
+from tapeflow.runtime.variables import Variable
+
+
+class Trackable:
+    """Mixin for objects that own variables or other trackables."""
+
+    def _trackable_children(self):
+        """name -> Variable or Trackable, in a stable order."""
+        return {}
+
+    def _deferred(self):
+        store = self.__dict__.get("_deferred_restores")
+        if store is None:
+            store = {}
+            object.__setattr__(self, "_deferred_restores", store)
+        return store
+
+    def _defer_restore(self, path, value, source):
+        self._deferred()[path] = (value, source)
+
+    def _defer_slot_restore(self, path, optimizer, slot_name, value, source):
+        """Park an optimizer slot value for the variable this object will create at `path`."""
+        slots = self.__dict__.setdefault("_deferred_slot_restores", {})
+        slots.setdefault(path, []).append((optimizer, slot_name, value, source))
+
+    def _take_deferred(self, name, variable):
+        """Called when `variable` is created under `name`: assign a parked value and
+        hand parked slot values to their optimizers."""
+        for optimizer, slot_name, value, source in self.__dict__.get("_deferred_slot_restores", {}).pop(name, []):
+            optimizer._restore_slot(variable, slot_name, value, source)
+        store = self.__dict__.get("_deferred_restores")
+        if not store or name not in store:
+            return
+        value, source = store.pop(name)
+        check_compatible(source, value.shape, value.dtype, variable)
+        variable.assign(value)
+
+    def _pending_child_paths(self, name):
+        """Deferred values under the child `name` (a child created later takes them)."""
+        store = self.__dict__.get("_deferred_restores")
+        if not store:
+            return {}
+        prefix = name + "/"
+        moved = {k[len(prefix):]: v for k, v in store.items() if k.startswith(prefix)}
+        for k in moved:
+            del store[prefix + k]
+        return moved
+
+
+def check_compatible(path, shape, dtype, variable):
+    """A checkpoint value must match its variable's shape and dtype exactly."""
+    want_shape = tuple(variable.shape.as_list())
+    if tuple(shape) != want_shape or dtype != variable.dtype.np:
+        raise ValueError(
+            f"Checkpoint restore: '{path}' was saved with shape {list(shape)} and dtype "
+            f"{dtype}, but the variable {variable.name} has shape {list(want_shape)} "
+            f"and dtype {variable.dtype.name}")
+
+
+def children_of(obj):
+    if isinstance(obj, Trackable):
+        return obj._trackable_children()
+    return {}
+
+
+def walk(root_children):
+    """(path, variable) for every variable reachable from a name -> object dict,
+    depth first in name order, each variable once (its first path), and
+    (path, object) for every trackable object."""
+    variables = []
+    objects = []
+    seen = set()
+
+    def visit(prefix, obj):
+        if id(obj) in seen:
+            return
+        seen.add(id(obj))
+        if isinstance(obj, Variable):
+            variables.append((prefix, obj))
+            return
+        objects.append((prefix, obj))
+        for name, child in children_of(obj).items():
+            visit(f"{prefix}/{name}", child)
+
+    for name, obj in root_children.items():
+        visit(name, obj)
+    return variables, objects

@@ -1,0 +1,224 @@
+"""Gradients of traced graphs, derived with the same VJP rules the eager tape uses.
+
+A compiled call that some tape watches is recorded as ONE tape entry.  Its
+gradient comes from a joint graph: the forward graph is replayed symbolically
+under a private tape, `backprop` adds the gradient nodes, and the joint graph is
+cut in two — the forward part (with the residuals the backward part needs as
+extra outputs) and the backward part (residuals and output gradients in,
+input and variable gradients out).  Both halves compile like any graph.
+
+Invariants:
+- Replaying never re-runs user Python: it walks graph nodes through `bind`.
+- Stateful nodes (variable reads/assigns) all land in the forward part, in
+  program order; the backward part only reads residuals.
+- Higher order: when outer tapes are active while the backward runs, it is
+  replayed op by op through `bind` so those tapes record it.
+"""
+from tapeflow.compiler.ir import Graph, GraphBuilder, Node, Ref
+from tapeflow.runtime import tape as tape_mod
+from tapeflow.runtime.registry import PRIMITIVES, bind, state
+from tapeflow.runtime.tensor import Tensor
+from tapeflow.runtime.variables import Variable
+
+
+def replay(graph, args):
+    """Evaluate `graph` node by node through `bind`: eagerly when no graph is
+    being built, as new nodes of the current graph otherwise."""
+    env = dict(zip(graph.inputs, args))
+    for node in graph.nodes:
+        op = node.op
+        if op == "input":
+            continue
+        ins = [env[r] for r in node.inputs]
+        if op == "const":
+            outs = (node.attr["value"].obj,)
+        elif op == "variable":
+            outs = (node.attr["var"].obj,)
+        elif op == "read_variable":
+            outs = (ins[0].value(),)
+        elif op == "assign_variable":
+            ins[0].assign(ins[1])
+            outs = ()
+        else:
+            prim = PRIMITIVES[op]
+            res = bind(prim, ins, node.attr)
+            outs = res if prim.multiple_results else (res,)
+        for i, v in enumerate(outs):
+            env[Ref(node.id, i)] = v
+    return [env[r] for r in graph.outputs]
+
+
+class _Building:
+    """Install a GraphBuilder as the current graph, with no tapes of the caller."""
+
+    def __init__(self, builder):
+        self.builder = builder
+
+    def __enter__(self):
+        self.saved = (state.graph, list(state.tapes))
+        state.graph = self.builder
+        state.tapes[:] = []
+        return self.builder
+
+    def __exit__(self, *exc):
+        state.graph, tapes = self.saved
+        state.tapes[:] = tapes
+
+
+class VJPGraphs:
+    """The forward-with-residuals and backward graphs of one forward graph.
+
+    forward:  inputs -> outputs + residuals
+    backward: residuals + output grads -> grads of (inputs + variables), the
+              entries of `grad_mask` that are True (the rest are None).
+    """
+
+    def __init__(self, graph):
+        self.graph = graph
+        joint, n_out, self.variables, self.grad_mask, gy_ids = _joint_graph(graph)
+        self.n_outputs = n_out
+        self.forward, self.backward, self.n_residuals = _split(joint, n_out, gy_ids)
+
+
+def _joint_graph(graph):
+    builder = GraphBuilder(graph.name + "_joint")
+    with _Building(builder):
+        xs = [builder.placeholder(graph.aval(r)) for r in graph.inputs]
+        private = tape_mod.Tape(persistent=True, watch_accessed_variables=True)
+        for x in xs:
+            private.watch(x)
+        state.tapes.append(private)
+        ys = replay(graph, xs)
+        state.tapes.remove(private)
+        variables = [v for v in private.watched.values() if isinstance(v, Variable) and v.trainable]
+        gys = [builder.placeholder(y.aval) for y in ys]
+        gy_ids = {t.node for t in gys}
+        grads = tape_mod.backprop(private, ys, gys, xs + variables)
+    mask = [g is not None for g in grads]
+    outs = ys + [g for g in grads if g is not None]
+    joint = builder.build(outs)
+    return joint, len(ys), variables, mask, gy_ids
+
+
+def _split(joint, n_out, gy_ids):
+    """Cut the joint graph into the forward part and the gradient part."""
+    backward_ids = set(gy_ids)
+    for node in joint.nodes:
+        if any(r.node in backward_ids for r in node.inputs):
+            backward_ids.add(node.id)
+    fwd_nodes = [n for n in joint.nodes if n.id not in backward_ids]
+    bwd_nodes = [n for n in joint.nodes if n.id in backward_ids and n.id not in gy_ids]
+    by_id = {n.id: n for n in joint.nodes}
+
+    # Residuals: forward values used by gradient nodes or returned as gradients.
+    # Constants are copied into the backward graph instead of being saved.
+    residuals, copied = [], []
+    seen = set()
+    grad_outs = joint.outputs[n_out:]
+    for r in [r for n in bwd_nodes for r in n.inputs] + list(grad_outs):
+        if r.node in backward_ids or r in seen:
+            continue
+        seen.add(r)
+        if by_id[r.node].op == "const":
+            copied.append(by_id[r.node])
+        else:
+            residuals.append(r)
+
+    forward = Graph(tuple(fwd_nodes), tuple(r for r in joint.inputs if r.node not in gy_ids),
+                    tuple(joint.outputs[:n_out]) + tuple(residuals), joint.name.replace("_joint", "_forward"))
+
+    next_id = max(by_id) + 1
+    remap = {}
+    new_nodes = []
+    for i, r in enumerate(residuals):
+        aval = by_id[r.node].avals[r.index]
+        new_nodes.append(Node(next_id, "input", (), (("index", i),), (aval,)))
+        remap[r] = Ref(next_id, 0)
+        next_id += 1
+    gy_refs = [r for r in joint.inputs if r.node in gy_ids]
+    for j, r in enumerate(gy_refs):
+        node = by_id[r.node]
+        new_nodes.append(Node(node.id, "input", (), (("index", len(residuals) + j),), node.avals))
+    const_ids = set()
+    for c in copied:
+        if c.id not in const_ids:
+            new_nodes.append(c)
+            const_ids.add(c.id)
+    for n in bwd_nodes:
+        new_nodes.append(Node(n.id, n.op, tuple(remap.get(r, r) for r in n.inputs), n.attrs, n.avals))
+    inputs = tuple(remap[r] for r in residuals) + tuple(gy_refs)
+    backward = Graph(tuple(new_nodes), inputs, tuple(remap.get(r, r) for r in grad_outs),
+                     joint.name.replace("_joint", "_backward"))
+    return forward, backward, len(residuals)
+
+
+def taped_call(vjp_graphs, inputs, run_forward, run_backward):
+    """Run a compiled forward graph as one tape entry.
+
+    `inputs` are the call's tensors (aligned with the graph's inputs);
+    `run_forward(graph, arrays)` / `run_backward(graph, arrays)` execute graphs.
+    Returns the output tensors.
+    """
+    g = vjp_graphs
+    arrays = [t._value for t in inputs]
+    results = run_forward(g.forward, arrays)
+    outputs = [_as_tensor(a) for a in results[:g.n_outputs]]
+    residuals = [_as_tensor(a) for a in results[g.n_outputs:]]
+    sources = list(inputs) + list(g.variables)
+
+    def vjp_fn(*gys):
+        gys = [_zeros_if_none(gy, o) for gy, o in zip(gys, outputs)]
+        if state.tapes:
+            # An outer tape records this backward pass (higher order): replay
+            # forward and backward through `bind`, so that the residuals too
+            # are connected to the inputs on that tape.
+            saved = _replay_residuals(g, inputs)
+            flat = replay(g.backward, saved + list(gys))
+        else:
+            flat = [_as_tensor(a) for a in run_backward(g.backward, [t._value for t in residuals + list(gys)])]
+        it = iter(flat)
+        return [next(it) if m else None for m in g.grad_mask]
+
+    _watch_read_variables(g.variables)
+    tape_mod.record_custom(sources, outputs, vjp_fn)
+    return outputs
+
+
+def _replay_residuals(g, inputs):
+    if any(n.op == "assign_variable" for n in g.forward.nodes):
+        raise NotImplementedError(
+            "higher-order gradients through a compiled function that assigns variables are not "
+            "supported: the forward pass cannot be replayed without repeating its assignments")
+    return replay(g.forward, list(inputs))[g.n_outputs:]
+
+
+def _watch_read_variables(variables):
+    """What a variable read does eagerly: tapes that watch accessed variables watch them."""
+    for tape in state.tapes:
+        if tape.watch_accessed_variables:
+            for v in variables:
+                if v.trainable and id(v) not in tape.watched:
+                    tape.watch(v)
+
+
+def needs_tape(inputs, variables):
+    """True when some active tape would record a call with these inputs/variables."""
+    for tape in state.tapes:
+        watched = tape.watched
+        if any(id(t) in watched for t in inputs):
+            return True
+        if any(id(v) in watched or (tape.watch_accessed_variables and v.trainable) for v in variables):
+            return True
+    return False
+
+
+def _as_tensor(a):
+    from tapeflow.runtime.tensor import _wrap
+    return a if isinstance(a, Tensor) else _wrap(a)
+
+
+def _zeros_if_none(gy, like):
+    if gy is not None:
+        return gy
+    from tapeflow.runtime.ops import array_ops
+    return array_ops.zeros_like(like)

@@ -1,0 +1,131 @@
+"""ConcreteFunction: one traced graph of a tf.function, and how to run it.
+
+It keeps everything a later gradient issue needs to record a tape entry for a
+call: the forward `graph`, its `inputs` (placeholders, in the order of the
+flattened tensor arguments), the `variables` it reads and writes, and the
+flat outputs with the structure they are packed into.
+"""
+import numpy as np
+
+from tapeflow import compiler
+from tapeflow.compiler.interpreter import run_graph
+from tapeflow.runtime import nest
+from tapeflow.runtime import registry
+from tapeflow.runtime.errors import with_location
+
+
+class _Output:
+    """Marks where the i-th graph output goes in the output structure."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+
+class ConcreteFunction:
+    def __init__(self, name, graph, structure, input_avals, origin=""):
+        self.name = name
+        self.graph = graph
+        self._structure = structure  # outputs, with _Output markers for graph outputs
+        self._input_avals = input_avals
+        self._origin = origin
+        self._run = None
+        self.compile_error = None
+
+    # -- what a tape entry (later issue) needs
+    @property
+    def inputs(self):
+        return list(self.graph.inputs)
+
+    @property
+    def outputs(self):
+        return list(self.graph.outputs)
+
+    @property
+    def variables(self):
+        return self.graph.variables()
+
+    trainable_variables = property(lambda self: [v for v in self.variables if v.trainable])
+
+    @property
+    def structured_input_signature(self):
+        from .function import TensorSpec
+        return [TensorSpec(a.shape, a.dtype) for a in self._input_avals]
+
+    @property
+    def structured_outputs(self):
+        return nest.map_structure(
+            lambda v: f"<output {v.index}>" if isinstance(v, _Output) else v, self._structure) \
+            if nest.is_nested(self._structure) else self._structure
+
+    # -- running
+    def _executable(self):
+        run = self._run
+        if run is None:
+            compile_graph = getattr(compiler, "compile_graph", None)
+            if compile_graph is not None:
+                try:
+                    run = compile_graph(self.graph)
+                except Exception as exc:  # keep the reference interpreter as the safe path
+                    self.compile_error = exc
+                    run = None
+            if run is None:
+                graph = self.graph
+                run = lambda *arrays: run_graph(graph, list(arrays))  # noqa: E731
+            self._run = run
+        return run
+
+    def call_flat(self, arrays):
+        """Run on input arrays; returns the list of output arrays."""
+        run = self._run or self._executable()
+        try:
+            return run(*arrays)
+        except Exception as exc:
+            raise _located(exc, self) from exc
+
+    def pack(self, out_arrays):
+        wrap = registry._wrap
+        outs = [wrap(a) for a in out_arrays]
+        s = self._structure
+        if isinstance(s, _Output):
+            return outs[s.index]
+        if not nest.is_nested(s):
+            return s
+        leaves = [outs[v.index] if isinstance(v, _Output) else v for v in nest.flatten(s)]
+        return nest.pack_sequence_as(s, leaves)
+
+    def __call__(self, *args):
+        from .function import flat_tensor_arrays
+        arrays = flat_tensor_arrays(args, {})
+        if len(arrays) != len(self._input_avals):
+            raise TypeError(with_location(
+                f"{self.name}: the concrete function takes {len(self._input_avals)} tensors, got {len(arrays)}"))
+        for a, aval in zip(arrays, self._input_avals):
+            if a.dtype != aval.dtype.np or len(a.shape) != len(aval.shape) or any(
+                    d is not None and d != s for d, s in zip(aval.shape, a.shape)):
+                raise ValueError(with_location(
+                    f"{self.name}: expected a {aval!r} tensor, got {a.dtype}{list(a.shape)}"))
+        return self.pack(self.call_flat(arrays))
+
+    def to_dot(self):
+        return self.graph.to_dot()
+
+    def pretty_printed_signature(self):
+        ins = ", ".join(repr(a) for a in self._input_avals)
+        return f"{self.name}({ins})"
+
+    def __repr__(self):
+        return f"<ConcreteFunction {self.pretty_printed_signature()}>"
+
+
+def _located(exc, fn):
+    """The same exception type, its message naming the function whose graph failed."""
+    try:
+        msg = f"{exc} (while running the graph of {fn.name}{', traced at ' + fn._origin if fn._origin else ''})"
+        new = type(exc)(msg)
+        return new
+    except Exception:
+        return exc
+
+

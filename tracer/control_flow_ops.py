@@ -1,0 +1,137 @@
+"""Public control flow: tf.cond, tf.while_loop, tf.switch_case.
+
+Eagerly they are Python control flow on the values.  While tracing, a
+predicate known at trace time (a Python bool or an eager tensor) still picks the
+branch in Python; a symbolic one stages a "cond" / "while_loop" node.
+"""
+from tapeflow.runtime import nest
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.registry import state
+from tapeflow.runtime.shape import TensorShape
+from tapeflow.runtime.tensor import SymbolicTensor, TensorBase, convert_to_tensor
+from tapeflow.runtime.ops import math_ops
+
+from . import staging
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    if not callable(true_fn) or not callable(false_fn):
+        raise TypeError(with_location("cond: true_fn and false_fn must be callables"))
+    pred = staging.as_tensor(pred)
+    if isinstance(pred, SymbolicTensor):
+        return staging.stage_cond(pred, true_fn, false_fn, what="cond")
+    return true_fn() if bool(pred) else false_fn()
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the
+    final loop_vars (same structure)."""
+    if not callable(cond) or not callable(body):
+        raise TypeError(with_location("while_loop: cond and body must be callables"))
+    single = not isinstance(loop_vars, (list, tuple))
+    structure = [loop_vars] if single else loop_vars
+    flat = nest.flatten(structure)
+
+    def call(fn, leaves):
+        args = nest.pack_sequence_as(structure, list(leaves))
+        return fn(*args)
+
+    def body_flat(*leaves):
+        out = call(body, leaves)
+        if single or (len(structure) == 1 and not isinstance(out, (list, tuple))):
+            out = [out]
+        return nest.flatten(out)
+
+    limit = maximum_iterations
+    if isinstance(limit, TensorBase) and not isinstance(limit, SymbolicTensor):
+        limit = int(limit)
+    leaves, i = list(flat), 0
+    # Python iterations while everything is known; staged from the first
+    # iteration whose condition or variables are symbolic.
+    while not _any_symbolic(leaves) and not isinstance(limit, SymbolicTensor):
+        if limit is not None and i >= limit:
+            return _repack(structure, leaves, single)
+        c = staging.as_tensor(call(cond, leaves))
+        if isinstance(c, SymbolicTensor):
+            break
+        if not bool(c):
+            return _repack(structure, leaves, single)
+        leaves = body_flat(*leaves)
+        i += 1
+    names = staging.leaf_names([f"loop_vars[{k}]" for k in range(len(structure))], structure)
+    invariants = _invariants(structure, shape_invariants, single)
+    cond_flat = lambda *lv: call(cond, lv)  # noqa: E731
+    if isinstance(limit, SymbolicTensor):
+        leaves = stage_counted_while(cond_flat, body_flat, leaves, names, invariants, limit, "while_loop")
+    else:
+        spec = staging.LoopSpec(names, invariants, None if limit is None else limit - i, "while_loop")
+        leaves = staging.stage_while(cond_flat, body_flat, leaves, spec)
+    return _repack(structure, leaves, single)
+
+
+def _any_symbolic(leaves):
+    return state.graph is not None and any(isinstance(staging.as_tensor(v), SymbolicTensor) for v in leaves)
+
+
+def stage_counted_while(cond_flat, body_flat, flat, names, invariants, limit, what):
+    """A while loop with a tensor iteration limit: an extra counter loop variable."""
+    counter = convert_to_tensor(0, limit.dtype)
+
+    def c(*leaves):
+        return math_ops.logical_and(math_ops.less(leaves[-1], limit), convert_to_tensor(cond_flat(*leaves[:-1])))
+
+    def b(*leaves):
+        return list(body_flat(*leaves[:-1])) + [leaves[-1] + 1]
+
+    spec = staging.LoopSpec(names + ["<iteration counter>"], invariants, None, what)
+    return staging.stage_while(c, b, list(flat) + [counter], spec)[:-1]
+
+
+def _repack(structure, leaves, single):
+    out = nest.pack_sequence_as(structure, list(leaves))
+    return out[0] if single else out
+
+
+def _invariants(structure, shape_invariants, single):
+    if shape_invariants is None:
+        return {}
+    inv = [shape_invariants] if single else shape_invariants
+    flat = nest.flatten(inv)
+    return {i: _shape_dims(s) for i, s in enumerate(flat) if s is not None}
+
+
+def _shape_dims(s):
+    if isinstance(s, TensorShape):
+        return s.dims
+    return TensorShape(s).dims
+
+
+def switch_case(branch_index, branch_fns, default=None, name=None):
+    """Run branch_fns[branch_index] (or `default` when out of range; the last
+    branch when there is no default, as TensorFlow)."""
+    if isinstance(branch_fns, dict):
+        items = sorted(branch_fns.items())
+    else:
+        items = list(enumerate(branch_fns))
+    if not items:
+        raise ValueError(with_location("switch_case: branch_fns must not be empty"))
+    fallback = default if default is not None else items[-1][1]
+    index = staging.as_tensor(branch_index)
+    if not isinstance(index, SymbolicTensor):
+        i = int(index)
+        for k, fn in items:
+            if k == i:
+                return fn()
+        return fallback()
+    if not index.dtype.is_integer or index.shape.rank != 0:
+        raise TypeError(with_location(
+            f"switch_case: branch_index must be an integer scalar, got {index.dtype.name}{list(index.shape)}"))
+
+    def chain(pos):
+        if pos == len(items):
+            return fallback()
+        k, fn = items[pos]
+        return staging.stage_cond(math_ops.equal(index, k), fn, lambda: chain(pos + 1), what="switch_case")
+
+    return chain(0)

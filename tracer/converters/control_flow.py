@@ -1,0 +1,153 @@
+"""if / while / for statements become calls of ag__.if_stmt / while_stmt /
+for_stmt on functions that take the carried variables and return their new
+values (functional form: no shared mutable state between a branch and what
+follows).  The runtime operators run plain Python on Python values and stage
+cond / while_loop graph nodes on symbolic tensors.
+
+    if x > 0:                  def if_body(x):
+        x = x * 2                  x = x * 2
+                                   return (x,)
+                     ->        def else_body(x):
+                                   return (x,)
+                               (x,) = ag__.if_stmt(x > 0, if_body, else_body, (x,), ('x',))
+
+The carried variables of each statement come from pyct.analysis (bound in the
+statement and live after it, or read inside before being bound).  Variables that
+may be unbound when a statement starts are set to ag__.Undefined('name') at the
+top of the function, so a branch can be handed "no value yet".
+"""
+import gast
+
+from ..pyct import analysis, templates
+from .base import Transformer
+
+
+class _ControlFlow(Transformer):
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.declared = [{}]
+
+    def visit_FunctionDef(self, node):
+        declared = analysis.declared_names(node)
+        params = analysis.param_names(node)
+        analysis.annotate(node, params, set(declared))
+        undefined = set()
+        for s in analysis._own_statements(node.body):
+            undefined.update(getattr(s, "cf_undefined", ()))
+        self.declared.append(declared)
+        node.body = self.visit_block(node.body)
+        self.declared.pop()
+        inits = []
+        for name in sorted(undefined - set(params)):
+            inits += templates.replace("name = ag__.Undefined(text)", name=name,
+                                       text=gast.Constant(name, None))
+        node.body = templates.with_origin(inits, node) + node.body
+        return node
+
+    def visit_Lambda(self, node):
+        return node
+
+    def _declarations(self, node):
+        """`global x` / `nonlocal x` lines for declared names the block assigns."""
+        kinds = self.declared[-1]
+        out = []
+        for name in getattr(node, "cf_declared", ()):
+            out += templates.replace(f"{kinds[name]} name", name=name)
+        return out
+
+    def _state(self, node):
+        names = list(node.cf_state)
+        return names, templates.names_tuple(names), templates.strings_tuple(names)
+
+    def visit_If(self, node):
+        node.body = self.visit_block(node.body)
+        node.orelse = self.visit_block(node.orelse)
+        names, state, state_names = self._state(node)
+        body_name = self.ctx.namer.new("if_body")
+        else_name = self.ctx.namer.new("else_body")
+        decl = self._declarations(node)
+        new = templates.replace(
+            """
+            def body_name(state_args):
+                decl
+                body
+                return state
+            def else_name(state_args):
+                decl
+                orelse
+                return state
+            state_out = ag__.if_stmt(test, body_name, else_name, state, state_names)
+            """,
+            body_name=body_name, else_name=else_name, state_args=names, decl=decl,
+            body=node.body, orelse=node.orelse or templates.replace("pass"), state=state,
+            state_out=self._target(names), test=node.test, state_names=state_names)
+        return templates.with_origin(self._drop_empty_target(new, names), node)
+
+    def visit_While(self, node):
+        node.body = self.visit_block(node.body)
+        names, state, state_names = self._state(node)
+        test_name = self.ctx.namer.new("loop_test")
+        body_name = self.ctx.namer.new("loop_body")
+        options = getattr(node, "loop_options", None) or gast.Constant(None, None)
+        new = templates.replace(
+            """
+            def test_name(state_args):
+                return test
+            def body_name(state_args):
+                decl
+                body
+                return state
+            state_out = ag__.while_stmt(test_name, body_name, state, state_names, options)
+            """,
+            test_name=test_name, body_name=body_name, state_args=names, test=node.test,
+            decl=self._declarations(node), body=node.body, state=state,
+            state_out=self._target(names), state_names=state_names, options=options)
+        return templates.with_origin(self._drop_empty_target(new, names), node)
+
+    def visit_For(self, node):
+        node.body = self.visit_block(node.body)
+        names, state, state_names = self._state(node)
+        body_name = self.ctx.namer.new("loop_body")
+        itr = self.ctx.namer.new("itr")
+        options = getattr(node, "loop_options", None) or gast.Constant(None, None)
+        extra = getattr(node, "extra_tests", [])
+        new = []
+        if extra:
+            extra_name = self.ctx.namer.new("extra_test")
+            test = extra[0]
+            for t in extra[1:]:
+                test = templates.replace_as_expression("ag__.and_(lambda: a, lambda: b)", a=test, b=t)
+            new += templates.replace("def extra_name(state_args):\n    return test",
+                                     extra_name=extra_name, state_args=names, test=test)
+            extra_ref = gast.Name(extra_name, gast.Load(), None, None)
+        else:
+            extra_ref = gast.Constant(None, None)
+        new += templates.replace(
+            """
+            def body_name(itr, state_args):
+                decl
+                target = itr
+                body
+                return state
+            state_out = ag__.for_stmt(iter_, extra_test, body_name, state, state_names, options)
+            """,
+            body_name=body_name, itr=itr, state_args=names, decl=self._declarations(node),
+            target=node.target, body=node.body, state=state, state_out=self._target(names),
+            iter_=node.iter, extra_test=extra_ref, state_names=state_names, options=options)
+        return templates.with_origin(self._drop_empty_target(new, names), node)
+
+    def _target(self, names):
+        if names:
+            return templates.names_tuple(names, "store")
+        return gast.Name("_", gast.Store(), None, None)
+
+    def _drop_empty_target(self, new, names):
+        """With nothing carried, the operator's result is not assigned."""
+        if not names:
+            last = new[-1]
+            new[-1] = gast.Expr(value=last.value)
+        return new
+
+
+def transform(node, ctx):
+    return _ControlFlow(ctx).visit(node)

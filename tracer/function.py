@@ -1,0 +1,487 @@
+"""tf.function: trace a Python function into a graph once per call signature,
+then run the graph.
+
+Call path (keep it lean: a repeated signature must cost microseconds):
+    key = signature key of the arguments (shape and dtype of tensors, value of
+          hashable Python arguments, identity of other objects and variables)
+    concrete = cache[key]  (trace on a miss)
+    outputs = concrete.call_flat(flat tensor arrays)
+Tracing runs the AutoGraph-converted function with a GraphBuilder installed as
+the dispatch hook; tapes are paused meanwhile.  When tracing needs a concrete
+value (`.numpy()`, `float(t)`, Python control flow on a symbolic tensor in code
+that could not be converted), the function runs eagerly instead, with one
+warning that says why (unless fallback=False).
+"""
+import functools
+import threading
+import types
+import warnings
+import weakref
+
+import numpy as np
+
+from tapeflow.compiler.ir import GraphBuilder
+from tapeflow.runtime import dtypes, nest
+from tapeflow.runtime.errors import user_location, with_location
+from tapeflow.runtime.registry import Aval, state
+from tapeflow.runtime.shape import TensorShape
+from tapeflow.runtime.tape import pause
+from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTensor, Tensor, TensorBase,
+                                     convert_to_tensor)
+from tapeflow.runtime.variables import Variable
+
+from . import conversion
+from .concrete import ConcreteFunction, _Output
+from .pyct.parser import ConversionError
+from .tensor_array import TensorArray
+from .undefined import Undefined
+
+RETRACE_WARNING_AFTER = 5
+_EAGER = object()  # cache entry: this signature runs eagerly (fallback)
+
+
+class _Settings:
+    run_functions_eagerly = False
+
+
+def run_functions_eagerly(run_eagerly):
+    """tf.config.run_functions_eagerly: every tf.function runs its Python code."""
+    _Settings.run_functions_eagerly = bool(run_eagerly)
+
+
+def functions_run_eagerly():
+    return _Settings.run_functions_eagerly
+
+
+class TensorSpec:
+    """The shape (None for unknown dims) and dtype of a tensor argument."""
+
+    __slots__ = ("shape", "dtype", "name")
+
+    def __init__(self, shape, dtype=dtypes.float32, name=None):
+        self.shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tensor.shape, tensor.dtype, name)
+
+    def is_compatible_with(self, x):
+        if isinstance(x, TensorSpec):
+            return self.dtype is x.dtype and self.shape.is_compatible_with(x.shape)
+        t = convert_to_tensor(x)
+        return self.dtype is t.dtype and self.shape.is_compatible_with(t.shape)
+
+    def __eq__(self, other):
+        return isinstance(other, TensorSpec) and (self.shape.dims, self.dtype, self.name) == \
+            (other.shape.dims, other.dtype, other.name)
+
+    def __hash__(self):
+        return hash((self.shape.dims, self.dtype, self.name))
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
+
+
+# ------------------------------------------------------------------ signature keys
+
+def _arg_key(a):
+    t = type(a)
+    if t is Tensor:
+        v = a._value
+        return (v.shape, v.dtype)
+    if t is int or t is float or t is bool or t is str or a is None:
+        return (t, a)
+    return _slow_key(a)
+
+
+def _slow_key(a):
+    if isinstance(a, np.ndarray):
+        return (a.shape, a.dtype)
+    if isinstance(a, Variable):
+        return ("V", id(a))
+    if isinstance(a, TensorSpec):
+        return ("S", a.shape.dims, a.dtype.np)
+    if isinstance(a, TensorBase):
+        t = convert_to_tensor(a)
+        return (tuple(t.shape.dims), t.dtype.np)
+    if isinstance(a, np.generic):
+        return ((), a.dtype)
+    if isinstance(a, (list, tuple)):
+        return ("L", type(a), tuple(_arg_key(x) for x in a))
+    if isinstance(a, dict):
+        return ("D", type(a), tuple((k, _arg_key(a[k])) for k in sorted(a, key=nest._sort_key)))
+    try:
+        hash(a)
+        return ("O", a)
+    except TypeError:
+        return ("I", id(a))
+
+
+def _is_tensor_leaf(a):
+    return type(a) is Tensor or isinstance(a, (np.ndarray, np.generic, TensorSpec)) or (
+        isinstance(a, TensorBase) and not isinstance(a, Variable))
+
+
+def _leaves(args, kwargs):
+    """Argument leaves in a fixed order: positional, then keywords by name."""
+    leaves = nest.flatten(list(args))
+    if kwargs:
+        for k in sorted(kwargs):
+            leaves.extend(nest.flatten(kwargs[k]))
+    return leaves
+
+
+def flat_tensor_arrays(args, kwargs):
+    """The arrays fed to a traced graph: the tensor leaves of the arguments."""
+    out = []
+    for a in _leaves(args, kwargs):
+        if type(a) is Tensor:
+            out.append(a._value)
+        elif _is_tensor_leaf(a):
+            out.append(convert_to_tensor(a)._value)
+    return out
+
+
+# ------------------------------------------------------------------ tracing
+
+
+class _FunctionGraphBuilder(GraphBuilder):
+    """The builder of a tf.function's graph: enforces "variables only on the
+    first trace"."""
+
+    def __init__(self, name, function):
+        super().__init__(name)
+        self.function = function
+
+    def on_variable_created(self, var):
+        fn = self.function
+        if fn is not None and fn._traced_once:
+            raise ValueError(with_location(
+                f"tf.function {fn.__name__} tried to create a variable on a later trace (trace "
+                f"#{fn._tracing_count + 1}); variables may be created only on the first trace: create "
+                f"them outside the function, or once, guarded by e.g. `if self.v is None`"))
+
+
+def _placeholder_args(builder, args, kwargs, relax):
+    """The arguments with each tensor leaf replaced by a placeholder; returns
+    (args, kwargs, input avals)."""
+    avals = []
+
+    def leaf(a):
+        if not _is_tensor_leaf(a):
+            return a
+        if isinstance(a, TensorSpec):
+            aval = Aval(a.shape.dims, a.dtype)
+        else:
+            t = convert_to_tensor(a)
+            aval = Aval(t.shape.dims, t.dtype)
+        if relax is not None:
+            aval = Aval(relax[len(avals)], aval.dtype)
+        avals.append(aval)
+        return builder.placeholder(aval)
+
+    new_args = [nest.map_structure(leaf, a) if nest.is_nested(a) else leaf(a) for a in args]
+    new_kwargs = {k: nest.map_structure(leaf, kwargs[k]) if nest.is_nested(kwargs[k]) else leaf(kwargs[k])
+                  for k in sorted(kwargs)}
+    return new_args, new_kwargs, avals
+
+
+def _output_structure(builder, result):
+    """(structure with _Output markers, flat output tensors)."""
+    outputs = []
+
+    def leaf(v):
+        if isinstance(v, Undefined):
+            v._fail()
+        if isinstance(v, TensorArray):
+            v = v.stack()
+        if isinstance(v, Variable):
+            v = v.value()
+        if isinstance(v, (SymbolicTensor, Tensor)):
+            outputs.append(v)
+            return _Output(len(outputs) - 1)
+        return v
+
+    if nest.is_nested(result):
+        structure = nest.map_structure(leaf, result)
+    else:
+        structure = leaf(result)
+    return structure, outputs
+
+
+class Function:
+    """A callable that traces its Python function into graphs (tf.function)."""
+
+    def __init__(self, python_function, input_signature=None, autograph=True, reduce_retracing=False,
+                 jit_compile=None, fallback=True, name=None):
+        self.python_function = python_function
+        self.input_signature = None if input_signature is None else list(input_signature)
+        self._autograph = autograph
+        self._reduce_retracing = reduce_retracing
+        self._jit_compile = jit_compile
+        self._fallback = fallback
+        self.__name__ = name or getattr(python_function, "__name__", type(python_function).__name__)
+        self._cache = {}
+        self._lock = threading.RLock()
+        self._tracing_count = 0
+        self._traced_once = False
+        self._key_history = []
+        self._warned = set()
+        self._converted = None
+        self._conversion_error = None
+        self._bound = weakref.WeakKeyDictionary()
+        try:
+            functools.update_wrapper(self, python_function)
+        except (AttributeError, TypeError):
+            pass
+
+    # -- descriptor: a method decorated with @function is bound per instance
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:  # instance not weak-referenceable / hashable
+            bound = None
+        if bound is None:
+            bound = Function(types.MethodType(self.python_function, instance), self.input_signature,
+                             self._autograph, self._reduce_retracing, self._jit_compile, self._fallback,
+                             self.__name__)
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                pass
+        return bound
+
+    # -- calling
+    def __call__(self, *args, **kwargs):
+        if _Settings.run_functions_eagerly:
+            return self.python_function(*args, **kwargs)
+        if state.graph is not None:
+            return self._inline(args, kwargs)
+        if kwargs or self.input_signature is not None:
+            return self._call_slow(args, kwargs)
+        arrays = []
+        key = []
+        for a in args:
+            if type(a) is Tensor:
+                v = a._value
+                key.append((v.shape, v.dtype))
+                arrays.append(v)
+            else:
+                return self._call_slow(args, kwargs)
+        entry = self._cache.get(tuple(key))
+        if entry is None or entry is _EAGER or self._reduce_retracing:
+            return self._call_slow(args, kwargs)
+        return entry.pack(entry.call_flat(arrays))
+
+    def _call_slow(self, args, kwargs):
+        if self.input_signature is not None:
+            args = self._check_signature(args, kwargs)
+            kwargs = {}
+        key = self._key(args, kwargs)
+        entry = self._cache.get(key)
+        if entry is not None and self._reduce_retracing and entry is not _EAGER:
+            if not self._compatible(entry, args, kwargs):
+                entry = None
+        if entry is None:
+            entry = self._trace_for(key, args, kwargs)
+        if entry is _EAGER:
+            return self.python_function(*args, **kwargs)
+        return entry.pack(entry.call_flat(flat_tensor_arrays(args, kwargs)))
+
+    def _key(self, args, kwargs):
+        if self.input_signature is not None:
+            return "signature"
+        key = tuple(_arg_key(a) for a in args)
+        if self._reduce_retracing:
+            key = tuple(_generalize(k) for k in key)
+        if kwargs:
+            key = (key, tuple((k, _arg_key(kwargs[k])) for k in sorted(kwargs)))
+        return key
+
+    def _compatible(self, entry, args, kwargs):
+        arrays = flat_tensor_arrays(args, kwargs)
+        return all(len(a.shape) == len(av.shape) and all(d is None or d == s for d, s in zip(av.shape, a.shape))
+                   for a, av in zip(arrays, entry._input_avals))
+
+    def _check_signature(self, args, kwargs):
+        if kwargs:
+            raise TypeError(with_location(f"{self.__name__}: keyword arguments are not allowed with an "
+                                          f"input_signature"))
+        specs = nest.flatten(self.input_signature)
+        flat = nest.flatten(list(args))
+        if len(flat) != len(specs):
+            raise TypeError(with_location(
+                f"{self.__name__}: the input_signature has {len(specs)} tensors, the call passes {len(flat)}"))
+        converted = []
+        for i, (a, spec) in enumerate(zip(flat, specs)):
+            t = convert_to_tensor(a, spec.dtype) if not isinstance(a, TensorBase) else convert_to_tensor(a)
+            if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
+                raise ValueError(with_location(
+                    f"{self.__name__}: argument {i} is a {t.dtype.name} tensor of shape {list(t.shape)}, which "
+                    f"does not match the input_signature {spec!r}"))
+            converted.append(t)
+        return nest.pack_sequence_as(list(args), converted)
+
+    # -- tracing
+    def _trace_for(self, key, args, kwargs):
+        with self._lock:
+            entry = self._cache.get(key)
+            if entry is not None and not (self._reduce_retracing and entry is not _EAGER
+                                          and not self._compatible(entry, args, kwargs)):
+                return entry
+            relax = self._relaxed_shapes(entry, args, kwargs) if entry is not None else None
+            try:
+                entry = self._trace(args, kwargs, relax)
+            except (OperatorNotAllowedInGraphError, ConversionError) as exc:
+                if not self._fallback:
+                    raise
+                self._warn_once("fallback", f"tf.function {self.__name__} runs eagerly: {exc}")
+                entry = _EAGER
+            self._cache[key] = entry
+            self._note_retrace(key, args)
+            return entry
+
+    def _relaxed_shapes(self, entry, args, kwargs):
+        arrays = flat_tensor_arrays(args, kwargs)
+        return [tuple(d if d == s else None for d, s in zip(av.shape, a.shape))
+                for a, av in zip(arrays, entry._input_avals)]
+
+    def _python_to_trace(self):
+        """The AutoGraph-converted function (or the original, when conversion is
+        off or fails: tracing it may still succeed)."""
+        if not self._autograph:
+            return self.python_function
+        if self._converted is None:
+            fn = self.python_function
+            target = fn.__call__ if not isinstance(fn, (types.FunctionType, types.MethodType)) else fn
+            try:
+                if isinstance(target, types.MethodType):
+                    inner = target.__func__
+                    conv = conversion.converted_function(inner) if conversion.is_user_function(inner) else inner
+                    self._converted = types.MethodType(conv, target.__self__)
+                elif isinstance(target, types.FunctionType) and conversion.is_user_function(target):
+                    self._converted = conversion.converted_function(target)
+                else:
+                    self._converted = fn
+            except ConversionError as exc:
+                self._conversion_error = exc
+                self._converted = fn
+        return self._converted
+
+    def _trace(self, args, kwargs, relax=None):
+        fn = self._python_to_trace()
+        builder = _FunctionGraphBuilder(self.__name__, self)
+        origin = user_location()
+        saved = state.graph
+        with pause():
+            state.graph = builder
+            try:
+                p_args, p_kwargs, avals = _placeholder_args(builder, args, kwargs, relax)
+                try:
+                    result = fn(*p_args, **p_kwargs)
+                except OperatorNotAllowedInGraphError as exc:
+                    if self._conversion_error is not None:
+                        raise OperatorNotAllowedInGraphError(
+                            f"{exc}; AutoGraph could not convert it: {self._conversion_error}") from exc
+                    raise
+                structure, outputs = _output_structure(builder, result)
+                graph = builder.build(outputs)
+            finally:
+                state.graph = saved
+        self._tracing_count += 1
+        self._traced_once = True
+        return ConcreteFunction(self.__name__, graph, structure, avals, origin)
+
+    def _inline(self, args, kwargs):
+        """Called while another function is being traced: its ops join that graph."""
+        return self._python_to_trace()(*args, **kwargs)
+
+    # -- retracing
+    def _note_retrace(self, key, args):
+        self._key_history.append(key)
+        if self._tracing_count > RETRACE_WARNING_AFTER and "retrace" not in self._warned:
+            culprit = self._retrace_culprit()
+            self._warn_once("retrace", (
+                f"tf.function {self.__name__} has been traced {self._tracing_count} times; argument "
+                f"{culprit} takes a new value or shape on each call. Tracing is expensive: pass tensors "
+                f"instead of Python values, or use input_signature / reduce_retracing=True"))
+
+    def _retrace_culprit(self):
+        keys = [k[0] if isinstance(k, tuple) and len(k) == 2 and isinstance(k[1], tuple) and k[1]
+                and isinstance(k[1][0], tuple) and isinstance(k[1][0][0], str) else k
+                for k in self._key_history if isinstance(k, tuple)]
+        names = _parameter_names(self.python_function)
+        best, best_count = 0, -1
+        width = max((len(k) for k in keys), default=0)
+        for pos in range(width):
+            distinct = {repr(k[pos]) for k in keys if pos < len(k)}
+            if len(distinct) > best_count:
+                best, best_count = pos, len(distinct)
+        name = names[best] if best < len(names) else f"#{best}"
+        return f"'{name}' (position {best})"
+
+    def _warn_once(self, what, message):
+        if what in self._warned:
+            return
+        self._warned.add(what)
+        warnings.warn(with_location(message), RuntimeWarning, stacklevel=4)
+
+    # -- introspection
+    def get_concrete_function(self, *args, **kwargs):
+        if not args and not kwargs and self.input_signature is not None:
+            args = tuple(self.input_signature)
+        if self.input_signature is not None and all(isinstance(a, TensorSpec) for a in nest.flatten(list(args))):
+            key = "signature"
+        else:
+            if self.input_signature is not None:
+                args = self._check_signature(args, kwargs)
+            key = self._key(args, kwargs)
+        entry = self._cache.get(key)
+        if entry is None:
+            with self._lock:
+                was = self._fallback
+                self._fallback = False  # a concrete function must be a graph
+                try:
+                    entry = self._trace_for(key, args, kwargs)
+                finally:
+                    self._fallback = was
+        if entry is _EAGER:
+            raise OperatorNotAllowedInGraphError(f"tf.function {self.__name__} cannot be traced into a graph")
+        return entry
+
+    def experimental_get_tracing_count(self):
+        return self._tracing_count
+
+    def __repr__(self):
+        return f"<tapeflow.function {self.__name__}>"
+
+
+def _generalize(k):
+    """With reduce_retracing, a tensor's key keeps only rank and dtype."""
+    if isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], tuple) and isinstance(k[1], np.dtype):
+        return (len(k[0]), k[1])
+    return k
+
+
+def _parameter_names(fn):
+    import inspect
+    try:
+        return list(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
+             experimental_relax_shapes=None, fallback=True, name=None, **unused):
+    """tf.function as a decorator (`@function`, `@function(...)`) or a call."""
+    if experimental_relax_shapes:
+        reduce_retracing = True
+
+    def wrap(f):
+        return Function(f, input_signature, autograph, reduce_retracing, jit_compile, fallback, name)
+
+    return wrap if func is None else wrap(func)

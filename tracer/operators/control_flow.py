@@ -1,0 +1,199 @@
+"""if_stmt / while_stmt / for_stmt / if_exp: what converted control flow calls.
+
+Each takes functions over the carried state (a tuple, named by `names`) and
+returns the new state.  The decision is made at run time, per statement:
+  - a Python (or eager) condition runs plain Python;
+  - a symbolic condition stages a cond / while_loop node;
+  - a for loop over a tensor (or tf.range / enumerate / zip of tensors) while
+    tracing is a staged loop over the first axis; over a Python iterable (list,
+    range of ints, dataset) it runs in Python, unrolled into the graph.
+A Python while loop whose condition turns symbolic part way is staged from
+that iteration on.  Loops are never unrolled when the condition is a tensor.
+"""
+from tapeflow.runtime import nest
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.registry import state as dispatch_state
+from tapeflow.runtime.tensor import SymbolicTensor, TensorBase, convert_to_tensor
+from tapeflow.runtime.ops import math_ops
+
+from .. import staging
+from ..tensor_array import TensorArray
+from .data_structures import TensorList
+from . import iteration
+from .iteration import TensorRange, TensorEnumerate, TensorZip
+
+
+def _fresh(state):
+    """New containers around the same leaves: a branch that appends to a list
+    must not change the list the other branch sees."""
+    return nest.pack_sequence_as(state, nest.flatten(state)) if nest.is_nested(state) else state
+
+
+def if_stmt(test, body, orelse, state, names):
+    t = staging.as_tensor(test)
+    if isinstance(t, SymbolicTensor):
+        state = tuple(state)
+        return staging.stage_cond(t, lambda: body(*_fresh(state)), lambda: orelse(*_fresh(state)),
+                                  names=list(names), what="if")
+    return body(*state) if t else orelse(*state)
+
+
+def if_exp(test, true_fn, false_fn):
+    t = staging.as_tensor(test)
+    if isinstance(t, SymbolicTensor):
+        return staging.stage_cond(t, true_fn, false_fn, what="conditional expression")
+    return true_fn() if t else false_fn()
+
+
+def loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None,
+                 shape_invariants=None):
+    """The arguments of tf.autograph.experimental.set_loop_options, as the
+    directives converter hands them to the loop."""
+    return {"maximum_iterations": maximum_iterations, "shape_invariants": shape_invariants or ()}
+
+
+# ------------------------------------------------------------------ while
+
+def while_stmt(test, body, state, names, opts):
+    state = tuple(state)
+    limit = (opts or {}).get("maximum_iterations")
+    i = 0
+    while limit is None or i < limit:
+        c = staging.as_tensor(test(*state))
+        if isinstance(c, SymbolicTensor):
+            remaining = None if limit is None else limit - i
+            return _staged_loop(lambda s: test(*s), lambda s: body(*s), state, names, opts, "while",
+                                remaining)
+        if not c:
+            break
+        state = body(*state)
+        i += 1
+    return state
+
+
+# ------------------------------------------------------------------ for
+
+def for_stmt(iter_, extra_test, body, state, names, opts):
+    state = tuple(state)
+    source = _staged_source(iter_)
+    if source is not None:
+        def test(s):
+            return None if extra_test is None else extra_test(*s)
+        return _staged_loop(test, lambda s, elem: body(elem, *s), state, names, opts, "for",
+                            None, source)
+    if isinstance(iter_, TensorRange):
+        iter_ = iter_.as_python()
+    return _python_for(iter_, extra_test, body, state, names)
+
+
+def _staged_source(iter_):
+    """What a staged for loop iterates over, or None for a Python loop."""
+    if dispatch_state.graph is None:
+        return None
+    if isinstance(iter_, TensorBase) and staging.as_tensor(iter_).shape.rank == 0:
+        raise TypeError(with_location("for: cannot iterate over a scalar tensor"))
+    if isinstance(iter_, (TensorBase, TensorArray, TensorRange, TensorEnumerate, TensorZip)):
+        return iteration.source(iter_)
+    return None
+
+
+def _python_for(iterable, extra_test, body, state, names):
+    for elem in iterable:
+        if extra_test is not None:
+            t = staging.as_tensor(extra_test(*state))
+            if isinstance(t, SymbolicTensor):
+                # A break/return decided by a tensor inside an unrolled loop: every
+                # remaining iteration runs under a cond on the flag.
+                state = tuple(staging.stage_cond(
+                    t, lambda: body(elem, *_fresh(state)), lambda: _fresh(state),
+                    names=list(names), what="for"))
+                continue
+            if not t:
+                break
+        state = body(elem, *state)
+    return state
+
+
+# ------------------------------------------------------------------ staging
+
+class _ListGrew(Exception):
+    def __init__(self, index):
+        super().__init__(index)
+        self.index = index
+
+
+def _staged_loop(test, body, state, names, opts, what, limit, source=None):
+    """Stage a while_loop carrying `state` (and, for a for loop, an iteration
+    counter over `source`).  A Python list that the body appends to is carried
+    as a TensorList."""
+    opts = opts or {}
+    if limit is None:
+        limit = opts.get("maximum_iterations")
+    state = list(state)
+    for _attempt in range(len(state) + 1):
+        try:
+            return _stage_once(test, body, tuple(state), names, opts, what, limit, source)
+        except _ListGrew as grew:
+            k = grew.index
+            state[k] = TensorList.from_list(list(state[k]))
+    raise ValueError(with_location(f"{what}: could not stage the loop"))
+
+
+def _stage_once(test, body, state, names, opts, what, limit, source):
+    structure = state
+    flat = nest.flatten(state)
+    prefix = 1 if source is not None else 0
+    n = source.length() if source is not None else None
+
+    def unpack(leaves):
+        return nest.pack_sequence_as(structure, list(leaves[prefix:]))
+
+    def cond_fn(*leaves):
+        s = unpack(leaves)
+        extra = test(s)
+        if source is None:
+            return extra
+        c = math_ops.less(leaves[0], n)
+        if extra is not None:
+            extra = convert_to_tensor(staging.as_tensor(extra))
+            c = math_ops.logical_and(c, extra if extra.dtype.is_bool else math_ops.not_equal(extra, 0))
+        return c
+
+    def body_fn(*leaves):
+        s = unpack(leaves)
+        if source is None:
+            new = body(s)
+        else:
+            new = body(s, source.element(leaves[0]))
+        _check_lists(structure, new)
+        head = [leaves[0] + 1] if source is not None else []
+        return head + nest.flatten(tuple(new))
+
+    labels = (["<iteration index>"] if prefix else []) + staging.leaf_names(list(names), structure)
+    invariants = _invariants(opts.get("shape_invariants"), flat, prefix)
+    spec = staging.LoopSpec(labels, invariants, limit, what)
+    init = ([convert_to_tensor(0)] if prefix else []) + flat
+    out = staging.stage_while(cond_fn, body_fn, init, spec)
+    return tuple(unpack(out))
+
+
+def _check_lists(before, after):
+    for k, (b, a) in enumerate(zip(before, after)):
+        if isinstance(b, list) and isinstance(a, list) and len(a) != len(b):
+            raise _ListGrew(k)
+
+
+def _invariants(pairs, flat, offset):
+    """{leaf index: shape} from set_loop_options(shape_invariants=[(var, shape)])."""
+    out = {}
+    for var, shape in pairs or ():
+        for i, leaf in enumerate(flat):
+            if leaf is var:
+                out[i + offset] = tuple(shape.dims if hasattr(shape, "dims") else shape)
+                break
+        else:
+            raise ValueError(with_location(
+                "set_loop_options: a shape invariant names a value that is not a loop variable"))
+    return out
+
+

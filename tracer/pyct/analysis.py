@@ -1,0 +1,239 @@
+"""Static analysis of one function body, on structured control flow (after the
+return/break/continue converters have removed jumps):
+
+- `writes(stmts)`: names a block binds in its own scope;
+- `reads(node)`: names an expression or statement reads (free names of nested
+  functions, lambdas and comprehensions included);
+- liveness: which names may be read later, computed backwards per block;
+- definedness: which names are surely bound when a statement starts.
+
+`annotate(fn_node)` stores on every if/while/for node
+  node.cf_state     the names the control flow must carry (sorted): bound in the
+                    statement and live after it or read inside before being bound;
+  node.cf_undefined those of them that may be unbound when the statement starts.
+Names declared global/nonlocal are never carried (they are not locals).
+"""
+import gast
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+           gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+# ------------------------------------------------------------------ writes
+
+def writes(nodes):
+    """Names bound by `nodes` (statements or targets) in the current scope."""
+    out = set()
+    for node in nodes if isinstance(nodes, list) else [nodes]:
+        _writes(node, out)
+    return out
+
+
+def _writes(node, out):
+    if isinstance(node, gast.Name):
+        if isinstance(node.ctx, (gast.Store, gast.Del)):
+            out.add(node.id)
+        return
+    if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+        out.add(node.name)
+        return
+    if isinstance(node, (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)):
+        return
+    if isinstance(node, (gast.Import, gast.ImportFrom)):
+        for a in node.names:
+            out.add((a.asname or a.name).split(".")[0])
+        return
+    if isinstance(node, gast.ExceptHandler) and node.name is not None:
+        _writes(node.name, out)
+    for child in gast.iter_child_nodes(node):
+        _writes(child, out)
+
+
+# ------------------------------------------------------------------ reads
+
+def reads(node):
+    out = set()
+    for n in node if isinstance(node, list) else [node]:
+        _reads(n, out)
+    return out
+
+
+def _reads(node, out):
+    if isinstance(node, gast.Name):
+        if isinstance(node.ctx, gast.Load):
+            out.add(node.id)
+        return
+    if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)):
+        args = node.args
+        inner = set()
+        body = node.body if isinstance(node.body, list) else [node.body]
+        for b in body:
+            _reads(b, inner)
+        params = {a.id for a in args.args + args.posonlyargs + args.kwonlyargs}
+        params |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+        out |= inner - params - writes(body)
+        for d in args.defaults + [d for d in args.kw_defaults if d is not None]:
+            _reads(d, out)
+        for d in getattr(node, "decorator_list", []):
+            _reads(d, out)
+        return
+    if isinstance(node, (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)):
+        inner = set()
+        for child in gast.iter_child_nodes(node):
+            _reads(child, inner)
+        targets = set()
+        for g in node.generators:
+            targets |= writes(g.target)
+        out |= inner - targets
+        return
+    for child in gast.iter_child_nodes(node):
+        _reads(child, out)
+
+
+# ------------------------------------------------------------------ liveness
+
+class _Liveness:
+    def block(self, stmts, live):
+        for s in reversed(stmts):
+            live = self.stmt(s, live)
+        return live
+
+    def stmt(self, s, live):
+        if isinstance(s, gast.If):
+            body_in = self.block(s.body, live)
+            else_in = self.block(s.orelse, live)
+            s.cf_live = live | body_in | else_in
+            return reads(s.test) | body_in | else_in
+        if isinstance(s, gast.While):
+            head = set(live) | reads(s.test)
+            while True:
+                new = head | self.block(s.body, head)
+                if new == head:
+                    break
+                head = new
+            s.cf_live = head
+            return head
+        if isinstance(s, gast.For):
+            targets = writes(s.target)
+            # Extra tests (break/return flags) are read before every iteration.
+            head = set(live) | reads(getattr(s, "extra_tests", []))
+            while True:
+                new = head | (self.block(s.body, head) - targets)
+                if new == head:
+                    break
+                head = new
+            # The loop variable is carried only when it is read after the loop.
+            s.cf_live = head
+            return head | reads(s.iter)
+        if isinstance(s, gast.Try):
+            after = self.block(s.finalbody, live)
+            else_in = self.block(s.orelse, after)
+            handlers = set()
+            for h in s.handlers:
+                handlers |= self.block(h.body, after) | (reads(h.type) if h.type is not None else set())
+            return self.block(s.body, else_in | handlers) | handlers
+        if isinstance(s, gast.With):
+            inner = self.block(s.body, live)
+            bound = set()
+            for item in s.items:
+                if item.optional_vars is not None:
+                    bound |= writes(item.optional_vars)
+            return (inner - bound) | reads([i.context_expr for i in s.items])
+        if isinstance(s, (gast.Return, gast.Raise)):
+            return reads(s)
+        if isinstance(s, gast.AugAssign):
+            return (live - writes(s.target)) | reads(s.target) | reads(s.value) | _target_names(s.target)
+        if isinstance(s, (gast.FunctionDef, gast.ClassDef)):
+            return (live - {s.name}) | reads(s)
+        return (live - writes(s)) | reads(s)
+
+
+def _target_names(t):
+    return {t.id} if isinstance(t, gast.Name) else set()
+
+
+# ------------------------------------------------------------------ definedness
+
+class _Definedness:
+    def block(self, stmts, defined):
+        for s in stmts:
+            defined = self.stmt(s, defined)
+        return defined
+
+    def stmt(self, s, defined):
+        if isinstance(s, gast.If):
+            s.cf_defined = set(defined)
+            return self.block(s.body, defined) & self.block(s.orelse, defined)
+        if isinstance(s, (gast.While, gast.For)):
+            s.cf_defined = set(defined)
+            inner = set(defined) | (writes(s.target) if isinstance(s, gast.For) else set())
+            # The body may run after earlier iterations bound more names; what
+            # is surely bound at its start is what was bound before the loop.
+            self.block(s.body, inner)
+            return set(defined)
+        if isinstance(s, gast.Try):
+            self.block(s.body, defined)
+            for h in s.handlers:
+                self.block(h.body, defined)
+            self.block(s.orelse, defined)
+            return self.block(s.finalbody, defined)
+        if isinstance(s, gast.With):
+            bound = set(defined)
+            for item in s.items:
+                if item.optional_vars is not None:
+                    bound |= writes(item.optional_vars)
+            return self.block(s.body, bound)
+        return set(defined) | writes(s)
+
+
+# ------------------------------------------------------------------ annotate
+
+def annotate(fn_node, params, declared):
+    """Annotate the if/while/for statements of one function body (not of
+    nested functions: each is annotated on its own)."""
+    body = fn_node.body
+    _Liveness().block(body, set())
+    _Definedness().block(body, set(params))
+    for s in _own_statements(body):
+        if isinstance(s, gast.If):
+            bound = writes(s.body) | writes(s.orelse)
+        elif isinstance(s, gast.While):
+            bound = writes(s.body)
+        elif isinstance(s, gast.For):
+            bound = writes(s.body) | writes(s.target)
+        else:
+            continue
+        state = (bound & s.cf_live) - declared
+        s.cf_state = sorted(state)
+        s.cf_undefined = sorted(state - s.cf_defined)
+        s.cf_declared = sorted(bound & declared)
+
+
+def _own_statements(stmts):
+    """Statements of this function, nested blocks included, nested defs excluded."""
+    for s in stmts:
+        yield s
+        if isinstance(s, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            yield from _own_statements(getattr(s, field, []) or [])
+        for h in getattr(s, "handlers", []) or []:
+            yield from _own_statements(h.body)
+
+
+def declared_names(fn_node):
+    """Names declared global or nonlocal in this function (not nested ones)."""
+    out = {}
+    for s in _own_statements(fn_node.body):
+        if isinstance(s, gast.Global):
+            out.update((n, "global") for n in s.names)
+        elif isinstance(s, gast.Nonlocal):
+            out.update((n, "nonlocal") for n in s.names)
+    return out
+
+
+def param_names(fn_node):
+    args = fn_node.args
+    names = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+    names += [a.id for a in (args.vararg, args.kwarg) if a is not None]
+    return names

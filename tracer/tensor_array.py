@@ -1,0 +1,221 @@
+"""tf.TensorArray: a list of same-shaped tensors that can be written inside
+loops, eagerly and in graphs.
+
+The array is one buffer tensor of shape (rows, *element_shape), created at the
+first write (when the element shape becomes known).  Writes are a primitive that
+returns a new buffer, so in a graph a TensorArray flows through cond/while_loop
+as that one tensor.  A dynamic_size array grows to fit the written index.
+
+Eagerly `write` updates the array in place and returns it (TensorFlow's eager
+behaviour); while tracing it returns a new TensorArray and leaves the old one
+alone, so write `ta = ta.write(i, v)`.
+"""
+import numpy as np
+
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.registry import Aval, bind, defprim, state
+from tapeflow.runtime.shape import TensorShape
+from tapeflow.runtime.tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
+from tapeflow.runtime.ops import array_ops
+
+
+def _read_impl(xp, buf, index):
+    n = buf.shape[0]
+    idx = xp.asarray(index)
+    if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= n):
+        raise IndexError(f"TensorArray read at index {idx.tolist()} outside [0, {n})")
+    return buf[idx]
+
+
+def _read_rule(buf, index):
+    if not index.dtype.is_integer:
+        raise TypeError(f"TensorArray indices must be integers, got {index.dtype.name}")
+    return Aval(tuple(index.shape) + tuple(buf.shape[1:]), buf.dtype)
+
+
+def _write_impl(xp, buf, index, value, grow):
+    i = int(index)
+    n = buf.shape[0]
+    if i < 0 or (i >= n and not grow):
+        raise IndexError(f"TensorArray write at index {i}, but the array has size {n} "
+                         f"(create it with dynamic_size=True to grow)")
+    if tuple(value.shape) != tuple(buf.shape[1:]):
+        raise ValueError(f"TensorArray element shape {list(buf.shape[1:])} cannot hold a value "
+                         f"of shape {list(value.shape)}")
+    rows = max(n, i + 1)
+    out = xp.zeros((rows,) + tuple(buf.shape[1:]), dtype=buf.dtype)
+    out[:n] = buf
+    out[i] = value
+    return out
+
+
+def _write_rule(buf, index, value, grow):
+    elem = tuple(buf.shape[1:])
+    if value.dtype is not buf.dtype:
+        raise TypeError(f"TensorArray of {buf.dtype.name} cannot hold a {value.dtype.name} value")
+    if len(elem) != len(value.shape) or any(a is not None and b is not None and a != b
+                                            for a, b in zip(elem, value.shape)):
+        raise ValueError(f"TensorArray element shape {list(elem)} cannot hold a value of shape "
+                         f"{list(value.shape)}")
+    return Aval(((None if grow else buf.shape[0]),) + elem, buf.dtype)
+
+
+def _scatter_add_impl(xp, buf, index, values):
+    out = buf.copy()
+    np.add.at(out, np.asarray(index), values) if xp is np else xp.add.at(out, index, values)
+    return out
+
+
+READ = defprim("tensor_array_read", _read_impl, _read_rule,
+               lambda g, out, buf, index: (scatter_add(array_ops.zeros_like(buf), index, g), None))
+SCATTER_ADD = defprim("tensor_array_scatter_add", _scatter_add_impl, lambda buf, index, values: buf,
+                      lambda g, out, buf, index, values: (g, None, read_rows(g, index)))
+TRIM = defprim("tensor_array_trim", lambda xp, g, like: g[:like.shape[0]],
+               lambda g, like: Aval(like.shape, g.dtype), None)
+WRITE = defprim("tensor_array_write", _write_impl, _write_rule,
+                lambda g, out, buf, index, value, grow: (
+                    bind(TRIM, (write_row(g, index, array_ops.zeros_like(value), grow), buf), {}),
+                    None, read_rows(g, index)))
+
+
+def read_rows(buf, index):
+    """buf[index] for an integer scalar (one row) or vector (rows) tensor index."""
+    index = _index_tensor(index)
+    return bind(READ, (buf, index), {})
+
+
+def scatter_add(buf, index, values):
+    return bind(SCATTER_ADD, (buf, _index_tensor(index), values), {})
+
+
+def write_row(buf, index, value, grow):
+    return bind(WRITE, (buf, _index_tensor(index), value), {"grow": bool(grow)})
+
+
+def _index_tensor(index):
+    if isinstance(index, TensorBase):
+        return convert_to_tensor(index)
+    return convert_to_tensor(index, dtypes.int32)
+
+
+class TensorArray:
+    """tf.TensorArray(dtype, size=0, dynamic_size=False, element_shape=None, ...)."""
+
+    def __init__(self, dtype, size=None, dynamic_size=None, clear_after_read=None,
+                 tensor_array_name=None, handle=None, flow=None, infer_shape=True,
+                 element_shape=None, colocate_with_first_write_call=True, name=None):
+        self.dtype = dtypes.as_dtype(dtype)
+        if isinstance(size, Tensor):
+            size = int(size)
+        self._dynamic = bool(dynamic_size) or isinstance(size, SymbolicTensor)
+        self._size = 0 if size is None or isinstance(size, SymbolicTensor) else int(size)
+        self._element_shape = None if element_shape is None else TensorShape(
+            element_shape.dims if isinstance(element_shape, TensorShape) else element_shape)
+        self._buffer = None
+
+    # -- structure shared with staging.py
+    def _copy(self):
+        ta = TensorArray.__new__(TensorArray)
+        ta.dtype, ta._dynamic, ta._size = self.dtype, self._dynamic, self._size
+        ta._element_shape, ta._buffer = self._element_shape, self._buffer
+        return ta
+
+    def _with_buffer(self, buffer):
+        ta = self._copy()
+        ta._buffer = buffer
+        if buffer is not None:
+            ta._element_shape = TensorShape(buffer.shape.dims[1:])
+        return ta
+
+    def _empty_buffer(self, elem_dims):
+        if any(d is None for d in elem_dims):
+            raise ValueError(with_location(
+                f"TensorArray: the element shape {list(elem_dims)} must be fully known to create the array"))
+        rows = self._size
+        return array_ops.zeros((rows,) + tuple(elem_dims), self.dtype)
+
+    def _materialized_like(self, buffer):
+        """This (unwritten) array with a zero buffer shaped for `buffer`'s elements."""
+        return self._with_buffer(self._empty_buffer(tuple(buffer.shape.dims[1:])))
+
+    def _updated(self, buffer):
+        if state.graph is None:
+            self._buffer = buffer
+            self._element_shape = TensorShape(buffer.shape.dims[1:])
+            return self
+        return self._with_buffer(buffer)
+
+    # -- the public interface
+    @property
+    def element_shape(self):
+        return self._element_shape if self._element_shape is not None else TensorShape(None)
+
+    @property
+    def dynamic_size(self):
+        return self._dynamic
+
+    def write(self, index, value, name=None):
+        value = convert_to_tensor(value, self.dtype) if not isinstance(value, TensorBase) else \
+            convert_to_tensor(value)
+        if value.dtype is not self.dtype:
+            raise TypeError(with_location(
+                f"TensorArray.write: the array holds {self.dtype.name}, the value is {value.dtype.name}"))
+        buf = self._buffer
+        if buf is None:
+            if self._element_shape is not None and not self._element_shape.is_compatible_with(value.shape):
+                raise ValueError(with_location(
+                    f"TensorArray.write: element shape {list(self._element_shape)} cannot hold a value of "
+                    f"shape {list(value.shape)}"))
+            buf = self._empty_buffer(value.shape.dims)
+        return self._updated(write_row(buf, index, value, self._dynamic))
+
+    def read(self, index, name=None):
+        if self._buffer is None:
+            raise ValueError(with_location("TensorArray.read: nothing has been written to the array"))
+        return read_rows(self._buffer, index)
+
+    def gather(self, indices, name=None):
+        if self._buffer is None:
+            raise ValueError(with_location("TensorArray.gather: nothing has been written to the array"))
+        return read_rows(self._buffer, convert_to_tensor(indices, dtypes.int32)
+                         if not isinstance(indices, TensorBase) else indices)
+
+    def stack(self, name=None):
+        if self._buffer is not None:
+            return self._buffer
+        elem = self._element_shape.dims if self._element_shape is not None else ()
+        return array_ops.zeros((self._size,) + tuple(elem), self.dtype)
+
+    def concat(self, name=None):
+        stacked = self.stack()
+        rest = stacked.shape.dims[2:]
+        return array_ops.reshape(stacked, (-1,) + tuple(rest))
+
+    def unstack(self, value, name=None):
+        value = convert_to_tensor(value, self.dtype) if not isinstance(value, TensorBase) else \
+            convert_to_tensor(value)
+        if value.shape.rank == 0:
+            raise ValueError(with_location("TensorArray.unstack: the value must have rank >= 1"))
+        return self._updated(value)
+
+    def scatter(self, indices, value, name=None):
+        ta = self
+        value = convert_to_tensor(value)
+        for k, i in enumerate(np.asarray(convert_to_tensor(indices)).tolist()):
+            ta = ta.write(i, value[k])
+        return ta
+
+    def size(self, name=None):
+        if self._buffer is None:
+            return convert_to_tensor(self._size, dtypes.int32)
+        rows = self._buffer.shape.dims[0]
+        if rows is not None:
+            return convert_to_tensor(rows, dtypes.int32)
+        return array_ops.shape(self._buffer)[0]
+
+    def close(self, name=None):
+        return None
+
+    def __repr__(self):
+        return f"<TensorArray {self.dtype.name} size={self._size} dynamic={self._dynamic}>"
