@@ -257,3 +257,40 @@ def test_failed_compile_falls_back_to_numpy():
             ex = compile_graph(g)
     assert not ex.uses_c
     np.testing.assert_allclose(ex(x)[0], run_reference(g, [x])[0], rtol=1e-6, atol=1e-6)
+
+
+def test_tf_function_rnn_loop_compiles_whole_and_matches_numpy():
+    import tapeflow as tf
+    rng = np.random.default_rng(5)
+    xs = rng.standard_normal((6, 3, 4)).astype(np.float32)
+    w = rng.standard_normal((4, 5)).astype(np.float32)
+    u = rng.standard_normal((5, 5)).astype(np.float32) * 0.3
+
+    @tf.function
+    def rnn(xs, w, u, h):
+        for t in tf.range(6):
+            h = tf.tanh(tf.matmul(xs[t], w) + tf.matmul(h, u))
+        return h
+
+    args = [tf.constant(a) for a in (xs, w, u, np.zeros((3, 5), np.float32))]
+    got = rnn(*args).numpy()
+    h = np.zeros((3, 5), np.float32)
+    for t in range(6):
+        h = np.tanh(xs[t] @ w + h @ u)
+    np.testing.assert_allclose(got, h, rtol=1e-5, atol=1e-6)
+    concrete = rnn.get_concrete_function(*args)
+    assert getattr(concrete, "compile_error", None) is None
+    assert "int loop" in concrete._run.c_source
+
+
+def test_index_out_of_range_inside_a_c_loop_raises():
+    def fn(xs):
+        return while_loop(lambda i, acc, xs: M.less(i, 5), lambda i, acc, xs: (i + 1, acc + xs[i]),
+                          [Tensor(np.int32(0)), Tensor(np.zeros(2, np.float32))], extras=[xs])[1]
+    g = trace(fn, [aval((3, 2))])
+    ex = compile_graph(g)
+    assert "int loop" in ex.c_source
+    with pytest.raises(IndexError):
+        ex(np.ones((3, 2), np.float32))
+    ok = trace(fn, [aval((5, 2))])
+    np.testing.assert_allclose(compile_graph(ok)(np.ones((5, 2), np.float32))[0], [5, 5])
