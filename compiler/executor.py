@@ -382,6 +382,9 @@ class _FunctionWriter:
             L.append(f"    if _k_{name} is None or {call}:")
         L.append(f"        {', '.join(out_names)}{',' if len(out_names) == 1 else ''} = {fb}")
         L.append(f"    {outs} = {', '.join(out_names)}")
+        donors = [self.name(r) for r in dict.fromkeys(reuse) if r is not None]
+        if donors:  # the buffer now lives on under the new value's name
+            L.append(f"    del {', '.join(donors)}")
         for j in range(len(node.avals)):
             self.trusted.add(Ref(node.id, j))
         del checked
