@@ -201,6 +201,12 @@ def _reconcile(a, b, b_true, b_false, label, what):
     if not a_t and not b_t:
         if a is b or (type(a) is type(b) and _safe_equal(a, b)):
             return None, a
+        if isinstance(a, UndefinedReturnValue) and is_python_scalar(b):
+            b = in_builder(b_false, convert_to_tensor, b)
+            return _reconcile(a, b, b_true, b_false, label, what)
+        if isinstance(b, UndefinedReturnValue) and is_python_scalar(a):
+            a = in_builder(b_true, convert_to_tensor, a)
+            return _reconcile(a, b, b_true, b_false, label, what)
         if isinstance(a, Undefined) or isinstance(b, Undefined):
             # Used later only if defined; one-branch definitions stay undefined.
             return None, a if isinstance(a, Undefined) else b
