@@ -334,6 +334,8 @@ class Function:
                                           and not self._compatible(entry, args, kwargs)):
                 return entry
             relax = self._relaxed_shapes(entry, args, kwargs) if entry is not None else None
+            if key == "signature":  # trace with the signature's shapes (unknown dims stay unknown)
+                args = nest.pack_sequence_as(list(args), nest.flatten(self.input_signature))
             try:
                 entry = self._trace(args, kwargs, relax)
             except (OperatorNotAllowedInGraphError, ConversionError) as exc:

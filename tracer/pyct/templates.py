@@ -69,6 +69,22 @@ def with_origin(nodes, origin):
     return nodes
 
 
+def fill_locations(node, line=1, col=0):
+    """Give every node without a line the line of its nearest located ancestor
+    (templates leave their own nodes unlocated)."""
+    if "lineno" in getattr(node, "_attributes", ()):
+        if getattr(node, "lineno", None) is None:
+            node.lineno, node.col_offset = line, col
+            node.end_lineno, node.end_col_offset = line, col
+        else:
+            line, col = node.lineno, node.col_offset or 0
+            if getattr(node, "end_lineno", None) is None:
+                node.end_lineno, node.end_col_offset = line, col
+    for child in gast.iter_child_nodes(node):
+        fill_locations(child, line, col)
+    return node
+
+
 def _set_ctx(node, ctx):
     if isinstance(node, (gast.Name, gast.Attribute, gast.Subscript, gast.Starred)):
         node.ctx = ctx
