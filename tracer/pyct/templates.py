@@ -61,11 +61,19 @@ def with_origin(nodes, origin):
     """Give generated nodes without a location the line of `origin`."""
     line = getattr(origin, "lineno", None)
     col = getattr(origin, "col_offset", 0) or 0
+
+    def fill(node):
+        # The user's own (located) code keeps its lines, inner generated parts included.
+        if getattr(node, "lineno", None) is not None:
+            return
+        if "lineno" in getattr(node, "_attributes", ()):
+            node.lineno, node.col_offset = line, col
+            node.end_lineno, node.end_col_offset = line, col
+        for child in gast.iter_child_nodes(node):
+            fill(child)
+
     for n in nodes:
-        for sub in gast.walk(n):
-            if "lineno" in getattr(sub, "_attributes", ()) and getattr(sub, "lineno", None) is None:
-                sub.lineno, sub.col_offset = line, col
-                sub.end_lineno, sub.end_col_offset = line, col
+        fill(n)
     return nodes
 
 
