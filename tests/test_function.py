@@ -333,3 +333,30 @@ def test_nested_functions_inline():
 
     assert int(outer(tf.constant(3))) == 9
     assert inner.experimental_get_tracing_count() == 0
+
+
+def test_gradients_through_function_calls():
+    w = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def smooth(x):
+        return tf.reduce_sum(tf.tanh(x * w))
+
+    @tf.function
+    def branchy(x):
+        if tf.reduce_sum(x) > 0:
+            return tf.reduce_sum(x * x * w)
+        return tf.reduce_sum(x)
+
+    x = tf.constant([0.5, -0.25])
+    for fn in (smooth, branchy):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        gx, gw = tape.gradient(y, [x, w])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y_eager = fn.python_function(x)
+        ex, ew = tape.gradient(y_eager, [x, w])
+        np.testing.assert_allclose(gx.numpy(), ex.numpy(), rtol=1e-6)
+        np.testing.assert_allclose(gw.numpy(), ew.numpy(), rtol=1e-6)

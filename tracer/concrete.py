@@ -84,9 +84,22 @@ class ConcreteFunction:
         except Exception as exc:
             raise _located(exc, self) from exc
 
+    def has_control_flow(self):
+        return any(n.op in ("cond", "while_loop") for n in self.graph.nodes)
+
+    def vjp_graphs(self):
+        """The forward-with-residuals and backward graphs (built once)."""
+        vjp = self.__dict__.get("_vjp")
+        if vjp is None:
+            from .autodiff import VJPGraphs
+            vjp = self._vjp = VJPGraphs(self.graph)
+        return vjp
+
     def pack(self, out_arrays):
         wrap = registry._wrap
-        outs = [wrap(a) for a in out_arrays]
+        return self.pack_tensors([wrap(a) for a in out_arrays])
+
+    def pack_tensors(self, outs):
         s = self._structure
         if isinstance(s, _Output):
             return outs[s.index]

@@ -261,7 +261,7 @@ class Function:
             return self.python_function(*args, **kwargs)
         if state.graph is not None:
             return self._inline(args, kwargs)
-        if kwargs or self.input_signature is not None:
+        if kwargs or self.input_signature is not None or state.tapes:
             return self._call_slow(args, kwargs)
         arrays = []
         key = []
@@ -290,7 +290,22 @@ class Function:
             entry = self._trace_for(key, args, kwargs)
         if entry is _EAGER:
             return self.python_function(*args, **kwargs)
+        if state.tapes:
+            return self._call_taped(entry, args, kwargs)
         return entry.pack(entry.call_flat(flat_tensor_arrays(args, kwargs)))
+
+    def _call_taped(self, entry, args, kwargs):
+        """A call some tape may watch: recorded as one tape entry whose gradient
+        comes from the graph (tracer.autodiff).  Graphs with cond/while nodes
+        have no graph gradient yet: they run eagerly, so gradients stay right."""
+        from . import autodiff
+        inputs = [convert_to_tensor(a) for a in _leaves(args, kwargs) if _is_tensor_leaf(a)]
+        if not autodiff.needs_tape(inputs, entry.variables):
+            return entry.pack(entry.call_flat([t._value for t in inputs]))
+        if entry.has_control_flow():
+            return self.python_function(*args, **kwargs)
+        outs = autodiff.taped_call(entry.vjp_graphs(), inputs, _run_graph, _run_graph)
+        return entry.pack_tensors(outs)
 
     def _key(self, args, kwargs):
         if self.input_signature is not None:
@@ -460,6 +475,11 @@ class Function:
 
     def __repr__(self):
         return f"<tapeflow.function {self.__name__}>"
+
+
+def _run_graph(graph, arrays):
+    from tapeflow.compiler.interpreter import run_graph
+    return run_graph(graph, list(arrays))
 
 
 def _generalize(k):
