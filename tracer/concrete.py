@@ -5,8 +5,6 @@ call: the forward `graph`, its `inputs` (placeholders, in the order of the
 flattened tensor arguments), the `variables` it reads and writes, and the
 flat outputs with the structure they are packed into.
 """
-import numpy as np
-
 from tapeflow import compiler
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import nest
@@ -50,7 +48,7 @@ class ConcreteFunction:
 
     @property
     def structured_input_signature(self):
-        from .function import TensorSpec
+        from .signature import TensorSpec
         return [TensorSpec(a.shape, a.dtype) for a in self._input_avals]
 
     @property
@@ -109,7 +107,7 @@ class ConcreteFunction:
         return nest.pack_sequence_as(s, leaves)
 
     def __call__(self, *args):
-        from .function import flat_tensor_arrays
+        from .signature import flat_tensor_arrays
         arrays = flat_tensor_arrays(args, {})
         if len(arrays) != len(self._input_avals):
             raise TypeError(with_location(

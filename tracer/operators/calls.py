@@ -8,7 +8,7 @@
 """
 import builtins
 
-from tapeflow.runtime.tensor import SymbolicTensor, TensorBase
+from tapeflow.runtime.tensor import SymbolicTensor
 from tapeflow.runtime.ops import math_ops
 
 from .. import conversion, logging_ops, staging
@@ -81,4 +81,3 @@ def retval(value):
     return None if isinstance(value, UndefinedReturnValue) else value
 
 
-__all__ = ["converted_call", "retval", "TensorBase"]
