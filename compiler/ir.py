@@ -169,6 +169,15 @@ class GraphBuilder:
         key = (id(t.graph), t.node, t.index)
         ref = self._captured.get(key)
         if ref is None:
+            outer = self.parent
+            while outer is not None and outer is not t.graph:
+                outer = outer.parent
+            if outer is None:
+                from tapeflow.runtime.errors import with_location
+                raise ValueError(with_location(
+                    f"a tensor ({t.aval!r}) of another graph (a finished function, or another branch or "
+                    f"loop body) is used in graph '{self.name}'; values leave a cond or loop only as its "
+                    f"outputs, not through Python side effects"))
             node = self._emit("input", (), {"index": len(self.inputs), "captured": True}, (t.aval,))
             ref = Ref(node.id, 0)
             self.inputs.append(ref)

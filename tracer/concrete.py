@@ -5,14 +5,11 @@ call: the forward `graph`, its `inputs` (placeholders, in the order of the
 flattened tensor arguments), the `variables` it reads and writes, and the
 flat outputs with the structure they are packed into.
 """
-import numpy as np
-
 from tapeflow import compiler
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import nest
 from tapeflow.runtime import registry
 from tapeflow.runtime.errors import with_location
-from tapeflow.runtime.tensor import Tensor
 
 from . import autodiff
 
@@ -34,7 +31,7 @@ class ConcreteFunction:
         self._input_avals = input_avals
         self._origin = origin
         self._run = None
-        self._vjp = None  # autodiff.VJPGraphs, built on the first call under a tape
+        self._vjp = None  # autodiff.VJPGraphs with compiled halves, built on the first taped call
         self.compile_error = None
 
     # -- what a tape entry (later issue) needs
@@ -54,7 +51,7 @@ class ConcreteFunction:
 
     @property
     def structured_input_signature(self):
-        from .function import TensorSpec
+        from .signature import TensorSpec
         return [TensorSpec(a.shape, a.dtype) for a in self._input_avals]
 
     @property
@@ -76,24 +73,6 @@ class ConcreteFunction:
             self.compile_error = exc
             return lambda *arrays: run_graph(graph, list(arrays))
 
-    def call_with_tapes(self, tensors):
-        """Run on input tensors (aligned with the graph's inputs).  When an active
-        tape watches an input or a variable the graph reads, the call is recorded
-        as one tape entry whose gradient is the compiled backward graph."""
-        if not autodiff.needs_tape(tensors, self.trainable_variables):
-            return self.call_flat([t._value for t in tensors])
-        if self._vjp is None:
-            vjp = autodiff.VJPGraphs(self.graph)
-            vjp.run_forward = self._compile(vjp.forward)
-            vjp.run_backward = self._compile(vjp.backward)
-            self._vjp = vjp
-        vjp = self._vjp
-        try:
-            return autodiff.taped_call(vjp, tensors, lambda g, arrays: vjp.run_forward(*arrays),
-                                       lambda g, arrays: vjp.run_backward(*arrays))
-        except Exception as exc:
-            raise _located(exc, self) from exc
-
     def call_flat(self, arrays):
         """Run on input arrays; returns the list of output arrays."""
         run = self._run or self._executable()
@@ -102,10 +81,35 @@ class ConcreteFunction:
         except Exception as exc:
             raise _located(exc, self) from exc
 
+    def vjp_graphs(self):
+        """The forward-with-residuals and backward graphs, compiled (built once)."""
+        vjp = self._vjp
+        if vjp is None:
+            vjp = autodiff.VJPGraphs(self.graph)
+            vjp.run_forward = self._compile(vjp.forward)
+            vjp.run_backward = self._compile(vjp.backward)
+            self._vjp = vjp
+        return vjp
+
+    def call_with_tapes(self, tensors):
+        """Run on input tensors (aligned with the graph's inputs); returns output
+        tensors.  When an active tape watches an input or a variable the graph
+        reads, the call is recorded as one tape entry whose gradient is the
+        compiled backward graph."""
+        if not autodiff.needs_tape(tensors, self.trainable_variables):
+            return self.call_flat([t._value for t in tensors])
+        vjp = self.vjp_graphs()
+        try:
+            return autodiff.taped_call(vjp, tensors, lambda g, arrays: vjp.run_forward(*arrays),
+                                       lambda g, arrays: vjp.run_backward(*arrays))
+        except Exception as exc:
+            raise _located(exc, self) from exc
+
     def pack(self, out_arrays):
         wrap = registry._wrap
-        # Tensors come back from a taped call: they are the tape's outputs, keep them.
-        outs = [a if type(a) is Tensor else wrap(a) for a in out_arrays]
+        return self.pack_tensors([wrap(a) for a in out_arrays])
+
+    def pack_tensors(self, outs):
         s = self._structure
         if isinstance(s, _Output):
             return outs[s.index]
@@ -115,7 +119,7 @@ class ConcreteFunction:
         return nest.pack_sequence_as(s, leaves)
 
     def __call__(self, *args):
-        from .function import flat_tensor_arrays
+        from .signature import flat_tensor_arrays
         arrays = flat_tensor_arrays(args, {})
         if len(arrays) != len(self._input_avals):
             raise TypeError(with_location(

@@ -204,6 +204,12 @@ def _reconcile(a, b, b_true, b_false, label, what):
     if not a_t and not b_t:
         if a is b or (type(a) is type(b) and _safe_equal(a, b)):
             return None, a
+        if isinstance(a, UndefinedReturnValue) and is_python_scalar(b):
+            b = in_builder(b_false, convert_to_tensor, b)
+            return _reconcile(a, b, b_true, b_false, label, what)
+        if isinstance(b, UndefinedReturnValue) and is_python_scalar(a):
+            a = in_builder(b_true, convert_to_tensor, a)
+            return _reconcile(a, b, b_true, b_false, label, what)
         if isinstance(a, Undefined) or isinstance(b, Undefined):
             # Used later only if defined; one-branch definitions stay undefined.
             return None, a if isinstance(a, Undefined) else b
@@ -247,8 +253,9 @@ def _fill_missing(a, b, b_true, b_false, label, what):
 
 def _fill_one(v, like, builder, label, what, side):
     if isinstance(v, UndefinedReturnValue):
-        # Only read where the matching "did return" flag is true: any value will do.
-        return in_builder(builder, array_ops.zeros_like, like)
+        # Only read where the matching "did return" flag is true: any value of the
+        # right aval will do (made from the aval: `like` belongs to the other branch).
+        return in_builder(builder, placeholder_zeros, like.shape.dims, like.dtype)
     if isinstance(v, Undefined):
         raise ValueError(with_location(
             f"{what}: '{label}' is defined only in the {'false' if side == 'true' else 'true'} branch "
@@ -398,8 +405,7 @@ def _check_iteration(leaves, body_out, carried, relaxed, labels, spec, body_b):
             continue
         if isinstance(after, TensorBase):
             if isinstance(before, UndefinedReturnValue):
-                leaves[i] = array_ops.zeros(after.shape.dims, after.dtype) if after.shape.is_fully_defined() \
-                    else _zeros_unknown(after)
+                leaves[i] = placeholder_zeros(after.shape.dims, after.dtype)
                 retry = True
                 continue
             if isinstance(before, Undefined):
@@ -419,9 +425,10 @@ def _check_iteration(leaves, body_out, carried, relaxed, labels, spec, body_b):
     return retry
 
 
-def _zeros_unknown(like):
-    dims = [1 if d is None else d for d in like.shape.dims]
-    return array_ops.zeros(dims, like.dtype)
+def placeholder_zeros(dims, dtype):
+    """Zeros with static shape `dims` (unknown dims allowed: the value is never read)."""
+    z = array_ops.zeros([0 if d is None else d for d in dims], dtype)
+    return relax_shape(z, dims) if None in dims else z
 
 
 def _check_same_type(label, before, after, invariant, spec):
