@@ -33,6 +33,7 @@ class ConcreteFunction:
         self._run = None
         self._vjp = None  # autodiff.VJPGraphs with compiled halves, built on the first taped call
         self.compile_error = None
+        self.input_structure = None  # (args, kwargs) with TensorSpec leaves, set by the tracer
 
     # -- what a tape entry (later issue) needs
     @property

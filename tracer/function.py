@@ -311,7 +311,12 @@ class Function:
                 state.graph = saved
         self._tracing_count += 1
         self._traced_once = True
-        return ConcreteFunction(self.__name__, graph, structure, avals, origin)
+        concrete = ConcreteFunction(self.__name__, graph, structure, avals, origin)
+        # The arguments as traced: placeholders become TensorSpecs, Python values stay
+        # (what a saved model needs to pick a graph for a call).
+        concrete.input_structure = nest.map_structure(
+            lambda a: TensorSpec(a.shape, a.dtype) if isinstance(a, SymbolicTensor) else a, (p_args, p_kwargs))
+        return concrete
 
     def _inline(self, args, kwargs):
         """Called while another function is being traced: its ops join that graph."""

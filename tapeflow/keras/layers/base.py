@@ -12,6 +12,7 @@ from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.ops import math_ops
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.runtime.variables import Variable
+from tapeflow.tracer.signature import TensorSpec
 from tapeflow.train.trackable import Trackable
 
 _name_counts = defaultdict(int)
@@ -270,6 +271,10 @@ class Layer(Trackable):
         else:
             kwargs.pop("training", None)
         if not self.built:
+            # The first input as TensorSpecs: a saved model's default
+            # serving signature is built from it (with an unknown batch dimension).
+            self.__dict__["_build_input_specs"] = nest.map_structure(
+                lambda t: TensorSpec(t.shape, t.dtype) if isinstance(t, TensorBase) else None, inputs)
             self._build_from(inputs)
         _context.training.append(training)
         try:

@@ -1,0 +1,12 @@
+"""tf.saved_model: save traced functions, signatures and variables to a directory
+of JSON and .npy files; load them back as callables that run the graphs
+compiled, without the original Python code and without executing anything
+from the files.  The format is described in format.py, encode.py and README.md."""
+from .format import FORMAT, VERSION, SavedModelError, SavedModelSaveError
+from .load import load
+from .save import SERVING, save
+
+SERVING_DEFAULT_SIGNATURE_KEY = SERVING
+
+__all__ = ["save", "load", "SavedModelError", "SavedModelSaveError", "FORMAT", "VERSION",
+           "SERVING_DEFAULT_SIGNATURE_KEY"]

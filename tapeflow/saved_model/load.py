@@ -1,0 +1,210 @@
+"""tapeflow.saved_model.load: read a saved model directory into an object whose
+signatures and methods run the saved graphs, compiled, without the original
+Python code.
+
+Nothing in the directory is executed or imported: the JSON is parsed with
+duplicate keys and NaN literals refused, every graph is rebuilt node by node
+under decode.py's checks, arrays come from checked .npy reads (never pickle),
+and any problem is a SavedModelError naming the file and the place in it.
+"""
+import json
+import keyword
+import os
+
+from tapeflow.runtime import nest
+from tapeflow.runtime.registry import Aval
+from tapeflow.runtime.variables import Variable
+from tapeflow.tracer.concrete import ConcreteFunction, _Output
+from tapeflow.train import checkpoint
+
+from . import arrays, structure
+from .decode import (GraphReader, decode_aval, decode_static_shape, expect, expect_dict, expect_int, expect_list,
+                     expect_str)
+from .format import CONSTANTS_DIR, FORMAT, MAX_PROGRAM_BYTES, PROGRAM, VARIABLES_DIR, VERSION, SavedModelError
+from .loaded import LoadedFunction, LoadedModel, Signature
+
+
+def load(export_dir):
+    """The saved model in directory `export_dir`: `.signatures[name](**inputs)`
+    returns a dict of outputs; saved tf.functions are methods of the object."""
+    path = os.fspath(export_dir)
+    program = read_program(path)
+    variables, keys = _read_variables(path, program["variables"])
+    reader = GraphReader(variables, _constant_reader(path))
+    functions = [_function(reader, entry, f"{PROGRAM}: functions[{i}]")
+                 for i, entry in enumerate(expect_list(program["functions"], f"{PROGRAM}: functions"))]
+    signatures = {}
+    sig_obj = program["signatures"]
+    expect(isinstance(sig_obj, dict), f"{PROGRAM}: signatures", "must be an object")
+    for name, entry in sig_obj.items():
+        signatures[name] = _signature(name, entry, functions, f"{PROGRAM}: signatures[{name!r}]")
+    methods = {}
+    attr_obj = program["attributes"]
+    expect(isinstance(attr_obj, dict), f"{PROGRAM}: attributes", "must be an object")
+    for name, indices in attr_obj.items():
+        where = f"{PROGRAM}: attributes[{name!r}]"
+        expect(name == "__call__" or (name.isidentifier() and not keyword.iskeyword(name)
+                                      and not name.startswith("__")), where, "not a method name")
+        expect(name not in LoadedModel.RESERVED, where, f"{name!r} is reserved")
+        chosen = []
+        for i in expect_list(indices, where):
+            concrete, inputs = functions[expect_int(i, where, 0, len(functions))]
+            expect(inputs is not None, where, f"function {i} cannot be called with arguments")
+            chosen.append((concrete, inputs))
+        methods[name] = LoadedFunction(name, chosen)
+    return LoadedModel(path, signatures, methods, list(zip(keys, variables)))
+
+
+# ------------------------------------------------------------------ the program
+def _no_duplicate_keys(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise SavedModelError(f"duplicate key {k!r}")
+        out[k] = v
+    return out
+
+
+def _no_constants(name):
+    raise SavedModelError(f"non-standard JSON constant {name}")
+
+
+def read_json(file, limit, what):
+    try:
+        size = os.path.getsize(file)
+    except OSError:
+        raise SavedModelError(f"no saved model at {os.path.dirname(file)!r}: {what} is missing") from None
+    if size > limit:
+        raise SavedModelError(f"{file!r} is {size} bytes, over the limit of {limit}")
+    try:
+        with open(file, "rb") as f:
+            text = f.read(limit + 1).decode("utf-8")
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+    except SavedModelError as exc:
+        raise SavedModelError(f"{file!r}: {exc}") from None
+    except (OSError, ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        raise SavedModelError(f"{file!r} is not valid JSON: {type(exc).__name__}: {exc}") from None
+
+
+def read_program(path):
+    program = read_json(os.path.join(path, PROGRAM), MAX_PROGRAM_BYTES, PROGRAM)
+    expect(isinstance(program, dict), PROGRAM, "the top level must be an object")
+    fmt, version = program.get("format"), program.get("version")
+    expect(fmt == FORMAT, PROGRAM, f"format is {fmt!r}, not {FORMAT!r}")
+    expect(version == VERSION and not isinstance(version, bool), PROGRAM,
+           f"version {version!r} is not supported (this tapeflow reads version {VERSION})")
+    return expect_dict(program, PROGRAM, ("format", "version", "signatures", "attributes", "functions",
+                                          "variables"))
+
+
+# ------------------------------------------------------------------ variables
+def _read_variables(path, entries):
+    where = f"{PROGRAM}: variables"
+    folder = os.path.join(path, VARIABLES_DIR)
+    index = read_json(os.path.join(folder, checkpoint.INDEX), MAX_PROGRAM_BYTES, f"{VARIABLES_DIR}/{checkpoint.INDEX}")
+    iwhere = f"{VARIABLES_DIR}/{checkpoint.INDEX}"
+    expect_dict(index, iwhere, ("format", "version", "values"))
+    expect(index["format"] == checkpoint.FORMAT and index["version"] == checkpoint.VERSION, iwhere,
+           "not a tapeflow checkpoint index")
+    files = index["values"]
+    expect(isinstance(files, dict), iwhere, "values must be an object")
+    variables, keys = [], []
+    for i, entry in enumerate(expect_list(entries, where)):
+        w = f"{where}[{i}]"
+        expect_dict(entry, w, ("key", "name", "trainable", "shape", "dtype"))
+        key = _checked_key(entry["key"], w)
+        expect(key not in keys, w, f"key {key!r} appears twice")
+        name = expect_str(entry["name"], w + ", name", 1024)
+        expect(isinstance(entry["trainable"], bool), w, "trainable must be a bool")
+        dtype = arrays.dtype_by_name(entry["dtype"], w)
+        shape = decode_static_shape(entry["shape"], w + ", shape")
+        file_entry = files.get(key)
+        expect(file_entry is not None, w, f"{iwhere} has no value for {key!r}")
+        expect_dict(file_entry, f"{iwhere}[{key!r}]", ("file", "shape", "dtype"))
+        expect(file_entry["shape"] == list(shape) and file_entry["dtype"] == dtype.name, f"{iwhere}[{key!r}]",
+               "shape or dtype differ from the program's")
+        fname = arrays.check_file_name(file_entry["file"], f"{iwhere}[{key!r}]")
+        value = arrays.read_npy(os.path.join(folder, fname), dtype, shape, f"variable {key!r}")
+        base = name[:-2] if name.endswith(":0") else name
+        variables.append(Variable(value, trainable=entry["trainable"], name=base))
+        keys.append(key)
+    return variables, keys
+
+
+def _checked_key(key, where):
+    expect_str(key, where + ", key", 1024)
+    parts = key.split("/")
+    expect(all(parts), where, f"bad variable key {key!r}")
+    return key
+
+
+def _constant_reader(path):
+    cache = {}
+
+    def read(name, dtype, shape, where):
+        hit = cache.get(name)
+        if hit is None:
+            hit = cache[name] = arrays.read_npy(os.path.join(path, CONSTANTS_DIR, name), dtype, shape, where)
+        expect(hit.dtype == dtype.np and hit.shape == tuple(shape), where, f"{name} is used with two shapes")
+        return hit
+
+    return read
+
+
+# ------------------------------------------------------------------ functions
+def _function(reader, entry, where):
+    """(ConcreteFunction over the decoded graph, decoded input structure or None)."""
+    expect_dict(entry, where, ("name", "graph", "outputs", "inputs"))
+    name = expect_str(entry["name"], where + ", name", 256)
+    graph = reader.graph(entry["graph"], where + ", graph")
+    n_out = len(graph.outputs)
+    outputs = structure.decode_structure(entry["outputs"], where + ", outputs", ("output",))
+
+    def marker(leaf):
+        if isinstance(leaf, structure.OutputLeaf):
+            expect(leaf.index < n_out, where, f"output {leaf.index} of a graph with {n_out} outputs")
+            return _Output(leaf.index)
+        return leaf
+
+    outputs = nest.map_structure(marker, outputs) if nest.is_nested(outputs) else marker(outputs)
+    input_avals = [graph.aval(r) for r in graph.inputs]
+    inputs = None
+    if entry["inputs"] is not None:
+        inputs = structure.decode_structure(entry["inputs"], where + ", inputs", ("tensor",))
+        expect(isinstance(inputs, list) and len(inputs) == 2 and isinstance(inputs[0], list)
+               and isinstance(inputs[1], dict), where, "inputs must be [args list, kwargs dict]")
+        specs = structure.flatten_leaves(inputs, structure.TensorLeaf)
+        expect([Aval(s.shape, s.dtype) for s in specs] == input_avals, where,
+               "the tensor arguments do not match the graph's inputs")
+    concrete = ConcreteFunction(name, graph, outputs, input_avals, origin="a saved model")
+    return concrete, inputs
+
+
+def _signature(name, entry, functions, where):
+    expect(name != "", where, "a signature needs a name")
+    expect_dict(entry, where, ("function", "inputs", "outputs"))
+    concrete, _ = functions[expect_int(entry["function"], where + ", function", 0, len(functions))]
+    graph = concrete.graph
+    ins = expect_list(entry["inputs"], where + ", inputs")
+    expect(len(ins) == len(graph.inputs), where, f"{len(ins)} inputs for a graph of {len(graph.inputs)}")
+    inputs = []
+    for i, item in enumerate(ins):
+        w = f"{where}, inputs[{i}]"
+        expect(isinstance(item, dict), w, "expected an object")
+        expect_dict(item, w, ("name", "shape", "dtype"))
+        aval = decode_aval({"shape": item["shape"], "dtype": item["dtype"]}, w)
+        expect(aval == graph.aval(graph.inputs[i]), w, "does not match the graph's input")
+        inputs.append((expect_str(item["name"], w + ", name", 256), aval))
+    outputs = []
+    for i, item in enumerate(expect_list(entry["outputs"], where + ", outputs")):
+        w = f"{where}, outputs[{i}]"
+        expect(isinstance(item, dict), w, "expected an object")
+        expect_dict(item, w, ("name", "output", "shape", "dtype"))
+        index = expect_int(item["output"], w, 0, len(graph.outputs))
+        aval = decode_aval({"shape": item["shape"], "dtype": item["dtype"]}, w)
+        expect(aval == graph.aval(graph.outputs[index]), w, "does not match the graph's output")
+        outputs.append((expect_str(item["name"], w + ", name", 256), index, aval))
+    for kind, items in (("input", inputs), ("output", outputs)):
+        names = [x[0] for x in items]
+        expect(len(set(names)) == len(names), where, f"two {kind}s have the same name")
+    return Signature(name, concrete, inputs, outputs)

@@ -1,0 +1,196 @@
+"""The objects `load` returns: the model, its signatures and its methods.
+
+A loaded model is Trackable: its variables keep the paths they had in the
+saved object ("dense/kernel"), so a checkpoint of the original object restores
+into it (`tf.train.Checkpoint(model=loaded).restore(...)`) and the other way
+round.  Calls run the saved graphs through tracer ConcreteFunctions: compiled
+on the first call, and recorded on an active GradientTape like any tf.function
+call (gradients reach the restored variables).
+"""
+import keyword
+
+from tapeflow.runtime import nest, registry
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.registry import state
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
+from tapeflow.runtime.variables import Variable
+from tapeflow.tracer.signature import TensorSpec
+from tapeflow.train.trackable import Trackable
+
+from .decode import expect
+from .format import SavedModelError
+from .structure import TensorLeaf
+
+
+def _as_tensor(value, shape, dtype, what):
+    """`value` as a tensor of `dtype` whose shape fits `shape` (None: any dim)."""
+    if isinstance(value, Variable):
+        value = value.value()
+    t = convert_to_tensor(value) if isinstance(value, TensorBase) else convert_to_tensor(value, dtype)
+    dims = t.shape.dims
+    if t.dtype is not dtype or len(dims) != len(shape) or any(s is not None and s != d for s, d in zip(shape, dims)):
+        raise ValueError(with_location(
+            f"{what}: expected a {dtype.name} tensor of shape {list(shape)}, got {t.dtype.name}{list(dims)}"))
+    return t
+
+
+def _run(concrete, tensors):
+    """Output tensors of a saved graph; one tape entry when a tape is recording."""
+    if state.tapes:
+        return concrete.call_with_tapes(tensors)
+    return [registry._wrap(a) for a in concrete.call_flat([t._value for t in tensors])]
+
+
+class Signature:
+    """A saved signature: called with its inputs by name (or in order), returns
+    a dict output name -> tensor."""
+
+    def __init__(self, name, concrete, inputs, outputs):
+        self.name = name
+        self.concrete = concrete
+        self.inputs = inputs  # [(name, aval)] in graph input order
+        self.outputs = outputs  # [(name, graph output index, aval)]
+
+    @property
+    def structured_input_signature(self):
+        return (), {n: TensorSpec(a.shape, a.dtype, n) for n, a in self.inputs}
+
+    @property
+    def structured_outputs(self):
+        return {n: TensorSpec(a.shape, a.dtype, n) for n, _, a in self.outputs}
+
+    def __call__(self, *args, **kwargs):
+        names = [n for n, _ in self.inputs]
+        if len(args) > len(names):
+            raise TypeError(with_location(f"signature {self.name!r} takes {len(names)} inputs, got {len(args)}"))
+        given = dict(zip(names, args))
+        for k, v in kwargs.items():
+            if k not in names or k in given:
+                raise TypeError(with_location(
+                    f"signature {self.name!r}: unexpected or repeated input {k!r}; its inputs are {names}"))
+            given[k] = v
+        missing = [n for n in names if n not in given]
+        if missing:
+            raise TypeError(with_location(f"signature {self.name!r}: missing inputs {missing}"))
+        tensors = [_as_tensor(given[n], a.shape, a.dtype, f"signature {self.name!r}, input {n!r}")
+                   for n, a in self.inputs]
+        outs = _run(self.concrete, tensors)
+        return {n: outs[i] for n, i, _ in self.outputs}
+
+    def __repr__(self):
+        ins = ", ".join(f"{n}: {a!r}" for n, a in self.inputs)
+        outs = ", ".join(f"{n}: {a!r}" for n, _, a in self.outputs)
+        return f"<signature {self.name}({ins}) -> {{{outs}}}>"
+
+
+def _match(value, spec):
+    """Whether a call's argument `value` has the structure and Python values of the
+    traced argument `spec` (tensors are checked when converted)."""
+    if isinstance(spec, TensorLeaf):
+        return isinstance(value, (TensorBase, int, float, list)) or hasattr(value, "shape")
+    if isinstance(spec, dict):
+        return isinstance(value, dict) and set(value) == set(spec) and all(_match(value[k], spec[k]) for k in spec)
+    if isinstance(spec, (list, tuple)):
+        return isinstance(value, (list, tuple)) and isinstance(value, tuple) == isinstance(spec, tuple) \
+            and len(value) == len(spec) and all(_match(v, s) for v, s in zip(value, spec))
+    return type(value) is type(spec) and value == spec
+
+
+class LoadedFunction:
+    """A saved tf.function: each call runs the saved trace its arguments match."""
+
+    def __init__(self, name, candidates):
+        self.__name__ = name
+        self._candidates = candidates  # [(ConcreteFunction, [args, kwargs] of TensorLeaf / values)]
+
+    @property
+    def concrete_functions(self):
+        return [c for c, _ in self._candidates]
+
+    def __call__(self, *args, **kwargs):
+        errors = []
+        for concrete, (spec_args, spec_kwargs) in self._candidates:
+            if not (_match(list(args), spec_args) and _match(kwargs, spec_kwargs)):
+                continue
+            values = nest.flatten([list(args), kwargs])
+            specs = nest.flatten([spec_args, spec_kwargs])
+            try:
+                tensors = [_as_tensor(v, s.shape, s.dtype, f"{self.__name__}")
+                           for v, s in zip(values, specs) if isinstance(s, TensorLeaf)]
+            except (ValueError, TypeError) as exc:
+                errors.append(str(exc))
+                continue
+            return concrete.pack_tensors(_run(concrete, tensors))
+        traces = "; ".join(c.pretty_printed_signature() for c, _ in self._candidates)
+        raise TypeError(with_location(
+            f"{self.__name__} of the saved model has no trace for these arguments; saved traces: {traces}"
+            + (f" ({errors[0]})" if errors else "")))
+
+    def __repr__(self):
+        return f"<saved function {self.__name__} with {len(self._candidates)} traces>"
+
+
+class _Node(Trackable):
+    """An object of the saved object graph that owns variables (a layer, ...)."""
+
+    def __init__(self):
+        self._children = {}
+
+    def _trackable_children(self):
+        return dict(self._children)
+
+
+def _add_child(node, name, child):
+    node._children[name] = child
+    if name.isidentifier() and not keyword.iskeyword(name) and not hasattr(type(node), name) \
+            and name not in node.__dict__:
+        node.__dict__[name] = child
+
+
+class LoadedModel(_Node):
+    """What `load` returns."""
+
+    RESERVED = frozenset(("signatures", "variables", "trainable_variables", "non_trainable_variables", "path"))
+
+    def __init__(self, path, signatures, methods, named_variables):
+        super().__init__()
+        self.path = path
+        self.signatures = signatures
+        self.variables = [v for _, v in named_variables]
+        self._call = methods.pop("__call__", None)
+        for name, fn in methods.items():
+            self.__dict__[name] = fn
+        for key, var in named_variables:
+            self._place(key, var)
+
+    @property
+    def trainable_variables(self):
+        return [v for v in self.variables if v.trainable]
+
+    @property
+    def non_trainable_variables(self):
+        return [v for v in self.variables if not v.trainable]
+
+    def _place(self, key, var):
+        *parents, leaf = key.split("/")
+        node = self
+        for part in parents:
+            child = node._children.get(part)
+            if child is None:
+                child = _Node()
+                _add_child(node, part, child)
+            expect(isinstance(child, _Node), "saved_model.json: variables",
+                   f"{key!r} is under {part!r}, which is a variable")
+            node = child
+        if leaf in node._children:
+            raise SavedModelError(f"saved_model.json: variables: {key!r} is both a variable and an object")
+        _add_child(node, leaf, var)
+
+    def __call__(self, *args, **kwargs):
+        if self._call is None:
+            raise TypeError(with_location("this saved model was saved without __call__; use .signatures or its "
+                                          "methods"))
+        return self._call(*args, **kwargs)
+
+    def __repr__(self):
+        return f"<saved model {self.path!r}: signatures {sorted(self.signatures)}>"

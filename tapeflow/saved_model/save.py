@@ -1,0 +1,331 @@
+"""tapeflow.saved_model.save: write an object's traced functions, signatures and
+variables as a saved model directory (format: format.py, encode.py).
+
+What is saved:
+  signatures   name -> one concrete function with tensor inputs and named outputs
+               (from `signatures=`, or for a built keras Model "serving_default":
+               its call on the built input shape with an unknown batch dimension);
+  attributes   every tf.function attribute of the object (and the object itself
+               when it is a tf.function) with all the concrete functions traced
+               so far, so that the loaded object's `obj.f(...)` picks one by the
+               call's arguments as the original did;
+  variables    every variable those graphs use, named by its path in the object
+               graph ("dense/kernel") or "_captured/N" when the object does not
+               reach it.  The `variables/` folder is a tapeflow checkpoint.
+"""
+import inspect
+import json
+import os
+import shutil
+import tempfile
+import warnings
+
+import numpy as np
+
+from tapeflow.runtime import nest
+from tapeflow.runtime.variables import Variable
+from tapeflow.tracer.concrete import ConcreteFunction, _Output
+from tapeflow.tracer.function import Function
+from tapeflow.tracer.signature import TensorSpec
+from tapeflow.train import checkpoint
+from tapeflow.train.trackable import Trackable, children_of
+
+from . import structure
+from .encode import GraphWriter, encode_aval
+from .format import CONSTANTS_DIR, FORMAT, PROGRAM, VARIABLES_DIR, VERSION, SavedModelSaveError
+
+SERVING = "serving_default"
+
+
+def save(obj, export_dir, signatures=None, overwrite=True):
+    """Write `obj` to the directory `export_dir` (atomically: a failed save leaves
+    what was there before).  `signatures`: a tf.function with an input_signature,
+    a ConcreteFunction, or a dict name -> those."""
+    sigs = _signature_functions(obj, signatures)
+    attributes = _attribute_functions(obj)
+    if isinstance(obj, _keras_model_class()) and signatures is None and "__call__" not in attributes:
+        attributes["__call__"] = [sigs[SERVING][0]]
+    if not sigs and not any(attributes.values()):
+        raise SavedModelSaveError(
+            f"save: {type(obj).__name__} has no traced tf.function and no signature to save; pass "
+            f"signatures= or call its tf.functions (or give them an input_signature) first")
+    writer = GraphWriter()
+    table = _FunctionTable(writer)
+    program = {"format": FORMAT, "version": VERSION,
+               "signatures": {name: _signature_entry(name, fn, table) for name, fn in sigs.items()},
+               "attributes": {name: [table.index(c) for c in fns] for name, fns in attributes.items()}}
+    program["functions"] = table.entries
+    names = _variable_names(obj, writer.variables)
+    program["variables"] = [{"key": key, "name": var.name, "trainable": bool(var.trainable),
+                             **encode_aval(_var_aval(var))} for key, var in zip(names, writer.variables)]
+    _write_directory(export_dir, program, list(zip(names, writer.variables)), writer.constant_files, overwrite)
+    return os.fspath(export_dir)
+
+
+# ------------------------------------------------------------------ what to save
+def _keras_model_class():
+    from tapeflow.keras.models import Model
+    return Model
+
+
+def _signature_functions(obj, signatures):
+    if signatures is None:
+        if isinstance(obj, _keras_model_class()):
+            return {SERVING: (_keras_serving(obj), ["inputs"])}
+        if isinstance(obj, Function) and obj.input_signature is not None:
+            signatures = obj
+        else:
+            return {}
+    if not isinstance(signatures, dict):
+        signatures = {SERVING: signatures}
+    out = {}
+    for name, fn in signatures.items():
+        if not isinstance(name, str) or not name:
+            raise SavedModelSaveError(f"save: signature names are non-empty strings, got {name!r}")
+        if isinstance(fn, Function):
+            if fn.input_signature is None:
+                raise SavedModelSaveError(
+                    f"save: signature {name!r} is tf.function {fn.__name__} without an input_signature; give it "
+                    f"one, or pass fn.get_concrete_function(...) ")
+            out[name] = (fn.get_concrete_function(), _parameter_names(fn.python_function))
+        elif isinstance(fn, ConcreteFunction):
+            out[name] = (fn, [])
+        else:
+            raise SavedModelSaveError(f"save: signature {name!r} is a {type(fn).__name__}; expected a tf.function "
+                                      f"with an input_signature or a ConcreteFunction")
+    return out
+
+
+def _keras_serving(model):
+    """The model's call on its built input shape, batch dimension unknown."""
+    specs = model.__dict__.get("_build_input_specs")
+    if not model.built or specs is None:
+        raise SavedModelSaveError(
+            f"save: keras model {model.name} is not built, so its input shape is unknown; call it on a batch "
+            f"(or build it) first, or pass signatures=")
+
+    def unbatched(spec):
+        if not isinstance(spec, TensorSpec):
+            return spec
+        dims = spec.shape.dims
+        return TensorSpec((None,) + tuple(dims[1:]) if dims else dims, spec.dtype, "inputs")
+
+    from tapeflow.tracer.function import function
+
+    def serve(inputs):
+        return model(inputs, training=False)
+
+    serve.__name__ = f"{model.name}_serving"
+    return function(serve, input_signature=[nest.map_structure(unbatched, specs)],
+                    fallback=False).get_concrete_function()
+
+
+def _attribute_functions(obj):
+    """name -> [ConcreteFunction] for the tf.function attributes of `obj` (and
+    `__call__` when `obj` is one)."""
+    found = {}
+    if isinstance(obj, Function):
+        found["__call__"] = obj
+    else:
+        for name in dir(type(obj)):
+            if isinstance(inspect.getattr_static(type(obj), name, None), Function):
+                found[name] = getattr(obj, name)
+        for name, value in vars(obj).items() if hasattr(obj, "__dict__") else ():
+            if isinstance(value, Function) and not name.startswith("__"):
+                found[name] = value
+    out = {}
+    for name, fn in sorted(found.items()):
+        if fn.input_signature is not None:
+            fn.get_concrete_function()  # a signature is traced even when never called
+        concretes = [c for c in fn._cache.values() if isinstance(c, ConcreteFunction)]  # noqa: SLF001
+        usable = [c for c in concretes if _callable_from_file(c, f"{name}")]
+        if usable:
+            out[name] = usable
+    return out
+
+
+def _callable_from_file(concrete, name):
+    """Whether a loaded object can pick this concrete function from call arguments:
+    every argument is a tensor or a plain Python value."""
+    leaves = nest.flatten(concrete.input_structure) if concrete.input_structure is not None else [object()]
+    bad = [x for x in leaves if not isinstance(x, (TensorSpec, type(None), bool, int, float, str, np.generic))]
+    if bad:
+        warnings.warn(f"save: the trace of {name} for arguments holding a {type(bad[0]).__name__} is not "
+                      f"saved as a method (only tensors and plain Python values can be matched on load)",
+                      RuntimeWarning, stacklevel=4)
+    return not bad
+
+
+def _parameter_names(fn):
+    try:
+        return [p.name for p in inspect.signature(fn).parameters.values()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return []
+
+
+# ------------------------------------------------------------------ functions
+class _FunctionTable:
+    """The program's "functions" list: each concrete function once."""
+
+    def __init__(self, writer):
+        self.writer = writer
+        self.entries = []
+        self._index = {}
+
+    def index(self, concrete):
+        i = self._index.get(id(concrete))
+        if i is None:
+            where = f"function {concrete.name}"
+            entry = {"name": concrete.name, "graph": self.writer.graph(concrete.graph),
+                     "outputs": structure.encode_structure(concrete._structure, _output_leaf, where),
+                     "inputs": _encode_inputs(concrete, where)}
+            i = self._index[id(concrete)] = len(self.entries)
+            self.entries.append(entry)
+        return i
+
+
+def _output_leaf(v):
+    return {"output": v.index} if isinstance(v, _Output) else None
+
+
+def _encode_inputs(concrete, where):
+    s = concrete.input_structure
+    if s is None:
+        return None
+    leaves = nest.flatten(s)
+    if not all(isinstance(x, (TensorSpec, type(None), bool, int, float, str, np.generic)) for x in leaves):
+        return None  # not callable by arguments; still usable as a signature
+    args, kwargs = s
+    return structure.encode_structure(
+        [list(args), dict(kwargs)], lambda x: structure.tensor_leaf_json(_spec_aval(x), x.name)
+        if isinstance(x, TensorSpec) else None, where)
+
+
+def _spec_aval(spec):
+    from tapeflow.runtime.registry import Aval
+    return Aval(spec.shape.dims, spec.dtype)
+
+
+def _var_aval(var):
+    from tapeflow.runtime.registry import Aval
+    return Aval(var.shape.dims, var.dtype)
+
+
+def _signature_entry(name, fn_and_params, table):
+    concrete, params = fn_and_params
+    graph = concrete.graph
+    in_names = _input_names(concrete, params)
+    outputs = _output_names(concrete._structure, len(graph.outputs))
+    return {"function": table.index(concrete),
+            "inputs": [dict(encode_aval(graph.aval(r)), name=n) for n, r in zip(in_names, graph.inputs)],
+            "outputs": [dict(encode_aval(graph.aval(graph.outputs[i])), name=n, output=i) for n, i in outputs]}
+
+
+def _input_names(concrete, params):
+    """One name per graph input: the TensorSpec's name, else the parameter's name
+    (with _j for the j-th tensor of a nested argument), else args_i."""
+    names = []
+    s = concrete.input_structure
+    if s is not None:
+        args, kwargs = s
+        groups = [(params[i] if i < len(params) else f"args_{i}", a) for i, a in enumerate(args)]
+        groups += sorted(kwargs.items())
+        for base, arg in groups:
+            specs = [x for x in nest.flatten(arg) if isinstance(x, TensorSpec)]
+            for j, spec in enumerate(specs):
+                names.append(spec.name or (base if len(specs) == 1 and not nest.is_nested(arg) else f"{base}_{j}"))
+    if len(names) != len(concrete.graph.inputs):
+        names = [f"args_{i}" for i in range(len(concrete.graph.inputs))]
+    return _unique(names)
+
+
+def _output_names(s, n_outputs):
+    """[(name, graph output index)] for the outputs of a signature: a dict's keys
+    (key_j inside a nested value), else output_i."""
+    if isinstance(s, dict) and all(isinstance(k, str) for k in s):
+        pairs = []
+        for k in sorted(s):
+            leaves = [v for v in nest.flatten(s[k]) if isinstance(v, _Output)]
+            pairs += [(k if len(leaves) == 1 and not nest.is_nested(s[k]) else f"{k}_{j}", v.index)
+                      for j, v in enumerate(leaves)]
+    else:
+        leaves = [v for v in (nest.flatten(s) if nest.is_nested(s) else [s]) if isinstance(v, _Output)]
+        pairs = [(f"output_{j}", v.index) for j, v in enumerate(leaves)]
+    names = _unique([n for n, _ in pairs])
+    return list(zip(names, [i for _, i in pairs]))
+
+
+def _unique(names):
+    seen, out = {}, []
+    for n in names:
+        k = seen.get(n, 0)
+        seen[n] = k + 1
+        out.append(n if k == 0 else f"{n}_{k}")
+    return out
+
+
+# ------------------------------------------------------------------ variables
+def _variable_names(obj, variables):
+    """A key per variable: its path from `obj` (as a checkpoint of obj names it),
+    or "_captured/N"."""
+    path_of = {}
+    _walk_object(obj, "", path_of, set(), 0)
+    names, n_captured = [], 0
+    for var in variables:
+        key = path_of.get(id(var))
+        if key is None:
+            key = f"_captured/{n_captured}"
+            n_captured += 1
+        names.append(key)
+    return names
+
+
+def _walk_object(x, prefix, path_of, seen, depth):
+    if id(x) in seen or depth > 16:
+        return
+    seen.add(id(x))
+    if isinstance(x, Variable):
+        path_of.setdefault(id(x), prefix)
+        return
+    if isinstance(x, Trackable):
+        children = children_of(x).items()
+    elif isinstance(x, (list, tuple)):
+        children = [(str(i), v) for i, v in enumerate(x)]
+    elif isinstance(x, dict):
+        children = [(k, v) for k, v in x.items() if isinstance(k, str)]
+    elif isinstance(x, Function):
+        return
+    elif depth == 0 or (hasattr(x, "__dict__") and not isinstance(x, type) and not callable(x)):
+        children = [(k, v) for k, v in getattr(x, "__dict__", {}).items() if not k.startswith("__")]
+    else:
+        return
+    for name, child in children:
+        if "/" not in name and name:
+            _walk_object(child, f"{prefix}/{name}" if prefix else name, path_of, seen, depth + 1)
+
+
+# ------------------------------------------------------------------ writing
+def _write_directory(export_dir, program, named_variables, constants, overwrite):
+    path = os.path.abspath(os.fspath(export_dir))
+    parent = os.path.dirname(path)
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=os.path.basename(path) + ".tmp-", dir=parent)
+    try:
+        checkpoint.write_values(os.path.join(tmp, VARIABLES_DIR), named_variables)
+        if constants:
+            os.mkdir(os.path.join(tmp, CONSTANTS_DIR))
+            for i, array in enumerate(constants):
+                checkpoint._write_array(os.path.join(tmp, CONSTANTS_DIR, f"{i}.npy"), array)  # noqa: SLF001
+            checkpoint._fsync_dir(os.path.join(tmp, CONSTANTS_DIR))  # noqa: SLF001
+        # The program goes last: a directory without it is never a saved model.
+        with open(os.path.join(tmp, PROGRAM), "w") as f:
+            json.dump(program, f, indent=1, sort_keys=True, allow_nan=False)
+            f.flush()
+            os.fsync(f.fileno())
+        checkpoint._fsync_dir(tmp)  # noqa: SLF001
+        checkpoint._publish(tmp, path, overwrite)  # noqa: SLF001
+        checkpoint._fsync_dir(parent)  # noqa: SLF001
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
