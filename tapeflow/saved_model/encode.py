@@ -56,6 +56,14 @@ def encode_scalar(v, where):
     raise SavedModelSaveError(f"{where}: a {type(v).__name__} value ({v!r:.60}) cannot be saved")
 
 
+def _host_array(value):
+    """A C-ordered NumPy copy of a tensor's value: an ndarray, a NumPy scalar (some
+    eager results are), or a CuPy array."""
+    if not isinstance(value, (np.ndarray, np.generic)) and hasattr(value, "get"):
+        value = value.get()
+    return np.array(value, order="C")
+
+
 class GraphWriter:
     """Encodes graphs, collecting the variables they use (the program's variable
     table, in first-use order) and the constants that go to files."""
@@ -93,7 +101,7 @@ class GraphWriter:
 
     def _holder(self, op, key, obj, where):
         if op == "const" and key == "value":
-            return {"array": self._array(obj.numpy())}
+            return {"array": self._array(_host_array(obj._value))}
         if op == "variable" and key == "var":
             return {"variable": self.variable_index(obj)}
         raise SavedModelSaveError(f"{where}: attr {key!r} holds a {type(obj).__name__}, which cannot be saved")

@@ -83,16 +83,20 @@ class Signature:
         return f"<signature {self.name}({ins}) -> {{{outs}}}>"
 
 
-def _match(value, spec):
+def _match(value, spec, lenient):
     """Whether a call's argument `value` has the structure and Python values of the
-    traced argument `spec` (tensors are checked when converted)."""
+    traced argument `spec` (tensors are checked when converted).  Python numbers
+    and lists fill a tensor argument only when `lenient` (a trace for the Python
+    value itself is preferred, as the original function would have used it)."""
     if isinstance(spec, TensorLeaf):
-        return isinstance(value, (TensorBase, int, float, list)) or hasattr(value, "shape")
+        return isinstance(value, TensorBase) or hasattr(value, "shape") or (
+            lenient and isinstance(value, (int, float, list)))
     if isinstance(spec, dict):
-        return isinstance(value, dict) and set(value) == set(spec) and all(_match(value[k], spec[k]) for k in spec)
+        return isinstance(value, dict) and set(value) == set(spec) and all(
+            _match(value[k], spec[k], lenient) for k in spec)
     if isinstance(spec, (list, tuple)):
         return isinstance(value, (list, tuple)) and isinstance(value, tuple) == isinstance(spec, tuple) \
-            and len(value) == len(spec) and all(_match(v, s) for v, s in zip(value, spec))
+            and len(value) == len(spec) and all(_match(v, s, lenient) for v, s in zip(value, spec))
     return type(value) is type(spec) and value == spec
 
 
@@ -109,8 +113,8 @@ class LoadedFunction:
 
     def __call__(self, *args, **kwargs):
         errors = []
-        for concrete, (spec_args, spec_kwargs) in self._candidates:
-            if not (_match(list(args), spec_args) and _match(kwargs, spec_kwargs)):
+        for lenient, (concrete, (spec_args, spec_kwargs)) in [(x, c) for x in (False, True) for c in self._candidates]:
+            if not (_match(list(args), spec_args, lenient) and _match(kwargs, spec_kwargs, lenient)):
                 continue
             values = nest.flatten([list(args), kwargs])
             specs = nest.flatten([spec_args, spec_kwargs])

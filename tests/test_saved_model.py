@@ -1,0 +1,287 @@
+"""tf.saved_model: keras models and tf.functions with control flow and variables
+round-trip through a directory, also into a fresh process; loaded graphs run
+compiled; signatures check their inputs; saves are atomic."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import types
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.saved_model import SavedModelError, SavedModelSaveError
+
+L = tf.keras.layers
+RNG = np.random.default_rng(0)
+IMAGES = RNG.normal(size=(3, 6, 6, 2)).astype(np.float32)
+
+
+class ConvNet(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.conv = L.Conv2D(4, 3, activation="relu")
+        self.flat = L.Flatten()
+        self.hidden = L.Dense(5, activation="tanh")
+        self.out = L.Dense(2)
+
+    def call(self, x, training=None):
+        return self.out(self.hidden(self.flat(self.conv(x))))
+
+
+class Stepper:
+    """A tf.Module-like object: variables, a tf.function with a while loop, a
+    cond and a variable update, and a signature."""
+
+    def __init__(self):
+        self.scale = tf.Variable(np.float32(1.5), name="scale")
+        self.count = tf.Variable(np.int64(0), trainable=False, name="count")
+        self.table = [tf.Variable(np.arange(3, dtype=np.float32), name="row")]
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+    def run(self, x):
+        i = tf.constant(0)
+        acc = tf.zeros_like(x)
+        while i < 4:
+            if tf.reduce_sum(x) > 0:
+                acc = acc + x * self.scale
+            else:
+                acc = acc - x
+            i += 1
+        self.count.assign_add(tf.constant(1, tf.int64))
+        return {"acc": acc, "steps": i}
+
+    @tf.function
+    def mix(self, x, twice=False):
+        y = x * self.scale + tf.reduce_sum(self.table[0])
+        return y * 2.0 if twice else y
+
+
+def _save_and_load(obj, tmp_path, name="model", **kw):
+    path = str(tmp_path / name)
+    tf.saved_model.save(obj, path, **kw)
+    return path, tf.saved_model.load(path)
+
+
+def _fresh_process(script, tmp_path):
+    """Run `script` in a new interpreter (no test module imported there)."""
+    code = textwrap.dedent(script)
+    result = subprocess.run([sys.executable, "-c", code], cwd=str(tmp_path), capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+# ------------------------------------------------------------------ keras
+def _compiled_call(model):
+    return tf.function(lambda x: model(x, training=False))
+
+
+def test_keras_subclassed_conv_model_serving_default(tmp_path):
+    model = ConvNet()
+    eager = model(IMAGES).numpy()
+    expected = _compiled_call(model)(IMAGES).numpy()  # the same graph, compiled before saving
+    np.testing.assert_allclose(expected, eager, rtol=1e-5, atol=1e-6)
+    path, loaded = _save_and_load(model, tmp_path)
+    sig = loaded.signatures["serving_default"]
+    assert [(n, a.shape, a.dtype.name) for n, a in sig.inputs] == [("inputs", (None, 6, 6, 2), "float32")]
+    assert [(n, a.shape) for n, _, a in sig.outputs] == [("output_0", (None, 2))]
+    out = sig(inputs=IMAGES)
+    np.testing.assert_array_equal(out["output_0"].numpy(), expected)
+    np.testing.assert_allclose(loaded(IMAGES[:1]).numpy(), expected[:1], rtol=1e-5, atol=1e-6)  # batch of 1
+    assert sig.concrete.compile_error is None  # the graph ran compiled
+    assert sig.concrete._executable().uses_c
+    assert sorted(v.name for v in loaded.variables) == sorted(v.name for v in model.variables)
+
+
+def test_keras_model_reloads_in_a_fresh_process(tmp_path):
+    model = tf.keras.Sequential([L.Dense(8, activation="relu", input_shape=(4,)), L.Dense(3)])
+    x = RNG.normal(size=(5, 4)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "expected.npy", _compiled_call(model)(x).numpy())
+    tf.saved_model.save(model, str(tmp_path / "seq"))
+    out = _fresh_process("""
+        import numpy as np, sys
+        import tapeflow as tf
+        loaded = tf.saved_model.load("seq")
+        y = loaded.signatures["serving_default"](inputs=np.load("x.npy"))["output_0"].numpy()
+        np.testing.assert_array_equal(y, np.load("expected.npy"))
+        assert loaded.signatures["serving_default"].concrete.compile_error is None
+        assert "test_saved_model" not in sys.modules
+        print("same")
+    """, tmp_path)
+    assert out.strip() == "same"
+
+
+def test_unbuilt_keras_model_needs_signatures(tmp_path):
+    with pytest.raises(SavedModelSaveError, match="not built"):
+        tf.saved_model.save(ConvNet(), str(tmp_path / "m"))
+    assert not os.path.exists(tmp_path / "m")
+
+
+# ------------------------------------------------------------------ tf.functions with control flow and variables
+def test_function_with_control_flow_and_variables_in_a_fresh_process(tmp_path):
+    obj = Stepper()
+    x_pos = np.array([1.0, 2.0, 3.0], np.float32)
+    x_neg = np.array([-1.0, -4.0], np.float32)
+    obj.mix(tf.constant(x_pos))
+    obj.mix(tf.constant(x_pos), twice=True)
+    tf.saved_model.save(obj, str(tmp_path / "stepper"), signatures={"serve": obj.run})
+    expect = [obj.run(tf.constant(x)) for x in (x_pos, x_neg)]
+    for i, e in enumerate(expect):
+        np.save(tmp_path / f"acc{i}.npy", e["acc"].numpy())
+    np.save(tmp_path / "mix.npy", obj.mix(tf.constant(x_pos), twice=True).numpy())
+    out = _fresh_process("""
+        import numpy as np
+        import tapeflow as tf
+        m = tf.saved_model.load("stepper")
+        for i, x in enumerate(([1.0, 2.0, 3.0], [-1.0, -4.0])):
+            r = m.signatures["serve"](x=np.array(x, np.float32))
+            np.testing.assert_array_equal(r["acc"].numpy(), np.load(f"acc{i}.npy"))
+            assert int(r["steps"].numpy()) == 4
+        assert int(m.count.numpy()) == 2  # the assign ran in both calls
+        np.testing.assert_array_equal(m.mix(tf.constant([1.0, 2.0, 3.0]), twice=True).numpy(), np.load("mix.npy"))
+        print(sorted(m.signatures), sorted(k for k, _ in m._trackable_children().items()))
+    """, tmp_path)
+    assert out.strip() == "['serve'] ['count', 'scale', 'table']"
+
+
+def test_methods_pick_the_trace_of_their_arguments(tmp_path):
+    obj = Stepper()
+    x = tf.constant([1.0, -2.0])
+    once, twice = obj.mix(x).numpy(), obj.mix(x, twice=True).numpy()
+    _, loaded = _save_and_load(obj, tmp_path)
+    np.testing.assert_array_equal(loaded.mix(x).numpy(), once)
+    np.testing.assert_array_equal(loaded.mix(x, twice=True).numpy(), twice)
+    np.testing.assert_array_equal(loaded.mix(np.array([1.0, -2.0], np.float32)).numpy(), once)
+    with pytest.raises(TypeError, match="no trace for these arguments"):
+        loaded.mix(x, twice=3)
+    with pytest.raises(TypeError, match="no trace"):
+        loaded.mix(tf.constant([1, 2]))  # int32: no such trace
+    # run has an input_signature: saved (traced on save) though never called
+    r = loaded.run(tf.constant([1.0]))
+    assert float(r["acc"].numpy()[0]) == 6.0
+
+
+def test_signature_inputs_are_checked():
+    obj = Stepper()
+    path = os.path.join(_tmpdir(), "sig")
+    tf.saved_model.save(obj, path, signatures=obj.run)
+    sig = tf.saved_model.load(path).signatures["serving_default"]
+    with pytest.raises(TypeError, match="missing inputs"):
+        sig()
+    with pytest.raises(TypeError, match="unexpected or repeated input 'y'"):
+        sig(y=np.zeros(2, np.float32))
+    with pytest.raises(ValueError, match="expected a float32 tensor of shape \\[None\\]"):
+        sig(x=np.zeros((2, 2), np.float32))
+    with pytest.raises(ValueError, match="float32"):
+        sig(x=tf.constant([1, 2]))
+    assert set(sig(np.ones(2, np.float32))) == {"acc", "steps"}  # positional works too
+
+
+def _tmpdir():
+    import tempfile
+    return tempfile.mkdtemp(prefix="tf_saved_model_")
+
+
+def test_a_function_itself_and_a_concrete_function_as_signature(tmp_path):
+    @tf.function(input_signature=[tf.TensorSpec([2, None], tf.float64)])
+    def f(m):
+        return tf.reduce_sum(m, axis=1), tf.shape(m)
+
+    m = np.arange(6.0).reshape(2, 3)
+    _, loaded = _save_and_load(f, tmp_path, "f")
+    out = loaded.signatures["serving_default"](m=m)
+    assert sorted(out) == ["output_0", "output_1"]
+    np.testing.assert_array_equal(out["output_0"].numpy(), m.sum(axis=1))
+    s, shape = loaded(m)
+    np.testing.assert_array_equal(shape.numpy(), [2, 3])
+
+    g = tf.function(lambda a, b: {"sum": a + b, "prod": a * b})
+    concrete = g.get_concrete_function(tf.TensorSpec([3], tf.int32), tf.TensorSpec([3], tf.int32))
+    _, loaded = _save_and_load(types.SimpleNamespace(g=g), tmp_path, "g", signatures={"both": concrete})
+    out = loaded.signatures["both"](args_0=[1, 2, 3], args_1=[4, 5, 6])
+    assert out["sum"].numpy().tolist() == [5, 7, 9] and out["prod"].numpy().tolist() == [4, 10, 18]
+
+
+def test_signature_needs_an_input_signature(tmp_path):
+    f = tf.function(lambda x: x + 1)
+    with pytest.raises(SavedModelSaveError, match="without an input_signature"):
+        tf.saved_model.save(types.SimpleNamespace(), str(tmp_path / "m"), signatures=f)
+    with pytest.raises(SavedModelSaveError, match="no traced tf.function"):
+        tf.saved_model.save(types.SimpleNamespace(f=f), str(tmp_path / "m"))
+
+
+def test_gradients_reach_restored_variables(tmp_path):
+    obj = Stepper()
+    x = tf.constant([1.0, 2.0])
+    obj.mix(x)
+    _, loaded = _save_and_load(obj, tmp_path)
+    for o in (obj, loaded):
+        scale = o.scale
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(o.mix(x) ** 2)
+        grad = tape.gradient(y, scale)
+        want = float(np.sum(2 * (x.numpy() * 1.5 + 3.0) * x.numpy()))
+        assert abs(float(grad.numpy()) - want) < 1e-4
+
+
+def test_constants_large_small_and_special_values(tmp_path):
+    big = RNG.normal(size=(40,)).astype(np.float32)
+    special = np.array([np.inf, -np.inf, np.nan, -0.0], np.float32)
+
+    @tf.function(input_signature=[tf.TensorSpec([40], tf.float32)])
+    def f(x):
+        return x * big, tf.abs(x[:4]) + special, tf.pad(x[:2], [[1, 1]], constant_values=-np.inf)
+
+    x = RNG.normal(size=(40,)).astype(np.float32)
+    path, loaded = _save_and_load(f, tmp_path)
+    assert os.listdir(os.path.join(path, "constants"))  # the big constant went to a file
+    for a, b in zip(f(x), loaded(x)):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+# ------------------------------------------------------------------ the directory
+def test_format_is_versioned_json_and_a_checkpoint_of_the_variables(tmp_path):
+    obj = Stepper()
+    path, _ = _save_and_load(obj, tmp_path, signatures={"serve": obj.run})
+    with open(os.path.join(path, "saved_model.json")) as f:
+        program = json.load(f)
+    assert program["format"] == "tapeflow-saved-model" and program["version"] == 1
+    assert sorted(program) == ["attributes", "format", "functions", "signatures", "variables", "version"]
+    sig = program["signatures"]["serve"]
+    assert sig["inputs"] == [{"name": "x", "shape": [None], "dtype": "float32"}]
+    graph = program["functions"][sig["function"]]["graph"]
+    ops = [n["op"] for n in graph["nodes"]]
+    assert "while_loop" in ops and "assign_variable" in ops
+    loop = next(n for n in graph["nodes"] if n["op"] == "while_loop")
+    assert "cond" in [n["op"] for n in loop["attrs"]["body_graph"]["graph"]["nodes"]]  # nested inline
+    # variables/ is a tapeflow checkpoint
+    assert dict(tf.train.list_variables(os.path.join(path, "variables")))["scale"] == ()
+    assert float(tf.train.load_variable(os.path.join(path, "variables"), "scale")) == 1.5
+
+
+def test_save_is_atomic_and_overwrites(tmp_path, monkeypatch):
+    obj = Stepper()
+    path = str(tmp_path / "m")
+    tf.saved_model.save(obj, path, signatures=obj.run)
+    obj.scale.assign(4.0)
+
+    def broken(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(json, "dump", broken)  # the program is the last file written
+    with pytest.raises(OSError, match="disk full"):
+        tf.saved_model.save(obj, path, signatures=obj.run)
+    monkeypatch.undo()
+    assert float(tf.saved_model.load(path).scale.numpy()) == 1.5  # the old one, whole
+    assert sorted(os.listdir(tmp_path)) == ["m"]  # no temporary left behind
+    tf.saved_model.save(obj, path, signatures=obj.run)
+    assert float(tf.saved_model.load(path).scale.numpy()) == 4.0
+
+
+def test_missing_directory_is_a_saved_model_error(tmp_path):
+    with pytest.raises(SavedModelError, match="no saved model"):
+        tf.saved_model.load(str(tmp_path / "nothing"))
