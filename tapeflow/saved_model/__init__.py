@@ -3,8 +3,8 @@ of JSON and .npy files; load them back as callables that run the graphs
 compiled, without the original Python code and without executing anything
 from the files.  The format is described in format.py, encode.py and README.md."""
 from .format import FORMAT, VERSION, SavedModelError, SavedModelSaveError
-from .load import load
-from .save import SERVING, save
+from .loading import load
+from .saving import SERVING, save
 
 SERVING_DEFAULT_SIGNATURE_KEY = SERVING
 

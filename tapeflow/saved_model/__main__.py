@@ -14,8 +14,8 @@ import sys
 import numpy as np
 
 from .format import SavedModelError
-from .load import load
-from .save import SERVING
+from .loading import load
+from .saving import SERVING
 
 
 def _aval_text(aval):
