@@ -9,6 +9,8 @@ call (gradients reach the restored variables).
 """
 import keyword
 
+import numpy as np
+
 from tapeflow.runtime import nest, registry
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
@@ -26,7 +28,10 @@ def _as_tensor(value, shape, dtype, what):
     """`value` as a tensor of `dtype` whose shape fits `shape` (None: any dim)."""
     if isinstance(value, Variable):
         value = value.value()
-    t = convert_to_tensor(value) if isinstance(value, TensorBase) else convert_to_tensor(value, dtype)
+    # Tensors and NumPy arrays keep their dtype (a float64 array is not silently
+    # rounded to float32); Python numbers and lists take the input's dtype.
+    typed = isinstance(value, (TensorBase, np.ndarray, np.generic))
+    t = convert_to_tensor(value) if typed else convert_to_tensor(value, dtype)
     dims = t.shape.dims
     if t.dtype is not dtype or len(dims) != len(shape) or any(s is not None and s != d for s, d in zip(shape, dims)):
         raise ValueError(with_location(
