@@ -115,6 +115,29 @@ def test_keras_model_reloads_in_a_fresh_process(tmp_path):
     assert out.strip() == "same"
 
 
+class TwoInputs(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.a = L.Dense(3)
+        self.b = L.Dense(3)
+
+    def call(self, inputs, training=None):
+        return {"sum": self.a(inputs["x"]) + self.b(inputs["y"]), "x_mean": tf.reduce_mean(inputs["x"], axis=1)}
+
+
+def test_keras_model_with_dict_inputs_and_outputs(tmp_path):
+    model = TwoInputs()
+    x, y = RNG.normal(size=(2, 4)).astype(np.float32), RNG.normal(size=(2, 5)).astype(np.float32)
+    expected = _compiled_call(model)({"x": x, "y": y})
+    _, loaded = _save_and_load(model, tmp_path)
+    sig = loaded.signatures["serving_default"]
+    assert [n for n, _ in sig.inputs] == ["x", "y"] and [n for n, _, _ in sig.outputs] == ["sum", "x_mean"]
+    out = sig(x=x, y=y)
+    for k in ("sum", "x_mean"):
+        np.testing.assert_array_equal(out[k].numpy(), expected[k].numpy())
+    np.testing.assert_array_equal(loaded({"x": x, "y": y})["sum"].numpy(), expected["sum"].numpy())
+
+
 def test_unbuilt_keras_model_needs_signatures(tmp_path):
     with pytest.raises(SavedModelSaveError, match="not built"):
         tf.saved_model.save(ConvNet(), str(tmp_path / "m"))

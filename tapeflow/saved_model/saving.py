@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 
 from tapeflow.runtime import nest
+from tapeflow.runtime.registry import Aval
 from tapeflow.runtime.variables import Variable
 from tapeflow.tracer.concrete import ConcreteFunction, _Output
 from tapeflow.tracer.function import Function
@@ -104,19 +105,19 @@ def _keras_serving(model):
             f"save: keras model {model.name} is not built, so its input shape is unknown; call it on a batch "
             f"(or build it) first, or pass signatures=")
 
+    single = isinstance(specs, TensorSpec)
+
     def unbatched(spec):
         if not isinstance(spec, TensorSpec):
             return spec
         dims = spec.shape.dims
-        return TensorSpec((None,) + tuple(dims[1:]) if dims else dims, spec.dtype, "inputs")
-
-    from tapeflow.tracer.function import function
+        return TensorSpec((None,) + tuple(dims[1:]) if dims else dims, spec.dtype, "inputs" if single else None)
 
     def serve(inputs):
         return model(inputs, training=False)
 
     serve.__name__ = f"{model.name}_serving"
-    return function(serve, input_signature=[nest.map_structure(unbatched, specs)],
+    return Function(serve, input_signature=[nest.map_structure(unbatched, specs)],
                     fallback=False).get_concrete_function()
 
 
@@ -203,12 +204,10 @@ def _encode_inputs(concrete, where):
 
 
 def _spec_aval(spec):
-    from tapeflow.runtime.registry import Aval
     return Aval(spec.shape.dims, spec.dtype)
 
 
 def _var_aval(var):
-    from tapeflow.runtime.registry import Aval
     return Aval(var.shape.dims, var.dtype)
 
 
@@ -232,12 +231,31 @@ def _input_names(concrete, params):
         groups = [(params[i] if i < len(params) else f"args_{i}", a) for i, a in enumerate(args)]
         groups += sorted(kwargs.items())
         for base, arg in groups:
-            specs = [x for x in nest.flatten(arg) if isinstance(x, TensorSpec)]
-            for j, spec in enumerate(specs):
-                names.append(spec.name or (base if len(specs) == 1 and not nest.is_nested(arg) else f"{base}_{j}"))
+            for path, spec in _leaf_paths(arg, ()):
+                if isinstance(spec, TensorSpec):
+                    names.append(spec.name or _path_name(base, path))
     if len(names) != len(concrete.graph.inputs):
         names = [f"args_{i}" for i in range(len(concrete.graph.inputs))]
     return _unique(names)
+
+
+def _leaf_paths(s, path):
+    """(path, leaf) in nest's order (dicts by sorted key)."""
+    if isinstance(s, dict):
+        for k in sorted(s, key=nest._sort_key):  # noqa: SLF001 - the order graph inputs follow
+            yield from _leaf_paths(s[k], path + (k,))
+    elif isinstance(s, (list, tuple)):
+        for i, v in enumerate(s):
+            yield from _leaf_paths(v, path + (i,))
+    else:
+        yield path, s
+
+
+def _path_name(base, path):
+    """x -> "x"; x[0] -> "x_0"; x["a"] -> "a" (a dict key names the input, as in TensorFlow)."""
+    if path and isinstance(path[0], str):
+        return "_".join(str(p) for p in path)
+    return "_".join([base] + [str(p) for p in path])
 
 
 def _output_names(s, n_outputs):
