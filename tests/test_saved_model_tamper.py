@@ -433,7 +433,50 @@ def _containers(obj, out, depth=0):
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_random_json_mutations_fail_cleanly_or_load(copy, data):
-    program = json.loads(open(_program_path(_SOURCE[0])).read())
+    _mutate_and_load(_SOURCE[0], copy, data)
+
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+def _many_ops(x):
+    """Attrs of many kinds: seeds, dtypes, index specs, strings, TensorArrays."""
+    n = tf.random.normal([3], seed=7)
+    u = tf.random.uniform(tf.shape(x), 0, 10, dtype=tf.int32, seed=3)
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    for i in tf.range(tf.shape(x)[0]):
+        ta = ta.write(i, x[i] * 2.0)
+    tf.debugging.assert_greater(tf.reduce_sum(x) + 100.0, 0.0, message="negative")
+    tf.print("x:", x[1:], output_stream="stderr")
+    return n, u, ta.stack(), tf.argmax(x), tf.cast(x, tf.float16), tf.gather(x, [0, 0]), x[::-1, tf.newaxis]
+
+
+@pytest.fixture(scope="module")
+def many_ops_dir(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("sm") / "many")
+    tf.saved_model.save(_many_ops, path)
+    return path
+
+
+def test_many_ops_round_trip(many_ops_dir):
+    x = tf.constant([1.0, 3.0, 2.0])
+    loaded = tf.saved_model.load(many_ops_dir)
+    for a, b in list(zip(_many_ops(x), loaded(x)))[2:]:
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    with pytest.raises(tf.errors.InvalidArgumentError, match="negative"):
+        loaded(tf.constant([-200.0, 1.0]))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_json_mutations_of_many_ops_fail_cleanly_or_load(many_ops_dir, tmp_path, data):
+    copy = str(tmp_path / "many_copy")
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(many_ops_dir, copy)
+    _mutate_and_load(many_ops_dir, copy, data)
+
+
+def _mutate_and_load(source, copy, data):
+    program = json.loads(open(_program_path(source)).read())
     for _ in range(data.draw(st.integers(1, 3))):
         spots = [c for c in _containers(program, []) if c]
         spot = data.draw(st.sampled_from(spots))

@@ -11,12 +11,16 @@ variable access) are checked here in full.
 """
 import inspect
 
+import numpy as np
+
+from tapeflow.runtime import dtypes
 from tapeflow.runtime.registry import PRIMITIVES, Aval
 
 from .format import SavedModelError
 
 SPECIAL_OPS = ("input", "const", "variable", "read_variable", "assign_variable")
 _SIGNATURES = {}
+_DTYPES = frozenset(id(d) for d in dtypes.ALL)
 
 
 def is_known_op(op):
@@ -50,9 +54,15 @@ def check_node(op, in_avals, in_nodes, attrs, avals, where):
         expected = prim.shape_rule(*in_avals, **attrs)
     except Exception as exc:  # any failure of the rule means the node is not one tracing builds
         _fail(where, f"the op rejects its inputs {in_avals} / attrs: {type(exc).__name__}: {exc}")
-    expected = tuple(expected) if prim.multiple_results else (expected,)
-    _expect(all(isinstance(a, Aval) for a in expected) and expected == avals, where,
-            f"stored avals {list(avals)} differ from the op's {list(expected)}")
+    expected = tuple(expected) if isinstance(expected, (tuple, list)) and prim.multiple_results else (expected,)
+    # A rule run on attrs tracing never makes may "succeed" with junk (a dtype attr of None).
+    _expect(all(_is_aval(a) for a in expected), where, "the op's rule gives no valid aval for these attrs")
+    _expect(expected == avals, where, f"stored avals {list(avals)} differ from the op's {list(expected)}")
+
+
+def _is_aval(a):
+    return isinstance(a, Aval) and id(a.dtype) in _DTYPES and isinstance(a.shape, tuple) and all(
+        d is None or (isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0) for d in a.shape)
 
 
 def _check_binds(prim, n_inputs, attrs, where):
