@@ -62,30 +62,44 @@ def _prelude(with_mvec):
     return "\n".join(lines) + "\n\n"
 
 
-def compile_graph(graph):
-    """Compile `graph`; returns an Executable: executable(*arrays) -> list of arrays."""
-    return _Compiler().compile(graph)
+def compile_graph(graph, tick=None):
+    """Compile `graph`; returns an Executable: executable(*arrays) -> list of arrays.
+
+    `tick` (for profilers): a callable the generated code calls with an index
+    into `Executable.profile_points` after the input checks and after each op
+    node, so the time between two calls is the cost of that node."""
+    return _Compiler(tick).compile(graph)
 
 
 class Executable:
-    """A compiled graph.  Debug views: .optimized_graph, .python_source, .c_source."""
+    """A compiled graph.  Debug views: .optimized_graph, .python_source, .c_source;
+    .graphs: every optimized graph (the top one first, then cond/while bodies),
+    .kernels: names of the C kernels (fused nodes and whole loops),
+    .profile_points: (graph, node or None for the entry checks) per tick index."""
 
-    def __init__(self, fn, optimized, python_source, c_source, library):
+    def __init__(self, fn, optimized, python_source, c_source, library, graphs=(), kernels=(),
+                 profile_points=()):
         self._fn = fn
         self.optimized_graph = optimized
         self.python_source = python_source
         self.c_source = c_source
         self.uses_c = library is not None
+        self.graphs = list(graphs)
+        self.kernels = list(kernels)
+        self.profile_points = list(profile_points)
 
     def __call__(self, *arrays):
         return self._fn(*arrays)
 
 
 class _Compiler:
-    def __init__(self):
+    def __init__(self, tick=None):
         self.kernels = []  # (name, source, spec)
         self.loops = []
-        self.namespace = {"_np": np, "_nd": _ND, "_empty": np.empty, "_Tensor": Tensor}
+        self.namespace = {"_np": np, "_nd": _ND, "_empty": np.empty, "_Tensor": Tensor, "_tick": tick}
+        self.tick = tick
+        self.profile_points = []  # (graph, node) per `_tick(i)` written; only when profiling
+        self.graphs = []  # every optimized graph, top first
         self.functions = []  # python source of each generated function
         self._counter = 0
 
@@ -108,8 +122,9 @@ class _Compiler:
             print(f"=== generated C\n{c_source}\n=== generated Python\n{py_source}", file=sys.stderr)
         code = compile(py_source, f"<tapeflow compiled {graph.name}>", "exec")
         exec(code, self.namespace)
+        kernels = [name for name, _, _ in self.kernels + self.loops] if library is not None else []
         return Executable(self.namespace[entry], self.namespace.get("_graph_" + entry), py_source,
-                          c_source, library)
+                          c_source, library, self.graphs, kernels, self.profile_points)
 
     # -- kernels
     def _bind_kernels(self, library):
@@ -137,6 +152,7 @@ class _Compiler:
         graph = optimize(graph)
         fname = self.fresh("_run")
         self.namespace["_graph_" + fname] = graph
+        self.graphs.append(graph)  # the top graph is optimized before any body
         _FunctionWriter(self, graph, fname).write()
         return fname
 
@@ -275,6 +291,7 @@ class _FunctionWriter:
         L.append(f"def {self.fname}({', '.join(params)}):")
         for i, r in enumerate(g.inputs):
             self._input(i, r)
+        self._profile_point(None)
         # A buffer that a later kernel reuses (memory plan) counts as used by that
         # kernel: its name must stay bound until the kernel takes the buffer.
         uses = [tuple(node.inputs) + tuple(r for r in (node.attr.get("reuse") or ()) if r is not None)
@@ -309,6 +326,11 @@ class _FunctionWriter:
             self.trusted.add(ref)
         self.ns["_normalize_input"] = _normalize_input
 
+    def _profile_point(self, node):
+        if self.c.tick is not None:
+            self.lines.append(f"    _tick({len(self.c.profile_points)})")
+            self.c.profile_points.append((self.g, node))
+
     def _node(self, node):
         op = node.op
         L = self.lines
@@ -339,6 +361,7 @@ class _FunctionWriter:
             fn = self.glob("p", _prim_caller(node))
             target = outs + "," if PRIMITIVES[op].multiple_results else outs
             L.append(f"    {target} = {fn}({', '.join(args)})")
+        self._profile_point(node)
 
     def _fused(self, node, outs, args):
         L = self.lines
