@@ -81,7 +81,7 @@ def leaf_mismatch(expected, actual, exact_dtype=True):
         bad = np.argwhere(e != a) if e.shape else np.zeros((1, 0), int)
         where = tuple(int(i) for i in bad[0])
         return f"{int((e != a).sum())} of {e.size} elements differ (first at {list(where)}: " \
-               f"{a[where]!r}, expected {e[where]!r}; {e.dtype} must match exactly)"
+               f"{a[where].item()!r}, expected {e[where].item()!r}; {e.dtype} must match exactly)"
     return None
 
 
