@@ -1,0 +1,213 @@
+"""The benchmark suite: every workload, every variant, one command.
+
+    python benchmarks/run_all.py [--quick] [--no-peers] [--only gelu,collatz]
+                                 [--budget SECONDS] [--out benchmarks/results.md] [--no-scripts]
+
+For each workload of workloads.py: NumPy (the reference), tapeflow eager,
+tapeflow graph (tapeflow.function) and, when installed, the peers of peers.py,
+each checked against NumPy's result and timed side by side (interleaved, so
+the figures are ratios measured in one run).  Then the peak memory of GELU,
+the compile latency of the MLP step in fresh processes (cold and warm caches),
+and the standalone scripts (eager_overhead.py, compiled_kernels.py).  Writes
+the results table (markdown) and, with matplotlib, a chart next to it.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import tapeflow  # noqa: E402
+import workloads as W  # noqa: E402
+from tapeflow.benchmark import checking, memory  # noqa: E402
+from tapeflow.benchmark.environment import environment  # noqa: E402
+from tapeflow.benchmark.timing import measure  # noqa: E402
+
+import report_md  # noqa: E402
+
+REFERENCE = "NumPy"
+LATENCY_VARIANTS = ("tapeflow graph", "tf.function", "JAX jit", "torch.compile")
+SCRIPTS = ("eager_overhead.py", "compiled_kernels.py")
+
+
+def own_variants():
+    return [(REFERENCE, W.numpy_program),
+            ("tapeflow eager", lambda w, quick: W.tf_api_program(tapeflow, w, quick, compiled=False)),
+            ("tapeflow graph", lambda w, quick: W.tf_api_program(tapeflow, w, quick, compiled=True))]
+
+
+def _short(exc):
+    text = f"{type(exc).__name__}: {exc}"
+    return text.splitlines()[0][:300]
+
+
+def run_timed(w, variants, quick, budget):
+    """One row: {label: Timing}, first-call seconds, check problems, failures."""
+    programs, results, first_call, failed = {}, {}, {}, {}
+    for label, build in variants:
+        try:
+            prog = build(w, quick)
+            if prog is None:
+                continue
+            t0 = time.perf_counter()
+            results[label] = prog.result()
+            first_call[label] = time.perf_counter() - t0
+            programs[label] = prog
+        except Exception as exc:  # a peer that cannot run this workload: reported, not fatal
+            failed[label] = _short(exc)
+    problems = {}
+    ref = results.get(REFERENCE)
+    for label, res in results.items():
+        if label == REFERENCE or ref is None:
+            continue
+        msgs = checking.mismatches(ref, res, exact_dtype=label.startswith("tapeflow"))
+        if msgs:
+            problems[label] = msgs
+    timings = measure({label: prog.call for label, prog in programs.items()}, budget_s=budget)
+    for prog in programs.values():
+        prog.reset()
+    return {"workload": w.name, "title": w.title, "note": w.note, "sizes": W.describe_inputs(w, quick),
+            "timings": timings,
+            "first_call": first_call, "problems": problems, "failed": failed}
+
+
+def run_memory(w, variants, quick):
+    """Peak bytes of one call over the output's bytes, for what tracemalloc sees."""
+    out = {}
+    for label, build in variants:
+        if label not in (REFERENCE, "tapeflow eager", "tapeflow graph"):
+            out[label] = None  # peers allocate outside tracemalloc's view
+            continue
+        prog = build(w, quick)
+        result = checking.to_numpy(prog.call())  # warm-up: traces and compiles the graph variant
+        peak = memory.peak_bytes(prog.call)
+        out[label] = None if peak is None else peak / result.nbytes
+    return {"workload": w.name, "title": w.title, "note": w.note, "sizes": W.describe_inputs(w, quick),
+            "ratios": out}
+
+
+# ---------------------------------------------------------------- compile latency (child processes)
+def latency_child(label, quick):
+    """In a child process: warm the framework up with an eager run, then time
+    building the compiled variant of the MLP step and its first call."""
+    import peers as P
+    w = W.LATENCY
+    if label == "tapeflow graph":
+        eager = lambda: W.tf_api_program(tapeflow, w, quick, compiled=False)  # noqa: E731
+        compiled = lambda: W.tf_api_program(tapeflow, w, quick, compiled=True)  # noqa: E731
+    else:
+        builders = dict(P.variants(P.load({"tf.function": ["tensorflow"], "JAX jit": ["jax"],
+                                           "torch.compile": ["torch"]}[label])))
+        eager_label = {"tf.function": "TF eager", "JAX jit": None, "torch.compile": "torch eager"}[label]
+        eager = (lambda: builders[eager_label](w, quick)) if eager_label else None
+        compiled = lambda: builders[label](w, quick)  # noqa: E731
+    if eager is not None:
+        checking.to_numpy(eager().call())
+    t0 = time.perf_counter()
+    checking.to_numpy(compiled().call())
+    print(json.dumps({"seconds": time.perf_counter() - t0}))
+
+
+def run_latency(labels, quick):
+    """{label: {"cold": s, "warm": s}}: two fresh processes sharing one new cache
+    directory per framework (the first finds it empty, the second as the first left it)."""
+    out = {}
+    for label in labels:
+        with tempfile.TemporaryDirectory(prefix="tapeflow_latency_") as cache:
+            env = dict(os.environ, TAPEFLOW_CACHE_DIR=os.path.join(cache, "tapeflow"),
+                       TORCHINDUCTOR_CACHE_DIR=os.path.join(cache, "inductor"), TF_CPP_MIN_LOG_LEVEL="3")
+            figures = {}
+            for phase in ("cold", "warm"):
+                cmd = [sys.executable, os.path.abspath(__file__), "--latency-child", label] + \
+                      (["--quick"] if quick else [])
+                try:
+                    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=400)
+                    last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+                    figures[phase] = json.loads(last)["seconds"] if proc.returncode == 0 else \
+                        f"failed: {proc.stderr.strip().splitlines()[-1][:200] if proc.stderr.strip() else proc.returncode}"
+                except (subprocess.TimeoutExpired, ValueError, KeyError) as exc:
+                    figures[phase] = f"failed: {_short(exc)}"
+            out[label] = figures
+    return out
+
+
+def run_scripts(quick):
+    """The standalone benchmark scripts of benchmarks/, run as they are."""
+    out = {}
+    for name in SCRIPTS:
+        path = os.path.join(HERE, name)
+        if not os.path.exists(path):
+            continue
+        cmd = [sys.executable, path] + (["--quick"] if quick else [])
+        t0 = time.perf_counter()
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            text = proc.stdout.strip() + (f"\n(exit status {proc.returncode}: "
+                                          f"{proc.stderr.strip()[-500:]})" if proc.returncode else "")
+        except subprocess.TimeoutExpired:
+            text = "(timed out after 300 s)"
+        out[name] = (text, time.perf_counter() - t0)
+    return out
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="small sizes and short timing (a smoke run)")
+    p.add_argument("--no-peers", action="store_true", help="leave TensorFlow, JAX and PyTorch out")
+    p.add_argument("--only", default="", help="comma list of workload names (see workloads.py)")
+    p.add_argument("--budget", type=float, default=None, help="timing seconds per workload (default 6, quick 1)")
+    p.add_argument("--out", default=os.path.join(HERE, "results.md"), help="the markdown file to write")
+    p.add_argument("--no-scripts", action="store_true", help="skip the standalone scripts")
+    p.add_argument("--latency-child", help=argparse.SUPPRESS)
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    opts = parse(argv)
+    if opts.latency_child:
+        latency_child(opts.latency_child, opts.quick)
+        return 0
+    started = time.perf_counter()
+    budget = opts.budget if opts.budget is not None else (1.0 if opts.quick else 6.0)
+    import peers as P
+    loaded = {} if opts.no_peers else P.load()
+    variants = own_variants() + P.variants(loaded)
+    only = {n.strip() for n in opts.only.split(",") if n.strip()}
+    env = environment(P.versions(loaded))
+    env["threads"].update(P.threads(loaded))
+    rows = []
+    for w in W.TIMED:
+        if only and w.name not in only:
+            continue
+        print(f"[run_all] {w.name} ...", file=sys.stderr, flush=True)
+        rows.append(run_timed(w, variants, opts.quick, budget))
+    mem = run_memory(W.MEMORY, variants, opts.quick) if not only or W.MEMORY.name in only else None
+    latency = None
+    if not only or "latency" in only:
+        print("[run_all] compile latency ...", file=sys.stderr, flush=True)
+        labels = [label for label, _ in variants if label in LATENCY_VARIANTS]
+        latency = run_latency(labels, opts.quick)
+    scripts = {} if opts.no_scripts or only else run_scripts(opts.quick)
+    env["load_average_end"] = environment()["load_average"]
+    elapsed = time.perf_counter() - started
+    labels = [label for label, _ in variants]
+    text = report_md.render(rows, mem, latency, scripts, env, labels, opts.quick, elapsed, budget)
+    with open(opts.out, "w") as f:
+        f.write(text)
+    print(f"[run_all] wrote {opts.out} in {elapsed:.0f} s", file=sys.stderr)
+    chart = os.path.splitext(opts.out)[0] + ".png"
+    if report_md.chart(rows, labels, chart, env):
+        print(f"[run_all] wrote {chart}", file=sys.stderr)
+    else:
+        print("[run_all] no chart: matplotlib is not installed (pip install 'tapeflow[plot]')", file=sys.stderr)
+    bad = [r for r in rows if r["problems"]]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
