@@ -26,6 +26,10 @@ from . import c_templates as T
 from .passes.fusion import classify
 
 PARALLEL_MIN = 1 << 16  # elements: below this a kernel runs on one thread
+SCRATCH_MAX = 1 << 14  # row length up to which costly values are kept in a per-row buffer
+# ops worth keeping in a row buffer when several loops of a row need them
+_COSTLY = {"exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "pow",
+           "atan2", "div", "sqrt", "rsqrt"}
 
 
 class KernelSpec:
@@ -141,8 +145,9 @@ class _FusedRenderer:
         return "0" if all(d == 1 for d in shape) else "r"
 
     # -- emission
-    def _loop_nodes(self, targets):
-        """Elem members needed (transitively) to compute `targets`, in order."""
+    def _loop_nodes(self, targets, cached=()):
+        """Elem members needed (transitively) to compute `targets`, in order;
+        a member in `cached` is loaded from the row buffer, not recomputed."""
         need = set()
         stack = list(targets)
         while stack:
@@ -150,8 +155,21 @@ class _FusedRenderer:
             if nid in need or nid not in self.levels or self.levels[nid] != "elem":
                 continue
             need.add(nid)
-            stack.extend(r.node for r in self.by_id[nid].inputs)
+            if nid not in cached:
+                stack.extend(r.node for r in self.by_id[nid].inputs)
         return [n for n in self.members if n.id in need]
+
+    def _plan_scratch(self, loops):
+        """Costly elem values that several loops of a row need: computed in the
+        first, kept in a row buffer (a stack array of C values) for the rest."""
+        cols = _prod(self.space[self.split:])
+        if self.err or cols is None or cols > SCRATCH_MAX or cols == 0:
+            return set()
+        uses = {}
+        for targets in loops:
+            for n in self._loop_nodes(targets):
+                uses[n.id] = uses.get(n.id, 0) + 1
+        return {nid for nid, k in uses.items() if k > 1 and self.by_id[nid].op in _COSTLY}
 
     def _loads(self, nodes, as_row):
         used = []
@@ -184,17 +202,24 @@ class _FusedRenderer:
         if any(n.op in ("reduce_max", "reduce_min") for n in self.members):
             lines.append("  if (C == 0 && R > 0) return 2;")
         threads = f" num_threads({self.threads})" if self.threads else ""
+        total = _prod(space)
+        small = total is not None and total < PARALLEL_MIN  # no thread team (nor its outlined code)
         if flat:
             simd = "" if self.err else " simd"
             red = " reduction(|:err)" if self.err else ""
-            lines.append(f"  #pragma omp parallel for{simd} if(C >= {PARALLEL_MIN}) schedule(static){red}{threads}")
+            if small:
+                lines.append(f"  #pragma omp{simd}" if simd else "")
+            else:
+                lines.append(f"  #pragma omp parallel for{simd} if(C >= {PARALLEL_MIN}) schedule(static){red}{threads}")
             lines.append("  for (int64_t c = 0; c < C; c++) {")
             lines.append("    const int64_t r = 0;")
             lines += self._loop_body(self._loop_nodes([o.node for o in body.outputs]), "    ", stores=True)
             lines.append("  }")
         else:
             red = " reduction(|:err)" if self.err else ""
-            lines.append(f"  #pragma omp parallel for if(R > 1 && R * C >= {PARALLEL_MIN}) schedule(static){red}{threads}")
+            if not small:
+                lines.append(f"  #pragma omp parallel for if(R > 1 && R * C >= {PARALLEL_MIN}) schedule(static)"
+                             f"{red}{threads}")
             lines.append("  for (int64_t r = 0; r < R; r++) {")
             lines += self._row_body("    ")
             lines.append("  }")
@@ -210,8 +235,18 @@ class _FusedRenderer:
         for i in self._loads(list(nodes) + list(reductions), False):
             ct = self._ctype(self.body.inputs[i].node)
             lines.append(f"{ind}const {ct} x{i} = in{i}[{self._elem_index(i)}];")
+        scratch = getattr(self, "scratch", set())
+        stored = getattr(self, "stored", set())
+        new_stores = []
         for n in nodes:
+            if n.id in stored:
+                lines.append(f"{ind}const {self._ctype(n.id)} v{n.id} = sc{n.id}[c];")
+                continue
             lines.append(f"{ind}const {self._ctype(n.id)} v{n.id} = {self._expr(n, False)};")
+            if n.id in scratch:
+                lines.append(f"{ind}sc{n.id}[c] = v{n.id};")
+                new_stores.append(n.id)
+        stored.update(new_stores)
         for red in reductions:
             lines += self._accumulate(red, ind)
         if stores:
@@ -235,6 +270,14 @@ class _FusedRenderer:
             ct = self._ctype(self.body.inputs[i].node)
             lines.append(f"{ind}const {ct} y{i} = in{i}[{self._row_index(i, None)}];")
         max_depth = max(self.depth.values(), default=0)
+        elem_outs = [r.node for r in self.body.outputs if self.levels.get(r.node) == "elem"]
+        loops = [[n.inputs[0].node for n in row_members if n.op in T.REDUCTIONS and self.depth[n.id] == d]
+                 for d in range(1, max_depth + 1)] + [elem_outs]
+        self.scratch = self._plan_scratch([t for t in loops if t])
+        self.stored = set()
+        cols = _prod(self.space[self.split:])
+        for nid in sorted(self.scratch):
+            lines.append(f"{ind}{self._ctype(nid)} sc{nid}[{cols}];")
         for d in range(0, max_depth + 1):
             if d > 0:
                 reds = [n for n in row_members if n.op in T.REDUCTIONS and self.depth[n.id] == d]
@@ -246,13 +289,12 @@ class _FusedRenderer:
             for n in row_members:
                 if self.depth[n.id] == d and n.id in self.out_index:
                     lines.append(f"{ind}out{self.out_index[n.id]}[r] = v{n.id};")
-        elem_outs = [r.node for r in self.body.outputs if self.levels.get(r.node) == "elem"]
         if elem_outs:
             pragma = "" if self.err else f"{ind}#pragma omp simd"
             if pragma:
                 lines.append(pragma)
             lines.append(f"{ind}for (int64_t c = 0; c < C; c++) {{")
-            lines += self._loop_body(self._loop_nodes(elem_outs), ind + "  ", stores=True)
+            lines += self._loop_body(self._loop_nodes(elem_outs, self.stored), ind + "  ", stores=True)
             lines.append(f"{ind}}}")
         return lines
 
@@ -264,7 +306,7 @@ class _FusedRenderer:
             lines.append(f"{ind}{acc} = {init};")
             clauses += clause
         sources = [n.inputs[0].node for n in reds]
-        nodes = self._loop_nodes(sources)
+        nodes = self._loop_nodes(sources, self.stored)
         if not self.err:
             lines.append(f"{ind}#pragma omp simd {' '.join(clauses)}")
         lines.append(f"{ind}for (int64_t c = 0; c < C; c++) {{")

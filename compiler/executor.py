@@ -292,19 +292,17 @@ class _FunctionWriter:
         for i, r in enumerate(g.inputs):
             self._input(i, r)
         self._profile_point(None)
-        # A buffer that a later kernel reuses (memory plan) counts as used by that
-        # kernel: its name must stay bound until the kernel takes the buffer.
-        uses = [tuple(node.inputs) + tuple(r for r in (node.attr.get("reuse") or ()) if r is not None)
-                for node in g.nodes]
         last_use = {}
-        for i, refs in enumerate(uses):
-            for r in refs:
+        for i, node in enumerate(g.nodes):
+            for r in node.inputs:
                 last_use[r] = i
         outputs = set(g.outputs)
+        # buffers the memory plan hands on stay alive until the taker's line
+        donors = {r for n in g.nodes if n.op == "fused" for r in (n.attr.get("reuse") or ()) if r is not None}
         for i, node in enumerate(g.nodes):
             self._node(node)
-            dead = [r for r in dict.fromkeys(uses[i]) if last_use.get(r) == i and r not in outputs
-                    and g.node(r.node).op not in ("const", "variable")]
+            dead = [r for r in dict.fromkeys(node.inputs) if last_use.get(r) == i and r not in outputs
+                    and r not in donors and g.node(r.node).op not in ("const", "variable")]
             if dead:
                 L.append(f"    del {', '.join(self.name(r) for r in dead)}")
         L.append(f"    return [{', '.join(self.name(r) for r in g.outputs)}]")
@@ -405,6 +403,9 @@ class _FunctionWriter:
             L.append(f"    if _k_{name} is None or {call}:")
         L.append(f"        {', '.join(out_names)}{',' if len(out_names) == 1 else ''} = {fb}")
         L.append(f"    {outs} = {', '.join(out_names)}")
+        donors = [self.name(r) for r in dict.fromkeys(reuse) if r is not None]
+        if donors:  # the buffer now lives on under the new value's name
+            L.append(f"    del {', '.join(donors)}")
         for j in range(len(node.avals)):
             self.trusted.add(Ref(node.id, j))
         del checked

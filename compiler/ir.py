@@ -12,7 +12,7 @@ Nested graphs (cond/while bodies) are Graph values inside attrs.
 from dataclasses import dataclass
 from typing import Any, Tuple
 
-from tapeflow.runtime.registry import PRIMITIVES, Aval
+from tapeflow.runtime.registry import PRIMITIVES, Aval, state
 from tapeflow.runtime.tensor import SymbolicTensor, Tensor
 
 
@@ -125,6 +125,11 @@ class GraphBuilder:
         self.captures = []  # (outer SymbolicTensor, inner Ref) for nested graphs
         self._captured = {}
         self._avals = {}  # node id -> output avals (aval lookups are on the tracing hot path)
+        # Variables in nested graphs: a variable this graph (or a graph nested
+        # in it) assigns, and the ones it read from its enclosing graph.
+        self.assigned_variables = set()
+        self.read_outside = set()
+        self.local_variables = set()  # ids a retrying loop wants read inside
 
     # -- node creation
     def _emit(self, op, inputs, attrs, avals):
@@ -164,6 +169,15 @@ class GraphBuilder:
         key = (id(t.graph), t.node, t.index)
         ref = self._captured.get(key)
         if ref is None:
+            outer = self.parent
+            while outer is not None and outer is not t.graph:
+                outer = outer.parent
+            if outer is None:
+                from tapeflow.runtime.errors import with_location
+                raise ValueError(with_location(
+                    f"a tensor ({t.aval!r}) of another graph (a finished function, or another branch or "
+                    f"loop body) is used in graph '{self.name}'; values leave a cond or loop only as its "
+                    f"outputs, not through Python side effects"))
             node = self._emit("input", (), {"index": len(self.inputs), "captured": True}, (t.aval,))
             ref = Ref(node.id, 0)
             self.inputs.append(ref)
@@ -200,11 +214,31 @@ class GraphBuilder:
         return ref
 
     def read_variable(self, var):
+        key = id(var)
+        if self.parent is not None and key not in self.assigned_variables and key not in self.local_variables:
+            # A nested graph reads a variable it has not assigned in the enclosing
+            # graph and takes the value as a captured input, so that the value
+            # flows through the cond/while node's operands and gradients reach
+            # the variable.  A loop body that also assigns it is retraced with
+            # the variable in `local_variables` (see staging.stage_while).
+            saved = state.graph
+            state.graph = self.parent
+            try:
+                outer = var.value()  # the read is recorded where it happens
+            finally:
+                state.graph = saved
+            self.read_outside.add(key)
+            ref = self.capture_outer(outer)
+            return SymbolicTensor(self, ref.node, ref.index, self.aval(ref))
         node = self._emit("read_variable", (self.variable_ref(var),), {}, (Aval(var.shape.dims, var.dtype),))
         return self._outputs(node)[0]
 
     def assign_variable(self, var, value):
         self._emit("assign_variable", (self.variable_ref(var), self.ref_of(value)), {}, ())
+        b = self
+        while b is not None:
+            b.assigned_variables.add(id(var))
+            b = b.parent
 
     def evaluate_constant(self, t):
         """The eager value of a symbolic tensor of this graph that depends on no

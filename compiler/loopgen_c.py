@@ -188,6 +188,8 @@ class _LoopWriter:
             return self._matmul(node, args, outs[0], ind)
         if op == "cond":
             return self._cond(node, args, outs, ind)
+        if op in ("getitem", "gather", "tensor_array_read"):
+            return self._leading_index(node, args, outs[0], ind)
         in_dtypes = [a.dtype for _, a in args]
         if op == "select":
             in_dtypes = in_dtypes[1:]
@@ -201,7 +203,8 @@ class _LoopWriter:
         n = _size(shape)
         operands = [f"{nm}[{self._bcast_index(a.shape, shape)}]" for nm, a in args]
         tmps = [self.fresh("t") for _ in operands]
-        lines = [f"{ind}for (int64_t i = 0; i < {n}; i++) {{"]
+        lines = [] if T.uses_err(op) else [f"{ind}#pragma omp simd"]
+        lines.append(f"{ind}for (int64_t i = 0; i < {n}; i++) {{")
         for t, (nm, a), operand in zip(tmps, args, operands):
             lines.append(f"{ind}  const {T.ctype(a.dtype)} {t} = {operand};")
         expr = tmpl.format(*tmps, ctype=T.ctype(node.avals[0].dtype))
@@ -277,6 +280,51 @@ class _LoopWriter:
                 f"{ind}    for (int64_t j = 0; j < {N}; j++) {out}[i * {N} + j] += aik * {b_kj};",
                 f"{ind}  }}",
                 f"{ind}}}"]
+
+    def _leading_index(self, node, args, out, ind):
+        """x[i, j, ...] with scalar (static or loop-carried) indices on the leading
+        axes: a contiguous block copy.  An index out of range sets err = 3 and the
+        loop re-runs in Python, which raises the op's own IndexError."""
+        op = node.op
+        (x, xa), rest = args[0], args[1:]
+        wraps = False
+        if op == "getitem":
+            spec = node.attr["spec"]
+            if any(item[0] != "i" for item in spec):
+                raise _NotEligible
+            dyn = iter(rest)
+            indices = []
+            for item in spec:
+                if item[1] == "dyn":
+                    nm, a = next(dyn)
+                    if a.shape != () or not a.dtype.is_integer:
+                        raise _NotEligible
+                    indices.append(f"(int64_t){nm}[0]")
+                else:
+                    indices.append(f"(int64_t){int(item[1])}")
+            wraps = True  # Python indexing: -1 is the last row
+        else:
+            if op == "gather" and (node.attr.get("axis") != 0 or node.attr.get("batch_dims")):
+                raise _NotEligible
+            nm, a = rest[0]
+            if a.shape != () or not a.dtype.is_integer:
+                raise _NotEligible
+            indices = [f"(int64_t){nm}[0]"]
+        shape = xa.shape
+        if len(indices) > len(shape):
+            raise _NotEligible
+        strides = _strides(shape)
+        inner = _size(shape[len(indices):])
+        lines = [f"{ind}int64_t off = 0;"]
+        for d, idx in enumerate(indices):
+            v = self.fresh("ix")
+            lines.append(f"{ind}int64_t {v} = {idx};")
+            if wraps:
+                lines.append(f"{ind}if ({v} < 0) {v} += {shape[d]};")
+            lines.append(f"{ind}if ({v} < 0 || {v} >= {shape[d]}) {{ err = 3; {v} = 0; }}")
+            lines.append(f"{ind}off += {v} * {strides[d]};")
+        lines.append(f"{ind}for (int64_t i = 0; i < {inner}; i++) {out}[i] = {x}[off + i];")
+        return [f"{ind}{{"] + ["  " + ln for ln in lines] + [f"{ind}}}"]
 
     def _cond(self, node, args, outs, ind):
         attrs = node.attr

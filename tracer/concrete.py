@@ -5,13 +5,13 @@ call: the forward `graph`, its `inputs` (placeholders, in the order of the
 flattened tensor arguments), the `variables` it reads and writes, and the
 flat outputs with the structure they are packed into.
 """
-import numpy as np
-
 from tapeflow import compiler
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import nest
 from tapeflow.runtime import registry
 from tapeflow.runtime.errors import with_location
+
+from . import autodiff
 
 
 class _Output:
@@ -31,6 +31,7 @@ class ConcreteFunction:
         self._input_avals = input_avals
         self._origin = origin
         self._run = None
+        self._vjp = None  # autodiff.VJPGraphs with compiled halves, built on the first taped call
         self.compile_error = None
 
     # -- what a tape entry (later issue) needs
@@ -50,7 +51,7 @@ class ConcreteFunction:
 
     @property
     def structured_input_signature(self):
-        from .function import TensorSpec
+        from .signature import TensorSpec
         return [TensorSpec(a.shape, a.dtype) for a in self._input_avals]
 
     @property
@@ -61,20 +62,16 @@ class ConcreteFunction:
 
     # -- running
     def _executable(self):
-        run = self._run
-        if run is None:
-            compile_graph = getattr(compiler, "compile_graph", None)
-            if compile_graph is not None:
-                try:
-                    run = compile_graph(self.graph)
-                except Exception as exc:  # keep the reference interpreter as the safe path
-                    self.compile_error = exc
-                    run = None
-            if run is None:
-                graph = self.graph
-                run = lambda *arrays: run_graph(graph, list(arrays))  # noqa: E731
-            self._run = run
-        return run
+        if self._run is None:
+            self._run = self._compile(self.graph)
+        return self._run
+
+    def _compile(self, graph):
+        try:
+            return compiler.compile_graph(graph)
+        except Exception as exc:  # keep the reference interpreter as the safe path
+            self.compile_error = exc
+            return lambda *arrays: run_graph(graph, list(arrays))
 
     def call_flat(self, arrays):
         """Run on input arrays; returns the list of output arrays."""
@@ -84,9 +81,35 @@ class ConcreteFunction:
         except Exception as exc:
             raise _located(exc, self) from exc
 
+    def vjp_graphs(self):
+        """The forward-with-residuals and backward graphs, compiled (built once)."""
+        vjp = self._vjp
+        if vjp is None:
+            vjp = autodiff.VJPGraphs(self.graph)
+            vjp.run_forward = self._compile(vjp.forward)
+            vjp.run_backward = self._compile(vjp.backward)
+            self._vjp = vjp
+        return vjp
+
+    def call_with_tapes(self, tensors):
+        """Run on input tensors (aligned with the graph's inputs); returns output
+        tensors.  When an active tape watches an input or a variable the graph
+        reads, the call is recorded as one tape entry whose gradient is the
+        compiled backward graph."""
+        if not autodiff.needs_tape(tensors, self.trainable_variables):
+            return self.call_flat([t._value for t in tensors])
+        vjp = self.vjp_graphs()
+        try:
+            return autodiff.taped_call(vjp, tensors, lambda g, arrays: vjp.run_forward(*arrays),
+                                       lambda g, arrays: vjp.run_backward(*arrays))
+        except Exception as exc:
+            raise _located(exc, self) from exc
+
     def pack(self, out_arrays):
         wrap = registry._wrap
-        outs = [wrap(a) for a in out_arrays]
+        return self.pack_tensors([wrap(a) for a in out_arrays])
+
+    def pack_tensors(self, outs):
         s = self._structure
         if isinstance(s, _Output):
             return outs[s.index]
@@ -96,7 +119,7 @@ class ConcreteFunction:
         return nest.pack_sequence_as(s, leaves)
 
     def __call__(self, *args):
-        from .function import flat_tensor_arrays
+        from .signature import flat_tensor_arrays
         arrays = flat_tensor_arrays(args, {})
         if len(arrays) != len(self._input_avals):
             raise TypeError(with_location(

@@ -96,7 +96,7 @@ def _convert(fn):
             fn_def
             return fn_name
         """, factory=factory_name, freevars=freevars, fn_def=[node], fn_name=node.name), type_ignores=[])
-    templates.with_origin(module.body, node)
+    templates.fill_locations(module, node.lineno)
     tree = gast.gast_to_ast(module)
     import ast
     ast.fix_missing_locations(tree)

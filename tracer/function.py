@@ -18,13 +18,10 @@ import types
 import warnings
 import weakref
 
-import numpy as np
-
 from tapeflow.compiler.ir import GraphBuilder
-from tapeflow.runtime import dtypes, nest
+from tapeflow.runtime import nest
 from tapeflow.runtime.errors import user_location, with_location
 from tapeflow.runtime.registry import Aval, state
-from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tape import pause
 from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTensor, Tensor, TensorBase,
                                      convert_to_tensor)
@@ -33,6 +30,7 @@ from tapeflow.runtime.variables import Variable
 from . import conversion
 from .concrete import ConcreteFunction, _Output
 from .pyct.parser import ConversionError
+from .signature import TensorSpec, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays  # noqa: F401
 from .tensor_array import TensorArray
 from .undefined import Undefined
 
@@ -51,97 +49,6 @@ def run_functions_eagerly(run_eagerly):
 
 def functions_run_eagerly():
     return _Settings.run_functions_eagerly
-
-
-class TensorSpec:
-    """The shape (None for unknown dims) and dtype of a tensor argument."""
-
-    __slots__ = ("shape", "dtype", "name")
-
-    def __init__(self, shape, dtype=dtypes.float32, name=None):
-        self.shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
-        self.dtype = dtypes.as_dtype(dtype)
-        self.name = name
-
-    @classmethod
-    def from_tensor(cls, tensor, name=None):
-        return cls(tensor.shape, tensor.dtype, name)
-
-    def is_compatible_with(self, x):
-        if isinstance(x, TensorSpec):
-            return self.dtype is x.dtype and self.shape.is_compatible_with(x.shape)
-        t = convert_to_tensor(x)
-        return self.dtype is t.dtype and self.shape.is_compatible_with(t.shape)
-
-    def __eq__(self, other):
-        return isinstance(other, TensorSpec) and (self.shape.dims, self.dtype, self.name) == \
-            (other.shape.dims, other.dtype, other.name)
-
-    def __hash__(self):
-        return hash((self.shape.dims, self.dtype, self.name))
-
-    def __repr__(self):
-        return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
-
-
-# ------------------------------------------------------------------ signature keys
-
-def _arg_key(a):
-    t = type(a)
-    if t is Tensor:
-        v = a._value
-        return (v.shape, v.dtype)
-    if t is int or t is float or t is bool or t is str or a is None:
-        return (t, a)
-    return _slow_key(a)
-
-
-def _slow_key(a):
-    if isinstance(a, np.ndarray):
-        return (a.shape, a.dtype)
-    if isinstance(a, Variable):
-        return ("V", id(a))
-    if isinstance(a, TensorSpec):
-        return ("S", a.shape.dims, a.dtype.np)
-    if isinstance(a, TensorBase):
-        t = convert_to_tensor(a)
-        return (tuple(t.shape.dims), t.dtype.np)
-    if isinstance(a, np.generic):
-        return ((), a.dtype)
-    if isinstance(a, (list, tuple)):
-        return ("L", type(a), tuple(_arg_key(x) for x in a))
-    if isinstance(a, dict):
-        return ("D", type(a), tuple((k, _arg_key(a[k])) for k in sorted(a, key=nest._sort_key)))
-    try:
-        hash(a)
-        return ("O", a)
-    except TypeError:
-        return ("I", id(a))
-
-
-def _is_tensor_leaf(a):
-    return type(a) is Tensor or isinstance(a, (np.ndarray, np.generic, TensorSpec)) or (
-        isinstance(a, TensorBase) and not isinstance(a, Variable))
-
-
-def _leaves(args, kwargs):
-    """Argument leaves in a fixed order: positional, then keywords by name."""
-    leaves = nest.flatten(list(args))
-    if kwargs:
-        for k in sorted(kwargs):
-            leaves.extend(nest.flatten(kwargs[k]))
-    return leaves
-
-
-def flat_tensor_arrays(args, kwargs):
-    """The arrays fed to a traced graph: the tensor leaves of the arguments."""
-    out = []
-    for a in _leaves(args, kwargs):
-        if type(a) is Tensor:
-            out.append(a._value)
-        elif _is_tensor_leaf(a):
-            out.append(convert_to_tensor(a)._value)
-    return out
 
 
 # ------------------------------------------------------------------ tracing
@@ -261,7 +168,7 @@ class Function:
             return self.python_function(*args, **kwargs)
         if state.graph is not None:
             return self._inline(args, kwargs)
-        if kwargs or self.input_signature is not None:
+        if kwargs or self.input_signature is not None or state.tapes:
             return self._call_slow(args, kwargs)
         arrays = []
         key = []
@@ -290,7 +197,15 @@ class Function:
             entry = self._trace_for(key, args, kwargs)
         if entry is _EAGER:
             return self.python_function(*args, **kwargs)
+        if state.tapes:
+            return self._call_taped(entry, args, kwargs)
         return entry.pack(entry.call_flat(flat_tensor_arrays(args, kwargs)))
+
+    def _call_taped(self, entry, args, kwargs):
+        """A call some tape may watch: recorded as one tape entry whose gradient
+        is the compiled backward graph (tracer.autodiff)."""
+        inputs = [convert_to_tensor(a) for a in _leaves(args, kwargs) if _is_tensor_leaf(a)]
+        return entry.pack_tensors(entry.call_with_tapes(inputs))
 
     def _key(self, args, kwargs):
         if self.input_signature is not None:
@@ -334,6 +249,8 @@ class Function:
                                           and not self._compatible(entry, args, kwargs)):
                 return entry
             relax = self._relaxed_shapes(entry, args, kwargs) if entry is not None else None
+            if key == "signature":  # trace with the signature's shapes (unknown dims stay unknown)
+                args = nest.pack_sequence_as(list(args), nest.flatten(self.input_signature))
             try:
                 entry = self._trace(args, kwargs, relax)
             except (OperatorNotAllowedInGraphError, ConversionError) as exc:
@@ -458,13 +375,6 @@ class Function:
 
     def __repr__(self):
         return f"<tapeflow.function {self.__name__}>"
-
-
-def _generalize(k):
-    """With reduce_retracing, a tensor's key keeps only rank and dtype."""
-    if isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], tuple) and isinstance(k[1], np.dtype):
-        return (len(k[0]), k[1])
-    return k
 
 
 def _parameter_names(fn):

@@ -25,7 +25,7 @@ def format_value(a, summarize=3):
     threshold = sys.maxsize if summarize is None or summarize < 0 else 2 * summarize
     return np.array2string(a, separator=" ", threshold=threshold, edgeitems=max(summarize or 3, 1),
                            max_line_width=sys.maxsize,
-                           formatter={"float_kind": _scalar_text, "bool": _scalar_text})
+                           formatter={"float_kind": _scalar_text, "bool": _scalar_text, "int_kind": str})
 
 
 def _scalar_text(v):

@@ -18,6 +18,8 @@ from tapeflow.runtime.registry import Aval, bind, defprim, state
 from tapeflow.runtime.tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from tapeflow.runtime.ops import array_ops
 
+from . import control_flow_grad
+
 from .tensor_array import TensorArray
 from .undefined import Undefined, UndefinedReturnValue
 
@@ -76,11 +78,13 @@ def leaf_names(names, values):
 
 # ------------------------------------------------------------------ sub-graphs
 
-def trace_subgraph(fn, args, name, input_avals=()):
+def trace_subgraph(fn, args, name, input_avals=(), local_variables=()):
     """Trace `fn(*placeholders, *args)` with a child builder installed.
-    Returns (builder, placeholders, result)."""
+    Returns (builder, placeholders, result).  Variables named (by id) in
+    `local_variables` are read inside the sub-graph, not captured."""
     parent = state.graph
     child = GraphBuilder(name, parent=parent)
+    child.local_variables = set(local_variables)
     hook = getattr(parent, "on_variable_created", None)
     if hook is not None:
         child.on_variable_created = hook  # the tracer's first-trace rule applies inside
@@ -158,9 +162,8 @@ def stage_cond(pred, true_fn, false_fn, names=None, what="if"):
     outer, (refs_t, refs_f) = captured_union([b_true, b_false])
     g_true = b_true.build_with_inputs(outs_t, refs_t)
     g_false = b_false.build_with_inputs(outs_f, refs_f)
-    avals = tuple(g_true.aval(r) for r in g_true.outputs)
-    results = state.graph.emit("cond", [pred, *outer],
-                               {"then_graph": g_true, "else_graph": g_false}, avals)
+    # Through bind, so that tapes record the node (its VJP: control_flow_grad).
+    results = bind(control_flow_grad.COND, [pred, *outer], {"then_graph": g_true, "else_graph": g_false})
     it = iter(results)
     flat = [static[i] if i in static else next(it) for i in range(len(flat_t))]
     for i, ta in arrays.items():
@@ -201,6 +204,12 @@ def _reconcile(a, b, b_true, b_false, label, what):
     if not a_t and not b_t:
         if a is b or (type(a) is type(b) and _safe_equal(a, b)):
             return None, a
+        if isinstance(a, UndefinedReturnValue) and is_python_scalar(b):
+            b = in_builder(b_false, convert_to_tensor, b)
+            return _reconcile(a, b, b_true, b_false, label, what)
+        if isinstance(b, UndefinedReturnValue) and is_python_scalar(a):
+            a = in_builder(b_true, convert_to_tensor, a)
+            return _reconcile(a, b, b_true, b_false, label, what)
         if isinstance(a, Undefined) or isinstance(b, Undefined):
             # Used later only if defined; one-branch definitions stay undefined.
             return None, a if isinstance(a, Undefined) else b
@@ -244,8 +253,9 @@ def _fill_missing(a, b, b_true, b_false, label, what):
 
 def _fill_one(v, like, builder, label, what, side):
     if isinstance(v, UndefinedReturnValue):
-        # Only read where the matching "did return" flag is true: any value will do.
-        return in_builder(builder, array_ops.zeros_like, like)
+        # Only read where the matching "did return" flag is true: any value of the
+        # right aval will do (made from the aval: `like` belongs to the other branch).
+        return in_builder(builder, placeholder_zeros, like.shape.dims, like.dtype)
     if isinstance(v, Undefined):
         raise ValueError(with_location(
             f"{what}: '{label}' is defined only in the {'false' if side == 'true' else 'true'} branch "
@@ -280,27 +290,20 @@ class LoopSpec:
 def stage_while(cond_fn, body_fn, init, spec):
     """Emit a "while_loop" node.  `init` is a list of leaves; `cond_fn(*leaves)`
     returns a bool scalar, `body_fn(*leaves)` the next list of leaves."""
-    labels = spec.names
     leaves = [_loop_init(v) for v in init]
     relaxed = dict(spec.shape_invariants)
-    for _attempt in range(len(leaves) + 2):
-        carried = [i for i, v in enumerate(leaves)
-                   if isinstance(v, TensorBase) or isinstance(v, TensorArray) and v._buffer is not None]
-        avals = [_carried_aval(leaves[i], relaxed.get(i)) for i in carried]
-        body_b, phs, body_out = trace_subgraph(
-            lambda *p: body_fn(*_substitute(leaves, carried, p)), (), "body", avals)
-        body_out = list(body_out)
-        if len(body_out) != len(leaves):
-            raise ValueError(with_location(
-                f"{spec.what}: the body returns {len(body_out)} values for {len(leaves)} loop variables"))
-        retry = _check_iteration(leaves, body_out, carried, relaxed, labels, spec, body_b)
-        if not retry:
+    local = set()
+    while True:
+        body_b, cond_b, body_out, c, carried, avals, phs, cond_phs = _trace_loop(
+            cond_fn, body_fn, leaves, relaxed, spec, local)
+        # A variable the loop assigns must be read inside the loop in every
+        # iteration, not captured once before it: trace again reading it inside.
+        assigned = body_b.assigned_variables | cond_b.assigned_variables
+        clash = assigned & (body_b.read_outside | cond_b.read_outside)
+        if not clash - local:
             break
-    else:
-        raise ValueError(with_location(f"{spec.what}: the loop variables do not settle on fixed types"))
+        local |= clash
     outs = [_carried_value(body_out[i], body_b, avals[k]) for k, i in enumerate(carried)]
-    cond_b, cond_phs, c = trace_subgraph(
-        lambda *p: cond_fn(*_substitute(leaves, carried, p)), (), "cond", avals)
     c = in_builder(cond_b, lambda: _bool_scalar(convert_to_tensor(as_tensor(c)), spec.what))
     _capture_outputs(cond_b, [c])
     _capture_outputs(body_b, outs)
@@ -309,12 +312,34 @@ def stage_while(cond_fn, body_fn, init, spec):
     g_body = body_b.build_with_inputs(outs, [_ref(body_b, p) for p in phs] + refs_b)
     init_tensors = [_carried_tensor(leaves[i], avals[k]) for k, i in enumerate(carried)]
     limit = spec.maximum_iterations
-    results = state.graph.emit(
-        "while_loop", init_tensors + outer,
+    # Through bind, so that tapes record the node (its VJP: control_flow_grad).
+    results = bind(
+        control_flow_grad.WHILE_LOOP, init_tensors + outer,
         {"cond_graph": g_cond, "body_graph": g_body, "n_vars": len(carried),
-         "maximum_iterations": None if limit is None else int(limit)},
-        tuple(avals))
+         "maximum_iterations": None if limit is None else int(limit)})
     return _substitute(leaves, carried, results)
+
+
+def _trace_loop(cond_fn, body_fn, leaves, relaxed, spec, local):
+    """Trace the body until the loop variables settle on fixed types, then the
+    condition.  `relaxed` (index -> shape) grows as shapes are relaxed."""
+    for _attempt in range(len(leaves) + 2):
+        carried = [i for i, v in enumerate(leaves)
+                   if isinstance(v, TensorBase) or isinstance(v, TensorArray) and v._buffer is not None]
+        avals = [_carried_aval(leaves[i], relaxed.get(i)) for i in carried]
+        body_b, phs, body_out = trace_subgraph(
+            lambda *p: body_fn(*_substitute(leaves, carried, p)), (), "body", avals, local)
+        body_out = list(body_out)
+        if len(body_out) != len(leaves):
+            raise ValueError(with_location(
+                f"{spec.what}: the body returns {len(body_out)} values for {len(leaves)} loop variables"))
+        if not _check_iteration(leaves, body_out, carried, relaxed, spec.names, spec, body_b):
+            break
+    else:
+        raise ValueError(with_location(f"{spec.what}: the loop variables do not settle on fixed types"))
+    cond_b, cond_phs, c = trace_subgraph(
+        lambda *p: cond_fn(*_substitute(leaves, carried, p)), (), "cond", avals, local)
+    return body_b, cond_b, body_out, c, carried, avals, phs, cond_phs
 
 
 def _ref(builder, t):
@@ -380,8 +405,7 @@ def _check_iteration(leaves, body_out, carried, relaxed, labels, spec, body_b):
             continue
         if isinstance(after, TensorBase):
             if isinstance(before, UndefinedReturnValue):
-                leaves[i] = array_ops.zeros(after.shape.dims, after.dtype) if after.shape.is_fully_defined() \
-                    else _zeros_unknown(after)
+                leaves[i] = placeholder_zeros(after.shape.dims, after.dtype)
                 retry = True
                 continue
             if isinstance(before, Undefined):
@@ -401,9 +425,10 @@ def _check_iteration(leaves, body_out, carried, relaxed, labels, spec, body_b):
     return retry
 
 
-def _zeros_unknown(like):
-    dims = [1 if d is None else d for d in like.shape.dims]
-    return array_ops.zeros(dims, like.dtype)
+def placeholder_zeros(dims, dtype):
+    """Zeros with static shape `dims` (unknown dims allowed: the value is never read)."""
+    z = array_ops.zeros([0 if d is None else d for d in dims], dtype)
+    return relax_shape(z, dims) if None in dims else z
 
 
 def _check_same_type(label, before, after, invariant, spec):

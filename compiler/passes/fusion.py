@@ -145,6 +145,8 @@ def _form_clusters(graph):
             if c is None or c in seen:
                 continue
             seen.append(c)
+            if not c.members:
+                continue
             level, new_split, new_splits = _join_level(graph, node, c, cluster_of, split, elementwise)
             if level is None:
                 continue
@@ -157,6 +159,11 @@ def _form_clusters(graph):
             c.has_reduce = c.has_reduce or split is not None
             cluster_of[node.id] = c
             joined = True
+            # the node may tie c to other clusters it reads: merge them into c
+            for r in node.inputs:
+                other = cluster_of.get(r.node)
+                if other is not None and other is not c:
+                    _try_merge(graph, c, other, cluster_of, pos, effect_prev, clusters)
             break
         if joined or row_reshape:
             continue
@@ -166,7 +173,7 @@ def _form_clusters(graph):
             cluster_of[node.id] = c
     kept = []
     for c in clusters:
-        if _worth_a_kernel(graph, c):
+        if c.members and _worth_a_kernel(graph, c):
             kept.append(c)
         else:
             for m in c.members:
@@ -175,6 +182,56 @@ def _form_clusters(graph):
         if c.split is None:
             c.split = _best_split(graph, c, cluster_of)
     return kept, cluster_of
+
+
+def _try_merge(graph, c, other, cluster_of, pos, effect_prev, clusters):
+    """Move every member of `other` into `c` when both iterate the same space with
+    a common split and neither reaches the other through a node outside both."""
+    if other.space != c.space:
+        return False
+    if c.split is not None and other.split is not None:
+        if c.split != other.split:
+            return False
+        split, splits = c.split, None
+    elif c.split is not None:
+        if c.split not in other.splits:
+            return False
+        split, splits = c.split, None
+    elif other.split is not None:
+        if other.split not in c.splits:
+            return False
+        split, splits = other.split, None
+    else:
+        splits = c.splits & other.splits
+        if not splits:
+            return False
+        split = None
+    S = c.space
+    rank = len(S)
+    both = set(c.members) | set(other.members)
+    for a, b in ((c, other), (other, c)):
+        for m in a.members:
+            for r in graph.node(m).inputs:
+                if r.node in both:
+                    if cluster_of.get(r.node) is b and b.level[r.node] == "row" and a.level[m] == "elem":
+                        k = split
+                        if k is None or _pad(_aval(graph, r).shape, rank) != S[:k] + (1,) * (rank - k):
+                            return False
+                    if cluster_of.get(r.node) is b and b.level[r.node] == "elem" and a.level[m] == "row" \
+                            and graph.node(m).op not in c_templates.REDUCTIONS:
+                        return False
+                    continue
+                if _depends_on(graph, r.node, b, cluster_of, pos, effect_prev):
+                    return False
+    c.split, c.splits = split, splits
+    for m in other.members:
+        cluster_of[m] = c
+        c.level[m] = other.level[m]
+    c.members = sorted(c.members + other.members, key=lambda m: pos[m])
+    c.first_pos = min(c.first_pos, other.first_pos)
+    c.has_reduce = c.has_reduce or other.has_reduce
+    other.members = []
+    return True
 
 
 def _new_cluster(graph, node, split, cid, position):

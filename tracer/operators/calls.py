@@ -8,7 +8,7 @@
 """
 import builtins
 
-from tapeflow.runtime.tensor import SymbolicTensor, TensorBase
+from tapeflow.runtime.tensor import SymbolicTensor
 from tapeflow.runtime.ops import math_ops
 
 from .. import conversion, logging_ops, staging
@@ -57,10 +57,23 @@ def converted_call(f, args, kwargs):
     target = conversion.callable_to_convert(f)
     if target is not None:
         return target(*args, **kwargs)
+    if args and isinstance(args[0], TensorList) and _is_stacking(f, args, kwargs):
+        return args[0].stack()
     if any(isinstance(a, TensorList) for a in args) or any(isinstance(v, TensorList) for v in kwargs.values()):
         args = tuple(a.stack() if isinstance(a, TensorList) else a for a in args)
         kwargs = {k: v.stack() if isinstance(v, TensorList) else v for k, v in kwargs.items()}
     return f(*args, **kwargs)
+
+
+def _is_stacking(f, args, kwargs):
+    """tf.stack(lst) / tf.convert_to_tensor(lst) of a TensorList is its stacked buffer."""
+    module = getattr(f, "__module__", "") or ""
+    if not module.startswith("tapeflow"):
+        return False
+    name = getattr(f, "__name__", "")
+    if name == "stack":
+        return len(args) == 1 and kwargs.get("axis", 0) == 0
+    return name in ("convert_to_tensor", "constant", "identity") and len(args) == 1 and not kwargs
 
 
 def retval(value):
@@ -68,4 +81,3 @@ def retval(value):
     return None if isinstance(value, UndefinedReturnValue) else value
 
 
-__all__ = ["converted_call", "retval", "TensorBase"]

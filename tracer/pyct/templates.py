@@ -61,12 +61,36 @@ def with_origin(nodes, origin):
     """Give generated nodes without a location the line of `origin`."""
     line = getattr(origin, "lineno", None)
     col = getattr(origin, "col_offset", 0) or 0
+
+    def fill(node):
+        # The user's own (located) code keeps its lines, inner generated parts included.
+        if getattr(node, "lineno", None) is not None:
+            return
+        if "lineno" in getattr(node, "_attributes", ()):
+            node.lineno, node.col_offset = line, col
+            node.end_lineno, node.end_col_offset = line, col
+        for child in gast.iter_child_nodes(node):
+            fill(child)
+
     for n in nodes:
-        for sub in gast.walk(n):
-            if "lineno" in getattr(sub, "_attributes", ()) and getattr(sub, "lineno", None) is None:
-                sub.lineno, sub.col_offset = line, col
-                sub.end_lineno, sub.end_col_offset = line, col
+        fill(n)
     return nodes
+
+
+def fill_locations(node, line=1, col=0):
+    """Give every node without a line the line of its nearest located ancestor
+    (templates leave their own nodes unlocated)."""
+    if "lineno" in getattr(node, "_attributes", ()):
+        if getattr(node, "lineno", None) is None:
+            node.lineno, node.col_offset = line, col
+            node.end_lineno, node.end_col_offset = line, col
+        else:
+            line, col = node.lineno, node.col_offset or 0
+            if getattr(node, "end_lineno", None) is None:
+                node.end_lineno, node.end_col_offset = line, col
+    for child in gast.iter_child_nodes(node):
+        fill_locations(child, line, col)
+    return node
 
 
 def _set_ctx(node, ctx):

@@ -1,0 +1,1 @@
+"""The differential corpus: functions run eagerly and as tf.function graphs must agree."""
