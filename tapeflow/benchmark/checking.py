@@ -114,7 +114,8 @@ def _float_mismatch(e, a, rtol, atol):
 
 
 def max_relative_error(expected, actual):
-    """Largest |a - e| / max(|e|, 1) over the floating leaves (0.0 when none)."""
+    """Largest |a - e| over the floating leaves, each relative to the largest |e|
+    of its leaf (at least 1), as the tolerance test scales it; 0.0 when none."""
     worst = 0.0
     for e, a in zip(flatten_result(expected), flatten_result(actual)):
         if e is None or a is None:

@@ -61,7 +61,7 @@ def describe_args(args, kwargs, names=None):
         leaves = checking.flatten_result(a)
         descr = []
         for leaf in leaves:
-            if isinstance(leaf, Tensor) or hasattr(leaf, "dtype") and hasattr(leaf, "shape"):
+            if isinstance(leaf, Tensor) or (hasattr(leaf, "dtype") and hasattr(leaf, "shape")):
                 descr.append(f"{getattr(leaf.dtype, 'name', leaf.dtype)}{list(leaf.shape)}")
             else:
                 descr.append(repr(leaf))

@@ -27,9 +27,10 @@ def _pyplot():
     return plt
 
 
-def bar_chart(path, title, groups, series, ylabel, log=False, note=None):
+def bar_chart(path, title, groups, series, ylabel, log=False, note=None, reference=None):
     """Grouped bars: one group per entry of `groups`, one bar per series
-    ({label: [value or None per group]}); None leaves a gap.  Writes a PNG."""
+    ({label: [value or None per group]}); None leaves a gap.  `reference`
+    draws a dashed line at that value (1.0 for ratios).  Writes a PNG."""
     plt = _pyplot()
     n_series = max(1, len(series))
     width = 0.8 / n_series
@@ -44,6 +45,8 @@ def bar_chart(path, title, groups, series, ylabel, log=False, note=None):
         ax.set_xticks(range(len(groups)))
         ax.set_xticklabels(groups, rotation=20 if len(groups) > 4 else 0, ha="right" if len(groups) > 4 else "center")
         ax.set_ylabel(ylabel)
+        if reference is not None:
+            ax.axhline(reference, color="0.4", linewidth=0.8, linestyle="--")
         if log:
             ax.set_yscale("log")
         ax.set_title(title)
