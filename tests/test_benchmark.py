@@ -241,3 +241,18 @@ def test_explain_unfused_names_leading_axis_reductions():
     cf = tf.function(f).get_concrete_function(tf.ones((4, 5)))
     reasons = fusion.explain_unfused(cf.graph)
     assert list(reasons.values()) == ["reduction over axes (0,) of a rank-2 value: kernels reduce trailing axes only"]
+
+
+def test_profile_lists_the_body_a_cond_ran_apart():
+    def branchy(x):
+        if tf.reduce_sum(x) > 0:
+            y = tf.tanh(x) * 2.0
+        else:
+            y = x - 1.0
+        return y
+
+    p = tf.profile(branchy, np.ones((4, 8), np.float32), budget_s=0.1)
+    labels = [r.label for r in p.rows]
+    assert any(label.startswith("cond %") for label in labels)
+    assert any(label.startswith("kernel") and "tanh" in label and label.endswith("(in then)") for label in labels)
+    assert not any("(in else)" in label for label in labels)  # that branch never ran

@@ -93,7 +93,8 @@ def _describe_points(executable):
             label, n = _kernel_label(node, kernel_index)
             described.append(("kernel", label + where, n, ""))
         elif node.subgraphs():
-            described.append(("control", f"{node.op} %{node.id}{where} (own time; bodies listed apart)",
+            # a loop compiled to C is all here; bodies that ran in Python tick as rows of their own
+            described.append(("control", f"{node.op} %{node.id}{where} (less its bodies' rows, if listed)",
                               1, ""))
         elif node.op in ("read_variable", "assign_variable"):
             described.append(("variable", f"{node.op} %{node.id}{where}", 1, ""))
