@@ -159,7 +159,7 @@ def parse(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="small sizes and short timing (a smoke run)")
     p.add_argument("--no-peers", action="store_true", help="leave TensorFlow, JAX and PyTorch out")
-    p.add_argument("--only", default="", help="comma list of workload names (see workloads.py)")
+    p.add_argument("--only", default="", help="comma list of workload names (workloads.py), peak_memory, latency")
     p.add_argument("--budget", type=float, default=None, help="timing seconds per workload (default 6, quick 1)")
     p.add_argument("--out", default=os.path.join(HERE, "results.md"), help="the markdown file to write")
     p.add_argument("--no-scripts", action="store_true", help="skip the standalone scripts")
