@@ -275,10 +275,13 @@ def convert_to_tensor(value, dtype=None, name=None):
         from .ops import array_ops
         return array_ops.stack([convert_to_tensor(v, dtype) for v in value])
     if hasattr(value, "__cuda_array_interface__"):
+        from . import devices
+        devices.enable_transfers()
         return Tensor(value if dtype is None else value.astype(dtype.np))
     arr = constant_value_array(value, dtype)
     dtypes.from_numpy(arr.dtype)  # raises for unsupported dtypes
-    return Tensor(arr)
+    xp = registry.state.xp
+    return Tensor(arr if xp is np else xp.asarray(arr))  # inside tf.device('/gpu:0'): on the GPU
 
 
 def _contains_tensor(seq):
