@@ -31,14 +31,23 @@ BLOCK = 256  # threads per block for elementwise kernels and long rows
 
 # Everything the kernels need, with no #include: NVRTC compiles this alone.
 PRELUDE = r"""// tapeflow: generated CUDA kernels (one module per compiled graph)
-typedef signed char int8_t;
-typedef short int16_t;
-typedef int int32_t;
-typedef long long int64_t;
-typedef unsigned char uint8_t;
-typedef unsigned short uint16_t;
-typedef unsigned int uint32_t;
-typedef unsigned long long uint64_t;
+// Fixed-width names of our own, so that nothing NVRTC may predefine conflicts.
+typedef signed char tf_i8;
+typedef short tf_i16;
+typedef int tf_i32;
+typedef long long tf_i64;
+typedef unsigned char tf_u8;
+typedef unsigned short tf_u16;
+typedef unsigned int tf_u32;
+typedef unsigned long long tf_u64;
+#define int8_t tf_i8
+#define int16_t tf_i16
+#define int32_t tf_i32
+#define int64_t tf_i64
+#define uint8_t tf_u8
+#define uint16_t tf_u16
+#define uint32_t tf_u32
+#define uint64_t tf_u64
 #ifndef INFINITY
 #define INFINITY __int_as_float(0x7f800000)
 #endif
@@ -53,6 +62,7 @@ struct TfMin { template <class T> __device__ T operator()(T a, T b) const { retu
 struct TfOr { template <class T> __device__ T operator()(T a, T b) const { return a | b; } };
 struct TfAnd { template <class T> __device__ T operator()(T a, T b) const { return a & b; } };
 
+#ifndef TF_HOST_EMULATION  // tests run these kernels on the CPU as one thread, with a one-thread reduce
 // Warp shuffle for every accumulator type (narrow integers travel as int).
 template <class T> __device__ __forceinline__ T tf_shfl(T v, int o) {
   return (T)__shfl_xor_sync(0xffffffffu, (int)v, o);
@@ -77,6 +87,7 @@ template <class T, class Op> __device__ T tf_block_reduce(T v, Op op) {
   for (int w = 1; w < (int)(blockDim.x >> 5); w++) v = op(v, part[w]);
   return v;
 }
+#endif
 """
 
 _COMBINE = {"reduce_sum": "TfAdd", "reduce_prod": "TfMul", "reduce_max": "TfMax",
