@@ -85,9 +85,10 @@ class Tensor(TensorBase):
 
     @property
     def device(self):
-        mod = type(self._value).__module__
-        return "/job:localhost/replica:0/task:0/device:GPU:0" if mod.startswith("cupy") else \
-            "/job:localhost/replica:0/task:0/device:CPU:0"
+        v = self._value
+        if type(v) is not np.ndarray and hasattr(v, "__cuda_array_interface__"):
+            return f"/job:localhost/replica:0/task:0/device:GPU:{getattr(getattr(v, 'device', None), 'id', 0)}"
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
 
     def numpy(self):
         """A NumPy copy of the value (tensors are immutable; the copy is yours)."""
