@@ -175,3 +175,26 @@ def test_emulated_kernels_handle_unknown_dims(tmp_path):
     for rows in (1, 5):
         x, b = _inputs([aval((rows, 12)), aval((12,))], rows)
         np.testing.assert_allclose(program(x, b)[0], run_reference(g, [x, b])[0], rtol=2e-6, atol=1e-7)
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs a host C++ compiler")
+def test_emulated_kernels_in_loops_branches_and_gradients(tmp_path):
+    from tapeflow.compiler.testing import cond, while_loop
+
+    def f(x, w):
+        i = tf.constant(0)
+        _, y = while_loop(lambda i, y, w: i < 3, lambda i, y, w: (i + 1, tf.tanh(tf.matmul(y, w))), [i, x], [w])
+        (z,) = cond(tf.reduce_sum(y) > 0, lambda a: [a * 2.0], lambda a: [a - 1.0], [y])
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            loss = tf.reduce_sum(tf.nn.gelu(tf.matmul(z, w)))
+        return [z, tape.gradient(loss, w)]
+
+    avals = [aval((4, 8)), aval((8, 8))]
+    g = trace(f, avals)
+    kernels = HostKernels(tmp_path)
+    program = DeviceProgram(g, np, kernels)
+    assert len(kernels.entries) >= 3  # kernels of the loop body and branches share the module
+    args = [a * 0.3 for a in _inputs(avals, 2)]
+    for a, b in zip(program(*args), run_reference(g, args)):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
