@@ -24,6 +24,10 @@ Differences from the C kernels, on purpose:
 - An empty max/min reduction is refused by the executor before the launch
   (`CudaKernelSpec.needs_cols`), where the C kernel returns 2.
 """
+import numpy as np
+
+from tapeflow.runtime import dtypes
+
 from . import c_templates as T
 from .codegen_c import KernelSpec, _FusedRenderer, _prod
 
@@ -104,6 +108,16 @@ class CudaKernelSpec(KernelSpec):
         self.needs_cols = needs_cols
 
 
+def literal(value, dtype):
+    """A CUDA literal: floats bit-exact through their IEEE bits (nan, inf and
+    -0.0 included; no hex-float syntax, which needs C++17), others as in C."""
+    if dtype is dtypes.float32:
+        return f"__int_as_float((int)0x{int(np.float32(value).view(np.uint32)):08x}u)"
+    if dtype is dtypes.float64:
+        return f"__longlong_as_double((long long)0x{int(np.float64(value).view(np.uint64)):016x}ull)"
+    return T.literal(value, dtype)
+
+
 def render_fused(node, name):
     """(CUDA source of the kernel, CudaKernelSpec)."""
     return _CudaRenderer(node, name, None).render()
@@ -157,7 +171,7 @@ class _CudaRenderer(_FusedRenderer):
             if n.op == "const":
                 value = n.attr["value"].obj._value.reshape(())
                 dtype = n.avals[0].dtype
-                lines.append(f"  const {T.ctype(dtype)} v{n.id} = {T.literal(value.item(), dtype)};")
+                lines.append(f"  const {T.ctype(dtype)} v{n.id} = {literal(value.item(), dtype)};")
         lines.append("  int err = 0;  // integer division by zero: the result is 0, as in CuPy")
         lines.append("  (void)err;")
         if mode == "rows":

@@ -97,7 +97,10 @@ def test_launch_config():
 # ---------------------------------------------------------------- host emulation
 SHIM = r"""
 #include <math.h>
+#include <string.h>
 #define TF_HOST_EMULATION 1
+inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
+inline double __longlong_as_double(long long i) { double d; memcpy(&d, &i, 8); return d; }
 #define __global__
 #define __device__
 #define __forceinline__ inline
@@ -121,7 +124,7 @@ class HostKernels(CudaKernels):
             src = self.tmp_path / "module.cpp"
             src.write_text(SHIM + self.source)
             lib = self.tmp_path / "module.so"
-            subprocess.run(["g++", "-std=c++17", "-O1", "-fPIC", "-shared", "-fwrapv", "-o", str(lib), str(src)],
+            subprocess.run(["g++", "-std=c++11", "-O1", "-fPIC", "-shared", "-fwrapv", "-o", str(lib), str(src)],
                            check=True, capture_output=True, text=True)
             self._lib = ctypes.CDLL(str(lib))
         cfn = getattr(self._lib, name)

@@ -72,7 +72,7 @@ extern "C" __global__ void tf_fused_0(const int32_t *__restrict__ in0, const flo
 }
 
 extern "C" __global__ void tf_fused_1(const float *__restrict__ in0, const int32_t *__restrict__ in1, int32_t *__restrict__ out0, const int64_t R, const int64_t C) {
-  const float v4 = ((float)0x0.0p+0);
+  const float v4 = __int_as_float((int)0x00000000u);
   int err = 0;  // integer division by zero: the result is 0, as in CuPy
   (void)err;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;

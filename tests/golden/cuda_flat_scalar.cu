@@ -58,8 +58,8 @@ template <class T, class Op> __device__ T tf_block_reduce(T v, Op op) {
 #endif
 
 extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, float *__restrict__ out0, const int64_t R, const int64_t C) {
-  const float v1 = ((float)0x1.0000000000000p+1);
-  const float v3 = ((float)0x1.0000000000000p+0);
+  const float v1 = __int_as_float((int)0x40000000u);
+  const float v3 = __int_as_float((int)0x3f800000u);
   int err = 0;  // integer division by zero: the result is 0, as in CuPy
   (void)err;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;

@@ -58,8 +58,8 @@ template <class T, class Op> __device__ T tf_block_reduce(T v, Op op) {
 #endif
 
 extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, float *__restrict__ out0, const int64_t R, const int64_t C) {
-  const float v3 = ((float)0x1.6a09e60000000p-1);
-  const float v6 = ((float)0x1.0000000000000p+0);
+  const float v3 = __int_as_float((int)0x3f3504f3u);
+  const float v6 = __int_as_float((int)0x3f800000u);
   int err = 0;  // integer division by zero: the result is 0, as in CuPy
   (void)err;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -74,9 +74,9 @@ extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, float *__re
 }
 
 extern "C" __global__ void tf_fused_1(const float *__restrict__ in0, float *__restrict__ out0, const int64_t R, const int64_t C) {
-  const float v11 = ((float)0x1.6e4e260000000p-5);
-  const float v14 = ((float)0x1.9884540000000p-1);
-  const float v6 = ((float)0x1.0000000000000p+0);
+  const float v11 = __int_as_float((int)0x3d372713u);
+  const float v14 = __int_as_float((int)0x3f4c422au);
+  const float v6 = __int_as_float((int)0x3f800000u);
   int err = 0;  // integer division by zero: the result is 0, as in CuPy
   (void)err;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -95,7 +95,7 @@ extern "C" __global__ void tf_fused_1(const float *__restrict__ in0, float *__re
 }
 
 extern "C" __global__ void tf_fused_2(const float *__restrict__ in0, const float *__restrict__ in1, const float *__restrict__ in2, float *__restrict__ out0, float *__restrict__ out1, const int64_t R, const int64_t C) {
-  const float v1 = ((float)0x1.0000000000000p-1);
+  const float v1 = __int_as_float((int)0x3f000000u);
   int err = 0;  // integer division by zero: the result is 0, as in CuPy
   (void)err;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;

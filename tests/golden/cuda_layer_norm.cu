@@ -58,8 +58,8 @@ template <class T, class Op> __device__ T tf_block_reduce(T v, Op op) {
 #endif
 
 extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, const float *__restrict__ in1, const float *__restrict__ in2, float *__restrict__ out0, const int64_t R, const int64_t C) {
-  const float v17 = ((float)0x1.0000000000000p-5);
-  const float v11 = ((float)0x1.4f8b580000000p-17);
+  const float v17 = __int_as_float((int)0x3d000000u);
+  const float v11 = __int_as_float((int)0x3727c5acu);
   int err = 0;  // integer division by zero: the result is 0, as in CuPy
   (void)err;
   for (int64_t r = blockIdx.x; r < R; r += gridDim.x) {

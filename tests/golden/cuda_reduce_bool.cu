@@ -58,7 +58,7 @@ template <class T, class Op> __device__ T tf_block_reduce(T v, Op op) {
 #endif
 
 extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, uint8_t *__restrict__ out0, const int64_t R, const int64_t C) {
-  const float v1 = ((float)0x1.0000000000000p-1);
+  const float v1 = __int_as_float((int)0x3f000000u);
   int err = 0;  // integer division by zero: the result is 0, as in CuPy
   (void)err;
   for (int64_t r = blockIdx.x; r < R; r += gridDim.x) {
@@ -75,7 +75,7 @@ extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, uint8_t *__
 }
 
 extern "C" __global__ void tf_fused_1(const float *__restrict__ in0, uint8_t *__restrict__ out0, const int64_t R, const int64_t C) {
-  const float v4 = ((float)-0x1.0000000000000p-1);
+  const float v4 = __int_as_float((int)0xbf000000u);
   int err = 0;  // integer division by zero: the result is 0, as in CuPy
   (void)err;
   for (int64_t r = blockIdx.x; r < R; r += gridDim.x) {

@@ -58,7 +58,7 @@ template <class T, class Op> __device__ T tf_block_reduce(T v, Op op) {
 #endif
 
 extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, float *__restrict__ out0, uint8_t *__restrict__ out1, const int64_t R, const int64_t C) {
-  const float v5 = ((float)INFINITY);
+  const float v5 = __int_as_float((int)0x7f800000u);
   int err = 0;  // integer division by zero: the result is 0, as in CuPy
   (void)err;
   for (int64_t r = blockIdx.x; r < R; r += gridDim.x) {
