@@ -23,8 +23,8 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTS = ["tests/test_gpu_cupy.py", "tests/test_codegen_cuda.py", "tests/test_gpu_placement.py"]
-TEST_TIMEOUT_S = 150
-BENCH_BUDGET_S = 150
+TEST_TIMEOUT_S = 210  # a cold CuPy kernel cache compiles each elementwise kernel once
+BENCH_BUDGET_S = 60  # no new benchmark starts after TEST_TIMEOUT_S + this
 GELU_N = 1 << 26
 SOFTMAX_SHAPE = (16384, 4096)
 PEAK_TABLE = [("H200", 4.8e12), ("H100 NVL", 3.9e12), ("H100 PCIe", 2.0e12), ("H100", 3.35e12),
@@ -144,7 +144,7 @@ def bench_gelu(tf, cupy):
     inv_sqrt2 = np.float32(1 / np.sqrt(2))
 
     def plain():
-        return np.float32(0.5) * x * (np.float32(1) + cupyx.scipy.special.erf(x * inv_sqrt2))
+        return (x * np.float32(0.5)) * (cupyx.scipy.special.erf(x * inv_sqrt2) + np.float32(1))
 
     with tf.device("/gpu:0"):
         xt = tf.constant(x)
