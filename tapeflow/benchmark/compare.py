@@ -18,9 +18,10 @@ import time
 
 import numpy as np
 
-from tapeflow.runtime import nest, registry
+from tapeflow.runtime import devices, nest
 from tapeflow.runtime.tensor import Tensor, convert_to_tensor
 from tapeflow.tracer import Function, function
+from tapeflow.tracer.signature import flat_tensor_arrays
 
 from . import checking, memory
 from .graph_stats import graph_stats
@@ -77,13 +78,18 @@ def _parameter_names(fn):
         return []
 
 
-def device_sync():
-    """A callable that waits for the device when arrays live on a GPU, else None."""
-    xp = registry.state.xp
-    if xp is np:
+def on_gpu(args, kwargs):
+    """Do calls with these arguments run on a GPU (runtime.devices' placement rules)?"""
+    return devices.gpu_module() is not None and devices.runs_on_gpu(flat_tensor_arrays(args, kwargs))
+
+
+def device_sync(gpu):
+    """A callable that waits for the GPU's work to finish (GPU calls return before
+    their kernels end), or None on the CPU."""
+    if not gpu:
         return None
-    cuda = getattr(xp, "cuda", None)
-    return None if cuda is None else (lambda: cuda.get_current_stream().synchronize())
+    cuda = devices.gpu_module().cuda
+    return lambda: cuda.get_current_stream().synchronize()
 
 
 class _Variables:
@@ -135,14 +141,15 @@ def compare(fn, *args, budget_s=2.0, profile=False, strict=False, name=None, **k
             errors += checking.mismatches(e, g, label=f"variable {var_name} after the call")
         max_err = checking.max_relative_error(out_eager, out_graph)
 
+        gpu = on_gpu(args, kwargs)
         timings = measure({"eager": lambda: eager_fn(*args, **kwargs),
                            "graph": lambda: graph_fn(*args, **kwargs)},
-                          budget_s=budget_s, sync=device_sync())
+                          budget_s=budget_s, sync=device_sync(gpu))
         state.restore()
-        on_host = registry.state.xp is np
-        peak_eager = memory.peak_bytes(lambda: eager_fn(*args, **kwargs)) if on_host else None
+        # tracemalloc sees host memory only: on a GPU the peaks are unknown (None)
+        peak_eager = None if gpu else memory.peak_bytes(lambda: eager_fn(*args, **kwargs))
         state.restore()
-        peak_graph = memory.peak_bytes(lambda: graph_fn(*args, **kwargs)) if on_host else None
+        peak_graph = None if gpu else memory.peak_bytes(lambda: graph_fn(*args, **kwargs))
         state.restore()
     finally:
         state.restore()

@@ -13,9 +13,12 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from tapeflow import compiler
 from tapeflow.compiler.passes import fusion
-from tapeflow.tracer.function import flat_tensor_arrays
+from tapeflow.runtime import devices
+from tapeflow.tracer.signature import flat_tensor_arrays
 
 from .graph_stats import NOT_OPS
 from .timing import measure
@@ -147,7 +150,8 @@ def profile(fn, *args, budget_s=1.0, **kwargs):
     args, kwargs = prepare_args(args, kwargs)
     graph_fn = as_function(fn)
     concrete = graph_fn.get_concrete_function(*args, **kwargs)
-    arrays = flat_tensor_arrays(args, kwargs)
+    # the profiled executable is the CPU one: GPU inputs are copied to the host
+    arrays = [devices.to_module(a, np) for a in flat_tensor_arrays(args, kwargs)]
     ticker = _Ticker()
     executable = compiler.compile_graph(concrete.graph, tick=ticker.tick)
     plain = compiler.compile_graph(concrete.graph)
