@@ -71,9 +71,11 @@ def test_compare_accepts_a_tf_function_and_python_scalars():
 def _drifting():
     calls = [0]
 
-    def f(x):  # a Python side effect: the graph keeps the value seen while tracing
+    def f(x):  # a Python side effect: the graph keeps the value seen while tracing (1.0)
         calls[0] += 1
-        return x + float(calls[0])
+        # Two values only: thousands of distinct Python floats would fill the runtime's
+        # scalar cache, and later tests' graphs would differ in their constant nodes.
+        return x + float(calls[0] % 2)
     return f
 
 
@@ -81,6 +83,8 @@ def test_a_mismatch_is_reported_as_an_error():
     r = benchmark.compare(_drifting(), np.zeros(4, np.float32), budget_s=BUDGET)
     assert not r.ok
     assert len(r.errors) == 1 and r.errors[0].startswith("output: 4 of 4 elements differ")
+    # expected: the eager run, x + 0.0 on the second call; got: the graph's traced x + 1.0
+    assert r.errors[0].endswith("(worst: 1.0 where 0.0 was expected)")
     assert str(r).splitlines()[1].strip() == "ERROR: eager and graph results differ:"
     assert json.loads(r.to_json())["ok"] is False
 
@@ -113,7 +117,7 @@ def test_a_variable_that_ends_differently_is_a_mismatch():
 
     def bump(x):
         calls[0] += 1
-        v.assign_add(x * float(calls[0]))
+        v.assign_add(x * float(calls[0] % 2))
         return tf.reduce_sum(x)
 
     r = benchmark.compare(bump, np.ones(3, np.float32), budget_s=BUDGET)

@@ -108,8 +108,8 @@ def _float_mismatch(e, a, rtol, atol):
     if bad.any():
         i = int(np.argmax(err - allowed))
         return f"{int(bad.sum())} of {ef.size} elements differ beyond rtol={rtol:g}, atol={atol:g}*{scale:.3g} " \
-               f"(worst: {complex(af[i]) if af.dtype.kind == 'c' else float(af[i])!r} vs " \
-               f"{complex(ef[i]) if ef.dtype.kind == 'c' else float(ef[i])!r})"
+               f"(worst: {complex(af[i]) if af.dtype.kind == 'c' else float(af[i])!r} where " \
+               f"{complex(ef[i]) if ef.dtype.kind == 'c' else float(ef[i])!r} was expected)"
     return None
 
 
