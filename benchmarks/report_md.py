@@ -25,6 +25,12 @@ def _table(header, rows):
     return lines
 
 
+def _mem_cell(v):
+    if v is None:
+        return "n/a"
+    return f"{v:.2f}" if isinstance(v, float) else str(v)
+
+
 def _check_cell(row):
     if row["problems"]:
         return "**NO**: " + ", ".join(sorted(row["problems"]))
@@ -99,10 +105,16 @@ def render(rows, mem, latency, scripts, env, labels, quick, elapsed, budget):
                                        for phase in ("cold", "warm")])
     if mem:
         out += ["", f"## {mem['title']}", "",
-                "Peak bytes allocated during one call (tracemalloc, which sees NumPy's buffers) over the "
-                "output's bytes: 1.0 means no temporaries.  The peers allocate outside tracemalloc's view.", ""]
-        out += _table([label for label in mem["ratios"]],
-                      [[f"{v:.2f}" if v is not None else "n/a" for v in mem["ratios"].values()]])
+                "Memory one call needs beyond its inputs, over the output's bytes (1.00: no temporaries).  "
+                "*tracemalloc*: the peak of what it sees allocated (NumPy's buffers and Python objects; the "
+                "peers' allocators are invisible to it).  *resident*: the growth of the resident-set high-water "
+                "mark during one steady-state call, in a fresh process per variant with glibc returning large "
+                "blocks on free; an allocator that pools freed memory shows only what it newly needs "
+                "(0.00 when its pool already held enough).", ""]
+        labels_m = list(mem["resident"])
+        out += _table(["", *labels_m],
+                      [["tracemalloc"] + [_mem_cell(mem["traced"].get(label)) for label in labels_m],
+                       ["resident"] + [_mem_cell(mem["resident"].get(label)) for label in labels_m]])
     out += ["", "## Result checks", ""]
     problems = [(r["title"], label, msgs) for r in rows for label, msgs in r["problems"].items()]
     failed = [(r["title"], label, why) for r in rows for label, why in r["failed"].items()]

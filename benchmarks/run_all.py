@@ -77,40 +77,78 @@ def run_timed(w, variants, quick, budget):
 
 
 def run_memory(w, variants, quick):
-    """Peak bytes of one call over the output's bytes, for what tracemalloc sees."""
-    out = {}
+    """Two figures per variant, each over the output's bytes: the tracemalloc
+    peak of one call (what NumPy and tapeflow allocate; the peers' allocators
+    are invisible to it), and the resident-memory high-water growth of one
+    steady-state call measured in a fresh process per variant (every allocator)."""
+    traced = {}
     for label, build in variants:
         if label not in (REFERENCE, "tapeflow eager", "tapeflow graph"):
-            out[label] = None  # peers allocate outside tracemalloc's view
+            traced[label] = None
             continue
         prog = build(w, quick)
         result = checking.to_numpy(prog.call())  # warm-up: traces and compiles the graph variant
         peak = memory.peak_bytes(prog.call)
-        out[label] = None if peak is None else peak / result.nbytes
+        traced[label] = None if peak is None else peak / result.nbytes
+    resident = {}
+    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536", TF_CPP_MIN_LOG_LEVEL="3")
+    for label, _ in variants:
+        cmd = [sys.executable, os.path.abspath(__file__), "--memory-child", label] + (["--quick"] if quick else [])
+        resident[label] = _child_figure(cmd, env)
     return {"workload": w.name, "title": w.title, "note": w.note, "sizes": W.describe_inputs(w, quick),
-            "ratios": out}
+            "traced": traced, "resident": resident}
+
+
+def memory_child(label, quick):
+    """In a child process: warm the variant up, then the RSS growth of one call."""
+    w = W.MEMORY
+    builder = dict(_variants_for(label))[label]
+    prog = builder(w, quick)
+    nbytes = checking.to_numpy(prog.call()).nbytes
+    peak = memory.rss_peak_bytes(prog.call)
+    print(json.dumps({"value": None if peak is None else peak / nbytes}))
+
+
+def _variants_for(label):
+    """The variant list holding `label`, importing only the peer it needs."""
+    import peers as P
+    own = own_variants()
+    if label in dict(own):
+        return own
+    module = {"TF eager": "tensorflow", "tf.function": "tensorflow", "JAX jit": "jax",
+              "torch eager": "torch", "torch.compile": "torch"}[label]
+    return P.variants(P.load([module]))
+
+
+def _child_figure(cmd, env, timeout=400):
+    """The "value" a child prints as its last line (JSON), or "failed: ..."."""
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        return f"failed: {_short(exc)}"
+    lines = proc.stdout.strip().splitlines()
+    if proc.returncode != 0 or not lines:
+        err = proc.stderr.strip().splitlines()
+        return f"failed: {err[-1][:200] if err else 'exit status ' + str(proc.returncode)}"
+    try:
+        return json.loads(lines[-1])["value"]
+    except (ValueError, KeyError) as exc:
+        return f"failed: {_short(exc)}"
 
 
 # ---------------------------------------------------------------- compile latency (child processes)
 def latency_child(label, quick):
     """In a child process: warm the framework up with an eager run, then time
     building the compiled variant of the MLP step and its first call."""
-    import peers as P
     w = W.LATENCY
-    if label == "tapeflow graph":
-        eager = lambda: W.tf_api_program(tapeflow, w, quick, compiled=False)  # noqa: E731
-        compiled = lambda: W.tf_api_program(tapeflow, w, quick, compiled=True)  # noqa: E731
-    else:
-        builders = dict(P.variants(P.load({"tf.function": ["tensorflow"], "JAX jit": ["jax"],
-                                           "torch.compile": ["torch"]}[label])))
-        eager_label = {"tf.function": "TF eager", "JAX jit": None, "torch.compile": "torch eager"}[label]
-        eager = (lambda: builders[eager_label](w, quick)) if eager_label else None
-        compiled = lambda: builders[label](w, quick)  # noqa: E731
-    if eager is not None:
-        checking.to_numpy(eager().call())
+    builders = dict(_variants_for(label))
+    eager_label = {"tapeflow graph": "tapeflow eager", "tf.function": "TF eager", "JAX jit": None,
+                   "torch.compile": "torch eager"}[label]
+    if eager_label is not None:
+        checking.to_numpy(builders[eager_label](w, quick).call())
     t0 = time.perf_counter()
-    checking.to_numpy(compiled().call())
-    print(json.dumps({"seconds": time.perf_counter() - t0}))
+    checking.to_numpy(builders[label](w, quick).call())
+    print(json.dumps({"value": time.perf_counter() - t0}))
 
 
 def run_latency(labels, quick):
@@ -121,18 +159,9 @@ def run_latency(labels, quick):
         with tempfile.TemporaryDirectory(prefix="tapeflow_latency_") as cache:
             env = dict(os.environ, TAPEFLOW_CACHE_DIR=os.path.join(cache, "tapeflow"),
                        TORCHINDUCTOR_CACHE_DIR=os.path.join(cache, "inductor"), TF_CPP_MIN_LOG_LEVEL="3")
-            figures = {}
-            for phase in ("cold", "warm"):
-                cmd = [sys.executable, os.path.abspath(__file__), "--latency-child", label] + \
-                      (["--quick"] if quick else [])
-                try:
-                    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=400)
-                    last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
-                    figures[phase] = json.loads(last)["seconds"] if proc.returncode == 0 else \
-                        f"failed: {proc.stderr.strip().splitlines()[-1][:200] if proc.stderr.strip() else proc.returncode}"
-                except (subprocess.TimeoutExpired, ValueError, KeyError) as exc:
-                    figures[phase] = f"failed: {_short(exc)}"
-            out[label] = figures
+            cmd = [sys.executable, os.path.abspath(__file__), "--latency-child", label] + \
+                (["--quick"] if quick else [])
+            out[label] = {phase: _child_figure(cmd, env) for phase in ("cold", "warm")}
     return out
 
 
@@ -164,6 +193,7 @@ def parse(argv):
     p.add_argument("--out", default=os.path.join(HERE, "results.md"), help="the markdown file to write")
     p.add_argument("--no-scripts", action="store_true", help="skip the standalone scripts")
     p.add_argument("--latency-child", help=argparse.SUPPRESS)
+    p.add_argument("--memory-child", help=argparse.SUPPRESS)
     return p.parse_args(argv)
 
 
@@ -171,6 +201,9 @@ def main(argv=None):
     opts = parse(argv)
     if opts.latency_child:
         latency_child(opts.latency_child, opts.quick)
+        return 0
+    if opts.memory_child:
+        memory_child(opts.memory_child, opts.quick)
         return 0
     started = time.perf_counter()
     budget = opts.budget if opts.budget is not None else (1.0 if opts.quick else 6.0)

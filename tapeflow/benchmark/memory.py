@@ -55,6 +55,38 @@ def peak_bytes(fn):
             tracemalloc.stop()
 
 
+def _status_bytes(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024  # reported in kB
+    return None
+
+
+def rss_peak_bytes(fn):
+    """Growth of the resident set's high-water mark during one call of `fn`
+    (Linux: the mark is reset through /proc/self/clear_refs), or None where
+    that is not available.  Sees every allocator, unlike tracemalloc, but only
+    memory the process newly touches: an allocator that keeps freed memory in a
+    pool and reuses it shows less (0 when it needs nothing new).  Run with
+    MALLOC_MMAP_THRESHOLD_ set low so glibc returns large blocks to the system
+    on free; otherwise its own pooling hides temporaries too."""
+    import gc
+    try:
+        gc.collect()
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")  # reset VmHWM to the current resident size
+        before = _status_bytes("VmRSS")
+    except OSError:
+        return None
+    result = fn()
+    peak = _status_bytes("VmHWM")
+    del result
+    if before is None or peak is None:
+        return None
+    return max(0, peak - before)
+
+
 def format_bytes(n):
     if n is None:
         return "n/a"
@@ -65,4 +97,4 @@ def format_bytes(n):
     return f"{n:.1f} GiB"
 
 
-__all__ = ["peak_bytes", "numpy_is_traced", "format_bytes"]
+__all__ = ["peak_bytes", "rss_peak_bytes", "numpy_is_traced", "format_bytes"]
