@@ -2,6 +2,7 @@
 result check's tolerances, adaptive timing, peak memory and profiles."""
 import json
 import math
+import os
 import time
 
 import numpy as np
@@ -205,6 +206,13 @@ def test_numpy_buffers_are_seen_by_tracemalloc():
         return b
 
     assert 16 << 20 <= memory.peak_bytes(two_buffers) < 17 << 20
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/clear_refs"), reason="Linux /proc only")
+def test_resident_peak_sees_a_large_buffer():
+    # 64 MiB: above glibc's largest dynamic mmap threshold (32 MiB), so always mapped fresh
+    peak = memory.rss_peak_bytes(lambda: np.ones(8 << 20))
+    assert 64 << 20 <= peak < 80 << 20
 
 
 def test_format_bytes():
