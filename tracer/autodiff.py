@@ -92,8 +92,15 @@ class VJPGraphs:
 
     def __init__(self, graph, wrt=None, out_wrt=None, variables=True, dense=False):
         self.graph = graph
-        joint, n_out, self.variables, self.grad_mask, gy_ids = _joint_graph(
+        joint, n_out, self.variables, grad_mask, gy_ids = _joint_graph(
             graph, wrt, out_wrt, variables, dense)
+        if wrt is not None and out_wrt is None:
+            # a compiled call's tape entry: one slot per input (None where not in wrt)
+            full = [False] * len(graph.inputs) + grad_mask[len(wrt):]
+            for i, m in zip(wrt, grad_mask):
+                full[i] = m
+            grad_mask = full
+        self.grad_mask = grad_mask
         self.n_outputs = n_out
         self.forward, self.backward, self.n_residuals = _split(joint, n_out, gy_ids)
 
@@ -301,6 +308,12 @@ def _watch_read_variables(variables):
             for v in variables:
                 if v.trainable and id(v) not in tape.watched:
                     tape.watch(v)
+
+
+def watched_inputs(inputs):
+    """One bool per input: does some active tape watch it?  Only those are
+    differentiated (the others get None, as they would on the tape)."""
+    return [any(id(t) in tape.watched for tape in state.tapes) for t in inputs]
 
 
 def needs_tape(inputs, variables):

@@ -120,13 +120,15 @@ class LoopVJP:
     backward: (residuals, grads of the floating new states)
               -> grads of the floating (states, extras), all dense.
     Residuals that are extras are passed to the reverse loop as they are; the
-    others are pushed on a stack per iteration.
+    others are pushed on a stack per iteration.  Floating loop vars always carry
+    gradients (through the iterations); extras only where `extras_wrt` says a
+    tape watches them (an unwatched weight needs no accumulator).
     """
 
-    def __init__(self, body_graph, n_vars):
+    def __init__(self, body_graph, n_vars, extras_wrt):
         avals = [body_graph.aval(r) for r in body_graph.inputs]
         self.n_vars = n_vars
-        self.wrt = [i for i, a in enumerate(avals) if a.dtype.is_floating]
+        self.wrt = [i for i, a in enumerate(avals) if a.dtype.is_floating and (i < n_vars or extras_wrt[i - n_vars])]
         self.wrt_vars = [i for i in self.wrt if i < n_vars]
         self.wrt_extras = [i - n_vars for i in self.wrt if i >= n_vars]
         vjp = autodiff.VJPGraphs(body_graph, wrt=self.wrt, out_wrt=self.wrt_vars, variables=False, dense=True)
@@ -145,22 +147,25 @@ class LoopVJP:
                 self.stack_avals.append(vjp.forward.aval(r))
 
     @staticmethod
-    def of(body_graph, n_vars):
-        cached = body_graph.__dict__.get("_loop_vjp")
-        if cached is None:
-            cached = LoopVJP(body_graph, n_vars)
-            object.__setattr__(body_graph, "_loop_vjp", cached)  # graphs are frozen; this is a cache
-        return cached
+    def of(body_graph, n_vars, extras_wrt):
+        cache = body_graph.__dict__.get("_loop_vjps")
+        if cache is None:
+            cache = {}
+            object.__setattr__(body_graph, "_loop_vjps", cache)  # graphs are frozen; this is a cache
+        key = (n_vars, tuple(extras_wrt))
+        if key not in cache:
+            cache[key] = LoopVJP(body_graph, n_vars, extras_wrt)
+        return cache[key]
 
     def residuals(self, stacks, extras, k):
         return [extras[j] if kind == "extra" else read_rows(stacks[j], k) for kind, j in self.sources]
 
 
-def _keeping_loop(inputs, cond_graph, body_graph, n_vars, maximum_iterations):
+def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_iterations):
     """Run the loop on its body's forward part, pushing the residuals of each
     iteration.  Returns (final loop vars, iteration count, stacks)."""
     from .control_flow_ops import while_loop
-    lv = LoopVJP.of(body_graph, n_vars)
+    lv = LoopVJP.of(body_graph, n_vars, extras_wrt)
     init, extras = list(inputs[:n_vars]), list(inputs[n_vars:])
     pushed = [i for i, (kind, _) in enumerate(lv.sources) if kind == "stack"]
 
@@ -181,11 +186,11 @@ def _keeping_loop(inputs, cond_graph, body_graph, n_vars, maximum_iterations):
     return list(finals), count, list(stacks)
 
 
-def _reverse_loop(inputs, out_grads, count, stacks, body_graph, n_vars):
+def _reverse_loop(inputs, out_grads, count, stacks, lv):
     """Gradients of the loop's inputs given those of its final loop vars, from
     the residual stacks of a keeping loop that ran `count` iterations."""
     from .control_flow_ops import while_loop
-    lv = LoopVJP.of(body_graph, n_vars)
+    n_vars = lv.n_vars
     init, extras = list(inputs[:n_vars]), list(inputs[n_vars:])
     n_gv = len(lv.wrt_vars)
 
@@ -210,26 +215,27 @@ def _reverse_loop(inputs, out_grads, count, stacks, body_graph, n_vars):
     return grads
 
 
-def _loop_grads(out_grads, inputs, attrs, count=None, stacks=None):
+def _loop_grads(out_grads, inputs, extras_wrt, attrs, count=None, stacks=None):
     """The VJP of a loop.  Without stacks, or while a tape records this gradient
     (higher order), the keeping loop runs here, recorded by the active tapes."""
-    body_graph, n_vars = attrs["body_graph"], attrs["n_vars"]
     if not any(v.dtype.is_floating for v in inputs):
         return [None] * len(inputs)
     if stacks is None or state.tapes:
-        _, count, stacks = _keeping_loop(inputs, **attrs)
-    return _reverse_loop(inputs, out_grads, count, stacks, body_graph, n_vars)
+        _, count, stacks = _keeping_loop(inputs, extras_wrt, **attrs)
+    lv = LoopVJP.of(attrs["body_graph"], attrs["n_vars"], extras_wrt)
+    return _reverse_loop(inputs, out_grads, count, stacks, lv)
 
 
 def _while_vjp(gs, outs, *inputs, **attrs):
     """A while_loop node recorded as such (bound without `bind_while`)."""
-    return tuple(_loop_grads(gs, list(inputs), attrs))
+    extras_wrt = (True,) * (len(inputs) - attrs["n_vars"])
+    return tuple(_loop_grads(gs, list(inputs), extras_wrt, attrs))
 
 
-def _kept_vjp(gs, outs, *inputs, n_inputs, **attrs):
+def _kept_vjp(gs, outs, *inputs, n_inputs, extras_wrt, **attrs):
     loop_inputs = list(inputs[:n_inputs])
     count, stacks = inputs[n_inputs], list(inputs[n_inputs + 1:])
-    grads = _loop_grads(gs, loop_inputs, attrs, count, stacks)
+    grads = _loop_grads(gs, loop_inputs, extras_wrt, attrs, count, stacks)
     return tuple(grads) + (None,) * (1 + len(stacks))
 
 
@@ -242,26 +248,25 @@ def bind_while(inputs, attrs):
     """Bind a while_loop: plainly, or, when an active tape watches one of its
     inputs, in its keeping form, recorded as one `while_loop_kept` entry."""
     inputs = list(inputs)
-    if not _recorded(inputs):
+    watched = _watched(inputs)
+    if not any(watched):
         return bind(WHILE_LOOP, inputs, attrs)
+    extras_wrt = tuple(watched[attrs["n_vars"]:])
     try:
         with tape_mod.pause():
-            finals, count, stacks = _keeping_loop(inputs, **attrs)
+            finals, count, stacks = _keeping_loop(inputs, extras_wrt, **attrs)
     except ValueError as exc:
         raise ValueError(with_location(f"while_loop gradient: {exc}")) from None
     with tape_mod.pause():
         # Outputs distinct from the keeping loop's, so that only this entry produces them.
         finals = [array_ops.identity(f) for f in finals]
-    tape_mod.record(WHILE_KEPT, inputs + [count] + stacks, dict(attrs, n_inputs=len(inputs)), tuple(finals))
+    tape_mod.record(WHILE_KEPT, inputs + [count] + stacks,
+                    dict(attrs, n_inputs=len(inputs), extras_wrt=extras_wrt), tuple(finals))
     return tuple(finals)
 
 
-def _recorded(inputs):
-    for tape in state.tapes:
-        watched = tape.watched
-        if any(id(t) in watched for t in inputs):
-            return True
-    return False
+def _watched(inputs):
+    return [any(id(t) in tape.watched for tape in state.tapes) for t in inputs]
 
 
 # ------------------------------------------------------------------ cond
