@@ -16,6 +16,7 @@ import sys
 
 import numpy as np
 
+from tapeflow.runtime import devices
 from tapeflow.runtime.errors import op_error
 from tapeflow.runtime.registry import PRIMITIVES
 from tapeflow.runtime.tensor import Tensor
@@ -63,7 +64,16 @@ def _prelude(with_mvec):
 
 
 def compile_graph(graph):
-    """Compile `graph`; returns an Executable: executable(*arrays) -> list of arrays."""
+    """Compile `graph`; returns an Executable: executable(*arrays) -> list of arrays.
+    With a GPU present, a PlacedExecutable that also runs on the GPU when a call
+    is placed there (executor_cuda.py)."""
+    if devices.gpu_module() is not None:
+        from .executor_cuda import PlacedExecutable
+        return PlacedExecutable(graph, _compile_cpu)
+    return _compile_cpu(graph)
+
+
+def _compile_cpu(graph):
     return _Compiler().compile(graph)
 
 
@@ -221,12 +231,16 @@ def _prim_caller(node):
     return call
 
 
+def _host(a):
+    return np.asarray(devices.to_module(a, np))
+
+
 def _assign(var, value):
     var._value = Tensor(np.asarray(value).astype(var.dtype.np, copy=False))
 
 
 def _normalize_input(a, index, dtype, shape):
-    a = np.asarray(a)
+    a = np.asarray(devices.to_module(a, np))  # a GPU array is copied to the host
     if a.dtype != dtype:
         if a.dtype.kind == dtype.kind and a.dtype.itemsize == dtype.itemsize:
             a = a.astype(dtype)
@@ -324,6 +338,8 @@ class _FunctionWriter:
         args = [self.name(r) for r in node.inputs]
         if op == "read_variable":
             L.append(f"    {outs} = {args[0]}._value._value")
+            L.append(f"    if {outs}.__class__ is not _nd: {outs} = _host({outs})")  # a GPU variable
+            self.ns["_host"] = _host
         elif op == "assign_variable":
             self.ns["_assign"] = _assign
             L.append(f"    _assign({args[0]}, {args[1]})")
