@@ -185,7 +185,7 @@ def _split(joint, n_out, gy_ids):
         new_nodes.append(Node(node.id, "input", (), (("index", len(residuals) + j),), node.avals))
     new_nodes.extend(n for n in fwd_nodes if n.id in copied)
     for n in bwd_nodes:
-        new_nodes.append(Node(n.id, n.op, tuple(remap.get(r, r) for r in n.inputs), n.attrs, n.avals))
+        new_nodes.append(n.moved(inputs=[remap.get(r, r) for r in n.inputs]))
     inputs = tuple(remap[r] for r in residuals) + tuple(gy_refs)
     backward = Graph(tuple(new_nodes), inputs, tuple(remap.get(r, r) for r in grad_outs),
                      joint.name.replace("_joint", "_backward"))
@@ -230,7 +230,7 @@ def _shapes_for_shape_only_uses(joint, fwd_nodes, bwd_nodes, backward_ids):
             stand_ins.append(stand_in)
         subst[r] = Ref(stand_in.id, 0)
         next_id += 4
-    bwd_nodes = stand_ins + [Node(n.id, n.op, tuple(subst.get(r, r) for r in n.inputs), n.attrs, n.avals)
+    bwd_nodes = stand_ins + [n.moved(inputs=[subst.get(r, r) for r in n.inputs])
                              for n in bwd_nodes]
     backward_ids.update(n.id for n in stand_ins)
     return fwd_nodes, bwd_nodes

@@ -148,12 +148,16 @@ class ConcreteFunction:
 
 
 def _located(exc, fn):
-    """The same exception type, its message naming the function whose graph failed."""
+    """The same exception type, its message naming the user's line of the op
+    that failed (noted by the executor or interpreter) and the function."""
+    node = getattr(exc, "tapeflow_node", None)
+    where = f"{node[0]} at {node[1]}, " if node else ""
+    traced = f", traced at {fn._origin}" if fn._origin else ""
     try:
-        msg = f"{exc} (while running the graph of {fn.name}{', traced at ' + fn._origin if fn._origin else ''})"
-        new = type(exc)(msg)
-        return new
+        new = type(exc)(f"{exc} ({where}while running the graph of {fn.name}{traced})")
     except Exception:
         return exc
+    new.tapeflow_node = node
+    return new
 
 
