@@ -24,6 +24,7 @@ from tapeflow.runtime.tensor import Tensor
 from . import cbuild, codegen_c, flags, loopgen_c
 from .c_templates import MATH_FUNCS
 from .interpreter import run_graph
+from .ir import note_failing_node
 from .ir import Graph, Ref
 from .passes import optimize
 from .passes.graph_edit import contiguous
@@ -99,8 +100,27 @@ class Executable:
         self.kernels = list(kernels)
         self.profile_points = list(profile_points)
 
+    filename = None
+    line_nodes = {}
+
     def __call__(self, *arrays):
-        return self._fn(*arrays)
+        try:
+            return self._fn(*arrays)
+        except Exception as exc:
+            self._note_node(exc)
+            raise
+
+    def _note_node(self, exc):
+        """Tag `exc` with the node whose generated line raised it (the innermost
+        such line; a node run by the reference interpreter tagged it already)."""
+        node = None
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                node = self.line_nodes.get(tb.tb_lineno, node)
+            tb = tb.tb_next
+        if node is not None:
+            note_failing_node(exc, node)
 
 
 class _Compiler:
@@ -112,6 +132,7 @@ class _Compiler:
         self.profile_points = []  # (graph, node) per `_tick(i)` written; only when profiling
         self.graphs = []  # every optimized graph, top first
         self.functions = []  # python source of each generated function
+        self.line_nodes = []  # per function: line number in it -> the node it runs
         self._counter = 0
 
     def fresh(self, prefix):
@@ -131,11 +152,24 @@ class _Compiler:
         py_source = "\n\n".join(self.functions)
         if flags.is_on("dump_c"):
             print(f"=== generated C\n{c_source}\n=== generated Python\n{py_source}", file=sys.stderr)
-        code = compile(py_source, f"<tapeflow compiled {graph.name}>", "exec")
+        filename = f"<tapeflow compiled {graph.name}>"
+        code = compile(py_source, filename, "exec")
         exec(code, self.namespace)
         kernels = [name for name, _, _ in self.kernels + self.loops] if library is not None else []
-        return Executable(self.namespace[entry], self.namespace.get("_graph_" + entry), py_source,
-                          c_source, library, self.graphs, kernels, self.profile_points)
+        exe = Executable(self.namespace[entry], self.namespace.get("_graph_" + entry), py_source,
+                         c_source, library, self.graphs, kernels, self.profile_points)
+        exe.filename, exe.line_nodes = filename, self._global_line_nodes()
+        return exe
+
+    def _global_line_nodes(self):
+        """Line numbers of the joined module source -> nodes (functions are
+        joined with one blank line between them)."""
+        out, first = {}, 1
+        for src, local in zip(self.functions, self.line_nodes):
+            for line, node in local.items():
+                out[first + line - 1] = node
+            first += src.count("\n") + 2
+        return out
 
     # -- kernels
     def _bind_kernels(self, library):
@@ -166,6 +200,20 @@ class _Compiler:
         self.graphs.append(graph)  # the top graph is optimized before any body
         _FunctionWriter(self, graph, fname).write()
         return fname
+
+
+def _lines_to_nodes(lines, spans):
+    """Line number (1-based, in the function's source) -> the node it runs."""
+    first_line, n = [], 1
+    for item in lines:
+        first_line.append(n)
+        n += item.count("\n") + 1
+    out = {}
+    for start, end, node in spans:
+        for k in range(start, end):
+            for extra in range(lines[k].count("\n") + 1):
+                out[first_line[k] + extra] = node
+    return out
 
 
 def _fallback(node):
@@ -314,14 +362,18 @@ class _FunctionWriter:
         outputs = set(g.outputs)
         # buffers the memory plan hands on stay alive until the taker's line
         donors = {r for n in g.nodes if n.op == "fused" for r in (n.attr.get("reuse") or ()) if r is not None}
+        spans = []  # (first line index, end line index, node): which node each line runs
         for i, node in enumerate(g.nodes):
+            start = len(L)
             self._node(node)
+            spans.append((start, len(L), node))
             dead = [r for r in dict.fromkeys(node.inputs) if last_use.get(r) == i and r not in outputs
                     and r not in donors and g.node(r.node).op not in ("const", "variable")]
             if dead:
                 L.append(f"    del {', '.join(self.name(r) for r in dead)}")
         L.append(f"    return [{', '.join(self.name(r) for r in g.outputs)}]")
         self.c.functions.append("\n".join(L))
+        self.c.line_nodes.append(_lines_to_nodes(L, spans))
 
     def _input(self, i, ref):
         aval = self.g.aval(ref)

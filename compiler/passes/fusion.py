@@ -438,7 +438,7 @@ def _rebuild(graph, clusters, cluster_of):
             node = graph.node(ident)
         inputs = tuple(subst.get(r, r) for r in node.inputs)
         if inputs != node.inputs:
-            node = Node(node.id, node.op, inputs, node.attrs, node.avals)
+            node = node.moved(inputs=inputs)
         nodes.append(node)
     outputs = tuple(subst.get(r, r) for r in graph.outputs)
     return Graph(tuple(nodes), graph.inputs, outputs, graph.name)
@@ -468,14 +468,15 @@ def _fused_node(graph, c, used_outside, fresh):
     body_nodes = body_nodes[len(inline):] + body_nodes[:len(inline)]
     for m in c.members:
         n = graph.node(m)
-        body_nodes.append(Node(n.id, n.op, tuple(remap.get(r, r) for r in n.inputs), n.attrs, n.avals))
+        body_nodes.append(n.moved(inputs=[remap.get(r, r) for r in n.inputs]))
     outs = [Ref(m, 0) for m in c.members if Ref(m, 0) in used_outside]
     body = Graph(tuple(body_nodes), tuple(body_inputs), tuple(outs), f"fused_{c.cid}")
     levels = tuple(c.level[m] for m in c.members)
     node = Node(fresh(), "fused", tuple(externals),
                 freeze_attrs({"body": body, "space": c.space, "split": c.split,
                               "levels": tuple(zip(c.members, levels))}),
-                tuple(_aval(graph, r) for r in outs))
+                tuple(_aval(graph, r) for r in outs),
+                next((graph.node(m).loc for m in c.members if graph.node(m).loc), ""))
     return node, {r: Ref(node.id, i) for i, r in enumerate(outs)}
 
 
