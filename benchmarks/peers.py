@@ -21,8 +21,9 @@ def quiet_imports():
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 
-def load(names=None):
-    """{name: module} of the peers that import (all by default, or `names`)."""
+def load(names=None, threads=None):
+    """{name: module} of the peers that import (all by default, or `names`);
+    `threads` limits their thread pools (before they run any op)."""
     quiet_imports()
     loaded = {}
     for name in names if names is not None else PEER_MODULES:
@@ -30,6 +31,13 @@ def load(names=None):
             loaded[name] = importlib.import_module(PEER_MODULES[name])
         except Exception:  # not installed, or broken: that peer is simply absent
             continue
+    if threads:
+        if "torch" in loaded:
+            loaded["torch"].set_num_threads(threads)
+            loaded["torch"].set_num_interop_threads(1)
+        if "tensorflow" in loaded:
+            loaded["tensorflow"].config.threading.set_intra_op_parallelism_threads(threads)
+            loaded["tensorflow"].config.threading.set_inter_op_parallelism_threads(1)
     return loaded
 
 

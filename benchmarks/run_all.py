@@ -2,6 +2,7 @@
 
     python benchmarks/run_all.py [--quick] [--no-peers] [--only gelu,collatz]
                                  [--budget SECONDS] [--out benchmarks/results.md] [--no-scripts]
+                                 [--threads N]
 
 For each workload of workloads.py: NumPy (the reference), tapeflow eager,
 tapeflow graph (tapeflow.function) and, when installed, the peers of peers.py,
@@ -21,6 +22,33 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+
+
+def _limit_threads(argv):
+    """--threads N: every library's thread pools to N, set before any of them is
+    imported (child processes inherit it).  On a small shared machine a pool as
+    wide as the machine stalls whenever another process holds a core: each
+    parallel region waits for its descheduled thread, so multi-threaded figures
+    measure the scheduler.  One thread each is the comparable setting there."""
+    n = None
+    for i, arg in enumerate(argv):
+        if arg == "--threads" and i + 1 < len(argv):
+            n = argv[i + 1]
+        elif arg.startswith("--threads="):
+            n = arg.split("=", 1)[1]
+    if n is None or not n.isdigit() or int(n) < 1:
+        return None
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "TAPEFLOW_NUM_THREADS",
+                "TF_NUM_INTRAOP_THREADS"):
+        os.environ[var] = n
+    os.environ["TF_NUM_INTEROP_THREADS"] = "1"
+    if n == "1":  # XLA has no thread count of its own: only on/off for its CPU thread pool
+        os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
+                                   " --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1").strip()
+    return int(n)
+
+
+THREADS = _limit_threads(sys.argv[1:])
 
 import tapeflow  # noqa: E402
 import workloads as W  # noqa: E402
@@ -117,7 +145,7 @@ def _variants_for(label):
         return own
     module = {"TF eager": "tensorflow", "tf.function": "tensorflow", "JAX jit": "jax",
               "torch eager": "torch", "torch.compile": "torch"}[label]
-    return P.variants(P.load([module]))
+    return P.variants(P.load([module], threads=THREADS))
 
 
 def _child_figure(cmd, env, timeout=400):
@@ -184,6 +212,19 @@ def run_scripts(quick):
     return out
 
 
+def _without_out(argv):
+    """The arguments less --out and its value (the command a reader can rerun)."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--out":
+            skip = True
+        elif not a.startswith("--out="):
+            out.append(a)
+    return out
+
+
 def parse(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="small sizes and short timing (a smoke run)")
@@ -192,6 +233,8 @@ def parse(argv):
     p.add_argument("--budget", type=float, default=None, help="timing seconds per workload (default 6, quick 1)")
     p.add_argument("--out", default=os.path.join(HERE, "results.md"), help="the markdown file to write")
     p.add_argument("--no-scripts", action="store_true", help="skip the standalone scripts")
+    p.add_argument("--threads", type=int, default=None,
+                   help="limit every library's thread pools to N (default: each library's own, all cores)")
     p.add_argument("--latency-child", help=argparse.SUPPRESS)
     p.add_argument("--memory-child", help=argparse.SUPPRESS)
     return p.parse_args(argv)
@@ -208,7 +251,7 @@ def main(argv=None):
     started = time.perf_counter()
     budget = opts.budget if opts.budget is not None else (1.0 if opts.quick else 6.0)
     import peers as P
-    loaded = {} if opts.no_peers else P.load()
+    loaded = {} if opts.no_peers else P.load(threads=THREADS)
     variants = own_variants() + P.variants(loaded)
     only = {n.strip() for n in opts.only.split(",") if n.strip()}
     env = environment(P.versions(loaded))
@@ -229,7 +272,8 @@ def main(argv=None):
     env["load_average_end"] = environment()["load_average"]
     elapsed = time.perf_counter() - started
     labels = [label for label, _ in variants]
-    text = report_md.render(rows, mem, latency, scripts, env, labels, opts.quick, elapsed, budget)
+    command = " ".join(["python benchmarks/run_all.py"] + _without_out(argv if argv is not None else sys.argv[1:]))
+    text = report_md.render(rows, mem, latency, scripts, env, labels, command, elapsed, budget)
     with open(opts.out, "w") as f:
         f.write(text)
     print(f"[run_all] wrote {opts.out} in {elapsed:.0f} s", file=sys.stderr)
