@@ -30,6 +30,9 @@ def count(n):
         steps += 1
     return steps
 
+def broken(x):
+    return x @ x  # a vector is no matrix: matmul rejects it
+
 calls = [0]
 
 def drifting(x):
@@ -90,6 +93,12 @@ def test_cli_scalar_int_input_and_python_args(sample, capsys):
 def test_cli_exit_status_1_on_a_mismatch(sample, capsys):
     code, out, _ = run_cli(capsys, f"{sample}:drifting", "--shape", "x=3")
     assert code == 1 and "ERROR: eager and graph results differ" in out
+
+
+def test_cli_reports_the_function_failing(sample, capsys):
+    code, _, err = run_cli(capsys, f"{sample}:broken", "--shape", "x=3")
+    assert code == 1 and err.startswith(f"error: {sample}:broken failed: ")
+    assert "matmul" in err
 
 
 @pytest.mark.parametrize("argv, message", [

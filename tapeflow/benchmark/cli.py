@@ -7,7 +7,8 @@ Tensor inputs are made from shapes and dtypes (`--shape name=dims:dtype`,
 repeatable; `name=:int32` is a scalar; floats are standard normal, integers
 uniform in [1, 100), booleans fair coins).  `--args` is a Python argument list
 evaluated with `tf` (tapeflow) and `np` in scope, for other arguments.
-Exit status: 0 when the results match, 1 when they differ, 2 on bad usage.
+Exit status: 0 when the results match, 1 when they differ or the function
+fails, 2 on bad usage.
 """
 import argparse
 import importlib.util
@@ -137,7 +138,11 @@ def main(argv=None):
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return USAGE_ERROR
-    report = compare(fn, *args, budget_s=opts.budget, profile=opts.profile, **kwargs)
+    try:
+        report = compare(fn, *args, budget_s=opts.budget, profile=opts.profile, **kwargs)
+    except Exception as exc:  # the function's own error (or one tracing it): say which, no traceback
+        print(f"error: {opts.target} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
     if opts.json:
         data = report.as_dict()
         data["environment"] = environment()
