@@ -251,6 +251,38 @@ def test_gradients_reach_restored_variables(tmp_path):
         assert abs(float(grad.numpy()) - want) < 1e-4
 
 
+def test_custom_gradient_and_its_graph_survive(tmp_path):
+    @tf.custom_gradient
+    def clipped_square(x):
+        def grad(dy):
+            return tf.clip_by_value(dy * 2.0 * x, -1.0, 1.0)
+        return x * x, grad
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def f(x):
+        return tf.reduce_sum(clipped_square(x))
+
+    _, loaded = _save_and_load(f, tmp_path)
+    x = tf.constant([0.1, 3.0, -2.0])
+    assert "custom_vjp_call" in [n.op for n in loaded._call.concrete_functions[0].graph.nodes]
+    for fn in (f, loaded):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        np.testing.assert_allclose(tape.gradient(y, x).numpy(), [0.2, 1.0, -1.0], rtol=1e-6)
+
+
+def test_errors_in_a_loaded_graph_name_the_saved_source_line(tmp_path):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)])
+    def pick(x, i):
+        return tf.gather(x * 2.0, i)  # the line that fails
+
+    _, loaded = _save_and_load(pick, tmp_path)
+    assert float(loaded(tf.constant([1.0, 2.0]), tf.constant(1))) == 4.0
+    with pytest.raises(IndexError, match=r"gather at .*test_saved_model.py:\d+"):
+        loaded(tf.constant([1.0, 2.0]), tf.constant(7))
+
+
 def test_constants_large_small_and_special_values(tmp_path):
     big = RNG.normal(size=(40,)).astype(np.float32)
     special = np.array([np.inf, -np.inf, np.nan, -0.0], np.float32)

@@ -182,6 +182,27 @@ def _check_call(graph, operand_avals, where):
             where, f"takes {params}, the node passes {list(operand_avals)}")
 
 
+def _custom_vjp_call(in_avals, attrs, avals, where):
+    """Operands (args, then outer values) feed fwd_graph, whose outputs are the
+    results then residuals; grad_graph takes (output gradients, residuals) and
+    returns one gradient per argument and per variable slot."""
+    n_args, n_results, slots = attrs.get("n_args"), attrs.get("n_results"), attrs.get("variable_slots")
+    fwd = _graph_attr(attrs, "fwd_graph", where)
+    grad = _graph_attr(attrs, "grad_graph", where)
+    n_out = len(fwd.outputs)
+    _expect(isinstance(n_args, int) and 0 <= n_args <= len(in_avals), where, "bad n_args")
+    _expect(isinstance(n_results, int) and 0 <= n_results <= n_out, where, "bad n_results")
+    _expect(isinstance(slots, tuple) and all(isinstance(i, int) and n_args <= i < len(in_avals) for i in slots),
+            where, "bad variable_slots")
+    _check_call(fwd, in_avals, f"{where}, fwd_graph")
+    _check_call(grad, [fwd.aval(r) for r in fwd.outputs], f"{where}, grad_graph")
+    grads = [grad.aval(r) for r in grad.outputs]
+    targets = [in_avals[i] for i in list(range(n_args)) + list(slots)]
+    _expect(len(grads) == len(targets) and all(
+        g.dtype is t.dtype and compatible(g.shape, t.shape) for g, t in zip(grads, targets)), where,
+        f"grad_graph returns {grads} for the operands {targets}")
+
+
 def _relax_shape(in_avals, attrs, avals, where):
     shape = attrs.get("shape")
     _expect(isinstance(shape, tuple) and len(in_avals) == 1, where, "bad relax_shape")
@@ -227,6 +248,6 @@ def _assert(in_avals, attrs, avals, where):
     _expect(attrs.get("summarize") is None or isinstance(attrs.get("summarize"), int), where, "bad summarize")
 
 
-_EXTRA = {"cond": _cond, "while_loop": _while, "relax_shape": _relax_shape,
+_EXTRA = {"cond": _cond, "while_loop": _while, "custom_vjp_call": _custom_vjp_call, "relax_shape": _relax_shape,
           "random_normal": _random, "truncated_normal": _random, "random_uniform": _random,
           "random_shuffle": _shuffle, "print": _print, "assert": _assert}

@@ -144,7 +144,7 @@ class GraphReader:
         return Ref(node_id, index)
 
     def _node(self, obj, where, by_id, last_id, depth):
-        expect_dict(obj, where, ("id", "op", "inputs", "attrs", "avals"))
+        expect_dict(obj, where, ("id", "op", "inputs", "attrs", "avals"), ("loc",))
         node_id = expect_int(obj["id"], where + ", id")
         expect(node_id > last_id, where, f"node ids must increase (%{node_id} after %{last_id})")
         op = expect_str(obj["op"], where + ", op", 128)
@@ -160,7 +160,8 @@ class GraphReader:
         in_avals = [by_id[r.node].avals[r.index] for r in inputs]
         in_nodes = [by_id[r.node] for r in inputs]
         checks.check_node(op, in_avals, in_nodes, attrs, avals, where)
-        return Node(node_id, op, inputs, freeze_attrs(attrs), avals)
+        loc = expect_str(obj.get("loc", ""), where + ", loc", 4096)  # only ever shown in error messages
+        return Node(node_id, op, inputs, freeze_attrs(attrs), avals, loc)
 
     # -- attrs
     def _attr(self, op, key, v, where, depth):

@@ -1,7 +1,8 @@
 """Graph -> JSON: the serializer half of the saved model IR.
 
 A graph is {"name", "inputs", "outputs", "nodes"}; a node is
-{"id", "op", "inputs", "attrs", "avals"}; a Ref is [node_id, output_index];
+{"id", "op", "inputs", "attrs", "avals"} and, when known, "loc" (the "file:line"
+that made it, shown in errors only); a Ref is [node_id, output_index];
 an aval is {"shape": [dims, null for unknown], "dtype": name}.
 
 Attr values (the only kinds a loader accepts, see decode.py):
@@ -96,8 +97,11 @@ class GraphWriter:
                 attrs[key] = {"graph": self.graph(value)}
             else:
                 attrs[key] = self._value(value, f"{where}, attr {key!r}")
-        return {"id": node.id, "op": node.op, "inputs": [encode_ref(r) for r in node.inputs],
-                "attrs": attrs, "avals": [encode_aval(a) for a in node.avals]}
+        out = {"id": node.id, "op": node.op, "inputs": [encode_ref(r) for r in node.inputs],
+               "attrs": attrs, "avals": [encode_aval(a) for a in node.avals]}
+        if node.loc:
+            out["loc"] = node.loc  # the user's file:line, for errors raised while the graph runs
+        return out
 
     def _holder(self, op, key, obj, where):
         if op == "const" and key == "value":
