@@ -61,7 +61,7 @@ def _kind(v):
 def decode_float(v, where):
     if isinstance(v, dict):
         expect_dict(v, where, ("float",))
-        expect(v["float"] in _FLOAT_TAGS, where, f"bad float {v['float']!r}")
+        expect(isinstance(v["float"], str) and v["float"] in _FLOAT_TAGS, where, f"bad float {v['float']!r}")
         return _FLOAT_TAGS[v["float"]]
     expect(isinstance(v, float), where, f"expected a float, got {_kind(v)}")
     return v

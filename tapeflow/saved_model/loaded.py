@@ -159,7 +159,12 @@ def _add_child(node, name, child):
 class LoadedModel(_Node):
     """What `load` returns."""
 
-    RESERVED = frozenset(("signatures", "variables", "trainable_variables", "non_trainable_variables", "path"))
+    # Instance attributes a saved method may not replace (class attributes are checked too).
+    RESERVED = frozenset(("signatures", "variables", "path", "_call", "_children"))
+
+    @classmethod
+    def is_reserved(cls, name):
+        return name in cls.RESERVED or hasattr(cls, name)
 
     def __init__(self, path, signatures, methods, named_variables):
         super().__init__()

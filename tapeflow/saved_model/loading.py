@@ -45,7 +45,7 @@ def load(export_dir):
         where = f"{PROGRAM}: attributes[{name!r}]"
         expect(name == "__call__" or (name.isidentifier() and not keyword.iskeyword(name)
                                       and not name.startswith("__")), where, "not a method name")
-        expect(name not in LoadedModel.RESERVED, where, f"{name!r} is reserved")
+        expect(name == "__call__" or not LoadedModel.is_reserved(name), where, f"{name!r} is reserved")
         chosen = []
         for i in expect_list(indices, where):
             concrete, inputs = functions[expect_int(i, where, 0, len(functions))]

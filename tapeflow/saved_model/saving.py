@@ -34,6 +34,7 @@ from tapeflow.train.trackable import Trackable, children_of
 from . import structure
 from .encode import GraphWriter, encode_aval
 from .format import CONSTANTS_DIR, FORMAT, PROGRAM, VARIABLES_DIR, VERSION, SavedModelSaveError
+from .loaded import LoadedModel
 
 SERVING = "serving_default"
 
@@ -136,6 +137,10 @@ def _attribute_functions(obj):
                 found[name] = value
     out = {}
     for name, fn in sorted(found.items()):
+        if name != "__call__" and LoadedModel.is_reserved(name):
+            warnings.warn(f"save: tf.function {name} is not saved as a method: loaded models use that name "
+                          f"themselves", RuntimeWarning, stacklevel=3)
+            continue
         if fn.input_signature is not None:
             fn.get_concrete_function()  # a signature is traced even when never called
         concretes = [c for c in fn._cache.values() if isinstance(c, ConcreteFunction)]  # noqa: SLF001
