@@ -182,7 +182,8 @@ class Layer(Module):
         if regularizer is not None:
             self._weight_regularizers.append((var, regularizer))
         if constraint is not None:
-            var.constraint = constraint  # applied by the optimizer after each update
+            from tapeflow.keras import constraints
+            var.constraint = constraints.get(constraint)  # applied by the optimizer after each update
         self._take_deferred(name, var)
         return var
 
