@@ -189,9 +189,15 @@ class Sequential(Model):
             raise ValueError(with_location("Sequential.build: give the input shape, e.g. (None, 784)"))
         if state.graph is not None or not self._stack:
             return
+        dtype = self._input_spec.input_dtype if self._input_spec is not None else "float32"
+        try:
+            # Symbolically first: output shapes keep the unknown batch dim (None).
+            Layer.__call__(self, functional.KerasTensor(tuple(input_shape), dtype), training=False)
+            return
+        except (TypeError, ValueError):
+            pass  # a layer that needs concrete sizes: build on one zero example instead
         dims = [1 if d is None else int(d) for d in input_shape]
-        dtype = self._input_spec.input_dtype.np if self._input_spec is not None else np.float32
-        Layer.__call__(self, np.zeros(dims, dtype), training=False)
+        Layer.__call__(self, np.zeros(dims, np.dtype(getattr(dtype, "np", dtype))), training=False)
 
     def _build_from(self, inputs):
         self.__dict__["built"] = True  # the layers build themselves as the input flows through
