@@ -86,7 +86,8 @@ class Layer(Module):
         d["activity_regularizer"] = activity_regularizer
         d["_weight_regularizers"] = []  # (variable, regularizer) from add_weight
         d["_call_losses"] = []  # add_loss values of the latest call
-        d["dtype"] = dtypes.as_dtype(dtype or "float32").name
+        from tapeflow.keras import backend
+        d["dtype"] = dtypes.as_dtype(dtype or backend.floatx()).name
         d["_call_has_training"] = "training" in inspect.signature(self.call).parameters
         d["_output_shape"] = None
         # Per-example input shape declared with input_shape=; lets Sequential build early.
