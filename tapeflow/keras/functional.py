@@ -64,43 +64,45 @@ class KerasTensor:
     def __iter__(self):
         self._refuse("Cannot iterate over")
 
-    def __getitem__(self, key):
-        return _op("tf.__operators__.getitem", lambda x: x[key])(self)
 
 
-def _binary(name, fn):
-    def method(self, other):
-        return _op(f"tf.__operators__.{name}", fn)(self, other)
-    return method
-
-
-def _unary(name, fn):
-    def method(self):
-        return _op(f"tf.__operators__.{name}", fn)(self)
-    return method
-
-
-for _name, _fn in {
+# Operators on KerasTensors record OperatorLayer nodes, named like TensorFlow's op layers.
+OPERATORS = {
     "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
     "truediv": lambda a, b: a / b, "floordiv": lambda a, b: a // b, "mod": lambda a, b: a % b,
     "pow": lambda a, b: a ** b, "matmul": lambda a, b: a @ b,
     "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
-}.items():
-    setattr(KerasTensor, f"__{_name}__", _binary(_name, _fn))
-    if _name not in ("lt", "le", "gt", "ge"):
-        setattr(KerasTensor, f"__r{_name}__", _binary(f"r{_name}", lambda a, b, f=_fn: f(b, a)))
-for _name, _fn in {"neg": lambda a: -a, "abs": abs, "pos": lambda a: a}.items():
-    setattr(KerasTensor, f"__{_name}__", _unary(_name, _fn))
+    "neg": lambda a: -a, "abs": abs, "pos": lambda a: a, "getitem": lambda a, key: a[key],
+}
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul"):
+    OPERATORS[f"r{_name}"] = lambda a, b, f=OPERATORS[_name]: f(b, a)
 
 
-def _op(name, fn):
-    from tapeflow.keras.layers.lambda_layer import Lambda
-    return Lambda(fn, name=_unique_op_name(name))
+def _binary(name):
+    def method(self, other):
+        return _op(name)(self, other)
+    return method
 
 
-def _unique_op_name(name):
-    from tapeflow.keras.layers.base import unique_name
-    return unique_name(name)
+def _unary(name):
+    def method(self):
+        return _op(name)(self)
+    return method
+
+
+for _name in OPERATORS:
+    if _name == "getitem":
+        continue
+    if _name in ("neg", "abs", "pos"):
+        setattr(KerasTensor, f"__{_name}__", _unary(_name))
+    else:
+        setattr(KerasTensor, f"__{_name}__", _binary(_name))
+KerasTensor.__getitem__ = lambda self, key: _op("getitem")(self, key)
+
+
+def _op(name):
+    from tapeflow.keras.layers.lambda_layer import OperatorLayer
+    return OperatorLayer(name)
 
 
 def is_keras_tensor(x):

@@ -2,6 +2,7 @@
 import numpy as np
 
 from tapeflow.keras import functional
+from tapeflow.keras.saving import load_model  # noqa: F401 - keras.models.load_model
 from tapeflow.keras.layers.base import Layer
 from tapeflow.keras.layers.input import InputLayer
 from tapeflow.keras.training import Trainer

@@ -346,7 +346,10 @@ class Layer(Module):
         return self._output_shape
 
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self._declared_input_shape is not None:
+            config["input_shape"] = list(self._declared_input_shape)
+        return config
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

@@ -171,6 +171,11 @@ class DepthwiseConv2D(_ConvBase):
         return self._finish(_depthwise(inputs, self.depthwise_kernel, self.strides, self.dilation_rate,
                                        self.padding))
 
+    def get_config(self):
+        config = super().get_config()
+        del config["filters"]
+        return {**config, "depth_multiplier": self.depth_multiplier}
+
 
 def _depthwise(x, kernel, strides, dilations, padding):
     patches = conv_ops.extract_patches(x, tuple(kernel.shape.dims[:2]), strides, dilations, padding)
@@ -200,6 +205,9 @@ class SeparableConv2D(_ConvBase):
                                                 initializer=self.pointwise_initializer,
                                                 regularizer=self.kernel_regularizer)
         self._add_bias(self.filters)
+
+    def get_config(self):
+        return {**super().get_config(), "depth_multiplier": self.depth_multiplier}
 
     def call(self, inputs):
         y = _depthwise(inputs, self.depthwise_kernel, self.strides, self.dilation_rate, self.padding)

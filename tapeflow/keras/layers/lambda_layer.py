@@ -50,6 +50,23 @@ class Lambda(Layer):
             f"serialized); save the weights, or replace the Lambda by a built-in layer"))
 
 
+class OperatorLayer(Lambda):
+    """A Python operator applied to KerasTensors (x + y, x[:, 1:], -x): the operator
+    is named, so a model using it can be saved as configuration."""
+
+    def __init__(self, op, **kwargs):
+        from tapeflow.keras.functional import OPERATORS
+        from tapeflow.keras.layers.base import unique_name
+        if op not in OPERATORS:
+            raise ValueError(with_location(f"OperatorLayer: unknown operator {op!r}"))
+        kwargs.setdefault("name", unique_name(f"tf.__operators__.{op}"))
+        super().__init__(OPERATORS[op], **kwargs)
+        self.op = op
+
+    def get_config(self):
+        return {"name": self.name, "op": self.op}
+
+
 class Identity(Layer):
     """Returns its input unchanged."""
 

@@ -27,6 +27,10 @@ class TimeDistributed(Layer):
         y = self.layer(folded, training=training)
         return tf.reshape(y, [-1, steps] + list(y.shape.dims[1:]))
 
+    def get_config(self):
+        from tapeflow.keras import saving
+        return {**super().get_config(), "layer": saving.layer_config(self.layer)}
+
 
 _MERGES = ("concat", "sum", "mul", "ave", None)
 
@@ -76,6 +80,11 @@ class Bidirectional(Layer):
         if self.return_state:
             return nest.flatten([out]) + fw_states + bw_states
         return out
+
+    def get_config(self):
+        from tapeflow.keras import saving
+        return {**super().get_config(), "layer": saving.layer_config(self.forward_layer),
+                "merge_mode": self.merge_mode}
 
 
 def _recurrent_copy(layer, name):
