@@ -64,29 +64,41 @@ def _prelude(with_mvec):
     return "\n".join(lines) + "\n\n"
 
 
-def compile_graph(graph):
+def compile_graph(graph, tick=None):
     """Compile `graph`; returns an Executable: executable(*arrays) -> list of arrays.
     With a GPU present, a PlacedExecutable that also runs on the GPU when a call
-    is placed there (executor_cuda.py)."""
-    if devices.gpu_module() is not None:
+    is placed there (executor_cuda.py).
+
+    `tick` (for profilers): a callable the generated code calls with an index
+    into `Executable.profile_points` after the input checks and after each op
+    node, so the time between two calls is the cost of that node.  A profiled
+    executable is the CPU one."""
+    if tick is None and devices.gpu_module() is not None:
         from .executor_cuda import PlacedExecutable
         return PlacedExecutable(graph, _compile_cpu)
-    return _compile_cpu(graph)
+    return _compile_cpu(graph, tick)
 
 
-def _compile_cpu(graph):
-    return _Compiler().compile(graph)
+def _compile_cpu(graph, tick=None):
+    return _Compiler(tick).compile(graph)
 
 
 class Executable:
-    """A compiled graph.  Debug views: .optimized_graph, .python_source, .c_source."""
+    """A compiled graph.  Debug views: .optimized_graph, .python_source, .c_source;
+    .graphs: every optimized graph (the top one first, then cond/while bodies),
+    .kernels: names of the C kernels (fused nodes and whole loops),
+    .profile_points: (graph, node or None for the entry checks) per tick index."""
 
-    def __init__(self, fn, optimized, python_source, c_source, library):
+    def __init__(self, fn, optimized, python_source, c_source, library, graphs=(), kernels=(),
+                 profile_points=()):
         self._fn = fn
         self.optimized_graph = optimized
         self.python_source = python_source
         self.c_source = c_source
         self.uses_c = library is not None
+        self.graphs = list(graphs)
+        self.kernels = list(kernels)
+        self.profile_points = list(profile_points)
 
     filename = None
     line_nodes = {}
@@ -112,10 +124,13 @@ class Executable:
 
 
 class _Compiler:
-    def __init__(self):
+    def __init__(self, tick=None):
         self.kernels = []  # (name, source, spec)
         self.loops = []
-        self.namespace = {"_np": np, "_nd": _ND, "_empty": np.empty, "_Tensor": Tensor}
+        self.namespace = {"_np": np, "_nd": _ND, "_empty": np.empty, "_Tensor": Tensor, "_tick": tick}
+        self.tick = tick
+        self.profile_points = []  # (graph, node) per `_tick(i)` written; only when profiling
+        self.graphs = []  # every optimized graph, top first
         self.functions = []  # python source of each generated function
         self.line_nodes = []  # per function: line number in it -> the node it runs
         self._counter = 0
@@ -140,8 +155,9 @@ class _Compiler:
         filename = f"<tapeflow compiled {graph.name}>"
         code = compile(py_source, filename, "exec")
         exec(code, self.namespace)
+        kernels = [name for name, _, _ in self.kernels + self.loops] if library is not None else []
         exe = Executable(self.namespace[entry], self.namespace.get("_graph_" + entry), py_source,
-                         c_source, library)
+                         c_source, library, self.graphs, kernels, self.profile_points)
         exe.filename, exe.line_nodes = filename, self._global_line_nodes()
         return exe
 
@@ -181,6 +197,7 @@ class _Compiler:
         graph = optimize(graph)
         fname = self.fresh("_run")
         self.namespace["_graph_" + fname] = graph
+        self.graphs.append(graph)  # the top graph is optimized before any body
         _FunctionWriter(self, graph, fname).write()
         return fname
 
@@ -337,6 +354,7 @@ class _FunctionWriter:
         L.append(f"def {self.fname}({', '.join(params)}):")
         for i, r in enumerate(g.inputs):
             self._input(i, r)
+        self._profile_point(None)
         last_use = {}
         for i, node in enumerate(g.nodes):
             for r in node.inputs:
@@ -373,6 +391,11 @@ class _FunctionWriter:
             self.trusted.add(ref)
         self.ns["_normalize_input"] = _normalize_input
 
+    def _profile_point(self, node):
+        if self.c.tick is not None:
+            self.lines.append(f"    _tick({len(self.c.profile_points)})")
+            self.c.profile_points.append((self.g, node))
+
     def _node(self, node):
         op = node.op
         L = self.lines
@@ -405,6 +428,7 @@ class _FunctionWriter:
             fn = self.glob("p", _prim_caller(node))
             target = outs + "," if PRIMITIVES[op].multiple_results else outs
             L.append(f"    {target} = {fn}({', '.join(args)})")
+        self._profile_point(node)
 
     def _fused(self, node, outs, args):
         L = self.lines
