@@ -13,10 +13,12 @@ from tapeflow.runtime.custom_gradient import custom_gradient
 from tapeflow.runtime.errors import InvalidArgumentError
 from tapeflow.runtime.ops import array_ops as _A
 from tapeflow.runtime.ops import conv_ops as _C
+from tapeflow.runtime.ops import decomp_ops as _D
 from tapeflow.runtime.ops import gather_ops as _G
 from tapeflow.runtime.ops import join_ops as _J
 from tapeflow.runtime.ops import linalg_ops as _L
 from tapeflow.runtime.ops import math_ops as _M
+from tapeflow.runtime.ops import matrix_ops as _MX
 from tapeflow.runtime.ops import nn_ops as _N
 from tapeflow.runtime.ops import random_ops as _R
 from tapeflow.runtime.ops import reduce_ops as _RD
@@ -112,10 +114,11 @@ nn = _namespace("nn", "tf.nn: activations, losses, convolution and pooling.", _N
 random = _namespace("random", "tf.random: seeded random tensors.", {
     "normal": _R.normal, "uniform": _R.uniform, "truncated_normal": _R.truncated_normal,
     "shuffle": _R.shuffle, "set_seed": _R.set_seed})
-linalg = _namespace("linalg", "tf.linalg: matrix products.", {
-    "matmul": _L.matmul, "einsum": _L.einsum, "tensordot": _L.tensordot, "eye": _A.eye,
-    "matrix_transpose": _L.matrix_transpose, "adjoint": _L.matrix_transpose,
-    "l2_normalize": _N.l2_normalize})
+linalg = _namespace("linalg", "tf.linalg: matrix products, solves, decompositions and norms.", dict(
+    matmul=_L.matmul, einsum=_L.einsum, tensordot=_L.tensordot, eye=_A.eye,
+    matrix_transpose=_L.matrix_transpose, adjoint=_L.matrix_transpose, l2_normalize=_N.l2_normalize,
+    **_pick(_D, "inv det slogdet logdet solve triangular_solve cholesky cholesky_solve"),
+    **_pick(_MX, "band_part diag diag_part set_diag tensor_diag tensor_diag_part trace matvec norm global_norm")))
 dtypes = _namespace("dtypes", "tf.dtypes: element types.",
                     dict(_DTYPES, DType=_dt.DType, as_dtype=_dt.as_dtype, cast=_M.cast))
 bitwise = _namespace("bitwise", "tf.bitwise: integer bit operations.", {
