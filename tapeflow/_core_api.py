@@ -16,13 +16,16 @@ from tapeflow.runtime.ops import conv_ops as _C
 from tapeflow.runtime.ops import decomp_ops as _D
 from tapeflow.runtime.ops import gather_ops as _G
 from tapeflow.runtime.ops import join_ops as _J
+from tapeflow.runtime.ops import layout_ops as _LO
 from tapeflow.runtime.ops import linalg_ops as _L
 from tapeflow.runtime.ops import math_ops as _M
 from tapeflow.runtime.ops import matrix_ops as _MX
 from tapeflow.runtime.ops import nn_ops as _N
 from tapeflow.runtime.ops import random_ops as _R
 from tapeflow.runtime.ops import reduce_ops as _RD
+from tapeflow.runtime.ops import segment_ops as _SG
 from tapeflow.runtime.ops import sort_ops as _S
+from tapeflow.runtime.ops import special_ops as _SP
 from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError, Tensor, convert_to_tensor, is_tensor
 from tapeflow.runtime.variables import Variable
@@ -64,6 +67,18 @@ _OPS.update(_pick(_J, "concat split stack unstack pad slice reverse tile"))
 _OPS.update(_pick(_G, "gather gather_nd scatter_nd boolean_mask one_hot"))
 _OPS.update(_pick(_S, "cumsum sort argsort top_k"))
 _OPS.update(_pick(_L, "matmul einsum tensordot matrix_transpose"))
+_OPS.update(_pick(_G, """
+    tensor_scatter_nd_update tensor_scatter_nd_add tensor_scatter_nd_sub tensor_scatter_nd_max
+    tensor_scatter_nd_min"""))
+_OPS.update(_pick(_SG, """
+    segment_sum segment_prod segment_max segment_min segment_mean unsorted_segment_sum unsorted_segment_prod
+    unsorted_segment_max unsorted_segment_min unsorted_segment_mean unsorted_segment_sqrt_n unique
+    unique_with_counts searchsorted bincount confusion_matrix histogram_fixed_width"""))
+_OPS.update(_pick(_SP, """
+    lgamma digamma polygamma cumprod xlogy xlog1py xdivy reciprocal_no_nan truncatediv truncatemod polyval
+    in_top_k"""))
+_OPS.update(_pick(_LO, "meshgrid repeat roll"))
+_OPS.update(_pick(_MX, "norm clip_by_norm clip_by_global_norm global_norm"))
 _OPS.update(range=_A.range_, add_n=add_n, divide_no_nan=_M.div_no_nan, log_sigmoid=log_sigmoid, softplus=_N.softplus,
             realdiv=_M.truediv, scalar_mul=_M.multiply, l2_normalize=_N.l2_normalize)
 
@@ -76,6 +91,9 @@ _TOP_LEVEL = """
     concat split stack unstack pad slice reverse tile gather gather_nd scatter_nd boolean_mask one_hot
     cumsum sort argsort matmul einsum tensordot add_n realdiv scalar_mul
     log mod floormod rsqrt expm1 log1p erf ceil floor div_no_nan squared_difference is_nan is_finite
+    tensor_scatter_nd_update tensor_scatter_nd_add tensor_scatter_nd_sub tensor_scatter_nd_max
+    tensor_scatter_nd_min unique unique_with_counts searchsorted histogram_fixed_width meshgrid repeat roll
+    norm clip_by_norm clip_by_global_norm truncatediv truncatemod
 """.split()
 
 _MATH = """
@@ -85,6 +103,10 @@ _MATH = """
     logical_and logical_or logical_xor logical_not is_nan is_finite is_inf reduce_sum reduce_mean reduce_max
     reduce_min reduce_prod reduce_any reduce_all reduce_logsumexp reduce_variance reduce_std
     reduce_euclidean_norm argmax argmin count_nonzero cumsum top_k add_n l2_normalize realdiv scalar_mul
+    segment_sum segment_prod segment_max segment_min segment_mean unsorted_segment_sum unsorted_segment_prod
+    unsorted_segment_max unsorted_segment_min unsorted_segment_mean unsorted_segment_sqrt_n bincount
+    confusion_matrix lgamma digamma polygamma cumprod xlogy xlog1py xdivy reciprocal_no_nan truncatediv
+    truncatemod polyval in_top_k
 """.split()
 
 _NN = dict(_pick(_N, """
