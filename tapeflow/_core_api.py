@@ -8,6 +8,7 @@ import sys
 import types
 
 from tapeflow.runtime import dtypes as _dt
+from tapeflow.runtime import nest as _nest
 from tapeflow.runtime.backprop import GradientTape, UnconnectedGradients
 from tapeflow.runtime.custom_gradient import custom_gradient
 from tapeflow.runtime.errors import InvalidArgumentError
@@ -21,6 +22,7 @@ from tapeflow.runtime.ops import linalg_ops as _L
 from tapeflow.runtime.ops import math_ops as _M
 from tapeflow.runtime.ops import matrix_ops as _MX
 from tapeflow.runtime.ops import nn_ops as _N
+from tapeflow.runtime.ops import random_generator as _RG
 from tapeflow.runtime.ops import random_ops as _R
 from tapeflow.runtime.ops import reduce_ops as _RD
 from tapeflow.runtime.ops import segment_ops as _SG
@@ -133,9 +135,10 @@ _DTYPES["bool"] = _dt.bool_
 math = _namespace("math", "tf.math: elementwise math, reductions, comparisons.",
                   {n: _OPS[n] for n in _MATH})
 nn = _namespace("nn", "tf.nn: activations, losses, convolution and pooling.", _NN)
-random = _namespace("random", "tf.random: seeded random tensors.", {
-    "normal": _R.normal, "uniform": _R.uniform, "truncated_normal": _R.truncated_normal,
-    "shuffle": _R.shuffle, "set_seed": _R.set_seed})
+random = _namespace("random", "tf.random: seeded random tensors, generators and stateless ops.", dict(
+    normal=_R.normal, uniform=_R.uniform, truncated_normal=_R.truncated_normal, shuffle=_R.shuffle,
+    set_seed=_R.set_seed, **_pick(_RG, """Generator get_global_generator set_global_generator stateless_normal
+    stateless_uniform stateless_truncated_normal categorical""")))
 linalg = _namespace("linalg", "tf.linalg: matrix products, solves, decompositions and norms.", dict(
     matmul=_L.matmul, einsum=_L.einsum, tensordot=_L.tensordot, eye=_A.eye,
     matrix_transpose=_L.matrix_transpose, adjoint=_L.matrix_transpose, l2_normalize=_N.l2_normalize,
@@ -146,6 +149,35 @@ dtypes = _namespace("dtypes", "tf.dtypes: element types.",
 bitwise = _namespace("bitwise", "tf.bitwise: integer bit operations.", {
     "bitwise_and": _M.bitwise_and, "bitwise_or": _M.bitwise_or, "bitwise_xor": _M.bitwise_xor,
     "invert": _M.invert, "left_shift": _M.left_shift, "right_shift": _M.right_shift})
+def _nest_flatten(structure, expand_composites=False):
+    return _nest.flatten(structure)
+
+
+def _nest_pack_sequence_as(structure, flat_sequence, expand_composites=False):
+    flat_sequence = list(flat_sequence)
+    want = len(_nest.flatten(structure))
+    if len(flat_sequence) != want:
+        raise ValueError(f"pack_sequence_as: the structure has {want} entries, the flat sequence "
+                         f"{len(flat_sequence)}")
+    return _nest.pack_sequence_as(structure, flat_sequence)
+
+
+def _nest_map_structure(func, *structure, **kwargs):
+    """func applied to the leaves of the structures (which must nest alike), packed as the first."""
+    check_types = kwargs.pop("check_types", True)
+    kwargs.pop("expand_composites", None)
+    if kwargs:
+        raise TypeError(f"map_structure: unexpected arguments {sorted(kwargs)}")
+    if not structure:
+        raise ValueError("map_structure: needs at least one structure")
+    for other in structure[1:]:
+        _nest.assert_same_structure(structure[0], other, check_types)
+    return _nest.map_structure(func, *structure)
+
+
+nest = _namespace("nest", "tf.nest: nested structures (dicts flatten in sorted key order).", {
+    "flatten": _nest_flatten, "pack_sequence_as": _nest_pack_sequence_as, "map_structure": _nest_map_structure,
+    "assert_same_structure": _nest.assert_same_structure, "is_nested": _nest.is_nested})
 errors = _namespace("errors", "tf.errors: exception types.", {
     "InvalidArgumentError": InvalidArgumentError,
     "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError})
@@ -157,6 +189,6 @@ newaxis = None
 __all__ = sorted(set(_TOP_LEVEL) | set(_DTYPES) | {
     "DType", "as_dtype", "TensorShape", "Tensor", "convert_to_tensor", "is_tensor", "Variable",
     "GradientTape", "UnconnectedGradients", "custom_gradient", "InvalidArgumentError", "newaxis",
-    "math", "nn", "random", "linalg", "dtypes", "bitwise", "errors"})
+    "math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest"})
 DType = _dt.DType
 as_dtype = _dt.as_dtype
