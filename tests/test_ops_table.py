@@ -18,6 +18,7 @@ from tapeflow.runtime.registry import bind
 from conftest import check_grads, run_traced
 
 import op_rows_linalg
+import op_rows_random
 import op_rows_segment
 
 from op_cases import (F32, F64, I32, Case, Row, away_from_zero, binary, bools, floats_off_grid,  # noqa: F401
@@ -419,6 +420,7 @@ ROWS.update({
 
 ROWS.update(op_rows_linalg.ROWS)
 ROWS.update(op_rows_segment.ROWS)
+ROWS.update(op_rows_random.ROWS)
 
 
 # --- the tests ------------------------------------------------------------------------------
