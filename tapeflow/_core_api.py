@@ -14,6 +14,7 @@ from tapeflow.runtime.custom_gradient import custom_gradient
 from tapeflow.runtime.errors import InvalidArgumentError
 from tapeflow.runtime.ops import array_ops as _A
 from tapeflow.runtime.ops import conv_ops as _C
+from tapeflow.runtime.ops import conv_variants as _CV
 from tapeflow.runtime.ops import decomp_ops as _D
 from tapeflow.runtime.ops import gather_ops as _G
 from tapeflow.runtime.ops import join_ops as _J
@@ -115,8 +116,10 @@ _NN = dict(_pick(_N, """
     relu relu6 leaky_relu elu selu gelu softplus softsign silu swish sigmoid tanh softmax log_softmax
     softmax_cross_entropy_with_logits sparse_softmax_cross_entropy_with_logits
     sigmoid_cross_entropy_with_logits l2_normalize l2_loss moments batch_normalization bias_add dropout
-    embedding_lookup"""), **_pick(_C, "conv2d max_pool2d avg_pool2d max_pool avg_pool"))
-_NN["log_sigmoid"] = log_sigmoid
+    embedding_lookup crelu log_poisson_loss weighted_cross_entropy_with_logits"""),
+           **_pick(_C, "conv2d max_pool2d avg_pool2d max_pool avg_pool"),
+           **_pick(_CV, "conv1d conv2d_transpose depthwise_conv2d separable_conv2d max_pool1d avg_pool1d"))
+_NN.update(log_sigmoid=log_sigmoid, top_k=_S.top_k, in_top_k=_SP.in_top_k)
 
 
 def _namespace(name, doc, members):

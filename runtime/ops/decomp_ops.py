@@ -9,7 +9,10 @@ so that they can be taped again and traced:
   chol:  dA = sym(L^-T Phi(L^T g) L^-1) / 2   (Phi: lower triangle, half diagonal)
 A singular or non-positive-definite input is an InvalidArgumentError naming the op.
 """
+import numpy as np
+
 from .. import shape_rules as R
+from ..errors import InvalidArgumentError
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -49,6 +52,14 @@ def _solve_rule(a, b, **_):
     return Aval(batch + b.shape[-2:], b.dtype)
 
 
+def _lapack(fn, *args):
+    """fn(*args), a singular / not positive-definite input raised as TensorFlow's error type."""
+    try:
+        return fn(*args)
+    except np.linalg.LinAlgError as exc:
+        raise InvalidArgumentError(str(exc)) from None
+
+
 def _t(x):
     return L.matrix_transpose(x)
 
@@ -62,7 +73,7 @@ def _inv_vjp(g, out, a):
     return -L.matmul(out, L.matmul(g, out, transpose_b=True), transpose_a=True)
 
 
-MATRIX_INVERSE = defprim("matrix_inverse", lambda xp, a: xp.linalg.inv(a), _square_rule, _inv_vjp)
+MATRIX_INVERSE = defprim("matrix_inverse", lambda xp, a: _lapack(xp.linalg.inv, a), _square_rule, _inv_vjp)
 MATRIX_DETERMINANT = defprim("matrix_determinant", lambda xp, a: xp.linalg.det(a), _batch_scalar_rule,
                              lambda g, out, a: _unsqueeze2(g * out) * _t(inv(a)))
 
@@ -112,7 +123,7 @@ def logdet(matrix, name=None):
 def _solve_impl(xp, a, b, adjoint):
     if adjoint:
         a = xp.swapaxes(a, -1, -2)
-    return xp.linalg.solve(a, b)
+    return _lapack(xp.linalg.solve, a, b)
 
 
 def _solve_vjp(g, out, a, b, adjoint):
@@ -133,7 +144,7 @@ def _triangular_solve_impl(xp, a, b, lower, adjoint):
     a = _triangle(xp, a, lower)
     if adjoint:
         a = xp.swapaxes(a, -1, -2)
-    return xp.linalg.solve(a, b)
+    return _lapack(xp.linalg.solve, a, b)
 
 
 def _triangular_solve_vjp(g, out, a, b, lower, adjoint):
@@ -185,7 +196,7 @@ def _cholesky_vjp(g, out, a):
     return (ga + _t(ga)) * 0.5
 
 
-CHOLESKY = defprim("cholesky", lambda xp, a: xp.linalg.cholesky(a), _square_rule, _cholesky_vjp)
+CHOLESKY = defprim("cholesky", lambda xp, a: _lapack(xp.linalg.cholesky, a), _square_rule, _cholesky_vjp)
 
 
 def cholesky(input, name=None):  # noqa: A002
