@@ -48,6 +48,11 @@ def _shift_up(xp, x, term):
 
 
 def _digamma_impl(xp, x):
+    with np.errstate(divide="ignore", invalid="ignore"):  # the poles give inf / NaN by design
+        return _digamma(xp, x)
+
+
+def _digamma(xp, x):
     x64 = x.astype(np.float64)
     reflect = x64 < 0.5
     z = xp.where(reflect, 1 - x64, x64)
@@ -63,6 +68,11 @@ def _digamma_impl(xp, x):
 
 
 def _trigamma_impl(xp, x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _trigamma(xp, x)
+
+
+def _trigamma(xp, x):
     x64 = x.astype(np.float64)
     reflect = x64 < 0.5
     z = xp.where(reflect, 1 - x64, x64)
