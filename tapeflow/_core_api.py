@@ -17,6 +17,7 @@ from tapeflow.runtime.ops import conv_ops as _C
 from tapeflow.runtime.ops import conv_variants as _CV
 from tapeflow.runtime.ops import decomp_ops as _D
 from tapeflow.runtime.ops import gather_ops as _G
+from tapeflow.runtime.ops import image_ops as _IM
 from tapeflow.runtime.ops import join_ops as _J
 from tapeflow.runtime.ops import layout_ops as _LO
 from tapeflow.runtime.ops import linalg_ops as _L
@@ -178,6 +179,9 @@ def _nest_map_structure(func, *structure, **kwargs):
     return _nest.map_structure(func, *structure)
 
 
+image = _namespace("image", "tf.image: flips, resize, standardization, dtype conversion.", dict(
+    extract_patches=_C.image_extract_patches, **_pick(_IM, """flip_left_right flip_up_down random_flip_left_right
+    random_flip_up_down resize ResizeMethod rgb_to_grayscale convert_image_dtype per_image_standardization""")))
 nest = _namespace("nest", "tf.nest: nested structures (dicts flatten in sorted key order).", {
     "flatten": _nest_flatten, "pack_sequence_as": _nest_pack_sequence_as, "map_structure": _nest_map_structure,
     "assert_same_structure": _nest.assert_same_structure, "is_nested": _nest.is_nested})
@@ -192,6 +196,6 @@ newaxis = None
 __all__ = sorted(set(_TOP_LEVEL) | set(_DTYPES) | {
     "DType", "as_dtype", "TensorShape", "Tensor", "convert_to_tensor", "is_tensor", "Variable",
     "GradientTape", "UnconnectedGradients", "custom_gradient", "InvalidArgumentError", "newaxis",
-    "math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest"})
+    "math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image"})
 DType = _dt.DType
 as_dtype = _dt.as_dtype

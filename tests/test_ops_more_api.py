@@ -238,3 +238,41 @@ def test_string_constants_raise_a_clear_error():
         tf.constant("hi")
     with pytest.raises(TypeError, match="no string tensors"):
         tf.constant(["a", "b"])
+
+
+def _np_bilinear(img, out_h, out_w):
+    def taps(n_in, n_out):
+        src = (np.arange(n_out) + 0.5) * n_in / n_out - 0.5
+        lo = np.clip(np.floor(src), 0, n_in - 1).astype(int)
+        hi = np.clip(np.ceil(src), 0, n_in - 1).astype(int)
+        return lo, hi, src - np.floor(src)
+
+    lo, hi, f = taps(img.shape[1], out_h)
+    rows = img[:, lo] + (img[:, hi] - img[:, lo]) * f[None, :, None, None]
+    lo, hi, f = taps(img.shape[2], out_w)
+    return rows[:, :, lo] + (rows[:, :, hi] - rows[:, :, lo]) * f[None, None, :, None]
+
+
+def test_image_ops():
+    img = rng.normal(size=(2, 4, 6, 3))
+    np.testing.assert_allclose(tf.image.flip_left_right(img).numpy(), img[:, :, ::-1])
+    np.testing.assert_allclose(tf.image.flip_up_down(img[0]).numpy(), img[0, ::-1])
+    flipped = tf.image.random_flip_left_right(img).numpy()
+    for b in range(2):
+        assert np.allclose(flipped[b], img[b]) or np.allclose(flipped[b], img[b, :, ::-1])
+    up = tf.image.resize(img, [8, 9])
+    assert up.dtype == tf.float32
+    np.testing.assert_allclose(up.numpy(), _np_bilinear(img, 8, 9), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(tf.image.resize(img, [2, 3]).numpy(), _np_bilinear(img, 2, 3), rtol=1e-5, atol=1e-5)
+    ints = np.arange(16, dtype=np.int32).reshape(1, 4, 4, 1)
+    near = tf.image.resize(ints, [2, 2], method=tf.image.ResizeMethod.NEAREST_NEIGHBOR)
+    assert near.dtype == tf.int32 and near.numpy()[0, :, :, 0].tolist() == [[5, 7], [13, 15]]
+    check_grads(lambda x: tf.cast(tf.image.resize(tf.cast(x, tf.float32), [3, 5]), tf.float64) * 1.0,
+                [rng.normal(size=(1, 2, 3, 1))], rtol=1e-3, atol=1e-4, eps=1e-3)
+    std = tf.image.per_image_standardization(img).numpy()
+    np.testing.assert_allclose(std.mean(axis=(1, 2, 3)), 0, atol=1e-12)
+    np.testing.assert_allclose(std.std(axis=(1, 2, 3)), 1, atol=1e-6)
+    u8 = np.array([[[0, 255, 51]]], np.uint8)
+    np.testing.assert_allclose(tf.image.convert_image_dtype(u8, tf.float32).numpy(), u8 / 255.0, rtol=1e-6)
+    gray = tf.image.rgb_to_grayscale(np.ones((2, 2, 3), np.float32)).numpy()
+    assert gray.shape == (2, 2, 1) and np.allclose(gray, 0.9999)
