@@ -4,7 +4,6 @@ dtypes), traced into a graph and run by the reference interpreter (graph ==
 eager), and, for differentiable primitives, gradients against central finite
 differences in float64 (second derivatives for unary primitives).
 """
-import math
 
 import numpy as np
 import pytest
