@@ -19,6 +19,7 @@ from . import array_ops as A
 from . import gather_ops as G
 from . import math_ops as M
 from . import reduce_ops as RD
+from . import sort_ops
 
 _NO_ATTRS = {}
 
@@ -116,17 +117,7 @@ def polygamma(a, x, name=None):
 
 # --- cumprod -----------------------------------------------------------------------------
 def _cumprod_impl(xp, x, axis, exclusive, reverse):
-    if reverse:
-        x = xp.flip(x, axis)
-    out = xp.cumprod(x, axis=axis, dtype=x.dtype)
-    if exclusive:  # shift by one along the axis, a one first
-        to = [slice(None)] * x.ndim
-        frm = [slice(None)] * x.ndim
-        to[axis], frm[axis] = slice(1, None), slice(None, -1)
-        shifted = xp.ones_like(out)
-        shifted[tuple(to)] = out[tuple(frm)]
-        out = shifted
-    return xp.flip(out, axis) if reverse else out
+    return sort_ops.scan_impl(xp, x, axis, exclusive, reverse, xp.cumprod, xp.ones_like)
 
 
 def _cumprod_vjp(g, out, x, axis, exclusive, reverse):
