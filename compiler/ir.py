@@ -12,6 +12,8 @@ Nested graphs (cond/while bodies) are Graph values inside attrs.
 from dataclasses import dataclass, field
 from typing import Any, Tuple
 
+import numpy as np
+
 from tapeflow.runtime.errors import user_location
 from tapeflow.runtime.registry import PRIMITIVES, Aval, state
 from tapeflow.runtime.tensor import SymbolicTensor, Tensor
@@ -139,7 +141,9 @@ class GraphBuilder:
         self.nodes = []
         self.inputs = []
         self._next = 0
-        self._consts = {}  # id(eager tensor) -> Ref (the tensor is kept alive in attrs)
+        self._consts = {}  # id(eager tensor) -> Ref
+        self._consts_by_value = {}  # (dtype, shape, bytes) of a small constant -> Ref
+        self._const_refs = []
         self._vars = {}  # id(variable) -> Ref of its handle node
         self.captures = []  # (outer SymbolicTensor, inner Ref) for nested graphs
         self._captured = {}
@@ -177,9 +181,22 @@ class GraphBuilder:
         if isinstance(t, Tensor):
             ref = self._consts.get(id(t))
             if ref is None:
-                node = self._emit("const", (), {"value": Holder(t)}, (Aval(t.shape.dims, t.dtype),))
-                ref = Ref(node.id, 0)
+                # Small constants are shared by value (bytes, so -0.0 stays apart
+                # from 0.0), whether or not the runtime's scalar cache handed out
+                # the same tensor object: graphs do not depend on that cache.
+                v = t._value
+                key = None
+                if isinstance(v, (np.ndarray, np.generic)) and v.size <= 64:
+                    v = np.asarray(v)
+                    key = (v.dtype.str, v.shape, v.tobytes())
+                ref = self._consts_by_value.get(key) if key is not None else None
+                if ref is None:
+                    node = self._emit("const", (), {"value": Holder(t)}, (Aval(t.shape.dims, t.dtype),))
+                    ref = Ref(node.id, 0)
+                    if key is not None:
+                        self._consts_by_value[key] = ref
                 self._consts[id(t)] = ref
+                self._const_refs.append(t)  # keeps id(t) from being reused while the builder lives
             return ref
         raise TypeError(f"cannot use {type(t).__name__} as a graph input")
 

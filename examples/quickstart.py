@@ -1,4 +1,5 @@
-"""tapeflow in one page: eager tensors, a gradient, and a small model trained with fit.
+"""tapeflow in one page: eager tensors and a gradient, a small model trained
+with fit, then the same code compiled with @tf.function and compared with eager.
 
 Run: python examples/quickstart.py
 """
@@ -35,4 +36,33 @@ history = model.fit(points, labels, epochs=5, batch_size=32, validation_split=0.
 accuracy = history.history["val_accuracy"][-1]
 print(f"validation accuracy after 5 epochs: {accuracy:.3f}")
 assert accuracy > 0.9, accuracy
+
+
+# 4. Debug eagerly, then compile: Python control flow on tensors runs as is
+#    eagerly, and @tf.function turns it into one graph (a while_loop node).
+def collatz_steps(n):
+    steps = tf.constant(0)
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+compiled_collatz = tf.function(collatz_steps)
+print("Collatz steps from 27: eager", int(collatz_steps(tf.constant(27))),
+      "compiled", int(compiled_collatz(tf.constant(27))))
+print(compiled_collatz.get_concrete_function(tf.constant(27)).graph)
+
+
+# 5. Eager against graph, measured: GELU (tanh form) on a million floats.
+def gelu(x):
+    return 0.5 * x * (1.0 + tf.tanh(0.7978845608 * (x + 0.044715 * x * x * x)))
+
+
+report = tf.benchmark.compare(gelu, tf.random.normal([1 << 20]), budget_s=1.0)
+print(report)
+assert report.ok
 print("quickstart: done")

@@ -50,3 +50,29 @@ def _pack(s, it):
 def map_structure(fn, *structures):
     flats = [flatten(s) for s in structures]
     return pack_sequence_as(structures[0], [fn(*xs) for xs in zip(*flats)])
+
+
+def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
+    """ValueError unless both structures nest the same way (same lengths, same dict
+    keys); with check_types, TypeError where the sequence types differ."""
+    _assert_same(nest1, nest2, check_types)
+
+
+def _assert_same(a, b, check_types):
+    if is_nested(a) != is_nested(b):
+        raise ValueError(f"The two structures don't have the same nested structure: {a!r} and {b!r}")
+    if not is_nested(a):
+        return
+    if check_types and type(a) is not type(b):
+        raise TypeError(f"The two structures don't have the same sequence type: "
+                        f"{type(a).__name__} and {type(b).__name__}")
+    if isinstance(a, dict):
+        if sorted(a, key=_sort_key) != sorted(b, key=_sort_key):
+            raise ValueError(f"The two dictionaries don't have the same set of keys: {sorted(a)} and {sorted(b)}")
+        for k in a:
+            _assert_same(a[k], b[k], check_types)
+        return
+    if len(a) != len(b):
+        raise ValueError(f"The two structures don't have the same number of elements: {len(a)} and {len(b)}")
+    for x, y in zip(a, b):
+        _assert_same(x, y, check_types)

@@ -237,7 +237,10 @@ def _python_to_array(value, dtype):
         return arr.astype(np.int32)
     if kind in "bf":
         return arr
-    if kind == "O" or kind == "U" or kind == "S":
+    if kind == "U" or kind == "S":
+        raise TypeError(with_location(
+            f"Cannot convert {value!r} to a tensor: tapeflow has no string tensors (tf.string)"))
+    if kind == "O":
         raise TypeError(with_location(f"Cannot convert {value!r} to a tensor"))
     return arr
 

@@ -1,6 +1,7 @@
 """tf.Variable: a mutable holder of a tensor value.  Reads go through `value()`,
 which is where tapes (watch on access) and graphs (read nodes) hook in."""
 import itertools
+import threading
 
 import numpy as np
 
@@ -11,6 +12,16 @@ from .tensor import Tensor, TensorBase, convert_to_tensor
 from . import tape as tape_mod
 
 _uid = itertools.count()
+_scopes = threading.local()
+
+
+def name_scopes():
+    """This thread's stack of tf.name_scope names (tapeflow.module pushes them);
+    a variable made inside is named "scope/inner/name:0"."""
+    stack = getattr(_scopes, "stack", None)
+    if stack is None:
+        stack = _scopes.stack = []
+    return stack
 
 
 class Variable(TensorBase):
@@ -42,7 +53,8 @@ class Variable(TensorBase):
         self._shape = t.shape if (shape is None and validate_shape) else None
         self.trainable = bool(trainable)
         self._uid = next(_uid)
-        self._name = (name or "Variable") + ":0"
+        stack = getattr(_scopes, "stack", None)
+        self._name = "/".join((stack or []) + [name or "Variable"]) + ":0"
 
     # -- reading
     def value(self):

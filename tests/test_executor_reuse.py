@@ -29,3 +29,20 @@ def test_buffer_of_a_dead_value_is_reused_after_its_last_use():
             rng.normal(size=(8, 4)).astype(np.float32)]
     for got, want in zip(exe(*args), run_graph(graph, args)):
         np.testing.assert_allclose(got, want, rtol=1e-5)
+
+
+def test_equal_small_constants_share_one_node_whatever_the_scalar_cache_does():
+    from tapeflow.runtime.tensor import Tensor
+    b = GraphBuilder("consts")
+    state.graph = b
+    try:
+        x = b.placeholder(Aval((3,), tf.float32))
+        # Two distinct tensor objects with one value, and a negative zero.
+        y = x * Tensor(np.float32(0.5)) + x * Tensor(np.asarray(0.5, np.float32)) + Tensor(np.float32(-0.0))
+        z = y + Tensor(np.float32(0.0))
+    finally:
+        state.graph = None
+    graph = b.build([z])
+    consts = [n for n in graph.nodes if n.op == "const"]
+    assert sorted(float(n.attr["value"].obj._value) for n in consts) == [-0.0, 0.0, 0.5]
+    assert len(consts) == 3

@@ -4,7 +4,6 @@ dtypes), traced into a graph and run by the reference interpreter (graph ==
 eager), and, for differentiable primitives, gradients against central finite
 differences in float64 (second derivatives for unary primitives).
 """
-import math
 
 import numpy as np
 import pytest
@@ -17,74 +16,12 @@ from tapeflow.runtime.registry import bind
 
 from conftest import check_grads, run_traced
 
-F32, F64, I32 = np.float32, np.float64, np.int32
-_rng = np.random.default_rng(1234)
+import op_rows_linalg
+import op_rows_random
+import op_rows_segment
 
-
-def rand(shape, lo=-2.0, hi=2.0, dtype=F64):
-    return _rng.uniform(lo, hi, size=shape).astype(dtype)
-
-
-def rint(shape, lo=-5, hi=6, dtype=I32):
-    return _rng.integers(lo, hi, size=shape).astype(dtype)
-
-
-def away_from_zero(shape, dtype=F64):
-    return (rand(shape, 0.5, 2.0, dtype) * _rng.choice([-1, 1], size=shape)).astype(dtype)
-
-
-class Case:
-    """fn(*tensors) against ref(*arrays) on `args`; gradients w.r.t. args[wrt]."""
-
-    def __init__(self, fn, ref, args, wrt=(), tol=1e-6, trace=True):
-        self.fn, self.ref, self.args, self.wrt, self.tol, self.trace = fn, ref, args, wrt, tol, trace
-
-
-class Row:
-    """differentiable: the primitive has a VJP (checked); order2: check second derivatives."""
-
-    def __init__(self, cases, differentiable, order2=False, check=None):
-        self.cases, self.differentiable, self.order2, self.check = cases, differentiable, order2, check
-
-
-def unary(fn, ref, domain=rand, dtypes=(F32, F64), diff=True, order2=True):
-    shapes = [(), (5,), (2, 3)]
-    cases = [Case(fn, ref, [domain(s).astype(d)], wrt=(0,) if diff and d == F64 else ())
-             for s in shapes for d in dtypes]
-    return Row(cases, diff, order2=diff and order2)
-
-
-def binary(fn, ref, a=rand, b=rand, dtypes=(F32, F64), diff=True, int_args=None):
-    pairs = [((3, 4), (3, 4)), ((3, 4), (4,)), ((2, 1, 3), (4, 1)), ((), (2, 3))]
-    cases = [Case(fn, ref, [a(sa).astype(d), b(sb).astype(d)], wrt=(0, 1) if diff and d == F64 else ())
-             for sa, sb in pairs for d in dtypes]
-    if int_args is not None:
-        cases.append(Case(fn, ref, [int_args[0]((3, 4)), int_args[1]((4,))]))
-    return Row(cases, diff)
-
-
-def np_erf(x):
-    return np.vectorize(math.erf, otypes=[x.dtype])(x) if x.ndim else np.asarray(math.erf(x), x.dtype)
-
-
-def np_sigmoid(x):
-    return 1 / (1 + np.exp(-x))
-
-
-def positive(s):
-    return rand(s, 0.5, 2.0)
-
-
-def nonzero_int(s):
-    return rint(s, 1, 6) * _rng.choice([-1, 1], size=s).astype(I32)
-
-
-def bools(s):
-    return _rng.random(s) > 0.5
-
-
-def floats_off_grid(s):
-    return rand(s) + 0.3 * np.sign(_rng.random(s) - 0.5) + 0.05
+from op_cases import (F32, F64, I32, Case, Row, away_from_zero, binary, bools, floats_off_grid,  # noqa: F401
+                      nonzero_int, np_erf, np_sigmoid, positive, rand, rint, unary)
 
 
 ROWS = {
@@ -478,6 +415,11 @@ ROWS.update({
     "random_shuffle": Row([], False, check=_check_random(lambda: tf.random.shuffle(tf.range(30)),
                                                             _stats_shuffle)),
 })
+
+
+ROWS.update(op_rows_linalg.ROWS)
+ROWS.update(op_rows_segment.ROWS)
+ROWS.update(op_rows_random.ROWS)
 
 
 # --- the tests ------------------------------------------------------------------------------

@@ -222,3 +222,60 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     positions = A.reshape(A.range_(int(depth), dtype=idx.dtype), [-1] + [1] * (rank - 1 - axis))
     hit = M.equal(A.expand_dims(idx, axis), positions)
     return A.where(hit, on, off)
+
+
+# --- tensor_scatter_nd_* ----------------------------------------------------------------
+def _tensor_scatter_args(tensor, indices, updates, op):
+    t = convert_to_tensor(tensor)
+    idx = convert_to_tensor(indices)
+    upd = convert_to_tensor(updates, t.dtype) if not hasattr(updates, "dtype") else convert_to_tensor(updates)
+    if upd.dtype is not t.dtype:
+        M._dtype_mismatch(op, t, upd)
+    if idx.dtype.is_floating or idx.dtype.is_bool or idx.shape.rank < 1 or idx.shape[-1] is None:
+        raise TypeError(with_location(f"{op}: indices must be integers with a known last dim, got "
+                                      f"{idx.dtype.name}{list(idx.shape)}"))
+    k = idx.shape[-1]
+    want = tuple(idx.shape.dims[:-1]) + tuple(t.shape.dims[k:])
+    if k > t.shape.rank or not upd.shape.is_compatible_with(want):
+        raise ValueError(with_location(
+            f"{op}: indices {list(idx.shape)} and updates {list(upd.shape)} do not fit a tensor of shape "
+            f"{list(t.shape)} (updates must have shape {list(want)})"))
+    return t, idx, upd
+
+
+def _scattered(idx, upd, like):
+    return bind(SCATTER_ND, (idx, upd, like), {"batch_dims": 0})
+
+
+def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+    """tensor with updates added at indices (repeated indices add up)."""
+    t, idx, upd = _tensor_scatter_args(tensor, indices, updates, "tensor_scatter_nd_add")
+    return t + _scattered(idx, upd, t)
+
+
+def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
+    t, idx, upd = _tensor_scatter_args(tensor, indices, updates, "tensor_scatter_nd_sub")
+    return t - _scattered(idx, upd, t)
+
+
+def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+    """tensor with the entries at indices replaced by updates.  With repeated
+    indices TensorFlow keeps one of the updates (unspecified which); here
+    they add up, so give distinct indices."""
+    t, idx, upd = _tensor_scatter_args(tensor, indices, updates, "tensor_scatter_nd_update")
+    hits = _scattered(idx, A.ones_like(upd, dtypes.int32), A.zeros_like(t, dtypes.int32))
+    return A.where(M.greater(hits, 0), _scattered(idx, upd, t), t)
+
+
+def _tensor_scatter_extreme(pick, tensor, indices, updates, op):
+    t, idx, upd = _tensor_scatter_args(tensor, indices, updates, op)
+    current = gather_nd(t, idx)
+    return tensor_scatter_nd_update(t, idx, pick(current, upd))
+
+
+def tensor_scatter_nd_max(tensor, indices, updates, name=None):
+    return _tensor_scatter_extreme(M.maximum, tensor, indices, updates, "tensor_scatter_nd_max")
+
+
+def tensor_scatter_nd_min(tensor, indices, updates, name=None):
+    return _tensor_scatter_extreme(M.minimum, tensor, indices, updates, "tensor_scatter_nd_min")

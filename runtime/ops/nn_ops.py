@@ -215,3 +215,31 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
 def embedding_lookup(params, ids, max_norm=None, name=None):
     return G.gather(params, ids)
 
+
+
+def crelu(features, axis=-1, name=None):
+    """relu(x) and relu(-x) concatenated along axis."""
+    from . import join_ops
+    x = convert_to_tensor(features)
+    return join_ops.concat([M.relu(x), M.relu(-x)], axis)
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """exp(log_input) - log_input * targets, plus Stirling's term for targets > 1 when full."""
+    c = _floating(log_input, "log_poisson_loss")
+    z = M.cast(convert_to_tensor(targets), c.dtype)
+    loss = M.exp(c) - c * z
+    if not compute_full_loss:
+        return loss
+    big = M.greater(z, 1)
+    safe = A.where(big, z, A.ones_like(z))
+    stirling = safe * M.log(safe) - safe + M.log(safe * (2 * math.pi)) * 0.5
+    return loss + A.where(big, stirling, A.zeros_like(z))
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """Sigmoid cross entropy with the positive term weighted by pos_weight (stable form)."""
+    x = _floating(logits, "weighted_cross_entropy_with_logits")
+    z = M.cast(convert_to_tensor(labels), x.dtype)
+    log_weight = (M.cast(convert_to_tensor(pos_weight), x.dtype) - 1) * z + 1
+    return (1 - z) * x + log_weight * (M.log1p(M.exp(-M.abs(x))) + M.relu(-x))

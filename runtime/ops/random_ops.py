@@ -53,7 +53,14 @@ def _key(seed):
     return ("entropy", next(_seeds.entropy_counter))
 
 
+# Streams of tf.random.Generator objects, by generator number: they live as long
+# as their Generator and set_seed() does not reset them.
+generator_streams = {}
+
+
 def _stream(key):
+    if key[0] == "generator":
+        return generator_streams[key[1]]
     gen = _seeds.streams.get(key)
     if gen is None:
         gen = np.random.default_rng(None if key[0] == "entropy" else list(key))
@@ -126,9 +133,9 @@ def _shape_inputs(shape, op):
     return (), static
 
 
-def _draw(prim, shape, dtype, seed, op, **attrs):
+def _draw(prim, shape, dtype, key, op, **attrs):
     dims, static = _shape_inputs(shape, op)
-    return bind(prim, dims, {"shape": static, "dtype": dtype, "seed": _key(seed), **attrs})
+    return bind(prim, dims, {"shape": static, "dtype": dtype, "seed": key, **attrs})
 
 
 def _float_dtype(dtype, op):
@@ -139,14 +146,23 @@ def _float_dtype(dtype, op):
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    return normal_from(_key(seed), shape, mean, stddev, dtype)
+
+
+def normal_from(key, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32):
+    """random.normal drawing from the stream `key` (also a Generator's)."""
     dtype = _float_dtype(dtype, "random.normal")
-    out = _draw(RANDOM_NORMAL, shape, dtype, seed, "random.normal")
+    out = _draw(RANDOM_NORMAL, shape, dtype, key, "random.normal")
     return _scale(out, mean, stddev)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    return truncated_normal_from(_key(seed), shape, mean, stddev, dtype)
+
+
+def truncated_normal_from(key, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32):
     dtype = _float_dtype(dtype, "random.truncated_normal")
-    out = _draw(TRUNCATED_NORMAL, shape, dtype, seed, "random.truncated_normal")
+    out = _draw(TRUNCATED_NORMAL, shape, dtype, key, "random.truncated_normal")
     return _scale(out, mean, stddev)
 
 
@@ -160,6 +176,10 @@ def _scale(out, mean, stddev):
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Floats in [minval, maxval) (default [0, 1)); integers need both bounds."""
+    return uniform_from(_key(seed), shape, minval, maxval, dtype)
+
+
+def uniform_from(key, shape, minval=0, maxval=None, dtype=dtypes.float32):
     dtype = dtypes.as_dtype(dtype)
     if dtype.is_integer:
         if maxval is None:
@@ -167,9 +187,9 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
         lo, hi = (int(convert_to_tensor(v)._value) if isinstance(v, TensorBase) else int(v) for v in (minval, maxval))
         if lo >= hi:
             raise ValueError(with_location(f"random.uniform: need minval < maxval, got {lo} and {hi}"))
-        return _draw(RANDOM_UNIFORM, shape, dtype, seed, "random.uniform", bounds=(lo, hi))
+        return _draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(lo, hi))
     dtype = _float_dtype(dtype, "random.uniform")
-    out = _draw(RANDOM_UNIFORM, shape, dtype, seed, "random.uniform", bounds=(0, 1))
+    out = _draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(0, 1))
     maxval = 1 if maxval is None else maxval
     if isinstance(minval, (int, float)) and isinstance(maxval, (int, float)) and (minval, maxval) == (0, 1):
         return out

@@ -13,18 +13,25 @@ from . import gather_ops as G
 from . import indexing as I
 
 
-def _cumsum_impl(xp, x, axis, exclusive, reverse):
+def scan_impl(xp, x, axis, exclusive, reverse, scan, identity_like):
+    """A running sum/product along `axis` (`scan` = xp.cumsum or xp.cumprod);
+    exclusive shifts it by one with the identity first, reverse runs it from
+    the end."""
     if reverse:
         x = xp.flip(x, axis)
-    out = xp.cumsum(x, axis=axis, dtype=x.dtype)
-    if exclusive:  # shift by one along the axis, a zero first
+    out = scan(x, axis=axis, dtype=x.dtype)
+    if exclusive:
         to = [slice(None)] * x.ndim
         frm = [slice(None)] * x.ndim
         to[axis], frm[axis] = slice(1, None), slice(None, -1)
-        shifted = xp.zeros_like(out)
+        shifted = identity_like(out)
         shifted[tuple(to)] = out[tuple(frm)]
         out = shifted
     return xp.flip(out, axis) if reverse else out
+
+
+def _cumsum_impl(xp, x, axis, exclusive, reverse):
+    return scan_impl(xp, x, axis, exclusive, reverse, xp.cumsum, xp.zeros_like)
 
 
 CUMSUM = defprim("cumsum", _cumsum_impl, lambda x, axis, exclusive, reverse: R.same(x),

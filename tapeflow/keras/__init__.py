@@ -1,6 +1,7 @@
-"""tapeflow.keras: layers, models, losses, metrics, optimizers (with
-optimizers.schedules) and callbacks, with Keras 3's defaults and update formulas."""
-from tapeflow.keras import activations, callbacks, initializers, layers, losses, metrics  # noqa: F401
-from tapeflow.keras import models, optimizers, schedules, utils  # noqa: F401
+"""tapeflow.keras: layers, models (Sequential, subclassed and functional), losses,
+metrics, optimizers (with optimizers.schedules), callbacks, regularizers,
+constraints, initializers, activations and backend, with Keras 3's defaults."""
+from tapeflow.keras import activations, backend, callbacks, constraints, initializers, layers  # noqa: F401
+from tapeflow.keras import losses, metrics, models, optimizers, regularizers, schedules, utils  # noqa: F401
 from tapeflow.keras.layers import Input  # noqa: F401
 from tapeflow.keras.models import Model, Sequential  # noqa: F401

@@ -1,4 +1,4 @@
-"""Activation functions by name, for layers' `activation=` arguments."""
+"""Activation functions by name, for layers' `activation=` arguments (Keras 3's set)."""
 import tapeflow as tf
 from tapeflow.runtime.ops import math_ops
 
@@ -7,12 +7,33 @@ def linear(x):
     return x
 
 
-def relu(x):
-    return math_ops.relu(x)
+def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
+    if negative_slope == 0 and max_value is None and threshold == 0:
+        return math_ops.relu(x)
+    below = (x - threshold) * negative_slope if negative_slope else tf.zeros_like(x)
+    y = tf.where(x >= threshold, x, below)
+    return y if max_value is None else tf.minimum(y, tf.cast(max_value, y.dtype))
+
+
+def relu6(x):
+    return tf.nn.relu6(x)
+
+
+def leaky_relu(x, negative_slope=0.2):
+    return tf.nn.leaky_relu(x, alpha=negative_slope)
 
 
 def sigmoid(x):
     return tf.sigmoid(x)
+
+
+def hard_sigmoid(x):
+    """relu6(x + 3) / 6 (Keras 3)."""
+    return tf.nn.relu6(x + 3.0) / 6.0
+
+
+def hard_silu(x):
+    return x * hard_sigmoid(x)
 
 
 def tanh(x):
@@ -27,8 +48,9 @@ def log_softmax(x, axis=-1):
     return tf.nn.log_softmax(x, axis=axis)
 
 
-def elu(x):
-    return tf.nn.elu(x)
+def elu(x, alpha=1.0):
+    y = tf.nn.elu(x)
+    return y if alpha == 1.0 else tf.where(x > 0, y, y * alpha)
 
 
 def selu(x):
@@ -43,12 +65,33 @@ def softplus(x):
     return tf.nn.softplus(x)
 
 
+def softsign(x):
+    return tf.nn.softsign(x)
+
+
+def silu(x):
+    return tf.nn.silu(x)
+
+
+def mish(x):
+    return x * tf.tanh(tf.nn.softplus(x))
+
+
+def log_sigmoid(x):
+    return tf.math.log_sigmoid(x)
+
+
 def exponential(x):
     return tf.exp(x)
 
 
-_BY_NAME = {f.__name__: f for f in (linear, relu, sigmoid, tanh, softmax, log_softmax, elu, selu,
-                                    gelu, softplus, exponential)}
+swish = silu
+hard_swish = hard_silu
+
+_BY_NAME = {f.__name__: f for f in (linear, relu, relu6, leaky_relu, sigmoid, hard_sigmoid, hard_silu, tanh,
+                                    softmax, log_softmax, elu, selu, gelu, softplus, softsign, silu, mish,
+                                    log_sigmoid, exponential)}
+_BY_NAME.update(swish=silu, hard_swish=hard_silu)
 
 
 def get(identifier):
@@ -65,3 +108,7 @@ def get(identifier):
 
 def serialize(fn):
     return getattr(fn, "__name__", repr(fn))
+
+
+def deserialize(name):
+    return get(name)

@@ -66,6 +66,9 @@ class Constant(Initializer):
     def __init__(self, value=0.0):
         self.value = value
 
+    def get_config(self):
+        return {"value": self.value}
+
     def __call__(self, shape, dtype=None):
         return np.full(tuple(shape), self.value, _np_dtype(dtype))
 
@@ -75,6 +78,9 @@ class RandomUniform(_Seeded):
         super().__init__(seed)
         self.minval, self.maxval = minval, maxval
 
+    def get_config(self):
+        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
+
     def __call__(self, shape, dtype=None):
         return self.rng().uniform(self.minval, self.maxval, tuple(shape)).astype(_np_dtype(dtype))
 
@@ -83,6 +89,9 @@ class RandomNormal(_Seeded):
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         super().__init__(seed)
         self.mean, self.stddev = mean, stddev
+
+    def get_config(self):
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
 
     def __call__(self, shape, dtype=None):
         return self.rng().normal(self.mean, self.stddev, tuple(shape)).astype(_np_dtype(dtype))
@@ -108,6 +117,11 @@ class VarianceScaling(_Seeded):
         if distribution not in ("truncated_normal", "untruncated_normal", "uniform"):
             raise ValueError(f"VarianceScaling: unknown distribution {distribution!r}")
         self.scale, self.mode, self.distribution = scale, mode, distribution
+
+    def get_config(self):
+        if type(self) is not VarianceScaling:
+            return {"seed": self.seed}  # the subclasses fix scale, mode and distribution
+        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution, "seed": self.seed}
 
     def __call__(self, shape, dtype=None):
         fan_in, fan_out = _fans(shape)
@@ -150,12 +164,49 @@ class LecunNormal(VarianceScaling):
         super().__init__(1.0, "fan_in", "truncated_normal", seed)
 
 
+class LecunUniform(VarianceScaling):
+    def __init__(self, seed=None):
+        super().__init__(1.0, "fan_in", "uniform", seed)
+
+
+class TruncatedNormal(_Seeded):
+    """Normal(mean, stddev) samples redrawn until within two standard deviations."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        super().__init__(seed)
+        self.mean, self.stddev = mean, stddev
+
+    def __call__(self, shape, dtype=None):
+        return (self.mean + _truncated_normal(self.rng(), tuple(shape), self.stddev)).astype(_np_dtype(dtype))
+
+    def get_config(self):
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+
+
+class Identity(Initializer):
+    """gain * the identity matrix (2-D shapes only)."""
+
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None):
+        if len(shape) != 2:
+            raise ValueError(f"Identity initializer: needs a 2-D shape, got {tuple(shape)}")
+        return (self.gain * np.eye(*shape)).astype(_np_dtype(dtype))
+
+    def get_config(self):
+        return {"gain": self.gain}
+
+
 class Orthogonal(_Seeded):
     """A (scaled) random orthogonal matrix over the last axis and the rest flattened."""
 
     def __init__(self, gain=1.0, seed=None):
         super().__init__(seed)
         self.gain = gain
+
+    def get_config(self):
+        return {"gain": self.gain, "seed": self.seed}
 
     def __call__(self, shape, dtype=None):
         shape = tuple(shape)
@@ -175,7 +226,10 @@ _BY_NAME = {
     "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
     "he_uniform": HeUniform, "he_normal": HeNormal, "lecun_normal": LecunNormal,
     "orthogonal": Orthogonal, "variance_scaling": VarianceScaling,
+    "lecun_uniform": LecunUniform, "truncated_normal": TruncatedNormal, "identity": Identity,
+    "uniform": RandomUniform, "normal": RandomNormal,
 }
+_BY_CLASS_NAME = {cls.__name__: cls for cls in _BY_NAME.values()}
 
 
 def get(identifier):
@@ -183,12 +237,25 @@ def get(identifier):
     if identifier is None:
         return None
     if isinstance(identifier, str):
+        if identifier in _BY_CLASS_NAME:
+            return _BY_CLASS_NAME[identifier]()
         key = identifier.lower()
         if key not in _BY_NAME:
             raise ValueError(f"Unknown initializer {identifier!r}; known: {sorted(_BY_NAME)}")
         return _BY_NAME[key]()
+    if isinstance(identifier, dict) and identifier.get("class_name") in _BY_CLASS_NAME:
+        return _BY_CLASS_NAME[identifier["class_name"]](**identifier.get("config", {}))
     if isinstance(identifier, type):
         return identifier()
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret initializer {identifier!r}")
+
+
+def serialize(initializer):
+    """{"class_name", "config"} for a keras.initializers object (get() reads it back)."""
+    if initializer is None:
+        return None
+    if type(initializer).__name__ in _BY_CLASS_NAME:
+        return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
+    return initializer  # a user's callable: usable to copy a layer, not saved as JSON

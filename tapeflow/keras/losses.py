@@ -91,6 +91,82 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     return -R.reduce_sum(target * M.log(p), axis=-1)
 
 
+def mean_absolute_percentage_error(y_true, y_pred):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    diff = M.abs((y_true - y_pred) / M.maximum(M.abs(y_true), EPSILON))
+    return 100.0 * R.reduce_mean(diff, axis=-1)
+
+
+def mean_squared_logarithmic_error(y_true, y_pred):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    first = M.log(M.maximum(y_pred, EPSILON) + 1.0)
+    second = M.log(M.maximum(y_true, EPSILON) + 1.0)
+    return R.reduce_mean(M.square(first - second), axis=-1)
+
+
+def huber(y_true, y_pred, delta=1.0):
+    """0.5 e^2 where |e| <= delta, else delta * (|e| - 0.5 delta); mean over the last axis."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    err = M.abs(y_pred - y_true)
+    quad = 0.5 * M.square(err)
+    lin = delta * err - 0.5 * delta * delta
+    return R.reduce_mean(A.where(err <= delta, quad, lin), axis=-1)
+
+
+def log_cosh(y_true, y_pred):
+    """log(cosh(e)) = |e| + log(1 + exp(-2|e|)) - log 2 (no overflow for large |e|)."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    e = y_pred - y_true
+    a = M.abs(e)
+    return R.reduce_mean(a + M.log1p(M.exp(-2.0 * a)) - float(np.log(2.0)), axis=-1)
+
+
+def kl_divergence(y_true, y_pred):
+    """sum(t * log(t / p)) with both clipped to [eps, 1]."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    t = M.clip_by_value(y_true, EPSILON, 1.0)
+    p = M.clip_by_value(y_pred, EPSILON, 1.0)
+    return R.reduce_sum(t * M.log(t / p), axis=-1)
+
+
+def poisson(y_true, y_pred):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    return R.reduce_mean(y_pred - y_true * M.log(y_pred + EPSILON), axis=-1)
+
+
+def _signed_labels(y_true):
+    """0/1 labels become -1/+1 (labels already in {-1, 1} are kept)."""
+    is_binary = R.reduce_all(M.logical_or(M.equal(y_true, 0.0), M.equal(y_true, 1.0)))
+    return A.where(is_binary, 2.0 * y_true - 1.0, y_true)
+
+
+def hinge(y_true, y_pred):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    return R.reduce_mean(M.relu(1.0 - _signed_labels(y_true) * y_pred), axis=-1)
+
+
+def squared_hinge(y_true, y_pred):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    return R.reduce_mean(M.square(M.relu(1.0 - _signed_labels(y_true) * y_pred)), axis=-1)
+
+
+def categorical_hinge(y_true, y_pred):
+    y_true, y_pred = _prepare(y_true, y_pred)
+    pos = R.reduce_sum(y_true * y_pred, axis=-1)
+    neg = R.reduce_max((1.0 - y_true) * y_pred, axis=-1)
+    return M.relu(neg - pos + 1.0)
+
+
+def _l2_normalize(x, axis):
+    return x * M.rsqrt(M.maximum(R.reduce_sum(M.square(x), axis=axis, keepdims=True), 1e-12))
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """-cos(y_true, y_pred) along `axis` (a loss: -1 means the same direction)."""
+    y_true, y_pred = _prepare(y_true, y_pred)
+    return -R.reduce_sum(_l2_normalize(y_true, axis) * _l2_normalize(y_pred, axis), axis=axis)
+
+
 class Loss:
     """Callable loss object: loss(y_true, y_pred, sample_weight=None) -> scalar."""
 
@@ -170,8 +246,35 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         self.from_logits = from_logits
 
 
+def _wrapper_class(class_name, fn, default_name, **defaults):
+    """A Loss class whose call is fn(y_true, y_pred, **options)."""
+    def __init__(self, reduction="sum_over_batch_size", name=default_name, **options):
+        unknown = set(options) - set(defaults)
+        if unknown:
+            raise TypeError(f"{class_name}: unexpected arguments {sorted(unknown)}")
+        LossFunctionWrapper.__init__(self, fn, reduction, name, **{**defaults, **options})
+    return type(class_name, (LossFunctionWrapper,), {"__init__": __init__, "__doc__": fn.__doc__})
+
+
+MeanAbsolutePercentageError = _wrapper_class("MeanAbsolutePercentageError", mean_absolute_percentage_error,
+                                             "mean_absolute_percentage_error")
+MeanSquaredLogarithmicError = _wrapper_class("MeanSquaredLogarithmicError", mean_squared_logarithmic_error,
+                                             "mean_squared_logarithmic_error")
+Huber = _wrapper_class("Huber", huber, "huber_loss", delta=1.0)
+LogCosh = _wrapper_class("LogCosh", log_cosh, "log_cosh")
+KLDivergence = _wrapper_class("KLDivergence", kl_divergence, "kl_divergence")
+Poisson = _wrapper_class("Poisson", poisson, "poisson")
+Hinge = _wrapper_class("Hinge", hinge, "hinge")
+SquaredHinge = _wrapper_class("SquaredHinge", squared_hinge, "squared_hinge")
+CategoricalHinge = _wrapper_class("CategoricalHinge", categorical_hinge, "categorical_hinge")
+CosineSimilarity = _wrapper_class("CosineSimilarity", cosine_similarity, "cosine_similarity", axis=-1)
+
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
+mape = MAPE = mean_absolute_percentage_error
+msle = MSLE = mean_squared_logarithmic_error
+kld = KLD = kullback_leibler_divergence = kl_divergence
+logcosh = log_cosh
 
 _BY_NAME = {
     "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
@@ -179,6 +282,11 @@ _BY_NAME = {
     "binary_crossentropy": BinaryCrossentropy,
     "categorical_crossentropy": CategoricalCrossentropy,
     "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
+    "mape": MeanAbsolutePercentageError, "mean_absolute_percentage_error": MeanAbsolutePercentageError,
+    "msle": MeanSquaredLogarithmicError, "mean_squared_logarithmic_error": MeanSquaredLogarithmicError,
+    "huber": Huber, "huber_loss": Huber, "log_cosh": LogCosh, "logcosh": LogCosh,
+    "kl_divergence": KLDivergence, "kld": KLDivergence, "poisson": Poisson, "hinge": Hinge,
+    "squared_hinge": SquaredHinge, "categorical_hinge": CategoricalHinge, "cosine_similarity": CosineSimilarity,
 }
 
 

@@ -155,11 +155,132 @@ class MeanAbsoluteError(MeanMetricWrapper):
         super().__init__(losses.mean_absolute_error, name, dtype)
 
 
+class RootMeanSquaredError(Mean):
+    def __init__(self, name="root_mean_squared_error", dtype="float32"):
+        super().__init__(name, dtype)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true, y_pred = losses._prepare(y_true, y_pred)
+        super().update_state(M.square(y_pred - y_true), sample_weight)
+
+    def result(self):
+        return M.sqrt(super().result())
+
+
+def _in_top_k(target_scores, y_pred, k):
+    """1.0 where fewer than k classes score strictly higher than the target (ties count as in)."""
+    higher = R.reduce_sum(M.cast(M.greater(y_pred, A.expand_dims(target_scores, -1)), dtypes.float32), axis=-1)
+    return M.cast(M.less(higher, float(k)), dtypes.float32)
+
+
+def top_k_categorical_accuracy(y_true, y_pred, k=5):
+    y_pred = convert_to_tensor(y_pred)
+    y_true = M.cast(convert_to_tensor(y_true), y_pred.dtype)
+    labels = R.argmax(y_true, axis=-1)
+    target = R.reduce_sum(losses.one_hot_labels(labels, y_pred.shape[-1], y_pred.dtype) * y_pred, axis=-1)
+    return _in_top_k(target, y_pred, k)
+
+
+def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
+    y_pred = convert_to_tensor(y_pred)
+    labels = losses._sparse_labels(y_true, y_pred)
+    target = R.reduce_sum(losses.one_hot_labels(labels, y_pred.shape[-1], y_pred.dtype) * y_pred, axis=-1)
+    return _in_top_k(target, y_pred, k)
+
+
+class TopKCategoricalAccuracy(MeanMetricWrapper):
+    def __init__(self, k=5, name="top_k_categorical_accuracy", dtype="float32"):
+        super().__init__(top_k_categorical_accuracy, name, dtype, k=k)
+
+
+class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
+    def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype="float32"):
+        super().__init__(sparse_top_k_categorical_accuracy, name, dtype, k=k)
+
+
+class _Confusion(Metric):
+    """Counts of true/false positives/negatives of `y_pred > threshold`, per threshold."""
+
+    def __init__(self, thresholds, name, dtype="float32"):
+        super().__init__(name, dtype)
+        self.thresholds = [float(t) for t in thresholds]
+        n = len(self.thresholds)
+        self.true_positives = self.add_variable("true_positives", (n,))
+        self.false_positives = self.add_variable("false_positives", (n,))
+        self.true_negatives = self.add_variable("true_negatives", (n,))
+        self.false_negatives = self.add_variable("false_negatives", (n,))
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_pred = M.cast(convert_to_tensor(y_pred), dtypes.float32)
+        y_true = M.cast(convert_to_tensor(y_true), dtypes.float32)
+        t = convert_to_tensor(np.asarray(self.thresholds, np.float32))
+        pred = M.cast(M.greater(A.expand_dims(A.reshape(y_pred, [-1]), -1), t), dtypes.float32)  # (N, T)
+        true = A.expand_dims(M.cast(M.greater(A.reshape(y_true, [-1]), 0.5), dtypes.float32), -1)  # (N, 1)
+        w = 1.0
+        if sample_weight is not None:
+            sw = M.cast(convert_to_tensor(sample_weight), dtypes.float32)
+            while sw.shape.rank < y_true.shape.rank:
+                sw = A.expand_dims(sw, -1)  # (batch,) weights over (batch, 1) targets
+            w = A.expand_dims(A.reshape(sw * A.ones_like(y_true), [-1]), -1)
+        self.true_positives.assign_add(R.reduce_sum(pred * true * w, axis=0))
+        self.false_positives.assign_add(R.reduce_sum(pred * (1.0 - true) * w, axis=0))
+        self.true_negatives.assign_add(R.reduce_sum((1.0 - pred) * (1.0 - true) * w, axis=0))
+        self.false_negatives.assign_add(R.reduce_sum((1.0 - pred) * true * w, axis=0))
+
+
+class Precision(_Confusion):
+    """tp / (tp + fp) of predictions above `thresholds` (default 0.5)."""
+
+    def __init__(self, thresholds=None, name="precision", dtype="float32"):
+        self._single = not isinstance(thresholds, (list, tuple))
+        super().__init__([0.5 if thresholds is None else thresholds] if self._single else thresholds, name, dtype)
+
+    def result(self):
+        tp = self.true_positives.value()
+        r = M.div_no_nan(tp, tp + self.false_positives.value())
+        return r[0] if self._single else r
+
+
+class Recall(_Confusion):
+    """tp / (tp + fn) of predictions above `thresholds` (default 0.5)."""
+
+    def __init__(self, thresholds=None, name="recall", dtype="float32"):
+        self._single = not isinstance(thresholds, (list, tuple))
+        super().__init__([0.5 if thresholds is None else thresholds] if self._single else thresholds, name, dtype)
+
+    def result(self):
+        tp = self.true_positives.value()
+        r = M.div_no_nan(tp, tp + self.false_negatives.value())
+        return r[0] if self._single else r
+
+
+class AUC(_Confusion):
+    """Area under the ROC curve by the trapezoid rule over `num_thresholds` evenly
+    spaced thresholds (with -eps and 1 + eps at the ends), as Keras."""
+
+    def __init__(self, num_thresholds=200, curve="ROC", name="auc", dtype="float32", **unused):
+        if curve != "ROC":
+            raise ValueError(f"AUC: only curve='ROC' is supported, got {curve!r}")
+        inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+        super().__init__([-1e-7] + inner + [1.0 + 1e-7], name, dtype)
+
+    def result(self):
+        tp, fp = self.true_positives.value(), self.false_positives.value()
+        tn, fn = self.true_negatives.value(), self.false_negatives.value()
+        tpr = M.div_no_nan(tp, tp + fn)
+        fpr = M.div_no_nan(fp, fp + tn)
+        return R.reduce_sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2.0)
+
+
 _BY_NAME = {
     "accuracy": Accuracy, "acc": Accuracy, "binary_accuracy": BinaryAccuracy,
     "categorical_accuracy": CategoricalAccuracy, "sparse_categorical_accuracy": SparseCategoricalAccuracy,
     "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
     "mae": MeanAbsoluteError, "mean_absolute_error": MeanAbsoluteError,
+    "top_k_categorical_accuracy": TopKCategoricalAccuracy,
+    "sparse_top_k_categorical_accuracy": SparseTopKCategoricalAccuracy,
+    "precision": Precision, "recall": Recall, "auc": AUC,
+    "root_mean_squared_error": RootMeanSquaredError, "rmse": RootMeanSquaredError,
 }
 
 

@@ -1,6 +1,8 @@
 """keras.Model (subclass it and define `call`) and keras.Sequential."""
 import numpy as np
 
+from tapeflow.keras import functional
+from tapeflow.keras.saving import load_model  # noqa: F401 - keras.models.load_model
 from tapeflow.keras.layers.base import Layer
 from tapeflow.keras.layers.input import InputLayer
 from tapeflow.keras.training import Trainer
@@ -10,20 +12,87 @@ from tapeflow.runtime.registry import state
 
 class Model(Trainer, Layer):
     """A layer with training methods (compile/fit/evaluate/predict), summary()
-    and weight saving.  Sublayers and variables assigned as attributes, also in
-    lists and dicts, are tracked automatically."""
+    and weight saving.  Either functional, `Model(inputs, outputs)` over
+    KerasTensors, or subclassed with a `call`: sublayers and variables assigned
+    as attributes, also in lists and dicts, are tracked automatically."""
 
     def __init__(self, *args, **kwargs):
-        if args or "inputs" in kwargs or "outputs" in kwargs:
-            raise NotImplementedError(with_location(
-                "keras.Model(inputs, outputs): the functional API is not supported; subclass "
-                "keras.Model and define call(), or use keras.Sequential"))
+        if len(args) > 2:
+            raise TypeError(with_location("Model(inputs, outputs, name=...): too many positional arguments"))
+        inputs = kwargs.pop("inputs", args[0] if args else None)
+        outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        if inputs is not None and kwargs.get("name") is None and type(self) is Model:
+            from tapeflow.keras.layers.base import unique_name
+            kwargs["name"] = unique_name("functional")  # Keras 3's name for functional models
         Layer.__init__(self, **kwargs)
         self._init_trainer()
+        self.__dict__["_functional"] = None
+        if inputs is not None or outputs is not None:
+            if inputs is None or outputs is None:
+                raise ValueError(with_location("Model(inputs, outputs): give both inputs and outputs"))
+            graph = functional.FunctionalGraph(inputs, outputs)
+            self.__dict__["_functional"] = graph
+            self._functional_layers = graph.layers()  # tracked: weights in layer order
+            self.__dict__["built"] = True
+            shapes = [tuple(t.shape.dims) for t in graph.flat_outputs]
+            self.__dict__["_output_shape"] = shapes[0] if len(shapes) == 1 else shapes
 
     def call(self, inputs, training=None):
+        if self._functional is not None:
+            return self._functional.run(inputs, training)
         raise NotImplementedError(with_location(
             f"{type(self).__name__}: a subclassed Model must define call(inputs)"))
+
+    def _convert_inputs(self, inputs):
+        if self.__dict__.get("_functional") is not None:
+            return inputs  # each input is converted to its keras.Input's dtype
+        return Layer._convert_inputs(self, inputs)
+
+    # -- the functional graph's ends
+    def _graph(self, what):
+        if self.__dict__.get("_functional") is None:
+            raise AttributeError(f"{self.name}.{what}: only a functional model (Model(inputs, outputs)) has it")
+        return self._functional
+
+    @property
+    def inputs(self):
+        return self._graph("inputs").flat_inputs
+
+    @property
+    def outputs(self):
+        return self._graph("outputs").flat_outputs
+
+    @property
+    def input(self):
+        return self._graph("input").inputs
+
+    @property
+    def output(self):
+        return self._graph("output").outputs
+
+    @property
+    def input_names(self):
+        return self._graph("input_names").input_names
+
+    @property
+    def output_names(self):
+        g = self.__dict__.get("_functional")
+        return g.output_names if g is not None else self.__dict__.get("_output_names")
+
+    @property
+    def input_shape(self):
+        shapes = [tuple(t.shape.dims) for t in self._graph("input_shape").flat_inputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    def get_layer(self, name=None, index=None):
+        layers = self.layers
+        if index is not None:
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(with_location(f"{self.name}.get_layer: no layer named {name!r}; "
+                                       f"layers: {[l.name for l in layers]}"))
 
     # -- summary
     def summary(self, print_fn=None, line_length=80):
@@ -52,7 +121,13 @@ class Model(Trainer, Layer):
             print_fn(line)
 
     def _summary_layers(self):
-        return self._layers
+        return self.layers
+
+    def save(self, filepath, overwrite=True, **unused):
+        """A directory with the architecture as JSON (config.json) and the weights;
+        keras.models.load_model rebuilds it (known layers only, no code runs)."""
+        from tapeflow.keras import saving
+        saving.save_model(self, filepath, overwrite)
 
     # -- weights on disk (tapeflow checkpoint format, see README)
     def save_weights(self, filepath, overwrite=True):
@@ -83,6 +158,9 @@ class Sequential(Model):
             self.add(layer)
 
     def add(self, layer):
+        if isinstance(layer, functional.KerasTensor) and layer.node is not None \
+                and layer.node.layer._is_input_layer:
+            layer = layer.node.layer  # Sequential([keras.Input(shape), ...])
         if isinstance(layer, InputLayer):
             if self._stack:
                 raise ValueError(with_location("Sequential.add: an Input must come first"))
@@ -112,9 +190,15 @@ class Sequential(Model):
             raise ValueError(with_location("Sequential.build: give the input shape, e.g. (None, 784)"))
         if state.graph is not None or not self._stack:
             return
+        dtype = self._input_spec.input_dtype if self._input_spec is not None else "float32"
+        try:
+            # Symbolically first: output shapes keep the unknown batch dim (None).
+            Layer.__call__(self, functional.KerasTensor(tuple(input_shape), dtype), training=False)
+            return
+        except (TypeError, ValueError):
+            pass  # a layer that needs concrete sizes: build on one zero example instead
         dims = [1 if d is None else int(d) for d in input_shape]
-        dtype = self._input_spec.input_dtype.np if self._input_spec is not None else np.float32
-        Layer.__call__(self, np.zeros(dims, dtype), training=False)
+        Layer.__call__(self, np.zeros(dims, np.dtype(getattr(dtype, "np", dtype))), training=False)
 
     def _build_from(self, inputs):
         self.__dict__["built"] = True  # the layers build themselves as the input flows through

@@ -110,6 +110,9 @@ class Optimizer(SlotOwner):
             if self.weight_decay:
                 var.assign_sub(var * M.cast(var_lr * self.weight_decay, var.dtype))
             self.update_step(g, var, var_lr)
+            constraint = getattr(var, "constraint", None)  # set by Layer.add_weight(constraint=)
+            if constraint is not None:
+                var.assign(constraint(var.value()))
         self.iterations.assign_add(convert_to_tensor(1, dtypes.int64))
         return self.iterations
 

@@ -8,6 +8,7 @@ import numpy as np
 
 import tapeflow
 from tapeflow.keras import callbacks as callbacks_mod
+from tapeflow.keras import compile_utils
 from tapeflow.keras import losses as losses_mod
 from tapeflow.keras import metrics as metrics_mod
 from tapeflow.keras import optimizers as optimizers_mod
@@ -104,12 +105,19 @@ class Trainer:
         d["stop_training"] = False
         d["history"] = None
         d["_step_fns"] = {}
+        d["_loss_spec"] = (None, None)
+        d["_output_names"] = None
+        d["_output_loss_trackers"] = []
 
-    def compile(self, optimizer="rmsprop", loss=None, metrics=None, run_eagerly=False, **unused):
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, run_eagerly=False,
+                **unused):
         d = self.__dict__
         d["optimizer"] = optimizers_mod.get(optimizer)
-        d["compiled_loss"] = losses_mod.get(loss) if loss is not None else None
-        d["_metric_specs"] = list(metrics or [])
+        # Several outputs: the per-output losses are resolved by _prepare from the first batch.
+        multi = isinstance(loss, (list, tuple, dict)) or loss_weights is not None
+        d["compiled_loss"] = None if loss is None else (loss if multi else losses_mod.get(loss))
+        d["_loss_spec"] = (loss, loss_weights) if multi else (None, None)
+        d["_metric_specs"] = metrics if isinstance(metrics, dict) else list(metrics or [])
         d["_compiled_metrics"] = None
         d["_loss_tracker"] = metrics_mod.Mean(name="loss")
         d["run_eagerly"] = bool(run_eagerly)
@@ -124,7 +132,7 @@ class Trainer:
     @property
     def metrics(self):
         out = [self._loss_tracker] if self._loss_tracker is not None else []
-        return out + list(self._compiled_metrics or [])
+        return out + list(self._output_loss_trackers) + [m for _, m in self._compiled_metrics or []]
 
     @property
     def metrics_names(self):
@@ -136,14 +144,24 @@ class Trainer:
 
     # -- steps (plain Python over tensors: eager, or traced by tf.function)
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
+        """The compiled loss plus every loss the layers added (regularization, add_loss)."""
+        y, y_pred = _single(y), _single(y_pred)
         loss = self.compiled_loss(y, y_pred, sample_weight)
+        extra = self.losses
+        if extra:
+            loss = loss + tapeflow.add_n([tapeflow.cast(e, loss.dtype) for e in extra])
         return loss
 
     def _update_metrics(self, loss, x, y, y_pred, sample_weight):
         batch = nest.flatten(x)[0].shape[0]
-        self._loss_tracker.update_state(loss, sample_weight=None if batch is None else float(batch))
-        for m in self._compiled_metrics:
-            m.update_state(y, y_pred, sample_weight)
+        batch_weight = None if batch is None else float(batch)
+        self._loss_tracker.update_state(loss, sample_weight=batch_weight)
+        y, y_pred = _single(y), _single(y_pred)
+        if self._output_loss_trackers:
+            for tracker, (_, value) in zip(self._output_loss_trackers,
+                                           self.compiled_loss.per_output(y, y_pred, sample_weight)):
+                tracker.update_state(value, sample_weight=batch_weight)
+        compile_utils.update_metrics(self._compiled_metrics, self._output_names, y, y_pred, sample_weight)
         return {m.name: m.result() for m in self.metrics}
 
     def train_step(self, data):
@@ -180,11 +198,23 @@ class Trainer:
         if self._compiled_metrics is not None:
             return
         x, y, _ = _unpack(first_batch)
-        y_pred = self(x, training=False)
-        y_shape = None if y is None else tuple(nest.flatten(y)[0].shape.dims)
-        pred_shape = tuple(nest.flatten(y_pred)[0].shape.dims)
-        self.__dict__["_compiled_metrics"] = [
-            metrics_mod.get(spec, self.compiled_loss, y_shape, pred_shape) for spec in self._metric_specs]
+        y_pred = _single(self(x, training=False))
+        y = _single(y)
+        d = self.__dict__
+        names = compile_utils.output_names_of(self, y_pred)
+        d["_output_names"] = names
+        loss, loss_weights = self._loss_spec
+        if loss is None and len(names) > 1 and self.compiled_loss is not None \
+                and not isinstance(self.compiled_loss, compile_utils.MultiOutputLoss):
+            loss = self.compiled_loss  # one loss for every output
+        if loss is not None:
+            d["compiled_loss"] = compile_utils.MultiOutputLoss(loss, loss_weights, names)
+            d["_loss_spec"] = (None, None)
+            if len(names) > 1:
+                d["_output_loss_trackers"] = [metrics_mod.Mean(name=f"{n}_loss") for n, fn in
+                                              zip(names, self.compiled_loss.losses) if fn is not None]
+        d["_compiled_metrics"] = compile_utils.build_metrics(self._metric_specs, self.compiled_loss, names,
+                                                             y, y_pred)
         if self.optimizer is not None:
             self.optimizer.build(self.trainable_variables)
 
@@ -284,6 +314,13 @@ class Trainer:
 
     def predict_on_batch(self, x):
         return nest.map_structure(lambda t: t.numpy(), self._step_fn("predict")((_to_tensors(x),)))
+
+
+def _single(structure):
+    """A one-element list or tuple of outputs/targets is that element."""
+    if isinstance(structure, (list, tuple)) and len(structure) == 1:
+        return structure[0]
+    return structure
 
 
 def _validation_kwargs(validation_data):

@@ -25,3 +25,15 @@ def to_categorical(y, num_classes=None, dtype="float32"):
     out = np.zeros((y.size, num_classes), dtype=dtype)
     out[np.arange(y.size), y] = 1
     return out
+
+
+def normalize(x, axis=-1, order=2):
+    """x divided by its L`order` norm along `axis` (NumPy; zero vectors stay zero)."""
+    x = np.asarray(x)
+    norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+    norm[norm == 0] = 1
+    return x / np.expand_dims(norm, axis)
+
+
+def plot_model(*args, **kwargs):
+    raise NotImplementedError("keras.utils.plot_model needs graphviz; use model.summary() instead")

@@ -1,9 +1,27 @@
-"""keras.layers: the layer classes."""
+"""keras.layers: the layer classes and the merge functions."""
 from tapeflow.keras.layers.base import Layer  # noqa: F401
+from tapeflow.keras.layers.activation import ELU, LeakyReLU, PReLU, ReLU, Softmax  # noqa: F401
 from tapeflow.keras.layers.conv import (  # noqa: F401
     AveragePooling2D, AvgPool2D, Conv2D, GlobalAveragePooling2D, GlobalAvgPool2D, MaxPool2D, MaxPooling2D,
 )
+from tapeflow.keras.layers.conv_extra import (  # noqa: F401
+    Conv1D, Conv2DTranspose, Convolution1D, Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D,
+)
 from tapeflow.keras.layers.core import Activation, Dense, Dropout, Embedding, Flatten, Reshape  # noqa: F401
-from tapeflow.keras.layers.normalization import BatchNormalization, LayerNormalization  # noqa: F401
-from tapeflow.keras.layers.recurrent import GRU, LSTM, SimpleRNN  # noqa: F401
 from tapeflow.keras.layers.input import Input, InputLayer  # noqa: F401
+from tapeflow.keras.layers.lambda_layer import Identity, Lambda  # noqa: F401
+from tapeflow.keras.layers.merge import (  # noqa: F401
+    Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average, concatenate, dot,
+    maximum, minimum, multiply, subtract,
+)
+from tapeflow.keras.layers.normalization import BatchNormalization, LayerNormalization  # noqa: F401
+from tapeflow.keras.layers.pooling import (  # noqa: F401
+    AveragePooling1D, AvgPool1D, GlobalAveragePooling1D, GlobalAvgPool1D, GlobalMaxPool1D, GlobalMaxPool2D,
+    GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D, MaxPooling1D,
+)
+from tapeflow.keras.layers.preprocessing import Normalization, Rescaling  # noqa: F401
+from tapeflow.keras.layers.recurrent import GRU, LSTM, SimpleRNN  # noqa: F401
+from tapeflow.keras.layers.reshaping import (  # noqa: F401
+    Cropping1D, Cropping2D, Permute, RepeatVector, UpSampling1D, UpSampling2D, ZeroPadding1D, ZeroPadding2D,
+)
+from tapeflow.keras.layers.wrappers import Bidirectional, TimeDistributed  # noqa: F401

@@ -5,7 +5,8 @@ import re
 import threading
 from collections import defaultdict
 
-from tapeflow.keras import initializers
+from tapeflow.keras import functional, initializers, regularizers
+from tapeflow.module import Module
 from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.shape import TensorShape
@@ -61,8 +62,11 @@ def _expand(name, value, out):
         out.append((name, value))
 
 
-class Layer(Trackable):
-    """Base class of layers: override `build(input_shape)` and `call(inputs, ...)`."""
+class Layer(Module):
+    """Base class of layers: override `build(input_shape)` and `call(inputs, ...)`.
+    A tf.Module whose variables and sublayers are tracked when assigned."""
+
+    _is_input_layer = False
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
@@ -70,6 +74,7 @@ class Layer(Trackable):
         if input_shape is None and input_dim is not None:
             input_shape = (input_dim,)
         kwargs.pop("autocast", None)
+        activity_regularizer = regularizers.get(kwargs.pop("activity_regularizer", None))
         if kwargs:
             raise TypeError(f"{type(self).__name__}: unexpected keyword arguments {sorted(kwargs)}")
         d = self.__dict__
@@ -77,8 +82,13 @@ class Layer(Trackable):
         d["_own_weights"] = []  # (name, variable) made by add_weight, in creation order
         d["_trainable"] = bool(trainable)
         d["built"] = False
-        d["name"] = name or unique_name(_snake(type(self).__name__))
-        d["dtype"] = dtypes.as_dtype(dtype or "float32").name
+        d["_name"] = name or unique_name(_snake(type(self).__name__))
+        d["_scope_name"] = d["_name"]
+        d["activity_regularizer"] = activity_regularizer
+        d["_weight_regularizers"] = []  # (variable, regularizer) from add_weight
+        d["_call_losses"] = []  # add_loss values of the latest call
+        from tapeflow.keras import backend
+        d["dtype"] = dtypes.as_dtype(dtype or backend.floatx()).name
         d["_call_has_training"] = "training" in inspect.signature(self.call).parameters
         d["_output_shape"] = None
         # Per-example input shape declared with input_shape=; lets Sequential build early.
@@ -89,7 +99,7 @@ class Layer(Trackable):
         if "_tracked" not in self.__dict__:
             raise RuntimeError(f"{type(self).__name__}: call super().__init__() before setting attributes")
         tracked = self.__dict__["_tracked"]
-        if _is_trackable_value(value) and name not in ("_deferred_restores",):
+        if _is_trackable_value(value) and name not in ("_deferred_restores", "_call_losses"):
             tracked[name] = value
             pending = self._pending_child_paths(name)
             if pending and isinstance(value, Trackable):
@@ -170,6 +180,12 @@ class Layer(Trackable):
         value = init(tuple(int(d) for d in shape), dtype)
         var = Variable(value, trainable=trainable, name=f"{self.name}/{name}", dtype=dtype)
         self.__dict__["_own_weights"].append((name, var))
+        regularizer = regularizers.get(regularizer)
+        if regularizer is not None:
+            self._weight_regularizers.append((var, regularizer))
+        if constraint is not None:
+            from tapeflow.keras import constraints
+            var.constraint = constraints.get(constraint)  # applied by the optimizer after each update
         self._take_deferred(name, var)
         return var
 
@@ -236,6 +252,28 @@ class Layer(Trackable):
         for var, value in zip(mine, weights):
             var.assign(convert_to_tensor(value, var.dtype))
 
+    # ---------------------------------------------------------------- losses
+    def add_loss(self, loss):
+        """Add a scalar (or a zero-argument callable) to this layer's losses; fit adds
+        `model.losses` to the compiled loss.  Values from a call last until the next call."""
+        self._call_losses.append(loss)
+
+    @property
+    def losses(self):
+        """Losses from add_loss in the latest call, then weight regularization
+        (computed from the current weights), of this layer and every sublayer."""
+        out = []
+        for layer in self._flatten_layers(True):
+            out.extend(l() if callable(l) and not isinstance(l, TensorBase) else l for l in layer._call_losses)
+        for layer in self._flatten_layers(True):
+            out.extend(reg(var) for var, reg in layer._weight_regularizers)
+        return out
+
+    def _clear_losses(self):
+        for layer in self._flatten_layers(True):
+            if layer._call_losses:
+                layer.__dict__["_call_losses"] = []
+
     def count_params(self):
         return int(sum(v.shape.num_elements() for v in self.weights))
 
@@ -261,7 +299,16 @@ class Layer(Trackable):
             return nest.map_structure(conv, inputs)
         return conv(inputs)
 
-    def __call__(self, inputs, *args, **kwargs):
+    def __call__(self, *args, **kwargs):
+        if "inputs" in kwargs and not args:
+            args = (kwargs.pop("inputs"),)
+        if functional.contains_keras_tensor(args, kwargs):
+            return functional.call_symbolically(self, self._call_concrete, args, kwargs)
+        return self._call_concrete(*args, **kwargs)
+
+    def _call_concrete(self, inputs, *args, **kwargs):
+        if not _context.training:
+            self._clear_losses()  # the outermost call starts a fresh set of add_loss values
         inputs = self._convert_inputs(inputs)
         training = kwargs.get("training")
         if training is None and _context.training:
@@ -281,6 +328,10 @@ class Layer(Trackable):
             outputs = self.call(inputs, *args, **kwargs)
         finally:
             _context.training.pop()
+        if self.activity_regularizer is not None:
+            for out in nest.flatten(outputs):
+                if isinstance(out, TensorBase):
+                    self.add_loss(self.activity_regularizer(out))
         first = nest.flatten(outputs)[0] if outputs is not None else None
         if isinstance(first, TensorBase):
             self.__dict__["_output_shape"] = tuple(first.shape.dims) if len(nest.flatten(outputs)) == 1 \
@@ -300,7 +351,10 @@ class Layer(Trackable):
         return self._output_shape
 
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self._declared_input_shape is not None:
+            config["input_shape"] = list(self._declared_input_shape)
+        return config
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

@@ -1,6 +1,6 @@
 """Convolution and pooling layers over NHWC images (channels_last)."""
 import tapeflow as tf
-from tapeflow.keras import activations, initializers
+from tapeflow.keras import activations, initializers, regularizers
 from tapeflow.keras.layers.base import Layer
 from tapeflow.runtime.errors import with_location
 
@@ -29,9 +29,13 @@ def _channels_last(data_format, what):
 class Conv2D(Layer):
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1), activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros", kernel_regularizer=None,
+                 bias_regularizer=None, kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(**kwargs)
         _channels_last(data_format, "Conv2D")
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         self.filters = int(filters)
         self.kernel_size = _pair(kernel_size, "Conv2D kernel_size")
         self.strides = _pair(strides, "Conv2D strides")
@@ -47,8 +51,10 @@ class Conv2D(Layer):
             raise ValueError(with_location(
                 f"Conv2D {self.name}: expected NHWC input with known channels, got shape {input_shape}"))
         self.kernel = self.add_weight("kernel", self.kernel_size + (input_shape[-1], self.filters),
-                                      initializer=self.kernel_initializer)
-        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer) \
+                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
+        self.bias = self.add_weight("bias", (self.filters,), initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
             if self.use_bias else None
 
     def call(self, inputs):
@@ -57,6 +63,12 @@ class Conv2D(Layer):
         if self.use_bias:
             y = y + self.bias
         return self.activation(y)
+
+    def get_config(self):
+        return {**super().get_config(), "filters": self.filters, "kernel_size": list(self.kernel_size),
+                "strides": list(self.strides), "padding": self.padding.lower(),
+                "dilation_rate": list(self.dilation_rate), "activation": activations.serialize(self.activation),
+                "use_bias": self.use_bias}
 
 
 class _Pooling2D(Layer):
@@ -67,6 +79,10 @@ class _Pooling2D(Layer):
         self.pool_size = _pair(pool_size, f"{name} pool_size")
         self.strides = _pair(strides, f"{name} strides") if strides is not None else self.pool_size
         self.padding = _padding(padding, name)
+
+    def get_config(self):
+        return {**super().get_config(), "pool_size": list(self.pool_size), "strides": list(self.strides),
+                "padding": self.padding.lower()}
 
 
 class MaxPooling2D(_Pooling2D):
@@ -87,6 +103,9 @@ class GlobalAveragePooling2D(Layer):
 
     def call(self, inputs):
         return tf.reduce_mean(inputs, axis=[1, 2], keepdims=self.keepdims)
+
+    def get_config(self):
+        return {**super().get_config(), "keepdims": self.keepdims}
 
 
 MaxPool2D = MaxPooling2D

@@ -2,7 +2,7 @@
 import numpy as np
 
 import tapeflow as tf
-from tapeflow.keras import activations, initializers
+from tapeflow.keras import activations, initializers, regularizers
 from tapeflow.keras.layers.base import Layer
 from tapeflow.runtime.errors import with_location
 
@@ -11,8 +11,12 @@ class Dense(Layer):
     """y = activation(x @ kernel + bias) over the last axis of x."""
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", **kwargs):
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(**kwargs)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         if int(units) <= 0:
             raise ValueError(with_location(f"Dense: units must be a positive integer, got {units!r}"))
         self.units = int(units)
@@ -26,8 +30,10 @@ class Dense(Layer):
         if last is None:
             raise ValueError(with_location(
                 f"Dense {self.name}: the last dimension of the input must be known, got {input_shape}"))
-        self.kernel = self.add_weight("kernel", (last, self.units), initializer=self.kernel_initializer)
-        self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer) \
+        self.kernel = self.add_weight("kernel", (last, self.units), initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
+        self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
+                                    regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
             if self.use_bias else None
 
     def call(self, inputs):
@@ -43,7 +49,9 @@ class Dense(Layer):
 
     def get_config(self):
         return {**super().get_config(), "units": self.units,
-                "activation": activations.serialize(self.activation), "use_bias": self.use_bias}
+                "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer)}
 
 
 class Activation(Layer):
@@ -53,6 +61,9 @@ class Activation(Layer):
 
     def call(self, inputs):
         return self.activation(inputs)
+
+    def get_config(self):
+        return {**super().get_config(), "activation": activations.serialize(self.activation)}
 
 
 class Flatten(Layer):
@@ -74,13 +85,20 @@ class Reshape(Layer):
         self.target_shape = tuple(int(d) for d in target_shape)
 
     def call(self, inputs):
-        batch = inputs.shape[0]
-        if -1 in self.target_shape:
-            if batch is None:
+        target = self.target_shape
+        if -1 in target:
+            # The -1 is resolved from the known per-example size, so the batch can stay -1.
+            rest = inputs.shape.dims[1:]
+            known = int(np.prod([d for d in target if d != -1], dtype=np.int64))
+            if None in rest or known == 0 or int(np.prod(rest, dtype=np.int64)) % known:
                 raise ValueError(with_location(
-                    f"Reshape {self.name}: a -1 in the target shape needs a known batch size"))
-            return tf.reshape(inputs, (batch,) + self.target_shape)
-        return tf.reshape(inputs, (-1,) + self.target_shape)
+                    f"Reshape {self.name}: cannot reshape per-example shape {list(rest)} to {list(target)}"))
+            fill = int(np.prod(rest, dtype=np.int64)) // known
+            target = tuple(fill if d == -1 else d for d in target)
+        return tf.reshape(inputs, (-1,) + target)
+
+    def get_config(self):
+        return {**super().get_config(), "target_shape": list(self.target_shape)}
 
 
 class Dropout(Layer):
@@ -94,6 +112,9 @@ class Dropout(Layer):
         self.noise_shape = noise_shape
         self.seed = seed
 
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate, "seed": self.seed}
+
     def call(self, inputs, training=None):
         if not training or self.rate == 0:
             return inputs
@@ -105,17 +126,22 @@ class Dropout(Layer):
 class Embedding(Layer):
     """Integer ids -> rows of a (input_dim, output_dim) table."""
 
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
+                 embeddings_constraint=None, **kwargs):
         kwargs.pop("mask_zero", None)
         kwargs.pop("input_length", None)
         super().__init__(**kwargs)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = embeddings_constraint
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         init = "random_uniform" if embeddings_initializer == "uniform" else embeddings_initializer
         self.embeddings_initializer = initializers.get(init)
 
     def build(self, input_shape):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
-                                          initializer=self.embeddings_initializer)
+                                          initializer=self.embeddings_initializer,
+                                          regularizer=self.embeddings_regularizer,
+                                          constraint=self.embeddings_constraint)
 
     def _convert_inputs(self, inputs):  # ids stay integers
         t = tf.convert_to_tensor(inputs)
@@ -123,3 +149,6 @@ class Embedding(Layer):
 
     def call(self, inputs):
         return tf.gather(self.embeddings, inputs)
+
+    def get_config(self):
+        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim}

@@ -1,20 +1,54 @@
-"""keras.Input: declares the shape of a Sequential model's input (batch excluded)."""
+"""keras.Input / InputLayer: the symbolic entry point of a functional model (and
+the declared input shape of a Sequential one)."""
+from tapeflow.keras import functional
 from tapeflow.keras.layers.base import Layer
 from tapeflow.runtime import dtypes
+from tapeflow.runtime.errors import with_location
 
 
 class InputLayer(Layer):
-    """Holds the per-example input shape; passes its input through unchanged."""
+    """Holds the per-example input shape; its `output` is the KerasTensor that
+    keras.Input returns.  Passes a real input through unchanged."""
 
-    def __init__(self, shape=None, batch_size=None, dtype=None, input_shape=None, **kwargs):
+    _is_input_layer = True
+
+    def __init__(self, shape=None, batch_size=None, dtype=None, input_shape=None, batch_shape=None,
+                 input_tensor=None, sparse=None, ragged=None, **kwargs):
+        if sparse or ragged:
+            raise ValueError(with_location("Input: sparse and ragged inputs are not supported"))
+        if batch_shape is not None:
+            batch_size, shape = batch_shape[0], tuple(batch_shape[1:])
         shape = shape if shape is not None else input_shape
+        if kwargs.get("name") is None:
+            from tapeflow.keras.layers.base import unique_name
+            kwargs["name"] = unique_name("input_layer")
         super().__init__(dtype=dtype, **kwargs)
         if shape is None:
-            raise ValueError("Input: give the shape of one example, e.g. Input(shape=(784,))")
-        self.input_shape_per_example = tuple(shape)
+            raise ValueError(with_location("Input: give the shape of one example, e.g. Input(shape=(784,))"))
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        self.input_shape_per_example = tuple(None if d is None else int(d) for d in shape)
         self.batch_size = batch_size
         self.input_dtype = dtypes.as_dtype(dtype or "float32")
+        node = functional.Node(self, (), {})
+        node.outputs = functional.KerasTensor((batch_size,) + self.input_shape_per_example,
+                                              self.input_dtype, node, 0, name=self.name)
+        self.__dict__["_output_shape"] = tuple(node.outputs.shape.dims)
+        self.__dict__["output"] = node.outputs
+        self.__dict__["built"] = True
+
+    def _convert_inputs(self, inputs):
+        return inputs
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.input_dtype.name, "batch_size": self.batch_size,
+                "shape": list(self.input_shape_per_example)}
 
 
-def Input(shape=None, batch_size=None, dtype=None, name=None):  # noqa: N802 - Keras's name
-    return InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, name=name)
+def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, sparse=None,  # noqa: N802
+          tensor=None, ragged=None, **unused):
+    """A KerasTensor of shape (batch_size,) + shape: the input of a functional model."""
+    if tensor is not None:
+        raise ValueError(with_location("Input: `tensor=` is not supported; give shape and dtype"))
+    layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, name=name, batch_shape=batch_shape,
+                       sparse=sparse, ragged=ragged)
+    return layer.output

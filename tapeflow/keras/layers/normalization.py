@@ -40,6 +40,10 @@ class BatchNormalization(Layer):
         self.moving_mean = self.add_weight("moving_mean", (dim,), initializer=mean_i, trainable=False)
         self.moving_variance = self.add_weight("moving_variance", (dim,), initializer=var_i, trainable=False)
 
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "momentum": self.momentum, "epsilon": self.epsilon,
+                "center": self.center, "scale": self.scale}
+
     def _broadcast(self, v, rank, axis):
         shape = [1] * rank
         shape[axis] = -1
@@ -87,6 +91,10 @@ class LayerNormalization(Layer):
                 f"LayerNormalization {self.name}: the normalized axes must be known, got {input_shape}"))
         self.gamma = self.add_weight("gamma", shape, initializer=self.gamma_initializer) if self.scale else None
         self.beta = self.add_weight("beta", shape, initializer=self.beta_initializer) if self.center else None
+
+    def get_config(self):
+        return {**super().get_config(), "axis": list(self.axis), "epsilon": self.epsilon,
+                "center": self.center, "scale": self.scale}
 
     def _broadcast(self, v, rank):
         shape = [1] * rank

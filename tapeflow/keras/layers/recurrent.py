@@ -4,7 +4,7 @@ the static number of steps, so eager and traced code run the same steps."""
 import numpy as np
 
 import tapeflow as tf
-from tapeflow.keras import activations, initializers
+from tapeflow.keras import activations, initializers, regularizers
 from tapeflow.keras.layers.base import Layer
 from tapeflow.runtime.errors import with_location
 
@@ -15,8 +15,15 @@ class _RNN(Layer):
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
                  bias_initializer="zeros", return_sequences=False, return_state=False,
-                 go_backwards=False, **kwargs):
+                 go_backwards=False, kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
+                 dropout=0.0, recurrent_dropout=0.0, stateful=False, unroll=False, **kwargs):
         super().__init__(**kwargs)
+        if dropout or recurrent_dropout or stateful:
+            raise ValueError(with_location(
+                f"{type(self).__name__}: dropout, recurrent_dropout and stateful=True are not supported"))
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         self.units = int(units)
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
@@ -33,14 +40,27 @@ class _RNN(Layer):
                 f"{type(self).__name__} {self.name}: expected input (batch, time, features) with known "
                 f"features, got {input_shape}"))
         width = self.units * self.n_gates
-        self.kernel = self.add_weight("kernel", (input_shape[-1], width), initializer=self.kernel_initializer)
+        self.kernel = self.add_weight("kernel", (input_shape[-1], width), initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer)
         self.recurrent_kernel = self.add_weight("recurrent_kernel", (self.units, width),
-                                                initializer=self.recurrent_initializer)
+                                                initializer=self.recurrent_initializer,
+                                                regularizer=self.recurrent_regularizer)
         if self.use_bias:
-            self.bias = self.add_weight("bias", self._bias_shape(), initializer=self._bias_init())
+            self.bias = self.add_weight("bias", self._bias_shape(), initializer=self._bias_init(),
+                                        regularizer=self.bias_regularizer)
 
     def _bias_shape(self):
         return (self.units * self.n_gates,)
+
+    def get_config(self):
+        return {**super().get_config(), "units": self.units,
+                "activation": activations.serialize(self.activation),
+                "recurrent_activation": activations.serialize(self.recurrent_activation),
+                "use_bias": self.use_bias, "return_sequences": self.return_sequences,
+                "return_state": self.return_state, "go_backwards": self.go_backwards,
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer)}
 
     def _bias_init(self):
         return self.bias_initializer
@@ -74,6 +94,7 @@ class SimpleRNN(_RNN):
     _n_states = 1
 
     def __init__(self, units, activation="tanh", **kwargs):
+        kwargs.pop("recurrent_activation", None)
         super().__init__(units, activation=activation, **kwargs)
 
     def _step(self, x, state):
@@ -105,6 +126,9 @@ class LSTM(_RNN):
     def __init__(self, units, unit_forget_bias=True, **kwargs):
         super().__init__(units, **kwargs)
         self.unit_forget_bias = unit_forget_bias
+
+    def get_config(self):
+        return {**super().get_config(), "unit_forget_bias": self.unit_forget_bias}
 
     def _bias_init(self):
         return _UnitForgetBias(self.units, self.bias_initializer) if self.unit_forget_bias \

@@ -1,0 +1,132 @@
+"""Convolution variants on top of conv_ops' patch primitives: conv1d,
+conv2d_transpose, depthwise_conv2d, separable_conv2d and the 1-D pools.
+
+conv2d_transpose is conv2d's input gradient: the input's channels are spread
+back over the filter windows (a tensordot) and the windows summed onto an
+image of the output shape (patches_grad).  depthwise convolution is one einsum
+over the patches.  Gradients come from those ops' own rules.
+"""
+from .. import dtypes
+from ..errors import with_location
+from ..registry import Aval, bind
+from ..tensor import TensorBase, convert_to_tensor
+from . import array_ops as A
+from . import conv_ops as C
+from . import linalg_ops as L
+from . import math_ops as M
+
+
+def _one(v, name, op):
+    """stride / dilation of a 1-D op: an int or a list of 1 or 3 ints (N, W, C)."""
+    if v is None:
+        return 1
+    v = [int(a) for a in (v if isinstance(v, (list, tuple)) else [v])]
+    if len(v) == 3:
+        v = v[1:2]
+    if len(v) != 1 or v[0] < 1:
+        raise ValueError(with_location(f"{op}: {name} must be a positive int or [1, s, 1], got {v}"))
+    return v[0]
+
+
+def _nwc(x, data_format, op):
+    x = convert_to_tensor(x)
+    if data_format not in (None, "NWC", "NCW"):
+        raise ValueError(with_location(f"{op}: data_format must be NWC or NCW, got {data_format!r}"))
+    if x.shape.rank != 3:
+        raise ValueError(with_location(f"{op}: input must be rank 3 ({data_format or 'NWC'}), got {list(x.shape)}"))
+    return A.transpose(x, [0, 2, 1]) if data_format == "NCW" else x
+
+
+def _back1(y, data_format):
+    y = A.squeeze(y, [1])
+    return A.transpose(y, [0, 2, 1]) if data_format == "NCW" else y
+
+
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):  # noqa: A002
+    """(N, W, C) * (K, C, O) -> (N, OW, O), as a conv2d over a height-1 image."""
+    x = _nwc(input, data_format, "conv1d")
+    w = convert_to_tensor(filters)
+    if w.shape.rank != 3:
+        raise ValueError(with_location(f"conv1d: filters must be rank 3 (WIO), got shape {list(w.shape)}"))
+    y = C.conv2d(A.expand_dims(x, 1), A.expand_dims(w, 0), [1, _one(stride, "stride", "conv1d")], padding,
+                 dilations=[1, _one(dilations, "dilations", "conv1d")])
+    return _back1(y, data_format)
+
+
+def _pool1d(pool, input, ksize, strides, padding, data_format, op):  # noqa: A002
+    x = _nwc(input, data_format, op)
+    k, s = _one(ksize, "ksize", op), _one(strides, "strides", op)
+    return _back1(pool(A.expand_dims(x, 1), [1, k], [1, s], padding), data_format)
+
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    return _pool1d(C.max_pool2d, input, ksize, strides, padding, data_format, "max_pool1d")
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    return _pool1d(C.avg_pool2d, input, ksize, strides, padding, data_format, "avg_pool1d")
+
+
+def _output_like(output_shape, dtype, data_format):
+    """Zeros of the NHWC output shape (a list, possibly holding tensors, or a tensor)."""
+    if isinstance(output_shape, TensorBase) or any(isinstance(d, TensorBase) for d in output_shape):
+        if not isinstance(output_shape, TensorBase):
+            output_shape = [M.cast(d, dtypes.int32) if isinstance(d, TensorBase) else int(d) for d in output_shape]
+        like = A.fill(M.cast(convert_to_tensor(output_shape), dtypes.int32), convert_to_tensor(0, dtype))
+    else:
+        like = A.zeros([int(d) for d in output_shape], dtype)
+    return A.transpose(like, [0, 2, 3, 1]) if data_format == "NCHW" else like
+
+
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC",  # noqa: A002
+                     dilations=None, name=None):
+    """The transpose (input gradient) of conv2d: filters are (KH, KW, out_channels, in_channels)."""
+    cl = data_format != "NCHW"
+    y = C._nhwc(input, data_format, "conv2d_transpose")
+    w = convert_to_tensor(filters)
+    if w.dtype is not y.dtype:
+        raise TypeError(with_location(
+            f"conv2d_transpose: input is {y.dtype.name} but filters are {w.dtype.name}; cast one with tf.cast"))
+    if w.shape.rank != 4 or (y.shape[3] is not None and w.shape[3] != y.shape[3]):
+        raise ValueError(with_location(
+            f"conv2d_transpose: filters of shape {list(w.shape)} (HW out in) do not fit input {list(y.shape)}"))
+    like = _output_like(output_shape, y.dtype, data_format)
+    attrs = {"ksize": (w.shape[0], w.shape[1]), "strides": C._pair(strides, "strides", "conv2d_transpose", cl),
+             "dilations": C._pair(dilations, "dilations", "conv2d_transpose", cl),
+             "padding": C._padding(padding, "conv2d_transpose"), "pad_value": 0}
+    expect = C._patches_rule(Aval(like.shape.dims, like.dtype), **attrs).shape
+    if like.shape[3] not in (None, w.shape[2]) or any(
+            a is not None and b is not None and a != b for a, b in zip(expect[1:3], y.shape.dims[1:3])):
+        raise ValueError(with_location(
+            f"conv2d_transpose: output_shape {list(like.shape)} does not give input {list(y.shape)} under "
+            f"strides {attrs['strides']} and padding {attrs['padding']}"))
+    windows = L.tensordot(y, w, [[3], [3]])  # (N, H, W, KH, KW, out_channels)
+    return C._back(bind(C.PATCHES_GRAD, (windows, like), attrs), data_format)
+
+
+def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None):  # noqa: A002
+    """Each input channel convolved with its own M filters: (KH, KW, C, M) -> C * M channels."""
+    cl = data_format != "NCHW"
+    x = C._nhwc(input, data_format, "depthwise_conv2d")
+    w = convert_to_tensor(filter)
+    if w.dtype is not x.dtype:
+        raise TypeError(with_location(
+            f"depthwise_conv2d: input is {x.dtype.name} but filter is {w.dtype.name}; cast one with tf.cast"))
+    if w.shape.rank != 4 or (x.shape[3] is not None and w.shape[2] != x.shape[3]):
+        raise ValueError(with_location(
+            f"depthwise_conv2d: filter of shape {list(w.shape)} does not fit input {list(x.shape)}"))
+    patches = C.extract_patches(x, (w.shape[0], w.shape[1]), C._pair(strides, "strides", "depthwise_conv2d", cl),
+                                C._pair(dilations, "dilations", "depthwise_conv2d", cl),
+                                C._padding(padding, "depthwise_conv2d"))
+    out = L.einsum("nhwijc,ijcm->nhwcm", patches, w)
+    n, oh, ow, c, m = out.shape.dims
+    if oh is None or ow is None or c is None:
+        raise ValueError(with_location("depthwise_conv2d: the spatial and channel sizes must be known"))
+    return C._back(A.reshape(out, [-1, oh, ow, c * m]), data_format)
+
+
+def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding, data_format=None,  # noqa: A002
+                     dilations=None, name=None):
+    """depthwise_conv2d followed by a 1x1 conv2d with pointwise_filter (1, 1, C * M, O)."""
+    depth = depthwise_conv2d(input, depthwise_filter, strides, padding, data_format, dilations)
+    return C.conv2d(depth, pointwise_filter, 1, "VALID", data_format=data_format or "NHWC")

@@ -1,0 +1,151 @@
+"""tf.image basics over NHWC (or HWC) images: flips, random flips, resize
+(bilinear and nearest, TensorFlow 2's half-pixel centers), per-image
+standardization, grayscale and dtype conversion.
+
+resize is two gathers (rows, then columns) with indices and weights computed
+from the static sizes, so its gradient is gather's.
+"""
+import numpy as np
+
+from .. import dtypes
+from ..errors import with_location
+from ..tensor import convert_to_tensor
+from . import array_ops as A
+from . import gather_ops as G
+from . import join_ops as J
+from . import math_ops as M
+from . import random_ops as RO
+from . import reduce_ops as RD
+
+
+def _images(images, op):
+    x = convert_to_tensor(images)
+    if x.shape.rank not in (3, 4):
+        raise ValueError(with_location(f"{op}: images must be rank 3 (HWC) or 4 (NHWC), got {list(x.shape)}"))
+    return x
+
+
+def _axes(x):
+    """(height axis, width axis)."""
+    return (0, 1) if x.shape.rank == 3 else (1, 2)
+
+
+def flip_left_right(image):
+    x = _images(image, "flip_left_right")
+    return J.reverse(x, [_axes(x)[1]])
+
+
+def flip_up_down(image):
+    x = _images(image, "flip_up_down")
+    return J.reverse(x, [_axes(x)[0]])
+
+
+def _random_flip(x, axis, seed):
+    if x.shape.rank == 3:
+        coin = RO.uniform([], seed=seed)
+        return A.where(M.less(coin, 0.5), J.reverse(x, [axis]), x)
+    coin = RO.uniform([x.shape[0] if x.shape[0] is not None else A.shape(x)[0]], seed=seed)
+    flip = A.reshape(M.less(coin, 0.5), [-1, 1, 1, 1])
+    return A.where(flip, J.reverse(x, [axis]), x)
+
+
+def random_flip_left_right(image, seed=None):
+    x = _images(image, "random_flip_left_right")
+    return _random_flip(x, _axes(x)[1], seed)
+
+
+def random_flip_up_down(image, seed=None):
+    x = _images(image, "random_flip_up_down")
+    return _random_flip(x, _axes(x)[0], seed)
+
+
+def _linear_taps(n_in, n_out):
+    """Lower and upper source indices and the upper weight of each output position."""
+    src = (np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5
+    floor = np.floor(src)
+    lower = np.clip(floor, 0, n_in - 1).astype(np.int32)
+    upper = np.clip(np.ceil(src), 0, n_in - 1).astype(np.int32)
+    return lower, upper, src - floor
+
+
+def _nearest_taps(n_in, n_out):
+    return np.minimum(np.floor((np.arange(n_out) + 0.5) * (n_in / n_out)), n_in - 1).astype(np.int32)
+
+
+def _weights_along(frac, axis, rank, dtype):
+    shape = [1] * rank
+    shape[axis] = -1
+    return A.constant(frac.reshape(shape).astype(dtype.np))
+
+
+class ResizeMethod:
+    BILINEAR = "bilinear"
+    NEAREST_NEIGHBOR = "nearest"
+
+
+def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antialias=False, name=None):
+    """Resize to size = [new_height, new_width].  Bilinear returns float32 (as TensorFlow);
+    nearest keeps the dtype."""
+    x = _images(images, "resize")
+    new = [int(s) for s in (size.numpy().tolist() if hasattr(size, "numpy") else size)]
+    if len(new) != 2 or min(new) < 1:
+        raise ValueError(with_location(f"resize: size must be two positive ints, got {new}"))
+    if preserve_aspect_ratio or antialias:
+        raise NotImplementedError(with_location("resize: preserve_aspect_ratio and antialias are not supported"))
+    if method not in ("bilinear", "nearest"):
+        raise NotImplementedError(with_location(f"resize: method {method!r} is not supported (bilinear, nearest)"))
+    hw = _axes(x)
+    for axis in hw:
+        if x.shape[axis] is None:
+            raise ValueError(with_location(f"resize: the image height and width must be known, got {list(x.shape)}"))
+    if method == "nearest":
+        for axis, n_out in zip(hw, new):
+            x = G.gather(x, _nearest_taps(x.shape[axis], n_out), axis=axis)
+        return x
+    x = M.cast(x, dtypes.float32)
+    for axis, n_out in zip(hw, new):
+        lower, upper, frac = _linear_taps(x.shape[axis], n_out)
+        a = G.gather(x, lower, axis=axis)
+        b = G.gather(x, upper, axis=axis)
+        x = a + (b - a) * _weights_along(frac, axis, x.shape.rank, x.dtype)
+    return x
+
+
+def rgb_to_grayscale(images, name=None):
+    x = convert_to_tensor(images)
+    weights = A.constant(np.array([0.2989, 0.5870, 0.1140]), dtypes.float32)
+    flt = x if x.dtype.is_floating else M.cast(x, dtypes.float32)
+    gray = RD.reduce_sum(flt * M.cast(weights, flt.dtype), -1, keepdims=True)
+    return gray if x.dtype.is_floating else M.cast(M.round(gray), x.dtype)
+
+
+def convert_image_dtype(image, dtype, saturate=False, name=None):
+    """Integers scale to [0, 1] floats and back (by the integer type's max); floats just cast."""
+    x = convert_to_tensor(image)
+    dtype = dtypes.as_dtype(dtype)
+    if x.dtype is dtype:
+        return x
+    if x.dtype.is_integer and dtype.is_floating:
+        return M.cast(x, dtype) / float(x.dtype.max)
+    if x.dtype.is_floating and dtype.is_integer:
+        return M.cast(M.round(M.clip_by_value(x, 0.0, 1.0) * float(dtype.max)), dtype)
+    if x.dtype.is_floating and dtype.is_floating:
+        return M.cast(x, dtype)
+    raise NotImplementedError(with_location(
+        f"convert_image_dtype: {x.dtype.name} to {dtype.name} is not supported"))
+
+
+def per_image_standardization(image, name=None):
+    """(x - mean) / max(stddev, 1 / sqrt(N)) over each image's pixels and channels."""
+    x = _images(image, "per_image_standardization")
+    if not x.dtype.is_floating:
+        x = M.cast(x, dtypes.float32)
+    axes = [-3, -2, -1]
+    mean = RD.reduce_mean(x, axes, keepdims=True)
+    std = RD.reduce_std(x, axes, keepdims=True)
+    n = 1
+    for d in x.shape.dims[-3:]:
+        n = n * d if d is not None and n is not None else None
+    if n is None:
+        raise ValueError(with_location("per_image_standardization: the image size must be known"))
+    return (x - mean) / M.maximum(std, 1.0 / float(np.sqrt(n)))

@@ -1,0 +1,97 @@
+"""Layout composites: meshgrid, repeat and roll.
+
+repeat and roll are gathers along one axis with computed indices, so they
+trace with unknown sizes and tensor arguments, and take gather's gradient.
+"""
+from .. import dtypes
+from ..errors import with_location
+from ..tensor import SymbolicTensor, convert_to_tensor
+from . import array_ops as A
+from . import gather_ops as G
+from . import indexing as I
+from . import math_ops as M
+from . import reduce_ops as RD
+from . import segment_ops as S
+from . import sort_ops as SO
+
+
+def _axis_size(x, axis):
+    """The static size of an axis, or an int32 scalar tensor when unknown while tracing."""
+    d = x.shape[axis]
+    return d if d is not None else I.getitem(A.shape(x), axis)
+
+
+def meshgrid(*args, **kwargs):
+    """N coordinate arrays from N vectors.  indexing='xy' (default) swaps the first two
+    output axes (Cartesian), 'ij' keeps the argument order (matrix)."""
+    indexing = kwargs.pop("indexing", "xy")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(with_location(f"meshgrid: unexpected arguments {sorted(kwargs)}"))
+    if indexing not in ("xy", "ij"):
+        raise ValueError(with_location(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}"))
+    xs = [A.reshape(convert_to_tensor(a), [-1]) for a in args]
+    if not xs:
+        return []
+    for x in xs[1:]:
+        if x.dtype is not xs[0].dtype:
+            M._dtype_mismatch("meshgrid", xs[0], x)
+    n = len(xs)
+    shaped = []
+    for i, x in enumerate(xs):
+        pos = i
+        if indexing == "xy" and n >= 2 and i < 2:
+            pos = 1 - i
+        dims = [1] * n
+        dims[pos] = -1
+        shaped.append(A.reshape(x, dims))
+    # Broadcast every output against the zero sum of all: works for unknown lengths too.
+    like = shaped[0] * 0
+    for s in shaped[1:]:
+        like = like + s * 0
+    return [A.broadcast_like(s, like) for s in shaped]
+
+
+def repeat(input, repeats, axis=None, name=None):  # noqa: A002
+    """Repeat each entry along `axis` (flattened when None) `repeats` times (a scalar or one per entry)."""
+    x = convert_to_tensor(input)
+    if axis is None:
+        x = A.reshape(x, [-1])
+        axis = 0
+    axis = A.static_axis(axis, x.shape.rank, "repeat")
+    r = convert_to_tensor(repeats)
+    if not r.dtype.is_integer or r.shape.rank > 1:
+        raise ValueError(with_location(
+            f"repeat: repeats must be an integer scalar or vector, got {r.dtype.name}{list(r.shape)}"))
+    r = M.cast(r, dtypes.int32)
+    n = _axis_size(x, axis)
+    if r.shape.rank == 0:
+        r = A.fill(A.reshape(convert_to_tensor(n, dtypes.int32), [1]), r) if isinstance(n, SymbolicTensor) \
+            else A.fill([n], r)
+    elif isinstance(n, int) and r.shape[0] is not None and r.shape[0] != n:
+        raise ValueError(with_location(f"repeat: {r.shape[0]} repeats for an axis of size {n}"))
+    ends = SO.cumsum(r)
+    positions = A.range_(RD.reduce_sum(r), dtype=dtypes.int32)
+    idx = S.searchsorted(ends, positions, side="right")
+    return G.gather(x, idx, axis=axis)
+
+
+def roll(input, shift, axis, name=None):  # noqa: A002
+    """Shift entries along each axis cyclically (a positive shift moves them to higher indices)."""
+    x = convert_to_tensor(input)
+    shifts = shift if isinstance(shift, (list, tuple)) else [shift]
+    axes = axis if isinstance(axis, (list, tuple)) else [axis]
+    if len(shifts) != len(axes):
+        raise ValueError(with_location(f"roll: {len(shifts)} shifts for {len(axes)} axes"))
+    for s, a in zip(shifts, axes):
+        a = A.static_axis(a, x.shape.rank, "roll")
+        n = _axis_size(x, a)
+        if isinstance(n, int) and n == 0:
+            continue
+        s = convert_to_tensor(s)
+        if not s.dtype.is_integer:
+            raise TypeError(with_location(f"roll: shift must be an integer, got {s.dtype.name}"))
+        s = M.cast(s, dtypes.int32)
+        idx = M.floormod(A.range_(n, dtype=dtypes.int32) - s, n)
+        x = G.gather(x, idx, axis=a)
+    return x

@@ -1,0 +1,239 @@
+"""Matrix and norm composites: band_part, diag / diag_part / set_diag, trace,
+matvec, tensor_diag, norm, global_norm and the norm clippers.
+
+All are written over primitives (select, reductions, matmul), so gradients and
+tracing come for free.  Masks over the last two axes are built from `range`
+so that they also work while tracing with unknown dims.
+"""
+import math
+
+from .. import dtypes
+from ..errors import with_location
+from ..tensor import convert_to_tensor
+from . import array_ops as A
+from . import indexing as I
+from . import join_ops as J
+from . import linalg_ops as L
+from . import math_ops as M
+from . import reduce_ops as RD
+
+
+def _matrix(x, op, square=False):
+    x = convert_to_tensor(x)
+    if x.shape.rank < 2:
+        raise ValueError(with_location(f"{op}: needs a tensor of rank >= 2, got shape {list(x.shape)}"))
+    m, n = x.shape[-2], x.shape[-1]
+    if square and m is not None and n is not None and m != n:
+        raise ValueError(with_location(f"{op}: needs square matrices, got shape {list(x.shape)}"))
+    return x
+
+
+def _dim(x, axis):
+    """Static size of one axis, or a scalar int32 tensor when unknown while tracing."""
+    d = x.shape[axis]
+    return d if d is not None else I.getitem(A.shape(x), axis)
+
+
+def _row_col(m, n):
+    """int32 row indices as (m, 1) and column indices as (1, n)."""
+    rows = A.expand_dims(A.range_(m, dtype=dtypes.int32), -1)
+    cols = A.expand_dims(A.range_(n, dtype=dtypes.int32), 0)
+    return rows, cols
+
+
+def _diag_mask(x):
+    rows, cols = _row_col(_dim(x, -2), _dim(x, -1))
+    return M.equal(rows, cols)
+
+
+def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
+    """Keep entries with -num_lower <= col - row <= num_upper (a negative bound keeps that whole triangle)."""
+    x = _matrix(input, "band_part")
+    rows, cols = _row_col(_dim(x, -2), _dim(x, -1))
+    keep = None
+    if int(num_lower) >= 0:
+        keep = M.less_equal(rows - cols, int(num_lower))
+    if int(num_upper) >= 0:
+        upper = M.less_equal(cols - rows, int(num_upper))
+        keep = upper if keep is None else M.logical_and(keep, upper)
+    return x if keep is None else A.where(keep, x, A.zeros_like(x))
+
+
+def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
+    """The main diagonal of the innermost matrices: [..., M, N] -> [..., min(M, N)]."""
+    x = _matrix(input, "diag_part")
+    if k != 0:
+        raise NotImplementedError(with_location("diag_part: only the main diagonal (k=0) is supported"))
+    m, n = x.shape[-2], x.shape[-1]
+    on_diag = A.where(_diag_mask(x), x, A.zeros_like(x))
+    if m is not None and n is not None and m > n:
+        return RD.reduce_sum(on_diag, -2)  # [..., N]
+    rows = RD.reduce_sum(on_diag, -1)  # [..., M]
+    if m is not None and n is not None:
+        return rows
+    return I.getitem(rows, (Ellipsis, slice(0, M.minimum(_dim(x, -2), _dim(x, -1)))))
+
+
+def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
+    """`input` with its main diagonal replaced by `diagonal` ([..., min(M, N)])."""
+    x = _matrix(input, "set_diag")
+    d = convert_to_tensor(diagonal, x.dtype)
+    if k != 0:
+        raise NotImplementedError(with_location("set_diag: only the main diagonal (k=0) is supported"))
+    m, n = x.shape[-2], x.shape[-1]
+    want = None if m is None or n is None else min(m, n)
+    if d.shape.rank != x.shape.rank - 1 or (want is not None and d.shape[-1] not in (None, want)):
+        raise ValueError(with_location(
+            f"set_diag: diagonal of shape {list(d.shape)} does not fit matrices of shape {list(x.shape)}"))
+    if want is not None and n > want:  # pad to N columns; the mask never reads the padding
+        d = J.pad(d, [[0, 0]] * (d.shape.rank - 1) + [[0, n - want]])
+    # Broadcast the diagonal along rows: entry (i, i) reads d[i].
+    return A.where(_diag_mask(x), A.expand_dims(d, -2), x)
+
+
+def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
+    """[..., N] -> [..., N, N] with `diagonal` on the main diagonal (tf.linalg.diag)."""
+    d = convert_to_tensor(diagonal)
+    if k != 0 or num_rows not in (-1, None) or num_cols not in (-1, None):
+        raise NotImplementedError(with_location("diag: only square matrices with the main diagonal are supported"))
+    if d.shape.rank < 1:
+        raise ValueError(with_location(f"diag: needs a tensor of rank >= 1, got shape {list(d.shape)}"))
+    n = _dim(d, -1)
+    rows, cols = _row_col(n, n)
+    row = A.expand_dims(d, -2)  # [..., 1, N]
+    return A.where(M.equal(rows, cols), row, A.zeros_like(row))
+
+
+def tensor_diag(diagonal, name=None):
+    """A tensor of shape D + D with `diagonal` (shape D) on its diagonal (tf.linalg.tensor_diag)."""
+    d = convert_to_tensor(diagonal)
+    if not d.shape.is_fully_defined():
+        raise ValueError(with_location(f"tensor_diag: the shape must be known, got {list(d.shape)}"))
+    dims = list(d.shape.dims)
+    return A.reshape(diag(A.reshape(d, [-1])), dims + dims)
+
+
+def tensor_diag_part(input, name=None):  # noqa: A002
+    """The inverse of tensor_diag: shape D + D -> D."""
+    x = convert_to_tensor(input)
+    r = x.shape.rank
+    dims = list(x.shape.dims)
+    if r % 2 or not x.shape.is_fully_defined() or dims[:r // 2] != dims[r // 2:]:
+        raise ValueError(with_location(f"tensor_diag_part: needs a known shape D + D, got {dims}"))
+    size = 1
+    for v in dims[:r // 2]:
+        size *= v
+    return A.reshape(diag_part(A.reshape(x, [size, size])), dims[:r // 2])
+
+
+def trace(x, name=None):
+    return RD.reduce_sum(diag_part(x), -1)
+
+
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
+    a = _matrix(a, "matvec")
+    b = convert_to_tensor(b)
+    if b.shape.rank < 1:
+        raise ValueError(with_location(f"matvec: b must have rank >= 1, got shape {list(b.shape)}"))
+    prod = L.matmul(a, A.expand_dims(b, -1), transpose_a=transpose_a or adjoint_a)
+    return A.squeeze(prod, -1)
+
+
+# --- norms ------------------------------------------------------------------------------
+_VECTOR_ORDS = ("euclidean", "fro", 1, 2, math.inf)
+
+
+def _vector_norm(x, ord, axis, keepdims):  # noqa: A002
+    if ord in ("euclidean", "fro", 2):
+        return M.sqrt(RD.reduce_sum(x * x, axis, keepdims))
+    ax = M.abs(x)
+    if ord == 1:
+        return RD.reduce_sum(ax, axis, keepdims)
+    if ord == math.inf:
+        return RD.reduce_max(ax, axis, keepdims)
+    return M.pow(RD.reduce_sum(M.pow(ax, float(ord)), axis, keepdims), 1.0 / float(ord))
+
+
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
+    """Vector norms (over all entries or one axis) and matrix norms (over two axes):
+    'euclidean' / 'fro', 1, 2 (vectors only), inf, and any p > 0 for vectors."""
+    x = convert_to_tensor(tensor)
+    if not x.dtype.is_floating:
+        raise TypeError(with_location(f"norm expects a floating-point tensor, got {x.dtype.name}{list(x.shape)}"))
+    keepdims = bool(keepdims)
+    rank = x.shape.rank
+    if isinstance(axis, (list, tuple)) and len(axis) == 1:
+        axis = axis[0]
+    if isinstance(axis, (list, tuple)):
+        if len(axis) != 2:
+            raise ValueError(with_location(f"norm: axis must be None, an int or a pair of ints, got {axis!r}"))
+        rows, cols = (A.static_axis(a, rank, "norm") for a in axis)
+        if rows == cols:
+            raise ValueError(with_location(f"norm: the two axes must differ, got {axis!r}"))
+        if ord in ("euclidean", "fro"):
+            return M.sqrt(RD.reduce_sum(x * x, [rows, cols], keepdims))
+        if ord in (1, math.inf):
+            summed, other = (rows, cols) if ord == 1 else (cols, rows)  # 1: max column sum; inf: max row sum
+            sums = RD.reduce_sum(M.abs(x), summed, keepdims=True)
+            out = RD.reduce_max(sums, other, keepdims=True)
+            return out if keepdims else A.squeeze(out, sorted([rows, cols]))
+        raise ValueError(with_location(
+            f"norm: ord must be 'euclidean', 'fro', 1 or inf for a matrix norm, got {ord!r}"))
+    if ord == "fro" and axis is not None:
+        raise ValueError(with_location("norm: ord='fro' needs a pair of axes"))
+    ok = ord in _VECTOR_ORDS or (isinstance(ord, (int, float)) and not isinstance(ord, bool) and ord > 0)
+    if not ok:
+        raise ValueError(with_location(f"norm: ord must be a supported vector norm, got {ord!r}"))
+    if axis is not None:
+        axis = A.static_axis(axis, rank, "norm")
+    return _vector_norm(x, ord, axis, keepdims)
+
+
+def global_norm(t_list, name=None):
+    """sqrt of the sum of squares of every entry of every tensor in the list (None skipped)."""
+    if isinstance(t_list, (str, bytes)) or not hasattr(t_list, "__iter__"):
+        raise TypeError(with_location(f"global_norm: expects a list of tensors, got {type(t_list).__name__}"))
+    total = None
+    for t in t_list:
+        if t is None:
+            continue
+        t = convert_to_tensor(t)
+        term = RD.reduce_sum(t * t)
+        total = term if total is None else M.add(total, M.cast(term, total.dtype))
+    if total is None:
+        return convert_to_tensor(0.0)
+    return M.sqrt(total)
+
+
+def clip_by_norm(t, clip_norm, axes=None, name=None):
+    """t * clip_norm / max(l2norm(t), clip_norm): the L2 norm over `axes` is at most clip_norm."""
+    t = convert_to_tensor(t)
+    if not t.dtype.is_floating:
+        raise TypeError(with_location(f"clip_by_norm expects a floating-point tensor, got {t.dtype.name}"))
+    clip_norm = M.cast(convert_to_tensor(clip_norm), t.dtype)
+    l2sum = RD.reduce_sum(t * t, axes, keepdims=True)
+    positive = M.greater(l2sum, 0)
+    # sqrt'(0) is infinite: take it only of positive sums (the gradient of t at 0 stays finite).
+    l2norm = A.where(positive, M.sqrt(A.where(positive, l2sum, A.ones_like(l2sum))), l2sum)
+    return t * clip_norm / M.maximum(l2norm, clip_norm)
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+    """Scale every tensor by clip_norm / max(global_norm, clip_norm); returns (list, global_norm).
+    An infinite or NaN global norm makes every entry NaN, as TensorFlow."""
+    t_list = list(t_list)
+    if use_norm is None:
+        use_norm = global_norm(t_list)
+    use_norm = convert_to_tensor(use_norm)
+    clip = M.cast(convert_to_tensor(clip_norm), use_norm.dtype)
+    scale = clip * M.minimum(1.0 / use_norm, 1.0 / clip)
+    finite = M.is_finite(use_norm)
+    scale = A.where(finite, scale, M.cast(convert_to_tensor(float("nan")), use_norm.dtype))
+    out = []
+    for t in t_list:
+        if t is None:
+            out.append(None)
+            continue
+        t = convert_to_tensor(t)
+        out.append(t * M.cast(scale, t.dtype))
+    return out, use_norm

@@ -1,0 +1,274 @@
+"""The Keras functional API: `keras.Input` gives a symbolic KerasTensor; calling a
+layer on KerasTensors records a node (layer, arguments) and returns new
+KerasTensors; `Model(inputs, outputs)` runs the recorded nodes in creation order.
+
+Output shapes are found by calling the layer once on placeholders of a scratch
+graph (the tracer's GraphBuilder), so shapes keep their unknown (None) batch and
+time dims and every layer needs only its ordinary `call`.  Weights are created
+then (initial values are always computed eagerly), so a functional model is
+built as soon as it is defined.
+
+Creation order is a topological order: a node's inputs exist before it."""
+import itertools
+
+from tapeflow.compiler.ir import GraphBuilder
+from tapeflow.runtime import dtypes, nest
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.registry import Aval, state
+from tapeflow.runtime.shape import TensorShape
+from tapeflow.runtime.tape import pause
+from tapeflow.runtime.tensor import TensorBase
+
+_node_ids = itertools.count()
+
+
+class KerasTensor:
+    """A symbolic value of a functional model: shape (batch dim usually None) and
+    dtype, and the node that makes it.  Python operators and indexing record
+    op layers; TensorFlow functions need keras.layers.Lambda."""
+
+    __array_priority__ = 200  # numpy operands defer to our reflected operators
+
+    def __init__(self, shape, dtype, node=None, index=0, name=None):
+        self.shape = TensorShape(tuple(shape))
+        self.dtype = dtypes.as_dtype(dtype)
+        self.node = node
+        self.index = index
+        self.name = name or (node.layer.name if node is not None else "keras_tensor")
+
+    @property
+    def ndim(self):
+        return self.shape.rank
+
+    def get_shape(self):
+        return self.shape
+
+    def __repr__(self):
+        return f"<KerasTensor shape={tuple(self.shape.dims)}, dtype={self.dtype.name}, name={self.name}>"
+
+    def _refuse(self, what):
+        raise TypeError(with_location(
+            f"{what} a KerasTensor ({self.name}, shape {tuple(self.shape.dims)}): it is a symbolic input "
+            f"of a functional model and has no value. Use Python operators, Keras layers, or wrap "
+            f"TensorFlow functions in keras.layers.Lambda(lambda x: ...)"))
+
+    def __array__(self, dtype=None, copy=None):
+        self._refuse("Cannot convert to a tensor or array")
+
+    def __bool__(self):
+        self._refuse("Cannot use as a Python bool")
+
+    def __len__(self):
+        self._refuse("len() of")
+
+    def __iter__(self):
+        self._refuse("Cannot iterate over")
+
+
+
+# Operators on KerasTensors record OperatorLayer nodes, named like TensorFlow's op layers.
+OPERATORS = {
+    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "truediv": lambda a, b: a / b, "floordiv": lambda a, b: a // b, "mod": lambda a, b: a % b,
+    "pow": lambda a, b: a ** b, "matmul": lambda a, b: a @ b,
+    "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
+    "neg": lambda a: -a, "abs": abs, "pos": lambda a: a, "getitem": lambda a, key: a[key],
+}
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul"):
+    OPERATORS[f"r{_name}"] = lambda a, b, f=OPERATORS[_name]: f(b, a)
+
+
+def _binary(name):
+    def method(self, other):
+        return _op(name)(self, other)
+    return method
+
+
+def _unary(name):
+    def method(self):
+        return _op(name)(self)
+    return method
+
+
+for _name in OPERATORS:
+    if _name == "getitem":
+        continue
+    if _name in ("neg", "abs", "pos"):
+        setattr(KerasTensor, f"__{_name}__", _unary(_name))
+    else:
+        setattr(KerasTensor, f"__{_name}__", _binary(_name))
+KerasTensor.__getitem__ = lambda self, key: _op("getitem")(self, key)
+
+
+def _op(name):
+    from tapeflow.keras.layers.lambda_layer import OperatorLayer
+    return OperatorLayer(name)
+
+
+def is_keras_tensor(x):
+    return isinstance(x, KerasTensor)
+
+
+def contains_keras_tensor(*structures):
+    return any(isinstance(v, KerasTensor) for s in structures for v in nest.flatten(s))
+
+
+class Node:
+    """One call of a layer on KerasTensors: the arguments as given (KerasTensors
+    stand for the values that will flow in) and the KerasTensors it returns."""
+
+    def __init__(self, layer, args, kwargs):
+        self.id = next(_node_ids)
+        self.layer = layer
+        self.args = args
+        self.kwargs = kwargs
+        self.outputs = None  # structure of KerasTensors
+
+    @property
+    def input_tensors(self):
+        return [v for v in nest.flatten((self.args, self.kwargs)) if isinstance(v, KerasTensor)]
+
+
+def call_symbolically(layer, call, args, kwargs):
+    """Record `layer(*args, **kwargs)` on KerasTensors: run `call` (the layer's real
+    __call__) on placeholders of a scratch graph to learn the outputs' shapes."""
+    builder = GraphBuilder(f"keras_{layer.name}")
+    to_placeholder = {}
+
+    def placeholder(v):
+        if isinstance(v, KerasTensor):
+            if id(v) not in to_placeholder:
+                to_placeholder[id(v)] = builder.placeholder(Aval(tuple(v.shape.dims), v.dtype))
+            return to_placeholder[id(v)]
+        return v
+
+    concrete_args = nest.map_structure(placeholder, list(args))
+    concrete_kwargs = {k: nest.map_structure(placeholder, v) for k, v in kwargs.items()}
+    saved = state.graph
+    state.graph = builder
+    try:
+        with pause(list(state.tapes)):
+            outputs = call(*concrete_args, **concrete_kwargs)
+    finally:
+        state.graph = saved
+    node = Node(layer, args, kwargs)
+    counter = itertools.count()
+
+    def to_keras(t):
+        if isinstance(t, TensorBase):
+            return KerasTensor(t.shape.dims, t.dtype, node, next(counter))
+        return t
+
+    node.outputs = nest.map_structure(to_keras, outputs) if outputs is not None else None
+    return node.outputs
+
+
+def nodes_between(inputs, outputs):
+    """The nodes needed to compute `outputs` from `inputs`, in creation order; an
+    error names an output that depends on a KerasTensor not among `inputs`."""
+    input_ids = {id(t) for t in inputs}
+    needed = {}
+    todo = list(outputs)
+    while todo:
+        t = todo.pop()
+        if id(t) in input_ids:
+            continue
+        node = t.node
+        if node is None or node.layer._is_input_layer:
+            raise ValueError(with_location(
+                f"Model: output depends on {t.name} (shape {tuple(t.shape.dims)}), which is not one of "
+                f"the model's inputs; pass every keras.Input the outputs use to Model(inputs=...)"))
+        if node.id not in needed:
+            needed[node.id] = node
+            todo.extend(node.input_tensors)
+    return [needed[k] for k in sorted(needed)]
+
+
+class FunctionalGraph:
+    """What Model(inputs, outputs) runs: the input and output structures and the nodes."""
+
+    def __init__(self, inputs, outputs):
+        self.inputs = _as_structure(inputs, "inputs")
+        self.outputs = _as_structure(outputs, "outputs")
+        self.flat_inputs = nest.flatten(self.inputs)
+        self.flat_outputs = nest.flatten(self.outputs)
+        for t in self.flat_inputs + self.flat_outputs:
+            if not isinstance(t, KerasTensor):
+                raise TypeError(with_location(
+                    f"Model(inputs, outputs): expected KerasTensors (from keras.Input and layer calls), "
+                    f"got {type(t).__name__}"))
+        self.nodes = nodes_between(self.flat_inputs, self.flat_outputs)
+        self.input_layers = [t.node.layer if t.node is not None and t.node.layer._is_input_layer else None
+                             for t in self.flat_inputs]
+
+    @property
+    def input_names(self):
+        return [t.name for t in self.flat_inputs]
+
+    @property
+    def output_names(self):
+        return [t.name for t in self.flat_outputs]
+
+    def layers(self):
+        """Input layers, then every other layer once, in the order first used."""
+        seen, out = set(), []
+        for layer in [l for l in self.input_layers if l is not None] + [n.layer for n in self.nodes]:
+            if id(layer) not in seen:
+                seen.add(id(layer))
+                out.append(layer)
+        return out
+
+    def _flat_values(self, inputs):
+        """The call's inputs matched to the model's inputs: same structure, a dict by
+        input name, or a list in order."""
+        if isinstance(inputs, dict) and not isinstance(self.inputs, dict):
+            missing = [n for n in self.input_names if n not in inputs]
+            if missing:
+                raise ValueError(with_location(
+                    f"Model: the input dict lacks {missing}; the model's inputs are {self.input_names}"))
+            return [inputs[n] for n in self.input_names]
+        flat = nest.flatten(inputs)
+        if len(flat) != len(self.flat_inputs):
+            raise ValueError(with_location(
+                f"Model: expected {len(self.flat_inputs)} input(s) {self.input_names}, got {len(flat)}"))
+        return flat
+
+    def run(self, inputs, training=None, call_layer=None):
+        values = {}
+        for t, v in zip(self.flat_inputs, self._flat_values(inputs)):
+            values[id(t)] = _cast_input(v, t)
+
+        def resolve(v):
+            return values[id(v)] if isinstance(v, KerasTensor) else v
+
+        for node in self.nodes:
+            args = nest.map_structure(resolve, list(node.args))
+            kwargs = {k: nest.map_structure(resolve, v) for k, v in node.kwargs.items()}
+            if "training" not in kwargs and training is not None:
+                kwargs["training"] = training
+            out = node.layer(*args, **kwargs)
+            for kt, o in zip(nest.flatten(node.outputs), nest.flatten(out)):
+                if isinstance(kt, KerasTensor):
+                    values[id(kt)] = o
+        return nest.map_structure(resolve, self.outputs)
+
+
+def _cast_input(value, spec):
+    from tapeflow.runtime.ops import math_ops
+    from tapeflow.runtime.tensor import convert_to_tensor
+    t = convert_to_tensor(value)
+    if t.dtype is not spec.dtype and (t.dtype.is_floating or spec.dtype.is_floating
+                                     or (t.dtype.is_integer and spec.dtype.is_integer)):
+        t = math_ops.cast(t, spec.dtype)
+    return t
+
+
+def _as_structure(value, what):
+    if isinstance(value, KerasTensor):
+        return value
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    raise TypeError(with_location(
+        f"Model: {what} must be a KerasTensor or a list/dict of them, got {type(value).__name__}"))

@@ -1,0 +1,77 @@
+"""Lambda (wrap any function of tensors as a layer) and Identity."""
+import inspect
+
+from tapeflow.keras.layers.base import Layer
+from tapeflow.runtime import nest
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
+
+
+def _as_tensors(inputs):
+    """Arrays and numbers become tensors with their own dtype (no cast to the layer's)."""
+    def conv(x):
+        if isinstance(x, TensorBase) or not hasattr(x, "shape"):
+            return x
+        return convert_to_tensor(x)
+    return nest.map_structure(conv, inputs) if isinstance(inputs, (list, tuple, dict)) else conv(inputs)
+
+
+class Lambda(Layer):
+    """`Lambda(lambda x: tf.concat([x, x ** 2], -1))`: a function as a layer.  In
+    a functional model it lets TensorFlow functions act on KerasTensors.  The
+    function must not create variables."""
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        if not callable(function):
+            raise TypeError(with_location(f"Lambda: expected a callable, got {type(function).__name__}"))
+        self.function = function
+        self.arguments = dict(arguments or {})
+        self.output_shape_hint = output_shape
+        try:
+            params = inspect.signature(function).parameters
+        except (TypeError, ValueError):
+            params = {}
+        self._fn_takes_training = "training" in params
+        self._fn_takes_mask = "mask" in params
+
+    def _convert_inputs(self, inputs):
+        return _as_tensors(inputs)
+
+    def call(self, inputs, *args, training=None, **kwargs):
+        extra = dict(self.arguments)
+        if self._fn_takes_training:
+            extra["training"] = training
+        return self.function(inputs, *[_as_tensors(a) for a in args], **kwargs, **extra)
+
+    def get_config(self):
+        raise NotImplementedError(with_location(
+            f"Lambda {self.name}: a Python function cannot be saved as configuration (no code is "
+            f"serialized); save the weights, or replace the Lambda by a built-in layer"))
+
+
+class OperatorLayer(Lambda):
+    """A Python operator applied to KerasTensors (x + y, x[:, 1:], -x): the operator
+    is named, so a model using it can be saved as configuration."""
+
+    def __init__(self, op, **kwargs):
+        from tapeflow.keras.functional import OPERATORS
+        from tapeflow.keras.layers.base import unique_name
+        if op not in OPERATORS:
+            raise ValueError(with_location(f"OperatorLayer: unknown operator {op!r}"))
+        kwargs.setdefault("name", unique_name(f"tf.__operators__.{op}"))
+        super().__init__(OPERATORS[op], **kwargs)
+        self.op = op
+
+    def get_config(self):
+        return {"name": self.name, "op": self.op}
+
+
+class Identity(Layer):
+    """Returns its input unchanged."""
+
+    def _convert_inputs(self, inputs):
+        return _as_tensors(inputs)
+
+    def call(self, inputs):
+        return inputs

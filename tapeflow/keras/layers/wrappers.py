@@ -1,0 +1,94 @@
+"""Wrappers: TimeDistributed (a layer applied to every time step) and
+Bidirectional (a recurrent layer run forwards and backwards)."""
+import tapeflow as tf
+from tapeflow.keras.layers.base import Layer
+from tapeflow.runtime import nest
+from tapeflow.runtime.errors import with_location
+
+
+class TimeDistributed(Layer):
+    """Apply `layer` to each step of (batch, time, ...): the steps are folded into
+    the batch, so one weight set serves every step."""
+
+    def __init__(self, layer, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(layer, Layer):
+            raise TypeError(with_location(f"TimeDistributed: expected a layer, got {type(layer).__name__}"))
+        self.layer = layer
+
+    def call(self, inputs, training=None):
+        dims = inputs.shape.dims
+        if len(dims) < 3 or None in dims[1:]:
+            raise ValueError(with_location(
+                f"TimeDistributed {self.name}: expects (batch, time, ...) with known non-batch dims, "
+                f"got {list(dims)}"))
+        steps = dims[1]
+        folded = tf.reshape(inputs, [-1] + list(dims[2:]))
+        y = self.layer(folded, training=training)
+        return tf.reshape(y, [-1, steps] + list(y.shape.dims[1:]))
+
+    def get_config(self):
+        from tapeflow.keras import saving
+        return {**super().get_config(), "layer": saving.layer_config(self.layer)}
+
+
+_MERGES = ("concat", "sum", "mul", "ave", None)
+
+
+class Bidirectional(Layer):
+    """Run `layer` forwards and a copy (or `backward_layer`) with go_backwards;
+    backward sequences are reversed back into time order before merging."""
+
+    def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
+        super().__init__(**kwargs)
+        if merge_mode not in _MERGES:
+            raise ValueError(with_location(f"Bidirectional: merge_mode must be one of {_MERGES}, got {merge_mode!r}"))
+        if not hasattr(layer, "go_backwards"):
+            raise TypeError(with_location(
+                f"Bidirectional: expected a recurrent layer (SimpleRNN, LSTM, GRU), got {type(layer).__name__}"))
+        self.merge_mode = merge_mode
+        self.forward_layer = layer
+        if backward_layer is None:
+            backward_layer = _recurrent_copy(layer, name=f"backward_{layer.name}")
+        self.backward_layer = backward_layer
+        self.return_sequences = layer.return_sequences
+        self.return_state = layer.return_state
+
+    def call(self, inputs, training=None, initial_state=None):
+        fw_state = bw_state = None
+        if initial_state is not None:
+            half = len(initial_state) // 2
+            fw_state, bw_state = initial_state[:half], initial_state[half:]
+        fw = self.forward_layer(inputs, training=training, initial_state=fw_state)
+        bw = self.backward_layer(inputs, training=training, initial_state=bw_state)
+        fw_states = bw_states = []
+        if self.return_state:
+            fw, fw_states = fw[0], list(fw[1:])
+            bw, bw_states = bw[0], list(bw[1:])
+        if self.return_sequences:
+            bw = tf.reverse(bw, [1])
+        if self.merge_mode == "concat":
+            out = tf.concat([fw, bw], axis=-1)
+        elif self.merge_mode == "sum":
+            out = fw + bw
+        elif self.merge_mode == "mul":
+            out = fw * bw
+        elif self.merge_mode == "ave":
+            out = (fw + bw) / 2.0
+        else:
+            out = [fw, bw]
+        if self.return_state:
+            return nest.flatten([out]) + fw_states + bw_states
+        return out
+
+    def get_config(self):
+        from tapeflow.keras import saving
+        return {**super().get_config(), "layer": saving.layer_config(self.forward_layer),
+                "merge_mode": self.merge_mode}
+
+
+def _recurrent_copy(layer, name):
+    """A fresh recurrent layer with `layer`'s configuration, running the other way."""
+    config = layer.get_config()
+    config.update(name=name, go_backwards=not layer.go_backwards)
+    return type(layer)(**config)

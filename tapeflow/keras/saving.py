@@ -1,0 +1,180 @@
+"""Model.save / keras.models.load_model: a directory holding the architecture as
+JSON (config.json) and the weights as a tapeflow checkpoint (weights/).
+
+Only Sequential and functional models of built-in layers are saved this way:
+a layer is rebuilt by looking its class name up among keras.layers and calling
+it with its get_config() (no pickle, no code runs).  A functional model stores
+its nodes in creation order; a KerasTensor argument is written as
+{"__tensor__": [node position, output index]}."""
+import json
+import os
+
+from tapeflow.runtime import nest
+from tapeflow.runtime.errors import with_location
+
+CONFIG = "config.json"
+WEIGHTS = "weights"
+FORMAT = "tapeflow-keras-v1"
+
+
+def _layer_classes():
+    from tapeflow.keras import layers, models
+    from tapeflow.keras.layers.base import Layer
+    from tapeflow.keras.layers.lambda_layer import OperatorLayer
+    classes = {n: c for n, c in vars(layers).items() if isinstance(c, type) and issubclass(c, Layer)}
+    classes.update(OperatorLayer=OperatorLayer, Sequential=models.Sequential, Functional=models.Model)
+    return classes
+
+
+def layer_config(layer):
+    """{"class_name", "config"} of a layer, checked to be plain JSON."""
+    from tapeflow.keras.models import Model, Sequential
+    if isinstance(layer, Sequential):
+        return {"class_name": "Sequential", "config": _sequential_config(layer)}
+    if isinstance(layer, Model):
+        if layer.__dict__.get("_functional") is None or type(layer) is not Model:
+            raise ValueError(with_location(
+                f"save: {layer.name} is a subclassed model; only Sequential and functional models can be "
+                f"saved as configuration (use save_weights)"))
+        return {"class_name": "Functional", "config": _functional_config(layer)}
+    name = type(layer).__name__
+    if _layer_classes().get(name) is not type(layer):
+        raise ValueError(with_location(
+            f"save: layer {layer.name} is a {name}, not a built-in keras.layers class; it cannot be "
+            f"rebuilt from configuration (use save_weights)"))
+    config = layer.get_config()
+    try:
+        json.dumps(config)
+    except TypeError as exc:
+        raise ValueError(with_location(
+            f"save: the configuration of layer {layer.name} ({name}) is not plain JSON: {exc}")) from None
+    return {"class_name": name, "config": config}
+
+
+def layer_from_config(spec):
+    classes = _layer_classes()
+    name = spec.get("class_name")
+    if name == "Sequential":
+        return _sequential_from_config(spec["config"])
+    if name == "Functional":
+        return _functional_from_config(spec["config"])
+    if name not in classes:
+        raise ValueError(with_location(f"load_model: unknown layer class {name!r}"))
+    config = dict(spec["config"])
+    for key in ("layer",):  # wrappers hold a nested layer
+        if isinstance(config.get(key), dict) and "class_name" in config[key]:
+            config[key] = layer_from_config(config[key])
+    return classes[name](**config)
+
+
+def _sequential_config(model):
+    spec = model._input_spec
+    return {"name": model.name,
+            "input": None if spec is None else spec.get_config(),
+            "layers": [layer_config(l) for l in model.layers]}
+
+
+def _sequential_from_config(config):
+    from tapeflow.keras.layers.input import InputLayer
+    from tapeflow.keras.models import Sequential
+    model = Sequential(name=config["name"])
+    if config.get("input") is not None:
+        model.add(InputLayer(**config["input"]))
+    for spec in config["layers"]:
+        model.add(layer_from_config(spec))
+    return model
+
+
+def _functional_config(model):
+    graph = model._functional
+    position = {}
+    nodes = []
+    for t in graph.flat_inputs:
+        if t.node is not None and t.node.id not in position:
+            position[t.node.id] = len(nodes)
+            nodes.append({"layer": t.node.layer.name, "args": [], "kwargs": {}})
+    layers = {l.name: layer_config(l) for l in graph.layers()}
+
+    def encode(v):
+        from tapeflow.keras.functional import KerasTensor
+        if isinstance(v, KerasTensor):
+            return {"__tensor__": [position[v.node.id], v.index]}
+        if isinstance(v, slice):
+            return {"__slice__": [v.start, v.stop, v.step]}
+        if v is Ellipsis:
+            return {"__ellipsis__": True}
+        if isinstance(v, tuple):
+            return {"__tuple__": [encode(a) for a in v]}
+        if isinstance(v, list):
+            return [encode(a) for a in v]
+        if isinstance(v, dict):
+            return {k: encode(a) for k, a in v.items()}
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return v
+        raise ValueError(with_location(f"save: cannot write the argument {v!r} of a functional model as JSON"))
+
+    for node in graph.nodes:
+        position[node.id] = len(nodes)
+        nodes.append({"layer": node.layer.name, "args": encode(list(node.args)),
+                      "kwargs": {k: encode(v) for k, v in node.kwargs.items()}})
+    return {"name": model.name, "layers": layers, "nodes": nodes,
+            "inputs": encode(graph.inputs), "outputs": encode(graph.outputs)}
+
+
+def _functional_from_config(config):
+    from tapeflow.keras.models import Model
+    layers = {name: layer_from_config(spec) for name, spec in config["layers"].items()}
+    outputs_by_node = []
+
+    def decode(v):
+        if isinstance(v, dict):
+            if "__tensor__" in v:
+                node, index = v["__tensor__"]
+                return nest.flatten(outputs_by_node[node])[index]
+            if "__slice__" in v:
+                return slice(*v["__slice__"])
+            if "__ellipsis__" in v:
+                return Ellipsis
+            if "__tuple__" in v:
+                return tuple(decode(a) for a in v["__tuple__"])
+            return {k: decode(a) for k, a in v.items()}
+        if isinstance(v, list):
+            return [decode(a) for a in v]
+        return v
+
+    for node in config["nodes"]:
+        layer = layers[node["layer"]]
+        if layer._is_input_layer:
+            outputs_by_node.append(layer.output)
+        else:
+            outputs_by_node.append(layer(*decode(node["args"]), **decode(node["kwargs"])))
+    return Model(decode(config["inputs"]), decode(config["outputs"]), name=config["name"])
+
+
+def save_model(model, filepath, overwrite=True):
+    filepath = os.fspath(filepath)
+    config = {"format": FORMAT, "model": layer_config(model)}
+    if os.path.exists(filepath) and not overwrite:
+        raise FileExistsError(with_location(f"save: {filepath!r} exists and overwrite=False"))
+    os.makedirs(filepath, exist_ok=True)
+    with open(os.path.join(filepath, CONFIG), "w") as f:
+        json.dump(config, f, indent=1)
+    model.save_weights(os.path.join(filepath, WEIGHTS), overwrite=True)
+
+
+def load_model(filepath, custom_objects=None, compile=True, **unused):  # noqa: A002 - Keras's name
+    """The model saved by Model.save at `filepath` (not compiled: call compile())."""
+    filepath = os.fspath(filepath)
+    path = os.path.join(filepath, CONFIG)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(with_location(
+            f"load_model: no saved model at {filepath!r} (expected a directory with {CONFIG}, written by "
+            f"Model.save)"))
+    with open(path) as f:
+        config = json.load(f)
+    if config.get("format") != FORMAT:
+        raise ValueError(with_location(f"load_model: {filepath!r} has format {config.get('format')!r}, "
+                                       f"expected {FORMAT!r}"))
+    model = layer_from_config(config["model"])
+    model.load_weights(os.path.join(filepath, WEIGHTS))
+    return model

@@ -1,0 +1,54 @@
+"""Op-table rows for the matrix primitives of decomp_ops (merged into test_ops_table.ROWS).
+Cholesky's inputs are made symmetric positive-definite inside the case, so that
+finite differences move the matrix the way the (symmetric) gradient assumes."""
+import numpy as np
+
+import tapeflow as tf
+
+from op_cases import F32, Case, Row, rand
+
+
+def well_conditioned(shape, dtype=np.float64):
+    n = shape[-1]
+    return (rand(shape, -1, 1) + 3 * np.eye(n)).astype(dtype)
+
+
+def _spd(x):
+    n = x.shape[-1]
+    return tf.matmul(x, x, transpose_b=True) + tf.eye(n, dtype=x.dtype) * float(n)
+
+
+def _np_spd(x):
+    return x @ np.swapaxes(x, -1, -2) + np.eye(x.shape[-1]) * x.shape[-1]
+
+
+def _np_slogdet(a):
+    s, l = np.linalg.slogdet(a)
+    return [s, l]
+
+
+ROWS = {
+    "matrix_inverse": Row([Case(tf.linalg.inv, np.linalg.inv, [well_conditioned((3, 3))], wrt=(0,)),
+                           Case(tf.linalg.inv, np.linalg.inv, [well_conditioned((2, 4, 4))], wrt=(0,)),
+                           Case(tf.linalg.inv, np.linalg.inv, [well_conditioned((3, 3), F32)], tol=1e-5)], True),
+    "matrix_determinant": Row([Case(tf.linalg.det, np.linalg.det, [rand((3, 3))], wrt=(0,)),
+                               Case(tf.linalg.det, np.linalg.det, [rand((2, 2, 2))], wrt=(0,))], True),
+    "log_matrix_determinant": Row([Case(tf.linalg.slogdet, _np_slogdet, [rand((3, 3))], wrt=(0,)),
+                                   Case(lambda a: tf.linalg.slogdet(a)[1], lambda a: np.linalg.slogdet(a)[1],
+                                        [rand((2, 3, 3))], wrt=(0,))], True),
+    "matrix_solve": Row([Case(tf.linalg.solve, np.linalg.solve, [well_conditioned((3, 3)), rand((3, 2))],
+                              wrt=(0, 1)),
+                         Case(lambda a, b: tf.linalg.solve(a, b, adjoint=True),
+                              lambda a, b: np.linalg.solve(np.swapaxes(a, -1, -2), b),
+                              [well_conditioned((2, 3, 3)), rand((2, 3, 1))], wrt=(0, 1))], True),
+    "triangular_solve": Row([Case(lambda a, b, lo=lo, adj=adj: tf.linalg.triangular_solve(a, b, lo, adj),
+                                  lambda a, b, lo=lo, adj=adj: np.linalg.solve(
+                                      np.swapaxes(np.tril(a) if lo else np.triu(a), -1, -2) if adj
+                                      else (np.tril(a) if lo else np.triu(a)), b),
+                                  [well_conditioned((3, 3)), rand((3, 2))], wrt=(0, 1))
+                             for lo in (True, False) for adj in (False, True)], True),
+    "cholesky": Row([Case(lambda x: tf.linalg.cholesky(_spd(x)), lambda x: np.linalg.cholesky(_np_spd(x)),
+                          [rand((3, 3))], wrt=(0,)),
+                     Case(lambda x: tf.linalg.cholesky(_spd(x)), lambda x: np.linalg.cholesky(_np_spd(x)),
+                          [rand((2, 4, 4))], wrt=(0,))], True),
+}

@@ -1,0 +1,60 @@
+"""Op-table rows for stateless_random and random_categorical (random_generator),
+merged into test_ops_table.ROWS."""
+import numpy as np
+
+import tapeflow as tf
+from tapeflow.runtime import registry
+
+from op_cases import Row
+
+
+def _run_graph_twice(make):
+    from tapeflow.compiler.interpreter import run_graph
+    from tapeflow.compiler.ir import GraphBuilder
+    builder = GraphBuilder("rng")
+    registry.state.graph = builder
+    try:
+        graph = builder.build([make()])
+    finally:
+        registry.state.graph = None
+    return run_graph(graph, [])[0], run_graph(graph, [])[0]
+
+
+def _check_stateless():
+    a = tf.random.stateless_normal([3000], seed=[4, 5]).numpy()
+    b = tf.random.stateless_normal([3000], seed=tf.constant([4, 5], tf.int64)).numpy()
+    c = tf.random.stateless_normal([3000], seed=[4, 6]).numpy()
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c) and a.dtype == np.float32
+    assert abs(a.mean()) < 0.08 and abs(a.std() - 1) < 0.08
+    first, second = _run_graph_twice(lambda: tf.random.stateless_normal([3000], seed=[4, 5]))
+    np.testing.assert_array_equal(first, a)
+    np.testing.assert_array_equal(second, a)  # pure: every run the same numbers
+    u = tf.random.stateless_uniform([50, 40], [1, 2], minval=-1.0, maxval=3.0).numpy()
+    assert u.min() >= -1 and u.max() < 3 and abs(u.mean() - 1) < 0.1
+    t = tf.random.stateless_truncated_normal([2000], [7, 7]).numpy()
+    assert np.abs(t).max() <= 2
+    i = tf.random.stateless_uniform([1000], [3, 3], minval=2, maxval=5, dtype=tf.int32).numpy()
+    assert i.dtype == np.int32 and set(i.tolist()) == {2, 3, 4}
+
+
+def _check_categorical():
+    with np.errstate(divide="ignore"):
+        logits = tf.constant(np.log(np.array([[0.2, 0.8, 0.0], [0.5, 0.25, 0.25]], np.float32)))
+    tf.random.set_seed(11)
+    a = tf.random.categorical(logits, 4000)
+    tf.random.set_seed(11)
+    b = tf.random.categorical(logits, 4000)
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert a.dtype == tf.int64 and a.shape == (2, 4000)
+    counts = [np.bincount(row, minlength=3) / 4000 for row in a.numpy()]
+    np.testing.assert_allclose(counts[0], [0.2, 0.8, 0.0], atol=0.03)
+    np.testing.assert_allclose(counts[1], [0.5, 0.25, 0.25], atol=0.03)
+    first, second = _run_graph_twice(lambda: tf.random.categorical(logits, 50, dtype=tf.int32))
+    assert first.shape == (2, 50) and first.dtype == np.int32 and not np.array_equal(first, second)
+
+
+ROWS = {
+    "stateless_random": Row([], False, check=_check_stateless),
+    "random_categorical": Row([], False, check=_check_categorical),
+}
