@@ -229,6 +229,40 @@ def test_a_function_itself_and_a_concrete_function_as_signature(tmp_path):
     assert out["sum"].numpy().tolist() == [5, 7, 9] and out["prod"].numpy().tolist() == [4, 10, 18]
 
 
+class Affine(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.ws = [tf.Variable(np.float32(2.0)), tf.Variable(np.float32(-1.0))]
+        self.extra = {"bias": tf.Variable(np.float32(0.5))}
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def __call__(self, x):
+        return x * self.ws[0] + self.ws[1] * self.extra["bias"]
+
+
+def test_tf_module_default_signature_and_variable_paths(tmp_path):
+    module = Affine()
+    path, loaded = _save_and_load(module, tmp_path)
+    x = np.array([1.0, 4.0], np.float32)
+    np.testing.assert_array_equal(loaded.signatures["serving_default"](x=x)["output_0"].numpy(), [1.5, 7.5])
+    np.testing.assert_array_equal(loaded(x).numpy(), [1.5, 7.5])
+    with open(os.path.join(path, "saved_model.json")) as f:
+        keys = [v["key"] for v in json.load(f)["variables"]]
+    assert sorted(keys) == ["extra/bias", "ws/0", "ws/1"]
+    module.ws[0].assign(3.0)  # a checkpoint of the module restores into the loaded one
+    ckpt = tf.train.Checkpoint(m=module).save(str(tmp_path / "ckpt"))
+    tf.train.Checkpoint(m=loaded).restore(ckpt).assert_consumed()
+    np.testing.assert_array_equal(loaded(x).numpy(), [2.5, 11.5])
+
+
+def test_sequential_variables_keep_their_layer_paths(tmp_path):
+    model = tf.keras.Sequential([L.Dense(3, input_shape=(4,)), L.Dense(2)])
+    path, loaded = _save_and_load(model, tmp_path)
+    with open(os.path.join(path, "saved_model.json")) as f:
+        keys = [v["key"] for v in json.load(f)["variables"]]
+    assert keys == ["layers/0/kernel", "layers/0/bias", "layers/1/kernel", "layers/1/bias"]
+
+
 def test_signature_needs_an_input_signature(tmp_path):
     f = tf.function(lambda x: x + 1)
     with pytest.raises(SavedModelSaveError, match="without an input_signature"):

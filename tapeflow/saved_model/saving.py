@@ -77,7 +77,11 @@ def _signature_functions(obj, signatures):
         if isinstance(obj, Function) and obj.input_signature is not None:
             signatures = obj
         else:
-            return {}
+            # As TensorFlow: the one tf.function attribute with an input_signature, if exactly one.
+            candidates = [fn for fn in _function_attributes(obj).values() if fn.input_signature is not None]
+            if len(candidates) != 1:
+                return {}
+            signatures = candidates[0]
     if not isinstance(signatures, dict):
         signatures = {SERVING: signatures}
     out = {}
@@ -122,9 +126,9 @@ def _keras_serving(model):
                     fallback=False).get_concrete_function()
 
 
-def _attribute_functions(obj):
-    """name -> [ConcreteFunction] for the tf.function attributes of `obj` (and
-    `__call__` when `obj` is one)."""
+def _function_attributes(obj):
+    """name -> tf.function (bound to obj) for the tf.function attributes of `obj`
+    (`__call__` when `obj` is one)."""
     found = {}
     if isinstance(obj, Function):
         found["__call__"] = obj
@@ -135,6 +139,12 @@ def _attribute_functions(obj):
         for name, value in vars(obj).items() if hasattr(obj, "__dict__") else ():
             if isinstance(value, Function) and not name.startswith("__"):
                 found[name] = value
+    return found
+
+
+def _attribute_functions(obj):
+    """name -> [ConcreteFunction]: every trace of each tf.function attribute."""
+    found = _function_attributes(obj)
     out = {}
     for name, fn in sorted(found.items()):
         if name != "__call__" and LoadedModel.is_reserved(name):
@@ -324,7 +334,8 @@ def _walk_object(x, prefix, path_of, seen, depth):
     else:
         return
     for name, child in children:
-        if "/" not in name and name:
+        # Trackables may name a child by a path ("layers/0"); keys only need non-empty segments.
+        if isinstance(name, str) and name and all(name.split("/")):
             _walk_object(child, f"{prefix}/{name}" if prefix else name, path_of, seen, depth + 1)
 
 
