@@ -92,13 +92,10 @@ class Tensor(TensorBase):
 
     def numpy(self):
         """A NumPy copy of the value (tensors are immutable; the copy is yours)."""
-        v = self._value
-        if type(v) is not np.ndarray:  # cupy
-            return v.get()
-        return v.copy()
+        return np.array(_host(self._value), order="C")
 
     def __array__(self, dtype=None, copy=None):
-        v = self._value if type(self._value) is np.ndarray else self._value.get()
+        v = np.asarray(_host(self._value))
         return v.astype(dtype) if dtype is not None else v
 
     def __bool__(self):
@@ -132,6 +129,11 @@ class Tensor(TensorBase):
 
     def __reduce__(self):
         return Tensor, (self.numpy(),)
+
+
+def _host(v):
+    """A NumPy array or scalar for a tensor's value (a cupy array is copied back)."""
+    return v.get() if hasattr(v, "__cuda_array_interface__") else v
 
 
 def _array_text(a):
@@ -248,10 +250,8 @@ def _python_to_array(value, dtype):
 def constant_value_array(value, dtype=None):
     """The NumPy array a Python/NumPy value converts to."""
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
-        arr = np.asarray(value)
-        if dtype is not None and arr.dtype != dtype.np:
-            arr = arr.astype(dtype.np)
-        return arr
+        # A copy: the caller may change their array later, a tensor never changes.
+        return np.array(value, dtype=None if dtype is None else dtype.np, order="C")
     return _python_to_array(value, dtype)
 
 

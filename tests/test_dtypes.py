@@ -116,3 +116,21 @@ def test_cached_python_scalars_keep_the_sign_of_zero():
     assert np.signbit((x * -0.0).numpy()[0])
     assert np.signbit(tf.constant(-0.0).numpy()) and not np.signbit(tf.constant(0.0).numpy())
     assert tf.constant(1, tf.float32).dtype == tf.float32 and tf.constant(True).dtype == tf.bool
+
+
+def test_a_tensor_holding_a_numpy_scalar_converts_like_an_array():
+    # Some paths (graph constants, dataset elements) hand Tensor a NumPy scalar.
+    t = tf.Tensor(np.float32(2.5))
+    assert t.numpy() == np.float32(2.5) and t.numpy().dtype == np.float32
+    assert np.asarray(t).shape == () and float(t) == 2.5
+
+
+def test_numpy_returns_a_c_ordered_copy_and_conversion_copies():
+    f_order = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    t = tf.constant(f_order)
+    f_order[0, 0] = 99.0  # the tensor keeps the value it was made from
+    assert t.numpy()[0, 0] == 0.0
+    out = tf.transpose(t).numpy()
+    assert out.flags.c_contiguous and out.flags.owndata
+    out[0, 0] = -1.0  # the copy is the caller's
+    assert float(tf.transpose(t)[0, 0]) == 0.0
