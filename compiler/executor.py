@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from tapeflow.runtime.errors import op_error
+from tapeflow.runtime.errors import InvalidArgumentError, op_error
 from tapeflow.runtime.registry import PRIMITIVES
 from tapeflow.runtime.tensor import Tensor
 
@@ -215,6 +215,8 @@ def _prim_caller(node):
     def call(*arrays):
         try:
             return impl(np, *arrays, **attrs)
+        except (AssertionError, InvalidArgumentError):
+            raise  # raised on purpose (tf.debugging asserts), with the user's message
         except Exception as exc:
             from tapeflow.runtime.tensor import Tensor as _T
             raise op_error(prim.name, [_T(np.asarray(a)) for a in arrays], attrs, exc) from exc
@@ -328,15 +330,20 @@ class _FunctionWriter:
             self.ns["_assign"] = _assign
             L.append(f"    _assign({args[0]}, {args[1]})")
         elif op == "fused":
-            self._fused(node, outs, args)
+            if node.avals:  # with dce switched off, a cluster may compute only dead values
+                self._fused(node, outs, args)
         elif op == "cond":
             self._cond(node, outs, args)
         elif op == "while_loop":
             self._while(node, outs, args)
         else:
             fn = self.glob("p", _prim_caller(node))
-            target = outs + "," if PRIMITIVES[op].multiple_results else outs
-            L.append(f"    {target} = {fn}({', '.join(args)})")
+            call = f"{fn}({', '.join(args)})"
+            if not node.avals:  # print, assert: called for their effect only
+                L.append(f"    {call}")
+            else:
+                target = outs + "," if PRIMITIVES[op].multiple_results else outs
+                L.append(f"    {target} = {call}")
 
     def _fused(self, node, outs, args):
         L = self.lines

@@ -60,18 +60,22 @@ def disabled_passes():
     return frozenset(p.strip() for p in value.split(",") if p.strip())
 
 
-@contextlib.contextmanager
-def disable_passes(*names):
-    """Context manager (or plain call, see `set_flag`) that skips the named passes."""
-    saved = _overrides.get("disable_passes")
-    _overrides["disable_passes"] = frozenset(names) | disabled_passes()
-    try:
-        yield
-    finally:
-        if saved is None:
+class disable_passes:  # noqa: N801 - used like a function
+    """Skip the named passes ("all" skips every pass).  A plain call switches them
+    off for the process; `with disable_passes(...):` switches them off for the block."""
+
+    def __init__(self, *names):
+        self._saved = _overrides.get("disable_passes")
+        _overrides["disable_passes"] = frozenset(names) | disabled_passes()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._saved is None:
             _overrides.pop("disable_passes", None)
         else:
-            _overrides["disable_passes"] = saved
+            _overrides["disable_passes"] = self._saved
 
 
 @contextlib.contextmanager
