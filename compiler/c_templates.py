@@ -14,6 +14,8 @@ Traps handled here, each checked by tests/test_codegen_ops.py:
   returns it and the executor re-runs the node through NumPy, which raises.
 - Float -> small-integer casts are implementation-defined in C: not fused.
 """
+import re
+
 from tapeflow.runtime import dtypes
 
 CTYPES = {
@@ -105,8 +107,18 @@ def _subst_math(template, suffix):
     return "".join(out)
 
 
-def template(op, in_dtypes, out_dtype, attrs=None):
-    """The C template of `op` for these dtypes, or None if it does not fuse."""
+def template(op, in_dtypes, out_dtype, attrs=None, funcs=None):
+    """The C template of `op` for these dtypes, or None if it does not fuse.
+    `funcs` renames math functions for a backend with its own (c_math.CPU_FUNCS)."""
+    t = _template(op, in_dtypes, out_dtype, attrs)
+    if t is None or not funcs:
+        return t
+    for name, own in funcs.items():
+        t = re.sub(rf"\b{name}\(", own + "(", t)
+    return t
+
+
+def _template(op, in_dtypes, out_dtype, attrs):
     if out_dtype not in CTYPES or any(d not in CTYPES for d in in_dtypes):
         return None
     if op in PASS_THROUGH:

@@ -23,6 +23,7 @@ import numpy as np
 from tapeflow.runtime import dtypes
 
 from . import c_templates as T
+from .c_math import CPU_FUNCS
 from .passes.fusion import classify
 
 PARALLEL_MIN = 1 << 16  # elements: below this a kernel runs on one thread
@@ -112,7 +113,7 @@ class _FusedRenderer:
         elif n.op in T.REDUCTIONS:
             raise AssertionError("reductions are not expressions")
         else:
-            tmpl = T.template(n.op, in_dtypes, n.avals[0].dtype, n.attr)
+            tmpl = T.template(n.op, in_dtypes, n.avals[0].dtype, n.attr, funcs=CPU_FUNCS)
         args = [self._operand(r, as_row) for r in n.inputs]
         return tmpl.format(*args, ctype=T.ctype(n.avals[0].dtype))
 

@@ -20,7 +20,7 @@ from tapeflow.runtime.errors import InvalidArgumentError, op_error
 from tapeflow.runtime.registry import PRIMITIVES
 from tapeflow.runtime.tensor import Tensor
 
-from . import cbuild, codegen_c, flags, loopgen_c
+from . import c_math, cbuild, codegen_c, flags, loopgen_c
 from .c_templates import MATH_FUNCS
 from .interpreter import run_graph
 from .ir import Graph, Ref
@@ -59,7 +59,7 @@ def _prelude(with_mvec):
         for fn in _MVEC2:
             for t, s in (("float", "f"), ("double", "")):
                 lines.append(f"#pragma omp declare simd notinbranch\n{t} {fn}{s}({t}, {t});")
-    return "\n".join(lines) + "\n\n"
+    return "\n".join(lines) + "\n" + c_math.SOURCE + "\n"
 
 
 def compile_graph(graph):

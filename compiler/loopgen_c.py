@@ -17,6 +17,7 @@ import numpy as np
 
 from . import c_templates as T
 from . import matmul_c
+from .c_math import CPU_FUNCS
 from .passes import constant_folding, cse, dce, optimize, simplify
 from .passes.graph_edit import has_effects, contiguous
 
@@ -194,7 +195,7 @@ class _LoopWriter:
         in_dtypes = [a.dtype for _, a in args]
         if op == "select":
             in_dtypes = in_dtypes[1:]
-        tmpl = T.template(op, in_dtypes, node.avals[0].dtype, node.attr) if in_dtypes else None
+        tmpl = T.template(op, in_dtypes, node.avals[0].dtype, node.attr, funcs=CPU_FUNCS) if in_dtypes else None
         if tmpl is None or len(outs) != 1:
             raise _NotEligible
         if op in ("reshape", "expand_squeeze"):
