@@ -94,10 +94,20 @@ def warn_once(message):
         warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
+# OpenMP threads that finish a kernel spin-wait for the next one; libgomp's default
+# (300000 spins, about a millisecond) is a disaster on a machine whose cores are
+# busy with other work: the spinning thread takes the core the main thread needs,
+# and a 2-thread GELU ran 10x slower than on one thread.  A short spin keeps the
+# wake-up cheap between back-to-back kernels.  libgomp reads this once, when the
+# first kernel library loads it; a user's own setting wins.
+SPINCOUNT = "1000"
+
+
 class Library:
     """A loaded shared library: `function(name, n_args, gil_released)`."""
 
     def __init__(self, path):
+        os.environ.setdefault("GOMP_SPINCOUNT", SPINCOUNT)
         self.path = path
         self._cdll = ctypes.CDLL(path)  # calls release the GIL: for large kernels
         self._pydll = ctypes.PyDLL(path)  # calls keep it: cheaper, for small ones
