@@ -24,6 +24,7 @@ from tapeflow.runtime import dtypes
 
 from . import c_templates as T
 from .c_math import CPU_FUNCS
+from .passes.column_reductions import has_column_reductions
 from .passes.fusion import classify
 
 PARALLEL_MIN = 1 << 16  # elements: below this a kernel runs on one thread
@@ -53,6 +54,9 @@ def _prod(dims):
 
 def render_fused(node, name, num_threads=None):
     """(C source of the kernel, KernelSpec)."""
+    if has_column_reductions(node):
+        from .codegen_columns_c import ColumnRenderer
+        return ColumnRenderer(node, name, num_threads).render()
     return _FusedRenderer(node, name, num_threads).render()
 
 
@@ -181,9 +185,9 @@ class _FusedRenderer:
                     used.append(i)
         return used
 
-    def render(self):
-        body, space, k = self.body, self.space, self.split
-        flat = self._is_flat()
+    def _header(self):
+        """The signature, typed data pointers, inline constants and `err`."""
+        body = self.body
         lines = []
         params = [f"void *a{i}" for i in range(len(body.inputs))]
         params += [f"void *o{j}" for j in range(len(body.outputs))]
@@ -200,6 +204,12 @@ class _FusedRenderer:
                 value = n.attr["value"].obj._value.reshape(())
                 lines.append(f"  const {T.ctype(n.avals[0].dtype)} v{n.id} = {T.literal(value.item(), n.avals[0].dtype)};")
         lines.append("  int err = 0;")
+        return lines
+
+    def render(self):
+        body, space, k = self.body, self.space, self.split
+        flat = self._is_flat()
+        lines = self._header()
         if any(n.op in ("reduce_max", "reduce_min") for n in self.members):
             lines.append("  if (C == 0 && R > 0) return 2;")
         threads = f" num_threads({self.threads})" if self.threads else ""

@@ -8,6 +8,8 @@ Ordering constraints:
   dce               after every rewrite, so fusion sees true use counts;
   fusion            after dce: a value used only inside a cluster never materializes;
   dce (again)       drops constants that fusion copied into kernel bodies;
+  column_reductions after fusion: it folds reductions over leading axes into the
+                    elementwise kernel that computes their input;
   memory_plan       last: it plans buffers of the final schedule of fused kernels.
 Every pass is `run(graph) -> graph` and may be switched off by name
 (TAPEFLOW_DISABLE_PASSES=cse,fusion or compiler.disable_passes("cse")).
@@ -15,7 +17,7 @@ Every pass is `run(graph) -> graph` and may be switched off by name
 import sys
 
 from .. import flags
-from . import constant_folding, cse, dce, fusion, memory_plan, simplify
+from . import column_reductions, constant_folding, cse, dce, fusion, memory_plan, simplify
 
 PIPELINE = (
     constant_folding,
@@ -24,6 +26,7 @@ PIPELINE = (
     dce,
     fusion,
     dce,
+    column_reductions,
     memory_plan,
 )
 PASS_NAMES = tuple(dict.fromkeys(p.NAME for p in PIPELINE))
