@@ -24,7 +24,7 @@ from . import c_math, cbuild, codegen_c, flags, loopgen_c
 from .c_templates import MATH_FUNCS
 from .interpreter import run_graph
 from .ir import Graph, Ref
-from .passes import optimize
+from .passes import CPU_PIPELINE, optimize
 from .passes.graph_edit import contiguous
 from .reference import REFERENCE_SPECIALS, run_while
 
@@ -134,7 +134,7 @@ class _Compiler:
 
     # -- python generation
     def function(self, graph, top=False):
-        graph = optimize(graph)
+        graph = optimize(graph, CPU_PIPELINE)
         fname = self.fresh("_run")
         self.namespace["_graph_" + fname] = graph
         _FunctionWriter(self, graph, fname).write()

@@ -3,7 +3,7 @@ environment when it is first needed; the Python API below overrides it.
 
 | Variable                  | Python API                          | Effect |
 |---------------------------|-------------------------------------|--------|
-| TAPEFLOW_DISABLE_PASSES   | compiler.disable_passes("cse", ...) | comma list of pass names to skip (see passes.PIPELINE); "all" skips every optional pass |
+| TAPEFLOW_DISABLE_PASSES   | compiler.disable_passes("cse", ...) | comma list of pass names to skip (see passes.CPU_PIPELINE); "all" skips every optional pass |
 | TAPEFLOW_DUMP_PASSES      | compiler.set_flag("dump_passes", 1) | print the graph before the pipeline and after each pass (to stderr) |
 | TAPEFLOW_CC               | compiler.set_flag("cc", "gcc")      | C compiler; a missing one means the NumPy executor (one warning) |
 | TAPEFLOW_CFLAGS           | compiler.set_flag("cflags", "...")  | extra C compiler flags, appended |

@@ -101,9 +101,15 @@ def test_bias_gradient_keeps_the_elementwise_output_used_elsewhere():
     np.testing.assert_allclose(got[1], want[1], rtol=1e-5, atol=1e-6)
 
 
+def test_the_backend_neutral_pipeline_leaves_leading_reductions_alone():
+    g = trace(lambda x: R.reduce_sum(M.exp(x), axis=0), [aval((8, 16))])
+    assert "reduce_sum" in [n.op for n in passes.optimize(g).nodes]
+    assert "reduce_sum" not in [n.op for n in passes.optimize(g, passes.CPU_PIPELINE).nodes]
+
+
 def test_trailing_and_all_axis_reductions_stay_with_fusion():
     g = trace(lambda x: [R.reduce_sum(M.exp(x), axis=-1), R.reduce_sum(M.exp(x) * 2.0)], [aval((8, 16))])
-    out = passes.optimize(g)
+    out = passes.optimize(g, passes.CPU_PIPELINE)
     assert not any(has_column_reductions(n) for n in out.nodes if n.op == "fused")
 
 
