@@ -109,6 +109,10 @@ class Library:
     def __init__(self, path):
         os.environ.setdefault("GOMP_SPINCOUNT", SPINCOUNT)
         self.path = path
+        # OpenMP threads that spin after a kernel steal the cores from the BLAS
+        # threads of the matmul that follows (a 784x256 matmul went 1 ms -> 50 ms).
+        # libgomp reads this once, when the first library that links it loads.
+        os.environ.setdefault("OMP_WAIT_POLICY", "passive")
         self._cdll = ctypes.CDLL(path)  # calls release the GIL: for large kernels
         self._pydll = ctypes.PyDLL(path)  # calls keep it: cheaper, for small ones
 

@@ -56,13 +56,21 @@ def render_fused(node, name, num_threads=None):
     """(C source of the kernel, KernelSpec)."""
     if has_column_reductions(node):
         from .codegen_columns_c import ColumnRenderer
-        return ColumnRenderer(node, name, num_threads).render()
-    return _FusedRenderer(node, name, num_threads).render()
+        return ColumnRenderer(node, name, num_threads, CPU_FUNCS).render()
+    return _FusedRenderer(node, name, num_threads, CPU_FUNCS).render()
 
 
 class _FusedRenderer:
-    def __init__(self, node, name, num_threads):
+    """The cluster walk shared by the C and CUDA renderers: analysis, per-op
+    expressions, broadcast index arithmetic, the row/stage/elem loop bodies.
+    What differs per target is in a few hooks (marked "target hook"); the CUDA
+    renderer (codegen_cuda.py) overrides those and `render`."""
+
+    COL_LOOP = "for (int64_t c = 0; c < C; c++) {"  # target hook: the loop over one row's columns
+
+    def __init__(self, node, name, num_threads, funcs=None):
         attrs = node.attr
+        self.funcs = funcs  # math functions this target replaces with its own (c_math.CPU_FUNCS)
         self.node = node
         self.name = name
         self.body = attrs["body"]
@@ -117,7 +125,7 @@ class _FusedRenderer:
         elif n.op in T.REDUCTIONS:
             raise AssertionError("reductions are not expressions")
         else:
-            tmpl = T.template(n.op, in_dtypes, n.avals[0].dtype, n.attr, funcs=CPU_FUNCS)
+            tmpl = T.template(n.op, in_dtypes, n.avals[0].dtype, n.attr, funcs=self.funcs)
         args = [self._operand(r, as_row) for r in n.inputs]
         return tmpl.format(*args, ctype=T.ctype(n.avals[0].dtype))
 
@@ -299,12 +307,10 @@ class _FusedRenderer:
                     lines.append(f"{ind}const {self._ctype(n.id)} v{n.id} = {self._expr(n, True)};")
             for n in row_members:
                 if self.depth[n.id] == d and n.id in self.out_index:
-                    lines.append(f"{ind}out{self.out_index[n.id]}[r] = v{n.id};")
+                    lines += self._store_row(ind, self.out_index[n.id], n.id)
         if elem_outs:
-            pragma = "" if self.err else f"{ind}#pragma omp simd"
-            if pragma:
-                lines.append(pragma)
-            lines.append(f"{ind}for (int64_t c = 0; c < C; c++) {{")
+            lines += self._simd(ind, [])
+            lines.append(ind + self.COL_LOOP)
             lines += self._loop_body(self._loop_nodes(elem_outs, self.stored), ind + "  ", stores=True)
             lines.append(f"{ind}}}")
         return lines
@@ -318,18 +324,32 @@ class _FusedRenderer:
             clauses += clause
         sources = [n.inputs[0].node for n in reds]
         nodes = self._loop_nodes(sources, self.stored)
-        if not self.err:
-            lines.append(f"{ind}#pragma omp simd {' '.join(clauses)}")
-        lines.append(f"{ind}for (int64_t c = 0; c < C; c++) {{")
+        lines += self._simd(ind, clauses)
+        lines.append(ind + self.COL_LOOP)
         # a reduction may read an input directly (no elem member in between)
         lines += self._loop_body(nodes, ind + "  ", stores=False, reductions=reds)
         lines.append(f"{ind}}}")
+        for n in reds:
+            lines += self._combine(n, ind)
         for n in reds:
             ct = self._ctype(n.id)
             if n.op in ("reduce_max", "reduce_min") and n.avals[0].dtype.is_floating:
                 lines.append(f"{ind}if (nan{n.id}) acc{n.id} = NAN;")
             lines.append(f"{ind}const {ct} v{n.id} = ({ct})acc{n.id};")
         return lines
+
+    # -- target hooks (C with OpenMP here)
+    def _simd(self, ind, clauses):
+        """Lines before a column loop: vectorize it (its reductions in `clauses`)."""
+        return [] if self.err else [f"{ind}#pragma omp simd {' '.join(clauses)}".rstrip()]
+
+    def _store_row(self, ind, j, node_id):
+        return [f"{ind}out{j}[r] = v{node_id};"]
+
+    def _combine(self, n, ind):
+        """Lines after a stage loop that merge partial accumulators (none in C:
+        one thread owns a row)."""
+        return []
 
     def _acc_decl(self, n):
         dtype = n.avals[0].dtype

@@ -16,6 +16,7 @@ import sys
 
 import numpy as np
 
+from tapeflow.runtime import devices
 from tapeflow.runtime.errors import InvalidArgumentError, op_error
 from tapeflow.runtime.registry import PRIMITIVES
 from tapeflow.runtime.tensor import Tensor
@@ -23,6 +24,7 @@ from tapeflow.runtime.tensor import Tensor
 from . import c_math, cbuild, codegen_c, flags, loopgen_c
 from .c_templates import MATH_FUNCS
 from .interpreter import run_graph
+from .ir import note_failing_node
 from .ir import Graph, Ref
 from .passes import CPU_PIPELINE, optimize
 from .passes.graph_edit import contiguous
@@ -62,31 +64,75 @@ def _prelude(with_mvec):
     return "\n".join(lines) + "\n" + c_math.SOURCE + "\n"
 
 
-def compile_graph(graph):
-    """Compile `graph`; returns an Executable: executable(*arrays) -> list of arrays."""
-    return _Compiler().compile(graph)
+def compile_graph(graph, tick=None):
+    """Compile `graph`; returns an Executable: executable(*arrays) -> list of arrays.
+    With a GPU present, a PlacedExecutable that also runs on the GPU when a call
+    is placed there (executor_cuda.py).
+
+    `tick` (for profilers): a callable the generated code calls with an index
+    into `Executable.profile_points` after the input checks and after each op
+    node, so the time between two calls is the cost of that node.  A profiled
+    executable is the CPU one."""
+    if tick is None and devices.gpu_module() is not None:
+        from .executor_cuda import PlacedExecutable
+        return PlacedExecutable(graph, _compile_cpu)
+    return _compile_cpu(graph, tick)
+
+
+def _compile_cpu(graph, tick=None):
+    return _Compiler(tick).compile(graph)
 
 
 class Executable:
-    """A compiled graph.  Debug views: .optimized_graph, .python_source, .c_source."""
+    """A compiled graph.  Debug views: .optimized_graph, .python_source, .c_source;
+    .graphs: every optimized graph (the top one first, then cond/while bodies),
+    .kernels: names of the C kernels (fused nodes and whole loops),
+    .profile_points: (graph, node or None for the entry checks) per tick index."""
 
-    def __init__(self, fn, optimized, python_source, c_source, library):
+    def __init__(self, fn, optimized, python_source, c_source, library, graphs=(), kernels=(),
+                 profile_points=()):
         self._fn = fn
         self.optimized_graph = optimized
         self.python_source = python_source
         self.c_source = c_source
         self.uses_c = library is not None
+        self.graphs = list(graphs)
+        self.kernels = list(kernels)
+        self.profile_points = list(profile_points)
+
+    filename = None
+    line_nodes = {}
 
     def __call__(self, *arrays):
-        return self._fn(*arrays)
+        try:
+            return self._fn(*arrays)
+        except Exception as exc:
+            self._note_node(exc)
+            raise
+
+    def _note_node(self, exc):
+        """Tag `exc` with the node whose generated line raised it (the innermost
+        such line; a node run by the reference interpreter tagged it already)."""
+        node = None
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                node = self.line_nodes.get(tb.tb_lineno, node)
+            tb = tb.tb_next
+        if node is not None:
+            note_failing_node(exc, node)
 
 
 class _Compiler:
-    def __init__(self):
+    def __init__(self, tick=None):
         self.kernels = []  # (name, source, spec)
         self.loops = []
-        self.namespace = {"_np": np, "_nd": _ND, "_empty": np.empty, "_Tensor": Tensor}
+        self.namespace = {"_np": np, "_nd": _ND, "_empty": np.empty, "_Tensor": Tensor, "_tick": tick}
+        self.tick = tick
+        self.profile_points = []  # (graph, node) per `_tick(i)` written; only when profiling
+        self.graphs = []  # every optimized graph, top first
         self.functions = []  # python source of each generated function
+        self.line_nodes = []  # per function: line number in it -> the node it runs
         self._counter = 0
 
     def fresh(self, prefix):
@@ -106,10 +152,24 @@ class _Compiler:
         py_source = "\n\n".join(self.functions)
         if flags.is_on("dump_c"):
             print(f"=== generated C\n{c_source}\n=== generated Python\n{py_source}", file=sys.stderr)
-        code = compile(py_source, f"<tapeflow compiled {graph.name}>", "exec")
+        filename = f"<tapeflow compiled {graph.name}>"
+        code = compile(py_source, filename, "exec")
         exec(code, self.namespace)
-        return Executable(self.namespace[entry], self.namespace.get("_graph_" + entry), py_source,
-                          c_source, library)
+        kernels = [name for name, _, _ in self.kernels + self.loops] if library is not None else []
+        exe = Executable(self.namespace[entry], self.namespace.get("_graph_" + entry), py_source,
+                         c_source, library, self.graphs, kernels, self.profile_points)
+        exe.filename, exe.line_nodes = filename, self._global_line_nodes()
+        return exe
+
+    def _global_line_nodes(self):
+        """Line numbers of the joined module source -> nodes (functions are
+        joined with one blank line between them)."""
+        out, first = {}, 1
+        for src, local in zip(self.functions, self.line_nodes):
+            for line, node in local.items():
+                out[first + line - 1] = node
+            first += src.count("\n") + 2
+        return out
 
     # -- kernels
     def _bind_kernels(self, library):
@@ -137,8 +197,23 @@ class _Compiler:
         graph = optimize(graph, CPU_PIPELINE)
         fname = self.fresh("_run")
         self.namespace["_graph_" + fname] = graph
+        self.graphs.append(graph)  # the top graph is optimized before any body
         _FunctionWriter(self, graph, fname).write()
         return fname
+
+
+def _lines_to_nodes(lines, spans):
+    """Line number (1-based, in the function's source) -> the node it runs."""
+    first_line, n = [], 1
+    for item in lines:
+        first_line.append(n)
+        n += item.count("\n") + 1
+    out = {}
+    for start, end, node in spans:
+        for k in range(start, end):
+            for extra in range(lines[k].count("\n") + 1):
+                out[first_line[k] + extra] = node
+    return out
 
 
 def _fallback(node):
@@ -223,12 +298,16 @@ def _prim_caller(node):
     return call
 
 
+def _host(a):
+    return np.asarray(devices.to_module(a, np))
+
+
 def _assign(var, value):
     var._value = Tensor(np.asarray(value).astype(var.dtype.np, copy=False))
 
 
 def _normalize_input(a, index, dtype, shape):
-    a = np.asarray(a)
+    a = np.asarray(devices.to_module(a, np))  # a GPU array is copied to the host
     if a.dtype != dtype:
         if a.dtype.kind == dtype.kind and a.dtype.itemsize == dtype.itemsize:
             a = a.astype(dtype)
@@ -277,6 +356,7 @@ class _FunctionWriter:
         L.append(f"def {self.fname}({', '.join(params)}):")
         for i, r in enumerate(g.inputs):
             self._input(i, r)
+        self._profile_point(None)
         last_use = {}
         for i, node in enumerate(g.nodes):
             for r in node.inputs:
@@ -284,14 +364,18 @@ class _FunctionWriter:
         outputs = set(g.outputs)
         # buffers the memory plan hands on stay alive until the taker's line
         donors = {r for n in g.nodes if n.op == "fused" for r in (n.attr.get("reuse") or ()) if r is not None}
+        spans = []  # (first line index, end line index, node): which node each line runs
         for i, node in enumerate(g.nodes):
+            start = len(L)
             self._node(node)
+            spans.append((start, len(L), node))
             dead = [r for r in dict.fromkeys(node.inputs) if last_use.get(r) == i and r not in outputs
                     and r not in donors and g.node(r.node).op not in ("const", "variable")]
             if dead:
                 L.append(f"    del {', '.join(self.name(r) for r in dead)}")
         L.append(f"    return [{', '.join(self.name(r) for r in g.outputs)}]")
         self.c.functions.append("\n".join(L))
+        self.c.line_nodes.append(_lines_to_nodes(L, spans))
 
     def _input(self, i, ref):
         aval = self.g.aval(ref)
@@ -308,6 +392,11 @@ class _FunctionWriter:
             self.lines.append(f"    if {cond}: {v} = _normalize_input({v}, {i}, {dt}, {shape!r})")
             self.trusted.add(ref)
         self.ns["_normalize_input"] = _normalize_input
+
+    def _profile_point(self, node):
+        if self.c.tick is not None:
+            self.lines.append(f"    _tick({len(self.c.profile_points)})")
+            self.c.profile_points.append((self.g, node))
 
     def _node(self, node):
         op = node.op
@@ -326,6 +415,8 @@ class _FunctionWriter:
         args = [self.name(r) for r in node.inputs]
         if op == "read_variable":
             L.append(f"    {outs} = {args[0]}._value._value")
+            L.append(f"    if {outs}.__class__ is not _nd: {outs} = _host({outs})")  # a GPU variable
+            self.ns["_host"] = _host
         elif op == "assign_variable":
             self.ns["_assign"] = _assign
             L.append(f"    _assign({args[0]}, {args[1]})")
@@ -344,6 +435,7 @@ class _FunctionWriter:
             else:
                 target = outs + "," if PRIMITIVES[op].multiple_results else outs
                 L.append(f"    {target} = {call}")
+        self._profile_point(node)
 
     def _fused(self, node, outs, args):
         L = self.lines

@@ -11,7 +11,7 @@ import numpy as np
 
 from tapeflow.runtime.registry import PRIMITIVES
 
-from .ir import Ref
+from .ir import Ref, note_failing_node
 
 
 def run_graph(graph, args, xp=np, special=None):
@@ -23,35 +23,41 @@ def run_graph(graph, args, xp=np, special=None):
     for ref, a in zip(graph.inputs, args):
         env[ref] = a
     for node in graph.nodes:
-        op = node.op
-        if op == "input":
+        if node.op == "input":
             continue
-        vals = [env[r] for r in node.inputs]
-        attrs = node.attr
-        if op == "const":
-            outs = (attrs["value"].obj._value,)
-        elif op == "variable":
-            outs = (attrs["var"].obj,)
-        elif op == "read_variable":
-            outs = (vals[0]._value._value,)
-        elif op == "assign_variable":
-            from tapeflow.runtime.tensor import Tensor
-            vals[0]._value = Tensor(xp.asarray(vals[1]).astype(vals[0].dtype.np, copy=False))
-            outs = ()
-        elif op == "cond":
-            branch = attrs["then_graph"] if bool(vals[0]) else attrs["else_graph"]
-            outs = run_graph(branch, vals[1:], xp, special)
-        elif op == "while_loop":
-            outs = _run_while(attrs, vals, xp, special)
-        elif special is not None and op in special:
-            outs = special[op](node, vals, env)
-        else:
-            prim = PRIMITIVES[op]
-            res = prim.impl(xp, *vals, **attrs)
-            outs = tuple(res) if prim.multiple_results else (res,)
+        try:
+            outs = _eval_node(node, [env[r] for r in node.inputs], env, xp, special)
+        except Exception as exc:
+            note_failing_node(exc, node)
+            raise
         for i, v in enumerate(outs):
             env[Ref(node.id, i)] = v
     return [env[r] for r in graph.outputs]
+
+
+def _eval_node(node, vals, env, xp, special):
+    op = node.op
+    attrs = node.attr
+    if op == "const":
+        return (attrs["value"].obj._value,)
+    if op == "variable":
+        return (attrs["var"].obj,)
+    if op == "read_variable":
+        return (vals[0]._value._value,)
+    if op == "assign_variable":
+        from tapeflow.runtime.tensor import Tensor
+        vals[0]._value = Tensor(xp.asarray(vals[1]).astype(vals[0].dtype.np, copy=False))
+        return ()
+    if op == "cond":
+        branch = attrs["then_graph"] if bool(vals[0]) else attrs["else_graph"]
+        return run_graph(branch, vals[1:], xp, special)
+    if op == "while_loop":
+        return _run_while(attrs, vals, xp, special)
+    if special is not None and op in special:
+        return special[op](node, vals, env)
+    prim = PRIMITIVES[op]
+    res = prim.impl(xp, *vals, **attrs)
+    return tuple(res) if prim.multiple_results else (res,)
 
 
 def _run_while(attrs, vals, xp, special):

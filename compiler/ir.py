@@ -9,9 +9,10 @@ A value is named by `Ref(node_id, index)`.  Special ops besides primitives:
 Stateful nodes keep their order; passes never reorder or drop them.
 Nested graphs (cond/while bodies) are Graph values inside attrs.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Tuple
 
+from tapeflow.runtime.errors import user_location
 from tapeflow.runtime.registry import PRIMITIVES, Aval, state
 from tapeflow.runtime.tensor import SymbolicTensor, Tensor
 
@@ -42,6 +43,14 @@ class Node:
     inputs: Tuple[Ref, ...]
     attrs: Tuple[Tuple[str, Any], ...]
     avals: Tuple[Aval, ...]
+    # "file:line" of the user's code that made the node: errors raised while the
+    # graph runs point there.  Not part of a node's identity (CSE merges across lines).
+    loc: str = field(default="", compare=False)
+
+    def moved(self, inputs=None, attrs=None):
+        """This node with other inputs and/or attrs (id, op, avals, location kept)."""
+        return Node(self.id, self.op, self.inputs if inputs is None else tuple(inputs),
+                    self.attrs if attrs is None else attrs, self.avals, self.loc)
 
     @property
     def attr(self):
@@ -106,6 +115,16 @@ class Graph:
         return list(seen.values())
 
 
+def note_failing_node(exc, node):
+    """Remember on `exc` which node failed (the innermost one wins), so that
+    the error can name the user's line that made it."""
+    if node.loc and getattr(exc, "tapeflow_node", None) is None:
+        try:
+            exc.tapeflow_node = (node.op, node.loc)
+        except AttributeError:  # an exception type without a __dict__
+            pass
+
+
 def freeze_attrs(attrs):
     return tuple(sorted(attrs.items()))
 
@@ -133,7 +152,7 @@ class GraphBuilder:
 
     # -- node creation
     def _emit(self, op, inputs, attrs, avals):
-        node = Node(self._next, op, tuple(inputs), freeze_attrs(attrs), tuple(avals))
+        node = Node(self._next, op, tuple(inputs), freeze_attrs(attrs), tuple(avals), user_location())
         self._next += 1
         self.nodes.append(node)
         self._avals[node.id] = node.avals
@@ -297,6 +316,6 @@ class GraphBuilder:
             if n.op == "input":
                 attrs = dict(n.attrs)
                 attrs["index"] = order[Ref(n.id, 0)]
-                n = Node(n.id, n.op, n.inputs, freeze_attrs(attrs), n.avals)
+                n = n.moved(attrs=freeze_attrs(attrs))
             nodes.append(n)
         return Graph(tuple(nodes), tuple(input_refs), refs, self.name)

@@ -21,6 +21,8 @@ def custom_gradient(f=None):
             return graph.custom_gradient_call(f, args, kwargs)
         return _eager_call(f, args, kwargs)
 
+    # AutoGraph calls the wrapper as it is (the graph hook converts `f` itself).
+    wrapper.__tapeflow_do_not_convert__ = True
     return wrapper
 
 
@@ -30,14 +32,16 @@ def _eager_call(f, args, kwargs):
     if not state.tapes:
         result, _ = f(*args, **kwargs)
         return result
-    # Run f with outer tapes paused; a private tape only notes which variables it reads.
+    # f runs recorded, as in TensorFlow: its ops do not reach the outputs (they are
+    # identities recorded with grad_fn below), but a tape that records grad_fn
+    # (higher order) sees how the values grad_fn closes over depend on the inputs.
+    # A private tape notes which variables f reads.
     probe = Tape(persistent=False, watch_accessed_variables=True)
-    with pause():
-        state.tapes.append(probe)
-        try:
-            result, grad_fn = f(*args, **kwargs)
-        finally:
-            state.tapes.remove(probe)
+    state.tapes.append(probe)
+    try:
+        result, grad_fn = f(*args, **kwargs)
+    finally:
+        state.tapes.remove(probe)
     variables = [v for v in probe.watched.values() if isinstance(v, Variable) and v.trainable]
     flat_out = nest.flatten(result)
     from .ops import array_ops

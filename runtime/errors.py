@@ -6,12 +6,23 @@ _PKG_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _OWN_DIRS = tuple(os.path.join(_PKG_ROOT, d) + os.sep for d in ("runtime", "tracer", "compiler", "tapeflow"))
 
 
+_is_own_file = {}  # co_filename -> True for tapeflow's own files (tracing asks per node)
+
+
+def _own(filename):
+    own = _is_own_file.get(filename)
+    if own is None:
+        fn = os.path.abspath(filename)
+        own = _is_own_file[filename] = (fn.startswith(_OWN_DIRS) or "importlib" in fn
+                                        or filename.startswith("<tapeflow"))  # generated executors
+    return own
+
+
 def user_frame():
     """The innermost stack frame outside tapeflow (the user's line), or None."""
     f = sys._getframe(1)
     while f is not None:
-        fn = os.path.abspath(f.f_code.co_filename)
-        if not fn.startswith(_OWN_DIRS) and "importlib" not in fn:
+        if not _own(f.f_code.co_filename):
             return f
         f = f.f_back
     return None

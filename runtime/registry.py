@@ -89,6 +89,10 @@ state = _State()
 # Set by tensor.py (import order: tensor imports registry).
 _wrap = None
 _record = None
+# Set by devices.py once a GPU is in use in this process (None before, so a
+# CPU-only program never pays for it): place(inputs) -> (xp, input arrays on
+# xp's device), copying arrays that live on another device.
+place = None
 
 
 def bind(prim, inputs, attrs):
@@ -105,7 +109,10 @@ def bind(prim, inputs, attrs):
             # Unary and binary calls unpacked by hand: a comprehension costs
             # about a quarter of a tiny op's whole dispatch.
             n = len(inputs)
-            if n == 2:
+            if place is not None:
+                xp, arrays = place(inputs)  # the tape below still records `inputs`
+                result = prim.impl(xp, *arrays, **attrs)
+            elif n == 2:
                 result = prim.impl(state.xp, inputs[0]._value, inputs[1]._value, **attrs)
             elif n == 1:
                 result = prim.impl(state.xp, inputs[0]._value, **attrs)

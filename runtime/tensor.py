@@ -85,9 +85,10 @@ class Tensor(TensorBase):
 
     @property
     def device(self):
-        mod = type(self._value).__module__
-        return "/job:localhost/replica:0/task:0/device:GPU:0" if mod.startswith("cupy") else \
-            "/job:localhost/replica:0/task:0/device:CPU:0"
+        v = self._value
+        if type(v) is not np.ndarray and hasattr(v, "__cuda_array_interface__"):
+            return f"/job:localhost/replica:0/task:0/device:GPU:{getattr(getattr(v, 'device', None), 'id', 0)}"
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
 
     def numpy(self):
         """A NumPy copy of the value (tensors are immutable; the copy is yours)."""
@@ -275,10 +276,13 @@ def convert_to_tensor(value, dtype=None, name=None):
         from .ops import array_ops
         return array_ops.stack([convert_to_tensor(v, dtype) for v in value])
     if hasattr(value, "__cuda_array_interface__"):
+        from . import devices
+        devices.enable_transfers()
         return Tensor(value if dtype is None else value.astype(dtype.np))
     arr = constant_value_array(value, dtype)
     dtypes.from_numpy(arr.dtype)  # raises for unsupported dtypes
-    return Tensor(arr)
+    xp = registry.state.xp
+    return Tensor(arr if xp is np else xp.asarray(arr))  # inside tf.device('/gpu:0'): on the GPU
 
 
 def _contains_tensor(seq):

@@ -124,7 +124,7 @@ class Variable(TensorBase):
     def __repr__(self):
         v = self._value
         return (f"<tf.Variable '{self._name}' shape={v.shape} dtype={self._dtype.name}, "
-                f"numpy={np.array2string(v._value, separator=' ') if v._value.ndim else v._value.item()}>")
+                f"numpy={np.array2string(v.numpy(), separator=' ') if v._value.ndim else v._value.item()}>")
 
     def __hash__(self):  # variables are keys in optimizers' slot tables
         return id(self)

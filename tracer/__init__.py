@@ -6,7 +6,7 @@ from .conversion import do_not_convert, to_code  # noqa: F401
 from .function import Function, TensorSpec, function, functions_run_eagerly, run_functions_eagerly  # noqa: F401
 from .concrete import ConcreteFunction  # noqa: F401
 from .tensor_array import TensorArray  # noqa: F401
-from . import logging_ops  # noqa: F401
+from . import custom_gradient_graph, logging_ops  # noqa: F401  (custom_gradient_graph installs a builder hook)
 
 
 def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None,

@@ -14,11 +14,20 @@ Invariants:
 - Higher order: when outer tapes are active while the backward runs, it is
   replayed op by op through `bind` so those tapes record it.
 """
-from tapeflow.compiler.ir import Graph, GraphBuilder, Node, Ref
+import numpy as np
+
+from tapeflow.compiler.ir import Graph, GraphBuilder, Holder, Node, Ref, freeze_attrs
+from tapeflow.runtime import dtypes
 from tapeflow.runtime import tape as tape_mod
-from tapeflow.runtime.registry import PRIMITIVES, bind, state
+from tapeflow.runtime.registry import PRIMITIVES, Aval, bind, state
 from tapeflow.runtime.tensor import Tensor
 from tapeflow.runtime.variables import Variable
+
+
+# Ops whose replay is not a plain `bind` of their primitive: op name ->
+# fn(inputs, attrs) -> outputs (control_flow_grad registers "while_loop", whose
+# taped form keeps its residuals).
+REPLAY_RULES = {}
 
 
 def replay(graph, args):
@@ -39,6 +48,8 @@ def replay(graph, args):
         elif op == "assign_variable":
             ins[0].assign(ins[1])
             outs = ()
+        elif op in REPLAY_RULES:
+            outs = tuple(REPLAY_RULES[op](ins, node.attr))
         else:
             prim = PRIMITIVES[op]
             res = bind(prim, ins, node.attr)
@@ -71,33 +82,62 @@ class VJPGraphs:
     forward:  inputs -> outputs + residuals
     backward: residuals + output grads -> grads of (inputs + variables), the
               entries of `grad_mask` that are True (the rest are None).
+
+    `wrt` (input positions) and `out_wrt` (output positions) narrow what is
+    differentiated: the backward takes grads only for outputs in `out_wrt` and
+    returns them only for inputs in `wrt`.  `variables=False` leaves variables
+    the graph reads out of the sources.  `dense=True` returns zeros (static where
+    the shape is known) instead of None, so every entry of `wrt` has a grad.
     """
 
-    def __init__(self, graph):
+    def __init__(self, graph, wrt=None, out_wrt=None, variables=True, dense=False):
         self.graph = graph
-        joint, n_out, self.variables, self.grad_mask, gy_ids = _joint_graph(graph)
+        joint, n_out, self.variables, grad_mask, gy_ids = _joint_graph(
+            graph, wrt, out_wrt, variables, dense)
+        if wrt is not None and out_wrt is None:
+            # a compiled call's tape entry: one slot per input (None where not in wrt)
+            full = [False] * len(graph.inputs) + grad_mask[len(wrt):]
+            for i, m in zip(wrt, grad_mask):
+                full[i] = m
+            grad_mask = full
+        self.grad_mask = grad_mask
         self.n_outputs = n_out
         self.forward, self.backward, self.n_residuals = _split(joint, n_out, gy_ids)
 
 
-def _joint_graph(graph):
+def _joint_graph(graph, wrt=None, out_wrt=None, with_variables=True, dense=False):
     builder = GraphBuilder(graph.name + "_joint")
     with _Building(builder):
         xs = [builder.placeholder(graph.aval(r)) for r in graph.inputs]
-        private = tape_mod.Tape(persistent=True, watch_accessed_variables=True)
-        for x in xs:
+        private = tape_mod.Tape(persistent=True, watch_accessed_variables=with_variables)
+        sources = xs if wrt is None else [xs[i] for i in wrt]
+        for x in sources:
             private.watch(x)
         state.tapes.append(private)
         ys = replay(graph, xs)
         state.tapes.remove(private)
-        variables = [v for v in private.watched.values() if isinstance(v, Variable) and v.trainable]
-        gys = [builder.placeholder(y.aval) for y in ys]
+        variables = [v for v in private.watched.values() if isinstance(v, Variable) and v.trainable] \
+            if with_variables else []
+        targets = ys if out_wrt is None else [ys[i] for i in out_wrt]
+        gys = [builder.placeholder(y.aval) for y in targets]
         gy_ids = {t.node for t in gys}
-        grads = tape_mod.backprop(private, ys, gys, xs + variables)
+        grads = tape_mod.backprop(private, targets, gys, sources + variables)
+        if dense:
+            grads = [_zeros_for(s) if g is None else g for g, s in zip(grads, sources + variables)]
     mask = [g is not None for g in grads]
     outs = ys + [g for g in grads if g is not None]
     joint = builder.build(outs)
     return joint, len(ys), variables, mask, gy_ids
+
+
+def _zeros_for(x):
+    """Zeros shaped like x: a constant when its shape is static (so x is not
+    kept as a residual just for its shape)."""
+    from tapeflow.runtime.ops import array_ops
+    dims = x.shape.dims
+    if dims is not None and None not in dims:
+        return array_ops.zeros(dims, x.dtype)
+    return array_ops.zeros_like(x)
 
 
 def _split(joint, n_out, gy_ids):
@@ -108,19 +148,23 @@ def _split(joint, n_out, gy_ids):
             backward_ids.add(node.id)
     fwd_nodes = [n for n in joint.nodes if n.id not in backward_ids]
     bwd_nodes = [n for n in joint.nodes if n.id in backward_ids and n.id not in gy_ids]
-    by_id = {n.id: n for n in joint.nodes}
+    fwd_nodes, bwd_nodes = _shapes_for_shape_only_uses(joint, fwd_nodes, bwd_nodes, backward_ids)
+    by_id = {n.id: n for n in fwd_nodes + bwd_nodes}
+    by_id.update((n.id, n) for n in joint.nodes if n.id in gy_ids)
+    constant = _constant_nodes(fwd_nodes)
 
     # Residuals: forward values used by gradient nodes or returned as gradients.
-    # Constants are copied into the backward graph instead of being saved.
-    residuals, copied = [], []
+    # Values computed from constants alone (zeros for an unconnected gradient)
+    # are recomputed in the backward graph instead of being saved.
+    residuals, copied = [], set()
     seen = set()
     grad_outs = joint.outputs[n_out:]
     for r in [r for n in bwd_nodes for r in n.inputs] + list(grad_outs):
         if r.node in backward_ids or r in seen:
             continue
         seen.add(r)
-        if by_id[r.node].op == "const":
-            copied.append(by_id[r.node])
+        if r.node in constant:
+            _mark_with_inputs(by_id, r.node, copied)
         else:
             residuals.append(r)
 
@@ -139,17 +183,82 @@ def _split(joint, n_out, gy_ids):
     for j, r in enumerate(gy_refs):
         node = by_id[r.node]
         new_nodes.append(Node(node.id, "input", (), (("index", len(residuals) + j),), node.avals))
-    const_ids = set()
-    for c in copied:
-        if c.id not in const_ids:
-            new_nodes.append(c)
-            const_ids.add(c.id)
+    new_nodes.extend(n for n in fwd_nodes if n.id in copied)
     for n in bwd_nodes:
-        new_nodes.append(Node(n.id, n.op, tuple(remap.get(r, r) for r in n.inputs), n.attrs, n.avals))
+        new_nodes.append(n.moved(inputs=[remap.get(r, r) for r in n.inputs]))
     inputs = tuple(remap[r] for r in residuals) + tuple(gy_refs)
     backward = Graph(tuple(new_nodes), inputs, tuple(remap.get(r, r) for r in grad_outs),
                      joint.name.replace("_joint", "_backward"))
     return forward, backward, len(residuals)
+
+
+# Ops that read only the shape of the operand at this position.
+_SHAPE_ONLY_OPERAND = {"reshape_like": 1, "broadcast_like": 1, "sum_like": 1, "tensor_array_trim": 1}
+
+
+def _shapes_for_shape_only_uses(joint, fwd_nodes, bwd_nodes, backward_ids):
+    """A forward value the backward reads only for its shape (zeros_like, the
+    sum back to an input's shape) is not saved: the forward saves its shape
+    (nothing, when the shape is static) and the backward reads zeros of that
+    shape instead.  Loops keep residuals per iteration, so this matters."""
+    shape_only = {}
+    for n in bwd_nodes:
+        for pos, r in enumerate(n.inputs):
+            if r.node not in backward_ids:
+                shape_only[r] = shape_only.get(r, True) and _SHAPE_ONLY_OPERAND.get(n.op) == pos
+    for r in joint.outputs:
+        shape_only[r] = False
+    by_id = {n.id: n for n in joint.nodes}
+    targets = [r for r, only in shape_only.items() if only and by_id[r.node].op != "const"]
+    if not targets:
+        return fwd_nodes, bwd_nodes
+    next_id = max(by_id) + 1
+    fwd_nodes, stand_ins, subst = list(fwd_nodes), [], {}
+    for r in targets:
+        aval = by_id[r.node].avals[r.index]
+        if None in aval.shape:
+            dims_aval = Aval((len(aval.shape),), dtypes.int32)
+            dims = Node(next_id, "shape", (r,), freeze_attrs({"out_type": dtypes.int32}), (dims_aval,))
+            fwd_nodes.append(dims)
+            zero = _const_node(next_id + 1, np.zeros((), aval.dtype.np))
+            fill = Node(next_id + 2, "fill", (Ref(dims.id, 0), Ref(zero.id, 0)), (), (Aval((None,) * len(aval.shape), aval.dtype),))
+            # relax_shape (tracer.staging) restores the static dims when the graph is replayed
+            stand_in = Node(next_id + 3, "relax_shape", (Ref(fill.id, 0),), freeze_attrs({"shape": aval.shape}), (aval,))
+            stand_ins += [zero, fill, stand_in]
+        else:
+            stand_in = _const_node(next_id, np.zeros(aval.shape, aval.dtype.np))
+            stand_ins.append(stand_in)
+        subst[r] = Ref(stand_in.id, 0)
+        next_id += 4
+    bwd_nodes = stand_ins + [n.moved(inputs=[subst.get(r, r) for r in n.inputs])
+                             for n in bwd_nodes]
+    backward_ids.update(n.id for n in stand_ins)
+    return fwd_nodes, bwd_nodes
+
+
+def _const_node(node_id, array):
+    return Node(node_id, "const", (), freeze_attrs({"value": Holder(Tensor(array))}),
+                (Aval(array.shape, dtypes.as_dtype(array.dtype)),))
+
+
+def _constant_nodes(nodes):
+    """Ids of the nodes whose value depends on constants only (no input, no
+    variable, no stateful or random op)."""
+    constant = set()
+    for n in nodes:
+        if n.op == "const" or (n.op in PRIMITIVES and n.inputs and not n.stateful
+                               and all(r.node in constant for r in n.inputs)):
+            constant.add(n.id)
+    return constant
+
+
+def _mark_with_inputs(by_id, node_id, marked):
+    todo = [node_id]
+    while todo:
+        nid = todo.pop()
+        if nid not in marked:
+            marked.add(nid)
+            todo.extend(r.node for r in by_id[nid].inputs)
 
 
 def taped_call(vjp_graphs, inputs, run_forward, run_backward):
@@ -199,6 +308,12 @@ def _watch_read_variables(variables):
             for v in variables:
                 if v.trainable and id(v) not in tape.watched:
                     tape.watch(v)
+
+
+def watched_inputs(inputs):
+    """One bool per input: does some active tape watch it?  Only those are
+    differentiated (the others get None, as they would on the tape)."""
+    return [any(id(t) in tape.watched for tape in state.tapes) for t in inputs]
 
 
 def needs_tape(inputs, variables):

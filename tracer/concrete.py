@@ -47,7 +47,7 @@ class ConcreteFunction:
         self._input_avals = input_avals
         self._origin = origin
         self._run = None
-        self._vjp = None  # autodiff.VJPGraphs with compiled halves, built on the first taped call
+        self._vjp = None  # {watched inputs: autodiff.VJPGraphs with compiled halves}, built on taped calls
         self.compile_error = None
 
     # -- what a tape entry (later issue) needs
@@ -98,24 +98,29 @@ class ConcreteFunction:
         except Exception as exc:
             raise _located(exc, self) from exc
 
-    def vjp_graphs(self):
-        """The forward-with-residuals and backward graphs, compiled (built once)."""
-        vjp = self._vjp
+    def vjp_graphs(self, watched=None):
+        """The forward-with-residuals and backward graphs, compiled, built once per
+        set of differentiated inputs (`watched`: one bool per input, None = all)."""
+        key = None if watched is None or all(watched) else tuple(watched)
+        cache = self._vjp if self._vjp is not None else {}
+        self._vjp = cache
+        vjp = cache.get(key)
         if vjp is None:
-            vjp = autodiff.VJPGraphs(self.graph)
+            wrt = None if key is None else [i for i, w in enumerate(key) if w]
+            vjp = autodiff.VJPGraphs(self.graph, wrt=wrt)
             vjp.run_forward = self._compile(vjp.forward)
             vjp.run_backward = self._compile(vjp.backward)
-            self._vjp = vjp
+            cache[key] = vjp
         return vjp
 
     def call_with_tapes(self, tensors):
         """Run on input tensors (aligned with the graph's inputs); returns output
         tensors.  When an active tape watches an input or a variable the graph
         reads, the call is recorded as one tape entry whose gradient is the
-        compiled backward graph."""
+        compiled backward graph (differentiating only the watched inputs)."""
         if not autodiff.needs_tape(tensors, self.trainable_variables):
             return self.call_flat([t._value for t in tensors])
-        vjp = self.vjp_graphs()
+        vjp = self.vjp_graphs(autodiff.watched_inputs(tensors))
         try:
             return autodiff.taped_call(vjp, tensors, lambda g, arrays: vjp.run_forward(*arrays),
                                        lambda g, arrays: vjp.run_backward(*arrays))
@@ -160,12 +165,16 @@ class ConcreteFunction:
 
 
 def _located(exc, fn):
-    """The same exception type, its message naming the function whose graph failed."""
+    """The same exception type, its message naming the user's line of the op
+    that failed (noted by the executor or interpreter) and the function."""
+    node = getattr(exc, "tapeflow_node", None)
+    where = f"{node[0]} at {node[1]}, " if node else ""
+    traced = f", traced at {fn._origin}" if fn._origin else ""
     try:
-        msg = f"{exc} (while running the graph of {fn.name}{', traced at ' + fn._origin if fn._origin else ''})"
-        new = type(exc)(msg)
-        return new
+        new = type(exc)(f"{exc} ({where}while running the graph of {fn.name}{traced})")
     except Exception:
         return exc
+    new.tapeflow_node = node
+    return new
 
 

@@ -2,29 +2,42 @@
 
 `cond` and `while_loop` nodes go through `bind` like every op, so tapes record
 them (a tape inside a tf.function, and the joint graph of a compiled call's
-gradient).  Their VJPs are themselves control flow built from the same
+gradient).  Their gradients are themselves control flow built from the same
 sub-graphs:
 
 - cond: the gradient is a cond on the same predicate whose branches replay the
   forward branch under a private tape and backpropagate through it.
-- while_loop: the loop runs again, keeping every iteration's loop variables in
-  TensorArrays (bounded by maximum_iterations when given), then a reverse loop
-  replays the body at each stored state and backpropagates through it,
-  accumulating the gradients of the loop-invariant extras.  Being independent
-  of the output gradients, the keeping loop lands in the forward part of a
-  compiled call's split (tracer.autodiff), so states are recorded in the
-  forward pass and the backward pass only runs the reverse loop.
+- while_loop: a loop that some tape records is bound by `bind_while` in its
+  *keeping* form: the body is split once into a forward part, which also
+  returns the residuals its gradient needs, and a backward part
+  (tracer.autodiff.VJPGraphs).  The loop itself runs the forward part and
+  pushes each iteration's residuals on stacks, so the forward pass runs the
+  loop once and keeps only what the backward needs.  The tape records a
+  `while_loop_kept` entry whose VJP is a reverse loop that pops the residuals
+  and runs the backward part, accumulating the gradients of loop-invariant
+  inputs.  Stacks hold at most maximum_iterations rows when it is given.
+
+Higher order: when the reverse loop itself is being recorded (an outer tape
+is active while a gradient is computed), the stacks of the forward pass are
+not used: the keeping loop runs again under the recording tapes, so those tapes
+see how the residuals depend on the inputs.
 
 Only floating-point values carry gradients; integer loop counters and
 predicates get None.
 """
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import tape as tape_mod
+from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.ops import array_ops, math_ops
-from tapeflow.runtime.registry import defprim, state
+from tapeflow.runtime.registry import Aval, Primitive, bind, defprim, state
+from tapeflow.runtime.tensor import convert_to_tensor
 
+from . import autodiff
 from .autodiff import replay
+from .tensor_array import read_rows, write_row
 
+
+# ------------------------------------------------------------------ the nodes
 
 def _cond_impl(xp, pred, *operands, then_graph, else_graph):
     graph = then_graph if bool(pred) else else_graph
@@ -48,6 +61,215 @@ def _while_impl(xp, *inputs, cond_graph, body_graph, n_vars, maximum_iterations)
 def _while_rule(*inputs, cond_graph, body_graph, n_vars, maximum_iterations):
     return tuple(body_graph.aval(r) for r in body_graph.inputs[:n_vars])
 
+
+# ------------------------------------------------------------------ residual stacks
+
+def _push_impl(xp, stack, index, value, capacity):
+    """Row `index` of the stack becomes `value`.  Writes IN PLACE when the row
+    fits: a stack is only ever pushed by the keeping loop that created it, at
+    increasing indices, so no other value sees the rows it writes.  When full it
+    grows (doubling, at most to `capacity`) into a new array; an empty stack
+    (the initial one, possibly a shared constant) is never written."""
+    i = int(index)
+    rows = stack.shape[0]
+    if rows and tuple(stack.shape[1:]) != tuple(value.shape):
+        raise ValueError(
+            f"a value kept for the gradient of a while loop changes shape between iterations "
+            f"({list(stack.shape[1:])} then {list(value.shape)}); reverse-mode gradients need one "
+            f"shape per kept value")
+    if i >= rows:
+        grown = max(2 * rows, 8, i + 1)
+        if capacity is not None:
+            grown = max(min(grown, capacity), i + 1)
+        new = xp.empty((grown,) + tuple(value.shape), dtype=value.dtype)
+        if rows:
+            new[:rows] = stack
+        stack = new
+    stack[i] = value
+    return stack
+
+
+def _push_rule(stack, index, value, capacity):
+    return Aval((None,) + tuple(value.shape), value.dtype)
+
+
+def _push_vjp(g, out, stack, index, value, capacity):
+    # Used only when a keeping loop is itself differentiated (higher order).
+    row = read_rows(g, index)
+    cleared = write_row(g, index, array_ops.zeros_like(row), False)
+    return cleared[:array_ops.shape(stack)[0]], None, row
+
+
+STACK_PUSH = defprim("while_stack_push", _push_impl, _push_rule, _push_vjp)
+
+
+def _empty_stack(aval):
+    """A stack with no rows for values of `aval` (unknown dims as 0: the first
+    push allocates from the value's real shape)."""
+    dims = tuple(0 if d is None else d for d in aval.shape)
+    from .staging import relax_shape
+    return relax_shape(array_ops.zeros((0,) + dims, aval.dtype), (None,) + tuple(aval.shape))
+
+
+# ------------------------------------------------------------------ the body's gradient
+
+class LoopVJP:
+    """The body of a while loop split for reverse mode, built once per body.
+
+    forward:  (states, extras) -> (new states, residuals)
+    backward: (residuals, grads of the floating new states)
+              -> grads of the floating (states, extras), all dense.
+    Residuals that are extras are passed to the reverse loop as they are; the
+    others are pushed on a stack per iteration.  Floating loop vars always carry
+    gradients (through the iterations); extras only where `extras_wrt` says a
+    tape watches them (an unwatched weight needs no accumulator).
+    """
+
+    def __init__(self, body_graph, n_vars, extras_wrt):
+        avals = [body_graph.aval(r) for r in body_graph.inputs]
+        self.n_vars = n_vars
+        self.wrt = [i for i, a in enumerate(avals) if a.dtype.is_floating and (i < n_vars or extras_wrt[i - n_vars])]
+        self.wrt_vars = [i for i in self.wrt if i < n_vars]
+        self.wrt_extras = [i - n_vars for i in self.wrt if i >= n_vars]
+        vjp = autodiff.VJPGraphs(body_graph, wrt=self.wrt, out_wrt=self.wrt_vars, variables=False, dense=True)
+        self.forward, self.backward = vjp.forward, vjp.backward
+        positions = {r: i for i, r in enumerate(vjp.forward.inputs)}
+        # For each residual: ("extra", j) read from the loop's extras, or
+        # ("stack", k) popped from the k-th stack.
+        self.sources = []
+        self.stack_avals = []
+        for r in vjp.forward.outputs[n_vars:]:
+            pos = positions.get(r)
+            if pos is not None and pos >= n_vars:
+                self.sources.append(("extra", pos - n_vars))
+            else:
+                self.sources.append(("stack", len(self.stack_avals)))
+                self.stack_avals.append(vjp.forward.aval(r))
+
+    @staticmethod
+    def of(body_graph, n_vars, extras_wrt):
+        cache = body_graph.__dict__.get("_loop_vjps")
+        if cache is None:
+            cache = {}
+            object.__setattr__(body_graph, "_loop_vjps", cache)  # graphs are frozen; this is a cache
+        key = (n_vars, tuple(extras_wrt))
+        if key not in cache:
+            cache[key] = LoopVJP(body_graph, n_vars, extras_wrt)
+        return cache[key]
+
+    def residuals(self, stacks, extras, k):
+        return [extras[j] if kind == "extra" else read_rows(stacks[j], k) for kind, j in self.sources]
+
+
+def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_iterations):
+    """Run the loop on its body's forward part, pushing the residuals of each
+    iteration.  Returns (final loop vars, iteration count, stacks)."""
+    from .control_flow_ops import while_loop
+    lv = LoopVJP.of(body_graph, n_vars, extras_wrt)
+    init, extras = list(inputs[:n_vars]), list(inputs[n_vars:])
+    pushed = [i for i, (kind, _) in enumerate(lv.sources) if kind == "stack"]
+
+    def keep_cond(i, states, stacks):
+        return replay(cond_graph, list(states) + extras)[0]
+
+    def keep_body(i, states, stacks):
+        outs = replay(lv.forward, list(states) + extras)
+        res = outs[n_vars:]
+        stacks = [bind(STACK_PUSH, (s, i, res[p]), {"capacity": maximum_iterations})
+                  for s, p in zip(stacks, pushed)]
+        return i + 1, outs[:n_vars], stacks
+
+    stacks0 = [_empty_stack(a) for a in lv.stack_avals]
+    count0 = convert_to_tensor(0)
+    count, finals, stacks = while_loop(keep_cond, keep_body, (count0, init, stacks0),
+                                       maximum_iterations=maximum_iterations)
+    return list(finals), count, list(stacks)
+
+
+def _reverse_loop(inputs, out_grads, count, stacks, lv):
+    """Gradients of the loop's inputs given those of its final loop vars, from
+    the residual stacks of a keeping loop that ran `count` iterations."""
+    from .control_flow_ops import while_loop
+    n_vars = lv.n_vars
+    init, extras = list(inputs[:n_vars]), list(inputs[n_vars:])
+    n_gv = len(lv.wrt_vars)
+
+    def back_cond(k, g_vars, g_extras):
+        return math_ops.greater_equal(k, 0)
+
+    def back_body(k, g_vars, g_extras):
+        grads = replay(lv.backward, lv.residuals(stacks, extras, k) + list(g_vars))
+        new_extras = [a + b for a, b in zip(g_extras, grads[n_gv:])]
+        return k - 1, grads[:n_gv], new_extras
+
+    g_vars0 = [out_grads[i] if out_grads[i] is not None else array_ops.zeros_like(init[i])
+               for i in lv.wrt_vars]
+    g_extras0 = [array_ops.zeros_like(extras[j]) for j in lv.wrt_extras]
+    _, g_vars, g_extras = while_loop(back_cond, back_body, (count - 1, g_vars0, g_extras0))
+
+    grads = [None] * len(inputs)
+    for i, g in zip(lv.wrt_vars, g_vars):
+        grads[i] = g
+    for j, g in zip(lv.wrt_extras, g_extras):
+        grads[n_vars + j] = g
+    return grads
+
+
+def _loop_grads(out_grads, inputs, extras_wrt, attrs, count=None, stacks=None):
+    """The VJP of a loop.  Without stacks, or while a tape records this gradient
+    (higher order), the keeping loop runs here, recorded by the active tapes."""
+    if not any(v.dtype.is_floating for v in inputs):
+        return [None] * len(inputs)
+    if stacks is None or state.tapes:
+        _, count, stacks = _keeping_loop(inputs, extras_wrt, **attrs)
+    lv = LoopVJP.of(attrs["body_graph"], attrs["n_vars"], extras_wrt)
+    return _reverse_loop(inputs, out_grads, count, stacks, lv)
+
+
+def _while_vjp(gs, outs, *inputs, **attrs):
+    """A while_loop node recorded as such (bound without `bind_while`)."""
+    extras_wrt = (True,) * (len(inputs) - attrs["n_vars"])
+    return tuple(_loop_grads(gs, list(inputs), extras_wrt, attrs))
+
+
+def _kept_vjp(gs, outs, *inputs, n_inputs, extras_wrt, **attrs):
+    loop_inputs = list(inputs[:n_inputs])
+    count, stacks = inputs[n_inputs], list(inputs[n_inputs + 1:])
+    grads = _loop_grads(gs, loop_inputs, extras_wrt, attrs, count, stacks)
+    return tuple(grads) + (None,) * (1 + len(stacks))
+
+
+# A tape record kind only (never a graph node): (loop inputs, count, stacks) ->
+# final loop vars of a loop that ran in its keeping form.
+WHILE_KEPT = Primitive("while_loop_kept", None, None, vjp=_kept_vjp, multiple_results=True)
+
+
+def bind_while(inputs, attrs):
+    """Bind a while_loop: plainly, or, when an active tape watches one of its
+    inputs, in its keeping form, recorded as one `while_loop_kept` entry."""
+    inputs = list(inputs)
+    watched = _watched(inputs)
+    if not any(watched):
+        return bind(WHILE_LOOP, inputs, attrs)
+    extras_wrt = tuple(watched[attrs["n_vars"]:])
+    try:
+        with tape_mod.pause():
+            finals, count, stacks = _keeping_loop(inputs, extras_wrt, **attrs)
+    except ValueError as exc:
+        raise ValueError(with_location(f"while_loop gradient: {exc}")) from None
+    with tape_mod.pause():
+        # Outputs distinct from the keeping loop's, so that only this entry produces them.
+        finals = [array_ops.identity(f) for f in finals]
+    tape_mod.record(WHILE_KEPT, inputs + [count] + stacks,
+                    dict(attrs, n_inputs=len(inputs), extras_wrt=extras_wrt), tuple(finals))
+    return tuple(finals)
+
+
+def _watched(inputs):
+    return [any(id(t) in tape.watched for tape in state.tapes) for t in inputs]
+
+
+# ------------------------------------------------------------------ cond
 
 def graph_vjp(graph, args, out_grads, wrt):
     """Gradients of `graph(*args)` for the positions `wrt` of args, given the
@@ -87,56 +309,6 @@ def _cond_vjp(gs, outs, pred, *operands, then_graph, else_graph):
     return (None, *grads)
 
 
-def _while_vjp(gs, outs, *inputs, cond_graph, body_graph, n_vars, maximum_iterations):
-    from .control_flow_ops import while_loop
-    from .tensor_array import TensorArray
-    init, extras = list(inputs[:n_vars]), list(inputs[n_vars:])
-    wrt_vars, wrt_extras = _floating(init), _floating(extras)
-    if not wrt_vars and not wrt_extras:
-        return (None,) * len(inputs)
-    elem_avals = [body_graph.aval(r) for r in body_graph.inputs[:n_vars]]
-
-    # 1. Run the loop again, keeping the state that enters every iteration.
-    def keep_cond(i, states, kept):
-        c = replay(cond_graph, list(states) + extras)[0]
-        if maximum_iterations is not None:
-            c = math_ops.logical_and(c, math_ops.less(i, maximum_iterations))
-        return c
-
-    def keep_body(i, states, kept):
-        kept = [ta.write(i, s) for ta, s in zip(kept, states)]
-        return i + 1, replay(body_graph, list(states) + extras), kept
-
-    kept0 = [TensorArray(a.dtype, size=0, dynamic_size=True, element_shape=a.shape) for a in elem_avals]
-    count, _, kept = while_loop(keep_cond, keep_body, (0, init, kept0),
-                                maximum_iterations=None if maximum_iterations is None else maximum_iterations + 1)
-
-    # 2. Walk the kept states backwards, pulling gradients through the body.
-    wrt = wrt_vars + [n_vars + j for j in wrt_extras]
-
-    def back_cond(k, g_vars, g_extras):
-        return math_ops.greater_equal(k, 0)
-
-    def back_body(k, g_vars, g_extras):
-        states = [ta.read(k) for ta in kept]
-        out_grads = [None] * n_vars
-        for i, g in zip(wrt_vars, g_vars):
-            out_grads[i] = g
-        grads = graph_vjp(body_graph, states + extras, out_grads, wrt)
-        new_extras = [a + b for a, b in zip(g_extras, grads[len(wrt_vars):])]
-        return k - 1, grads[:len(wrt_vars)], new_extras
-
-    g_vars0 = [gs[i] if gs[i] is not None else array_ops.zeros_like(outs[i]) for i in wrt_vars]
-    g_extras0 = [array_ops.zeros_like(extras[j]) for j in wrt_extras]
-    _, g_vars, g_extras = while_loop(back_cond, back_body, (count - 1, g_vars0, g_extras0))
-
-    grads = [None] * len(inputs)
-    for i, g in zip(wrt_vars, g_vars):
-        grads[i] = g
-    for j, g in zip(wrt_extras, g_extras):
-        grads[n_vars + j] = g
-    return tuple(grads)
-
-
 COND = defprim("cond", _cond_impl, _cond_rule, _cond_vjp, multiple_results=True)
 WHILE_LOOP = defprim("while_loop", _while_impl, _while_rule, _while_vjp, multiple_results=True)
+autodiff.REPLAY_RULES["while_loop"] = bind_while

@@ -312,9 +312,9 @@ def stage_while(cond_fn, body_fn, init, spec):
     g_body = body_b.build_with_inputs(outs, [_ref(body_b, p) for p in phs] + refs_b)
     init_tensors = [_carried_tensor(leaves[i], avals[k]) for k, i in enumerate(carried)]
     limit = spec.maximum_iterations
-    # Through bind, so that tapes record the node (its VJP: control_flow_grad).
-    results = bind(
-        control_flow_grad.WHILE_LOOP, init_tensors + outer,
+    # Through bind_while, so that tapes record the loop (control_flow_grad).
+    results = control_flow_grad.bind_while(
+        init_tensors + outer,
         {"cond_graph": g_cond, "body_graph": g_body, "n_vars": len(carried),
          "maximum_iterations": None if limit is None else int(limit)})
     return _substitute(leaves, carried, results)

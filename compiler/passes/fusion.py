@@ -24,6 +24,8 @@ import heapq
 
 import numpy as np
 
+from tapeflow.runtime.registry import PRIMITIVES
+
 from .. import c_templates
 from ..ir import Graph, Node, Ref, freeze_attrs
 from .graph_edit import has_effects, max_node_id
@@ -436,7 +438,7 @@ def _rebuild(graph, clusters, cluster_of):
             node = graph.node(ident)
         inputs = tuple(subst.get(r, r) for r in node.inputs)
         if inputs != node.inputs:
-            node = Node(node.id, node.op, inputs, node.attrs, node.avals)
+            node = node.moved(inputs=inputs)
         nodes.append(node)
     outputs = tuple(subst.get(r, r) for r in graph.outputs)
     return Graph(tuple(nodes), graph.inputs, outputs, graph.name)
@@ -466,12 +468,59 @@ def _fused_node(graph, c, used_outside, fresh):
     body_nodes = body_nodes[len(inline):] + body_nodes[:len(inline)]
     for m in c.members:
         n = graph.node(m)
-        body_nodes.append(Node(n.id, n.op, tuple(remap.get(r, r) for r in n.inputs), n.attrs, n.avals))
+        body_nodes.append(n.moved(inputs=[remap.get(r, r) for r in n.inputs]))
     outs = [Ref(m, 0) for m in c.members if Ref(m, 0) in used_outside]
     body = Graph(tuple(body_nodes), tuple(body_inputs), tuple(outs), f"fused_{c.cid}")
     levels = tuple(c.level[m] for m in c.members)
     node = Node(fresh(), "fused", tuple(externals),
                 freeze_attrs({"body": body, "space": c.space, "split": c.split,
                               "levels": tuple(zip(c.members, levels))}),
-                tuple(_aval(graph, r) for r in outs))
+                tuple(_aval(graph, r) for r in outs),
+                next((graph.node(m).loc for m in c.members if graph.node(m).loc), ""))
     return node, {r: Ref(node.id, i) for i, r in enumerate(outs)}
+
+
+# ---------------------------------------------------------------- explanations
+_NOT_OPS = ("input", "const", "variable")
+
+
+def explain_unfused(graph):
+    """{node id: why it stays out of every kernel} for the op nodes of `graph`
+    (the graph as fusion receives it) that `run` leaves unfused.  Node ids are
+    kept by `run`, so the answer applies to its output too.  Profilers use it."""
+    _, cluster_of = _form_clusters(graph)
+    reasons = {}
+    for node in graph.nodes:
+        if node.id in cluster_of or node.op in _NOT_OPS:
+            continue
+        reasons[node.id] = _unfused_reason(graph, node)
+    return reasons
+
+
+def _unfused_reason(graph, node):
+    op = node.op
+    in_dtypes = [_aval(graph, r).dtype.name for r in node.inputs]
+    if node.subgraphs():
+        return "control flow: its bodies are compiled as separate graphs"
+    if has_effects(node):
+        return "stateful (variable access or side effect): kept in program order"
+    if op in c_templates.REDUCTIONS:
+        if _reduce_split(graph, node) is None:
+            axes = tuple(node.attr["axis"])
+            rank = len(_aval(graph, node.inputs[0]).shape)
+            if axes and axes == tuple(range(axes[0], rank)):
+                return f"reduction over dtype {in_dtypes[0]}: no C kernel for it"
+            return f"reduction over axes {axes} of a rank-{rank} value: kernels reduce trailing axes only"
+        return "reduction whose space no neighbouring elementwise cluster shares; alone it runs in NumPy"
+    if op in _ROW_RESHAPES or op in c_templates.PASS_THROUGH:
+        return "a view (reshape/broadcast): free in NumPy, a kernel of its own would only copy"
+    if len(node.avals) != 1:
+        return "has several results: no kernel template"
+    if not _elementwise_ok(graph, node):
+        prim = PRIMITIVES.get(op)
+        if prim is None or prim.kernel is None:
+            return "not elementwise: no kernel template (runs as one NumPy call)"
+        return f"no C template for dtypes {in_dtypes} -> {node.avals[0].dtype.name}"
+    if None in node.avals[0].shape:
+        return "unknown dims and no input read in full, so a kernel could not size its loop"
+    return "operand shapes do not share one iteration space (a general broadcast)"

@@ -73,7 +73,7 @@ class GraphEditor:
     def keep(self, node):
         inputs = tuple(self.resolve(r) for r in node.inputs)
         if inputs != node.inputs:
-            node = Node(node.id, node.op, inputs, node.attrs, node.avals)
+            node = node.moved(inputs=inputs)
         self.nodes.append(node)
         self._by_id[node.id] = node
         return node

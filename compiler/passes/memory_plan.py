@@ -68,7 +68,7 @@ def run(graph):
                     taken.add(choice)
                 reuse.append(choice)
             attrs["reuse"] = tuple(reuse)
-            node = Node(node.id, node.op, node.inputs, freeze_attrs(attrs), node.avals)
+            node = node.moved(attrs=freeze_attrs(attrs))
         nodes.append(node)
         for r in set(node.inputs):
             if last_use.get(r) == i and r in owned and r not in taken:

@@ -2,7 +2,7 @@
 and the array-creation helpers built on them."""
 import numpy as np
 
-from .. import dtypes
+from .. import devices, dtypes
 from .. import shape_rules as R
 from ..errors import with_location
 from ..registry import Aval, bind, defprim, state
@@ -283,7 +283,10 @@ def fill(dims, value, name=None):
     if isinstance(dims, SymbolicTensor):
         return bind(FILL, (dims, v), _NO_ATTRS)
     shape = _shape_arg(dims, "fill")
-    return broadcast_to(v, shape) if state.graph is not None else Tensor(np.full(shape, v._value))
+    if state.graph is not None:
+        return broadcast_to(v, shape)
+    value = v._value
+    return Tensor(devices.creation_module(value).full(shape, value.item(), dtype=value.dtype))
 
 
 FILL = defprim("fill", lambda xp, dims, v: xp.full(tuple(int(d) for d in dims), v),
@@ -302,7 +305,7 @@ def zeros_like(input, dtype=None, name=None):  # noqa: A002
     x = convert_to_tensor(input)
     z = convert_to_tensor(0, dtypes.as_dtype(dtype) if dtype else x.dtype)
     if type(x) is Tensor and state.graph is None:
-        return Tensor(np.zeros(x._value.shape, z._value.dtype))
+        return Tensor(devices.creation_module(x._value).zeros(x._value.shape, z._value.dtype))
     return broadcast_like(z, x)
 
 
@@ -310,7 +313,7 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002
     x = convert_to_tensor(input)
     o = convert_to_tensor(1, dtypes.as_dtype(dtype) if dtype else x.dtype)
     if type(x) is Tensor and state.graph is None:
-        return Tensor(np.ones(x._value.shape, o._value.dtype))
+        return Tensor(devices.creation_module(x._value).ones(x._value.shape, o._value.dtype))
     return broadcast_like(o, x)
 
 
