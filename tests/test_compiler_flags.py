@@ -84,3 +84,28 @@ def test_compile_failure_warns_once_naming_function_and_error(monkeypatch):
         second = scaled_sum(tf.constant([1.0, 2.0, 3.0]))
     assert float(first) == 6.0 and float(second) == 12.0  # the interpreter still answers
     assert "no kernels today" in str(scaled_sum.get_concrete_function(tf.constant([1.0, 2.0])).compile_error)
+
+
+_SPIN_CHILD = """
+import os
+from tapeflow.compiler import compile_graph, set_flag
+from tapeflow.compiler.testing import aval, trace
+from tapeflow.runtime.ops import math_ops as M
+set_flag("cache_dir", os.environ["CACHE"])
+ex = compile_graph(trace(lambda x: M.exp(x) + 1.0, [aval((4,))]))
+print(ex.uses_c, os.environ.get("GOMP_SPINCOUNT"))
+"""
+
+
+@pytest.mark.parametrize("user_value", [None, "5"])
+def test_openmp_spin_wait_is_short_unless_the_user_set_it(user_value, tmp_path):
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "GOMP_SPINCOUNT"}
+    env["CACHE"] = str(tmp_path)
+    if user_value is not None:
+        env["GOMP_SPINCOUNT"] = user_value
+    out = subprocess.run([sys.executable, "-c", _SPIN_CHILD], env=env, capture_output=True, text=True, check=True)
+    uses_c, spin = out.stdout.split()
+    assert uses_c == "True" and spin == (user_value or C.cbuild.SPINCOUNT)
