@@ -12,8 +12,13 @@ Traps handled here, each checked by tests/test_codegen_ops.py:
 - NaN: maximum/minimum/relu/sign propagate NaN as NumPy does.
 - Integer division by zero raises in NumPy: the template sets `err`, the kernel
   returns it and the executor re-runs the node through NumPy, which raises.
-- Float -> small-integer casts are implementation-defined in C: not fused.
+- Float -> small-integer casts are undefined in C out of range: they go through a
+  wide signed integer, as NumPy's own cast does.
+- Shifts by a count >= the type's width are undefined in C; NumPy gives 0 (and -1
+  for a negative number shifted right): the templates test the count first.
 """
+import re
+
 from tapeflow.runtime import dtypes
 
 CTYPES = {
@@ -76,6 +81,7 @@ BOOL_OPS = {
     "logical_and": "({0} && {1})", "logical_or": "({0} || {1})", "logical_xor": "((!{0}) != (!{1}))",
     "logical_not": "(!{0})", "maximum": "({0} | {1})", "minimum": "({0} & {1})",
 }
+_UNSIGNED = {1: dtypes.uint8, 2: dtypes.uint16, 4: dtypes.uint32, 8: dtypes.uint64}
 PASS_THROUGH = {"identity", "stop_gradient", "broadcast_to", "reshape", "expand_squeeze"}
 ERROR_OPS = {"floordiv", "mod"}  # templates that may set `err`
 
@@ -105,8 +111,18 @@ def _subst_math(template, suffix):
     return "".join(out)
 
 
-def template(op, in_dtypes, out_dtype, attrs=None):
-    """The C template of `op` for these dtypes, or None if it does not fuse."""
+def template(op, in_dtypes, out_dtype, attrs=None, funcs=None):
+    """The C template of `op` for these dtypes, or None if it does not fuse.
+    `funcs` renames math functions for a backend with its own (c_math.CPU_FUNCS)."""
+    t = _template(op, in_dtypes, out_dtype, attrs)
+    if t is None or not funcs:
+        return t
+    for name, own in funcs.items():
+        t = re.sub(rf"\b{name}\(", own + "(", t)
+    return t
+
+
+def _template(op, in_dtypes, out_dtype, attrs):
     if out_dtype not in CTYPES or any(d not in CTYPES for d in in_dtypes):
         return None
     if op in PASS_THROUGH:
@@ -129,14 +145,34 @@ def template(op, in_dtypes, out_dtype, attrs=None):
         return INT_UNARY.get(op)
     if op in ERROR_OPS:
         return (UNSIGNED_DIV if d.is_unsigned else SIGNED_DIV)[op]
+    if op in ("left_shift", "right_shift"):
+        return _shift(op, d)
     return INT_BINARY.get(op)
+
+
+def _shift(op, d):
+    """NumPy's shifts: a count >= the width (or negative, seen unsigned) gives 0,
+    or -1 for a negative number shifted right; left shifts wrap."""
+    unsigned = CTYPES[_UNSIGNED[d.size]]
+    ok = f"(({unsigned}){{1}} < {8 * d.size})"
+    ct = CTYPES[d]
+    if op == "left_shift":  # in unsigned arithmetic: shifting a negative signed value is undefined
+        return f"({ok} ? ({ct})(({unsigned}){{0}} << {{1}}) : ({ct})0)"
+    far = f"({ct})({{0}} < 0 ? -1 : 0)" if not d.is_unsigned else f"({ct})0"
+    return f"({ok} ? ({ct})({{0}} >> {{1}}) : {far})"
 
 
 def _cast(src, dst):
     if dst.is_bool:
         return "({0} != 0)"
     if src.is_floating and dst.is_integer and (dst.size < 4 or dst.is_unsigned):
-        return None  # C leaves out-of-range float -> small int undefined
+        # NumPy's C cast goes through a wide signed integer and keeps the low bits
+        # (-1.0 -> uint8 255); C leaves a direct float -> small int cast undefined
+        # out of range, so convert to that integer first, then narrow (modulo)
+        if dst.size == 8:
+            return None  # float -> uint64: no wider signed integer to go through
+        wide = "int32_t" if dst.size < 4 else "int64_t"
+        return f"(({CTYPES[dst]})({wide}){{0}})"
     return "((" + CTYPES[dst] + "){0})"
 
 

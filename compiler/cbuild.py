@@ -94,10 +94,23 @@ def warn_once(message):
         warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
+# OpenMP threads that finish a kernel spin-wait for the next one.  libgomp's default
+# (300000 spins, several milliseconds) is a gamble on a machine whose cores are busy
+# with other work: the spinning thread takes the core the main thread needs; a
+# 2-thread GELU ran 10x slower than on one thread, and softmax+layernorm swung
+# between 1.8x and 12x NumPy from run to run.  10000 spins (about half a
+# millisecond) still bridge the gap between back-to-back kernels and gave steady
+# figures (6x +- 0.3) on the same busy machine; 1000 let threads fall asleep
+# between kernels and pay the wake-up.  libgomp reads this once, when the first
+# kernel library loads it; a user's own setting wins.
+SPINCOUNT = "10000"
+
+
 class Library:
     """A loaded shared library: `function(name, n_args, gil_released)`."""
 
     def __init__(self, path):
+        os.environ.setdefault("GOMP_SPINCOUNT", SPINCOUNT)
         self.path = path
         # OpenMP threads that spin after a kernel steal the cores from the BLAS
         # threads of the matmul that follows (a 784x256 matmul went 1 ms -> 50 ms).

@@ -23,6 +23,8 @@ import numpy as np
 from tapeflow.runtime import dtypes
 
 from . import c_templates as T
+from .c_math import CPU_FUNCS
+from .passes.column_reductions import has_column_reductions
 from .passes.fusion import classify
 
 PARALLEL_MIN = 1 << 16  # elements: below this a kernel runs on one thread
@@ -52,7 +54,10 @@ def _prod(dims):
 
 def render_fused(node, name, num_threads=None):
     """(C source of the kernel, KernelSpec)."""
-    return _FusedRenderer(node, name, num_threads).render()
+    if has_column_reductions(node):
+        from .codegen_columns_c import ColumnRenderer
+        return ColumnRenderer(node, name, num_threads, CPU_FUNCS).render()
+    return _FusedRenderer(node, name, num_threads, CPU_FUNCS).render()
 
 
 class _FusedRenderer:
@@ -63,8 +68,9 @@ class _FusedRenderer:
 
     COL_LOOP = "for (int64_t c = 0; c < C; c++) {"  # target hook: the loop over one row's columns
 
-    def __init__(self, node, name, num_threads):
+    def __init__(self, node, name, num_threads, funcs=None):
         attrs = node.attr
+        self.funcs = funcs  # math functions this target replaces with its own (c_math.CPU_FUNCS)
         self.node = node
         self.name = name
         self.body = attrs["body"]
@@ -119,7 +125,7 @@ class _FusedRenderer:
         elif n.op in T.REDUCTIONS:
             raise AssertionError("reductions are not expressions")
         else:
-            tmpl = T.template(n.op, in_dtypes, n.avals[0].dtype, n.attr)
+            tmpl = T.template(n.op, in_dtypes, n.avals[0].dtype, n.attr, funcs=self.funcs)
         args = [self._operand(r, as_row) for r in n.inputs]
         return tmpl.format(*args, ctype=T.ctype(n.avals[0].dtype))
 
@@ -187,9 +193,9 @@ class _FusedRenderer:
                     used.append(i)
         return used
 
-    def render(self):
-        body, space, k = self.body, self.space, self.split
-        flat = self._is_flat()
+    def _header(self):
+        """The signature, typed data pointers, inline constants and `err`."""
+        body = self.body
         lines = []
         params = [f"void *a{i}" for i in range(len(body.inputs))]
         params += [f"void *o{j}" for j in range(len(body.outputs))]
@@ -206,6 +212,12 @@ class _FusedRenderer:
                 value = n.attr["value"].obj._value.reshape(())
                 lines.append(f"  const {T.ctype(n.avals[0].dtype)} v{n.id} = {T.literal(value.item(), n.avals[0].dtype)};")
         lines.append("  int err = 0;")
+        return lines
+
+    def render(self):
+        body, space, k = self.body, self.space, self.split
+        flat = self._is_flat()
+        lines = self._header()
         if any(n.op in ("reduce_max", "reduce_min") for n in self.members):
             lines.append("  if (C == 0 && R > 0) return 2;")
         threads = f" num_threads({self.threads})" if self.threads else ""

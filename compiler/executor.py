@@ -17,16 +17,16 @@ import sys
 import numpy as np
 
 from tapeflow.runtime import devices
-from tapeflow.runtime.errors import op_error
+from tapeflow.runtime.errors import InvalidArgumentError, op_error
 from tapeflow.runtime.registry import PRIMITIVES
 from tapeflow.runtime.tensor import Tensor
 
-from . import cbuild, codegen_c, flags, loopgen_c
+from . import c_math, cbuild, codegen_c, flags, loopgen_c
 from .c_templates import MATH_FUNCS
 from .interpreter import run_graph
 from .ir import note_failing_node
 from .ir import Graph, Ref
-from .passes import optimize
+from .passes import CPU_PIPELINE, optimize
 from .passes.graph_edit import contiguous
 from .reference import REFERENCE_SPECIALS, run_while
 
@@ -61,7 +61,7 @@ def _prelude(with_mvec):
         for fn in _MVEC2:
             for t, s in (("float", "f"), ("double", "")):
                 lines.append(f"#pragma omp declare simd notinbranch\n{t} {fn}{s}({t}, {t});")
-    return "\n".join(lines) + "\n\n"
+    return "\n".join(lines) + "\n" + c_math.SOURCE + "\n"
 
 
 def compile_graph(graph, tick=None):
@@ -194,7 +194,7 @@ class _Compiler:
 
     # -- python generation
     def function(self, graph, top=False):
-        graph = optimize(graph)
+        graph = optimize(graph, CPU_PIPELINE)
         fname = self.fresh("_run")
         self.namespace["_graph_" + fname] = graph
         self.graphs.append(graph)  # the top graph is optimized before any body
@@ -290,6 +290,8 @@ def _prim_caller(node):
     def call(*arrays):
         try:
             return impl(np, *arrays, **attrs)
+        except (AssertionError, InvalidArgumentError):
+            raise  # raised on purpose (tf.debugging asserts), with the user's message
         except Exception as exc:
             from tapeflow.runtime.tensor import Tensor as _T
             raise op_error(prim.name, [_T(np.asarray(a)) for a in arrays], attrs, exc) from exc
@@ -419,15 +421,20 @@ class _FunctionWriter:
             self.ns["_assign"] = _assign
             L.append(f"    _assign({args[0]}, {args[1]})")
         elif op == "fused":
-            self._fused(node, outs, args)
+            if node.avals:  # with dce switched off, a cluster may compute only dead values
+                self._fused(node, outs, args)
         elif op == "cond":
             self._cond(node, outs, args)
         elif op == "while_loop":
             self._while(node, outs, args)
         else:
             fn = self.glob("p", _prim_caller(node))
-            target = outs + "," if PRIMITIVES[op].multiple_results else outs
-            L.append(f"    {target} = {fn}({', '.join(args)})")
+            call = f"{fn}({', '.join(args)})"
+            if not node.avals:  # print, assert: called for their effect only
+                L.append(f"    {call}")
+            else:
+                target = outs + "," if PRIMITIVES[op].multiple_results else outs
+                L.append(f"    {target} = {call}")
         self._profile_point(node)
 
     def _fused(self, node, outs, args):

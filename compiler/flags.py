@@ -3,7 +3,7 @@ environment when it is first needed; the Python API below overrides it.
 
 | Variable                  | Python API                          | Effect |
 |---------------------------|-------------------------------------|--------|
-| TAPEFLOW_DISABLE_PASSES   | compiler.disable_passes("cse", ...) | comma list of pass names to skip (see passes.PIPELINE); "all" skips every optional pass |
+| TAPEFLOW_DISABLE_PASSES   | compiler.disable_passes("cse", ...) | comma list of pass names to skip (see passes.CPU_PIPELINE); "all" skips every optional pass |
 | TAPEFLOW_DUMP_PASSES      | compiler.set_flag("dump_passes", 1) | print the graph before the pipeline and after each pass (to stderr) |
 | TAPEFLOW_CC               | compiler.set_flag("cc", "gcc")      | C compiler; a missing one means the NumPy executor (one warning) |
 | TAPEFLOW_CFLAGS           | compiler.set_flag("cflags", "...")  | extra C compiler flags, appended |
@@ -60,18 +60,22 @@ def disabled_passes():
     return frozenset(p.strip() for p in value.split(",") if p.strip())
 
 
-@contextlib.contextmanager
-def disable_passes(*names):
-    """Context manager (or plain call, see `set_flag`) that skips the named passes."""
-    saved = _overrides.get("disable_passes")
-    _overrides["disable_passes"] = frozenset(names) | disabled_passes()
-    try:
-        yield
-    finally:
-        if saved is None:
+class disable_passes:  # noqa: N801 - used like a function
+    """Skip the named passes ("all" skips every pass).  A plain call switches them
+    off for the process; `with disable_passes(...):` switches them off for the block."""
+
+    def __init__(self, *names):
+        self._saved = _overrides.get("disable_passes")
+        _overrides["disable_passes"] = frozenset(names) | disabled_passes()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._saved is None:
             _overrides.pop("disable_passes", None)
         else:
-            _overrides["disable_passes"] = saved
+            _overrides["disable_passes"] = self._saved
 
 
 @contextlib.contextmanager

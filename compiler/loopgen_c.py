@@ -16,6 +16,8 @@ from its initial values (the loop is pure), which raises NumPy's error.
 import numpy as np
 
 from . import c_templates as T
+from . import matmul_c
+from .c_math import CPU_FUNCS
 from .passes import constant_folding, cse, dce, optimize, simplify
 from .passes.graph_edit import has_effects, contiguous
 
@@ -193,7 +195,7 @@ class _LoopWriter:
         in_dtypes = [a.dtype for _, a in args]
         if op == "select":
             in_dtypes = in_dtypes[1:]
-        tmpl = T.template(op, in_dtypes, node.avals[0].dtype, node.attr) if in_dtypes else None
+        tmpl = T.template(op, in_dtypes, node.avals[0].dtype, node.attr, funcs=CPU_FUNCS) if in_dtypes else None
         if tmpl is None or len(outs) != 1:
             raise _NotEligible
         if op in ("reshape", "expand_squeeze"):
@@ -270,16 +272,21 @@ class _LoopWriter:
         M, N = node.avals[0].shape
         K = aa.shape[0] if ta else aa.shape[1]
         ct = T.ctype(aa.dtype)
-        a_ik = f"{a}[k * {M} + i]" if ta else f"{a}[i * {K} + k]"
-        b_kj = f"{b}[j * {K} + k]" if tb else f"{b}[k * {N} + j]"
-        return [f"{ind}for (int64_t i = 0; i < {M}; i++) {{",
-                f"{ind}  for (int64_t j = 0; j < {N}; j++) {out}[i * {N} + j] = 0;",
-                f"{ind}  for (int64_t k = 0; k < {K}; k++) {{",
-                f"{ind}    const {ct} aik = {a_ik};",
-                f"{ind}    #pragma omp simd",
-                f"{ind}    for (int64_t j = 0; j < {N}; j++) {out}[i * {N} + j] += aik * {b_kj};",
-                f"{ind}  }}",
-                f"{ind}}}"]
+        helper = matmul_c.helper_source(ct)
+        if helper not in self.statics:
+            self.statics.append(helper)
+        lines = []
+        if tb:  # the kernel reads rows of b: copy b transposed into a local array
+            if K * N > MAX_VALUE:
+                raise _NotEligible
+            bt = self.fresh("bt")
+            lines += [f"{ind}{ct} {bt}[{max(K * N, 1)}];",
+                      f"{ind}for (int64_t k = 0; k < {K}; k++)",
+                      f"{ind}  for (int64_t j = 0; j < {N}; j++) {bt}[k * {N} + j] = {b}[j * {K} + k];"]
+            b = bt
+        a_si, a_sk = (1, M) if ta else (K, 1)
+        lines.append(f"{ind}{matmul_c.helper_name(ct)}({a}, {a_si}, {a_sk}, {b}, {out}, {M}, {K}, {N});")
+        return lines
 
     def _leading_index(self, node, args, out, ind):
         """x[i, j, ...] with scalar (static or loop-carried) indices on the leading

@@ -111,3 +111,16 @@ def _no_leaked_state():
     registry.state.graph = None
     assert leaked == ([], None), "a test left a tape or a graph active"
 
+
+
+_COMPILER_MODULES = ("test_passes", "test_codegen_", "test_compiler_", "test_executor_", "test_loop_matmul",
+                     "test_column_reductions")
+
+
+@pytest.fixture(autouse=True)
+def _every_pass_for_compiler_tests(request, monkeypatch):
+    """TAPEFLOW_DISABLE_PASSES is for running the REST of the suite without some
+    passes (results must not depend on them); the compiler's own tests check what
+    the passes do, so they always run with every pass."""
+    if request.module.__name__.startswith(_COMPILER_MODULES):
+        monkeypatch.delenv("TAPEFLOW_DISABLE_PASSES", raising=False)

@@ -179,7 +179,7 @@ def test_disable_passes_by_api_and_env(monkeypatch):
 
 def test_dump_passes_prints_each_stage(monkeypatch, capsys):
     monkeypatch.setenv("TAPEFLOW_DUMP_PASSES", "1")
-    passes.optimize(trace(_gelu, [aval((10,))]))
+    passes.optimize(trace(_gelu, [aval((10,))]), passes.CPU_PIPELINE)
     err = capsys.readouterr().err
     for name in passes.PASS_NAMES:
         assert f"after {name}" in err

@@ -5,6 +5,8 @@ call: the forward `graph`, its `inputs` (placeholders, in the order of the
 flattened tensor arguments), the `variables` it reads and writes, and the
 flat outputs with the structure they are packed into.
 """
+import warnings
+
 from tapeflow import compiler
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import nest
@@ -12,6 +14,20 @@ from tapeflow.runtime import registry
 from tapeflow.runtime.errors import with_location
 
 from . import autodiff
+
+
+_warned_failures = set()
+
+
+def _warn_compile_failure(fn_name, graph_name, exc):
+    """One warning per function and error: the slow path should not be silent."""
+    key = (fn_name, graph_name, type(exc), str(exc))
+    if key in _warned_failures:
+        return
+    _warned_failures.add(key)
+    warnings.warn(f"tapeflow: compiling {graph_name!r} of tf.function {fn_name!r} failed "
+                  f"({type(exc).__name__}: {exc}); it runs through the reference interpreter "
+                  f"(slower, same results)", RuntimeWarning, stacklevel=2)
 
 
 class _Output:
@@ -72,6 +88,7 @@ class ConcreteFunction:
             return compiler.compile_graph(graph)
         except Exception as exc:  # keep the reference interpreter as the safe path
             self.compile_error = exc
+            _warn_compile_failure(self.name, graph.name, exc)
             return lambda *arrays: run_graph(graph, list(arrays))
 
     def call_flat(self, arrays):

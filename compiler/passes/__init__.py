@@ -9,13 +9,17 @@ Ordering constraints:
   fusion            after dce: a value used only inside a cluster never materializes;
   dce (again)       drops constants that fusion copied into kernel bodies;
   memory_plan       last: it plans buffers of the final schedule of fused kernels.
+CPU_PIPELINE adds, before memory_plan,
+  column_reductions folds reductions over leading axes into the elementwise kernel
+                    of their input; only the C renderer knows such kernels, so it
+                    is not in the backend-neutral PIPELINE.
 Every pass is `run(graph) -> graph` and may be switched off by name
 (TAPEFLOW_DISABLE_PASSES=cse,fusion or compiler.disable_passes("cse")).
 """
 import sys
 
 from .. import flags
-from . import constant_folding, cse, dce, fusion, memory_plan, simplify
+from . import column_reductions, constant_folding, cse, dce, fusion, memory_plan, simplify
 
 PIPELINE = (
     constant_folding,
@@ -26,7 +30,8 @@ PIPELINE = (
     dce,
     memory_plan,
 )
-PASS_NAMES = tuple(dict.fromkeys(p.NAME for p in PIPELINE))
+CPU_PIPELINE = PIPELINE[:-1] + (column_reductions, memory_plan)
+PASS_NAMES = tuple(dict.fromkeys(p.NAME for p in CPU_PIPELINE))
 
 
 def optimize(graph, passes=None):
