@@ -155,7 +155,10 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, 
         raise ValueError(with_location(f"ragged.constant: tapeflow supports ragged_rank=1, got {ragged_rank}"))
     rows = []
     for r in pylist:
-        a = np.asarray(r)
+        try:
+            a = np.asarray(r)
+        except ValueError:  # NumPy refuses a row whose items have different lengths
+            a = np.asarray(None, dtype=object)
         if a.dtype == object:
             raise ValueError(with_location(
                 "ragged.constant: a row is itself ragged; tapeflow supports one ragged dimension"))
@@ -170,11 +173,13 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, 
         raise ValueError(with_location("ragged.constant: the items of the rows have different shapes "
                                        "(tapeflow supports one ragged dimension)"))
     inner_dims = inner.pop() if inner else ()
-    rows = [r.reshape((0,) + inner_dims) if r.size == 0 else r for r in rows]
-    flat = np.concatenate(rows, axis=0)
-    if dtype is None and all(r.size == 0 for r in rows):
-        dtype = dtypes.float32
-    values = convert_to_tensor(flat, dtype) if dtype is not None else convert_to_tensor(flat.tolist() or flat)
+    filled = [r for r in rows if r.size]  # an empty row ([] is float64 to NumPy) says nothing of the dtype
+    if not filled:
+        values = array_ops.zeros((0,) + inner_dims, dtype or dtypes.float32)
+    else:
+        flat = np.concatenate(filled, axis=0)
+        # Through a Python list so that TensorFlow's rules apply (ints -> int32, floats -> float32).
+        values = convert_to_tensor(flat, dtype) if dtype is not None else convert_to_tensor(flat.tolist())
     lengths = [len(r) for r in rows]
     return RaggedTensor(values, np.concatenate([[0], np.cumsum(lengths)]))
 
