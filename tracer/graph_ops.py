@@ -25,14 +25,14 @@ def _matches(dims, shape):
     return len(dims) == len(shape) and all(d is None or d == s for d, s in zip(dims, shape))
 
 
-def _ensure_shape_impl(xp, x, dims, where):
+def _ensure_shape_impl(xp, x, dims):
     if not _matches(dims, x.shape):
         raise InvalidArgumentError(
-            f"ensure_shape: the tensor has shape {list(x.shape)}, expected {list(dims)}{where}")
+            f"ensure_shape: the tensor has shape {list(x.shape)}, expected {list(dims)}")
     return x
 
 
-def _ensure_shape_rule(x, dims, where):
+def _ensure_shape_rule(x, dims):
     if len(x.shape) != len(dims) or any(a is not None and b is not None and a != b
                                         for a, b in zip(x.shape, dims)):
         raise ValueError(f"ensure_shape: the tensor has shape {list(x.shape)}, expected {list(dims)}")
@@ -41,7 +41,7 @@ def _ensure_shape_rule(x, dims, where):
 
 
 ENSURE_SHAPE = defprim("ensure_shape", _ensure_shape_impl, _ensure_shape_rule,
-                       lambda g, out, x, dims, where: (g,))
+                       lambda g, out, x, dims: (g,))
 
 
 def ensure_shape(x, shape, name=None):
@@ -51,8 +51,9 @@ def ensure_shape(x, shape, name=None):
     shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
     if shape.rank is None:
         return x
-    where = with_location("")
-    return bind(ENSURE_SHAPE, (x,), {"dims": tuple(shape.dims), "where": where})
+    # The error names the user's line: eagerly through the op's error, in a graph
+    # through the node's location.
+    return bind(ENSURE_SHAPE, (x,), {"dims": tuple(shape.dims)})
 
 
 # ------------------------------------------------------------------ ordering and grouping
