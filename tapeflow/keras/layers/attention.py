@@ -102,7 +102,7 @@ class MultiHeadAttention(Layer):
             kernel_regularizer=regularizers.get(kernel_regularizer),
             bias_regularizer=regularizers.get(bias_regularizer),
             kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
-        self._dropout_layer = Dropout(self.dropout, seed=seed)
+        self._dropout_layer = Dropout(self.dropout, seed=seed, dtype=self.dtype)
         self.__dict__["_heads_built"] = False
 
     def build(self, query_shape, value_shape=None, key_shape=None):
@@ -215,7 +215,7 @@ class _BaseAttention(Layer):
         self.use_scale = use_scale
         self.dropout = float(dropout)
         self.seed = seed
-        self._dropout_layer = Dropout(self.dropout, seed=seed)
+        self._dropout_layer = Dropout(self.dropout, seed=seed, dtype=self.dtype)
 
     def _unpack(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):
