@@ -8,7 +8,7 @@ SymbolicTensors are weak-referenceable too, so masks also flow while tracing."""
 import weakref
 
 from tapeflow.runtime import nest
-from tapeflow.runtime.tensor import TensorBase
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 
 _masks = {}  # id(tensor) -> (weakref to the tensor, mask)
 
@@ -31,6 +31,8 @@ def set_keras_mask(x, mask):
     if mask is None:
         _masks.pop(key, None)
         return
+    if not isinstance(mask, TensorBase):
+        mask = convert_to_tensor(mask)  # a mask given as a NumPy array or list
 
     def forget(ref, key=key):
         entry = _masks.get(key)
