@@ -127,3 +127,12 @@ def test_masked_models_fit_compiled_like_eager_and_ignore_padding(functional):
     table[0] = 50.0
     emb.embeddings.assign(table)
     np.testing.assert_allclose(model.predict(ids, verbose=0), before, rtol=1e-5, atol=1e-6)
+
+
+def test_bidirectional_lstm_skips_padding_both_ways():
+    ids = np.array([[4, 2, 5, 0, 0], [3, 1, 2, 1, 0]])
+    emb = layers.Embedding(6, 3, mask_zero=True, dtype="float64")
+    bi = layers.Bidirectional(layers.LSTM(2, dtype="float64"), dtype="float64")
+    out = bi(emb(ids)).numpy()
+    for b, n in ((0, 3), (1, 4)):
+        np.testing.assert_allclose(out[b], bi(emb(ids[b:b + 1, :n])).numpy()[0], rtol=1e-12)
