@@ -4,6 +4,7 @@ import random
 import numpy as np
 
 from tapeflow.keras import initializers
+from tapeflow.keras.preprocessing.sequence import pad_sequences  # noqa: F401 - keras.utils.pad_sequences
 
 
 def set_random_seed(seed):

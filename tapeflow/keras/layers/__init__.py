@@ -1,5 +1,8 @@
 """keras.layers: the layer classes and the merge functions."""
 from tapeflow.keras.layers.base import Layer  # noqa: F401
+from tapeflow.keras.layers.attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
+from tapeflow.keras.layers.einsum_dense import EinsumDense  # noqa: F401
+from tapeflow.keras.layers.masking import Masking  # noqa: F401
 from tapeflow.keras.layers.activation import ELU, LeakyReLU, PReLU, ReLU, Softmax  # noqa: F401
 from tapeflow.keras.layers.conv import (  # noqa: F401
     AveragePooling2D, AvgPool2D, Conv2D, GlobalAveragePooling2D, GlobalAvgPool2D, MaxPool2D, MaxPooling2D,
@@ -20,6 +23,7 @@ from tapeflow.keras.layers.pooling import (  # noqa: F401
     GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D, MaxPooling1D,
 )
 from tapeflow.keras.layers.preprocessing import Normalization, Rescaling  # noqa: F401
+from tapeflow.keras.layers.preprocessing_extra import CategoryEncoding, Discretization  # noqa: F401
 from tapeflow.keras.layers.recurrent import GRU, LSTM, SimpleRNN  # noqa: F401
 from tapeflow.keras.layers.reshaping import (  # noqa: F401
     Cropping1D, Cropping2D, Permute, RepeatVector, UpSampling1D, UpSampling2D, ZeroPadding1D, ZeroPadding2D,

@@ -6,6 +6,7 @@ import threading
 from collections import defaultdict
 
 from tapeflow.keras import functional, initializers, regularizers
+from tapeflow.keras.layers import keras_mask
 from tapeflow.module import Module
 from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import with_location
@@ -67,6 +68,9 @@ class Layer(Module):
     A tf.Module whose variables and sublayers are tracked when assigned."""
 
     _is_input_layer = False
+    # Keras masking: a layer that supports masking passes its input's mask (through
+    # compute_mask) on to its outputs; the others drop it.
+    supports_masking = False
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
@@ -90,6 +94,7 @@ class Layer(Module):
         from tapeflow.keras import backend
         d["dtype"] = dtypes.as_dtype(dtype or backend.floatx()).name
         d["_call_has_training"] = "training" in inspect.signature(self.call).parameters
+        d["_call_has_mask"] = "mask" in inspect.signature(self.call).parameters
         d["_output_shape"] = None
         # Per-example input shape declared with input_shape=; lets Sequential build early.
         d["_declared_input_shape"] = tuple(input_shape) if input_shape is not None else None
@@ -323,11 +328,18 @@ class Layer(Module):
             self.__dict__["_build_input_specs"] = nest.map_structure(
                 lambda t: TensorSpec(t.shape, t.dtype) if isinstance(t, TensorBase) else None, inputs)
             self._build_from(inputs)
+        mask = kwargs.get("mask")
+        if mask is None:
+            mask = keras_mask.masks_of(inputs)
+            if mask is not None and self._call_has_mask:
+                kwargs["mask"] = mask
         _context.training.append(training)
         try:
             outputs = self.call(inputs, *args, **kwargs)
         finally:
             _context.training.pop()
+        if self.supports_masking:
+            keras_mask.attach_output_masks(outputs, self.compute_mask(inputs, mask))
         if self.activity_regularizer is not None:
             for out in nest.flatten(outputs):
                 if isinstance(out, TensorBase):
@@ -337,6 +349,10 @@ class Layer(Module):
             self.__dict__["_output_shape"] = tuple(first.shape.dims) if len(nest.flatten(outputs)) == 1 \
                 else [tuple(o.shape.dims) for o in nest.flatten(outputs)]
         return outputs
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the outputs given the input's mask: passed on unchanged by default."""
+        return mask if self.supports_masking else None
 
     def _build_from(self, inputs):
         shapes = nest.map_structure(lambda t: TensorShape(t.shape.dims), inputs) \

@@ -9,6 +9,7 @@ from tapeflow.runtime.errors import with_location
 
 class Dense(Layer):
     """y = activation(x @ kernel + bias) over the last axis of x."""
+    supports_masking = True
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
@@ -55,6 +56,8 @@ class Dense(Layer):
 
 
 class Activation(Layer):
+    supports_masking = True
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -103,6 +106,7 @@ class Reshape(Layer):
 
 class Dropout(Layer):
     """In training, zero a fraction `rate` of the inputs and scale the rest by 1/(1-rate)."""
+    supports_masking = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -124,13 +128,15 @@ class Dropout(Layer):
 
 
 class Embedding(Layer):
-    """Integer ids -> rows of a (input_dim, output_dim) table."""
+    """Integer ids -> rows of a (input_dim, output_dim) table.  mask_zero=True: id 0
+    is padding, and the output carries the mask `ids != 0` for the layers after it."""
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
-                 embeddings_constraint=None, **kwargs):
-        kwargs.pop("mask_zero", None)
+                 embeddings_constraint=None, mask_zero=False, **kwargs):
         kwargs.pop("input_length", None)
         super().__init__(**kwargs)
+        self.mask_zero = bool(mask_zero)
+        self.supports_masking = self.mask_zero
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
         self.embeddings_constraint = embeddings_constraint
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
@@ -150,5 +156,11 @@ class Embedding(Layer):
     def call(self, inputs):
         return tf.gather(self.embeddings, inputs)
 
+    def compute_mask(self, inputs, mask=None):
+        if not self.mask_zero:
+            return None
+        return tf.not_equal(tf.convert_to_tensor(inputs), 0)
+
     def get_config(self):
-        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim}
+        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim,
+                "mask_zero": self.mask_zero}

@@ -9,6 +9,17 @@ from tapeflow.runtime.errors import with_location
 class _Merge(Layer):
     min_inputs = 2
     max_inputs = None
+    supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        """Elementwise merges keep a step only where every masked input keeps it."""
+        masks = [m for m in (mask or []) if m is not None] if isinstance(mask, (list, tuple)) else []
+        if not masks or type(self) in (Concatenate, Dot):
+            return None
+        out = tf.cast(masks[0], "bool")
+        for m in masks[1:]:
+            out = tf.logical_and(out, tf.cast(m, "bool"))
+        return out
 
     def _check(self, inputs):
         if not isinstance(inputs, (list, tuple)):

@@ -72,6 +72,7 @@ class BatchNormalization(Layer):
 class LayerNormalization(Layer):
     """Normalize each example over `axis` (default the last):
     (x - mean) / sqrt(var + epsilon) * gamma + beta."""
+    supports_masking = True
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", **kwargs):

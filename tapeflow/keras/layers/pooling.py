@@ -64,8 +64,23 @@ class _GlobalPooling(Layer):
 
 
 class GlobalAveragePooling1D(_GlobalPooling):
+    """Mean over the steps; with a mask (batch, steps), the mean of the unmasked steps."""
     axes = (1,)
     _reduce = staticmethod(tf.reduce_mean)
+    supports_masking = True
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        if inputs.shape.rank != 3:
+            raise ValueError(with_location(
+                f"GlobalAveragePooling1D {self.name}: expects (batch, steps, channels), got {list(inputs.shape)}"))
+        weights = tf.expand_dims(tf.cast(mask, inputs.dtype), 2)
+        total = tf.reduce_sum(inputs * weights, axis=1, keepdims=self.keepdims)
+        return total / tf.reduce_sum(weights, axis=1, keepdims=self.keepdims)
+
+    def compute_mask(self, inputs, mask=None):
+        return None  # the steps axis is gone
 
 
 class GlobalMaxPooling1D(_GlobalPooling):

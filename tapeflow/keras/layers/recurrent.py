@@ -69,7 +69,15 @@ class _RNN(Layer):
         # (batch, 1) zeros broadcast against (units,): works for an unknown batch size too.
         return tf.zeros_like(inputs[:, 0, :1]) + tf.zeros([self.units], inputs.dtype)
 
-    def call(self, inputs, initial_state=None):
+    supports_masking = True
+
+    def compute_mask(self, inputs, mask=None):
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        out_mask = mask if self.return_sequences else None
+        return [out_mask] + [None] * self._n_states if self.return_state else out_mask
+
+    def call(self, inputs, initial_state=None, mask=None):
         steps = inputs.shape[1]
         if steps is None:
             raise ValueError(with_location(
@@ -78,10 +86,24 @@ class _RNN(Layer):
             state = [self._zero_state(inputs) for _ in range(self._n_states)]
         else:
             state = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        if mask is not None:
+            mask = tf.convert_to_tensor(mask)
+            if mask.dtype.name != "bool":
+                mask = tf.cast(mask, "bool")
         outputs = []
         order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
         for t in order:
-            out, state = self._step(inputs[:, t], state)
+            out, new_state = self._step(inputs[:, t], state)
+            if mask is not None:
+                # A masked step keeps the state and repeats the previous output
+                # (zeros before the first unmasked step), as Keras's rnn loop does.
+                keep = tf.expand_dims(mask[:, t], 1)
+                previous = outputs[-1] if outputs else tf.zeros_like(out)
+                out = tf.where(keep, out, previous)
+                new_state = [tf.where(keep, n, o) for n, o in zip(new_state, state)]
+            state = new_state
             outputs.append(out)
         result = tf.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         if self.return_state:

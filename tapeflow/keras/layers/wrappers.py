@@ -54,6 +54,12 @@ class Bidirectional(Layer):
         self.return_sequences = layer.return_sequences
         self.return_state = layer.return_state
 
+    supports_masking = True  # the inner RNNs read the input's mask themselves
+
+    def compute_mask(self, inputs, mask=None):
+        out = mask if self.return_sequences else None
+        return [out] + [None] * 2 * self.forward_layer._n_states if self.return_state else out
+
     def call(self, inputs, training=None, initial_state=None):
         fw_state = bw_state = None
         if initial_state is not None:

@@ -1,0 +1,101 @@
+"""Preprocessing layers over integer and numeric features: CategoryEncoding
+(one_hot / multi_hot / count) and Discretization (bucket indices)."""
+import numpy as np
+
+import tapeflow as tf
+from tapeflow.keras.layers.base import Layer
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.tensor import TensorBase
+
+
+class CategoryEncoding(Layer):
+    """Integer ids in [0, num_tokens) -> (batch, num_tokens) vectors.  'one_hot':
+    a rank-1 batch of ids (or (batch, 1)) -> one-hot rows; 'multi_hot': 1 where an
+    id occurs in the row; 'count': how often it occurs (times count_weights)."""
+
+    def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
+        super().__init__(**kwargs)
+        if num_tokens is None or int(num_tokens) < 1:
+            raise ValueError(with_location(f"CategoryEncoding: num_tokens must be a positive int, got {num_tokens!r}"))
+        if output_mode not in ("one_hot", "multi_hot", "count"):
+            raise ValueError(with_location(
+                f"CategoryEncoding: output_mode must be 'one_hot', 'multi_hot' or 'count', got {output_mode!r}"))
+        if sparse:
+            raise ValueError(with_location("CategoryEncoding: sparse=True is not supported"))
+        self.num_tokens, self.output_mode = int(num_tokens), output_mode
+
+    def _convert_inputs(self, inputs):  # ids stay integers
+        t = tf.convert_to_tensor(inputs)
+        return t if t.dtype.is_integer else tf.cast(t, "int32")
+
+    def _check_range(self, ids):
+        if isinstance(ids, TensorBase) and hasattr(ids, "numpy"):
+            try:
+                values = ids.numpy()
+            except Exception:  # a traced value: no check possible before it runs
+                return
+            if values.size and (values.min() < 0 or values.max() >= self.num_tokens):
+                raise ValueError(with_location(
+                    f"CategoryEncoding {self.name}: ids must be in [0, {self.num_tokens}), "
+                    f"got values from {values.min()} to {values.max()}"))
+
+    def call(self, inputs, count_weights=None):
+        self._check_range(inputs)
+        ids = inputs
+        if self.output_mode == "one_hot":
+            if ids.shape.rank >= 2 and ids.shape[-1] == 1:
+                ids = tf.squeeze(ids, -1)
+            return tf.one_hot(ids, self.num_tokens, dtype=self.dtype)
+        if ids.shape.rank == 1:
+            ids = tf.expand_dims(ids, -1)
+        hot = tf.one_hot(ids, self.num_tokens, dtype=self.dtype)  # (batch, n, tokens)
+        if count_weights is not None:
+            hot = hot * tf.expand_dims(tf.cast(count_weights, self.dtype), -1)
+        counts = tf.reduce_sum(hot, axis=-2)
+        if self.output_mode == "multi_hot":
+            return tf.cast(counts > 0, self.dtype)
+        return counts
+
+    def get_config(self):
+        return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}
+
+
+class Discretization(Layer):
+    """Bucket index of each value: bin_boundaries [b0, b1, ...] give buckets
+    (-inf, b0), [b0, b1), ..., [bn, inf) numbered 0..n+1 (int64).  adapt(data)
+    with num_bins sets the boundaries at the data's quantiles."""
+
+    def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int", **kwargs):
+        super().__init__(**kwargs)
+        if output_mode != "int":
+            raise ValueError(with_location(f"Discretization: only output_mode='int' is supported, got {output_mode!r}"))
+        if bin_boundaries is None and num_bins is None:
+            raise ValueError(with_location("Discretization: give bin_boundaries, or num_bins and call adapt"))
+        self.bin_boundaries = [float(b) for b in bin_boundaries] if bin_boundaries is not None else None
+        self.num_bins = num_bins
+        self.epsilon = epsilon
+
+    def adapt(self, data, batch_size=None, steps=None):
+        if self.num_bins is None:
+            raise ValueError(with_location("Discretization.adapt: needs num_bins"))
+        array = np.asarray(data.numpy() if isinstance(data, TensorBase) else data, np.float64).reshape(-1)
+        qs = np.quantile(array, np.linspace(0, 1, int(self.num_bins) + 1)[1:-1])
+        self.bin_boundaries = [float(q) for q in qs]
+
+    def call(self, inputs):
+        if self.bin_boundaries is None:
+            raise ValueError(with_location(f"Discretization {self.name}: call adapt(data) first"))
+        x = tf.convert_to_tensor(inputs)
+        if not x.dtype.is_floating:
+            x = tf.cast(x, "float64")
+        bounds = tf.constant(np.asarray(self.bin_boundaries, x.dtype.name))
+        # index = how many boundaries are <= x
+        below = tf.cast(tf.expand_dims(x, -1) >= bounds, "int64")
+        return tf.reduce_sum(below, axis=-1)
+
+    def _convert_inputs(self, inputs):
+        return tf.convert_to_tensor(inputs)
+
+    def get_config(self):
+        return {**super().get_config(), "bin_boundaries": self.bin_boundaries, "num_bins": self.num_bins,
+                "epsilon": self.epsilon}
