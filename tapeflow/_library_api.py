@@ -1,7 +1,7 @@
 """Public names of the training library: keras, data, train, devices, TF1 compatibility."""
 import types
 
-from tapeflow import contrib, data, keras, saved_model, train  # noqa: F401
+from tapeflow import contrib, data, keras, saved_model, summary, train  # noqa: F401
 from tapeflow.module import Module, name_scope  # noqa: F401
 from tapeflow.compat_v1 import (  # noqa: F401
     enable_eager_execution, executing_eagerly, layers, log, random_normal, random_uniform, truncated_normal,
@@ -28,6 +28,6 @@ config = types.SimpleNamespace(
     experimental=types.SimpleNamespace(list_physical_devices=_devices.list_physical_devices),
 )
 
-__all__ = ["contrib", "data", "keras", "saved_model", "train", "config", "device", "layers", "log",
+__all__ = ["contrib", "data", "keras", "saved_model", "summary", "train", "config", "device", "layers", "log",
            "random_normal", "Module", "name_scope",
            "random_uniform", "truncated_normal", "enable_eager_execution", "executing_eagerly"]
