@@ -1,7 +1,7 @@
 """Public names of the training library: keras, data, train, devices, TF1 compatibility."""
 import types
 
-from tapeflow import compat, contrib, data, distribute, keras, ragged, saved_model, sparse, train  # noqa: F401
+from tapeflow import compat, contrib, data, distribute, keras, ragged, saved_model, sparse, summary, train  # noqa: F401
 from tapeflow import misc_api as _misc
 from tapeflow.misc_api import get_logger, strings, version  # noqa: F401
 from tapeflow.ragged import RaggedTensor  # noqa: F401
@@ -39,7 +39,7 @@ config = types.SimpleNamespace(
         set_visible_devices=_misc.set_visible_devices),
 )
 
-__all__ = ["contrib", "data", "keras", "saved_model", "train", "config", "device", "layers", "log",
+__all__ = ["contrib", "data", "keras", "saved_model", "summary", "train", "config", "device", "layers", "log",
            "random_normal", "Module", "name_scope",
            "random_uniform", "truncated_normal", "enable_eager_execution", "executing_eagerly",
            "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor",

@@ -1,6 +1,12 @@
 """tf.data: input pipelines."""
 from tapeflow.data import sources as _sources  # noqa: F401  (adds from_generator / from_sql)
+from tapeflow.data import transforms as _transforms  # noqa: F401  (adds interleave, window, scan, ...)
+from tapeflow.data import sampling as _sampling
 from tapeflow.data.dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset  # noqa: F401
+from tapeflow.data.options import (  # noqa: F401
+    AutoShardPolicy, AutotuneOptions, DistributeOptions, ExternalStatePolicy, OptimizationOptions, Options,
+    ThreadingOptions,
+)
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
@@ -10,7 +16,39 @@ class experimental:  # noqa: N801 - tf.data.experimental namespace
     AUTOTUNE = AUTOTUNE
     INFINITE_CARDINALITY = INFINITE
     UNKNOWN_CARDINALITY = UNKNOWN
+    AutoShardPolicy = AutoShardPolicy
+    AutotuneOptions = AutotuneOptions
+    DistributeOptions = DistributeOptions
+    ExternalStatePolicy = ExternalStatePolicy
+    OptimizationOptions = OptimizationOptions
+    ThreadingOptions = ThreadingOptions
+    choose_from_datasets = staticmethod(_sampling.choose_from_datasets)
+    sample_from_datasets = staticmethod(_sampling.sample_from_datasets)
+    bucket_by_sequence_length = staticmethod(_sampling.bucket_by_sequence_length)
 
     @staticmethod
     def cardinality(dataset):
         return dataset.cardinality()
+
+    @staticmethod
+    def scan(initial_state, scan_func):
+        return lambda dataset: dataset.scan(initial_state, scan_func)
+
+    @staticmethod
+    def take_while(predicate):
+        return lambda dataset: dataset.take_while(predicate)
+
+    @staticmethod
+    def group_by_window(key_func, reduce_func, window_size=None, window_size_func=None):
+        return lambda dataset: dataset.group_by_window(key_func, reduce_func, window_size, window_size_func)
+
+    @staticmethod
+    def rebatch(batch_size, drop_remainder=False):
+        return lambda dataset: dataset.rebatch(batch_size, drop_remainder)
+
+    @staticmethod
+    def assert_cardinality(expected_cardinality):
+        def check(dataset):
+            out = dataset._derive(dataset._produce, int(expected_cardinality))
+            return out
+        return check

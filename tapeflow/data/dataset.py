@@ -30,22 +30,45 @@ class Dataset:
         self._tmpl_fn = tmpl_fn if tmpl_fn is not None else (lambda: tmpl)
         self._card = cardinality
         self._shapes = shapes  # [(shape tuple with None for varying dims, np.dtype)] or None: unknown
+        # True after window(): each flat array is a whole window, and leaves the
+        # pipeline as a Dataset of its rows instead of as a Tensor.
+        self._nested = False
+        self._options = None
 
     @property
     def _tmpl(self):
         return self._tmpl_fn()
 
     # ------------------------------------------------------------ iteration
+    def _element(self, flat):
+        """The user-facing element: Tensors, or Datasets for the windows of window()."""
+        if self._nested:
+            return S.pack(self._tmpl, [Dataset._rows(a) for a in flat])
+        return S.to_tensors(self._tmpl, flat)
+
+    @staticmethod
+    def _rows(array):
+        return Dataset(lambda: ([row] for row in array), S.LEAF, len(array), [(array.shape[1:], array.dtype)])
+
     def __iter__(self):
         for flat in self._produce():
-            yield S.to_tensors(self._tmpl, flat)
+            yield self._element(flat)
 
     def as_numpy_iterator(self):
+        self._no_windows("as_numpy_iterator")
         for flat in self._produce():
             yield S.pack(self._tmpl, [a.copy() for a in flat])
 
+    def _no_windows(self, op):
+        if self._nested:
+            raise TypeError(with_location(
+                f"Dataset.{op}: the elements are windows (datasets); turn each into a tensor first, "
+                f"e.g. ds.flat_map(lambda w: w.batch(size))"))
+
     def cardinality(self):
-        return self._card
+        """An int64 scalar tensor, as in TensorFlow (INFINITE = -1, UNKNOWN = -2)."""
+        import tapeflow
+        return tapeflow.constant(self._card, tapeflow.int64)
 
     def __len__(self):
         if self._card == INFINITE:
@@ -71,8 +94,10 @@ class Dataset:
         return S.pack(self._tmpl, specs)
 
     def _derive(self, produce, cardinality=None, shapes="same"):
-        return Dataset(produce, cardinality=self._card if cardinality is None else cardinality,
-                       shapes=self._shapes if shapes == "same" else shapes, tmpl_fn=self._tmpl_fn)
+        out = Dataset(produce, cardinality=self._card if cardinality is None else cardinality,
+                      shapes=self._shapes if shapes == "same" else shapes, tmpl_fn=self._tmpl_fn)
+        out._nested, out._options = self._nested, self._options
+        return out
 
     # ------------------------------------------------------------ sources
     @staticmethod
@@ -143,7 +168,7 @@ class Dataset:
         out_tmpl = []
 
         def apply(index, flat):
-            element = S.to_tensors(parent._tmpl, flat)
+            element = parent._element(flat)
             try:
                 result = map_func(*element) if isinstance(element, tuple) and \
                     not hasattr(element, "_fields") else map_func(element)
@@ -184,7 +209,7 @@ class Dataset:
 
         def produce():
             for i, flat in enumerate(source()):
-                element = S.to_tensors(parent._tmpl, flat)
+                element = parent._element(flat)
                 try:
                     keep = predicate(*element) if isinstance(element, tuple) else predicate(element)
                     keep = np.asarray(keep)
@@ -200,6 +225,7 @@ class Dataset:
         return self._derive(produce, cardinality=UNKNOWN)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
+        self._no_windows("batch")
         batch_size = _positive(batch_size, "batch")
         source = self._produce
 
@@ -222,6 +248,7 @@ class Dataset:
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False,
                      name=None):
+        self._no_windows("padded_batch")
         """Batch elements of different shapes, padding each component to the largest
         in the batch (or to padded_shapes, where given) with padding_values (default 0)."""
         batch_size = _positive(batch_size, "padded_batch")
@@ -252,6 +279,7 @@ class Dataset:
         return self._derive(produce, card, shapes=None)
 
     def unbatch(self, name=None):
+        self._no_windows("unbatch")
         source = self._produce
 
         def produce():

@@ -47,7 +47,13 @@ class CallbackList:
         if not hook.startswith("on_"):
             raise AttributeError(hook)
 
+        # As Keras' CallbackList: every hook receives a logs dict, {} when the
+        # caller gave none (user hooks such as LambdaCallback's take it positionally).
+        takes_index = "epoch" in hook or "batch" in hook
+
         def call(*args, **kwargs):
+            if "logs" not in kwargs and len(args) < (2 if takes_index else 1):
+                args = args + ({},)
             for cb in self.callbacks:
                 getattr(cb, hook)(*args, **kwargs)
 
@@ -236,3 +242,8 @@ class LambdaCallback(Callback):
 
 def _logs_to_floats(logs):
     return {k: float(np.asarray(v)) for k, v in logs.items()}
+
+
+from tapeflow.keras.callbacks_more import (  # noqa: E402,F401 - built on Callback above
+    CSVLogger, LearningRateScheduler, ReduceLROnPlateau, TensorBoard, TerminateOnNaN,
+)

@@ -247,15 +247,28 @@ class Adagrad(Optimizer):
         var.assign_sub(lr * g / M.sqrt(acc + self.epsilon))
 
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad}
+from tapeflow.keras import optimizers_more  # noqa: E402 - defined on top of Optimizer above
+from tapeflow.keras.optimizers_more import Adadelta, Adamax, Ftrl, Lion, Nadam  # noqa: E402,F401
+
+_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
+            **optimizers_more.BY_NAME}
 
 
 def get(identifier):
+    """An optimizer from an instance, a name ("adam", "Nadam", ...) or a
+    {"class_name": ..., "config": {...}} dict."""
     if isinstance(identifier, Optimizer):
         return identifier
+    if isinstance(identifier, dict) and "class_name" in identifier:
+        cls = _lookup(identifier["class_name"])
+        return cls(**identifier.get("config", {}))
     if isinstance(identifier, str):
-        key = identifier.lower()
-        if key not in _BY_NAME:
-            raise ValueError(f"Unknown optimizer {identifier!r}; known: {sorted(_BY_NAME)}")
-        return _BY_NAME[key]()
+        return _lookup(identifier)()
     raise ValueError(f"Could not interpret optimizer {identifier!r}")
+
+
+def _lookup(name):
+    key = name.lower()
+    if key not in _BY_NAME:
+        raise ValueError(f"Unknown optimizer {name!r}; known: {sorted(_BY_NAME)}")
+    return _BY_NAME[key]

@@ -87,5 +87,78 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         return out
 
 
+class InverseTimeDecay(LearningRateSchedule):
+    """lr / (1 + decay_rate * step / decay_steps); the ratio is floored when staircase."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None):
+        if decay_steps <= 0:
+            raise ValueError(with_location(f"InverseTimeDecay: decay_steps must be > 0, got {decay_steps}"))
+        self.initial_learning_rate = float(initial_learning_rate)
+        self.decay_steps, self.decay_rate, self.staircase = decay_steps, float(decay_rate), staircase
+
+    def __call__(self, step):
+        p = _step(step) / float(self.decay_steps)
+        if self.staircase:
+            p = M.floor(p)
+        return self.initial_learning_rate / (p * self.decay_rate + 1.0)
+
+
+class PolynomialDecay(LearningRateSchedule):
+    """(lr - end) * (1 - t / decay_steps) ** power + end, with t = min(step, decay_steps);
+    with cycle, decay_steps grows to the next multiple of itself above the step instead."""
+
+    def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False,
+                 name=None):
+        if decay_steps <= 0:
+            raise ValueError(with_location(f"PolynomialDecay: decay_steps must be > 0, got {decay_steps}"))
+        self.initial_learning_rate = float(initial_learning_rate)
+        self.decay_steps, self.end_learning_rate = decay_steps, float(end_learning_rate)
+        self.power, self.cycle = float(power), cycle
+
+    def __call__(self, step):
+        s = _step(step)
+        steps = float(self.decay_steps)
+        if self.cycle:
+            # step 0 keeps one period (ceil(0) would make the period 0)
+            multiplier = A.where(M.equal(s, 0.0), convert_to_tensor(1.0), M.ceil(s / steps))
+            steps = multiplier * steps
+        else:
+            s = M.minimum(s, steps)
+        fraction = M.pow(1.0 - s / steps, convert_to_tensor(self.power))
+        return fraction * (self.initial_learning_rate - self.end_learning_rate) + self.end_learning_rate
+
+
+class CosineDecayRestarts(LearningRateSchedule):
+    """SGDR: cosine decay over first_decay_steps, then restarts; period i lasts
+    t_mul**i times the first and peaks at m_mul**i times lr; alpha is the floor
+    as a fraction of lr."""
+
+    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0, name=None):
+        if first_decay_steps <= 0:
+            raise ValueError(with_location(
+                f"CosineDecayRestarts: first_decay_steps must be > 0, got {first_decay_steps}"))
+        self.initial_learning_rate = float(initial_learning_rate)
+        self.first_decay_steps = first_decay_steps
+        self._t_mul, self._m_mul, self.alpha = float(t_mul), float(m_mul), float(alpha)
+
+    def __call__(self, step):
+        done = _step(step) / float(self.first_decay_steps)  # in units of the first period
+        t_mul = self._t_mul
+        if t_mul == 1.0:
+            restart = M.floor(done)
+            done = done - restart
+        else:  # periods grow geometrically: invert the geometric sum to find the period
+            restart = M.floor(M.log(1.0 - done * (1.0 - t_mul)) / math.log(t_mul))
+            t_power = M.pow(convert_to_tensor(t_mul), restart)
+            done = (done - (1.0 - t_power) / (1.0 - t_mul)) / t_power
+        m_factor = M.pow(convert_to_tensor(self._m_mul), restart)
+        cosine = (M.cos(done * math.pi) + 1.0) * 0.5 * m_factor
+        return ((1.0 - self.alpha) * cosine + self.alpha) * self.initial_learning_rate
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate, "first_decay_steps": self.first_decay_steps,
+                "t_mul": self._t_mul, "m_mul": self._m_mul, "alpha": self.alpha}
+
+
 def serialize(schedule):
     return {"class_name": type(schedule).__name__, "config": schedule.get_config()}

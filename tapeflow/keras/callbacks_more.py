@@ -1,0 +1,214 @@
+"""More Keras 3 callbacks: ReduceLROnPlateau, LearningRateScheduler, CSVLogger,
+TerminateOnNaN and TensorBoard (event files through tapeflow.summary)."""
+import csv
+import math
+import os
+
+import numpy as np
+
+from tapeflow.keras.callbacks import Callback, _monitor_mode
+
+
+def _get_lr(model):
+    return float(np.asarray(model.optimizer.learning_rate))
+
+
+def _set_lr(model, value, who):
+    opt = model.optimizer
+    if getattr(opt, "_schedule", None) is not None:
+        raise TypeError(f"{who}: the optimizer's learning rate is a schedule, it cannot be set")
+    opt.learning_rate = value
+
+
+class ReduceLROnPlateau(Callback):
+    """Multiply the learning rate by `factor` when `monitor` has not improved by
+    min_delta for `patience` epochs; then wait `cooldown` epochs; never below min_lr."""
+
+    def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto", min_delta=1e-4,
+                 cooldown=0, min_lr=0.0, **kwargs):
+        super().__init__()
+        if factor >= 1.0:
+            raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0, got {factor}")
+        self.monitor, self.factor, self.patience, self.verbose = monitor, float(factor), patience, verbose
+        self.mode = _monitor_mode(monitor, mode)
+        self.min_delta, self.cooldown, self.min_lr = min_delta, cooldown, float(min_lr)
+        self._reset()
+
+    def _reset(self):
+        self.best = math.inf if self.mode == "min" else -math.inf
+        self.wait = 0
+        self.cooldown_counter = 0
+
+    def _improved(self, current):
+        if self.mode == "min":
+            return current < self.best - self.min_delta
+        return current > self.best + self.min_delta
+
+    def on_train_begin(self, logs=None):
+        self._reset()
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs if logs is not None else {}
+        logs["learning_rate"] = _get_lr(self.model)
+        current = logs.get(self.monitor)
+        if current is None:
+            print(f"ReduceLROnPlateau: the monitored value {self.monitor!r} is not in the logs; "
+                  f"available: {sorted(logs)}")
+            return
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.wait = 0
+        if self._improved(current):
+            self.best = current
+            self.wait = 0
+        elif self.cooldown_counter <= 0:
+            self.wait += 1
+            if self.wait >= self.patience:
+                old = _get_lr(self.model)
+                if old > np.float32(self.min_lr):
+                    new = max(old * self.factor, self.min_lr)
+                    _set_lr(self.model, new, "ReduceLROnPlateau")
+                    if self.verbose:
+                        print(f"Epoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
+                    self.cooldown_counter = self.cooldown
+                    self.wait = 0
+
+
+class LearningRateScheduler(Callback):
+    """Set the learning rate at each epoch's start to schedule(epoch, lr)
+    (or schedule(epoch) for a one-argument function)."""
+
+    def __init__(self, schedule, verbose=0):
+        super().__init__()
+        self.schedule, self.verbose = schedule, verbose
+
+    def on_epoch_begin(self, epoch, logs=None):
+        lr = _get_lr(self.model)
+        try:
+            new = self.schedule(epoch, lr)
+        except TypeError:  # Keras' fallback for schedule(epoch)
+            new = self.schedule(epoch)
+        new = float(np.asarray(new))
+        if not math.isfinite(new):
+            raise ValueError(f"LearningRateScheduler: the schedule returned {new} for epoch {epoch}")
+        _set_lr(self.model, new, "LearningRateScheduler")
+        if self.verbose:
+            print(f"Epoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}.")
+
+    def on_epoch_end(self, epoch, logs=None):
+        if logs is not None:
+            logs["learning_rate"] = _get_lr(self.model)
+
+
+class CSVLogger(Callback):
+    """One CSV row per epoch: epoch, then the logs in sorted order (header first,
+    unless appending to a file that already has rows)."""
+
+    def __init__(self, filename, separator=",", append=False):
+        super().__init__()
+        self.filename, self.sep, self.append = os.fspath(filename), separator, append
+        self.keys = None
+        self._file = None
+        self._writer = None
+
+    def on_train_begin(self, logs=None):
+        self._header = not (self.append and os.path.exists(self.filename) and os.path.getsize(self.filename))
+        self._file = open(self.filename, "a" if self.append else "w", newline="")
+        self.keys = None
+        self._writer = None
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs or {}
+        if self.keys is None:
+            self.keys = sorted(logs)
+        if self._writer is None:
+            self._writer = csv.DictWriter(self._file, fieldnames=["epoch"] + self.keys, delimiter=self.sep)
+            if self._header:
+                self._writer.writeheader()
+        row = {"epoch": epoch}
+        row.update({k: _csv_value(logs.get(k, "NA")) for k in self.keys})
+        self._writer.writerow(row)
+        self._file.flush()
+
+    def on_train_end(self, logs=None):
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def _csv_value(v):
+    if isinstance(v, str):
+        return v
+    arr = np.asarray(v)
+    if arr.ndim:
+        return f'"[{", ".join(str(x) for x in arr.reshape(-1).tolist())}]"'
+    return arr.item()
+
+
+class TerminateOnNaN(Callback):
+    """Stop training as soon as a batch's loss is NaN or infinite."""
+
+    def on_train_batch_end(self, batch, logs=None):
+        loss = (logs or {}).get("loss")
+        if loss is not None and not math.isfinite(float(np.asarray(loss))):
+            print(f"Batch {batch}: Invalid loss, terminating training")
+            self.model.stop_training = True
+
+
+class TensorBoard(Callback):
+    """Event files in log_dir/train and log_dir/validation: "epoch_<name>" scalars at
+    each epoch end (validation logs lose their "val_" prefix), "epoch_learning_rate",
+    "batch_<name>" every update_freq batches when update_freq is an int, and weight
+    histograms every histogram_freq epochs."""
+
+    def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
+                 write_steps_per_second=False, update_freq="epoch", profile_batch=0, embeddings_freq=0,
+                 embeddings_metadata=None):
+        super().__init__()
+        if update_freq not in ("epoch", "batch") and not isinstance(update_freq, int):
+            raise ValueError(f"TensorBoard: update_freq must be 'epoch', 'batch' or an int, got {update_freq!r}")
+        self.log_dir = os.fspath(log_dir)
+        self.histogram_freq = int(histogram_freq)
+        self.update_freq = 1 if update_freq == "batch" else update_freq
+        self._writers = {}
+        self._batches = 0
+
+    def _writer(self, kind):
+        from tapeflow import summary
+        if kind not in self._writers:
+            self._writers[kind] = summary.create_file_writer(os.path.join(self.log_dir, kind))
+        return self._writers[kind]
+
+    def on_train_begin(self, logs=None):
+        self._batches = 0
+
+    def on_train_batch_end(self, batch, logs=None):
+        from tapeflow import summary
+        self._batches += 1
+        if isinstance(self.update_freq, int) and self._batches % self.update_freq == 0:
+            with self._writer("train").as_default(step=self._batches):
+                for name, value in (logs or {}).items():
+                    summary.scalar(f"batch_{name}", float(np.asarray(value)))
+
+    def on_epoch_end(self, epoch, logs=None):
+        from tapeflow import summary
+        logs = dict(logs or {})
+        train = {k: v for k, v in logs.items() if not k.startswith("val_")}
+        val = {k[4:]: v for k, v in logs.items() if k.startswith("val_")}
+        if self.model is not None and getattr(self.model, "optimizer", None) is not None:
+            train.setdefault("learning_rate", _get_lr(self.model))
+        with self._writer("train").as_default(step=epoch):
+            for name, value in train.items():
+                summary.scalar(f"epoch_{name}", float(np.asarray(value)))
+            if self.histogram_freq and epoch % self.histogram_freq == 0:
+                for var in self.model.weights:
+                    summary.histogram(var.name.replace(":", "_"), var.numpy())
+        if val:
+            with self._writer("validation").as_default(step=epoch):
+                for name, value in val.items():
+                    summary.scalar(f"epoch_{name}", float(np.asarray(value)))
+
+    def on_train_end(self, logs=None):
+        for writer in self._writers.values():
+            writer.close()
+        self._writers = {}

@@ -1,0 +1,274 @@
+"""tf.summary writers and ops: scalar, histogram and text summaries written as
+TensorBoard event files (records.py framing, proto.py messages).
+
+Writing is a stateful primitive with no outputs (like tf.print), so a summary
+inside a tf.function is written each time the graph runs, with the step's value
+at that time.  The writer travels in the primitive's attrs as an id (attrs must
+be hashable); the writer chosen is the default one when the op is called or traced.
+"""
+import atexit
+import contextlib
+import itertools
+import os
+import socket
+import threading
+import time
+
+import numpy as np
+
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.registry import bind, defprim
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
+from tapeflow.summary import proto, records
+
+_WRITERS = {}  # id -> writer, for the primitive's impl
+_ids = itertools.count(1)
+_files = itertools.count()
+_lock = threading.Lock()
+
+
+class _Context:
+    """The default writer stack (with each level's default step), the global step
+    set by experimental.set_step, and the record_if conditions."""
+
+    def __init__(self):
+        self.stack = []  # [(writer, step or None)]
+        self.step = None
+        self.record = []
+
+
+_ctx = _Context()
+
+
+class SummaryWriter:
+    """Writes an event file events.out.tfevents.<time>.<host>.<pid>.<n>.v2 in logdir."""
+
+    def __init__(self, logdir, max_queue=None, flush_millis=None, filename_suffix=None):
+        self.logdir = os.fspath(logdir)
+        os.makedirs(self.logdir, exist_ok=True)
+        name = f"events.out.tfevents.{int(time.time())}.{socket.gethostname()}.{os.getpid()}." \
+               f"{next(_files)}.v2{filename_suffix or ''}"
+        self.path = os.path.join(self.logdir, name)
+        self._file = open(self.path, "wb")
+        self._max_queue = 10 if max_queue is None else max(int(max_queue), 1)
+        self._pending = 0
+        self._id = next(_ids)
+        _WRITERS[self._id] = self
+        self._append(proto.event(time.time(), 0, file_version="brain.Event:2"))
+        self.flush()  # TensorBoard sees the file at once
+        atexit.register(self.close)
+
+    # -- TF's writer API
+    @contextlib.contextmanager
+    def as_default(self, step=None):
+        _ctx.stack.append((self, step))
+        try:
+            yield self
+        finally:
+            _ctx.stack.pop()
+            self.flush()
+
+    def set_as_default(self, step=None):
+        _ctx.stack.append((self, step))
+
+    def init(self):
+        return None  # the file is created in the constructor
+
+    def flush(self):
+        with _lock:
+            if self._file is not None:
+                self._file.flush()
+                self._pending = 0
+
+    def close(self):
+        with _lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+        _WRITERS.pop(self._id, None)
+
+    # -- writing
+    def _append(self, event_bytes):
+        with _lock:
+            if self._file is None:
+                raise ValueError(with_location(f"tf.summary: the writer for {self.logdir} is closed"))
+            self._file.write(records.frame(event_bytes))
+            self._pending += 1
+            full = self._pending >= self._max_queue
+        if full:
+            self.flush()
+
+    def _write_value(self, value_bytes, step):
+        self._append(proto.event(time.time(), step, values=[value_bytes]))
+
+
+class NoopWriter:
+    """create_noop_writer(): a default writer that writes nothing."""
+
+    _id = 0
+
+    @contextlib.contextmanager
+    def as_default(self, step=None):
+        _ctx.stack.append((self, step))
+        try:
+            yield self
+        finally:
+            _ctx.stack.pop()
+
+    def set_as_default(self, step=None):
+        _ctx.stack.append((self, step))
+
+    def init(self):
+        return None
+
+    def flush(self):
+        return None
+
+    def close(self):
+        return None
+
+
+def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffix=None, name=None,
+                       experimental_trackable=False, experimental_mesh=None):
+    return SummaryWriter(logdir, max_queue, flush_millis, filename_suffix)
+
+
+def create_noop_writer():
+    return NoopWriter()
+
+
+# ------------------------------------------------------------------ the primitive
+
+def _host(a):
+    return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
+
+
+def _write_impl(xp, step, *data, writer, kind, tag, description, buckets, strings):
+    w = _WRITERS.get(writer)
+    if w is None:  # closed since tracing: nothing to write to, as TF's closed writers do
+        return ()
+    step = int(_host(step))
+    if kind == "scalar":
+        value = proto.scalar_value(tag, float(_host(data[0])), description)
+    elif kind == "histogram":
+        value = _histogram(tag, _host(data[0]), buckets, description)
+    else:
+        value = proto.text_value(tag, strings[1], strings[0], description)
+    w._write_value(value, step)
+    return ()
+
+
+WRITE = defprim("summary_write", _write_impl, lambda *avals, **attrs: (), None,
+                stateful=True, multiple_results=True)
+
+
+def _histogram(tag, arr, buckets, description):
+    arr = np.asarray(arr, np.float64).reshape(-1)
+    if arr.size == 0:
+        return proto.histogram_value(tag, 0.0, 0.0, 0, 0.0, 0.0, [], [], description)
+    lo, hi = float(arr.min()), float(arr.max())
+    if lo == hi:  # one value: one bucket around it, as TF does
+        edges = np.array([lo - 0.5, hi + 0.5]) if buckets else np.array([lo, hi])
+    else:
+        edges = np.linspace(lo, hi, buckets + 1)
+    counts, _ = np.histogram(arr, edges)
+    return proto.histogram_value(tag, lo, hi, arr.size, float(arr.sum()), float((arr * arr).sum()),
+                                 edges[1:].tolist(), counts.astype(np.float64).tolist(), description)
+
+
+def _target(op, step):
+    """(writer, step tensor) to write to, or None when nothing is to be written."""
+    if not _ctx.stack or not should_record_summaries():
+        return None
+    writer, default_step = _ctx.stack[-1]
+    if isinstance(writer, NoopWriter):
+        return None
+    step = step if step is not None else (default_step if default_step is not None else _ctx.step)
+    if step is None:
+        raise ValueError(with_location(
+            f"tf.summary.{op}: no step set. Pass step=, use writer.as_default(step=...) or "
+            f"tf.summary.experimental.set_step()"))
+    # A Variable (e.g. optimizer.iterations) is read here: in a graph, when it runs.
+    return writer, convert_to_tensor(step) if isinstance(step, TensorBase) else convert_to_tensor(step, dtypes.int64)
+
+
+def _emit(op, step, data, kind, tag, description, buckets=0, strings=()):
+    target = _target(op, step)
+    if target is None:
+        return False
+    writer, step = target
+    if step.dtype is not dtypes.int64:
+        from tapeflow.runtime.ops import math_ops
+        step = math_ops.cast(step, dtypes.int64)
+    bind(WRITE, (step,) + tuple(data), {"writer": writer._id, "kind": kind, "tag": str(tag),
+                                         "description": description or None, "buckets": int(buckets),
+                                         "strings": strings})
+    return True
+
+
+def scalar(name, data, step=None, description=None):
+    """Write a real scalar; returns True when written, False without a default writer."""
+    if not _ctx.stack:
+        return False
+    t = convert_to_tensor(data)
+    if t.shape.rank != 0:
+        raise ValueError(with_location(f"tf.summary.scalar: {name!r} must be a scalar, got shape {t.shape}"))
+    if not (t.dtype.is_floating or t.dtype.is_integer or t.dtype is dtypes.bool_):
+        raise TypeError(with_location(f"tf.summary.scalar: {name!r} must be real, got {t.dtype.name}"))
+    return _emit("scalar", step, (t,), "scalar", name, description)
+
+
+def histogram(name, data, step=None, buckets=None, description=None):
+    """Write a histogram of `data`'s values in `buckets` (default 30) equal-width buckets."""
+    if not _ctx.stack:
+        return False
+    buckets = 30 if buckets is None else int(buckets)
+    if buckets < 0:
+        raise ValueError(with_location(f"tf.summary.histogram: buckets must be >= 0, got {buckets}"))
+    return _emit("histogram", step, (convert_to_tensor(data),), "histogram", name, description, buckets)
+
+
+def text(name, data, step=None, description=None):
+    """Write a string (or nested lists of strings): the text is fixed when the op is made."""
+    if not _ctx.stack:
+        return False
+    arr = np.asarray(data)
+    if arr.dtype.kind not in "US":
+        raise TypeError(with_location(f"tf.summary.text: {name!r} must be strings, got {arr.dtype}"))
+    strings = (tuple(arr.shape), tuple(s if isinstance(s, str) else s.decode() for s in arr.reshape(-1).tolist()))
+    return _emit("text", step, (), "text", name, description, strings=strings)
+
+
+def flush(writer=None, name=None):
+    target = writer if writer is not None else (_ctx.stack[-1][0] if _ctx.stack else None)
+    if target is not None:
+        target.flush()
+
+
+@contextlib.contextmanager
+def record_if(condition):
+    """Record summaries only while `condition` (a bool, or a callable giving one) holds."""
+    _ctx.record.append(condition)
+    try:
+        yield
+    finally:
+        _ctx.record.pop()
+
+
+def should_record_summaries():
+    if not _ctx.stack or isinstance(_ctx.stack[-1][0], NoopWriter):
+        return False
+    for cond in _ctx.record:
+        value = cond() if callable(cond) else cond
+        if not bool(value):
+            return False
+    return True
+
+
+def set_step(step):
+    _ctx.step = step
+
+
+def get_step():
+    return _ctx.step
