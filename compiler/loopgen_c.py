@@ -12,6 +12,14 @@ larger than MAX_VALUE elements, an op without a C form here) returns None from
 `try_render_loop` and runs as a Python loop over compiled bodies instead.
 A nonzero return (integer division by zero) re-runs the whole loop in Python
 from its initial values (the loop is pure), which raises NumPy's error.
+
+Residual stacks (the keeping loop of a loop's gradient, tracer.control_flow_grad):
+a loop var whose only use is `while_stack_push(var, index, row)` and that has a
+static (rows, ...) shape is a *stack var*.  It is never copied: the C function
+writes the pushed row in place into the stack's own buffer, which the runner
+also returns as the output (as the push primitive itself writes in place), so
+its size is not limited by MAX_VALUE.  The reverse loop reads those stacks as
+extras (`tensor_array_read` at a dynamic index).
 """
 import numpy as np
 
@@ -30,10 +38,11 @@ class _NotEligible(Exception):
 
 
 class LoopSpec:
-    def __init__(self, name, var_avals, extra_avals):
+    def __init__(self, name, var_avals, extra_avals, stack_vars=()):
         self.name = name
         self.var_avals = var_avals
         self.extra_avals = extra_avals
+        self.stack_vars = frozenset(stack_vars)  # positions written in place (see the module doc)
         self.n_args = 2 * len(var_avals) + len(extra_avals)
 
 
@@ -73,6 +82,7 @@ class _LoopWriter:
         self.counter = 0
         self.statics = []
         self.in_avals = None
+        self.stack_vars = {}  # loop var position -> id of the push node that writes it
 
     def fresh(self, prefix):
         self.counter += 1
@@ -87,8 +97,9 @@ class _LoopWriter:
                 raise _NotEligible
         var_avals = graph_avals[:self.n_vars]
         extra_avals = graph_avals[self.n_vars:]
-        for a in var_avals:
-            if _size(a.shape) > MAX_VALUE:
+        self.stack_vars = self._find_stack_vars()
+        for j, a in enumerate(var_avals):
+            if j not in self.stack_vars and _size(a.shape) > MAX_VALUE:
                 raise _NotEligible
         lines = []
         params = [f"void *a{i}" for i in range(len(graph_avals))] + [f"void *o{j}" for j in range(self.n_vars)]
@@ -98,6 +109,10 @@ class _LoopWriter:
         for j, a in enumerate(var_avals):
             ct = T.ctype(a.dtype)
             n = _size(a.shape)
+            if j in self.stack_vars:  # the runner passes the stack itself as o{j}
+                lines.append(f"  {ct} *s{j} = ({ct} *)TF_DATA(o{j});")
+                state.append((f"s{j}", a))
+                continue
             lines.append(f"  {ct} s{j}[{n}];")
             lines.append(f"  for (int64_t i = 0; i < {n}; i++) s{j}[i] = ((const {ct} *)TF_DATA(a{j}))[i];")
             state.append((f"s{j}", a))
@@ -117,21 +132,49 @@ class _LoopWriter:
         lines.append(f"    if (!{cond_out}[0]) break;")
         new_names = []
         for j, a in enumerate(var_avals):
+            if j in self.stack_vars:
+                new_names.append(None)  # pushed in place by the body
+                continue
             nn = self.fresh("n")
             lines.append(f"    {T.ctype(a.dtype)} {nn}[{_size(a.shape)}];")
             new_names.append(nn)
         lines += self.graph_code(self.body_g, inputs, new_names, "    ")
         for j, a in enumerate(var_avals):
-            lines.append(f"    for (int64_t i = 0; i < {_size(a.shape)}; i++) s{j}[i] = {new_names[j]}[i];")
+            if j not in self.stack_vars:
+                lines.append(f"    for (int64_t i = 0; i < {_size(a.shape)}; i++) s{j}[i] = {new_names[j]}[i];")
         lines.append("    if (err) return err;")
         lines.append("  }")
         for j, a in enumerate(var_avals):
+            if j in self.stack_vars:
+                continue
             ct = T.ctype(a.dtype)
             lines.append(f"  for (int64_t i = 0; i < {_size(a.shape)}; i++) (({ct} *)TF_DATA(o{j}))[i] = s{j}[i];")
         lines.append("  return 0;")
         lines.append("}")
         src = "\n".join(self.statics + lines)
-        return self.name, src, LoopSpec(self.name, var_avals, extra_avals)
+        return self.name, src, LoopSpec(self.name, var_avals, extra_avals, self.stack_vars)
+
+    def _find_stack_vars(self):
+        """{loop var position: push node id} for the stack vars (module doc):
+        the body's output j is a push onto its input j, which nothing else reads
+        (neither the body nor the condition), and the push's result is read
+        by nothing but that output."""
+        body, cond = self.body_g, self.cond_g
+        uses = _use_counts(body)
+        cond_uses = _use_counts(cond)
+        found = {}
+        for j in range(self.n_vars):
+            out = body.outputs[j]
+            node = body.node(out.node)
+            var = body.inputs[j]
+            if node.op != "while_stack_push" or node.inputs[0] != var:
+                continue
+            if uses.get(var, 0) != 1 or uses.get(out, 0) != 1 or cond_uses.get(cond.inputs[j], 0):
+                continue
+            if None in node.avals[0].shape or node.avals[0] != body.aval(var):
+                continue
+            found[j] = node.id
+        return found
 
     # -- one graph as a block of statements
     def graph_code(self, graph, inputs, targets, ind):
@@ -150,6 +193,9 @@ class _LoopWriter:
                 continue
             if has_effects(node):
                 raise _NotEligible
+            if node.id in self.stack_vars.values() and graph is self.body_g:
+                lines += self._push(node, names, inner)
+                continue
             for a in node.avals:
                 if None in a.shape or T.ctype(a.dtype) is None or _size(a.shape) > MAX_VALUE:
                     raise _NotEligible
@@ -166,10 +212,28 @@ class _LoopWriter:
             args = [(names[r], graph.aval(r)) for r in node.inputs]
             lines += self.node_code(node, args, outs, inner)
         for r, target in zip(graph.outputs, targets):
+            if target is None:  # a stack var, written in place
+                continue
             aval = graph.aval(r)
             lines.append(f"{inner}for (int64_t i = 0; i < {_size(aval.shape)}; i++) {target}[i] = {names[r]}[i];")
         lines.append(f"{ind}}}")
         return lines
+
+    def _push(self, node, names, ind):
+        """Row `index` of a stack var becomes the pushed value, in place.  An
+        index out of range sets err = 3 (the Python loop then runs, which grows
+        the stack as the primitive does)."""
+        stack, index, value = node.inputs
+        aval = node.avals[0]
+        row = _size(aval.shape[1:])
+        target = names[stack]
+        names[_ref(node.id, 0)] = target
+        ix = self.fresh("ix")
+        return [f"{ind}{{",
+                f"{ind}  const int64_t {ix} = (int64_t){names[index]}[0];",
+                f"{ind}  if ({ix} < 0 || {ix} >= {aval.shape[0]}) err = 3;",
+                f"{ind}  else for (int64_t i = 0; i < {row}; i++) {target}[{ix} * {row} + i] = {names[value]}[i];",
+                f"{ind}}}"]
 
     def _const(self, node):
         """A constant becomes a static array of the translation unit; returns its name."""
@@ -347,6 +411,17 @@ class _LoopWriter:
         return lines
 
 
+def _use_counts(graph):
+    """Ref -> how many node operands and graph outputs read it."""
+    counts = {}
+    for node in graph.nodes:
+        for r in node.inputs:
+            counts[r] = counts.get(r, 0) + 1
+    for r in graph.outputs:
+        counts[r] = counts.get(r, 0) + 1
+    return counts
+
+
 def _ref(node_id, index):
     from .ir import Ref
     return Ref(node_id, index)
@@ -364,6 +439,7 @@ class LoopRunner:
         self.dtypes = [a.dtype.np for a in self.avals]
         self.shapes = [tuple(a.shape) for a in self.avals]
         self.out_specs = [(tuple(a.shape), a.dtype.np) for a in spec.var_avals]
+        self.stack_vars = sorted(spec.stack_vars)
 
     def __call__(self, *vals):
         fn = self.get_fn()
@@ -377,6 +453,10 @@ class LoopRunner:
                 return self.python_loop(*vals)
             arrays.append(v)
         outs = [np.empty(shape, dt) for shape, dt in self.out_specs]
+        for j in self.stack_vars:  # pushed in place, as the push primitive does
+            if not arrays[j].flags.writeable:
+                arrays[j] = arrays[j].copy()
+            outs[j] = arrays[j]
         if fn(*arrays, *outs):
             return self.python_loop(*vals)
         return outs
