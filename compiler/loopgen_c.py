@@ -256,6 +256,10 @@ class _LoopWriter:
             return self._cond(node, args, outs, ind)
         if op in ("getitem", "gather", "tensor_array_read"):
             return self._leading_index(node, args, outs[0], ind)
+        if op == "getitem_grad":
+            return self._leading_index_grad(node, args, outs[0], ind)
+        if op in ("broadcast_like", "reshape_like", "sum_like"):
+            return self._like(node, args[0], outs[0], ind)
         in_dtypes = [a.dtype for _, a in args]
         if op == "select":
             in_dtypes = in_dtypes[1:]
@@ -290,6 +294,22 @@ class _LoopWriter:
         terms = [f"((i / {dst_strides[d]}) % {dst[d]}) * {src_strides[d]}"
                  for d in range(rank) if padded[d] != 1]
         return " + ".join(terms) or "0"
+
+    def _like(self, node, arg, out, ind):
+        """Ops that take their result's shape from a second operand (gradients'
+        zeros, reshapes and sums back to an input's shape)."""
+        (x, xa), shape = arg, node.avals[0].shape
+        n = _size(shape)
+        if node.op == "reshape_like":
+            return [f"{ind}for (int64_t i = 0; i < {n}; i++) {out}[i] = {x}[i];"]
+        if node.op == "broadcast_like":
+            return [f"{ind}for (int64_t i = 0; i < {n}; i++) {out}[i] = {x}[{self._bcast_index(xa.shape, shape)}];"]
+        if len(shape) > len(xa.shape):
+            raise _NotEligible
+        # sum_like: every element of x adds into the element of `out` it broadcasts from
+        return [f"{ind}for (int64_t i = 0; i < {n}; i++) {out}[i] = 0;",
+                f"{ind}for (int64_t i = 0; i < {_size(xa.shape)}; i++) "
+                f"{out}[{self._bcast_index(shape, xa.shape)}] += {x}[i];"]
 
     def _reduce(self, node, arg, out, ind):
         nm, aval = arg
@@ -360,19 +380,7 @@ class _LoopWriter:
         (x, xa), rest = args[0], args[1:]
         wraps = False
         if op == "getitem":
-            spec = node.attr["spec"]
-            if any(item[0] != "i" for item in spec):
-                raise _NotEligible
-            dyn = iter(rest)
-            indices = []
-            for item in spec:
-                if item[1] == "dyn":
-                    nm, a = next(dyn)
-                    if a.shape != () or not a.dtype.is_integer:
-                        raise _NotEligible
-                    indices.append(f"(int64_t){nm}[0]")
-                else:
-                    indices.append(f"(int64_t){int(item[1])}")
+            indices = self._spec_indices(node.attr["spec"], rest)
             wraps = True  # Python indexing: -1 is the last row
         else:
             if op == "gather" and (node.attr.get("axis") != 0 or node.attr.get("batch_dims")):
@@ -381,11 +389,43 @@ class _LoopWriter:
             if a.shape != () or not a.dtype.is_integer:
                 raise _NotEligible
             indices = [f"(int64_t){nm}[0]"]
-        shape = xa.shape
+        lines, inner = self._block_offset(xa.shape, indices, wraps, ind)
+        lines.append(f"{ind}for (int64_t i = 0; i < {inner}; i++) {out}[i] = {x}[off + i];")
+        return [f"{ind}{{"] + ["  " + ln for ln in lines] + [f"{ind}}}"]
+
+    def _leading_index_grad(self, node, args, out, ind):
+        """The gradient of x[i, j, ...] (leading scalar indices): zeros shaped
+        like x with the indexed block set to g."""
+        (g, _), (_, like), rest = args[0], args[1], args[2:]
+        indices = self._spec_indices(node.attr["spec"], rest)
+        lines, inner = self._block_offset(like.shape, indices, True, ind)
+        lines.append(f"{ind}for (int64_t i = 0; i < {_size(like.shape)}; i++) {out}[i] = 0;")
+        lines.append(f"{ind}for (int64_t i = 0; i < {inner}; i++) {out}[off + i] = {g}[i];")
+        return [f"{ind}{{"] + ["  " + ln for ln in lines] + [f"{ind}}}"]
+
+    @staticmethod
+    def _spec_indices(spec, dyn_args):
+        """C expressions of a getitem spec made of integer indices only."""
+        if any(item[0] != "i" for item in spec):
+            raise _NotEligible
+        dyn = iter(dyn_args)
+        indices = []
+        for item in spec:
+            if item[1] == "dyn":
+                nm, a = next(dyn)
+                if a.shape != () or not a.dtype.is_integer:
+                    raise _NotEligible
+                indices.append(f"(int64_t){nm}[0]")
+            else:
+                indices.append(f"(int64_t){int(item[1])}")
+        return indices
+
+    def _block_offset(self, shape, indices, wraps, ind):
+        """Statements setting `off` to the start of the block x[indices] (err = 3
+        for an index out of range); returns (lines, elements in the block)."""
         if len(indices) > len(shape):
             raise _NotEligible
         strides = _strides(shape)
-        inner = _size(shape[len(indices):])
         lines = [f"{ind}int64_t off = 0;"]
         for d, idx in enumerate(indices):
             v = self.fresh("ix")
@@ -394,8 +434,7 @@ class _LoopWriter:
                 lines.append(f"{ind}if ({v} < 0) {v} += {shape[d]};")
             lines.append(f"{ind}if ({v} < 0 || {v} >= {shape[d]}) {{ err = 3; {v} = 0; }}")
             lines.append(f"{ind}off += {v} * {strides[d]};")
-        lines.append(f"{ind}for (int64_t i = 0; i < {inner}; i++) {out}[i] = {x}[off + i];")
-        return [f"{ind}{{"] + ["  " + ln for ln in lines] + [f"{ind}}}"]
+        return lines, _size(shape[len(indices):])
 
     def _cond(self, node, args, outs, ind):
         attrs = node.attr

@@ -74,6 +74,9 @@ def _push_impl(xp, stack, index, value, capacity):
     (the initial one, possibly a shared constant) is never written."""
     i = int(index)
     rows = stack.shape[0]
+    if capacity is not None and not 0 <= i < capacity:
+        # the keeping loop never pushes past its trip bound (the stack's capacity)
+        raise IndexError(f"row {i} pushed onto a stack of {capacity} rows")
     if rows and tuple(stack.shape[1:]) != tuple(value.shape):
         raise ValueError(
             f"a value kept for the gradient of a while loop changes shape between iterations "
@@ -189,7 +192,7 @@ def _trip_bound(inputs, cond_graph, body_graph, n_vars, maximum_iterations):
     for test in tests:
         k = _counter_position(cond_graph, body_graph, test, n_vars)
         start = None if k is None else _constant_int(inputs[k])
-        limit = None if k is None else _graph_const(cond_graph, test.inputs[1])
+        limit = None if k is None else _loop_constant(cond_graph, test.inputs[1], inputs, n_vars)
         if start is not None and limit is not None:
             bound, exact = max(limit - start, 0), exact_test
             break
@@ -218,6 +221,15 @@ def _graph_const(graph, ref):
     if node.op != "const":
         return None
     return _int_scalar(node.attr["value"].obj._value)
+
+
+def _loop_constant(graph, ref, inputs, n_vars):
+    """A scalar int constant of the condition: a constant node, or a value
+    captured from outside the loop (an extra) that is a constant there."""
+    if ref in graph.inputs:
+        pos = graph.inputs.index(ref)
+        return _constant_int(inputs[pos]) if pos >= n_vars else None
+    return _graph_const(graph, ref)
 
 
 def _constant_int(t):
