@@ -83,6 +83,10 @@ class _LoopWriter:
         self.statics = []
         self.in_avals = None
         self.stack_vars = {}  # loop var position -> id of the push node that writes it
+        self.extra_names = set()  # C names of the loop-invariant inputs
+        self.hoisted = []  # statements run once before the loop (see _matmul)
+        self.transposed = {}  # extra's C name -> its transposed copy
+        self.names, self.fused_into_add, self.add_of_matmul = {}, set(), {}  # of the graph being written
 
     def fresh(self, prefix):
         self.counter += 1
@@ -122,7 +126,9 @@ class _LoopWriter:
             idx = self.n_vars + j
             lines.append(f"  const {ct} *e{j} = (const {ct} *)TF_DATA(a{idx});")
             extras.append((f"e{j}", a))
+            self.extra_names.add(f"e{j}")
         inputs = state + extras
+        loop_start = len(lines)
         lines.append("  for (int64_t it = 0;; it++) {")
         if self.limit is not None:
             lines.append(f"    if (it >= {int(self.limit)}LL) break;")
@@ -151,6 +157,7 @@ class _LoopWriter:
             lines.append(f"  for (int64_t i = 0; i < {_size(a.shape)}; i++) (({ct} *)TF_DATA(o{j}))[i] = s{j}[i];")
         lines.append("  return 0;")
         lines.append("}")
+        lines[loop_start:loop_start] = self.hoisted
         src = "\n".join(self.statics + lines)
         return self.name, src, LoopSpec(self.name, var_avals, extra_avals, self.stack_vars)
 
@@ -186,6 +193,15 @@ class _LoopWriter:
             if graph.aval(r) != aval:
                 raise _NotEligible
             names[r] = nm
+        saved = self.names, self.fused_into_add, self.add_of_matmul
+        self.names = {}
+        self.fused_into_add, self.add_of_matmul = _fused_matmuls(graph)
+        try:
+            return self._graph_code(graph, names, targets, ind)
+        finally:
+            self.names, self.fused_into_add, self.add_of_matmul = saved
+
+    def _graph_code(self, graph, names, targets, ind):
         lines = [f"{ind}{{"]
         inner = ind + "  "
         for node in graph.nodes:
@@ -210,6 +226,7 @@ class _LoopWriter:
             for nm, a in zip(outs, node.avals):
                 lines.append(f"{inner}{T.ctype(a.dtype)} {nm}[{max(_size(a.shape), 1)}];")
             args = [(names[r], graph.aval(r)) for r in node.inputs]
+            self.names.update((r, (names[r], graph.aval(r))) for r in node.inputs)
             lines += self.node_code(node, args, outs, inner)
         for r, target in zip(graph.outputs, targets):
             if target is None:  # a stack var, written in place
@@ -251,7 +268,12 @@ class _LoopWriter:
         if op in T.REDUCTIONS:
             return self._reduce(node, args[0], outs[0], ind)
         if op == "matmul":
+            if node.id in self.fused_into_add:
+                return []  # computed by the add that reads it (see _fused_matmuls)
             return self._matmul(node, args, outs[0], ind)
+        if op == "add" and node.id in self.add_of_matmul:
+            mm, acc = self.add_of_matmul[node.id]
+            return self._matmul(mm, [self.names[r] for r in mm.inputs], outs[0], ind, acc=self.names[acc][0])
         if op == "cond":
             return self._cond(node, args, outs, ind)
         if op in ("getitem", "gather", "tensor_array_read"):
@@ -348,7 +370,7 @@ class _LoopWriter:
                 f"{ind}  " + upd.format(acc=f"{out}[{oi}]", x=x),
                 f"{ind}}}"]
 
-    def _matmul(self, node, args, out, ind):
+    def _matmul(self, node, args, out, ind, acc=None):
         (a, aa), (b, ba) = args
         if len(aa.shape) != 2 or len(ba.shape) != 2 or not aa.dtype.is_floating:
             raise _NotEligible
@@ -363,14 +385,26 @@ class _LoopWriter:
         if tb:  # the kernel reads rows of b: copy b transposed into a local array
             if K * N > MAX_VALUE:
                 raise _NotEligible
-            bt = self.fresh("bt")
-            lines += [f"{ind}{ct} {bt}[{max(K * N, 1)}];",
-                      f"{ind}for (int64_t k = 0; k < {K}; k++)",
-                      f"{ind}  for (int64_t j = 0; j < {N}; j++) {bt}[k * {N} + j] = {b}[j * {K} + k];"]
-            b = bt
+            if b in self.extra_names:  # loop-invariant (a weight in a gradient loop): once, before the loop
+                if b not in self.transposed:
+                    bt = self.transposed[b] = self.fresh("bt")
+                    self.hoisted += self._transpose(ct, b, bt, K, N, "  ")
+                b = self.transposed[b]
+            else:
+                bt = self.fresh("bt")
+                lines += self._transpose(ct, b, bt, K, N, ind)
+                b = bt
         a_si, a_sk = (1, M) if ta else (K, 1)
-        lines.append(f"{ind}{matmul_c.helper_name(ct)}({a}, {a_si}, {a_sk}, {b}, {out}, {M}, {K}, {N});")
+        c = "0" if acc is None else acc  # a null pointer: no initial value
+        lines.append(f"{ind}{matmul_c.helper_name(ct)}({a}, {a_si}, {a_sk}, {b}, {c}, {out}, {M}, {K}, {N});")
         return lines
+
+    @staticmethod
+    def _transpose(ct, b, bt, K, N, ind):
+        """bt[K, N] = transpose of b[N, K], declared here."""
+        return [f"{ind}{ct} {bt}[{max(K * N, 1)}];",
+                f"{ind}for (int64_t k = 0; k < {K}; k++)",
+                f"{ind}  for (int64_t j = 0; j < {N}; j++) {bt}[k * {N} + j] = {b}[j * {K} + k];"]
 
     def _leading_index(self, node, args, out, ind):
         """x[i, j, ...] with scalar (static or loop-carried) indices on the leading
@@ -448,6 +482,29 @@ class _LoopWriter:
         lines += self.graph_code(else_g, args[1:], outs, ind + "  ")
         lines.append(f"{ind}}}")
         return lines
+
+
+def _fused_matmuls(graph):
+    """add(acc, matmul(a, b)) whose matmul has no other use: the add calls the
+    matmul kernel with acc as its initial value.  Returns (ids of the fused
+    matmuls, {add id: (matmul node, Ref of acc)})."""
+    uses = _use_counts(graph)
+    by_id = {n.id: n for n in graph.nodes}
+    fused, adds = set(), {}
+    for node in graph.nodes:
+        if node.op != "add":
+            continue
+        for k in (1, 0):
+            mm = by_id.get(node.inputs[k].node)
+            acc = node.inputs[1 - k]
+            if mm is None or mm.op != "matmul" or mm.id in fused or uses.get(node.inputs[k]) != 1:
+                continue
+            if graph.aval(acc) != node.avals[0] or mm.avals[0] != node.avals[0]:
+                continue  # no broadcasting in the fused form
+            fused.add(mm.id)
+            adds[node.id] = (mm, acc)
+            break
+    return fused, adds
 
 
 def _use_counts(graph):

@@ -238,3 +238,29 @@ def test_stack_push_out_of_range_is_an_error_not_a_wrong_shape(private_cache):
         run_reference(g, [x])
     with pytest.raises(IndexError, match="row 3 pushed onto a stack of 3 rows"):
         ex(x)
+
+
+def test_accumulated_matmuls_and_hoisted_transposes(private_cache):
+    """acc + a @ w.T (w loop-invariant: transposed once before the loop), a
+    product used twice (not fused), and a broadcast add (not fused)."""
+    from tapeflow.runtime.ops import linalg_ops as L
+
+    def fn(a, w, bias):
+        def body(i, acc, other, a, w, bias):
+            p = L.matmul(a, w, transpose_b=True)
+            q = L.matmul(acc, w)
+            return i + 1, M.add(acc, p), M.add(M.add(q, bias), M.multiply(q, 0.5))
+        init = [Tensor(np.int32(0)), Tensor(np.zeros((3, 5))), Tensor(np.zeros((3, 5)))]
+        return while_loop(lambda i, *_: M.less(i, 4), body, init, extras=[a, w, bias])
+    g = trace(fn, [aval((3, 5), "float64"), aval((5, 5), "float64"), aval((5,), "float64")])
+    ex = compile_graph(g)
+    assert ex.uses_c and ex.c_source.count("int loop") == 1
+    a, w, bias = rnd(3, 5), rnd(5, 5, scale=0.3), rnd(5)
+    acc, other = np.zeros((3, 5)), np.zeros((3, 5))
+    for _ in range(4):
+        acc, other = acc + a @ w.T, 1.5 * (acc @ w) + bias
+    got = ex(a, w, bias)
+    np.testing.assert_allclose(got[1], acc, rtol=1e-12)
+    np.testing.assert_allclose(got[2], other, rtol=1e-12)
+    for x, y in zip(got, run_reference(g, [a, w, bias])):
+        np.testing.assert_allclose(x, y, rtol=1e-12)
