@@ -15,7 +15,12 @@ sub-graphs:
   loop once and keeps only what the backward needs.  The tape records a
   `while_loop_kept` entry whose VJP is a reverse loop that pops the residuals
   and runs the backward part, accumulating the gradients of loop-invariant
-  inputs.  Stacks hold at most maximum_iterations rows when it is given.
+  inputs.  When the trip count is bounded at trace time (a counted
+  `for i in tf.range(N)` with N known, or maximum_iterations), the stacks are
+  preallocated with that many rows (`while_stack_alloc`), so every value of
+  both loops has a static shape and compiler/loopgen_c.py compiles the keeping
+  loop (pushing rows in place) and the reverse loop whole into C.  Otherwise
+  stacks start empty and grow by doubling (at most to maximum_iterations).
 
 Higher order: when the reverse loop itself is being recorded (an outer tape
 is active while a gradient is computed), the stacks of the forward pass are
