@@ -106,16 +106,8 @@ def bench_loop():
 def bench_collatz():
     import tapeflow as tf
 
-    @tf.function
-    def collatz(n):
-        steps = tf.constant(0)
-        while n != 1:
-            if n % 2 == 0:
-                n = n // 2
-            else:
-                n = 3 * n + 1
-            steps += 1
-        return steps
+    from workloads import collatz_program
+    collatz = tf.function(collatz_program(tf))
     n = tf.constant(27)
     assert int(collatz(n)) == 111
     report("Collatz from 27, 111 steps (tf.function): per call", best(lambda: collatz(n), 2000) * 1e6, "us",

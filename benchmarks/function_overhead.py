@@ -12,17 +12,9 @@ import timeit
 import numpy as np
 
 import tapeflow as tf
+from workloads import collatz_program
 
-
-def collatz(n):
-    steps = tf.constant(0)
-    while n != 1:
-        if n % 2 == 0:
-            n = n // 2
-        else:
-            n = 3 * n + 1
-        steps += 1
-    return steps
+collatz = collatz_program(tf)
 
 
 def rnn(x, h, w_x, w_h):

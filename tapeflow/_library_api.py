@@ -1,7 +1,11 @@
 """Public names of the training library: keras, data, train, devices, TF1 compatibility."""
 import types
 
-from tapeflow import contrib, data, keras, saved_model, train  # noqa: F401
+from tapeflow import compat, contrib, data, distribute, keras, ragged, saved_model, sparse, train  # noqa: F401
+from tapeflow import misc_api as _misc
+from tapeflow.misc_api import get_logger, strings, version  # noqa: F401
+from tapeflow.ragged import RaggedTensor  # noqa: F401
+from tapeflow.sparse import SparseTensor  # noqa: F401
 from tapeflow.module import Module, name_scope  # noqa: F401
 from tapeflow.compat_v1 import (  # noqa: F401
     enable_eager_execution, executing_eagerly, layers, log, random_normal, random_uniform, truncated_normal,
@@ -21,13 +25,22 @@ def _run_functions_eagerly(run_eagerly):
 
 config = types.SimpleNamespace(
     list_physical_devices=_devices.list_physical_devices,
-    list_logical_devices=_devices.list_logical_devices,
+    list_logical_devices=_misc.list_logical_devices,
+    get_visible_devices=_misc.get_visible_devices,
+    set_visible_devices=_misc.set_visible_devices,
+    threading=_misc.threading,
     set_soft_device_placement=_devices.set_soft_device_placement,
     get_soft_device_placement=_devices.get_soft_device_placement,
     run_functions_eagerly=_run_functions_eagerly,
-    experimental=types.SimpleNamespace(list_physical_devices=_devices.list_physical_devices),
+    experimental=types.SimpleNamespace(
+        list_physical_devices=_devices.list_physical_devices, list_logical_devices=_misc.list_logical_devices,
+        set_memory_growth=_misc.set_memory_growth, get_memory_growth=_misc.get_memory_growth,
+        get_memory_info=_misc.get_memory_info, get_visible_devices=_misc.get_visible_devices,
+        set_visible_devices=_misc.set_visible_devices),
 )
 
 __all__ = ["contrib", "data", "keras", "saved_model", "train", "config", "device", "layers", "log",
            "random_normal", "Module", "name_scope",
-           "random_uniform", "truncated_normal", "enable_eager_execution", "executing_eagerly"]
+           "random_uniform", "truncated_normal", "enable_eager_execution", "executing_eagerly",
+           "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor",
+           "SparseTensor"]

@@ -1,0 +1,83 @@
+"""tf.compat: `v2` is tapeflow itself; `v1` holds the TensorFlow 1 names that
+eager programs use and falls back to tapeflow's (TF2) names for the rest.
+
+TF1 graph mode (placeholders, sessions, disable_eager_execution) is not part of
+tapeflow: those names raise an error that says to use tf.function instead.
+"""
+import logging as _logging
+import sys
+import types
+
+import tapeflow
+from tapeflow import compat_v1 as _c1
+from tapeflow import train as _train
+from tapeflow.runtime.errors import with_location
+
+
+def _graph_mode_only(name):
+    def unsupported(*args, **kwargs):
+        raise NotImplementedError(with_location(
+            f"tf.compat.v1.{name}: TensorFlow 1 graph mode (placeholders, Session) is not supported by "
+            f"tapeflow; run eagerly and put the computation in a @tf.function"))
+    unsupported.__name__ = name
+    return unsupported
+
+
+def _set_verbosity(level):
+    _logging.getLogger("tensorflow").setLevel(level)
+
+
+def _get_verbosity():
+    return _logging.getLogger("tensorflow").getEffectiveLevel()
+
+
+_v1_logging = types.SimpleNamespace(
+    DEBUG=_logging.DEBUG, INFO=_logging.INFO, WARN=_logging.WARN, WARNING=_logging.WARNING,
+    ERROR=_logging.ERROR, FATAL=_logging.FATAL, set_verbosity=_set_verbosity, get_verbosity=_get_verbosity,
+    debug=lambda msg, *a: _logging.getLogger("tensorflow").debug(msg, *a),
+    info=lambda msg, *a: _logging.getLogger("tensorflow").info(msg, *a),
+    warning=lambda msg, *a: _logging.getLogger("tensorflow").warning(msg, *a),
+    warn=lambda msg, *a: _logging.getLogger("tensorflow").warning(msg, *a),
+    error=lambda msg, *a: _logging.getLogger("tensorflow").error(msg, *a),
+)
+
+
+def _enable_v2_behavior():
+    """TF2 behaviour is the only behaviour in tapeflow."""
+
+
+def _set_random_seed(seed):
+    tapeflow.random.set_seed(seed)
+
+
+class _V1Module(types.ModuleType):
+    """tf.compat.v1: its own TF1 names, else tapeflow's."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return getattr(tapeflow, name)
+        except AttributeError:
+            raise AttributeError(f"tf.compat.v1.{name} is not provided by tapeflow") from None
+
+
+v1 = _V1Module("tapeflow.compat.v1", "tf.compat.v1: TensorFlow 1 names on tapeflow.")
+v1.__dict__.update(
+    enable_eager_execution=_c1.enable_eager_execution, executing_eagerly=_c1.executing_eagerly,
+    enable_v2_behavior=_enable_v2_behavior, random_normal=_c1.random_normal, random_uniform=_c1.random_uniform,
+    truncated_normal=_c1.truncated_normal, log=_c1.log, layers=_c1.layers, logging=_v1_logging,
+    set_random_seed=_set_random_seed,
+    train=types.SimpleNamespace(
+        GradientDescentOptimizer=_train.GradientDescentOptimizer, MomentumOptimizer=_train.MomentumOptimizer,
+        AdamOptimizer=_train.AdamOptimizer, Optimizer=_train.Optimizer,
+        get_or_create_global_step=_train.get_or_create_global_step, get_global_step=_train.get_global_step,
+        Checkpoint=_train.Checkpoint, CheckpointManager=_train.CheckpointManager,
+        latest_checkpoint=_train.latest_checkpoint),
+    **{n: _graph_mode_only(n) for n in (
+        "placeholder", "placeholder_with_default", "Session", "InteractiveSession", "disable_eager_execution",
+        "disable_v2_behavior", "global_variables_initializer", "get_default_graph", "reset_default_graph")},
+)
+sys.modules[v1.__name__] = v1
+
+v2 = tapeflow

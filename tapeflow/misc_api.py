@@ -1,0 +1,164 @@
+"""Small TensorFlow namespaces that programs touch in passing: tf.version,
+tf.get_logger, tf.strings (which tapeflow cannot support: no string tensors),
+and the extra tf.config / tf.debugging / tf.autograph switches.
+
+Each switch does what it can here: thread counts go to the compiler's
+`num_threads` flag, device visibility and log placement are recorded, memory
+growth is a no-op (tapeflow does not reserve GPU memory up front).
+"""
+import logging
+import types
+
+from tapeflow.compiler.flags import get_flag as _get_flag, set_flag as _set_flag
+from tapeflow.runtime import devices as _devices
+from tapeflow.runtime.errors import with_location
+
+__version__ = "0.1.0"
+
+# tf.version: VERSION is tapeflow's own version; TensorFlow programs only print it
+# or compare its major number, and tapeflow runs TF2 programs.
+version = types.SimpleNamespace(VERSION=__version__, GIT_VERSION="tapeflow-" + __version__,
+                                COMPILER_VERSION="", GRAPH_DEF_VERSION=0)
+
+
+def get_logger():
+    """The "tensorflow" logging.Logger, as in TensorFlow."""
+    return logging.getLogger("tensorflow")
+
+
+# ------------------------------------------------------------------ autograph / debugging
+
+_settings = {"autograph_verbosity": 0, "log_device_placement": False, "check_numerics": False}
+
+
+def autograph_set_verbosity(level, alsologtostdout=False):
+    """tf.autograph.set_verbosity: recorded; tapeflow's converter logs nothing."""
+    _settings["autograph_verbosity"] = int(level)
+
+
+def set_log_device_placement(enabled):
+    """tf.debugging.set_log_device_placement: recorded; tapeflow does not log placements."""
+    _settings["log_device_placement"] = bool(enabled)
+
+
+def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
+    """Accepted; use tf.debugging.check_numerics on the tensors to check."""
+    _settings["check_numerics"] = True
+
+
+def disable_check_numerics():
+    _settings["check_numerics"] = False
+
+
+# ------------------------------------------------------------------ config
+
+_threads = {"inter_op": 0}
+
+
+def set_intra_op_parallelism_threads(num_threads):
+    """Threads of one compiled kernel (the compiler's num_threads flag; 0 = all cores).
+    Takes effect for kernels compiled afterwards."""
+    n = int(num_threads)
+    if n < 0:
+        raise ValueError(with_location(f"set_intra_op_parallelism_threads: {n} is negative"))
+    _set_flag("num_threads", None if n == 0 else n)
+
+
+def get_intra_op_parallelism_threads():
+    value = _get_flag("num_threads")
+    return 0 if value is None else int(value)
+
+
+def set_inter_op_parallelism_threads(num_threads):
+    """Recorded only: tapeflow runs one op (or fused kernel) at a time."""
+    _threads["inter_op"] = int(num_threads)
+
+
+def get_inter_op_parallelism_threads():
+    return _threads["inter_op"]
+
+
+threading = types.SimpleNamespace(
+    set_intra_op_parallelism_threads=set_intra_op_parallelism_threads,
+    get_intra_op_parallelism_threads=get_intra_op_parallelism_threads,
+    set_inter_op_parallelism_threads=set_inter_op_parallelism_threads,
+    get_inter_op_parallelism_threads=get_inter_op_parallelism_threads,
+)
+
+_visible = {}  # device type -> the devices set visible (absent: all)
+
+
+def _check_physical(device, what):
+    if device not in _devices.list_physical_devices():
+        raise ValueError(with_location(f"{what}: {device!r} is not a physical device of this machine"))
+
+
+def set_memory_growth(device, enable):
+    """No-op: tapeflow allocates GPU memory as it goes (CuPy's pool), never all up front."""
+    _check_physical(device, "set_memory_growth")
+
+
+def get_memory_growth(device):
+    _check_physical(device, "get_memory_growth")
+    return True
+
+
+def get_memory_info(device):
+    """{'current': bytes, 'peak': bytes} of CuPy's pool on a GPU; zeros on the CPU."""
+    kind, index = _devices.parse_device(device)
+    cupy = _devices.gpu_module() if kind == "GPU" else None
+    if cupy is None:
+        if kind == "GPU":
+            raise ValueError(with_location(f"get_memory_info: there is no {device!r} on this machine"))
+        return {"current": 0, "peak": 0}
+    with cupy.cuda.Device(index):
+        pool = cupy.get_default_memory_pool()
+        return {"current": int(pool.used_bytes()), "peak": int(pool.total_bytes())}
+
+
+def get_visible_devices(device_type=None):
+    devices = _devices.list_physical_devices(device_type)
+    return [d for d in devices if d.device_type not in _visible or d in _visible[d.device_type]]
+
+
+def set_visible_devices(devices, device_type=None):
+    """Records which devices the program means to use.  tapeflow places work with
+    tf.device and the inputs' devices; hiding every GPU is allowed, hiding the CPU is not."""
+    devices = [devices] if hasattr(devices, "device_type") else list(devices)
+    for d in devices:
+        _check_physical(d, "set_visible_devices")
+    kinds = [device_type.upper()] if device_type else ["CPU", "GPU"]
+    for kind in kinds:
+        chosen = [d for d in devices if d.device_type == kind]
+        if kind == "CPU" and not chosen and (device_type or devices):
+            if device_type:
+                raise ValueError(with_location("set_visible_devices: the CPU cannot be hidden"))
+            continue
+        _visible[kind] = chosen
+
+
+def list_logical_devices(device_type=None):
+    visible = get_visible_devices(device_type)
+    return [d for d in _devices.list_logical_devices(device_type)
+            if d.name.replace("/device:", "/physical_device:") in {v.name for v in visible}]
+
+
+# ------------------------------------------------------------------ strings
+
+_STRING_FUNCTIONS = """as_string bytes_split format join length lower upper regex_full_match regex_replace
+    reduce_join split strip substr to_number to_hash_bucket to_hash_bucket_fast to_hash_bucket_strong
+    unicode_decode unicode_encode unicode_split unicode_transcode unsorted_segment_join ngrams
+    unicode_script static_regex_replace""".split()
+
+
+def _no_strings(fname):
+    def unsupported(*args, **kwargs):
+        raise TypeError(with_location(
+            f"tf.strings.{fname}: tapeflow has no string tensors (only numeric and bool dtypes); "
+            f"process text in Python or NumPy before it becomes a tensor"))
+    unsupported.__name__ = fname
+    unsupported.__doc__ = f"tf.strings.{fname}: not supported (tapeflow has no string tensors)."
+    return unsupported
+
+
+strings = types.SimpleNamespace(**{n: _no_strings(n) for n in _STRING_FUNCTIONS})

@@ -1,0 +1,163 @@
+"""tf.sparse and tf.SparseTensor, backed by dense tensors.
+
+A SparseTensor holds `indices` (int64 [N, rank]), `values` ([N]) and a
+`dense_shape` known when the SparseTensor is made (tapeflow needs static shapes
+for scatter).  The operations turn it into a dense tensor with scatter_nd and
+use the dense ops, so values keep their gradients; this trades the memory
+saving of real sparse kernels for simplicity, and is exact.
+"""
+import numpy as np
+
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.shape import TensorShape
+from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
+from tapeflow.runtime.ops import array_ops, gather_ops, linalg_ops, math_ops, reduce_ops
+
+
+def _static_shape(dense_shape):
+    if isinstance(dense_shape, TensorShape):
+        dims = dense_shape.dims
+    elif isinstance(dense_shape, TensorBase) and not isinstance(dense_shape, Tensor):
+        raise ValueError(with_location("SparseTensor: dense_shape must be known when it is made "
+                                       "(a list or an eager tensor), not a graph value"))
+    else:
+        dims = np.asarray(dense_shape).tolist()
+    if dims is None or any(d is None or int(d) < 0 for d in dims):
+        raise ValueError(with_location(f"SparseTensor: dense_shape {dims} must be fully known"))
+    return tuple(int(d) for d in dims)
+
+
+class SparseTensor:
+    """tf.SparseTensor(indices, values, dense_shape)."""
+
+    def __init__(self, indices, values, dense_shape):
+        shape = _static_shape(dense_shape)
+        idx = convert_to_tensor(indices, dtypes.int64) if not isinstance(indices, TensorBase) else \
+            math_ops.cast(convert_to_tensor(indices), dtypes.int64)
+        vals = convert_to_tensor(values)
+        if idx.shape.rank != 2 or (idx.shape.dims[1] is not None and idx.shape.dims[1] != len(shape)):
+            raise ValueError(with_location(
+                f"SparseTensor: indices must have shape [N, {len(shape)}] for dense_shape {list(shape)}, "
+                f"got {list(idx.shape)}"))
+        if vals.shape.rank != 1 or not vals.shape[:1].is_compatible_with(idx.shape[:1]):
+            raise ValueError(with_location(
+                f"SparseTensor: values must have shape [N] with N = {idx.shape.dims[0]} indices, "
+                f"got {list(vals.shape)}"))
+        self.indices = idx
+        self.values = vals
+        self._shape = shape
+        self.dense_shape = convert_to_tensor(np.asarray(shape, np.int64))
+
+    @property
+    def shape(self):
+        return TensorShape(self._shape)
+
+    @property
+    def dtype(self):
+        return self.values.dtype
+
+    def get_shape(self):
+        return self.shape
+
+    def __repr__(self):
+        return (f"SparseTensor(indices={self.indices!r}, values={self.values!r}, "
+                f"dense_shape={list(self._shape)})")
+
+    @classmethod
+    def from_value(cls, value):
+        return value if isinstance(value, SparseTensor) else from_dense(value)
+
+    def with_values(self, new_values):
+        return SparseTensor(self.indices, new_values, self._shape)
+
+    def __mul__(self, other):
+        return self.with_values(self.values * other) if not isinstance(other, SparseTensor) else \
+            from_dense(to_dense(self) * to_dense(other))
+
+    __rmul__ = __mul__
+
+    def __neg__(self):
+        return self.with_values(-self.values)
+
+
+def _check(sp, what):
+    if not isinstance(sp, SparseTensor):
+        raise TypeError(with_location(f"tf.sparse.{what}: expected a SparseTensor, got {type(sp).__name__}"))
+
+
+def from_dense(tensor, name=None):
+    """The nonzero entries of a dense tensor (with a known shape)."""
+    x = convert_to_tensor(tensor)
+    indices = array_ops.where(math_ops.not_equal(x, array_ops.zeros_like(x)))
+    return SparseTensor(indices, gather_ops.gather_nd(x, indices), x.shape)
+
+
+def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
+    """The dense tensor; entries not in `indices` are default_value (0)."""
+    _check(sp_input, "to_dense")
+    sp = sp_input
+    dense = gather_ops.scatter_nd(sp.indices, sp.values, sp._shape)
+    if default_value is None:
+        return dense
+    default = convert_to_tensor(default_value, sp.dtype)
+    present = gather_ops.scatter_nd(sp.indices, array_ops.ones_like(sp.values), sp._shape)
+    return array_ops.where(math_ops.not_equal(present, array_ops.zeros_like(present)), dense,
+                           array_ops.broadcast_to(default, sp._shape))
+
+
+def _dense(x):
+    return to_dense(x) if isinstance(x, SparseTensor) else convert_to_tensor(x)
+
+
+def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
+    """matmul where either operand may be a SparseTensor; the result is dense."""
+    return linalg_ops.matmul(_dense(sp_a), _dense(b), transpose_a=adjoint_a, transpose_b=adjoint_b)
+
+
+def reduce_sum(sp_input, axis=None, keepdims=False, output_is_sparse=False, name=None):
+    _check(sp_input, "reduce_sum")
+    out = reduce_ops.reduce_sum(to_dense(sp_input), axis=axis, keepdims=bool(keepdims))
+    return from_dense(out) if output_is_sparse else out
+
+
+def reduce_max(sp_input, axis=None, keepdims=False, output_is_sparse=False, name=None):
+    """Max over the present entries (absent entries do not count, as TensorFlow)."""
+    _check(sp_input, "reduce_max")
+    dense = to_dense(sp_input, default_value=sp_input.dtype.min)
+    out = reduce_ops.reduce_max(dense, axis=axis, keepdims=bool(keepdims))
+    return from_dense(out) if output_is_sparse else out
+
+
+def add(a, b, threshold=0, name=None):
+    """Sparse + sparse is sparse; sparse + dense is dense."""
+    if isinstance(a, SparseTensor) and isinstance(b, SparseTensor):
+        if a._shape != b._shape:
+            raise ValueError(with_location(f"tf.sparse.add: shapes {list(a._shape)} and {list(b._shape)} differ"))
+        return from_dense(math_ops.add(to_dense(a), to_dense(b)))
+    return math_ops.add(_dense(a), _dense(b))
+
+
+def reorder(sp_input, name=None):
+    """The same entries with indices in row-major order."""
+    _check(sp_input, "reorder")
+    strides = np.cumprod((1,) + sp_input._shape[::-1])[:-1][::-1].astype(np.int64)
+    keys = reduce_ops.reduce_sum(sp_input.indices * convert_to_tensor(strides), axis=1)
+    from tapeflow.runtime.ops import sort_ops
+    order = sort_ops.argsort(keys)
+    return SparseTensor(gather_ops.gather(sp_input.indices, order), gather_ops.gather(sp_input.values, order),
+                        sp_input._shape)
+
+
+def transpose(sp_input, perm=None, name=None):
+    _check(sp_input, "transpose")
+    rank = len(sp_input._shape)
+    perm = list(range(rank))[::-1] if perm is None else [int(p) for p in perm]
+    return from_dense(array_ops.transpose(to_dense(sp_input), perm))
+
+
+def retain(sp_input, to_retain):
+    _check(sp_input, "retain")
+    keep = convert_to_tensor(to_retain)
+    return SparseTensor(gather_ops.boolean_mask(sp_input.indices, keep),
+                        gather_ops.boolean_mask(sp_input.values, keep), sp_input._shape)

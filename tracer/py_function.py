@@ -1,0 +1,192 @@
+"""tf.py_function and tf.numpy_function: call a Python function on tensor values.
+
+Eagerly the function is simply called (py_function with tensors, so a
+GradientTape sees the ops inside and gradients flow; numpy_function with NumPy
+arrays, no gradient).
+
+While tracing, the call becomes one "py_function" node: a STATEFUL primitive
+whose implementation calls the Python function when the graph runs.  So the
+graph runs Python there (holding the GIL, on the host: GPU inputs are copied to
+the CPU and the results back), every call runs again on every graph call, and
+being stateful the node is never folded, merged or dropped and stays in program
+order with the other stateful ops.  The compiler needs nothing special: a
+primitive without a kernel template runs through its `impl`.
+
+Output shapes in a graph: a `tf.TensorSpec` in `Tout` gives them exactly.  With a
+plain dtype the static shape is unknown except its rank, taken to be the rank of
+the first input (a scalar when there is none); the value's rank is checked when
+the graph runs, with an error that says to pass a TensorSpec.
+
+Gradient of a staged py_function: another py_function that runs `func` again
+under a GradientTape (so side effects in `func` happen again in the backward
+pass); outputs `func` computes without tapeflow ops have no gradient (None).
+"""
+import numpy as np
+
+from tapeflow.runtime import dtypes, nest
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.registry import Aval, bind, defprim, state
+from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
+
+from .signature import TensorSpec
+
+
+def _host(a):
+    return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
+
+
+def _call_python(func, arrays, as_numpy):
+    """Run func outside any tape and graph (the graph is running, not tracing)."""
+    saved_graph, saved_tapes = state.graph, state.tapes
+    state.graph, state.tapes = None, []
+    try:
+        args = [a if as_numpy else Tensor(a) for a in arrays]
+        return func(*args)
+    finally:
+        state.graph, state.tapes = saved_graph, saved_tapes
+
+
+def _py_function_impl(xp, *arrays, func, touts, shapes, as_numpy, single, what):
+    result = _call_python(func, [_host(a) for a in arrays], as_numpy)
+    values = _result_list(what, result, len(touts), single)
+    outs = []
+    for k, (v, d, dims) in enumerate(zip(values, touts, shapes)):
+        a = _value_array(what, v, d, k)
+        if len(dims) != a.ndim or any(s is not None and s != n for s, n in zip(dims, a.shape)):
+            raise ValueError(
+                f"{what}: output {k} has shape {list(a.shape)} but the graph was traced for "
+                f"{list(dims)}; give the output shape in Tout as tf.TensorSpec(shape, dtype)")
+        outs.append(a if xp is np else xp.asarray(a))
+    return tuple(outs)
+
+
+def _py_function_rule(*avals, func, touts, shapes, as_numpy, single, what):
+    return tuple(Aval(s, d) for s, d in zip(shapes, touts))
+
+
+def _py_function_vjp(g, out, *inputs, func, touts, shapes, as_numpy, single, what):
+    if as_numpy:
+        return (None,) * len(inputs)
+    wrt = [i for i, x in enumerate(inputs) if x.dtype.is_floating]
+    if not wrt:
+        return (None,) * len(inputs)
+    n_in = len(inputs)
+
+    def backward(*args):
+        from tapeflow.runtime.backprop import GradientTape
+        xs, gs = list(args[:n_in]), list(args[n_in:])
+        with GradientTape() as tape:
+            for x in xs:
+                tape.watch(x)
+            ys = _result_list(what, func(*xs), len(touts), single)
+        ys = [convert_to_tensor(y, d) for y, d in zip(ys, touts)]
+        pairs = [(y, gg) for y, gg in zip(ys, gs) if y.dtype.is_floating]
+        grads = tape.gradient([y for y, _ in pairs], [xs[i] for i in wrt],
+                              output_gradients=[gg for _, gg in pairs])
+        return [gr if gr is not None else np.zeros(xs[i].shape, xs[i].dtype.np)
+                for gr, i in zip(grads, wrt)]
+
+    grads_in = list(inputs) + [gi if gi is not None else _zeros_like(o) for gi, o in zip(g, out)]
+    spec = [TensorSpec(inputs[i].shape, inputs[i].dtype) for i in wrt]
+    grads = py_function(backward, grads_in, spec, name=f"{what}_grad")
+    grads = grads if isinstance(grads, list) else [grads]
+    full = [None] * n_in
+    for i, gr in zip(wrt, grads):
+        full[i] = gr
+    return tuple(full)
+
+
+def _zeros_like(t):
+    from tapeflow.runtime.ops import array_ops
+    return array_ops.zeros_like(t)
+
+
+PY_FUNCTION = defprim("py_function", _py_function_impl, _py_function_rule, _py_function_vjp,
+                      stateful=True, multiple_results=True)
+
+
+def _result_list(what, result, n, single):
+    if single:
+        return [result]
+    if n == 0:
+        return []
+    if not isinstance(result, (list, tuple)):
+        if n == 1:
+            return [result]
+        raise ValueError(f"{what}: func returned one value but Tout names {n}")
+    if len(result) != n:
+        raise ValueError(f"{what}: func returned {len(result)} values but Tout names {n}")
+    return list(result)
+
+
+def _value_array(what, v, dtype, k):
+    if isinstance(v, TensorBase):
+        v = convert_to_tensor(v)
+        if v.dtype is not dtype:
+            raise TypeError(f"{what}: output {k} is a {v.dtype.name} tensor but Tout says {dtype.name}")
+        return _host(v._value)
+    a = np.asarray(v)
+    if a.dtype == object or a.dtype.kind in "USO":
+        raise TypeError(f"{what}: output {k} is not numeric ({type(v).__name__}); tapeflow has no string tensors")
+    return np.array(a, dtype=dtype.np, order="C")
+
+
+def _parse_tout(Tout):
+    """(dtypes, shapes or None per output, single)."""
+    single = not isinstance(Tout, (list, tuple))
+    leaves = [Tout] if single else list(Tout)
+    touts, shapes = [], []
+    for leaf in leaves:
+        if isinstance(leaf, TensorSpec):
+            touts.append(leaf.dtype)
+            shapes.append(tuple(leaf.shape.dims) if leaf.shape.rank is not None else None)
+        else:
+            touts.append(dtypes.as_dtype(leaf))
+            shapes.append(None)
+    return touts, shapes, single
+
+
+def _call(func, inp, Tout, as_numpy, what):
+    if not callable(func):
+        raise TypeError(with_location(f"{what}: func must be callable"))
+    flat = nest.flatten(list(inp) if isinstance(inp, (list, tuple)) else [inp])
+    inputs = [convert_to_tensor(x.value() if isinstance(x, TensorBase) and hasattr(x, "assign") else x)
+              for x in flat]
+    touts, shapes, single = _parse_tout(Tout)
+    if state.graph is None:
+        args = [x.numpy() for x in inputs] if as_numpy else inputs
+        result = func(*args)
+        values = _result_list(what, result, len(touts), single)
+        outs = []
+        for k, (v, d) in enumerate(zip(values, touts)):
+            try:
+                outs.append(_as_output_tensor(what, v, d, k))
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(with_location(str(exc))) from None
+        return outs[0] if single else outs
+    rank = inputs[0].shape.rank if inputs else 0
+    shapes = tuple(s if s is not None else (None,) * (rank or 0) for s in shapes)
+    outs = bind(PY_FUNCTION, tuple(inputs), {
+        "func": func, "touts": tuple(touts), "shapes": shapes, "as_numpy": as_numpy,
+        "single": single, "what": what})
+    return outs[0] if single else list(outs)
+
+
+def _as_output_tensor(what, v, dtype, k):
+    if isinstance(v, TensorBase):
+        v = convert_to_tensor(v)
+        if v.dtype is not dtype:
+            raise TypeError(f"{what}: output {k} is a {v.dtype.name} tensor but Tout says {dtype.name}")
+        return v  # kept as it is, so a tape around the call sees its ops
+    return convert_to_tensor(_value_array(what, v, dtype, k))
+
+
+def py_function(func, inp, Tout, name=None):
+    """Call func(*tensors) -> values of dtypes Tout (a dtype or TensorSpec gives one
+    tensor, a list gives a list).  In a graph it runs Python when the graph runs."""
+    return _call(func, inp, Tout, False, "py_function")
+
+
+def numpy_function(func, inp, Tout, stateful=True, name=None):
+    """Call func(*numpy arrays) -> values of dtypes Tout; no gradient."""
+    return _call(func, inp, Tout, True, "numpy_function")
