@@ -12,6 +12,14 @@ larger than MAX_VALUE elements, an op without a C form here) returns None from
 `try_render_loop` and runs as a Python loop over compiled bodies instead.
 A nonzero return (integer division by zero) re-runs the whole loop in Python
 from its initial values (the loop is pure), which raises NumPy's error.
+
+Residual stacks (the keeping loop of a loop's gradient, tracer.control_flow_grad):
+a loop var whose only use is `while_stack_push(var, index, row)` and that has a
+static (rows, ...) shape is a *stack var*.  It is never copied: the C function
+writes the pushed row in place into the stack's own buffer, which the runner
+also returns as the output (as the push primitive itself writes in place), so
+its size is not limited by MAX_VALUE.  The reverse loop reads those stacks as
+extras (`tensor_array_read` at a dynamic index).
 """
 import numpy as np
 
@@ -30,10 +38,11 @@ class _NotEligible(Exception):
 
 
 class LoopSpec:
-    def __init__(self, name, var_avals, extra_avals):
+    def __init__(self, name, var_avals, extra_avals, stack_vars=()):
         self.name = name
         self.var_avals = var_avals
         self.extra_avals = extra_avals
+        self.stack_vars = frozenset(stack_vars)  # positions written in place (see the module doc)
         self.n_args = 2 * len(var_avals) + len(extra_avals)
 
 
@@ -73,6 +82,11 @@ class _LoopWriter:
         self.counter = 0
         self.statics = []
         self.in_avals = None
+        self.stack_vars = {}  # loop var position -> id of the push node that writes it
+        self.extra_names = set()  # C names of the loop-invariant inputs
+        self.hoisted = []  # statements run once before the loop (see _matmul)
+        self.transposed = {}  # extra's C name -> its transposed copy
+        self.names, self.fused_into_add, self.add_of_matmul = {}, set(), {}  # of the graph being written
 
     def fresh(self, prefix):
         self.counter += 1
@@ -87,8 +101,9 @@ class _LoopWriter:
                 raise _NotEligible
         var_avals = graph_avals[:self.n_vars]
         extra_avals = graph_avals[self.n_vars:]
-        for a in var_avals:
-            if _size(a.shape) > MAX_VALUE:
+        self.stack_vars = self._find_stack_vars()
+        for j, a in enumerate(var_avals):
+            if j not in self.stack_vars and _size(a.shape) > MAX_VALUE:
                 raise _NotEligible
         lines = []
         params = [f"void *a{i}" for i in range(len(graph_avals))] + [f"void *o{j}" for j in range(self.n_vars)]
@@ -98,6 +113,10 @@ class _LoopWriter:
         for j, a in enumerate(var_avals):
             ct = T.ctype(a.dtype)
             n = _size(a.shape)
+            if j in self.stack_vars:  # the runner passes the stack itself as o{j}
+                lines.append(f"  {ct} *s{j} = ({ct} *)TF_DATA(o{j});")
+                state.append((f"s{j}", a))
+                continue
             lines.append(f"  {ct} s{j}[{n}];")
             lines.append(f"  for (int64_t i = 0; i < {n}; i++) s{j}[i] = ((const {ct} *)TF_DATA(a{j}))[i];")
             state.append((f"s{j}", a))
@@ -107,7 +126,9 @@ class _LoopWriter:
             idx = self.n_vars + j
             lines.append(f"  const {ct} *e{j} = (const {ct} *)TF_DATA(a{idx});")
             extras.append((f"e{j}", a))
+            self.extra_names.add(f"e{j}")
         inputs = state + extras
+        loop_start = len(lines)
         lines.append("  for (int64_t it = 0;; it++) {")
         if self.limit is not None:
             lines.append(f"    if (it >= {int(self.limit)}LL) break;")
@@ -117,21 +138,50 @@ class _LoopWriter:
         lines.append(f"    if (!{cond_out}[0]) break;")
         new_names = []
         for j, a in enumerate(var_avals):
+            if j in self.stack_vars:
+                new_names.append(None)  # pushed in place by the body
+                continue
             nn = self.fresh("n")
             lines.append(f"    {T.ctype(a.dtype)} {nn}[{_size(a.shape)}];")
             new_names.append(nn)
         lines += self.graph_code(self.body_g, inputs, new_names, "    ")
         for j, a in enumerate(var_avals):
-            lines.append(f"    for (int64_t i = 0; i < {_size(a.shape)}; i++) s{j}[i] = {new_names[j]}[i];")
+            if j not in self.stack_vars:
+                lines.append(f"    for (int64_t i = 0; i < {_size(a.shape)}; i++) s{j}[i] = {new_names[j]}[i];")
         lines.append("    if (err) return err;")
         lines.append("  }")
         for j, a in enumerate(var_avals):
+            if j in self.stack_vars:
+                continue
             ct = T.ctype(a.dtype)
             lines.append(f"  for (int64_t i = 0; i < {_size(a.shape)}; i++) (({ct} *)TF_DATA(o{j}))[i] = s{j}[i];")
         lines.append("  return 0;")
         lines.append("}")
+        lines[loop_start:loop_start] = self.hoisted
         src = "\n".join(self.statics + lines)
-        return self.name, src, LoopSpec(self.name, var_avals, extra_avals)
+        return self.name, src, LoopSpec(self.name, var_avals, extra_avals, self.stack_vars)
+
+    def _find_stack_vars(self):
+        """{loop var position: push node id} for the stack vars (module doc):
+        the body's output j is a push onto its input j, which nothing else reads
+        (neither the body nor the condition), and the push's result is read
+        by nothing but that output."""
+        body, cond = self.body_g, self.cond_g
+        uses = _use_counts(body)
+        cond_uses = _use_counts(cond)
+        found = {}
+        for j in range(self.n_vars):
+            out = body.outputs[j]
+            node = body.node(out.node)
+            var = body.inputs[j]
+            if node.op != "while_stack_push" or node.inputs[0] != var:
+                continue
+            if uses.get(var, 0) != 1 or uses.get(out, 0) != 1 or cond_uses.get(cond.inputs[j], 0):
+                continue
+            if None in node.avals[0].shape or node.avals[0] != body.aval(var):
+                continue
+            found[j] = node.id
+        return found
 
     # -- one graph as a block of statements
     def graph_code(self, graph, inputs, targets, ind):
@@ -143,6 +193,15 @@ class _LoopWriter:
             if graph.aval(r) != aval:
                 raise _NotEligible
             names[r] = nm
+        saved = self.names, self.fused_into_add, self.add_of_matmul
+        self.names = {}
+        self.fused_into_add, self.add_of_matmul = _fused_matmuls(graph)
+        try:
+            return self._graph_code(graph, names, targets, ind)
+        finally:
+            self.names, self.fused_into_add, self.add_of_matmul = saved
+
+    def _graph_code(self, graph, names, targets, ind):
         lines = [f"{ind}{{"]
         inner = ind + "  "
         for node in graph.nodes:
@@ -150,6 +209,9 @@ class _LoopWriter:
                 continue
             if has_effects(node):
                 raise _NotEligible
+            if node.id in self.stack_vars.values() and graph is self.body_g:
+                lines += self._push(node, names, inner)
+                continue
             for a in node.avals:
                 if None in a.shape or T.ctype(a.dtype) is None or _size(a.shape) > MAX_VALUE:
                     raise _NotEligible
@@ -164,12 +226,31 @@ class _LoopWriter:
             for nm, a in zip(outs, node.avals):
                 lines.append(f"{inner}{T.ctype(a.dtype)} {nm}[{max(_size(a.shape), 1)}];")
             args = [(names[r], graph.aval(r)) for r in node.inputs]
+            self.names.update((r, (names[r], graph.aval(r))) for r in node.inputs)
             lines += self.node_code(node, args, outs, inner)
         for r, target in zip(graph.outputs, targets):
+            if target is None:  # a stack var, written in place
+                continue
             aval = graph.aval(r)
             lines.append(f"{inner}for (int64_t i = 0; i < {_size(aval.shape)}; i++) {target}[i] = {names[r]}[i];")
         lines.append(f"{ind}}}")
         return lines
+
+    def _push(self, node, names, ind):
+        """Row `index` of a stack var becomes the pushed value, in place.  An
+        index out of range sets err = 3 (the Python loop then runs, which grows
+        the stack as the primitive does)."""
+        stack, index, value = node.inputs
+        aval = node.avals[0]
+        row = _size(aval.shape[1:])
+        target = names[stack]
+        names[_ref(node.id, 0)] = target
+        ix = self.fresh("ix")
+        return [f"{ind}{{",
+                f"{ind}  const int64_t {ix} = (int64_t){names[index]}[0];",
+                f"{ind}  if ({ix} < 0 || {ix} >= {aval.shape[0]}) err = 3;",
+                f"{ind}  else for (int64_t i = 0; i < {row}; i++) {target}[{ix} * {row} + i] = {names[value]}[i];",
+                f"{ind}}}"]
 
     def _const(self, node):
         """A constant becomes a static array of the translation unit; returns its name."""
@@ -187,11 +268,20 @@ class _LoopWriter:
         if op in T.REDUCTIONS:
             return self._reduce(node, args[0], outs[0], ind)
         if op == "matmul":
+            if node.id in self.fused_into_add:
+                return []  # computed by the add that reads it (see _fused_matmuls)
             return self._matmul(node, args, outs[0], ind)
+        if op == "add" and node.id in self.add_of_matmul:
+            mm, acc = self.add_of_matmul[node.id]
+            return self._matmul(mm, [self.names[r] for r in mm.inputs], outs[0], ind, acc=self.names[acc][0])
         if op == "cond":
             return self._cond(node, args, outs, ind)
         if op in ("getitem", "gather", "tensor_array_read"):
             return self._leading_index(node, args, outs[0], ind)
+        if op == "getitem_grad":
+            return self._leading_index_grad(node, args, outs[0], ind)
+        if op in ("broadcast_like", "reshape_like", "sum_like"):
+            return self._like(node, args[0], outs[0], ind)
         in_dtypes = [a.dtype for _, a in args]
         if op == "select":
             in_dtypes = in_dtypes[1:]
@@ -226,6 +316,22 @@ class _LoopWriter:
         terms = [f"((i / {dst_strides[d]}) % {dst[d]}) * {src_strides[d]}"
                  for d in range(rank) if padded[d] != 1]
         return " + ".join(terms) or "0"
+
+    def _like(self, node, arg, out, ind):
+        """Ops that take their result's shape from a second operand (gradients'
+        zeros, reshapes and sums back to an input's shape)."""
+        (x, xa), shape = arg, node.avals[0].shape
+        n = _size(shape)
+        if node.op == "reshape_like":
+            return [f"{ind}for (int64_t i = 0; i < {n}; i++) {out}[i] = {x}[i];"]
+        if node.op == "broadcast_like":
+            return [f"{ind}for (int64_t i = 0; i < {n}; i++) {out}[i] = {x}[{self._bcast_index(xa.shape, shape)}];"]
+        if len(shape) > len(xa.shape):
+            raise _NotEligible
+        # sum_like: every element of x adds into the element of `out` it broadcasts from
+        return [f"{ind}for (int64_t i = 0; i < {n}; i++) {out}[i] = 0;",
+                f"{ind}for (int64_t i = 0; i < {_size(xa.shape)}; i++) "
+                f"{out}[{self._bcast_index(shape, xa.shape)}] += {x}[i];"]
 
     def _reduce(self, node, arg, out, ind):
         nm, aval = arg
@@ -264,7 +370,7 @@ class _LoopWriter:
                 f"{ind}  " + upd.format(acc=f"{out}[{oi}]", x=x),
                 f"{ind}}}"]
 
-    def _matmul(self, node, args, out, ind):
+    def _matmul(self, node, args, out, ind, acc=None):
         (a, aa), (b, ba) = args
         if len(aa.shape) != 2 or len(ba.shape) != 2 or not aa.dtype.is_floating:
             raise _NotEligible
@@ -279,14 +385,26 @@ class _LoopWriter:
         if tb:  # the kernel reads rows of b: copy b transposed into a local array
             if K * N > MAX_VALUE:
                 raise _NotEligible
-            bt = self.fresh("bt")
-            lines += [f"{ind}{ct} {bt}[{max(K * N, 1)}];",
-                      f"{ind}for (int64_t k = 0; k < {K}; k++)",
-                      f"{ind}  for (int64_t j = 0; j < {N}; j++) {bt}[k * {N} + j] = {b}[j * {K} + k];"]
-            b = bt
+            if b in self.extra_names:  # loop-invariant (a weight in a gradient loop): once, before the loop
+                if b not in self.transposed:
+                    bt = self.transposed[b] = self.fresh("bt")
+                    self.hoisted += self._transpose(ct, b, bt, K, N, "  ")
+                b = self.transposed[b]
+            else:
+                bt = self.fresh("bt")
+                lines += self._transpose(ct, b, bt, K, N, ind)
+                b = bt
         a_si, a_sk = (1, M) if ta else (K, 1)
-        lines.append(f"{ind}{matmul_c.helper_name(ct)}({a}, {a_si}, {a_sk}, {b}, {out}, {M}, {K}, {N});")
+        c = "0" if acc is None else acc  # a null pointer: no initial value
+        lines.append(f"{ind}{matmul_c.helper_name(ct)}({a}, {a_si}, {a_sk}, {b}, {c}, {out}, {M}, {K}, {N});")
         return lines
+
+    @staticmethod
+    def _transpose(ct, b, bt, K, N, ind):
+        """bt[K, N] = transpose of b[N, K], declared here."""
+        return [f"{ind}{ct} {bt}[{max(K * N, 1)}];",
+                f"{ind}for (int64_t k = 0; k < {K}; k++)",
+                f"{ind}  for (int64_t j = 0; j < {N}; j++) {bt}[k * {N} + j] = {b}[j * {K} + k];"]
 
     def _leading_index(self, node, args, out, ind):
         """x[i, j, ...] with scalar (static or loop-carried) indices on the leading
@@ -296,19 +414,7 @@ class _LoopWriter:
         (x, xa), rest = args[0], args[1:]
         wraps = False
         if op == "getitem":
-            spec = node.attr["spec"]
-            if any(item[0] != "i" for item in spec):
-                raise _NotEligible
-            dyn = iter(rest)
-            indices = []
-            for item in spec:
-                if item[1] == "dyn":
-                    nm, a = next(dyn)
-                    if a.shape != () or not a.dtype.is_integer:
-                        raise _NotEligible
-                    indices.append(f"(int64_t){nm}[0]")
-                else:
-                    indices.append(f"(int64_t){int(item[1])}")
+            indices = self._spec_indices(node.attr["spec"], rest)
             wraps = True  # Python indexing: -1 is the last row
         else:
             if op == "gather" and (node.attr.get("axis") != 0 or node.attr.get("batch_dims")):
@@ -317,11 +423,43 @@ class _LoopWriter:
             if a.shape != () or not a.dtype.is_integer:
                 raise _NotEligible
             indices = [f"(int64_t){nm}[0]"]
-        shape = xa.shape
+        lines, inner = self._block_offset(xa.shape, indices, wraps, ind)
+        lines.append(f"{ind}for (int64_t i = 0; i < {inner}; i++) {out}[i] = {x}[off + i];")
+        return [f"{ind}{{"] + ["  " + ln for ln in lines] + [f"{ind}}}"]
+
+    def _leading_index_grad(self, node, args, out, ind):
+        """The gradient of x[i, j, ...] (leading scalar indices): zeros shaped
+        like x with the indexed block set to g."""
+        (g, _), (_, like), rest = args[0], args[1], args[2:]
+        indices = self._spec_indices(node.attr["spec"], rest)
+        lines, inner = self._block_offset(like.shape, indices, True, ind)
+        lines.append(f"{ind}for (int64_t i = 0; i < {_size(like.shape)}; i++) {out}[i] = 0;")
+        lines.append(f"{ind}for (int64_t i = 0; i < {inner}; i++) {out}[off + i] = {g}[i];")
+        return [f"{ind}{{"] + ["  " + ln for ln in lines] + [f"{ind}}}"]
+
+    @staticmethod
+    def _spec_indices(spec, dyn_args):
+        """C expressions of a getitem spec made of integer indices only."""
+        if any(item[0] != "i" for item in spec):
+            raise _NotEligible
+        dyn = iter(dyn_args)
+        indices = []
+        for item in spec:
+            if item[1] == "dyn":
+                nm, a = next(dyn)
+                if a.shape != () or not a.dtype.is_integer:
+                    raise _NotEligible
+                indices.append(f"(int64_t){nm}[0]")
+            else:
+                indices.append(f"(int64_t){int(item[1])}")
+        return indices
+
+    def _block_offset(self, shape, indices, wraps, ind):
+        """Statements setting `off` to the start of the block x[indices] (err = 3
+        for an index out of range); returns (lines, elements in the block)."""
         if len(indices) > len(shape):
             raise _NotEligible
         strides = _strides(shape)
-        inner = _size(shape[len(indices):])
         lines = [f"{ind}int64_t off = 0;"]
         for d, idx in enumerate(indices):
             v = self.fresh("ix")
@@ -330,8 +468,7 @@ class _LoopWriter:
                 lines.append(f"{ind}if ({v} < 0) {v} += {shape[d]};")
             lines.append(f"{ind}if ({v} < 0 || {v} >= {shape[d]}) {{ err = 3; {v} = 0; }}")
             lines.append(f"{ind}off += {v} * {strides[d]};")
-        lines.append(f"{ind}for (int64_t i = 0; i < {inner}; i++) {out}[i] = {x}[off + i];")
-        return [f"{ind}{{"] + ["  " + ln for ln in lines] + [f"{ind}}}"]
+        return lines, _size(shape[len(indices):])
 
     def _cond(self, node, args, outs, ind):
         attrs = node.attr
@@ -345,6 +482,40 @@ class _LoopWriter:
         lines += self.graph_code(else_g, args[1:], outs, ind + "  ")
         lines.append(f"{ind}}}")
         return lines
+
+
+def _fused_matmuls(graph):
+    """add(acc, matmul(a, b)) whose matmul has no other use: the add calls the
+    matmul kernel with acc as its initial value.  Returns (ids of the fused
+    matmuls, {add id: (matmul node, Ref of acc)})."""
+    uses = _use_counts(graph)
+    by_id = {n.id: n for n in graph.nodes}
+    fused, adds = set(), {}
+    for node in graph.nodes:
+        if node.op != "add":
+            continue
+        for k in (1, 0):
+            mm = by_id.get(node.inputs[k].node)
+            acc = node.inputs[1 - k]
+            if mm is None or mm.op != "matmul" or mm.id in fused or uses.get(node.inputs[k]) != 1:
+                continue
+            if graph.aval(acc) != node.avals[0] or mm.avals[0] != node.avals[0]:
+                continue  # no broadcasting in the fused form
+            fused.add(mm.id)
+            adds[node.id] = (mm, acc)
+            break
+    return fused, adds
+
+
+def _use_counts(graph):
+    """Ref -> how many node operands and graph outputs read it."""
+    counts = {}
+    for node in graph.nodes:
+        for r in node.inputs:
+            counts[r] = counts.get(r, 0) + 1
+    for r in graph.outputs:
+        counts[r] = counts.get(r, 0) + 1
+    return counts
 
 
 def _ref(node_id, index):
@@ -364,6 +535,7 @@ class LoopRunner:
         self.dtypes = [a.dtype.np for a in self.avals]
         self.shapes = [tuple(a.shape) for a in self.avals]
         self.out_specs = [(tuple(a.shape), a.dtype.np) for a in spec.var_avals]
+        self.stack_vars = sorted(spec.stack_vars)
 
     def __call__(self, *vals):
         fn = self.get_fn()
@@ -377,6 +549,10 @@ class LoopRunner:
                 return self.python_loop(*vals)
             arrays.append(v)
         outs = [np.empty(shape, dt) for shape, dt in self.out_specs]
+        for j in self.stack_vars:  # pushed in place, as the push primitive does
+            if not arrays[j].flags.writeable:
+                arrays[j] = arrays[j].copy()
+            outs[j] = arrays[j]
         if fn(*arrays, *outs):
             return self.python_loop(*vals)
         return outs

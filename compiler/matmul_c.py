@@ -1,5 +1,7 @@
 """A small-matmul kernel in C for code that runs without Python in between
-(a while loop compiled whole): out[M,N] = a[M,K] @ b[K,N], row-major.
+(a while loop compiled whole): out[M,N] = c[M,N] + a[M,K] @ b[K,N], row-major
+(c NULL for none: a gradient loop's weight-gradient sums add each step's
+matmul into the running sum without storing the product first).
 
 A naive i-k-j loop keeps reloading and storing the output row for every k;
 here a tile of MR rows x NV vectors of the output stays in registers for the
@@ -48,14 +50,16 @@ def helper_source(ctype):
     """C source of `helper_name(ctype)` (guarded, so a translation unit may
     include it once per loop):
         void tf_matmul_f32(const float *a, int64_t a_si, int64_t a_sk,
-                           const float *b, float *out, int64_t M, int64_t K, int64_t N)
+                           const float *b, const float *c, float *out, int64_t M, int64_t K, int64_t N)
     a[i, k] is a[i * a_si + k * a_sk] (a transposed operand is a stride swap);
-    b is row-major [K, N]; out must not overlap a or b."""
+    b is row-major [K, N]; out must not overlap a or b; c (row-major [M, N],
+    or NULL for zeros) may be out itself: each tile of c is read before the
+    same tile of out is written."""
     suffix, vt = _TYPES[ctype]
     name = helper_name(ctype)
     lines = [_SUPPORT, f"#ifndef TF_MATMUL_{suffix}", f"#define TF_MATMUL_{suffix}",
              f"static void {name}(const {ctype} *a, int64_t a_si, int64_t a_sk, const {ctype} *restrict b,",
-             f"                   {ctype} *restrict out, int64_t M, int64_t K, int64_t N) {{",
+             f"                   const {ctype} *c, {ctype} *out, int64_t M, int64_t K, int64_t N) {{",
              f"  const int64_t VW = TF_VBYTES / sizeof({ctype});",
              "  int64_t j0 = 0;",
              "#if TF_NV == 2",
@@ -67,7 +71,7 @@ def helper_source(ctype):
     lines += ["  }",
               "  for (int64_t i = 0; i < M; i++) {  /* columns left over: fewer than one vector */",
               "    for (int64_t j = j0; j < N; j++) {",
-              f"      {ctype} acc = 0;",
+              f"      {ctype} acc = c ? c[i * N + j] : 0;",
               "      for (int64_t k = 0; k < K; k++) acc += a[i * a_si + k * a_sk] * b[k * N + j];",
               "      out[i * N + j] = acc;",
               "    }",
@@ -91,6 +95,10 @@ def _row_blocks(ctype, vt, nv, ind):
 def _tile(ctype, vt, mr, nv, ind):
     """Rows i0..i0+mr of columns j0..j0+nv*VW, accumulated in registers."""
     lines = [f"{ind}{vt} c{r}_{v} = {{0}};" for r in range(mr) for v in range(nv)]
+    lines.append(f"{ind}if (c) {{")
+    lines += [f"{ind}  c{r}_{v} = *(const {vt} *)(c + (i0 + {r}) * N + j0 + {v} * VW);"
+              for r in range(mr) for v in range(nv)]
+    lines.append(f"{ind}}}")
     lines.append(f"{ind}for (int64_t k = 0; k < K; k++) {{")
     for v in range(nv):
         lines.append(f"{ind}  const {vt} b{v} = *(const {vt} *)(b + k * N + j0 + {v} * VW);")

@@ -15,7 +15,12 @@ sub-graphs:
   loop once and keeps only what the backward needs.  The tape records a
   `while_loop_kept` entry whose VJP is a reverse loop that pops the residuals
   and runs the backward part, accumulating the gradients of loop-invariant
-  inputs.  Stacks hold at most maximum_iterations rows when it is given.
+  inputs.  When the trip count is bounded at trace time (a counted
+  `for i in tf.range(N)` with N known, or maximum_iterations), the stacks are
+  preallocated with that many rows (`while_stack_alloc`), so every value of
+  both loops has a static shape and compiler/loopgen_c.py compiles the keeping
+  loop (pushing rows in place) and the reverse loop whole into C.  Otherwise
+  stacks start empty and grow by doubling (at most to maximum_iterations).
 
 Higher order: when the reverse loop itself is being recorded (an outer tape
 is active while a gradient is computed), the stacks of the forward pass are
@@ -25,6 +30,8 @@ see how the residuals depend on the inputs.
 Only floating-point values carry gradients; integer loop counters and
 predicates get None.
 """
+import numpy as np
+
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import tape as tape_mod
 from tapeflow.runtime.errors import with_location
@@ -72,6 +79,9 @@ def _push_impl(xp, stack, index, value, capacity):
     (the initial one, possibly a shared constant) is never written."""
     i = int(index)
     rows = stack.shape[0]
+    if capacity is not None and not 0 <= i < capacity:
+        # the keeping loop never pushes past its trip bound (the stack's capacity)
+        raise IndexError(f"row {i} pushed onto a stack of {capacity} rows")
     if rows and tuple(stack.shape[1:]) != tuple(value.shape):
         raise ValueError(
             f"a value kept for the gradient of a while loop changes shape between iterations "
@@ -90,7 +100,10 @@ def _push_impl(xp, stack, index, value, capacity):
 
 
 def _push_rule(stack, index, value, capacity):
-    return Aval((None,) + tuple(value.shape), value.dtype)
+    # A stack preallocated with `capacity` rows (the loop's trip bound) keeps
+    # its static shape: pushes never grow it.
+    rows = capacity if capacity is not None and stack.shape[0] == capacity else None
+    return Aval((rows,) + tuple(value.shape), value.dtype)
 
 
 def _push_vjp(g, out, stack, index, value, capacity):
@@ -101,6 +114,15 @@ def _push_vjp(g, out, stack, index, value, capacity):
 
 
 STACK_PUSH = defprim("while_stack_push", _push_impl, _push_rule, _push_vjp)
+
+# A fresh zero stack of a static number of rows.  Stateful so that it is never
+# folded into a constant nor merged with another: pushes write into it in place.
+STACK_ALLOC = defprim("while_stack_alloc", lambda xp, shape, dtype: xp.zeros(shape, dtype.np),
+                      lambda shape, dtype: Aval(tuple(shape), dtype), stateful=True)
+
+# Preallocating for a loop that may stop well before its maximum_iterations
+# costs memory it may never use: only up to this many bytes in all.
+STATIC_STACKS_MAX_BYTES = 64 << 20
 
 
 def _empty_stack(aval):
@@ -161,11 +183,102 @@ class LoopVJP:
         return [extras[j] if kind == "extra" else read_rows(stacks[j], k) for kind, j in self.sources]
 
 
+def _trip_bound(inputs, cond_graph, body_graph, n_vars, maximum_iterations):
+    """(N, exact): the loop runs at most N iterations (exactly N, unless it
+    reaches maximum_iterations first, when `exact`); (None, False) when unknown.
+    Recognizes the counted form that `for i in tf.range(...)` stages: a loop var
+    that starts at a constant c0, grows by 1 per iteration, and whose
+    `less(var, C)` is the condition (or one side of an `and` in it)."""
+    bound, exact = None, False
+    out = cond_graph.node(cond_graph.outputs[0].node)
+    tests, exact_test = [out], True
+    if out.op == "logical_and":
+        tests, exact_test = [cond_graph.node(r.node) for r in out.inputs], False
+    for test in tests:
+        k = _counter_position(cond_graph, body_graph, test, n_vars)
+        start = None if k is None else _constant_int(inputs[k])
+        limit = None if k is None else _loop_constant(cond_graph, test.inputs[1], inputs, n_vars)
+        if start is not None and limit is not None:
+            bound, exact = max(limit - start, 0), exact_test
+            break
+    if maximum_iterations is not None and (bound is None or maximum_iterations < bound):
+        bound, exact = int(maximum_iterations), False
+    return bound, exact
+
+
+def _counter_position(cond_graph, body_graph, test, n_vars):
+    """k when `test` is less(loop var k, constant) and the body adds 1 to var k."""
+    if test.op != "less" or test.inputs[0] not in cond_graph.inputs:
+        return None
+    k = cond_graph.inputs.index(test.inputs[0])
+    if k >= n_vars:
+        return None
+    step = body_graph.node(body_graph.outputs[k].node)
+    if step.op != "add" or body_graph.inputs[k] not in step.inputs:
+        return None
+    other = [r for r in step.inputs if r != body_graph.inputs[k]]
+    return k if len(other) == 1 and _graph_const(body_graph, other[0]) == 1 else None
+
+
+def _graph_const(graph, ref):
+    """The Python int of a scalar integer constant node of `graph`, else None."""
+    node = graph.node(ref.node)
+    if node.op != "const":
+        return None
+    return _int_scalar(node.attr["value"].obj._value)
+
+
+def _loop_constant(graph, ref, inputs, n_vars):
+    """A scalar int constant of the condition: a constant node, or a value
+    captured from outside the loop (an extra) that is a constant there."""
+    if ref in graph.inputs:
+        pos = graph.inputs.index(ref)
+        return _constant_int(inputs[pos]) if pos >= n_vars else None
+    return _graph_const(graph, ref)
+
+
+def _constant_int(t):
+    """The Python int of a scalar integer tensor known now: eager, or a constant
+    node of the graph being traced; else None."""
+    graph = getattr(t, "graph", None)
+    if graph is None:
+        return _int_scalar(getattr(t, "_value", None))
+    try:
+        node = graph._node_by_id(t.node)
+    except (AttributeError, KeyError):
+        return None
+    return _int_scalar(node.attr["value"].obj._value) if node.op == "const" else None
+
+
+def _int_scalar(value):
+    if value is None or getattr(value, "shape", None) != () or value.dtype.kind not in "iu":
+        return None
+    return int(value)
+
+
+def _new_stacks(stack_avals, bound, exact):
+    """The initial stacks: static (bound, ...) zeros when the trip bound is known
+    (so every loop value has a static shape and the loop may compile whole to
+    C), else empty stacks that grow.  Returns (stacks, static)."""
+    static = bound is not None and all(None not in a.shape for a in stack_avals)
+    if static and not exact:
+        size = sum(bound * int(np.prod(a.shape, dtype=np.int64)) * a.dtype.np.itemsize for a in stack_avals)
+        static = size <= STATIC_STACKS_MAX_BYTES
+    if not static:
+        return [_empty_stack(a) for a in stack_avals], False
+    return [bind(STACK_ALLOC, (), {"shape": (bound,) + tuple(a.shape), "dtype": a.dtype})
+            for a in stack_avals], True
+
+
 def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_iterations):
     """Run the loop on its body's forward part, pushing the residuals of each
     iteration.  Returns (final loop vars, iteration count, stacks)."""
     from .control_flow_ops import while_loop
     lv = LoopVJP.of(body_graph, n_vars, extras_wrt)
+    bound, exact = _trip_bound(inputs, cond_graph, body_graph, n_vars, maximum_iterations)
+    stacks0, static = _new_stacks(lv.stack_avals, bound, exact)
+    if static:
+        maximum_iterations = bound  # a proven bound: the stacks hold every push
     init, extras = list(inputs[:n_vars]), list(inputs[n_vars:])
     pushed = [i for i, (kind, _) in enumerate(lv.sources) if kind == "stack"]
 
@@ -179,7 +292,6 @@ def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_it
                   for s, p in zip(stacks, pushed)]
         return i + 1, outs[:n_vars], stacks
 
-    stacks0 = [_empty_stack(a) for a in lv.stack_avals]
     count0 = convert_to_tensor(0)
     count, finals, stacks = while_loop(keep_cond, keep_body, (count0, init, stacks0),
                                        maximum_iterations=maximum_iterations)
