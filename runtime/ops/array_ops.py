@@ -110,10 +110,24 @@ def _check_rule(rule, op, *xs, **attrs):
         raise cls(with_location(f"{op}({desc}): {exc}")) from None
 
 
+def _static_value(t, op):
+    """The value of a traced tensor that depends on no graph input (`tf.shape(x)[0]`
+    for an `x` of known shape is traced as a slice of a constant), else a clear error."""
+    hook = getattr(state.graph, "evaluate_constant", None)
+    value = hook(t) if hook is not None else None
+    if value is None:
+        raise TypeError(with_location(f"{op}: the shape must be known while tracing, got the tensor {t.name} "
+                                      f"computed from the function's inputs"))
+    return value
+
+
 def _shape_arg(shape, op):
-    """A static shape tuple from a list, TensorShape or constant int tensor."""
+    """A static shape tuple from a list, TensorShape or constant int tensor; traced
+    entries are accepted when their value is known while tracing."""
     if isinstance(shape, SymbolicTensor):
-        raise TypeError(with_location(f"{op}: the shape must be known while tracing"))
+        shape = _static_value(shape, op)
+    elif isinstance(shape, (list, tuple)) and any(isinstance(d, SymbolicTensor) for d in shape):
+        shape = [_static_value(d, op) if isinstance(d, SymbolicTensor) else d for d in shape]
     if isinstance(shape, Tensor):
         shape = shape.numpy().tolist()
     if hasattr(shape, "dims") and not isinstance(shape, np.ndarray):
@@ -122,6 +136,8 @@ def _shape_arg(shape, op):
         shape = [shape]
     out = []
     for d in shape:
+        if isinstance(d, Tensor):
+            d = d._value.item()
         if isinstance(d, (float, np.floating)):
             raise TypeError(with_location(f"{op}: shape entries must be integers, got {d!r}"))
         out.append(int(d))
