@@ -160,6 +160,12 @@ def transpose(a, perm=None, conjugate=False, name=None):
 
 def broadcast_to(input, shape, name=None):  # noqa: A002
     x = convert_to_tensor(input)
+    if isinstance(shape, SymbolicTensor) or (isinstance(shape, (list, tuple))
+                                             and any(isinstance(d, SymbolicTensor) for d in shape)):
+        like = zeros(shape, x.dtype)  # static when the dims are known while tracing, else a fill node
+        if None in like.shape.dims:
+            return broadcast_like(x, like)
+        shape = like.shape.dims
     shape = _shape_arg(shape, "broadcast_to")
     _check_rule(_broadcast_to_rule, "broadcast_to", x, shape=shape)
     return x if x.shape.dims == shape else bind(BROADCAST_TO, (x,), {"shape": shape})
@@ -296,6 +302,12 @@ def constant(value, dtype=None, shape=None, name=None):
 
 def fill(dims, value, name=None):
     v = convert_to_tensor(value)
+    if isinstance(dims, (list, tuple)) and any(isinstance(d, SymbolicTensor) for d in dims):
+        try:
+            dims = _shape_arg(dims, "fill")
+        except TypeError:  # a dim known only when the graph runs (a None batch dim): a dims tensor
+            from .join_ops import stack
+            dims = stack([M.cast(d, dtypes.int32) if isinstance(d, TensorBase) else int(d) for d in dims])
     if isinstance(dims, SymbolicTensor):
         return bind(FILL, (dims, v), _NO_ATTRS)
     shape = _shape_arg(dims, "fill")

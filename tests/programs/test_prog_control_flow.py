@@ -135,3 +135,33 @@ def test_gradients_through_tensor_control_flow_match_eager():
         grads.append((float(y), tape.gradient(y, x0).numpy()))
     np.testing.assert_allclose(grads[0][0], grads[1][0], rtol=1e-6)
     np.testing.assert_allclose(grads[0][1], grads[1][1], rtol=1e-6)
+
+
+def test_shapes_from_tf_shape_with_unknown_batch_dim():
+    """RNN-style initial state tf.zeros([batch, units]) and broadcasts sized by a None batch dim."""
+    w = tf.Variable(tf.ones([3, 4]) * 0.1)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 5, 3], tf.float32)])
+    def rnn(xs):
+        batch = tf.shape(xs)[0]
+        h = tf.zeros([batch, 4])
+        bias = tf.broadcast_to(tf.constant([[0.5, 0.0, 0.0, -0.5]]), [batch, 4])
+        for t in tf.range(5):
+            h = tf.tanh(xs[:, t] @ w + h + bias)
+        return h
+
+    for n in (2, 7):
+        xs = np.random.RandomState(n).randn(n, 5, 3).astype(np.float32)
+        h = np.zeros((n, 4), np.float32)
+        for t in range(5):
+            h = np.tanh(xs[:, t] @ w.numpy() + h + [0.5, 0.0, 0.0, -0.5])
+        np.testing.assert_allclose(rnn(tf.constant(xs)).numpy(), h, rtol=1e-5, atol=1e-6)
+
+    @tf.function
+    def known(x):  # shapes known while tracing: tf.zeros/one_hot/reshape take tf.shape entries
+        z = tf.zeros([tf.shape(x)[0]], tf.int64)
+        r = tf.reshape(x, [tf.shape(x)[0], -1])
+        return z, r, tf.one_hot(z, tf.shape(x)[1])
+
+    z, r, oh = known(tf.ones([2, 3, 2]))
+    assert z.shape == (2,) and r.shape == (2, 6) and oh.shape == (2, 3)
