@@ -148,6 +148,9 @@ ROWS.update({
 
 
 ROWS.update({
+    "reshape_dynamic": Row([Case(lambda x, s: bind(A.RESHAPE_DYNAMIC, (x, s), {"known": (None, -1)}),
+                                 lambda x, s: x.reshape(tuple(s)), [rand((2, 6)), np.array([4, -1], I32)],
+                                 wrt=(0,))], True),
     "reshape_like": Row([Case(lambda x, like: A.reshape_like(x, like), lambda x, like: x.reshape(like.shape),
                               [rand((2, 6)), rand((3, 4))], wrt=(0,))], True),
     "broadcast_like": Row([Case(lambda x, like: bind(A.BROADCAST_LIKE, (x, like), {}),

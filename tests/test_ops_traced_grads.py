@@ -55,3 +55,20 @@ def test_traced_gradient_matches_eager(name, f, dims):
     got = run_graph(graph, [a, b])
     for g, w in zip(got, want):
         np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
+
+
+def test_reshape_to_a_size_known_only_at_run_time():
+    @tf.function(input_signature=[tf.TensorSpec([None, 4, 3], tf.float32)])
+    def flat(x):
+        y = tf.reshape(x, [tf.shape(x)[0], -1])
+        return y * 2.0, tf.reshape(y, tf.shape(x))
+
+    for n in (1, 5):
+        x = np.arange(n * 12, dtype=np.float32).reshape(n, 4, 3)
+        a, b = flat(tf.constant(x))
+        np.testing.assert_array_equal(a.numpy(), x.reshape(n, -1) * 2)
+        np.testing.assert_array_equal(b.numpy(), x)
+    v = tf.Variable(np.ones((2, 4, 3), np.float32))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(flat(v)[0] ** 2)
+    np.testing.assert_allclose(tape.gradient(loss, v).numpy(), 8 * np.ones((2, 4, 3)))

@@ -77,8 +77,68 @@ SUM_LIKE = defprim("sum_like", _sum_like_impl, lambda x, like: Aval(like.shape, 
                    lambda g, out, x, like: (broadcast_like(g, x), None))
 
 
+def _reshape_dynamic_rule(x, shape, known):
+    """`known`: each target dim as traced (an int, -1 to infer, None when known
+    only at run time)."""
+    if len(shape.shape) != 1 or shape.shape[0] != len(known):
+        raise R.ShapeError(f"the shape must be a vector of {len(known)} sizes")
+    if not shape.dtype.is_integer:
+        raise TypeError(f"the shape must be integers, got {shape.dtype.name}")
+    dims = list(known)
+    if -1 in dims:
+        rest = [d for d in dims if d != -1]
+        total = None if None in x.shape else int(np.prod(x.shape, dtype=np.int64))
+        fill = None
+        if total is not None and None not in rest:
+            size = int(np.prod(rest, dtype=np.int64))
+            fill = total // size if size and total % size == 0 else None
+        dims[dims.index(-1)] = fill
+    return Aval(tuple(dims), x.dtype)
+
+
+def _reshape_dynamic_impl(xp, x, shape, known):
+    return xp.reshape(x, tuple(int(d) for d in shape.tolist()))
+
+
+# A reshape whose target sizes are only known when the graph runs
+# (`tf.reshape(x, [tf.shape(x)[0], -1])` with an unknown batch).
+RESHAPE_DYNAMIC = defprim("reshape_dynamic", _reshape_dynamic_impl, _reshape_dynamic_rule,
+                          lambda g, out, x, shape, known: (reshape_like(g, x), None))
+
+
+def _reshape_dynamic(x, shape):
+    from .join_ops import stack
+    from .. import dtypes as D
+    if isinstance(shape, SymbolicTensor):
+        n = shape.shape[0]
+        if n is None:
+            raise ValueError(with_location("reshape: the rank of the new shape must be known while tracing"))
+        return bind(RESHAPE_DYNAMIC, (x, M.cast(shape, D.int32)), {"known": (None,) * n})
+    hook = getattr(state.graph, "evaluate_constant", None)
+    known, parts = [], []
+    for d in shape:
+        if isinstance(d, SymbolicTensor):
+            v = hook(d) if hook is not None else None
+            if v is None:
+                known.append(None)
+                parts.append(M.cast(d, D.int32))
+                continue
+            d = v
+        d = int(d._value if isinstance(d, Tensor) else d)
+        known.append(d)
+        parts.append(d)
+    if known.count(-1) > 1:
+        raise ValueError(with_location(f"reshape: at most one -1 is allowed in the new shape {known}"))
+    if None not in known:
+        return reshape(x, known)
+    return bind(RESHAPE_DYNAMIC, (x, stack(parts)), {"known": tuple(known)})
+
+
 def reshape(tensor, shape, name=None):
     x = convert_to_tensor(tensor)
+    if isinstance(shape, SymbolicTensor) or (
+            isinstance(shape, (list, tuple)) and any(isinstance(d, SymbolicTensor) for d in shape)):
+        return _reshape_dynamic(x, shape)
     shape = _shape_arg(shape, "reshape")
     if list(shape).count(-1) > 1:
         raise ValueError(with_location(f"reshape: at most one -1 is allowed in the new shape {list(shape)}"))
