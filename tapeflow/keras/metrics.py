@@ -297,7 +297,8 @@ def get(identifier, loss=None, y_true_shape=None, y_pred_shape=None):
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
             raise ValueError(f"Unknown metric {identifier!r}; known: {sorted(_BY_NAME)}")
-        return _BY_NAME[identifier]()
+        # Keras logs a metric under the string the user gave ("mae", not "mean_absolute_error").
+        return _BY_NAME[identifier](name=identifier)
     if callable(identifier):
         return MeanMetricWrapper(identifier, name=getattr(identifier, "__name__", "metric"))
     raise ValueError(f"Could not interpret metric {identifier!r}")

@@ -126,7 +126,11 @@ class Trainer:
     def _require_compiled(self, what):
         if self.optimizer is None and what == "fit":
             raise RuntimeError(with_location(f"{self.name}.{what}: call compile() first"))
-        if self.compiled_loss is None and what in ("fit", "evaluate"):
+        # A loss is needed only by the built-in steps: an overridden train_step/test_step
+        # (Keras "customizing fit") may compute its own, and layers may add_loss() theirs.
+        step = {"fit": "train_step", "evaluate": "test_step"}.get(what)
+        builtin = step is not None and getattr(type(self), step) is getattr(Trainer, step)
+        if self.compiled_loss is None and builtin and not self.losses:
             raise RuntimeError(with_location(f"{self.name}.{what}: compile() needs a loss"))
 
     @property
@@ -146,8 +150,13 @@ class Trainer:
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
         """The compiled loss plus every loss the layers added (regularization, add_loss)."""
         y, y_pred = _single(y), _single(y_pred)
-        loss = self.compiled_loss(y, y_pred, sample_weight)
         extra = self.losses
+        if self.compiled_loss is None:
+            if not extra:
+                raise ValueError(with_location(
+                    f"{self.name}.compute_loss: no loss to compute; give compile() a loss"))
+            return tapeflow.add_n([tapeflow.cast(e, extra[0].dtype) for e in extra])
+        loss = self.compiled_loss(y, y_pred, sample_weight)
         if extra:
             loss = loss + tapeflow.add_n([tapeflow.cast(e, loss.dtype) for e in extra])
         return loss
