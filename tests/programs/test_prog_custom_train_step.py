@@ -45,8 +45,7 @@ class ComputeLossModel(keras.Model):
     """Second guide variant: uses self.compute_loss and the compiled metrics."""
 
     def train_step(self, data):
-        x, y, sample_weight = keras.utils.unpack_x_y_sample_weight(data) \
-            if hasattr(keras.utils, "unpack_x_y_sample_weight") else (*data, None)
+        x, y, sample_weight = keras.utils.unpack_x_y_sample_weight(data)
         with tf.GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(y=y, y_pred=y_pred, sample_weight=sample_weight)
@@ -95,4 +94,5 @@ def test_compute_loss_train_step_functional_construction():
     assert hist.history["loss"][-1] < hist.history["loss"][0]
     pred = model.predict(x, verbose=0)
     res = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert keras.utils.unpack_x_y_sample_weight((x,)) [1:] == (None, None)
     np.testing.assert_allclose(res["mae"], np.mean(np.abs(pred - y)), rtol=1e-3)
