@@ -104,13 +104,13 @@ class MeanMetricWrapper(Mean):
 
 def accuracy(y_true, y_pred):
     y_pred = convert_to_tensor(y_pred)
-    y_true = M.cast(convert_to_tensor(y_true), y_pred.dtype)
+    y_true, y_pred = losses.same_rank(M.cast(convert_to_tensor(y_true), y_pred.dtype), y_pred)
     return M.cast(M.equal(y_true, y_pred), dtypes.float32)
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
     y_pred = convert_to_tensor(y_pred)
-    y_true = convert_to_tensor(y_true)
+    y_true, y_pred = losses.same_rank(convert_to_tensor(y_true), y_pred)
     predicted = M.cast(M.greater(y_pred, M.cast(convert_to_tensor(threshold), y_pred.dtype)), y_true.dtype)
     return R.reduce_mean(M.cast(M.equal(y_true, predicted), dtypes.float32), axis=-1)
 
