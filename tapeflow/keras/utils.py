@@ -56,3 +56,4 @@ def pack_x_y_sample_weight(x, y=None, sample_weight=None):
     if y is None:
         return x if not isinstance(x, (tuple, list)) else (x,)
     return (x, y) if sample_weight is None else (x, y, sample_weight)
+from tapeflow.keras.saving import get_custom_objects, register_keras_serializable  # noqa: E402,F401 - also keras.utils names
