@@ -276,8 +276,8 @@ def convert_to_tensor(value, dtype=None, name=None):
                 _scalar_cache[key] = t
         return t
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        from .ops import array_ops
-        return array_ops.stack([convert_to_tensor(v, dtype) for v in value])
+        from .ops import join_ops
+        return join_ops.stack([convert_to_tensor(v, dtype) for v in value])
     if hasattr(value, "__cuda_array_interface__"):
         from . import devices
         devices.enable_transfers()

@@ -13,6 +13,9 @@ from tapeflow.compat_v1 import (  # noqa: F401
 from tapeflow.runtime import devices as _devices
 from tapeflow.runtime.devices import device  # noqa: F401
 
+# TF 2 keeps these four top-level names as aliases of the Keras submodules (tf.optimizers.Adam, ...).
+losses, metrics, optimizers, initializers = keras.losses, keras.metrics, keras.optimizers, keras.initializers
+
 
 def _run_functions_eagerly(run_eagerly):
     """tf.config.run_functions_eagerly: the tracer's switch (tapeflow.tracer)."""
@@ -43,4 +46,4 @@ __all__ = ["contrib", "data", "keras", "saved_model", "summary", "train", "confi
            "random_normal", "Module", "name_scope",
            "random_uniform", "truncated_normal", "enable_eager_execution", "executing_eagerly",
            "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor",
-           "SparseTensor"]
+           "SparseTensor", "losses", "metrics", "optimizers", "initializers"]

@@ -110,10 +110,24 @@ def _check_rule(rule, op, *xs, **attrs):
         raise cls(with_location(f"{op}({desc}): {exc}")) from None
 
 
+def _static_value(t, op):
+    """The value of a traced tensor that depends on no graph input (`tf.shape(x)[0]`
+    for an `x` of known shape is traced as a slice of a constant), else a clear error."""
+    hook = getattr(state.graph, "evaluate_constant", None)
+    value = hook(t) if hook is not None else None
+    if value is None:
+        raise TypeError(with_location(f"{op}: the shape must be known while tracing, got the tensor {t.name} "
+                                      f"computed from the function's inputs"))
+    return value
+
+
 def _shape_arg(shape, op):
-    """A static shape tuple from a list, TensorShape or constant int tensor."""
+    """A static shape tuple from a list, TensorShape or constant int tensor; traced
+    entries are accepted when their value is known while tracing."""
     if isinstance(shape, SymbolicTensor):
-        raise TypeError(with_location(f"{op}: the shape must be known while tracing"))
+        shape = _static_value(shape, op)
+    elif isinstance(shape, (list, tuple)) and any(isinstance(d, SymbolicTensor) for d in shape):
+        shape = [_static_value(d, op) if isinstance(d, SymbolicTensor) else d for d in shape]
     if isinstance(shape, Tensor):
         shape = shape.numpy().tolist()
     if hasattr(shape, "dims") and not isinstance(shape, np.ndarray):
@@ -122,6 +136,8 @@ def _shape_arg(shape, op):
         shape = [shape]
     out = []
     for d in shape:
+        if isinstance(d, Tensor):
+            d = d._value.item()
         if isinstance(d, (float, np.floating)):
             raise TypeError(with_location(f"{op}: shape entries must be integers, got {d!r}"))
         out.append(int(d))
@@ -144,6 +160,12 @@ def transpose(a, perm=None, conjugate=False, name=None):
 
 def broadcast_to(input, shape, name=None):  # noqa: A002
     x = convert_to_tensor(input)
+    if isinstance(shape, SymbolicTensor) or (isinstance(shape, (list, tuple))
+                                             and any(isinstance(d, SymbolicTensor) for d in shape)):
+        like = zeros(shape, x.dtype)  # static when the dims are known while tracing, else a fill node
+        if None in like.shape.dims:
+            return broadcast_like(x, like)
+        shape = like.shape.dims
     shape = _shape_arg(shape, "broadcast_to")
     _check_rule(_broadcast_to_rule, "broadcast_to", x, shape=shape)
     return x if x.shape.dims == shape else bind(BROADCAST_TO, (x,), {"shape": shape})
@@ -280,6 +302,12 @@ def constant(value, dtype=None, shape=None, name=None):
 
 def fill(dims, value, name=None):
     v = convert_to_tensor(value)
+    if isinstance(dims, (list, tuple)) and any(isinstance(d, SymbolicTensor) for d in dims):
+        try:
+            dims = _shape_arg(dims, "fill")
+        except TypeError:  # a dim known only when the graph runs (a None batch dim): a dims tensor
+            from .join_ops import stack
+            dims = stack([M.cast(d, dtypes.int32) if isinstance(d, TensorBase) else int(d) for d in dims])
     if isinstance(dims, SymbolicTensor):
         return bind(FILL, (dims, v), _NO_ATTRS)
     shape = _shape_arg(dims, "fill")

@@ -219,7 +219,8 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     if not -1 <= axis < rank:
         raise ValueError(with_location(f"one_hot: axis {axis} is out of range for output rank {rank}"))
     axis %= rank
-    positions = A.reshape(A.range_(int(depth), dtype=idx.dtype), [-1] + [1] * (rank - 1 - axis))
+    depth, = A._shape_arg([depth], "one_hot")  # a traced depth must be known while tracing
+    positions = A.reshape(A.range_(depth, dtype=idx.dtype), [-1] + [1] * (rank - 1 - axis))
     hit = M.equal(A.expand_dims(idx, axis), positions)
     return A.where(hit, on, off)
 
