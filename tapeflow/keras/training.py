@@ -50,7 +50,9 @@ class _ArrayBatches:
                     f"fit: x has {self.n} examples but {name} has {_first_dim(part)}"))
         self.batch_size = int(batch_size or 32)
         self.shuffle = shuffle
-        self.rng = np.random.default_rng(seed)
+        # Drawn from NumPy's global generator, so keras.utils.set_random_seed makes the
+        # per-epoch shuffles reproducible, as in Keras.
+        self.rng = np.random.default_rng(np.random.randint(2**31) if seed is None else seed)
 
     def steps(self):
         return -(-self.n // self.batch_size)
