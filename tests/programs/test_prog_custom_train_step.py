@@ -78,7 +78,7 @@ def test_manual_train_step_and_test_step():
     pred = model.predict(x, verbose=0)
     np.testing.assert_allclose(res["loss"], np.mean((pred - y) ** 2), rtol=1e-3)
     np.testing.assert_allclose(res["mae"], np.mean(np.abs(pred - y)), rtol=1e-3)
-    assert res["loss"] < 0.02
+    assert res["loss"] < 0.03
 
 
 def test_compute_loss_train_step_functional_construction():
