@@ -59,7 +59,7 @@ def test_fit_on_a_dataset_and_regression_with_sgd():
     history = model.fit(ds, epochs=15, verbose=0)
     assert history.history["loss"][-1] < 1e-3
     np.testing.assert_allclose(model.layers[0].kernel.numpy().ravel(), [1.0, -2.0, 0.5], atol=0.02)
-    assert model.evaluate(ds, verbose=0, return_dict=True)["mean_absolute_error"] < 0.03
+    assert model.evaluate(ds, verbose=0, return_dict=True)["mae"] < 0.03
 
 
 def test_early_stopping_and_lambda_callback():

@@ -113,3 +113,18 @@ def test_accuracy_resolution_follows_loss_and_shapes():
     assert isinstance(get("accuracy", losses.MeanSquaredError(), (8, 3), (8, 3)), metrics.CategoricalAccuracy)
     assert isinstance(get("accuracy", losses.MeanSquaredError(), (8,), (8, 3)), metrics.SparseCategoricalAccuracy)
     assert get("accuracy", None, (8, 1), (8, 1)).name == "accuracy"
+
+
+def test_labels_of_rank_one_against_predictions_of_shape_batch_by_one():
+    # Keras aligns (batch,) labels with (batch, 1) predictions instead of broadcasting to (batch, batch)
+    y = np.array([1.0, 0.0, 0.0, 1.0], "float32")
+    p = np.array([[3.0], [-2.0], [1.0], [0.5]], "float32")
+    bce = tf.keras.losses.BinaryCrossentropy(from_logits=True)(y, p)
+    np.testing.assert_allclose(float(bce), np.mean(np.log1p(np.exp(-p[:, 0] * (2 * y - 1)))), rtol=1e-5)
+    np.testing.assert_allclose(float(tf.keras.losses.MeanSquaredError()(y, p)), np.mean((y - p[:, 0]) ** 2),
+                               rtol=1e-6)
+    np.testing.assert_allclose(float(tf.keras.losses.MeanSquaredError()(p, y)), np.mean((y - p[:, 0]) ** 2),
+                               rtol=1e-6)
+    acc = tf.keras.metrics.BinaryAccuracy(threshold=0.0)
+    acc.update_state(y, p)
+    assert float(acc.result()) == 0.75

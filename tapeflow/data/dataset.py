@@ -34,6 +34,9 @@ class Dataset:
         # pipeline as a Dataset of its rows instead of as a Tensor.
         self._nested = False
         self._options = None
+        # True after batch(drop_remainder=False) over elements of unknown shape: element_spec
+        # learns the shapes from the first element, whose batch size is not the static one.
+        self._lead_varies = False
 
     @property
     def _tmpl(self):
@@ -90,6 +93,8 @@ class Dataset:
             if first is None:
                 raise ValueError("element_spec: the dataset is empty and its element structure is unknown")
             shapes = [(a.shape, a.dtype) for a in first]
+            if self._lead_varies:
+                shapes = [((None,) + tuple(shape)[1:], dtype) for shape, dtype in shapes]
         specs = [tapeflow.TensorSpec(shape, tapeflow.as_dtype(dtype)) for shape, dtype in shapes]
         return S.pack(self._tmpl, specs)
 
@@ -97,6 +102,7 @@ class Dataset:
         out = Dataset(produce, cardinality=self._card if cardinality is None else cardinality,
                       shapes=self._shapes if shapes == "same" else shapes, tmpl_fn=self._tmpl_fn)
         out._nested, out._options = self._nested, self._options
+        out._lead_varies = self._lead_varies and shapes == "same"
         return out
 
     # ------------------------------------------------------------ sources
@@ -244,7 +250,9 @@ class Dataset:
             card = card // batch_size if drop_remainder else -(-card // batch_size)
         lead = batch_size if drop_remainder else None
         shapes = None if self._shapes is None else [((lead,) + tuple(s), d) for s, d in self._shapes]
-        return self._derive(produce, card, shapes)
+        out = self._derive(produce, card, shapes)
+        out._lead_varies = shapes is None and not drop_remainder
+        return out
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False,
                      name=None):

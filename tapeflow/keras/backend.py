@@ -1,4 +1,4 @@
-"""keras.backend: the global float type, epsilon, image data format, clear_session."""
+"""keras.backend: the global float type, epsilon, image data format, clear_session, get/set_value."""
 from tapeflow.runtime import dtypes
 
 _config = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last"}
@@ -55,3 +55,15 @@ def dtype(x):
 
 def backend():
     return "tensorflow"
+
+
+def get_value(x):
+    """A tensor's or variable's value as NumPy; Python numbers and arrays pass through."""
+    return x.numpy() if hasattr(x, "numpy") else x
+
+
+def set_value(x, value):
+    """Assign `value` to the variable `x` (e.g. an optimizer's learning_rate)."""
+    if not hasattr(x, "assign"):
+        raise TypeError(f"set_value: {type(x).__name__} is not a variable; cannot assign {value!r}")
+    x.assign(value)

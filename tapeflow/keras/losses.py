@@ -12,12 +12,27 @@ from tapeflow.runtime.tensor import convert_to_tensor
 EPSILON = 1e-7
 
 
+def same_rank(y_true, y_pred):
+    """Keras' squeeze-or-expand: when the ranks differ by one and the longer side ends in a
+    size-1 axis, labels (batch,) against predictions (batch, 1) become (batch, 1) (and
+    rank > 1 the other way round is squeezed).  Without it the difference would
+    broadcast to (batch, batch): a silently wrong loss."""
+    t_rank, p_rank = y_true.shape.rank, y_pred.shape.rank
+    if t_rank is None or p_rank is None or abs(t_rank - p_rank) != 1:
+        return y_true, y_pred
+    if p_rank == t_rank + 1 and y_pred.shape[-1] == 1:
+        return (A.expand_dims(y_true, -1), y_pred) if t_rank == 1 else (y_true, A.squeeze(y_pred, -1))
+    if t_rank == p_rank + 1 and y_true.shape[-1] == 1:
+        return (y_true, A.expand_dims(y_pred, -1)) if p_rank == 1 else (A.squeeze(y_true, -1), y_pred)
+    return y_true, y_pred
+
+
 def _prepare(y_true, y_pred):
     y_pred = convert_to_tensor(y_pred)
     y_true = convert_to_tensor(y_true)
     if y_true.dtype is not y_pred.dtype:
         y_true = M.cast(y_true, y_pred.dtype)
-    return y_true, y_pred
+    return same_rank(y_true, y_pred)
 
 
 def one_hot_labels(labels, depth, dtype):

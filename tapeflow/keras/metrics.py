@@ -104,13 +104,13 @@ class MeanMetricWrapper(Mean):
 
 def accuracy(y_true, y_pred):
     y_pred = convert_to_tensor(y_pred)
-    y_true = M.cast(convert_to_tensor(y_true), y_pred.dtype)
+    y_true, y_pred = losses.same_rank(M.cast(convert_to_tensor(y_true), y_pred.dtype), y_pred)
     return M.cast(M.equal(y_true, y_pred), dtypes.float32)
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
     y_pred = convert_to_tensor(y_pred)
-    y_true = convert_to_tensor(y_true)
+    y_true, y_pred = losses.same_rank(convert_to_tensor(y_true), y_pred)
     predicted = M.cast(M.greater(y_pred, M.cast(convert_to_tensor(threshold), y_pred.dtype)), y_true.dtype)
     return R.reduce_mean(M.cast(M.equal(y_true, predicted), dtypes.float32), axis=-1)
 
@@ -297,7 +297,8 @@ def get(identifier, loss=None, y_true_shape=None, y_pred_shape=None):
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
             raise ValueError(f"Unknown metric {identifier!r}; known: {sorted(_BY_NAME)}")
-        return _BY_NAME[identifier]()
+        # Keras logs a metric under the string the user gave ("mae", not "mean_absolute_error").
+        return _BY_NAME[identifier](name=identifier)
     if callable(identifier):
         return MeanMetricWrapper(identifier, name=getattr(identifier, "__name__", "metric"))
     raise ValueError(f"Could not interpret metric {identifier!r}")

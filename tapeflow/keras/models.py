@@ -129,6 +129,25 @@ class Model(Trainer, Layer):
         from tapeflow.keras import saving
         saving.save_model(self, filepath, overwrite)
 
+    def get_config(self):
+        """Sequential and functional models: their architecture (as Model.save writes it)."""
+        if isinstance(self, Sequential) or (self.__dict__.get("_functional") is not None and type(self) is Model):
+            from tapeflow.keras import saving
+            return saving.layer_config(self)["config"]
+        return Layer.get_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from tapeflow.keras import saving
+        kind = "Sequential" if issubclass(cls, Sequential) else "Functional"
+        if "layers" not in config and "nodes" not in config and kind == "Functional":
+            return cls(**config)  # a subclassed model's own constructor arguments
+        saving._SCOPE.append(dict(custom_objects or {}))
+        try:
+            return saving.layer_from_config({"class_name": kind, "config": config})
+        finally:
+            saving._SCOPE.pop()
+
     # -- weights on disk (tapeflow checkpoint format, see README)
     def save_weights(self, filepath, overwrite=True):
         from tapeflow.train import checkpoint

@@ -17,12 +17,34 @@ WEIGHTS = "weights"
 FORMAT = "tapeflow-keras-v1"
 
 
+# Classes registered with register_keras_serializable, by class name.  load_model rebuilds
+# them from their get_config() like the built-in layers (the class must be imported first).
+_REGISTERED = {}
+_SCOPE = [{}]  # custom_objects of the load_model call in progress
+
+
+def register_keras_serializable(package="Custom", name=None):
+    """Class decorator: let save/load_model rebuild this Layer subclass from its get_config()."""
+    def register(cls):
+        key = name or cls.__name__
+        _REGISTERED[key] = cls
+        cls._registered_name = f"{package}>{key}"
+        return cls
+    return register
+
+
+def get_custom_objects():
+    return _REGISTERED
+
+
 def _layer_classes():
     from tapeflow.keras import layers, models
     from tapeflow.keras.layers.base import Layer
     from tapeflow.keras.layers.lambda_layer import OperatorLayer
     classes = {n: c for n, c in vars(layers).items() if isinstance(c, type) and issubclass(c, Layer)}
     classes.update(OperatorLayer=OperatorLayer, Sequential=models.Sequential, Functional=models.Model)
+    classes.update(_REGISTERED)
+    classes.update(_SCOPE[-1])
     return classes
 
 
@@ -41,7 +63,8 @@ def layer_config(layer):
     if _layer_classes().get(name) is not type(layer):
         raise ValueError(with_location(
             f"save: layer {layer.name} is a {name}, not a built-in keras.layers class; it cannot be "
-            f"rebuilt from configuration (use save_weights)"))
+            f"rebuilt from configuration (decorate the class with "
+            f"keras.saving.register_keras_serializable(), or use save_weights)"))
     config = layer.get_config()
     try:
         json.dumps(config)
@@ -59,7 +82,9 @@ def layer_from_config(spec):
     if name == "Functional":
         return _functional_from_config(spec["config"])
     if name not in classes:
-        raise ValueError(with_location(f"load_model: unknown layer class {name!r}"))
+        raise ValueError(with_location(
+            f"load_model: unknown layer class {name!r} (pass it in custom_objects, or register it with "
+            f"keras.saving.register_keras_serializable())"))
     config = dict(spec["config"])
     for key in ("layer",):  # wrappers hold a nested layer
         if isinstance(config.get(key), dict) and "class_name" in config[key]:
@@ -153,7 +178,7 @@ def _functional_from_config(config):
 
 def save_model(model, filepath, overwrite=True):
     filepath = os.fspath(filepath)
-    config = {"format": FORMAT, "model": layer_config(model)}
+    config = {"format": FORMAT, "model": layer_config(model), "compile": _compile_config(model)}
     if os.path.exists(filepath) and not overwrite:
         raise FileExistsError(with_location(f"save: {filepath!r} exists and overwrite=False"))
     os.makedirs(filepath, exist_ok=True)
@@ -175,6 +200,77 @@ def load_model(filepath, custom_objects=None, compile=True, **unused):  # noqa: 
     if config.get("format") != FORMAT:
         raise ValueError(with_location(f"load_model: {filepath!r} has format {config.get('format')!r}, "
                                        f"expected {FORMAT!r}"))
-    model = layer_from_config(config["model"])
+    _SCOPE.append(dict(custom_objects or {}))
+    try:
+        model = layer_from_config(config["model"])
+    finally:
+        _SCOPE.pop()
     model.load_weights(os.path.join(filepath, WEIGHTS))
+    if compile and config.get("compile"):
+        model.compile(**_from_compile_config(config["compile"]))
     return model
+
+
+# -- compile() arguments.  Strings are kept; optimizer, loss and metric objects of built-in
+# classes are written as {"class_name", "config"} where config holds every constructor
+# argument the object keeps as a plain value.  If any part cannot be written this way the
+# model is saved uncompiled (as Keras does for what it cannot serialize).
+def _object_config(obj):
+    import inspect
+    params = inspect.signature(type(obj).__init__).parameters
+    kept = {**getattr(obj, "fn_kwargs", {}), **vars(obj)}
+    config = {}
+    for p in params:
+        if p == "self" or params[p].kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+            continue
+        value = kept.get(p, kept.get("_" + p))
+        if p == "learning_rate":
+            value = getattr(obj, "learning_rate", value)
+            value = float(value.numpy()) if hasattr(value, "numpy") else value
+        if isinstance(value, (bool, int, float, str, type(None))) or (
+                isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) for v in value)):
+            config[p] = value
+        elif p in kept:
+            return None  # a setting that is not plain data: cannot rebuild faithfully
+    return {"class_name": type(obj).__name__, "config": config}
+
+
+def _spec_config(spec):
+    if spec is None or isinstance(spec, str):
+        return spec
+    if isinstance(spec, (list, tuple)):
+        items = [_spec_config(s) for s in spec]
+        return None if any(i is None and s is not None for i, s in zip(items, spec)) else items
+    if isinstance(spec, dict):
+        items = {k: _spec_config(v) for k, v in spec.items()}
+        return None if any(items[k] is None and spec[k] is not None for k in spec) else items
+    return _object_config(spec)
+
+
+def _compile_config(model):
+    args = model.__dict__.get("_compile_args")
+    if not args:
+        return None
+    out = {}
+    for key, value in args.items():
+        encoded = _spec_config(value)
+        if encoded is None and value is not None:
+            return None
+        out[key] = encoded
+    return out
+
+
+def _from_compile_config(config):
+    from tapeflow.keras import losses, metrics, optimizers
+
+    def decode(value, module):
+        if isinstance(value, list):
+            return [decode(v, module) for v in value]
+        if isinstance(value, dict) and "class_name" not in value:
+            return {k: decode(v, module) for k, v in value.items()}
+        if isinstance(value, dict):
+            return getattr(module, value["class_name"])(**value["config"])
+        return value
+
+    return {"optimizer": decode(config["optimizer"], optimizers), "loss": decode(config.get("loss"), losses),
+            "metrics": decode(config.get("metrics"), metrics), "loss_weights": config.get("loss_weights")}

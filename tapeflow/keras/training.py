@@ -50,7 +50,9 @@ class _ArrayBatches:
                     f"fit: x has {self.n} examples but {name} has {_first_dim(part)}"))
         self.batch_size = int(batch_size or 32)
         self.shuffle = shuffle
-        self.rng = np.random.default_rng(seed)
+        # Drawn from NumPy's global generator, so keras.utils.set_random_seed makes the
+        # per-epoch shuffles reproducible, as in Keras.
+        self.rng = np.random.default_rng(np.random.randint(2**31) if seed is None else seed)
 
     def steps(self):
         return -(-self.n // self.batch_size)
@@ -76,6 +78,37 @@ class _DatasetBatches:
     def __iter__(self):
         for element in self.dataset:
             yield element if isinstance(element, tuple) else (element,)
+
+
+class _ClassWeighted:
+    """Batches whose sample weights are multiplied by class_weight[class of each target]:
+    the class is the label itself, or the argmax of a one-hot / probability row."""
+
+    def __init__(self, data, class_weight):
+        self.data = data
+        self.table = np.zeros(max(int(k) for k in class_weight) + 1, np.float32)
+        for k, w in class_weight.items():
+            self.table[int(k)] = w
+
+    def steps(self):
+        return self.data.steps()
+
+    def __iter__(self):
+        for batch in self.data:
+            x, y, sw = _unpack(batch)
+            if y is None or len(nest.flatten(y)) != 1:
+                raise ValueError(with_location("fit: class_weight needs exactly one target per example"))
+            labels = np.asarray(nest.flatten(y)[0])
+            if labels.ndim > 1 and labels.shape[-1] > 1:
+                labels = labels.argmax(axis=-1)
+            labels = labels.reshape(labels.shape[0], -1)[:, 0].astype(np.int64)
+            if labels.min() < 0 or labels.max() >= len(self.table):
+                raise ValueError(with_location(
+                    f"fit: class_weight has no entry for class {int(labels.max())}"))
+            weights = self.table[labels]
+            if sw is not None:
+                weights = weights * np.asarray(sw, np.float32).reshape(weights.shape[0], -1)[:, 0]
+            yield x, y, convert_to_tensor(weights)
 
 
 def _batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False):
@@ -112,6 +145,8 @@ class Trainer:
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, run_eagerly=False,
                 **unused):
         d = self.__dict__
+        d["_compile_args"] = {"optimizer": optimizer, "loss": loss, "metrics": metrics,
+                              "loss_weights": loss_weights}  # for Model.save
         d["optimizer"] = optimizers_mod.get(optimizer)
         # Several outputs: the per-output losses are resolved by _prepare from the first batch.
         multi = isinstance(loss, (list, tuple, dict)) or loss_weights is not None
@@ -126,7 +161,11 @@ class Trainer:
     def _require_compiled(self, what):
         if self.optimizer is None and what == "fit":
             raise RuntimeError(with_location(f"{self.name}.{what}: call compile() first"))
-        if self.compiled_loss is None and what in ("fit", "evaluate"):
+        # A loss is needed only by the built-in steps: an overridden train_step/test_step
+        # (Keras "customizing fit") may compute its own, and layers may add_loss() theirs.
+        step = {"fit": "train_step", "evaluate": "test_step"}.get(what)
+        builtin = step is not None and getattr(type(self), step) is getattr(Trainer, step)
+        if self.compiled_loss is None and builtin and not self.losses:
             raise RuntimeError(with_location(f"{self.name}.{what}: compile() needs a loss"))
 
     @property
@@ -146,8 +185,13 @@ class Trainer:
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
         """The compiled loss plus every loss the layers added (regularization, add_loss)."""
         y, y_pred = _single(y), _single(y_pred)
-        loss = self.compiled_loss(y, y_pred, sample_weight)
         extra = self.losses
+        if self.compiled_loss is None:
+            if not extra:
+                raise ValueError(with_location(
+                    f"{self.name}.compute_loss: no loss to compute; give compile() a loss"))
+            return tapeflow.add_n([tapeflow.cast(e, extra[0].dtype) for e in extra])
+        loss = self.compiled_loss(y, y_pred, sample_weight)
         if extra:
             loss = loss + tapeflow.add_n([tapeflow.cast(e, loss.dtype) for e in extra])
         return loss
@@ -220,12 +264,14 @@ class Trainer:
 
     # -- loops
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
-            validation_split=0.0, validation_data=None, shuffle=True, sample_weight=None,
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None, sample_weight=None,
             initial_epoch=0, steps_per_epoch=None, validation_batch_size=None, **unused):
         self._require_compiled("fit")
         if validation_split and validation_data is None:
             x, y, sample_weight, validation_data = _split(x, y, sample_weight, validation_split)
         data = _batches(x, y, sample_weight, batch_size, shuffle)
+        if class_weight:
+            data = _ClassWeighted(data, class_weight)
         history = callbacks_mod.History()
         cbs = list(callbacks or [])
         verbose = 1 if verbose == "auto" else verbose

@@ -38,3 +38,22 @@ def normalize(x, axis=-1, order=2):
 
 def plot_model(*args, **kwargs):
     raise NotImplementedError("keras.utils.plot_model needs graphviz; use model.summary() instead")
+
+
+def unpack_x_y_sample_weight(data):
+    """(x,), (x, y) or (x, y, sample_weight) -> (x, y, sample_weight), missing parts None."""
+    if isinstance(data, list):
+        data = tuple(data)
+    if not isinstance(data, tuple) or hasattr(data, "_fields"):
+        return data, None, None
+    if not 1 <= len(data) <= 3:
+        raise ValueError(f"unpack_x_y_sample_weight: expected a tuple of 1 to 3 parts, got {len(data)}")
+    return tuple(data) + (None,) * (3 - len(data))
+
+
+def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """The inverse of unpack_x_y_sample_weight: x alone, (x, y) or (x, y, sample_weight)."""
+    if y is None:
+        return x if not isinstance(x, (tuple, list)) else (x,)
+    return (x, y) if sample_weight is None else (x, y, sample_weight)
+from tapeflow.keras.saving import get_custom_objects, register_keras_serializable  # noqa: E402,F401 - also keras.utils names
