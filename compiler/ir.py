@@ -49,6 +49,10 @@ class Node:
     # graph runs point there.  Not part of a node's identity (CSE merges across lines).
     loc: str = field(default="", compare=False)
 
+    # tf.Operation's names for what a node is, for code that inspects graphs.
+    type = property(lambda self: self.op)
+    name = property(lambda self: f"{self.op}_{self.id}")
+
     def moved(self, inputs=None, attrs=None):
         """This node with other inputs and/or attrs (id, op, avals, location kept)."""
         return Node(self.id, self.op, self.inputs if inputs is None else tuple(inputs),
@@ -102,6 +106,10 @@ class Graph:
     def to_dot(self):
         from .printing import graph_dot
         return graph_dot(self)
+
+    def get_operations(self):
+        """The nodes in order (tf.Graph.get_operations); each has .name and .type."""
+        return list(self.nodes)
 
     def variables(self):
         """Every tf.Variable referenced by a "variable" node, sub-graphs included,

@@ -44,7 +44,7 @@ def _attr_text(v):
     if hasattr(v, "obj"):  # a Holder
         obj = v.obj
         name = getattr(obj, "name", None)
-        if isinstance(name, str) and hasattr(obj, "assign"):
+        if isinstance(name, str) and hasattr(obj, "read_value"):
             return f"<Variable {name}>"
         if hasattr(obj, "_value") and hasattr(obj._value, "shape") and getattr(obj._value, "size", 99) <= 4:
             return str(obj._value.tolist())

@@ -67,7 +67,9 @@ class GradientTape:
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):
         tape = self._begin_use()
-        targets = [convert_to_tensor(t) for t in nest.flatten(target)]
+        # A variable target stays the variable, so that gradient(v, v) is ones as in TF
+        # (converting it would make a fresh read that no record connects to v).
+        targets = [t if isinstance(t, Variable) else convert_to_tensor(t) for t in nest.flatten(target)]
         flat_sources = _checked_sources(sources)
         if output_gradients is not None:
             out_grads = [None if g is None else convert_to_tensor(g) for g in nest.flatten(output_gradients)]
@@ -76,7 +78,11 @@ class GradientTape:
                     f"GradientTape.gradient: {len(out_grads)} output_gradients for {len(targets)} targets"))
         else:
             out_grads = [None] * len(targets)
+        out_grads = [array_ops.ones_like(t._value) if g is None and isinstance(t, Variable) else g
+                     for t, g in zip(targets, out_grads)]
         grads = backprop(tape, targets, out_grads, flat_sources)
+        # TF differentiates only floating sources: an integer source's gradient is None.
+        grads = [g if s.dtype.is_floating else None for g, s in zip(grads, flat_sources)]
         if UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO:
             grads = [_zeros_for(s) if g is None else g for g, s in zip(grads, flat_sources)]
         self._end_use()

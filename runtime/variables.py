@@ -2,6 +2,7 @@
 which is where tapes (watch on access) and graphs (read nodes) hook in."""
 import itertools
 import threading
+import weakref
 
 import numpy as np
 
@@ -28,7 +29,7 @@ class Variable(TensorBase):
     __slots__ = ("_value", "_name", "trainable", "_uid", "_shape", "_dtype", "__weakref__", "__dict__")
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
-                 validate_shape=True, **unused):
+                 validate_shape=True, constraint=None, **unused):
         if callable(initial_value):
             initial_value = initial_value()
         if initial_value is None:
@@ -52,6 +53,7 @@ class Variable(TensorBase):
         self._dtype = t.dtype
         self._shape = t.shape if (shape is None and validate_shape) else None
         self.trainable = bool(trainable)
+        self.constraint = constraint  # applied by optimizers after each update, as in TF
         self._uid = next(_uid)
         stack = getattr(_scopes, "stack", None)
         self._name = "/".join((stack or []) + [name or "Variable"]) + ":0"
@@ -114,6 +116,26 @@ class Variable(TensorBase):
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self.assign(self.value() - self._checked(delta, "assign_sub"), read_value=read_value)
 
+    def scatter_nd_update(self, indices, updates, name=None):
+        from .ops import gather_ops
+        return self.assign(gather_ops.tensor_scatter_nd_update(self.value(), indices, updates))
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        from .ops import gather_ops
+        return self.assign(gather_ops.tensor_scatter_nd_add(self.value(), indices, updates))
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        from .ops import gather_ops
+        return self.assign(gather_ops.tensor_scatter_nd_sub(self.value(), indices, updates))
+
+    def __getitem__(self, key):
+        """A read of a slice; like TensorFlow, the result also has `.assign(value)`,
+        which writes the value into that slice of this variable."""
+        from .ops import indexing
+        out = indexing.getitem(self.value(), key)
+        _slice_sources[id(out)] = (weakref.ref(out, lambda _, k=id(out): _slice_sources.pop(k, None)), self, key)
+        return out
+
     # -- Python protocol (eager only)
     def __array__(self, dtype=None, copy=None):
         return np.asarray(self.value(), dtype=dtype)
@@ -169,3 +191,36 @@ def _record_read(var, t):
         state.tapes[:] = saved
     tape_mod.record(array_ops.IDENTITY, (var,), {}, out)
     return out
+
+
+# id(slice result) -> (weakref to it, variable, index): what `variable[index].assign` writes to.
+_slice_sources = {}
+
+
+def _assign_into_slice(var, key, value):
+    """var[key] = value, for any index getitem accepts: index a tensor of flat positions
+    with the same key, then scatter the (broadcast) value into those positions."""
+    from .ops import array_ops, gather_ops, indexing
+    shape = var.shape.as_list()
+    positions = indexing.getitem(array_ops.reshape(array_ops.range_(int(np.prod(shape))), shape), key)
+    value = value if isinstance(value, TensorBase) else convert_to_tensor(value, var.dtype)
+    if value.dtype is not var.dtype:
+        raise TypeError(with_location(
+            f"assign to a slice of {var.name}: the variable has dtype {var.dtype.name}, the value has {value.dtype.name}"))
+    value = array_ops.broadcast_to(value, array_ops.shape(positions))
+    flat = gather_ops.tensor_scatter_nd_update(
+        array_ops.reshape(var.value(), [-1]), array_ops.reshape(positions, [-1, 1]), array_ops.reshape(value, [-1]))
+    return var.assign(array_ops.reshape(flat, shape))
+
+
+def _slice_assign(t):
+    entry = _slice_sources.get(id(t))
+    if entry is None or entry[0]() is not t:
+        raise AttributeError(f"'{type(t).__name__}' object has no attribute 'assign' "
+                             "(only a slice of a tf.Variable, such as v[0], can be assigned)")
+    _, var, key = entry
+    return lambda value, use_locking=None, name=None, read_value=True: _assign_into_slice(var, key, value)
+
+
+# A property, so hasattr(tensor, "assign") stays False for tensors that are not variable slices.
+TensorBase.assign = property(_slice_assign)

@@ -378,6 +378,14 @@ class Function:
     def experimental_get_tracing_count(self):
         return self._tracing_count
 
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """One line per traced concrete function (the traces made so far)."""
+        seen = []
+        for entry in self._cache.values():
+            if hasattr(entry, "pretty_printed_signature") and entry not in seen:
+                seen.append(entry)
+        return "\n\n".join(cf.pretty_printed_signature() for cf in seen)
+
     def __repr__(self):
         return f"<tapeflow.function {self.__name__}>"
 

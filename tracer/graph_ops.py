@@ -47,7 +47,7 @@ ENSURE_SHAPE = defprim("ensure_shape", _ensure_shape_impl, _ensure_shape_rule,
 def ensure_shape(x, shape, name=None):
     """x, checked to have `shape` (None dims match anything): statically while
     tracing (ValueError), on the value when it runs (InvalidArgumentError)."""
-    x = convert_to_tensor(x.value() if isinstance(x, TensorBase) and hasattr(x, "assign") else x)
+    x = convert_to_tensor(x.value() if isinstance(x, TensorBase) and hasattr(x, "read_value") else x)
     shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
     if shape.rank is None:
         return x
@@ -96,7 +96,7 @@ def get_static_value(tensor, partial=False):
     """The value as a NumPy array when known without running a graph: eager
     tensors, Python/NumPy values, graph constants (tf.shape of a fully known shape is one).
     None otherwise."""
-    if isinstance(tensor, TensorBase) and hasattr(tensor, "assign"):
+    if isinstance(tensor, TensorBase) and hasattr(tensor, "read_value"):
         return None if state.graph is not None else np.asarray(tensor.numpy())
     if isinstance(tensor, Tensor):
         return tensor.numpy()

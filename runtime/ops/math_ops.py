@@ -171,8 +171,10 @@ def _binary_args(x, y, op):
         y = convert_to_tensor(y)
         x = convert_to_tensor(x, y.dtype)
     else:
+        # Neither is a tensor: like TF, the second converts to the first's dtype when it
+        # is Python data (tf.maximum(0.0, [1, -1]) is float32), NumPy keeps its own.
         x = convert_to_tensor(x)
-        y = convert_to_tensor(y, x.dtype) if _is_python_scalar(y) else convert_to_tensor(y)
+        y = convert_to_tensor(y, x.dtype) if _is_python_data(y) else convert_to_tensor(y)
     if x.dtype is not y.dtype:
         _dtype_mismatch(op, x, y)
     return x, y
@@ -196,6 +198,13 @@ def _scalar_like(value, other):
 
 def _is_python_scalar(v):
     return type(v) in (int, float, bool)
+
+
+def _is_python_data(v):
+    """A Python scalar, or a (nested) list/tuple of them."""
+    if isinstance(v, (list, tuple)):
+        return all(_is_python_data(e) for e in v)
+    return _is_python_scalar(v)
 
 
 def _dtype_mismatch(op, x, y):

@@ -157,7 +157,10 @@ class _Replacer(gast.NodeTransformer):
             if isinstance(e, gast.Name) and isinstance(self.repl.get(e.id), list):
                 for item in self.repl[e.id]:
                     if isinstance(item, str):
-                        out.append(gast.Name(id=item, ctx=copy.copy(ctx), annotation=None, type_comment=None))
+                        # Marked too: a user variable may share a placeholder's name
+                        # (`state`), and must not be substituted again.
+                        out.append(_Marked(gast.Name(id=item, ctx=copy.copy(ctx), annotation=None,
+                                                     type_comment=None)))
                     else:  # expressions (call arguments), spliced as they are
                         out.append(_Marked(item))
             else:
