@@ -52,7 +52,13 @@ def op_error(op_name, inputs, attrs, exc):
     shown = {k: v for k, v in attrs.items() if not callable(v)}
     attr_txt = f" with {shown}" if shown else ""
     msg = with_location(f"{op_name}({args}){attr_txt} failed: {str(exc).strip()}")
+    # A plain ValueError from the array library (int ** negative int, ...) is what TensorFlow
+    # reports as InvalidArgumentError, itself a ValueError, so `except ValueError` still catches it.
     cls = type(exc) if isinstance(exc, (ValueError, TypeError, IndexError)) else InvalidArgumentError
+    if cls is ValueError:
+        cls = InvalidArgumentError
+    elif cls is IndexError:  # an index out of range (gather on CPU): TensorFlow's InvalidArgumentError
+        cls = IndexInvalidArgumentError
     try:
         return cls(msg)
     except Exception:
@@ -65,3 +71,8 @@ class InvalidArgumentError(ValueError):
 
 class OpError(Exception):
     pass
+
+
+class IndexInvalidArgumentError(InvalidArgumentError, IndexError):
+    """An index out of range: InvalidArgumentError as in TensorFlow, and an IndexError as in
+    Python, so either `except` catches it (NumPy's AxisError is a ValueError and IndexError alike)."""

@@ -18,6 +18,7 @@ from tapeflow.runtime.ops import conv_variants as _CV
 from tapeflow.runtime.ops import decomp_ops as _D
 from tapeflow.runtime.ops import gather_ops as _G
 from tapeflow.runtime.ops import image_ops as _IM
+from tapeflow.runtime.ops import indexing as _IX
 from tapeflow.runtime.ops import join_ops as _J
 from tapeflow.runtime.ops import layout_ops as _LO
 from tapeflow.runtime.ops import linalg_ops as _L
@@ -84,7 +85,8 @@ _OPS.update(_pick(_SP, """
 _OPS.update(_pick(_LO, "meshgrid repeat roll"))
 _OPS.update(_pick(_MX, "norm clip_by_norm clip_by_global_norm global_norm"))
 _OPS.update(range=_A.range_, add_n=add_n, divide_no_nan=_M.div_no_nan, log_sigmoid=log_sigmoid, softplus=_N.softplus,
-            realdiv=_M.truediv, scalar_mul=_M.multiply, l2_normalize=_N.l2_normalize)
+            realdiv=_M.truediv, scalar_mul=_M.multiply, l2_normalize=_N.l2_normalize,
+            strided_slice=_IX.strided_slice)
 
 _TOP_LEVEL = """
     add subtract multiply truediv divide floordiv pow negative abs sign square sqrt exp sin cos tan tanh
@@ -97,7 +99,7 @@ _TOP_LEVEL = """
     log mod floormod rsqrt expm1 log1p erf ceil floor div_no_nan squared_difference is_nan is_finite
     tensor_scatter_nd_update tensor_scatter_nd_add tensor_scatter_nd_sub tensor_scatter_nd_max
     tensor_scatter_nd_min unique unique_with_counts searchsorted histogram_fixed_width meshgrid repeat roll
-    norm clip_by_norm clip_by_global_norm truncatediv truncatemod
+    norm clip_by_norm clip_by_global_norm truncatediv truncatemod strided_slice
 """.split()
 
 _MATH = """

@@ -59,8 +59,9 @@ def replay(graph, args):
     return [env[r] for r in graph.outputs]
 
 
-class _Building:
-    """Install a GraphBuilder as the current graph, with no tapes of the caller."""
+class Building:
+    """Install a GraphBuilder as the current graph, with no tapes of the caller
+    (ops traced inside are not differentiated by the caller's tapes)."""
 
     def __init__(self, builder):
         self.builder = builder
@@ -107,7 +108,7 @@ class VJPGraphs:
 
 def _joint_graph(graph, wrt=None, out_wrt=None, with_variables=True, dense=False):
     builder = GraphBuilder(graph.name + "_joint")
-    with _Building(builder):
+    with Building(builder):
         xs = [builder.placeholder(graph.aval(r)) for r in graph.inputs]
         private = tape_mod.Tape(persistent=True, watch_accessed_variables=with_variables)
         sources = xs if wrt is None else [xs[i] for i in wrt]

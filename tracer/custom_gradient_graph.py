@@ -78,30 +78,13 @@ class _ForwardBuilder(GraphBuilder):
         return t
 
 
-class _Tracing:
-    """`builder` is the current graph and no tape records (f's own ops are not
-    differentiated: the node's gradient is grad_fn)."""
-
-    def __init__(self, builder):
-        self.builder = builder
-
-    def __enter__(self):
-        self.saved = (state.graph, list(state.tapes))
-        state.graph = self.builder
-        state.tapes[:] = []
-
-    def __exit__(self, *exc):
-        state.graph, tapes = self.saved
-        state.tapes[:] = tapes
-
-
 def custom_gradient_call(builder, f, args, kwargs):
     flat_args = nest.flatten(args)
     arg_positions = [i for i, a in enumerate(flat_args) if isinstance(a, TensorBase)]
     arg_tensors = [staged_value(flat_args[i]) for i in arg_positions]
 
     fb = _ForwardBuilder(builder)
-    with _Tracing(fb):
+    with autodiff.Building(fb):
         phs = [fb.placeholder(t.aval if isinstance(t, SymbolicTensor) else _aval(t)) for t in arg_tensors]
         leaves = list(flat_args)
         for i, ph in zip(arg_positions, phs):
@@ -112,7 +95,7 @@ def custom_gradient_call(builder, f, args, kwargs):
         variables = [v for v, _ in fb.variable_reads]
 
         gb = GraphBuilder("custom_gradient_grad", parent=fb)
-        with _Tracing(gb):
+        with autodiff.Building(gb):
             dys = [gb.placeholder(o.aval) for o in flat_out]
             grads = _grad_fn_call(grad_fn, dys, result, variables, len(arg_tensors))
             grad_graph_outs = [g if g is not None else _zeros_in(gb, t) for g, t in zip(grads, phs + variables)]

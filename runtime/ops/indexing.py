@@ -211,3 +211,36 @@ def _is_int(it):
     if isinstance(it, (bool, np.bool_)):
         return False
     return isinstance(it, (int, np.integer)) or (isinstance(it, TensorBase) and it.shape.rank == 0)
+
+
+def _items_of(v, n, what):
+    """begin/end/strides as a list of n ints or scalar tensors (a 1-D tensor is split)."""
+    if isinstance(v, TensorBase):
+        v = convert_to_tensor(v)
+        v = v.numpy().tolist() if type(v) is Tensor else [v[i] for i in range(n)]
+    v = list(v)
+    if len(v) != n:
+        raise ValueError(with_location(f"strided_slice: {what} has {len(v)} entries, begin has {n}"))
+    return v
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+    """tf.strided_slice: bit i of a mask says how entry i of begin/end/strides is read;
+    it becomes the Python index x[...] (same clamping of out-of-range bounds)."""
+    n = int(convert_to_tensor(begin).shape[0]) if isinstance(begin, TensorBase) else len(begin)
+    begin = _items_of(begin, n, "begin")
+    end = _items_of(end, n, "end")
+    strides = [1] * n if strides is None else _items_of(strides, n, "strides")
+    items = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            items.append(Ellipsis)
+        elif new_axis_mask & bit:
+            items.append(None)
+        elif shrink_axis_mask & bit:
+            items.append(b)
+        else:
+            items.append(slice(None if begin_mask & bit else b, None if end_mask & bit else e, s))
+    return getitem(input_, tuple(items))

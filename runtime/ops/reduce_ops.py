@@ -62,10 +62,28 @@ def _prod_impl(xp, x, axis, keepdims):
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
 
 
+def _extreme_impl(reducer, float_identity, int_identity):
+    """max/min whose reduction over zero elements gives the identity, as TensorFlow does
+    (-inf/+inf for floats, the dtype's min/max for integers) instead of NumPy's error."""
+    def impl(xp, x, axis, keepdims):
+        if x.size:
+            return getattr(xp, reducer)(x, axis=axis, keepdims=keepdims)
+        shape = tuple(1 if a in axis else d for a, d in enumerate(x.shape)) if keepdims else \
+            tuple(d for a, d in enumerate(x.shape) if a not in axis)
+        if x.dtype.kind == "f":
+            fill = float_identity
+        elif x.dtype.kind == "b":
+            fill = float_identity < 0  # max of no bools is False, min is True
+        else:
+            fill = int_identity(np.iinfo(x.dtype))
+        return xp.full(shape, fill, dtype=x.dtype)
+    return impl
+
+
 SUM = defprim("reduce_sum", _sum_impl, R.reduce, _sum_vjp, kernel="+", kind="reduce")
-MAX = defprim("reduce_max", lambda xp, x, axis, keepdims: xp.max(x, axis=axis, keepdims=keepdims),
+MAX = defprim("reduce_max", _extreme_impl("max", -np.inf, lambda info: info.min),
               R.reduce, _extreme_vjp, kernel="max", kind="reduce")
-MIN = defprim("reduce_min", lambda xp, x, axis, keepdims: xp.min(x, axis=axis, keepdims=keepdims),
+MIN = defprim("reduce_min", _extreme_impl("min", np.inf, lambda info: info.max),
               R.reduce, _extreme_vjp, kernel="min", kind="reduce")
 PROD = defprim("reduce_prod", _prod_impl, R.reduce, _prod_vjp, kernel="*", kind="reduce")
 ANY = defprim("reduce_any", lambda xp, x, axis, keepdims: xp.any(x, axis=axis, keepdims=keepdims),

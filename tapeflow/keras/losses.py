@@ -100,10 +100,16 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     labels = _sparse_labels(y_true, y_pred)
     target = one_hot_labels(labels, y_pred.shape[-1], y_pred.dtype)
     if from_logits:
-        return R.reduce_logsumexp(y_pred, axis=-1) - R.reduce_sum(target * y_pred, axis=-1)
-    p = y_pred / R.reduce_sum(y_pred, axis=-1, keepdims=True)
-    p = M.clip_by_value(p, EPSILON, 1.0 - EPSILON)
-    return -R.reduce_sum(target * M.log(p), axis=-1)
+        loss = R.reduce_logsumexp(y_pred, axis=-1) - R.reduce_sum(target * y_pred, axis=-1)
+    else:
+        p = y_pred / R.reduce_sum(y_pred, axis=-1, keepdims=True)
+        p = M.clip_by_value(p, EPSILON, 1.0 - EPSILON)
+        loss = -R.reduce_sum(target * M.log(p), axis=-1)
+    # A label outside [0, classes) has an all-zero one-hot row, which would give a finite,
+    # wrong loss. TensorFlow raises on CPU and gives NaN on GPU; NaN here (eager and compiled
+    # alike, no data-dependent check in the graph) so the bad label can never train silently.
+    in_range = M.equal(R.reduce_sum(target, axis=-1), 1.0)
+    return A.where(in_range, loss, A.zeros_like(loss) + float("nan"))
 
 
 def mean_absolute_percentage_error(y_true, y_pred):

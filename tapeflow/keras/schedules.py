@@ -21,20 +21,25 @@ class LearningRateSchedule:
         return dict(self.__dict__)
 
 
-class ExponentialDecay(LearningRateSchedule):
-    """lr * decay_rate ** (step / decay_steps); the exponent is floored when staircase."""
+class _TimeDecay(LearningRateSchedule):
+    """A decay driven by step / decay_steps, floored when staircase."""
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None):
         if decay_steps <= 0:
-            raise ValueError(with_location(f"ExponentialDecay: decay_steps must be > 0, got {decay_steps}"))
+            raise ValueError(with_location(f"{type(self).__name__}: decay_steps must be > 0, got {decay_steps}"))
         self.initial_learning_rate = float(initial_learning_rate)
         self.decay_steps, self.decay_rate, self.staircase = decay_steps, float(decay_rate), staircase
 
-    def __call__(self, step):
+    def _progress(self, step):
         p = _step(step) / float(self.decay_steps)
-        if self.staircase:
-            p = M.floor(p)
-        return M.pow(convert_to_tensor(self.decay_rate), p) * self.initial_learning_rate
+        return M.floor(p) if self.staircase else p
+
+
+class ExponentialDecay(_TimeDecay):
+    """lr * decay_rate ** (step / decay_steps); the exponent is floored when staircase."""
+
+    def __call__(self, step):
+        return M.pow(convert_to_tensor(self.decay_rate), self._progress(step)) * self.initial_learning_rate
 
 
 class CosineDecay(LearningRateSchedule):
@@ -87,20 +92,11 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         return out
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_TimeDecay):
     """lr / (1 + decay_rate * step / decay_steps); the ratio is floored when staircase."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None):
-        if decay_steps <= 0:
-            raise ValueError(with_location(f"InverseTimeDecay: decay_steps must be > 0, got {decay_steps}"))
-        self.initial_learning_rate = float(initial_learning_rate)
-        self.decay_steps, self.decay_rate, self.staircase = decay_steps, float(decay_rate), staircase
-
     def __call__(self, step):
-        p = _step(step) / float(self.decay_steps)
-        if self.staircase:
-            p = M.floor(p)
-        return self.initial_learning_rate / (p * self.decay_rate + 1.0)
+        return self.initial_learning_rate / (self._progress(step) * self.decay_rate + 1.0)
 
 
 class PolynomialDecay(LearningRateSchedule):
