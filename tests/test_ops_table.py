@@ -269,6 +269,11 @@ ROWS.update({
     "argsort": Row([Case(lambda x: tf.argsort(x), lambda x: np.argsort(x, -1, kind="stable"), [rint((3, 5), 0, 3)]),
                     Case(lambda x: tf.argsort(x, 0, "DESCENDING"),
                          lambda x: np.argsort(-x, 0, kind="stable"), [rint((5, 2), 0, 3)])], False),
+    # partition path (k well below the row length): ties keep the lower index, as the full sort does
+    "top_k_indices": Row([Case(lambda x: tf.math.top_k(x, k=3).indices,
+                               lambda x: np.argsort(-x, -1, kind="stable")[..., :3], [rint((4, 40), 0, 6)]),
+                          Case(lambda x: tf.math.top_k(x, k=2).indices,
+                               lambda x: np.argsort(-x, -1, kind="stable")[..., :2], [rand((2, 3, 20))])], False),
 })
 
 

@@ -10,7 +10,6 @@ from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
-from . import indexing as I
 
 
 def scan_impl(xp, x, axis, exclusive, reverse, scan, identity_like):
@@ -51,6 +50,30 @@ def _argsort_impl(xp, x, axis, descending):
 
 ARGSORT = defprim("argsort", _argsort_impl,
                   lambda x, axis, descending: Aval(x.shape, dtypes.int32), None)
+
+
+def _top_k_impl(xp, x, k):
+    """Indices of the k largest along the last axis, ties lower index first: an
+    O(n) partition picks candidates, and only those k are sorted (a full argsort of
+    each row is what made top_k on a distance matrix slow)."""
+    n = x.shape[-1]
+    if k == 0 or 4 * k >= n or x.size == 0:
+        return _argsort_impl(xp, x, x.ndim - 1, True)[..., :k]
+    rows = x.reshape(-1, n)
+    cand = xp.sort(xp.argpartition(rows, n - k, axis=-1)[:, n - k:], axis=-1)
+    picked = xp.take_along_axis(cand, _argsort_impl(xp, xp.take_along_axis(rows, cand, -1), 1, True), -1)
+    # The partition breaks ties at the k-th value arbitrarily; TensorFlow keeps the
+    # lowest indices.  Rows with such a tie (or a NaN there) are sorted in full.
+    last = xp.take_along_axis(rows, picked[:, -1:], -1)
+    chosen = xp.take_along_axis(rows, picked, -1)
+    tied = ((rows == last).sum(-1) != (chosen == last).sum(-1)) | (last[:, 0] != last[:, 0])
+    if tied.any():
+        picked[tied] = _argsort_impl(xp, rows[tied], 1, True)[:, :k]
+    return picked.reshape(x.shape[:-1] + (k,)).astype(np.int32)
+
+
+TOP_K = defprim("top_k_indices", _top_k_impl,
+                lambda x, k: Aval(tuple(x.shape[:-1]) + (k,), dtypes.int32), None)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
@@ -101,8 +124,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
     n = x.shape[-1] if x.shape.rank else None
     if x.shape.rank == 0 or k < 0 or (n is not None and k > n):
         raise ValueError(with_location(f"top_k: k={k} is out of range for a tensor of shape {list(x.shape)}"))
-    order = bind(ARGSORT, (x,), {"axis": x.shape.rank - 1, "descending": True})
-    idx = I.getitem(order, (Ellipsis, slice(0, k)))
+    idx = bind(TOP_K, (x,), {"k": k})
     values = _take_along_last(x, idx)
     from . import math_ops as M
     return TopKV2(values, M.cast(idx, index_type))

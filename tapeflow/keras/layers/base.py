@@ -1,5 +1,6 @@
 """keras.layers.Layer: deferred build, weights, automatic tracking of sublayers
 and variables (also inside lists and dicts), and the `training` call context."""
+import functools
 import inspect
 import re
 import threading
@@ -63,6 +64,29 @@ def _expand(name, value, out):
         out.append((name, value))
 
 
+def _as_build_shapes(shape):
+    """A build() argument as TensorShapes: Keras 3 code calls `layer.build((None, 256))`
+    with plain tuples, while the layers here read `.rank`; a list/tuple of ints and
+    Nones is one shape, anything else nested is a structure of shapes."""
+    if isinstance(shape, (list, tuple)):
+        if all(d is None or isinstance(d, int) for d in shape):
+            return TensorShape(shape)
+        return type(shape)(_as_build_shapes(s) for s in shape)
+    if isinstance(shape, dict):
+        return {k: _as_build_shapes(v) for k, v in shape.items()}
+    return shape
+
+
+def _normalizing_build(build):
+    @functools.wraps(build)
+    def wrapper(self, input_shape, *args, **kwargs):
+        out = build(self, _as_build_shapes(input_shape), *args, **kwargs)
+        self.__dict__["built"] = True  # as in Keras, an explicit build() marks the layer built
+        return out
+    wrapper._normalizes_shapes = True
+    return wrapper
+
+
 class Layer(Module):
     """Base class of layers: override `build(input_shape)` and `call(inputs, ...)`.
     A tf.Module whose variables and sublayers are tracked when assigned."""
@@ -71,6 +95,12 @@ class Layer(Module):
     # Keras masking: a layer that supports masking passes its input's mask (through
     # compute_mask) on to its outputs; the others drop it.
     supports_masking = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not getattr(build, "_normalizes_shapes", False):
+            cls.build = _normalizing_build(build)
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
