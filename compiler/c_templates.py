@@ -173,6 +173,11 @@ def _cast(src, dst):
             return None  # float -> uint64: no wider signed integer to go through
         wide = "int32_t" if dst.size < 4 else "int64_t"
         return f"(({CTYPES[dst]})({wide}){{0}})"
+    if dst.is_floating and (src.is_bool or src.size < 4):
+        # Through int32: gcc does not vectorize a direct uint8/int8/int16 -> float
+        # conversion ("no vectype"), and one such cast (a mask turned into 0/1)
+        # kept a whole fused loop scalar, ~15x slower.  The value is the same.
+        return "((" + CTYPES[dst] + ")(int32_t){0})"
     return "((" + CTYPES[dst] + "){0})"
 
 

@@ -176,3 +176,16 @@ def test_empty_max_reduction_is_minus_infinity_like_tensorflow():
     (got,) = compile_graph(g)(x)
     np.testing.assert_array_equal(got, np.full(3, -np.inf, np.float32))
     np.testing.assert_array_equal(got, run_reference(g, [x])[0])
+
+
+def test_small_integer_and_bool_to_float_casts_go_through_int32_so_loops_vectorize():
+    from tapeflow.compiler import c_templates as T
+    from tapeflow.runtime import dtypes as D
+    for src in (D.bool_, D.uint8, D.int8, D.int16):
+        assert T._cast(src, D.float32) == "((float)(int32_t){0})"
+    assert T._cast(D.int32, D.float32) == "((float){0})"
+    # and the values are unchanged, compiled against the reference
+    x = np.array([[-3.0, 0.0, 2.5, np.nan]], np.float32)
+    g = trace(lambda a: bind(PRIMITIVES["cast"], (bind(PRIMITIVES["less"], (a, a * 0.5), {}),),
+                             {"dtype": D.float32}), [aval(x.shape)])
+    np.testing.assert_array_equal(compile_graph(g)(x)[0], run_reference(g, [x])[0])
