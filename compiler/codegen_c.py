@@ -30,9 +30,11 @@ from .passes.fusion import classify
 # Elements below which a kernel runs on one thread.  Trap: right after a BLAS
 # call (matmul) OpenBLAS's threads keep spinning for a while, and a two-thread
 # kernel of a few hundred KB waits on them: the MLP step's 200K-element SGD
-# update took 560 us with threads from 2**16 up, 26 us alone.  Memory-bound
-# kernels that small gain little from a second core anyway.
-PARALLEL_MIN = 1 << 18
+# update took 560 us with threads from 2**16 up, 26 us alone; a conv net's
+# 0.5M-element relu after its im2col matmul made the compiled net slower than
+# eager until 2**20.  Memory-bound kernels that small gain little from a second
+# core anyway; GELU and softmax on millions of elements still use both.
+PARALLEL_MIN = 1 << 20
 SCRATCH_MAX = 1 << 14  # row length up to which costly values are kept in a per-row buffer
 # ops worth keeping in a row buffer when several loops of a row need them
 _COSTLY = {"exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "pow",
