@@ -133,3 +133,45 @@ class AdamOptimizer(Optimizer):
 
     def _trackable_children(self):
         return {"step": self._step}
+
+
+class RMSPropOptimizer(Optimizer):
+    """TensorFlow 1 RMSProp.  Trap: the mean-square slot starts at ONES (not
+    zeros as in Keras), epsilon is inside the square root, and the momentum
+    slot accumulates the already-scaled step:
+    ms = decay*ms + (1-decay)*g^2; mom = momentum*mom + lr*g/sqrt(ms + eps); var -= mom.
+    Centered: the denominator is sqrt(ms - mg^2 + eps) with mg the mean gradient."""
+
+    def __init__(self, learning_rate, decay=0.9, momentum=0.0, epsilon=1e-10, use_locking=False,
+                 centered=False, name=None):
+        super().__init__(learning_rate, use_locking, name)
+        self._decay, self._momentum, self._epsilon, self._centered = decay, momentum, epsilon, centered
+
+    def _apply_dense(self, grad, var):
+        ms = self.get_slot_or_create(var, "rms", initial=1.0)
+        mom = self.get_slot_or_create(var, "momentum")
+        ms.assign(ms * self._decay + grad * grad * (1 - self._decay))
+        denom = ms.value()
+        if self._centered:
+            mg = self.get_slot_or_create(var, "mg")
+            mg.assign(mg * self._decay + grad * (1 - self._decay))
+            denom = denom - mg * mg
+        mom.assign(mom * self._momentum + self._lr(var.dtype) * grad / M.sqrt(denom + self._epsilon))
+        var.assign_sub(mom.value())
+
+
+class AdagradOptimizer(Optimizer):
+    """TensorFlow 1 Adagrad: accum starts at initial_accumulator_value (0.1);
+    accum += g^2; var -= lr * g / sqrt(accum)  (no epsilon)."""
+
+    def __init__(self, learning_rate, initial_accumulator_value=0.1, use_locking=False, name=None):
+        if initial_accumulator_value <= 0.0:
+            raise ValueError(with_location(
+                f"AdagradOptimizer: initial_accumulator_value must be positive, got {initial_accumulator_value}"))
+        super().__init__(learning_rate, use_locking, name)
+        self._initial = initial_accumulator_value
+
+    def _apply_dense(self, grad, var):
+        accum = self.get_slot_or_create(var, "accumulator", initial=self._initial)
+        accum.assign(accum + grad * grad)
+        var.assign_sub(self._lr(var.dtype) * grad / M.sqrt(accum.value()))
