@@ -73,6 +73,10 @@ class OpError(Exception):
     pass
 
 
+class OutOfRangeError(OpError):
+    """An iterator's get_next() ran past the end of its data set (TensorFlow's name)."""
+
+
 class IndexInvalidArgumentError(InvalidArgumentError, IndexError):
     """An index out of range: InvalidArgumentError as in TensorFlow, and an IndexError as in
     Python, so either `except` catches it (NumPy's AxisError is a ValueError and IndexError alike)."""

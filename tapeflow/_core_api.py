@@ -187,9 +187,12 @@ image = _namespace("image", "tf.image: flips, resize, standardization, dtype con
 nest = _namespace("nest", "tf.nest: nested structures (dicts flatten in sorted key order).", {
     "flatten": _nest_flatten, "pack_sequence_as": _nest_pack_sequence_as, "map_structure": _nest_map_structure,
     "assert_same_structure": _nest.assert_same_structure, "is_nested": _nest.is_nested})
+from tapeflow.runtime import errors as _errors_mod  # noqa: E402
+
 errors = _namespace("errors", "tf.errors: exception types.", {
     "InvalidArgumentError": InvalidArgumentError,
-    "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError})
+    "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError,
+    "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError})
 
 globals().update({n: _OPS[n] for n in _TOP_LEVEL})
 globals().update(_DTYPES)

@@ -1,4 +1,5 @@
 """Public names of the training library: keras, data, train, devices, TF1 compatibility."""
+import sys
 import types
 
 from tapeflow import compat, contrib, data, distribute, keras, ragged, saved_model, sparse, summary, train  # noqa: F401
@@ -9,12 +10,25 @@ from tapeflow.sparse import SparseTensor  # noqa: F401
 from tapeflow.module import Module, name_scope  # noqa: F401
 from tapeflow.compat_v1 import (  # noqa: F401
     enable_eager_execution, executing_eagerly, layers, log, random_normal, random_uniform, truncated_normal,
+    arg_max, arg_min, assign, assign_add, assign_sub, div, multinomial, random_shuffle, set_random_seed,
+    to_double, to_float, to_int32, to_int64, softmax_cross_entropy_with_logits_v2,
 )
+from tapeflow.compat_v1 import losses_namespace as _losses_namespace
 from tapeflow.runtime import devices as _devices
 from tapeflow.runtime.devices import device  # noqa: F401
 
+# TF 1.5-1.15 spelled the softmax loss with a _v2 suffix; tf.nn is built in _core_api (runtime side),
+# so the TF1 alias is attached here where the compat module is importable.
+_nn = sys.modules["tapeflow.nn"]
+_nn.softmax_cross_entropy_with_logits_v2 = softmax_cross_entropy_with_logits_v2
+_nn.__all__ = sorted(set(_nn.__all__) | {"softmax_cross_entropy_with_logits_v2"})
+
 # TF 2 keeps these four top-level names as aliases of the Keras submodules (tf.optimizers.Adam, ...).
-losses, metrics, optimizers, initializers = keras.losses, keras.metrics, keras.optimizers, keras.initializers
+metrics, optimizers, initializers = keras.metrics, keras.optimizers, keras.initializers
+# tf.losses is keras.losses plus the TF1-only names (softmax_cross_entropy, Reduction, ...) that
+# do not collide with a Keras name; TF1's own mean_squared_error lives in tf.compat.v1.losses.
+losses = _losses_namespace("tapeflow.losses", tf1_mse=False)
+sys.modules[losses.__name__] = losses
 
 
 def _run_functions_eagerly(run_eagerly):
@@ -43,7 +57,9 @@ config = types.SimpleNamespace(
 )
 
 __all__ = ["contrib", "data", "keras", "saved_model", "summary", "train", "config", "device", "layers", "log",
-           "random_normal", "Module", "name_scope",
+           "random_normal", "Module", "name_scope", "arg_max", "arg_min", "assign", "assign_add",
+           "assign_sub", "div", "multinomial", "random_shuffle", "set_random_seed", "to_double", "to_float",
+           "to_int32", "to_int64",
            "random_uniform", "truncated_normal", "enable_eager_execution", "executing_eagerly",
            "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor",
            "SparseTensor", "losses", "metrics", "optimizers", "initializers"]

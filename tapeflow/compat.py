@@ -67,10 +67,11 @@ v1.__dict__.update(
     enable_eager_execution=_c1.enable_eager_execution, executing_eagerly=_c1.executing_eagerly,
     enable_v2_behavior=_enable_v2_behavior, random_normal=_c1.random_normal, random_uniform=_c1.random_uniform,
     truncated_normal=_c1.truncated_normal, log=_c1.log, layers=_c1.layers, logging=_v1_logging,
-    set_random_seed=_set_random_seed,
+    set_random_seed=_set_random_seed, losses=_c1.losses_namespace("tapeflow.compat.v1.losses", tf1_mse=True),
     train=types.SimpleNamespace(
         GradientDescentOptimizer=_train.GradientDescentOptimizer, MomentumOptimizer=_train.MomentumOptimizer,
         AdamOptimizer=_train.AdamOptimizer, Optimizer=_train.Optimizer,
+        RMSPropOptimizer=_train.RMSPropOptimizer, AdagradOptimizer=_train.AdagradOptimizer,
         get_or_create_global_step=_train.get_or_create_global_step, get_global_step=_train.get_global_step,
         Checkpoint=_train.Checkpoint, CheckpointManager=_train.CheckpointManager,
         latest_checkpoint=_train.latest_checkpoint),

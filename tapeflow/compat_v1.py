@@ -1,5 +1,7 @@
 """TensorFlow 1 names that eager-era programs use, each mapped onto its TF2
 equivalent: tf.log, tf.random_normal, tf.layers, tf.enable_eager_execution, ..."""
+import types
+
 import tapeflow
 from tapeflow.keras import layers  # noqa: F401  (tf.layers.Dense is keras's Dense)
 from tapeflow.runtime.ops.math_ops import log  # noqa: F401
@@ -25,3 +27,184 @@ def random_uniform(shape, minval=0, maxval=None, dtype="float32", seed=None, nam
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype="float32", seed=None, name=None):
     return tapeflow.random.truncated_normal(shape, mean=mean, stddev=stddev, dtype=dtype, seed=seed)
+
+
+def set_random_seed(seed):
+    tapeflow.random.set_seed(seed)
+
+
+def div(x, y, name=None):
+    """TF1 tf.div: Python 2 division — floor division for integers, true division for floats."""
+    x = tapeflow.convert_to_tensor(x)
+    y = tapeflow.convert_to_tensor(y, dtype=x.dtype) if not hasattr(y, "dtype") else y
+    if x.dtype.is_integer:
+        return tapeflow.math.floordiv(x, y)
+    return tapeflow.math.divide(x, y)
+
+
+def to_float(x, name=None):
+    return tapeflow.cast(x, tapeflow.float32)
+
+
+def to_double(x, name=None):
+    return tapeflow.cast(x, tapeflow.float64)
+
+
+def to_int32(x, name=None):
+    return tapeflow.cast(x, tapeflow.int32)
+
+
+def to_int64(x, name=None):
+    return tapeflow.cast(x, tapeflow.int64)
+
+
+def arg_max(input, dimension, output_type=None, name=None):  # noqa: A002 - TF's argument name
+    return tapeflow.math.argmax(input, axis=dimension, output_type=output_type or tapeflow.int64)
+
+
+def arg_min(input, dimension, output_type=None, name=None):  # noqa: A002 - TF's argument name
+    return tapeflow.math.argmin(input, axis=dimension, output_type=output_type or tapeflow.int64)
+
+
+def random_shuffle(value, seed=None, name=None):
+    return tapeflow.random.shuffle(value, seed=seed)
+
+
+def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
+    return tapeflow.random.categorical(logits, num_samples, dtype=output_dtype, seed=seed)
+
+
+def assign(ref, value, name=None):
+    return ref.assign(value)
+
+
+def assign_add(ref, value, name=None):
+    return ref.assign_add(value)
+
+
+def assign_sub(ref, value, name=None):
+    return ref.assign_sub(value)
+
+
+def softmax_cross_entropy_with_logits_v2(labels=None, logits=None, dim=-1, name=None, axis=None):
+    """TF 1.5+ name of tf.nn.softmax_cross_entropy_with_logits (gradient flows into labels too)."""
+    return tapeflow.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits,
+                                                         axis=dim if axis is None else axis)
+
+
+# ---- tf.losses as TensorFlow 1 wrote it: (labels, predictions/logits, weights=1.0, ..., reduction=)
+# returning a scalar by default.  Trap: TF2's tf.losses is keras.losses, whose mean_squared_error
+# returns one value per sample; only tf.compat.v1.losses has the TF1 mean_squared_error.
+class Reduction:
+    NONE = "none"
+    SUM = "weighted_sum"
+    SUM_OVER_BATCH_SIZE = "weighted_sum_over_batch_size"
+    MEAN = "weighted_mean"
+    SUM_BY_NONZERO_WEIGHTS = "weighted_sum_by_nonzero_weights"
+    SUM_OVER_NONZERO_WEIGHTS = SUM_BY_NONZERO_WEIGHTS
+
+    @classmethod
+    def all(cls):
+        return (cls.NONE, cls.SUM, cls.MEAN, cls.SUM_OVER_BATCH_SIZE, cls.SUM_BY_NONZERO_WEIGHTS)
+
+
+def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=None,
+                          reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    if reduction not in Reduction.all():
+        raise ValueError(tapeflow.runtime.errors.with_location(
+            f"tf.losses: unknown reduction {reduction!r}; expected one of {Reduction.all()}"))
+    losses = tapeflow.convert_to_tensor(losses)
+    weights = tapeflow.cast(tapeflow.convert_to_tensor(weights), losses.dtype)
+    weights = weights * tapeflow.ones_like(losses)  # broadcast the weights to the losses' shape
+    weighted = losses * weights
+    if reduction == Reduction.NONE:
+        return weighted
+    total = tapeflow.reduce_sum(weighted)
+    if reduction == Reduction.SUM:
+        return total
+    if reduction == Reduction.MEAN:
+        denom = tapeflow.reduce_sum(weights)
+    elif reduction == Reduction.SUM_OVER_BATCH_SIZE:
+        denom = tapeflow.cast(tapeflow.size(losses), losses.dtype)
+    else:
+        denom = tapeflow.cast(tapeflow.math.count_nonzero(weights), losses.dtype)
+    return tapeflow.math.divide_no_nan(total, denom)
+
+
+def _check_shapes(op, labels, predictions):
+    if labels.shape.rank is not None and predictions.shape.rank is not None:
+        if not labels.shape.is_compatible_with(predictions.shape):
+            raise ValueError(tapeflow.runtime.errors.with_location(
+                f"tf.losses.{op}: labels shape {labels.shape} is incompatible with predictions "
+                f"shape {predictions.shape}"))
+
+
+def _pair(op, labels, predictions):
+    predictions = tapeflow.convert_to_tensor(predictions)
+    labels = tapeflow.cast(tapeflow.convert_to_tensor(labels), predictions.dtype)
+    _check_shapes(op, labels, predictions)
+    return labels, predictions
+
+
+def mean_squared_error(labels, predictions, weights=1.0, scope=None, loss_collection=None,
+                       reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    labels, predictions = _pair("mean_squared_error", labels, predictions)
+    return compute_weighted_loss(tapeflow.square(predictions - labels), weights, reduction=reduction)
+
+
+def absolute_difference(labels, predictions, weights=1.0, scope=None, loss_collection=None,
+                        reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    labels, predictions = _pair("absolute_difference", labels, predictions)
+    return compute_weighted_loss(tapeflow.abs(predictions - labels), weights, reduction=reduction)
+
+
+def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0, scope=None,
+                          loss_collection=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    labels, logits = _pair("softmax_cross_entropy", onehot_labels, logits)
+    if label_smoothing > 0:
+        num_classes = tapeflow.cast(tapeflow.shape(labels)[-1], logits.dtype)
+        labels = labels * (1.0 - label_smoothing) + label_smoothing / num_classes
+    losses = tapeflow.nn.softmax_cross_entropy_with_logits(labels=tapeflow.stop_gradient(labels), logits=logits)
+    return compute_weighted_loss(losses, weights, reduction=reduction)
+
+
+def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None, loss_collection=None,
+                                 reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    losses = tapeflow.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    return compute_weighted_loss(losses, weights, reduction=reduction)
+
+
+def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothing=0, scope=None,
+                          loss_collection=None, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    labels, logits = _pair("sigmoid_cross_entropy", multi_class_labels, logits)
+    if label_smoothing > 0:
+        labels = labels * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    losses = tapeflow.nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)
+    return compute_weighted_loss(losses, weights, reduction=reduction)
+
+
+_TF1_LOSSES = dict(
+    Reduction=Reduction, compute_weighted_loss=compute_weighted_loss, mean_squared_error=mean_squared_error,
+    absolute_difference=absolute_difference, softmax_cross_entropy=softmax_cross_entropy,
+    sparse_softmax_cross_entropy=sparse_softmax_cross_entropy, sigmoid_cross_entropy=sigmoid_cross_entropy)
+
+
+class _LossesModule(types.ModuleType):
+    """A losses namespace: its own names first, then keras.losses's."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(tapeflow.keras.losses, name)
+
+
+def losses_namespace(module_name, tf1_mse):
+    """tf.losses (tf1_mse=False: keras's mean_squared_error stays, TF1-only names are added) or
+    tf.compat.v1.losses (tf1_mse=True: every name has its TF1 signature and reduction)."""
+    mod = _LossesModule(module_name, "TensorFlow 1 losses over keras.losses.")
+    own = dict(_TF1_LOSSES)
+    if not tf1_mse:
+        own.pop("mean_squared_error")
+        own.pop("absolute_difference")
+    mod.__dict__.update(own)
+    return mod

@@ -2,20 +2,51 @@
 the TensorFlow 1.5-1.7 eager era, each a thin layer over GradientTape, Variable
 and keras.Model."""
 import functools
+import types
 
+from tapeflow.keras import metrics as _keras_metrics
 from tapeflow.keras.models import Model
+from tapeflow.runtime.devices import list_physical_devices
 from tapeflow.runtime.backprop import GradientTape
 from tapeflow.runtime.custom_gradient import custom_gradient  # noqa: F401
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.runtime.variables import Variable  # noqa: F401
+from tapeflow.tracer import function as defun  # noqa: F401  (tfe.defun is TF1's name for tf.function)
+from tapeflow.tracer.py_function import py_function as py_func  # noqa: F401  (eager py_func)
+from tapeflow.train.checkpoint_api import Checkpoint  # noqa: F401
 
 __all__ = [
     "gradients_function", "value_and_gradients_function", "implicit_gradients",
     "implicit_value_and_gradients", "custom_gradient", "Variable", "Network", "Iterator",
-    "enable_eager_execution", "executing_eagerly",
+    "enable_eager_execution", "executing_eagerly", "defun", "py_func", "Checkpoint", "num_gpus", "metrics",
 ]
+
+
+
+class _ContribAccuracy(_keras_metrics.Accuracy):
+    """tfe.metrics.Accuracy: called as (labels, predictions, weights=None), keywords included."""
+
+    def __call__(self, labels, predictions, weights=None):
+        return super().__call__(labels, predictions, sample_weight=weights)
+
+
+class _ContribMean(_keras_metrics.Mean):
+    """tfe.metrics.Mean: called as (values, weights=None)."""
+
+    def __call__(self, values, weights=None):
+        return super().__call__(values, sample_weight=weights)
+
+
+# tfe.metrics: the contrib metrics were called with the batch values and read with result(),
+# as the Keras metrics are; only the argument names differ.
+metrics = types.SimpleNamespace(Mean=_ContribMean, Accuracy=_ContribAccuracy)
+
+
+def num_gpus():
+    """How many GPUs tapeflow can run on (0 without CuPy and a CUDA device)."""
+    return len(list_physical_devices("GPU"))
 
 
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None):

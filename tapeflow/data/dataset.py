@@ -53,9 +53,17 @@ class Dataset:
     def _rows(array):
         return Dataset(lambda: ([row] for row in array), S.LEAF, len(array), [(array.shape[1:], array.dtype)])
 
-    def __iter__(self):
+    def _iter_elements(self):
         for flat in self._produce():
             yield self._element(flat)
+
+    def __iter__(self):
+        from tapeflow.data.iterator import DatasetIterator
+        return DatasetIterator(self)
+
+    def make_one_shot_iterator(self):
+        """TF1: an iterator over one pass of the data set (eagerly, the same as iter())."""
+        return iter(self)
 
     def as_numpy_iterator(self):
         self._no_windows("as_numpy_iterator")
