@@ -50,7 +50,7 @@ CASES = {
 }
 
 
-def _module_source(case):
+def _kernel_sources(case):
     fn, avals = CASES[case]
     g = optimize(trace(fn, avals, name=case))
     sources = []
@@ -58,20 +58,30 @@ def _module_source(case):
         src, spec = codegen_cuda.render_fused(node, f"tf_fused_{i}")
         sources.append(src)
     assert sources, f"{case}: fusion made no kernel"
-    return codegen_cuda.module_source(sources)
+    return sources
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_golden_cuda_source(case):
-    text = _module_source(case)
-    path = os.path.join(GOLDEN, f"cuda_{case}.cu")
+def _check_golden(name, text):
+    path = os.path.join(GOLDEN, name)
     if os.environ.get("TAPEFLOW_UPDATE_GOLDEN"):
         os.makedirs(GOLDEN, exist_ok=True)
         with open(path, "w") as f:
             f.write(text)
     with open(path) as f:
         expected = f.read()
-    assert text == expected, f"generated CUDA for {case} differs from {path} (TAPEFLOW_UPDATE_GOLDEN=1 rewrites it)"
+    assert text == expected, f"generated CUDA differs from {path} (TAPEFLOW_UPDATE_GOLDEN=1 rewrites it)"
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_golden_cuda_source(case):
+    # The kernels alone: the prelude every module starts with has a golden of its own.
+    sources = _kernel_sources(case)
+    _check_golden(f"cuda_{case}.cu", "\n\n".join(sources) + "\n")
+    assert codegen_cuda.module_source(sources) == codegen_cuda.PRELUDE + "\n" + "\n\n".join(sources) + "\n"
+
+
+def test_golden_cuda_prelude():
+    _check_golden("cuda_prelude.cu", codegen_cuda.PRELUDE)
 
 
 def test_cluster_kinds_choose_their_launch_shape():

@@ -115,16 +115,23 @@ def extract_patches(x, ksize, strides, dilations, padding, pad_value=0):
 
 
 # --- public ops -------------------------------------------------------------------------------
-def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
-    cl = data_format != "NCHW"
-    x = _nhwc(input, data_format, "conv2d")
+def conv_operands(input, filters, data_format, op, channel_axis, layout):  # noqa: A002
+    """The input as NHWC and the rank-4 filters, checked: one dtype, and the
+    filters' `channel_axis` (laid out as `layout`) matching the input's channels."""
+    x = _nhwc(input, data_format, op)
     w = convert_to_tensor(filters)
     if w.dtype is not x.dtype:
         raise TypeError(with_location(
-            f"conv2d: input is {x.dtype.name} but filters are {w.dtype.name}; cast one with tf.cast"))
-    if w.shape.rank != 4 or (x.shape[3] is not None and w.shape[2] != x.shape[3]):
+            f"{op}: input is {x.dtype.name} but filters are {w.dtype.name}; cast one with tf.cast"))
+    if w.shape.rank != 4 or (x.shape[3] is not None and w.shape[channel_axis] != x.shape[3]):
         raise ValueError(with_location(
-            f"conv2d: filters of shape {list(w.shape)} (HWIO) do not fit input of shape {list(x.shape)} (NHWC)"))
+            f"{op}: filters of shape {list(w.shape)} ({layout}) do not fit input of shape {list(x.shape)} (NHWC)"))
+    return x, w
+
+
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
+    cl = data_format != "NCHW"
+    x, w = conv_operands(input, filters, data_format, "conv2d", 2, "HWIO")
     ksize = (w.shape[0], w.shape[1])
     patches = extract_patches(x, ksize, _pair(strides, "strides", "conv2d", cl),
                               _pair(dilations, "dilations", "conv2d", cl), _padding(padding, "conv2d"))

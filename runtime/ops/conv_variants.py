@@ -82,14 +82,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
                      dilations=None, name=None):
     """The transpose (input gradient) of conv2d: filters are (KH, KW, out_channels, in_channels)."""
     cl = data_format != "NCHW"
-    y = C._nhwc(input, data_format, "conv2d_transpose")
-    w = convert_to_tensor(filters)
-    if w.dtype is not y.dtype:
-        raise TypeError(with_location(
-            f"conv2d_transpose: input is {y.dtype.name} but filters are {w.dtype.name}; cast one with tf.cast"))
-    if w.shape.rank != 4 or (y.shape[3] is not None and w.shape[3] != y.shape[3]):
-        raise ValueError(with_location(
-            f"conv2d_transpose: filters of shape {list(w.shape)} (HW out in) do not fit input {list(y.shape)}"))
+    y, w = C.conv_operands(input, filters, data_format, "conv2d_transpose", 3, "HW out in")
     like = _output_like(output_shape, y.dtype, data_format)
     attrs = {"ksize": (w.shape[0], w.shape[1]), "strides": C._pair(strides, "strides", "conv2d_transpose", cl),
              "dilations": C._pair(dilations, "dilations", "conv2d_transpose", cl),
@@ -107,14 +100,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None):  # noqa: A002
     """Each input channel convolved with its own M filters: (KH, KW, C, M) -> C * M channels."""
     cl = data_format != "NCHW"
-    x = C._nhwc(input, data_format, "depthwise_conv2d")
-    w = convert_to_tensor(filter)
-    if w.dtype is not x.dtype:
-        raise TypeError(with_location(
-            f"depthwise_conv2d: input is {x.dtype.name} but filter is {w.dtype.name}; cast one with tf.cast"))
-    if w.shape.rank != 4 or (x.shape[3] is not None and w.shape[2] != x.shape[3]):
-        raise ValueError(with_location(
-            f"depthwise_conv2d: filter of shape {list(w.shape)} does not fit input {list(x.shape)}"))
+    x, w = C.conv_operands(input, filter, data_format, "depthwise_conv2d", 2, "HW in multiplier")
     patches = C.extract_patches(x, (w.shape[0], w.shape[1]), C._pair(strides, "strides", "depthwise_conv2d", cl),
                                 C._pair(dilations, "dilations", "depthwise_conv2d", cl),
                                 C._padding(padding, "depthwise_conv2d"))

@@ -223,16 +223,8 @@ class Dataset:
 
         def produce():
             for i, flat in enumerate(source()):
-                element = parent._element(flat)
-                try:
-                    keep = predicate(*element) if isinstance(element, tuple) else predicate(element)
-                    keep = np.asarray(keep)
-                except Exception as exc:
-                    raise _element_error("Dataset.filter", predicate, i, exc) from exc
-                if keep.shape != () or keep.dtype != np.bool_:
-                    raise TypeError(with_location(
-                        f"Dataset.filter: the predicate must return a scalar bool, got "
-                        f"{keep.dtype}{list(keep.shape)} for element {i}"))
+                keep = scalar_result("Dataset.filter", predicate, parent._element(flat), i, np.bool_,
+                                     "the predicate must return a scalar bool")
                 if keep:
                     yield flat
 
@@ -473,6 +465,25 @@ def _positive(n, op):
     if n <= 0:
         raise ValueError(with_location(f"Dataset.{op}: the size must be positive, got {n}"))
     return n
+
+
+def call_on_element(fn, element):
+    """TF's calling convention: a tuple element is spread over the arguments."""
+    if isinstance(element, tuple) and not hasattr(element, "_fields"):
+        return fn(*element)
+    return fn(element)
+
+
+def scalar_result(op, fn, element, index, dtype, must):
+    """`fn(element)` as a NumPy scalar of `dtype` (filter predicates, window
+    keys); otherwise the op's error naming the element."""
+    try:
+        value = np.asarray(S.to_array(call_on_element(fn, element)))
+    except Exception as exc:
+        raise _element_error(op, fn, index, exc) from exc
+    if value.shape != () or value.dtype != dtype:
+        raise TypeError(with_location(f"{op}: {must}, got {value.dtype}{list(value.shape)} for element {index}"))
+    return value
 
 
 def _element_error(op, fn, index, exc):

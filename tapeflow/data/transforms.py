@@ -8,16 +8,10 @@ import os
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.data.dataset import AUTOTUNE, UNKNOWN, Dataset, _element_error, _positive
+from tapeflow.data.dataset import (AUTOTUNE, UNKNOWN, Dataset, _element_error, _positive, call_on_element,
+                                   scalar_result)
 from tapeflow.data.options import Options
 from tapeflow.runtime.errors import with_location
-
-
-def call_on_element(fn, element):
-    """TF's calling convention: a tuple element is spread over the arguments."""
-    if isinstance(element, tuple) and not hasattr(element, "_fields"):
-        return fn(*element)
-    return fn(element)
 
 
 def _child(op, fn, parent, index, flat):
@@ -139,14 +133,8 @@ def take_while(self, predicate, name=None):
 
     def produce():
         for i, flat in enumerate(source()):
-            try:
-                keep = np.asarray(S.to_array(call_on_element(predicate, parent._element(flat))))
-            except Exception as exc:
-                raise _element_error("Dataset.take_while", predicate, i, exc) from exc
-            if keep.shape != () or keep.dtype != np.bool_:
-                raise TypeError(with_location(
-                    f"Dataset.take_while: the predicate must return a scalar bool, got "
-                    f"{keep.dtype}{list(keep.shape)} for element {i}"))
+            keep = scalar_result("Dataset.take_while", predicate, parent._element(flat), i, np.bool_,
+                                 "the predicate must return a scalar bool")
             if not keep:
                 return
             yield flat
@@ -242,15 +230,8 @@ def group_by_window(self, key_func, reduce_func, window_size=None, window_size_f
     def produce():
         groups, sizes = {}, {}
         for i, flat in enumerate(source()):
-            try:
-                key = np.asarray(S.to_array(call_on_element(key_func, parent._element(flat))))
-            except Exception as exc:
-                raise _element_error("Dataset.group_by_window", key_func, i, exc) from exc
-            if key.shape != () or key.dtype != np.int64:
-                raise TypeError(with_location(
-                    f"Dataset.group_by_window: key_func must return an int64 scalar, got "
-                    f"{key.dtype}{list(key.shape)} for element {i}"))
-            key = int(key)
+            key = int(scalar_result("Dataset.group_by_window", key_func, parent._element(flat), i, np.int64,
+                                    "key_func must return an int64 scalar"))
             if key not in groups:
                 groups[key], sizes[key] = [], size_of(key)
             groups[key].append(flat)
