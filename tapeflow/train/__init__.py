@@ -3,6 +3,6 @@ from tapeflow.train.checkpoint import list_variables, load_variable  # noqa: F40
 from tapeflow.train.checkpoint_api import Checkpoint, CheckpointManager, latest_checkpoint  # noqa: F401
 from tapeflow.train.optimizers import (  # noqa: F401
     AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, Optimizer,
-    RMSPropOptimizer, get_global_step,
+    RMSPropOptimizer, exponential_decay, get_global_step,
     get_or_create_global_step,
 )

@@ -175,3 +175,21 @@ class AdagradOptimizer(Optimizer):
         accum = self.get_slot_or_create(var, "accumulator", initial=self._initial)
         accum.assign(accum + grad * grad)
         var.assign_sub(self._lr(var.dtype) * grad / M.sqrt(accum.value()))
+
+
+def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):
+    """TF1 lr * decay_rate ** (step / decay_steps).  Under eager execution TensorFlow returns a
+    zero-argument callable read at every optimizer step, so a step variable's progress shows."""
+    if decay_steps <= 0:
+        raise ValueError(with_location(f"exponential_decay: decay_steps must be positive, got {decay_steps}"))
+
+    def decayed():
+        step = M.cast(convert_to_tensor(global_step.value() if isinstance(global_step, Variable)
+                                        else global_step), dtypes.float32)
+        p = step / float(decay_steps)
+        if staircase:
+            p = M.floor(p)
+        return convert_to_tensor(learning_rate, dtypes.float32) * M.pow(
+            convert_to_tensor(decay_rate, dtypes.float32), p)
+
+    return decayed

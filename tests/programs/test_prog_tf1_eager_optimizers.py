@@ -103,3 +103,16 @@ def test_minimize_with_var_list_and_global_step_converges():
 def test_adagrad_rejects_nonpositive_accumulator():
     with pytest.raises(ValueError, match="initial_accumulator_value"):
         tf.train.AdagradOptimizer(0.1, initial_accumulator_value=0.0)
+
+
+def test_exponential_decay_follows_the_global_step():
+    step = tf.Variable(0, dtype=tf.int64, trainable=False)
+    lr = tf.train.exponential_decay(0.1, step, decay_steps=10, decay_rate=0.5, staircase=True)
+    smooth = tf.train.exponential_decay(0.1, step, decay_steps=10, decay_rate=0.5)
+    w = tfe.Variable(1.0)
+    optimizer = tf.train.GradientDescentOptimizer(lr)
+    for _ in range(15):
+        optimizer.minimize(lambda: w * 1.0, var_list=[w], global_step=step)
+    np.testing.assert_allclose(float(lr()), 0.05, rtol=1e-6)
+    np.testing.assert_allclose(float(smooth()), 0.1 * 0.5 ** 1.5, rtol=1e-6)
+    np.testing.assert_allclose(float(w), 1.0 - 10 * 0.1 - 5 * 0.05, rtol=1e-5)
