@@ -189,6 +189,10 @@ def _accumulate(what, fn, elems, initializer, reverse, keep_rows):
     arrays = [_new_array(t.dtype, n) for t in acc_flat] if keep_rows else []
     if keep_rows and initializer is None:
         arrays = [ta.write(index(0), v) for ta, v in zip(arrays, acc_flat)]
+    elif keep_rows:
+        # Each output row is shaped like its accumulator: create the buffers here, outside
+        # the loop, so an accumulator with unknown dims (a traced batch of None) can size them.
+        arrays = [ta._with_buffer(ta._empty_buffer(tuple(t.shape.dims), t)) for ta, t in zip(arrays, acc_flat)]
 
     def body(i, *leaves):
         acc_now = nest.pack_sequence_as(structure, list(leaves[:k]))

@@ -128,11 +128,18 @@ class TensorArray:
             ta._element_shape = TensorShape(buffer.shape.dims[1:])
         return ta
 
-    def _empty_buffer(self, elem_dims):
-        if any(d is None for d in elem_dims):
-            raise ValueError(with_location(
-                f"TensorArray: the element shape {list(elem_dims)} must be fully known to create the array"))
+    def _empty_buffer(self, elem_dims, like=None):
+        """Zeros of shape (size,) + elem_dims.  An element shape with unknown dims (a
+        traced batch of None) takes its runtime shape from `like`, a tensor whose shape
+        is elem_dims."""
         rows = self._size
+        if any(d is None for d in elem_dims):
+            if like is None:
+                raise ValueError(with_location(
+                    f"TensorArray: the element shape {list(elem_dims)} must be fully known to create the array"))
+            from tapeflow.runtime.ops import join_ops
+            zero_row = array_ops.expand_dims(array_ops.zeros_like(like), 0)
+            return join_ops.tile(zero_row, (rows,) + (1,) * len(elem_dims))
         return array_ops.zeros((rows,) + tuple(elem_dims), self.dtype)
 
     def _materialized_like(self, buffer):
@@ -167,7 +174,7 @@ class TensorArray:
                 raise ValueError(with_location(
                     f"TensorArray.write: element shape {list(self._element_shape)} cannot hold a value of "
                     f"shape {list(value.shape)}"))
-            buf = self._empty_buffer(value.shape.dims)
+            buf = self._empty_buffer(value.shape.dims, value)
         return self._updated(write_row(buf, index, value, self._dynamic))
 
     def read(self, index, name=None):

@@ -190,6 +190,9 @@ class FunctionalGraph:
     def __init__(self, inputs, outputs):
         self.inputs = _as_structure(inputs, "inputs")
         self.outputs = _as_structure(outputs, "outputs")
+        if isinstance(self.outputs, list) and len(self.outputs) == 1:
+            # Keras unpacks a one-output list: Model(x, [y]) returns, predicts and fits like Model(x, y)
+            self.outputs = self.outputs[0]
         self.flat_inputs = nest.flatten(self.inputs)
         self.flat_outputs = nest.flatten(self.outputs)
         for t in self.flat_inputs + self.flat_outputs:

@@ -101,22 +101,29 @@ class Model(Trainer, Layer):
             raise ValueError(with_location(
                 f"{self.name}.summary(): the model is not built yet; call it on a batch or "
                 f"call build(input_shape) first"))
-        widths = (int(line_length * 0.42), int(line_length * 0.33))
-        rule = "_" * line_length
-        lines = [f'Model: "{self.name}"', rule,
-                 f"{'Layer (type)':<{widths[0]}}{'Output Shape':<{widths[1]}}Param #", "=" * line_length]
+        rows = []
         for layer in self._summary_layers():
             try:
                 shape = _display_shape(layer.output_shape)
             except AttributeError:
                 shape = "?"
-            label = f"{layer.name} ({type(layer).__name__})"
-            lines.append(f"{label:<{widths[0]}}{shape:<{widths[1]}}{layer.count_params()}")
-        lines.append("=" * line_length)
-        trainable = int(sum(v.shape.num_elements() for v in self.trainable_weights))
-        total = self.count_params()
-        lines += [f"Total params: {total}", f"Trainable params: {trainable}",
-                  f"Non-trainable params: {total - trainable}", rule]
+            rows.append((f"{layer.name} ({type(layer).__name__})", shape, f"{layer.count_params():,}"))
+        # Columns widen to their longest entry so a long layer name never runs into its shape.
+        widths = [max([int(line_length * 0.42), len("Layer (type)") + 1] + [len(r[0]) + 1 for r in rows]),
+                  max([int(line_length * 0.33), len("Output Shape") + 1] + [len(r[1]) + 1 for r in rows])]
+        width = max(line_length, widths[0] + widths[1] + len("Param #"))
+        rule = "_" * width
+        lines = [f'Model: "{self.name}"', rule,
+                 f"{'Layer (type)':<{widths[0]}}{'Output Shape':<{widths[1]}}Param #", "=" * width]
+        lines += [f"{label:<{widths[0]}}{shape:<{widths[1]}}{count}" for label, shape, count in rows]
+        lines.append("=" * width)
+        trainable = self.trainable_weights
+        non_trainable = self.non_trainable_weights
+        total = _param_count(trainable) + _param_count(non_trainable)
+        lines += [f"Total params: {total:,} ({_memory_size(trainable + non_trainable)})",
+                  f"Trainable params: {_param_count(trainable):,} ({_memory_size(trainable)})",
+                  f"Non-trainable params: {_param_count(non_trainable):,} ({_memory_size(non_trainable)})",
+                  rule]
         for line in lines:
             print_fn(line)
 
@@ -156,6 +163,19 @@ class Model(Trainer, Layer):
     def load_weights(self, filepath, skip_mismatch=False):
         from tapeflow.train import checkpoint
         return checkpoint.read_objects(filepath, self._trackable_children(), owner=self)
+
+
+def _param_count(weights):
+    return int(sum(v.shape.num_elements() for v in weights))
+
+
+def _memory_size(weights):
+    """Bytes the weights occupy, as Keras prints them: 20.51 KB (1024-based units)."""
+    size = float(sum(v.shape.num_elements() * np.dtype(v.dtype.as_numpy_dtype).itemsize for v in weights))
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if size < 1024 or unit == "TB":
+            return f"{size:.2f} {unit}"
+        size /= 1024
 
 
 def _display_shape(shape):

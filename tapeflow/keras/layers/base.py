@@ -31,8 +31,10 @@ _context = _CallContext()
 
 
 def _snake(name):
+    # Keras's rule: a digit does not start a new word, so Conv2D -> conv2d and
+    # GlobalAveragePooling2D -> global_average_pooling2d (tf.Module's rule differs: conv2_d).
     s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
 def unique_name(base):

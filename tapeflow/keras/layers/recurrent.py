@@ -79,9 +79,6 @@ class _RNN(Layer):
 
     def call(self, inputs, initial_state=None, mask=None):
         steps = inputs.shape[1]
-        if steps is None:
-            raise ValueError(with_location(
-                f"{type(self).__name__} {self.name}: the number of time steps must be known"))
         if initial_state is None:
             state = [self._zero_state(inputs) for _ in range(self._n_states)]
         else:
@@ -92,6 +89,8 @@ class _RNN(Layer):
             mask = tf.convert_to_tensor(mask)
             if mask.dtype.name != "bool":
                 mask = tf.cast(mask, "bool")
+        if steps is None:
+            return self._call_unknown_steps(inputs, state, mask)
         outputs = []
         order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
         for t in order:
@@ -108,6 +107,31 @@ class _RNN(Layer):
         result = tf.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
         if self.return_state:
             return [result] + state
+        return result
+
+    def _call_unknown_steps(self, inputs, state, mask):
+        """Inputs of shape (batch, None, features) (keras.Input(shape=(None, ...)) or a
+        tf.function traced without the length): one tf.scan over the time-major steps, the
+        same step and mask rule as the Python loop above, staged as one loop node."""
+        xs = tf.transpose(inputs, [1, 0, 2])
+        elems = [xs] if mask is None else [xs, tf.expand_dims(tf.transpose(mask), -1)]
+        if self.go_backwards:
+            elems = [tf.reverse(e, [0]) for e in elems]
+
+        def step(acc, row):
+            previous, old_state = acc[0], list(acc[1:])
+            out, new_state = self._step(row[0], old_state)
+            if mask is not None:
+                keep = row[1]
+                out = tf.where(keep, out, previous)
+                new_state = [tf.where(keep, n, o) for n, o in zip(new_state, old_state)]
+            return tuple([out] + list(new_state))
+
+        accs = tf.scan(step, tuple(elems), initializer=tuple([tf.zeros_like(state[0])] + state))
+        outputs, final_state = accs[0], [a[-1] for a in accs[1:]]
+        result = tf.transpose(outputs, [1, 0, 2]) if self.return_sequences else outputs[-1]
+        if self.return_state:
+            return [result] + final_state
         return result
 
 
