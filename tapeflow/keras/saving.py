@@ -17,8 +17,9 @@ WEIGHTS = "weights"
 FORMAT = "tapeflow-keras-v1"
 
 
-# Classes registered with register_keras_serializable, by class name.  load_model rebuilds
-# them from their get_config() like the built-in layers (the class must be imported first).
+# Classes registered with register_keras_serializable, by "package>Name" (as Keras: two
+# packages may each register a class of one name).  load_model rebuilds them from their
+# get_config() like the built-in layers (the class must be imported first).
 _REGISTERED = {}
 _SCOPE = [{}]  # custom_objects of the load_model call in progress
 
@@ -26,9 +27,8 @@ _SCOPE = [{}]  # custom_objects of the load_model call in progress
 def register_keras_serializable(package="Custom", name=None):
     """Class decorator: let save/load_model rebuild this Layer subclass from its get_config()."""
     def register(cls):
-        key = name or cls.__name__
-        _REGISTERED[key] = cls
-        cls._registered_name = f"{package}>{key}"
+        cls._registered_name = f"{package}>{name or cls.__name__}"
+        _REGISTERED[cls._registered_name] = cls
         return cls
     return register
 
@@ -48,6 +48,12 @@ def _layer_classes():
     return classes
 
 
+def _class_name(cls):
+    """The name a layer's class is saved under: its registered "package>Name"
+    (set on that class itself, not inherited), else its class name."""
+    return cls.__dict__.get("_registered_name") or cls.__name__
+
+
 def layer_config(layer):
     """{"class_name", "config"} of a layer, checked to be plain JSON."""
     from tapeflow.keras.models import Model, Sequential
@@ -59,7 +65,7 @@ def layer_config(layer):
                 f"save: {layer.name} is a subclassed model; only Sequential and functional models can be "
                 f"saved as configuration (use save_weights)"))
         return {"class_name": "Functional", "config": _functional_config(layer)}
-    name = type(layer).__name__
+    name = _class_name(type(layer))
     if _layer_classes().get(name) is not type(layer):
         raise ValueError(with_location(
             f"save: layer {layer.name} is a {name}, not a built-in keras.layers class; it cannot be "
@@ -81,6 +87,8 @@ def layer_from_config(spec):
         return _sequential_from_config(spec["config"])
     if name == "Functional":
         return _functional_from_config(spec["config"])
+    if name not in classes and isinstance(name, str) and ">" in name:
+        name = name.split(">", 1)[1]  # a registered class passed again in custom_objects by its name
     if name not in classes:
         raise ValueError(with_location(
             f"load_model: unknown layer class {name!r} (pass it in custom_objects, or register it with "
