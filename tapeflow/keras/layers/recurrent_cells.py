@@ -1,0 +1,132 @@
+"""keras.layers.RNN(cell): the time loop of the built-in recurrent layers run over any cell, a
+Layer with `state_size` and `call(inputs, states) -> (output, new_states)`; the built-in cells
+(SimpleRNNCell, LSTMCell, GRUCell) and StackedRNNCells (RNN([cell, cell, ...])).
+
+States are flat: `state_size` is an int or a list of ints (nested TensorShape states are refused)."""
+import tapeflow as tf
+from tapeflow.keras.layers.base import Layer
+from tapeflow.keras.layers.recurrent import GRU, LSTM, SimpleRNN, _RNN
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.shape import TensorShape
+
+
+def _state_sizes(cell):
+    size = cell.state_size
+    sizes = list(size) if isinstance(size, (list, tuple)) else [size]
+    if not all(isinstance(n, int) for n in sizes):
+        raise ValueError(with_location(
+            f"RNN: cell {cell.name} has state_size {size!r}; only an int or a list of ints is supported"))
+    return sizes
+
+
+def _output_size(cell):
+    size = getattr(cell, "output_size", None)
+    return size if isinstance(size, int) else _state_sizes(cell)[0]
+
+
+class _Cell:
+    """Mixin turning a built-in recurrent layer into its one-step cell (same weights, same step)."""
+
+    def build(self, input_shape):
+        super().build(TensorShape((input_shape[0], None, input_shape[-1])))
+
+    def call(self, inputs, states, training=None):
+        states = list(states) if isinstance(states, (list, tuple)) else [states]
+        return self._step(inputs, states)
+
+    @property
+    def state_size(self):
+        return self.units if self._n_states == 1 else [self.units] * self._n_states
+
+    @property
+    def output_size(self):
+        return self.units
+
+
+class SimpleRNNCell(_Cell, SimpleRNN):
+    pass
+
+
+class LSTMCell(_Cell, LSTM):
+    pass
+
+
+class GRUCell(_Cell, GRU):
+    pass
+
+
+class StackedRNNCells(Layer):
+    """Cells applied one after the other at each step; the states are all cells' states in order."""
+
+    def __init__(self, cells, **kwargs):
+        super().__init__(**kwargs)
+        self.cells = list(cells)
+
+    @property
+    def state_size(self):
+        return [n for cell in self.cells for n in _state_sizes(cell)]
+
+    @property
+    def output_size(self):
+        return _output_size(self.cells[-1])
+
+    def build(self, input_shape):
+        width = input_shape[-1]
+        for cell in self.cells:
+            cell.build(TensorShape((input_shape[0], width)))
+            cell.__dict__["built"] = True
+            width = _output_size(cell)
+
+    def call(self, inputs, states, training=None):
+        new_states, at = [], 0
+        for cell in self.cells:
+            n = len(_state_sizes(cell))
+            inputs, cell_states = cell(inputs, list(states[at:at + n]))
+            new_states += list(cell_states) if isinstance(cell_states, (list, tuple)) else [cell_states]
+            at += n
+        return inputs, new_states
+
+
+class RNN(_RNN):
+    """The recurrent layer over a cell (or a list of cells, stacked)."""
+
+    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
+                 stateful=False, unroll=False, **kwargs):
+        if stateful:
+            raise ValueError(with_location("RNN: stateful=True is not supported"))
+        super().__init__(1, return_sequences=return_sequences, return_state=return_state,
+                         go_backwards=go_backwards, unroll=unroll, **kwargs)
+        self.cell = StackedRNNCells(cell) if isinstance(cell, (list, tuple)) else cell
+        if not hasattr(self.cell, "state_size"):
+            raise ValueError(with_location(f"RNN: the cell {cell!r} has no state_size attribute"))
+
+    @property
+    def _n_states(self):
+        return len(_state_sizes(self.cell))
+
+    def build(self, input_shape):
+        if input_shape.rank != 3 or input_shape[-1] is None:
+            raise ValueError(with_location(
+                f"RNN {self.name}: expected input (batch, time, features) with known features, got {input_shape}"))
+        if not self.cell.built:
+            self.cell.build(TensorShape((input_shape[0], input_shape[-1])))
+            self.cell.__dict__["built"] = True
+
+    def _zeros(self, inputs, n):
+        return tf.zeros_like(inputs[:, 0, :1]) + tf.zeros([n], inputs.dtype)
+
+    def _zero_output(self, inputs, state):
+        return self._zeros(inputs, _output_size(self.cell))
+
+    def call(self, inputs, initial_state=None, mask=None, training=None):
+        if initial_state is None:
+            initial_state = [self._zeros(inputs, n) for n in _state_sizes(self.cell)]
+        return super().call(inputs, initial_state=initial_state, mask=mask)
+
+    def _step(self, x, state):
+        out, new_state = self.cell(x, state)
+        return out, list(new_state) if isinstance(new_state, (list, tuple)) else [new_state]
+
+    def get_config(self):
+        return {**Layer.get_config(self), "return_sequences": self.return_sequences,
+                "return_state": self.return_state, "go_backwards": self.go_backwards}
