@@ -92,7 +92,8 @@ class Tensor(TensorBase):
 
     def numpy(self):
         """A NumPy copy of the value (tensors are immutable; the copy is yours)."""
-        return np.array(_host(self._value), order="C")
+        out = np.array(_host(self._value), order="C")
+        return out[()] if out.ndim == 0 else out  # a scalar tensor gives a NumPy scalar, as in TF
 
     def __array__(self, dtype=None, copy=None):
         v = np.asarray(_host(self._value))

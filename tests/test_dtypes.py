@@ -134,3 +134,10 @@ def test_numpy_returns_a_c_ordered_copy_and_conversion_copies():
     assert out.flags.c_contiguous and out.flags.owndata
     out[0, 0] = -1.0  # the copy is the caller's
     assert float(tf.transpose(t)[0, 0]) == 0.0
+
+
+def test_numpy_of_a_scalar_tensor_is_a_numpy_scalar_as_in_tensorflow():
+    v = tf.constant(2.5).numpy()
+    assert isinstance(v, np.float32) and v == 2.5
+    assert {tf.constant(3).numpy(): "usable as a key"}[3] == "usable as a key"
+    assert isinstance(tf.constant([1.0]).numpy(), np.ndarray)
