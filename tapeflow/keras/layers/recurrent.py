@@ -39,8 +39,12 @@ class _RNN(Layer):
             raise ValueError(with_location(
                 f"{type(self).__name__} {self.name}: expected input (batch, time, features) with known "
                 f"features, got {input_shape}"))
+        self._build_weights(input_shape[-1])
+
+    def _build_weights(self, features):
+        """kernel (features, gates*units), recurrent_kernel, bias: shared with the cells."""
         width = self.units * self.n_gates
-        self.kernel = self.add_weight("kernel", (input_shape[-1], width), initializer=self.kernel_initializer,
+        self.kernel = self.add_weight("kernel", (features, width), initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer)
         self.recurrent_kernel = self.add_weight("recurrent_kernel", (self.units, width),
                                                 initializer=self.recurrent_initializer,
