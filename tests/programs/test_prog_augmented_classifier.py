@@ -1,5 +1,5 @@
 """Image classifier with augmentation layers inside the model, active only in
-training: Sequential([RandomFlip("horizontal"), Conv2D, ...]) fit on synthetic
+training: Sequential([RandomFlip("horizontal"), RandomTranslation, Conv2D, ...]) fit on synthetic
 8x8 images whose class (a bar in the top or bottom half) is flip-invariant."""
 import numpy as np
 
@@ -40,6 +40,7 @@ def test_augmented_cnn_fit_and_evaluate():
     model = tf.keras.Sequential([
         tf.keras.Input((8, 8, 1)),
         tf.keras.layers.RandomFlip("horizontal"),
+        tf.keras.layers.RandomTranslation(0.1, 0.1),
         tf.keras.layers.Conv2D(8, 3, padding="same", activation="relu"),
         tf.keras.layers.MaxPooling2D(),
         tf.keras.layers.Flatten(),
@@ -52,3 +53,30 @@ def test_augmented_cnn_fit_and_evaluate():
     assert acc > 0.95
     # predict is deterministic: the flip is off outside training.
     np.testing.assert_array_equal(model.predict(xt, verbose=0), model.predict(xt, verbose=0))
+
+
+def test_random_translation_integer_shifts_and_fill_modes():
+    x = np.arange(2 * 5 * 6, dtype="float32").reshape(2, 5, 6, 1)
+    # A fixed range (lower == upper): one row down, one column left, for every example.
+    expect_rows = {"reflect": [0, 0, 1, 2, 3], "wrap": [4, 0, 1, 2, 3], "nearest": [0, 0, 1, 2, 3]}
+    for mode, rows in expect_rows.items():
+        layer = tf.keras.layers.RandomTranslation((0.2, 0.2), (-1 / 6, -1 / 6), fill_mode=mode)
+        out = layer(x, training=True).numpy()
+        cols = [1, 2, 3, 4, 5, {"reflect": 5, "wrap": 0, "nearest": 5}[mode]]
+        np.testing.assert_allclose(out, x[:, rows][:, :, cols], atol=1e-5)
+    layer = tf.keras.layers.RandomTranslation((0.2, 0.2), (-1 / 6, -1 / 6), fill_mode="constant", fill_value=-1.0)
+    out = layer(x, training=True).numpy()
+    expect = np.full_like(x, -1.0)
+    expect[:, 1:, :5] = x[:, :4, 1:]
+    np.testing.assert_allclose(out, expect, atol=1e-5)
+    # Half a pixel: bilinear midpoints.
+    half = tf.keras.layers.RandomTranslation(0.0, (1 / 12, 1 / 12), fill_mode="nearest")(x, training=True).numpy()
+    np.testing.assert_allclose(half[:, :, 1:], 0.5 * (x[:, :, :-1] + x[:, :, 1:]), atol=1e-5)
+    # Inference: identity; random factors: per-example shifts, gradients flow through.
+    layer = tf.keras.layers.RandomTranslation(0.3, 0.3, seed=1)
+    np.testing.assert_array_equal(layer(x).numpy(), x)
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = tf.reduce_sum(layer(xt, training=True))
+    assert tape.gradient(y, xt).shape == x.shape
