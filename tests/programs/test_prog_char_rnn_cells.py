@@ -107,3 +107,55 @@ def test_simple_rnn_cell_sequential_save_roundtrip(tmp_path):
     model.save(path)
     again = tf.keras.models.load_model(path)
     np.testing.assert_allclose(again(x).numpy(), model(x).numpy(), rtol=1e-6)
+
+
+class TutorialModel(tf.keras.Model):
+    """The TF text-generation tutorial's model: GRU with return_state, states fed back."""
+
+    def __init__(self, vocab_size, embedding_dim, rnn_units):
+        super().__init__()
+        self.embedding = tf.keras.layers.Embedding(vocab_size, embedding_dim)
+        self.gru = tf.keras.layers.GRU(rnn_units, return_sequences=True, return_state=True)
+        self.dense = tf.keras.layers.Dense(vocab_size)
+
+    def call(self, inputs, states=None, return_state=False, training=False):
+        x = self.embedding(inputs, training=training)
+        if states is None:
+            states = self.gru.get_initial_state(x)
+        x, states = self.gru(x, initial_state=states, training=training)
+        x = self.dense(x, training=training)
+        return (x, states) if return_state else x
+
+
+class OneStep(tf.keras.Model):
+    def __init__(self, model, temperature=1.0):
+        super().__init__()
+        self.temperature, self.model = temperature, model
+
+    @tf.function
+    def generate_one_step(self, inputs, states=None):
+        logits, states = self.model(inputs=inputs, states=states, return_state=True)
+        logits = logits[:, -1, :] / self.temperature
+        ids = tf.squeeze(tf.random.categorical(logits, num_samples=1, seed=3), axis=-1)
+        return ids, states
+
+
+def test_tutorial_gru_model_with_one_step_generator():
+    tf.keras.utils.set_random_seed(4)
+    x, y = make_text(256, seed=2)
+    ds = tf.data.Dataset.from_tensor_slices((x.astype("int64"), y.astype("int64")))
+    ds = ds.shuffle(256, seed=0).batch(32, drop_remainder=True)
+    model = TutorialModel(VOCAB, 8, 32)
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.01),
+                  loss=tf.losses.SparseCategoricalCrossentropy(from_logits=True))
+    hist = model.fit(ds, epochs=8, verbose=0).history
+    assert hist["loss"][-1] < 0.1 * hist["loss"][0]
+    assert len(model.gru.get_initial_state(5)) == 1 and model.gru.get_initial_state(5)[0].shape == (5, 32)
+    one_step = OneStep(model, temperature=0.1)
+    nxt, states, out = tf.constant([[2], [5]], dtype=tf.int64), None, []
+    for _ in range(10):
+        nxt, states = one_step.generate_one_step(nxt, states=states)
+        nxt = nxt[:, None]
+        out.append(nxt.numpy()[:, 0])
+    expect = (np.array([[2], [5]]) + np.arange(1, 11)) % VOCAB
+    assert (np.stack(out, 1) == expect).mean() > 0.9

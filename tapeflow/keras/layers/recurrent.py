@@ -73,6 +73,17 @@ class _RNN(Layer):
         # (batch, 1) zeros broadcast against (units,): works for an unknown batch size too.
         return tf.zeros_like(inputs[:, 0, :1]) + tf.zeros([self.units], inputs.dtype)
 
+    def get_initial_state(self, batch_size):
+        """Zero states, a list (Keras 3's RNN.get_initial_state(batch_size)).  A tensor
+        of inputs is also taken, its batch size read (the Keras 2 form tutorials use)."""
+        dtype = "float32"
+        if hasattr(batch_size, "shape"):
+            inputs = tf.convert_to_tensor(batch_size)
+            if inputs.shape.rank:
+                dtype = inputs.dtype if inputs.dtype.is_floating else dtype
+                batch_size = inputs.shape[0] if inputs.shape[0] is not None else tf.shape(inputs)[0]
+        return [tf.zeros([batch_size, self.units], dtype) for _ in range(self._n_states)]
+
     supports_masking = True
 
     def compute_mask(self, inputs, mask=None):

@@ -5,6 +5,7 @@ which runs a cell over (batch, time, features).
 A cell is its recurrent layer with the time loop taken away: the same weights,
 weight names, gate order and step function (recurrent.py's `_step`), so a cell
 and the matching layer compute the same thing given the same weights."""
+import tapeflow as tf
 from tapeflow.keras.layers.base import Layer
 from tapeflow.keras.layers.recurrent import GRU, LSTM, SimpleRNN, _RNN
 from tapeflow.runtime.errors import with_location
@@ -31,8 +32,9 @@ class _CellStep(Layer):
         return self.units
 
     def get_initial_state(self, batch_size=None, dtype=None):
-        import tapeflow as tf
-        zeros = [tf.zeros([batch_size, self.units], dtype or "float32") for _ in range(self._n_states)]
+        zeros = _RNN.get_initial_state(self, batch_size)
+        if dtype is not None:
+            zeros = [tf.cast(z, dtype) for z in zeros]
         return zeros if self._n_states > 1 else zeros[0]
 
     def call(self, inputs, states, training=None):
