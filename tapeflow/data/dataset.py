@@ -16,6 +16,7 @@ from tapeflow.data import batching
 from tapeflow.data import structure as S
 from tapeflow.data.prefetch import background
 from tapeflow.runtime.errors import _OWN_DIRS, with_location
+from tapeflow.runtime.registry import state
 
 AUTOTUNE = -1
 INFINITE = -1  # cardinality of an endless dataset
@@ -54,7 +55,19 @@ class Dataset:
         return Dataset(lambda: ([row] for row in array), S.LEAF, len(array), [(array.shape[1:], array.dtype)])
 
     def _iter_elements(self):
-        for flat in self._produce():
+        # The pipeline's own functions (map, filter, interleave, generators) run eagerly even when
+        # the data set is iterated while a tf.function is traced, as TF runs them in their own
+        # graphs: their values are data, not ops of the caller's graph (a generator's args must be
+        # NumPy values).  Prefetching threads are eager already (the dispatch state is per thread).
+        produce = iter(self._produce())
+        while True:
+            saved, state.graph = state.graph, None
+            try:
+                flat = next(produce, None)
+            finally:
+                state.graph = saved
+            if flat is None:
+                return
             yield self._element(flat)
 
     def __iter__(self):
@@ -67,8 +80,9 @@ class Dataset:
 
     def as_numpy_iterator(self):
         self._no_windows("as_numpy_iterator")
+        # TensorFlow yields numpy scalars (np.int64(3), hashable) for scalar components, not 0-d arrays
         for flat in self._produce():
-            yield S.pack(self._tmpl, [a.copy() for a in flat])
+            yield S.pack(self._tmpl, [a[()] if np.ndim(a) == 0 else np.array(a, copy=True) for a in flat])
 
     def _no_windows(self, op):
         if self._nested:

@@ -8,6 +8,7 @@ from tapeflow.data import structure as S
 from tapeflow.data.dataset import UNKNOWN, Dataset
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.tensor import TensorBase
 
 
 def _specs_from(output_types, output_shapes, output_signature):
@@ -69,7 +70,8 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None, 
     if not callable(generator):
         raise TypeError(with_location("Dataset.from_generator: `generator` must be a callable returning an iterator"))
     tmpl, specs = _specs_from(output_types, output_shapes, output_signature)
-    call_args = tuple(args) if args is not None else ()
+    # TF hands the generator its args as NumPy values, not tensors
+    call_args = tuple(a.numpy() if isinstance(a, TensorBase) else a for a in args) if args is not None else ()
 
     def produce():
         for i, element in enumerate(generator(*call_args)):

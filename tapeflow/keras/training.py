@@ -4,6 +4,8 @@ The train step is compiled with tf.function unless `run_eagerly=True` (or the
 tracer is not installed).  Before compiling, the model, the metrics ("accuracy"
 resolves by the shapes of the first batch) and the optimizer's slots are built
 eagerly, so the compiled step creates no variables."""
+import warnings
+
 import numpy as np
 
 import tapeflow
@@ -214,8 +216,11 @@ class Trainer:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
         variables = self.trainable_variables
-        grads = tape.gradient(loss, variables)
-        self.optimizer.apply_gradients(zip(grads, variables))
+        if variables:
+            grads = tape.gradient(loss, variables)
+            self.optimizer.apply_gradients(zip(grads, variables))
+        else:  # Keras trains nothing (and warns) rather than failing: a weightless model still reports loss
+            warnings.warn("The model does not have any trainable weights.", stacklevel=2)
         return self._update_metrics(loss, x, y, y_pred, sample_weight)
 
     def test_step(self, data):

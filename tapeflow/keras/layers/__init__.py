@@ -26,7 +26,8 @@ from tapeflow.keras.layers.pooling import (  # noqa: F401
 from tapeflow.keras.layers.preprocessing import Normalization, Rescaling  # noqa: F401
 from tapeflow.keras.layers.preprocessing_extra import CategoryEncoding, Discretization  # noqa: F401
 from tapeflow.keras.layers.recurrent import GRU, LSTM, SimpleRNN  # noqa: F401
-from tapeflow.keras.layers.recurrent_cells import RNN, GRUCell, LSTMCell, SimpleRNNCell  # noqa: F401
+from tapeflow.keras.layers.recurrent_cells import (  # noqa: F401
+    RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells)
 from tapeflow.keras.layers.reshaping import (  # noqa: F401
     Cropping1D, Cropping2D, Permute, RepeatVector, UpSampling1D, UpSampling2D, ZeroPadding1D, ZeroPadding2D,
 )

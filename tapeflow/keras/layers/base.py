@@ -404,5 +404,10 @@ class Layer(Module):
             config["input_shape"] = list(self._declared_input_shape)
         return config
 
+    @classmethod
+    def from_config(cls, config):
+        """A new layer from get_config()'s dict: the constructor's keyword arguments, as in Keras."""
+        return cls(**config)
+
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

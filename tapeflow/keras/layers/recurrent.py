@@ -124,6 +124,9 @@ class _RNN(Layer):
             return [result] + state
         return result
 
+    def _zero_output(self, inputs, state):
+        return tf.zeros_like(state[0])  # the built-in layers output their first state
+
     def _call_unknown_steps(self, inputs, state, mask):
         """Inputs of shape (batch, None, features) (keras.Input(shape=(None, ...)) or a
         tf.function traced without the length): one tf.scan over the time-major steps, the
@@ -142,7 +145,7 @@ class _RNN(Layer):
                 new_state = [tf.where(keep, n, o) for n, o in zip(new_state, old_state)]
             return tuple([out] + list(new_state))
 
-        accs = tf.scan(step, tuple(elems), initializer=tuple([tf.zeros_like(state[0])] + state))
+        accs = tf.scan(step, tuple(elems), initializer=tuple([self._zero_output(inputs, state)] + state))
         outputs, final_state = accs[0], [a[-1] for a in accs[1:]]
         result = tf.transpose(outputs, [1, 0, 2]) if self.return_sequences else outputs[-1]
         if self.return_state:
