@@ -18,6 +18,7 @@ from tapeflow.runtime.ops import conv_variants as _CV
 from tapeflow.runtime.ops import decomp_ops as _D
 from tapeflow.runtime.ops import gather_ops as _G
 from tapeflow.runtime.ops import image_ops as _IM
+from tapeflow.runtime.ops import image_adjust_ops as _IMA
 from tapeflow.runtime.ops import indexing as _IX
 from tapeflow.runtime.ops import join_ops as _J
 from tapeflow.runtime.ops import layout_ops as _LO
@@ -183,7 +184,9 @@ def _nest_map_structure(func, *structure, **kwargs):
 
 image = _namespace("image", "tf.image: flips, resize, standardization, dtype conversion.", dict(
     extract_patches=_C.image_extract_patches, **_pick(_IM, """flip_left_right flip_up_down random_flip_left_right
-    random_flip_up_down resize ResizeMethod rgb_to_grayscale convert_image_dtype per_image_standardization""")))
+    random_flip_up_down resize ResizeMethod rgb_to_grayscale convert_image_dtype per_image_standardization"""),
+    **_pick(_IMA, """adjust_brightness random_brightness adjust_contrast random_contrast resize_with_crop_or_pad
+    central_crop random_crop rot90""")))
 nest = _namespace("nest", "tf.nest: nested structures (dicts flatten in sorted key order).", {
     "flatten": _nest_flatten, "pack_sequence_as": _nest_pack_sequence_as, "map_structure": _nest_map_structure,
     "assert_same_structure": _nest.assert_same_structure, "is_nested": _nest.is_nested})

@@ -15,7 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..errors import with_location
 from ..registry import Aval, bind, defprim
-from ..tensor import SymbolicTensor, TensorBase, convert_to_tensor
+from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import array_ops as A
 from . import math_ops as M
 
@@ -126,11 +126,23 @@ def _shape_inputs(shape, op):
         dims = M.cast(convert_to_tensor(shape), dtypes.int64)
         if dims.shape.rank != 1 or dims.shape[0] is None:
             raise ValueError(with_location(f"{op}: the shape must be a vector of known length"))
-        return (dims,), (None,) * dims.shape[0]
+        if isinstance(shape, SymbolicTensor):
+            return (dims,), (None,) * dims.shape[0]
+        # [tf.shape(x)[0], 8]: the Python ints stay known in the static shape (TF's (None, 8)),
+        # so layers built on the last dim (Dense) accept the draw.
+        return (dims,), tuple(_known_dim(d) for d in shape)
     static = A._shape_arg(shape, op)
     if any(d < 0 for d in static):
         raise ValueError(with_location(f"{op}: shape {list(static)} has a negative dimension"))
     return (), static
+
+
+def _known_dim(d):
+    if isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0:
+        return int(d)
+    if isinstance(d, Tensor) and not isinstance(d, SymbolicTensor) and d.shape.rank == 0:
+        return int(d._value)
+    return None
 
 
 def _draw(prim, shape, dtype, key, op, **attrs):

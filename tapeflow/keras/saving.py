@@ -94,7 +94,7 @@ def layer_from_config(spec):
             f"load_model: unknown layer class {name!r} (pass it in custom_objects, or register it with "
             f"keras.saving.register_keras_serializable())"))
     config = dict(spec["config"])
-    for key in ("layer",):  # wrappers hold a nested layer
+    for key in ("layer", "cell"):  # wrappers hold a nested layer, RNN a cell
         if isinstance(config.get(key), dict) and "class_name" in config[key]:
             config[key] = layer_from_config(config[key])
     return classes[name](**config)

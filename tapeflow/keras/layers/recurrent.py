@@ -39,8 +39,12 @@ class _RNN(Layer):
             raise ValueError(with_location(
                 f"{type(self).__name__} {self.name}: expected input (batch, time, features) with known "
                 f"features, got {input_shape}"))
+        self._build_weights(input_shape[-1])
+
+    def _build_weights(self, features):
+        """kernel (features, gates*units), recurrent_kernel, bias: shared with the cells."""
         width = self.units * self.n_gates
-        self.kernel = self.add_weight("kernel", (input_shape[-1], width), initializer=self.kernel_initializer,
+        self.kernel = self.add_weight("kernel", (features, width), initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer)
         self.recurrent_kernel = self.add_weight("recurrent_kernel", (self.units, width),
                                                 initializer=self.recurrent_initializer,
@@ -68,6 +72,17 @@ class _RNN(Layer):
     def _zero_state(self, inputs):
         # (batch, 1) zeros broadcast against (units,): works for an unknown batch size too.
         return tf.zeros_like(inputs[:, 0, :1]) + tf.zeros([self.units], inputs.dtype)
+
+    def get_initial_state(self, batch_size):
+        """Zero states, a list (Keras 3's RNN.get_initial_state(batch_size)).  A tensor
+        of inputs is also taken, its batch size read (the Keras 2 form tutorials use)."""
+        dtype = "float32"
+        if hasattr(batch_size, "shape"):
+            inputs = tf.convert_to_tensor(batch_size)
+            if inputs.shape.rank:
+                dtype = inputs.dtype if inputs.dtype.is_floating else dtype
+                batch_size = inputs.shape[0] if inputs.shape[0] is not None else tf.shape(inputs)[0]
+        return [tf.zeros([batch_size, self.units], dtype) for _ in range(self._n_states)]
 
     supports_masking = True
 

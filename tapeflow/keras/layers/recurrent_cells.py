@@ -42,6 +42,19 @@ class _Cell:
     def output_size(self):
         return self.units
 
+    def get_initial_state(self, batch_size=None, dtype=None):
+        """Zero states as Keras 3's cells give them: a list for LSTM ([h, c]), else one tensor."""
+        zeros = _RNN.get_initial_state(self, batch_size)
+        if dtype is not None:
+            zeros = [tf.cast(z, dtype) for z in zeros]
+        return zeros if self._n_states > 1 else zeros[0]
+
+    def get_config(self):
+        config = super().get_config()
+        for key in ("return_sequences", "return_state", "go_backwards"):
+            config.pop(key, None)
+        return config
+
 
 class SimpleRNNCell(_Cell, SimpleRNN):
     pass
@@ -127,6 +140,18 @@ class RNN(_RNN):
         out, new_state = self.cell(x, state)
         return out, list(new_state) if isinstance(new_state, (list, tuple)) else [new_state]
 
+    def get_initial_state(self, batch_size):
+        """Zero states, one per entry of the cell's state_size (a list, as Keras 3)."""
+        sizes = _state_sizes(self.cell)
+        if hasattr(batch_size, "shape") and tf.convert_to_tensor(batch_size).shape.rank:
+            inputs = tf.convert_to_tensor(batch_size)  # the Keras 2 form: the inputs themselves
+            batch_size = inputs.shape[0] if inputs.shape[0] is not None else tf.shape(inputs)[0]
+        return [tf.zeros([batch_size, n]) for n in sizes]
+
     def get_config(self):
-        return {**Layer.get_config(self), "return_sequences": self.return_sequences,
-                "return_state": self.return_state, "go_backwards": self.go_backwards}
+        config = {**Layer.get_config(self), "return_sequences": self.return_sequences,
+                  "return_state": self.return_state, "go_backwards": self.go_backwards}
+        if isinstance(self.cell, _Cell):  # a built-in cell is saved with the layer (keras saving reads "cell")
+            from tapeflow.keras import saving
+            config["cell"] = saving.layer_config(self.cell)
+        return config

@@ -1,0 +1,119 @@
+"""Image augmentation layers that act only in training (training=True, as in
+fit); at inference they pass their input through unchanged."""
+import tapeflow as tf
+from tapeflow.keras.layers.base import Layer
+from tapeflow.runtime.errors import with_location
+
+_MODES = {"horizontal": (2,), "vertical": (1,), "horizontal_and_vertical": (2, 1)}
+
+
+class RandomFlip(Layer):
+    """Flip each image of an NHWC batch (or a single HWC image) left-right and/or
+    up-down, each example independently with probability 1/2."""
+
+    def __init__(self, mode="horizontal_and_vertical", seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if mode not in _MODES:
+            raise ValueError(with_location(f"RandomFlip: mode must be one of {sorted(_MODES)}, got {mode!r}"))
+        self.mode, self.seed = mode, seed
+
+    def call(self, inputs, training=None):
+        if not training:
+            return inputs
+        x = inputs
+        single = x.shape.rank == 3
+        if single:
+            x = tf.expand_dims(x, 0)
+        if x.shape.rank != 4:
+            raise ValueError(with_location(
+                f"RandomFlip {self.name}: expected images (batch, height, width, channels) or "
+                f"(height, width, channels), got shape {x.shape}"))
+        for axis in _MODES[self.mode]:
+            # One draw per example: (batch, 1, 1, 1) broadcasts over the image.
+            coin = tf.random.uniform(tf.stack([tf.shape(x)[0], 1, 1, 1]), seed=self.seed)
+            x = tf.where(coin < 0.5, tf.reverse(x, [axis]), x)
+        return x[0] if single else x
+
+    def get_config(self):
+        return {**super().get_config(), "mode": self.mode, "seed": self.seed}
+
+
+def _factor_range(factor, name):
+    low, high = (-factor, factor) if isinstance(factor, (int, float)) else tuple(factor)
+    if not -1.0 <= low <= high <= 1.0:
+        raise ValueError(with_location(
+            f"RandomTranslation: {name} must be a float or (lower, upper) in [-1, 1], got {factor!r}"))
+    return float(low), float(high)
+
+
+def _source_index(idx, n, fill_mode):
+    """Integer source positions outside [0, n) mapped by the fill mode
+    (reflect: d c b a | a b c d | d c b a; wrap; nearest; constant: clipped, masked by the caller)."""
+    if fill_mode == "reflect":
+        m = tf.math.floormod(idx, 2 * n)
+        return tf.where(m >= n, 2 * n - 1 - m, m)
+    if fill_mode == "wrap":
+        return tf.math.floormod(idx, n)
+    return tf.clip_by_value(idx, 0, n - 1)
+
+
+class RandomTranslation(Layer):
+    """Shift each image of an NHWC batch by a random fraction of its height and
+    width (per example), bilinear between pixels.  The shift is separable, so it
+    is applied as two per-example (n, n) interpolation matrices (rows, then
+    columns); out-of-image pixels come from fill_mode.  Identity unless training."""
+
+    def __init__(self, height_factor, width_factor, fill_mode="reflect", interpolation="bilinear",
+                 seed=None, fill_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        if fill_mode not in ("reflect", "wrap", "nearest", "constant"):
+            raise ValueError(with_location(
+                f"RandomTranslation: fill_mode must be reflect, wrap, nearest or constant, got {fill_mode!r}"))
+        if interpolation != "bilinear":
+            raise ValueError(with_location(
+                f"RandomTranslation: only interpolation='bilinear' is supported, got {interpolation!r}"))
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self._height_range = _factor_range(height_factor, "height_factor")
+        self._width_range = _factor_range(width_factor, "width_factor")
+        self.fill_mode, self.interpolation, self.seed, self.fill_value = fill_mode, interpolation, seed, fill_value
+
+    def _shift_matrix(self, batch, n, bounds, dtype):
+        """(batch, n, n): row i holds the bilinear weights of the source pixels of output pixel i."""
+        shift = tf.random.uniform(tf.stack([batch, 1]), bounds[0] * n, bounds[1] * n, dtype=dtype, seed=self.seed)
+        src = tf.cast(tf.range(n), dtype)[None, :] - shift
+        lo = tf.floor(src)
+        frac = src - lo
+        lo = tf.cast(lo, "int32")
+        matrix, total = 0.0, 0.0
+        for idx, weight in ((lo, 1.0 - frac), (lo + 1, frac)):
+            if self.fill_mode == "constant":
+                weight = weight * tf.cast((idx >= 0) & (idx < n), dtype)
+            matrix = matrix + tf.one_hot(_source_index(idx, n, self.fill_mode), n, dtype=dtype) * weight[..., None]
+            total = total + weight
+        return matrix, total
+
+    def call(self, inputs, training=None):
+        if not training:
+            return inputs
+        x = inputs
+        single = x.shape.rank == 3
+        if single:
+            x = tf.expand_dims(x, 0)
+        if x.shape.rank != 4 or x.shape[1] is None or x.shape[2] is None:
+            raise ValueError(with_location(
+                f"RandomTranslation {self.name}: expected images (batch, height, width, channels) with known "
+                f"height and width, got shape {x.shape}"))
+        batch, height, width = tf.shape(x)[0], x.shape[1], x.shape[2]
+        rows, row_total = self._shift_matrix(batch, height, self._height_range, x.dtype)
+        cols, col_total = self._shift_matrix(batch, width, self._width_range, x.dtype)
+        y = tf.einsum("bij,bjwc->biwc", rows, x)
+        y = tf.einsum("bkw,biwc->bikc", cols, y)
+        if self.fill_mode == "constant" and self.fill_value:
+            inside = row_total[:, :, None, None] * col_total[:, None, :, None]
+            y = y + self.fill_value * (1.0 - inside)
+        return y[0] if single else y
+
+    def get_config(self):
+        return {**super().get_config(), "height_factor": self.height_factor, "width_factor": self.width_factor,
+                "fill_mode": self.fill_mode, "interpolation": self.interpolation, "seed": self.seed,
+                "fill_value": self.fill_value}
