@@ -12,8 +12,11 @@ from tapeflow.compat_v1 import (  # noqa: F401
     enable_eager_execution, executing_eagerly, layers, log, random_normal, random_uniform, truncated_normal,
     arg_max, arg_min, assign, assign_add, assign_sub, div, multinomial, random_shuffle, set_random_seed,
     to_double, to_float, to_int32, to_int64, softmax_cross_entropy_with_logits_v2,
+    count_nonzero, GraphKeys, add_to_collection, add_to_collections, get_collection, get_collection_ref,
+    Session, InteractiveSession, placeholder, global_variables_initializer,
 )
 from tapeflow.compat_v1 import losses_namespace as _losses_namespace
+from tapeflow.compat_v1 import Saver as _c1_saver
 from tapeflow.runtime import devices as _devices
 from tapeflow.runtime.devices import device  # noqa: F401
 
@@ -29,6 +32,10 @@ metrics, optimizers, initializers = keras.metrics, keras.optimizers, keras.initi
 # do not collide with a Keras name; TF1's own mean_squared_error lives in tf.compat.v1.losses.
 losses = _losses_namespace("tapeflow.losses", tf1_mse=False)
 sys.modules[losses.__name__] = losses
+# TF 1.x top-level tf.logging (absl-style verbosity over the "tensorflow" logger) and tf.train.Saver
+# (a clear error pointing at tf.train.Checkpoint; train/ cannot import compat_v1, so attached here).
+logging = compat.v1.logging
+train.Saver = _c1_saver
 
 
 def _run_functions_eagerly(run_eagerly):
@@ -62,4 +69,6 @@ __all__ = ["contrib", "data", "keras", "saved_model", "summary", "train", "confi
            "to_int32", "to_int64",
            "random_uniform", "truncated_normal", "enable_eager_execution", "executing_eagerly",
            "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor",
-           "SparseTensor", "losses", "metrics", "optimizers", "initializers"]
+           "SparseTensor", "losses", "metrics", "optimizers", "initializers", "logging", "count_nonzero", "GraphKeys",
+           "add_to_collection", "add_to_collections", "get_collection", "get_collection_ref", "Session",
+           "InteractiveSession", "placeholder", "global_variables_initializer"]

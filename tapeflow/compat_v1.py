@@ -92,6 +92,72 @@ def softmax_cross_entropy_with_logits_v2(labels=None, logits=None, dim=-1, name=
                                                          axis=dim if axis is None else axis)
 
 
+def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype="int64", name=None,
+                  reduction_indices=None, keep_dims=None, input=None):  # noqa: A002 - TF's argument name
+    """TF1 tf.count_nonzero: also accepts the old reduction_indices= / keep_dims= spellings."""
+    x = input_tensor if input is None else input
+    if x is None:
+        raise ValueError(tapeflow.runtime.errors.with_location("tf.count_nonzero: no input tensor given"))
+    axis = reduction_indices if axis is None else axis
+    keepdims = bool(keep_dims if keepdims is None else keepdims)
+    return tapeflow.math.count_nonzero(x, axis=axis, keepdims=keepdims, dtype=dtype)
+
+
+class GraphKeys:
+    """TF1 collection names, kept so programs that mention them import.  Collections themselves are
+    graph-mode state: tf.add_to_collection / tf.get_collection raise (see _no_collections)."""
+    GLOBAL_VARIABLES = "variables"
+    LOCAL_VARIABLES = "local_variables"
+    MODEL_VARIABLES = "model_variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    SUMMARIES = "summaries"
+    QUEUE_RUNNERS = "queue_runners"
+    TABLE_INITIALIZERS = "table_initializer"
+    ASSET_FILEPATHS = "asset_filepaths"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    CONCATENATED_VARIABLES = "concatenated_variables"
+    SAVERS = "savers"
+    WEIGHTS = "weights"
+    BIASES = "biases"
+    ACTIVATIONS = "activations"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    READY_OP = "ready_op"
+    SUMMARY_OP = "summary_op"
+    GLOBAL_STEP = "global_step"
+    EVAL_STEP = "eval_step"
+    TRAIN_OP = "train_op"
+
+
+def _graph_mode_name(name, advice):
+    def unsupported(*args, **kwargs):
+        raise NotImplementedError(tapeflow.runtime.errors.with_location(
+            f"tf.{name}: TensorFlow 1 graph-mode {advice}"))
+    unsupported.__name__ = name.rsplit(".", 1)[-1]
+    return unsupported
+
+
+_COLLECTIONS_ADVICE = ("collections are not supported by tapeflow (there is no default graph); keep the "
+                       "objects in a Python list, or use model.trainable_variables / model.losses")
+add_to_collection = _graph_mode_name("add_to_collection", _COLLECTIONS_ADVICE)
+add_to_collections = _graph_mode_name("add_to_collections", _COLLECTIONS_ADVICE)
+get_collection = _graph_mode_name("get_collection", _COLLECTIONS_ADVICE)
+get_collection_ref = _graph_mode_name("get_collection_ref", _COLLECTIONS_ADVICE)
+_SESSION_ADVICE = ("(placeholders, Session) is not supported by tapeflow; run eagerly and put the "
+                   "computation in a @tf.function")
+Session = _graph_mode_name("Session", _SESSION_ADVICE)
+InteractiveSession = _graph_mode_name("InteractiveSession", _SESSION_ADVICE)
+placeholder = _graph_mode_name("placeholder", _SESSION_ADVICE)
+global_variables_initializer = _graph_mode_name("global_variables_initializer", _SESSION_ADVICE)
+Saver = _graph_mode_name(
+    "train.Saver", "tf.train.Saver is not supported by tapeflow; save and restore with "
+    "tf.train.Checkpoint(model=..., optimizer=...).save(prefix) / .restore(path), or, for a list of "
+    "variables, tf.contrib.eager.Saver(variables)")
+
+
 # ---- tf.losses as TensorFlow 1 wrote it: (labels, predictions/logits, weights=1.0, ..., reduction=)
 # returning a scalar by default.  Trap: TF2's tf.losses is keras.losses, whose mean_squared_error
 # returns one value per sample; only tf.compat.v1.losses has the TF1 mean_squared_error.
