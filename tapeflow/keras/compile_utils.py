@@ -90,6 +90,8 @@ class MultiOutputLoss(losses_mod.Loss):
 
 def build_metrics(specs, loss, names, y_true, y_pred):
     """[(output index or None, Metric)]: None means the single-output form."""
+    if not specs:
+        return []
     if len(names) == 1 and not isinstance(specs, dict):
         flat_t = None if y_true is None else nest.flatten(y_true)[0]
         t_shape = None if flat_t is None else tuple(flat_t.shape.dims)

@@ -160,6 +160,7 @@ def call_symbolically(layer, call, args, kwargs):
         return t
 
     node.outputs = nest.map_structure(to_keras, outputs) if outputs is not None else None
+    layer.__dict__.setdefault("_inbound_nodes", []).append(node)  # layer.input / layer.output
     return node.outputs
 
 

@@ -8,6 +8,8 @@ from tapeflow.keras.layers.input import InputLayer
 from tapeflow.keras.training import Trainer
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
+from tapeflow.runtime.shape import TensorShape
+from tapeflow.tracer.signature import TensorSpec
 
 
 class Model(Trainer, Layer):
@@ -217,27 +219,68 @@ class Sequential(Model):
     def pop(self):
         if not self._stack:
             raise TypeError("Sequential.pop: there are no layers to remove")
-        return self._stack.pop()
+        layer = self._stack.pop()
+        graph = self.__dict__.get("_sequential_graph")
+        if graph is not None:  # rebuild the graph: .outputs becomes the new last layer's output
+            self.__dict__["_sequential_graph"] = None
+            if self._stack:
+                self._build_graph(tuple(graph.flat_inputs[0].shape.dims))
+        return layer
 
     @property
     def layers(self):
         return list(self._stack)
 
     def build(self, input_shape=None):
-        """Build every layer by running one example of `input_shape` through the stack."""
+        """Build every layer by calling the stack on a KerasTensor of `input_shape`
+        (which also gives the model .inputs/.outputs and each layer .input/.output)."""
         if input_shape is None:
             raise ValueError(with_location("Sequential.build: give the input shape, e.g. (None, 784)"))
         if state.graph is not None or not self._stack:
             return
-        dtype = self._input_spec.input_dtype if self._input_spec is not None else "float32"
-        try:
-            # Symbolically first: output shapes keep the unknown batch dim (None).
-            Layer.__call__(self, functional.KerasTensor(tuple(input_shape), dtype), training=False)
+        if self._build_graph(input_shape):
             return
-        except (TypeError, ValueError):
-            pass  # a layer that needs concrete sizes: build on one zero example instead
-        dims = [1 if d is None else int(d) for d in input_shape]
+        # A layer that needs concrete sizes: build on one zero example instead.
+        dtype = self._input_spec.input_dtype if self._input_spec is not None else "float32"
+        dims = [1 if d is None else int(d) for d in TensorShape(input_shape).dims]
         Layer.__call__(self, np.zeros(dims, np.dtype(getattr(dtype, "np", dtype))), training=False)
+
+    def _build_graph(self, input_shape):
+        """Call each layer in turn on KerasTensors from an input of `input_shape`, as
+        Keras's Sequential does: the symbolic graph that feature-extraction models
+        (Model(seq.inputs, [l.output for l in seq.layers])) reuse.  False when some
+        layer cannot run symbolically; then the model has no graph."""
+        shape = tuple(TensorShape(input_shape).dims)
+        source = self._input_spec
+        if source is None or tuple(source.output.shape.dims[1:]) != shape[1:]:
+            source = self.__dict__.get("_built_input")
+            if source is None or tuple(source.output.shape.dims) != shape:
+                source = InputLayer(batch_shape=shape)
+        self.__dict__["_built_input"] = source  # reused by rebuilds so old layer outputs stay connected
+        x = source.output
+        try:
+            for layer in self._stack:
+                x = layer(x)  # no `training`: the functional graph passes the caller's on
+        except (TypeError, ValueError):
+            self.__dict__["_sequential_graph"] = None
+            return False
+        if not isinstance(x, functional.KerasTensor):
+            self.__dict__["_sequential_graph"] = None
+            return False
+        self.__dict__["_sequential_graph"] = functional.FunctionalGraph(source.output, x)
+        self.__dict__["_output_shape"] = tuple(x.shape.dims)
+        if self.__dict__.get("_build_input_specs") is None:  # a saved model's serving signature
+            self.__dict__["_build_input_specs"] = TensorSpec(TensorShape(shape), source.input_dtype)
+        self.__dict__["built"] = True
+        return True
+
+    def _graph(self, what):
+        graph = self.__dict__.get("_sequential_graph")
+        if graph is None:
+            raise AttributeError(
+                f"{self.name}.{what}: the Sequential model has no input shape yet; start it with "
+                f"keras.Input(shape), give input_shape= to its first layer, or call build(input_shape)")
+        return graph
 
     def _build_from(self, inputs):
         self.__dict__["built"] = True  # the layers build themselves as the input flows through

@@ -128,6 +128,7 @@ class Layer(Module):
         d["_call_has_training"] = "training" in inspect.signature(self.call).parameters
         d["_call_has_mask"] = "mask" in inspect.signature(self.call).parameters
         d["_output_shape"] = None
+        d["_inbound_nodes"] = []  # functional.Node per call on KerasTensors, in call order
         # Per-example input shape declared with input_shape=; lets Sequential build early.
         d["_declared_input_shape"] = tuple(input_shape) if input_shape is not None else None
 
@@ -391,6 +392,25 @@ class Layer(Module):
             if isinstance(inputs, (list, tuple, dict)) else TensorShape(inputs.shape.dims)
         self.build(shapes)
         self.__dict__["built"] = True
+
+    def _first_node(self, what):
+        nodes = self.__dict__.get("_inbound_nodes")
+        if not nodes:
+            raise AttributeError(
+                f"layer {self.name}.{what}: the layer has never been called on a symbolic input "
+                f"(keras.Input or a Sequential model with a known input shape)")
+        return nodes[0]  # as Keras: the first call's tensors
+
+    @property
+    def input(self):
+        """The KerasTensor(s) of the layer's first symbolic call."""
+        args = self._first_node("input").args
+        return args[0] if len(args) == 1 else list(args)
+
+    @property
+    def output(self):
+        """The KerasTensor(s) the layer's first symbolic call returned."""
+        return self._first_node("output").outputs
 
     @property
     def output_shape(self):

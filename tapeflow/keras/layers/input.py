@@ -33,8 +33,12 @@ class InputLayer(Layer):
         node.outputs = functional.KerasTensor((batch_size,) + self.input_shape_per_example,
                                               self.input_dtype, node, 0, name=self.name)
         self.__dict__["_output_shape"] = tuple(node.outputs.shape.dims)
-        self.__dict__["output"] = node.outputs
+        self.__dict__["_inbound_nodes"].append(node)  # its `output` is keras.Input's KerasTensor
         self.__dict__["built"] = True
+
+    @property
+    def input(self):
+        return self.output  # as Keras: an input layer's input is its own KerasTensor
 
     def _convert_inputs(self, inputs):
         return inputs
