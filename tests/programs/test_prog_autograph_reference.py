@@ -143,6 +143,22 @@ def test_assert_statement_on_tensor_raises_invalid_argument():
         positive(tf.constant(-2.0))
 
 
+def test_try_except_around_tensor_if_never_traces_the_except_branch():
+    def magnitude(x):
+        try:
+            if x > 0:
+                y = x
+            else:
+                y = -x
+        except Exception:  # broad, as user code often is: must not catch the tracer's error
+            y = x
+        return y
+
+    with pytest.warns(RuntimeWarning):  # not convertible: the function runs eagerly, correctly
+        assert float(tf.function(magnitude)(tf.constant(-2.0))) == 2.0
+    assert float(magnitude(tf.constant(-2.0))) == 2.0
+
+
 def test_methods_state_closures_and_nesting():
     class Accumulator(tf.Module):
         def __init__(self):
