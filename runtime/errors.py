@@ -80,3 +80,9 @@ class OutOfRangeError(OpError):
 class IndexInvalidArgumentError(InvalidArgumentError, IndexError):
     """An index out of range: InvalidArgumentError as in TensorFlow, and an IndexError as in
     Python, so either `except` catches it (NumPy's AxisError is a ValueError and IndexError alike)."""
+
+
+class AssertionInvalidArgumentError(InvalidArgumentError, AssertionError):
+    """A failed `assert` on a tensor inside tf.function: TensorFlow raises InvalidArgumentError
+    (AutoGraph turns the statement into tf.debugging.Assert); it is also an AssertionError, so
+    code written for the eager `assert` (`except AssertionError`) still catches it."""

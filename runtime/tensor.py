@@ -12,6 +12,15 @@ from .shape import TensorShape
 class OperatorNotAllowedInGraphError(TypeError):
     """A Python-level use of a symbolic tensor (bool(), float(), .numpy()) while tracing."""
 
+    # How many were ever made: the tracer compares it before and after tracing an unconverted
+    # function, because user code (`try: ... except Exception:`) may swallow one and the trace
+    # would then record the except branch -- a wrong answer instead of an eager fallback.
+    created = 0
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        type(self).created += 1
+
 
 class TensorBase:
     """What eager tensors, symbolic tensors and variables share: operators and

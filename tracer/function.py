@@ -298,8 +298,16 @@ class Function:
             state.graph = builder
             try:
                 p_args, p_kwargs, avals = _placeholder_args(builder, args, kwargs, relax)
+                made_before = OperatorNotAllowedInGraphError.created
                 try:
                     result = fn(*p_args, **p_kwargs)
+                    swallowed = OperatorNotAllowedInGraphError.created != made_before
+                    if self._conversion_error is not None and swallowed:
+                        # The unconverted function hit a symbolic `if`/bool and its own
+                        # try/except swallowed the error: the trace took a path the values
+                        # may not take, so it must not be used.
+                        raise OperatorNotAllowedInGraphError(
+                            "a Python bool of a symbolic tensor was caught by the function's own try/except")
                 except OperatorNotAllowedInGraphError as exc:
                     if self._conversion_error is not None:
                         raise OperatorNotAllowedInGraphError(

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 
-from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.errors import AssertionInvalidArgumentError, InvalidArgumentError, with_location
 from tapeflow.runtime.registry import bind, defprim
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
 from tapeflow.runtime.ops import math_ops, reduce_ops
@@ -68,7 +68,9 @@ def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=Non
 
 # --------------------------------------------------------------------- asserts
 
-_ERRORS = {"InvalidArgumentError": InvalidArgumentError, "AssertionError": AssertionError}
+# "AssertionError" names a converted `assert` statement: TensorFlow's InvalidArgumentError that is
+# also an AssertionError (either `except` catches it).
+_ERRORS = {"InvalidArgumentError": InvalidArgumentError, "AssertionError": AssertionInvalidArgumentError}
 
 
 def _assert_impl(xp, cond, *data, message, error, summarize):

@@ -1,5 +1,5 @@
 """`assert` statements: a Python assert on known values, a graph assertion
-(raising AssertionError when the graph runs) on a symbolic test."""
+(raising InvalidArgumentError, also an AssertionError, when the graph runs, as TensorFlow) on a symbolic test."""
 from tapeflow.runtime.tensor import SymbolicTensor
 
 from .. import logging_ops, staging
