@@ -156,3 +156,23 @@ def test_progress_bar_on_a_terminal():
     import re
     assert text.count("Epoch ") == 2
     assert re.fullmatch(r"\d+s - loss: \d+\.\d{4} - accuracy: \d\.\d{4}", text.rstrip().splitlines()[-1])
+
+
+def test_train_step_gets_x_alone_when_there_is_no_y():
+    seen = []
+
+    class Unsupervised(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def train_step(self, data):
+            seen.append(tuple(data.shape) if hasattr(data, "shape") else type(data).__name__)
+            return {"total": tf.reduce_sum(data)}
+
+    model = Unsupervised()
+    model.compile(optimizer="sgd", run_eagerly=True)
+    x = np.ones((64, 2), np.float32)
+    model.fit(tf.data.Dataset.from_tensor_slices(x).batch(32), epochs=1, verbose=0)
+    model.fit(x, batch_size=32, epochs=1, verbose=0)
+    assert seen == [(32, 2)] * 4, seen

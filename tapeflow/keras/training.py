@@ -19,6 +19,8 @@ from tapeflow.runtime.backprop import GradientTape
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 
+from .utils import pack_x_y_sample_weight
+
 
 def _unpack(data):
     """(x,), (x, y) or (x, y, sample_weight) -> x, y, sample_weight."""
@@ -64,8 +66,10 @@ class _ArrayBatches:
         arrays = [None if p is None else nest.map_structure(np.asarray, p) for p in self.parts]
         for start in range(0, self.n, self.batch_size):
             idx = slice(start, start + self.batch_size) if order is None else order[start:start + self.batch_size]
-            batch = tuple(None if a is None else nest.map_structure(lambda v: v[idx], a) for a in arrays)
-            yield tuple(_to_tensors(b) for b in batch if b is not None)
+            x, y, sw = (None if a is None else _to_tensors(nest.map_structure(lambda v: v[idx], a))
+                        for a in arrays)
+            # As Keras: train_step gets x alone when there is no y (a tuple x is wrapped as (x,)).
+            yield pack_x_y_sample_weight(x, y, sw)
 
 
 class _DatasetBatches:
@@ -79,7 +83,7 @@ class _DatasetBatches:
 
     def __iter__(self):
         for element in self.dataset:
-            yield element if isinstance(element, tuple) else (element,)
+            yield element  # train_step gets what the dataset yields, as in Keras
 
 
 class _ClassWeighted:
