@@ -247,3 +247,23 @@ def test_globals_read_at_trace_time_and_python_recursion():
 
 
 _FACTOR = 1.0
+
+
+def test_item_assignment_into_a_dict_or_list_inside_a_tensor_loop():
+    @tf.function
+    def count(n):
+        d = {"k": tf.constant(0.0), "other": tf.constant(5.0)}
+        for i in tf.range(n):
+            d["k"] = d["k"] + 1.0
+        return d["k"] + d["other"]
+
+    @tf.function
+    def fib(n):
+        xs = [tf.constant(0.0), tf.constant(1.0)]
+        for i in tf.range(n):
+            xs[0], xs[1] = xs[1], xs[0] + xs[1]
+        return xs[0]
+
+    assert float(count(tf.constant(3))) == 8.0
+    assert float(fib(tf.constant(10))) == 55.0
+    assert count.experimental_get_tracing_count() == 1

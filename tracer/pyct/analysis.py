@@ -34,6 +34,14 @@ def _writes(node, out):
         if isinstance(node.ctx, (gast.Store, gast.Del)):
             out.add(node.id)
         return
+    if isinstance(node, gast.Subscript) and isinstance(node.ctx, (gast.Store, gast.Del)):
+        # `d[k] = v` modifies d: in a tensor loop or branch d must be carried
+        # through the node (a dict or list of tensors), as AutoGraph does.
+        root = node.value
+        while isinstance(root, (gast.Subscript, gast.Attribute)):
+            root = root.value
+        if isinstance(root, gast.Name):
+            out.add(root.id)
     if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
         out.add(node.name)
         return
