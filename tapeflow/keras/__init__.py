@@ -5,5 +5,6 @@ from tapeflow.keras import activations, backend, callbacks, constraints, initial
 from tapeflow.keras import losses, metrics, models, optimizers, regularizers, schedules, utils  # noqa: F401
 from tapeflow.keras import preprocessing  # noqa: F401
 from tapeflow.keras import datasets, mixed_precision  # noqa: F401
+from tapeflow.keras import ops, random  # noqa: F401
 from tapeflow.keras.layers import Input  # noqa: F401
 from tapeflow.keras.models import Model, Sequential  # noqa: F401

@@ -1,0 +1,462 @@
+"""keras.ops (Keras 3): NumPy-like names and argument names as thin wrappers
+over tapeflow's ops. No new primitives live here; nn ops, losses, convolution
+and control flow are in ops_nn.py and re-exported below.
+
+Traps: Keras's `axis=None` means "all axes" as TensorFlow's; `shape()` returns a
+tuple of Python ints (None for unknown dims), never a tensor; `repeat` and
+`split` take NumPy's arguments (split by section count or by cut indices).
+"""
+import numpy as np
+
+import tapeflow as tf
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.errors import with_location
+
+
+def _t(x, dtype=None):
+    return tf.convert_to_tensor(x, dtype=dtype)
+
+
+def _axes(axis):
+    return list(axis) if isinstance(axis, (tuple, list)) else axis
+
+
+# --- conversion, creation --------------------------------------------------------------
+def shape(x):
+    s = x.shape if hasattr(x, "shape") else np.shape(x)
+    return tuple(None if d is None else int(d) for d in (s.as_list() if hasattr(s, "as_list") else s))
+
+
+def convert_to_tensor(x, dtype=None, sparse=None):
+    return tf.convert_to_tensor(x, dtype=dtype)
+
+
+def convert_to_numpy(x):
+    return x.numpy() if hasattr(x, "numpy") else np.asarray(x)
+
+
+def cast(x, dtype):
+    return tf.cast(x, dtype)
+
+
+def dtype(x):
+    return _t(x).dtype.name
+
+
+def zeros(shape, dtype="float32"):
+    return tf.zeros(shape, dtype=dtype)
+
+
+def ones(shape, dtype="float32"):
+    return tf.ones(shape, dtype=dtype)
+
+
+def zeros_like(x, dtype=None):
+    return tf.zeros_like(x, dtype=dtype)
+
+
+def ones_like(x, dtype=None):
+    return tf.ones_like(x, dtype=dtype)
+
+
+def full(shape, fill_value, dtype=None):
+    return tf.fill(shape, _t(fill_value, dtype))
+
+
+def full_like(x, fill_value, dtype=None):
+    x = _t(x)
+    return tf.fill(tf.shape(x), _t(fill_value, dtype or x.dtype))
+
+
+def eye(N, M=None, k=0, dtype="float32"):
+    if k != 0:
+        rows = np.arange(N)[:, None]
+        cols = np.arange(N if M is None else M)[None, :]
+        return tf.constant((cols - rows == k).astype(dtypes.as_dtype(dtype).np))
+    return tf.eye(N, M, dtype=dtype)
+
+
+def arange(start, stop=None, step=1, dtype=None):
+    if stop is None:
+        start, stop = 0, start
+    out = tf.range(start, stop, step)
+    return out if dtype is None else tf.cast(out, dtype)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    if not endpoint or retstep:
+        raise NotImplementedError(with_location("keras.ops.linspace: endpoint=False / retstep are not supported"))
+    out = tf.linspace(tf.cast(start, "float32"), tf.cast(stop, "float32"), num, axis=axis)
+    return out if dtype is None else tf.cast(out, dtype)
+
+
+# --- elementwise ------------------------------------------------------------------------
+def add(x1, x2):
+    return tf.add(x1, x2)
+
+
+def subtract(x1, x2):
+    return tf.subtract(x1, x2)
+
+
+def multiply(x1, x2):
+    return tf.multiply(x1, x2)
+
+
+def divide(x1, x2):
+    return tf.math.truediv(x1, x2)
+
+
+true_divide = divide
+
+
+def power(x1, x2):
+    return tf.pow(x1, x2)
+
+
+def negative(x):
+    return tf.negative(x)
+
+
+def abs(x):  # noqa: A001 - Keras's name
+    return tf.abs(x)
+
+
+absolute = abs
+
+
+def sign(x):
+    return tf.sign(x)
+
+
+def sqrt(x):
+    return tf.sqrt(x)
+
+
+def square(x):
+    return tf.square(x)
+
+
+def exp(x):
+    return tf.exp(x)
+
+
+def log(x):
+    return tf.math.log(x)
+
+
+def log1p(x):
+    return tf.math.log1p(x)
+
+
+def expm1(x):
+    return tf.math.expm1(x)
+
+
+def sin(x):
+    return tf.sin(x)
+
+
+def cos(x):
+    return tf.cos(x)
+
+
+def tanh(x):
+    return tf.tanh(x)
+
+
+def floor(x):
+    return tf.floor(x)
+
+
+def ceil(x):
+    return tf.math.ceil(x)
+
+
+def round(x, decimals=0):  # noqa: A001 - Keras's name
+    if decimals == 0:
+        return tf.round(x)
+    scale = 10.0 ** decimals
+    return tf.round(x * scale) / scale
+
+
+def clip(x, x_min, x_max):
+    return tf.clip_by_value(x, x_min, x_max)
+
+
+def maximum(x1, x2):
+    return tf.maximum(x1, x2)
+
+
+def minimum(x1, x2):
+    return tf.minimum(x1, x2)
+
+
+def where(condition, x1=None, x2=None):
+    return tf.where(condition, x1, x2)
+
+
+def equal(x1, x2):
+    return tf.equal(x1, x2)
+
+
+def not_equal(x1, x2):
+    return tf.not_equal(x1, x2)
+
+
+def greater(x1, x2):
+    return tf.greater(x1, x2)
+
+
+def greater_equal(x1, x2):
+    return tf.greater_equal(x1, x2)
+
+
+def less(x1, x2):
+    return tf.less(x1, x2)
+
+
+def less_equal(x1, x2):
+    return tf.less_equal(x1, x2)
+
+
+def logical_and(x1, x2):
+    return tf.logical_and(x1, x2)
+
+
+def logical_or(x1, x2):
+    return tf.logical_or(x1, x2)
+
+
+def logical_not(x):
+    return tf.logical_not(x)
+
+
+# --- reductions -------------------------------------------------------------------------
+def sum(x, axis=None, keepdims=False):  # noqa: A001 - Keras's name
+    return tf.reduce_sum(x, axis=_axes(axis), keepdims=keepdims)
+
+
+def mean(x, axis=None, keepdims=False):
+    x = _t(x)
+    if x.dtype.is_integer or x.dtype.is_bool:  # Keras: the mean of integers is float32
+        x = tf.cast(x, "float32")
+    return tf.reduce_mean(x, axis=_axes(axis), keepdims=keepdims)
+
+
+def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001 - Keras's name
+    out = tf.reduce_max(x, axis=_axes(axis), keepdims=keepdims)
+    return out if initial is None else tf.maximum(out, initial)
+
+
+def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001 - Keras's name
+    out = tf.reduce_min(x, axis=_axes(axis), keepdims=keepdims)
+    return out if initial is None else tf.minimum(out, initial)
+
+
+amax, amin = max, min
+
+
+def prod(x, axis=None, keepdims=False, dtype=None):
+    x = _t(x) if dtype is None else tf.cast(x, dtype)
+    return tf.reduce_prod(x, axis=_axes(axis), keepdims=keepdims)
+
+
+def var(x, axis=None, keepdims=False):
+    x = _t(x)
+    if x.dtype.is_integer or x.dtype.is_bool:
+        x = tf.cast(x, "float32")
+    return tf.math.reduce_variance(x, axis=_axes(axis), keepdims=keepdims)
+
+
+def std(x, axis=None, keepdims=False):
+    return sqrt(var(x, axis=axis, keepdims=keepdims))
+
+
+def argmax(x, axis=None, keepdims=False):
+    x = _t(x)
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    out = tf.cast(tf.argmax(x, axis=axis), "int32")  # Keras 3 returns int32
+    return tf.expand_dims(out, axis) if keepdims else out
+
+
+def argmin(x, axis=None, keepdims=False):
+    x = _t(x)
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    out = tf.cast(tf.argmin(x, axis=axis), "int32")
+    return tf.expand_dims(out, axis) if keepdims else out
+
+
+def all(x, axis=None, keepdims=False):  # noqa: A001 - Keras's name
+    return tf.reduce_all(tf.cast(x, "bool"), axis=_axes(axis), keepdims=keepdims)
+
+
+def any(x, axis=None, keepdims=False):  # noqa: A001 - Keras's name
+    return tf.reduce_any(tf.cast(x, "bool"), axis=_axes(axis), keepdims=keepdims)
+
+
+def cumsum(x, axis=None, dtype=None):
+    x = _t(x) if dtype is None else tf.cast(x, dtype)
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    return tf.math.cumsum(x, axis=axis)
+
+
+def cumprod(x, axis=None, dtype=None):
+    x = _t(x) if dtype is None else tf.cast(x, dtype)
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    return tf.math.cumprod(x, axis=axis)
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    return tf.math.reduce_logsumexp(x, axis=_axes(axis), keepdims=keepdims)
+
+
+# --- linear algebra, shapes, indexing -----------------------------------------------------
+def matmul(x1, x2):
+    x1, x2 = _t(x1), _t(x2)
+    if x1.shape.rank == 1 and x2.shape.rank == 1:
+        return tf.reduce_sum(x1 * x2)
+    if x1.shape.rank == 1:
+        return tf.squeeze(tf.matmul(x1[None, :], x2), -2)
+    if x2.shape.rank == 1:
+        return tf.squeeze(tf.matmul(x1, x2[:, None]), -1)
+    return tf.matmul(x1, x2)
+
+
+def dot(x1, x2):
+    x1, x2 = _t(x1), _t(x2)
+    if x1.shape.rank == 0 or x2.shape.rank == 0:
+        return x1 * x2
+    if x2.shape.rank <= 2:
+        return matmul(x1, x2)
+    return tf.tensordot(x1, x2, [[x1.shape.rank - 1], [x2.shape.rank - 2]])  # NumPy's dot for N-d
+
+
+def tensordot(x1, x2, axes=2):
+    return tf.tensordot(x1, x2, axes)
+
+
+def einsum(subscripts, *operands):
+    return tf.einsum(subscripts, *operands)
+
+
+def transpose(x, axes=None):
+    return tf.transpose(x, perm=None if axes is None else list(axes))
+
+
+def reshape(x, newshape):
+    return tf.reshape(x, newshape)
+
+
+def expand_dims(x, axis):
+    return tf.expand_dims(x, axis)
+
+
+def squeeze(x, axis=None):
+    return tf.squeeze(x, axis=axis)
+
+
+def concatenate(xs, axis=0):
+    return tf.concat(list(xs), axis=axis)
+
+
+def stack(x, axis=0):
+    return tf.stack(list(x), axis=axis)
+
+
+def split(x, indices_or_sections, axis=0):
+    x = _t(x)
+    if isinstance(indices_or_sections, int):
+        return tf.split(x, indices_or_sections, axis=axis)
+    size = x.shape[axis]
+    cuts = [0] + [int(i) for i in indices_or_sections] + [int(size)]
+    return tf.split(x, [b - a for a, b in zip(cuts[:-1], cuts[1:])], axis=axis)
+
+
+def tile(x, repeats):
+    x = _t(x)
+    repeats = [int(r) for r in (repeats if isinstance(repeats, (tuple, list)) else [repeats])]
+    rank = x.shape.rank
+    if len(repeats) > rank:  # NumPy: prepend axes to x
+        x = tf.reshape(x, tf.concat([tf.ones([len(repeats) - rank], "int32"), tf.shape(x)], 0))
+    repeats = [1] * (x.shape.rank - len(repeats)) + repeats
+    return tf.tile(x, repeats)
+
+
+def repeat(x, repeats, axis=None):
+    return tf.repeat(x, repeats, axis=axis)
+
+
+def take(x, indices, axis=None):
+    x = _t(x)
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    return tf.gather(x, indices, axis=axis)
+
+
+def take_along_axis(x, indices, axis=None):
+    x, indices = _t(x), _t(indices)
+    if axis is None:
+        return tf.gather(tf.reshape(x, [-1]), tf.reshape(indices, [-1]))
+    rank = x.shape.rank
+    axis = axis % rank
+    if indices.shape.rank != rank:
+        raise ValueError(with_location(f"keras.ops.take_along_axis: x has rank {rank} but indices has rank "
+                                       f"{indices.shape.rank}"))
+    # move `axis` last, gather with every other axis as a batch axis, move it back
+    perm = [d for d in range(rank) if d != axis] + [axis]
+    inverse = list(np.argsort(perm))
+    x_t, i_t = tf.transpose(x, perm), tf.transpose(indices, perm)
+    i_t = tf.where(i_t < 0, i_t + tf.cast(tf.shape(x_t)[-1], i_t.dtype), i_t)
+    return tf.transpose(tf.gather(x_t, i_t, batch_dims=rank - 1), inverse)
+
+
+def flip(x, axis=None):
+    x = _t(x)
+    axes = list(range(x.shape.rank)) if axis is None else ([axis] if isinstance(axis, int) else list(axis))
+    return tf.reverse(x, axes)
+
+
+def roll(x, shift, axis=None):
+    x = _t(x)
+    if axis is None:
+        return tf.reshape(tf.roll(tf.reshape(x, [-1]), shift, 0), tf.shape(x))
+    return tf.roll(x, shift, axis)
+
+
+def sort(x, axis=-1):
+    return tf.sort(x, axis=axis)
+
+
+def argsort(x, axis=-1):
+    return tf.argsort(x, axis=axis, stable=True)
+
+
+def top_k(x, k, sorted=True):  # noqa: A002 - Keras's name
+    return tf.math.top_k(x, k=k, sorted=sorted)
+
+
+def one_hot(x, num_classes, axis=-1, dtype="float32"):
+    return tf.one_hot(x, num_classes, axis=axis, dtype=dtype)
+
+
+def stop_gradient(variable):
+    return tf.stop_gradient(variable)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
+    x = _t(x)
+    if ord in (None, 2, "fro", "euclidean") and (axis is None or isinstance(axis, int) or ord != 2):
+        return tf.sqrt(tf.reduce_sum(tf.square(x), axis=_axes(axis), keepdims=keepdims))
+    if ord == 1 and isinstance(axis, int):
+        return tf.reduce_sum(tf.abs(x), axis=axis, keepdims=keepdims)
+    if ord in (np.inf, "inf") and isinstance(axis, int):
+        return tf.reduce_max(tf.abs(x), axis=axis, keepdims=keepdims)
+    return tf.norm(x, ord=ord, axis=axis, keepdims=bool(keepdims))
+
+
+from tapeflow.keras.ops_nn import *  # noqa: E402,F401,F403  (nn, losses, conv, control flow)

@@ -1,0 +1,196 @@
+"""keras.ops nn functions, crossentropies, convolution/pooling (NHWC), moments and
+control flow (cond, while_loop, fori_loop, scan, vectorized_map), over tapeflow ops.
+
+Keras's crossentropy ops differ from keras.losses: binary_crossentropy is
+elementwise (no mean over the last axis), the categorical ones reduce `axis`.
+"""
+import tapeflow as tf
+from tapeflow.runtime.errors import with_location
+
+_EPSILON = 1e-7
+
+__all__ = ["relu", "relu6", "sigmoid", "softmax", "log_softmax", "gelu", "silu", "swish", "softplus",
+           "leaky_relu", "elu", "binary_crossentropy", "categorical_crossentropy",
+           "sparse_categorical_crossentropy", "conv", "max_pool", "average_pool", "moments", "cond",
+           "while_loop", "fori_loop", "scan", "vectorized_map"]
+
+
+def relu(x):
+    return tf.nn.relu(x)
+
+
+def relu6(x):
+    return tf.nn.relu6(x)
+
+
+def sigmoid(x):
+    return tf.sigmoid(x)
+
+
+def softmax(x, axis=-1):
+    return tf.nn.softmax(x, axis=axis)
+
+
+def log_softmax(x, axis=-1):
+    return tf.nn.log_softmax(x, axis=axis)
+
+
+def gelu(x, approximate=True):  # Keras 3's ops.gelu defaults to the tanh approximation
+    return tf.nn.gelu(x, approximate=approximate)
+
+
+def silu(x):
+    return tf.nn.silu(x)
+
+
+swish = silu
+
+
+def softplus(x):
+    return tf.nn.softplus(x)
+
+
+def leaky_relu(x, negative_slope=0.2):
+    return tf.nn.leaky_relu(x, alpha=negative_slope)
+
+
+def elu(x, alpha=1.0):
+    x = tf.convert_to_tensor(x)
+    return tf.where(x > 0, x, alpha * tf.math.expm1(tf.minimum(x, 0.0)))
+
+
+def binary_crossentropy(target, output, from_logits=False):
+    target, output = tf.convert_to_tensor(target), tf.convert_to_tensor(output)
+    target = tf.cast(target, output.dtype)
+    if from_logits:
+        return tf.nn.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
+    output = tf.clip_by_value(output, _EPSILON, 1.0 - _EPSILON)
+    return -(target * tf.math.log(output) + (1.0 - target) * tf.math.log(1.0 - output))
+
+
+def categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    target, output = tf.convert_to_tensor(target), tf.convert_to_tensor(output)
+    if target.shape.rank != output.shape.rank:
+        raise ValueError(with_location(f"keras.ops.categorical_crossentropy: target shape {target.shape} and "
+                                       f"output shape {output.shape} differ in rank"))
+    target = tf.cast(target, output.dtype)
+    if from_logits:
+        log_prob = tf.nn.log_softmax(output, axis=axis)
+    else:
+        output = output / tf.reduce_sum(output, axis=axis, keepdims=True)
+        log_prob = tf.math.log(tf.clip_by_value(output, _EPSILON, 1.0 - _EPSILON))
+    return -tf.reduce_sum(target * log_prob, axis=axis)
+
+
+def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    output = tf.convert_to_tensor(output)
+    target = tf.convert_to_tensor(target)
+    if target.shape.rank == output.shape.rank and target.shape[-1] == 1:
+        target = tf.squeeze(target, -1)
+    depth = output.shape[axis]
+    return categorical_crossentropy(tf.one_hot(tf.cast(target, "int32"), depth, axis=axis, dtype=output.dtype),
+                                    output, from_logits=from_logits, axis=axis)
+
+
+def _check_channels_last(op, data_format):
+    if data_format not in (None, "channels_last"):
+        raise NotImplementedError(with_location(f"keras.ops.{op}: only data_format='channels_last' is supported"))
+
+
+def _tuple(v, n):
+    return [int(v)] * n if isinstance(v, int) else [int(i) for i in v]
+
+
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    _check_channels_last("conv", data_format)
+    inputs = tf.convert_to_tensor(inputs)
+    n = inputs.shape.rank - 2
+    pad = padding.upper()
+    if n == 1:
+        return tf.nn.conv1d(inputs, kernel, _tuple(strides, 1)[0], pad, dilations=_tuple(dilation_rate, 1)[0])
+    if n == 2:
+        return tf.nn.conv2d(inputs, kernel, _tuple(strides, 2), pad, dilations=_tuple(dilation_rate, 2))
+    raise NotImplementedError(with_location(f"keras.ops.conv: {n}-D convolution is not supported (1-D and 2-D are)"))
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    _check_channels_last("max_pool", data_format)
+    n = tf.convert_to_tensor(inputs).shape.rank - 2
+    size = _tuple(pool_size, n)
+    return tf.nn.max_pool(inputs, size, size if strides is None else _tuple(strides, n), padding.upper())
+
+
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    _check_channels_last("average_pool", data_format)
+    n = tf.convert_to_tensor(inputs).shape.rank - 2
+    size = _tuple(pool_size, n)
+    return tf.nn.avg_pool(inputs, size, size if strides is None else _tuple(strides, n), padding.upper())
+
+
+def moments(x, axes, keepdims=False, synchronized=False):
+    return tf.nn.moments(x, axes=list(axes) if isinstance(axes, (tuple, list)) else [axes], keepdims=keepdims)
+
+
+# --- control flow -----------------------------------------------------------------------
+def cond(pred, true_fn, false_fn):
+    return tf.cond(pred, true_fn, false_fn)
+
+
+def while_loop(cond, body, loop_vars, maximum_iterations=None):
+    """Keras: a tuple/list of loop_vars is unpacked into cond(*vars) and body(*vars)."""
+    if isinstance(loop_vars, (tuple, list)):
+        out = tf.while_loop(cond, body, tuple(loop_vars), maximum_iterations=maximum_iterations)
+        return tuple(out) if isinstance(out, (tuple, list)) else (out,)
+
+    def single_body(v):
+        out = body(v)
+        return out[0] if isinstance(out, (tuple, list)) and len(out) == 1 else out
+    out = tf.while_loop(cond, single_body, (loop_vars,), maximum_iterations=maximum_iterations)
+    return out[0] if isinstance(out, (tuple, list)) else out
+
+
+def fori_loop(lower, upper, body_fun, init_val):
+    """body_fun(i, val) -> val for i in [lower, upper)."""
+    lower = tf.convert_to_tensor(lower, "int32")
+    _, out = tf.while_loop(lambda i, _v: i < upper, lambda i, v: (i + 1, body_fun(i, v)), (lower, init_val))
+    return out
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
+    """Keras/JAX scan: f(carry, x) -> (carry, y); returns (final carry, stacked ys).
+
+    The first step runs outside tf.scan so its y fixes the accumulator's structure.
+    """
+    if xs is None:
+        if length is None:
+            raise ValueError(with_location("keras.ops.scan: give xs or length"))
+        xs_flat, steps = None, int(length)
+    else:
+        xs_flat = [tf.convert_to_tensor(x) for x in tf.nest.flatten(xs)]
+        steps = int(xs_flat[0].shape[0]) if length is None else int(length)
+        if reverse:
+            xs_flat = [tf.reverse(x, [0]) for x in xs_flat]
+    if steps == 0:
+        raise ValueError(with_location("keras.ops.scan: zero-length scans are not supported"))
+
+    def x_at(i):
+        return None if xs_flat is None else tf.nest.pack_sequence_as(xs, [x[i] for x in xs_flat])
+    carry, y0 = f(init, x_at(0))
+    if steps == 1:
+        ys = tf.nest.map_structure(lambda y: tf.expand_dims(y, 0), y0)
+    else:
+        rest = tf.range(1, steps) if xs_flat is None else [x[1:] for x in xs_flat]
+
+        def step(acc, elem):
+            x = None if xs_flat is None else tf.nest.pack_sequence_as(xs, list(elem))
+            return f(acc[0], x)
+        carries, ys_rest = tf.scan(step, rest, initializer=(carry, y0))
+        carry = tf.nest.map_structure(lambda c: c[-1], carries)
+        ys = tf.nest.map_structure(lambda a, b: tf.concat([tf.expand_dims(a, 0), b], 0), y0, ys_rest)
+    if reverse:
+        ys = tf.nest.map_structure(lambda y: tf.reverse(y, [0]), ys)
+    return carry, ys
+
+
+def vectorized_map(function, elements):
+    return tf.vectorized_map(function, elements)

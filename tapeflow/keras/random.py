@@ -1,0 +1,102 @@
+"""keras.random (Keras 3): normal, uniform, truncated_normal, randint, shuffle,
+dropout, categorical and SeedGenerator.
+
+`seed=` semantics, as Keras 3:
+- None: a fresh draw from the global stream on every call (tf.random's ops);
+- an int: a fixed draw -- the same numbers on every call (stateless ops);
+- a SeedGenerator: its own stream; each draw advances it, so a generator made
+  with the same seed replays the same sequence. Its draws are stateful random
+  primitives, so inside tf.function every call of the graph gives new numbers.
+"""
+import tapeflow as tf
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.ops.random_generator import Generator
+
+
+class SeedGenerator:
+    """A seed state of its own: draws with seed=SeedGenerator(s) are reproducible per s."""
+
+    def __init__(self, seed=None, name=None, **kwargs):
+        self.name = name or "seed_generator"
+        self.seed = seed
+        self._generator = (Generator.from_non_deterministic_state() if seed is None
+                           else Generator.from_seed(int(seed)))
+
+    def next(self, ordered=True):
+        """A fresh int64 seed pair drawn from this generator's stream."""
+        return self._generator.make_seeds(1)[:, 0]
+
+
+def _kind(seed, op):
+    if seed is None:
+        return "global"
+    if isinstance(seed, SeedGenerator):
+        return "generator"
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(with_location(f"keras.random.{op}: seed must be None, an int or a SeedGenerator, "
+                                      f"got {type(seed).__name__}"))
+    return "fixed"
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    dtype = dtype or "float32"
+    kind = _kind(seed, "normal")
+    if kind == "generator":
+        return seed._generator.normal(shape, mean, stddev, dtype=dtype)
+    if kind == "fixed":
+        return tf.random.stateless_normal(shape, [seed, 0], mean, stddev, dtype=dtype)
+    return tf.random.normal(shape, mean, stddev, dtype=dtype)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    dtype = dtype or "float32"
+    kind = _kind(seed, "truncated_normal")
+    if kind == "generator":
+        return seed._generator.truncated_normal(shape, mean, stddev, dtype=dtype)
+    if kind == "fixed":
+        return tf.random.stateless_truncated_normal(shape, [seed, 0], mean, stddev, dtype=dtype)
+    return tf.random.truncated_normal(shape, mean, stddev, dtype=dtype)
+
+
+def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+    dtype = dtype or "float32"
+    kind = _kind(seed, "uniform")
+    if kind == "generator":
+        return seed._generator.uniform(shape, minval, maxval, dtype=dtype)
+    if kind == "fixed":
+        return tf.random.stateless_uniform(shape, [seed, 0], minval, maxval, dtype=dtype)
+    return tf.random.uniform(shape, minval, maxval, dtype=dtype)
+
+
+def randint(shape, minval, maxval, dtype="int32", seed=None):
+    if not tf.as_dtype(dtype).is_integer:
+        raise TypeError(with_location(f"keras.random.randint: dtype must be an integer type, got {dtype}"))
+    return uniform(shape, int(minval), int(maxval), dtype=dtype, seed=seed)
+
+
+def shuffle(x, axis=0, seed=None):
+    """A random permutation along `axis` (argsort of uniform keys)."""
+    x = tf.convert_to_tensor(x)
+    n = tf.shape(x)[axis]
+    keys = uniform(tf.reshape(n, [1]), dtype="float32", seed=seed)
+    return tf.gather(x, tf.argsort(keys), axis=axis)
+
+
+def dropout(inputs, rate, noise_shape=None, seed=None):
+    inputs = tf.convert_to_tensor(inputs)
+    if not 0 <= rate < 1:
+        raise ValueError(with_location(f"keras.random.dropout: rate must be in [0, 1), got {rate}"))
+    shape = tf.shape(inputs) if noise_shape is None else noise_shape
+    keep = uniform(shape, dtype=inputs.dtype, seed=seed) >= rate
+    return tf.where(keep, inputs / (1.0 - rate), tf.zeros_like(inputs))
+
+
+def categorical(logits, num_samples, dtype="int32", seed=None):
+    """[batch, num_samples] class indices drawn by the Gumbel-max trick over uniform draws."""
+    logits = tf.convert_to_tensor(logits)
+    if logits.shape.rank != 2:
+        raise ValueError(with_location(f"keras.random.categorical: logits must be 2-D, got shape {logits.shape}"))
+    batch, classes = tf.shape(logits)[0], tf.shape(logits)[1]
+    u = uniform(tf.stack([batch, num_samples, classes]), minval=1e-7, maxval=1.0, dtype=logits.dtype, seed=seed)
+    gumbel = -tf.math.log(-tf.math.log(u))
+    return tf.cast(tf.argmax(logits[:, None, :] + gumbel, axis=-1), dtype)
