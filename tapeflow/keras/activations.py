@@ -98,6 +98,10 @@ def get(identifier):
     if identifier is None:
         return linear
     if isinstance(identifier, str):
+        from tapeflow.keras import saving  # late: saving imports the layers, which import this module
+        custom = saving.custom_object(identifier)  # custom_objects of load_model, or a registered function
+        if custom is not None:
+            return custom
         if identifier not in _BY_NAME:
             raise ValueError(f"Unknown activation {identifier!r}; known: {sorted(_BY_NAME)}")
         return _BY_NAME[identifier]

@@ -151,7 +151,7 @@ class Model(Trainer, Layer):
         kind = "Sequential" if issubclass(cls, Sequential) else "Functional"
         if "layers" not in config and "nodes" not in config and kind == "Functional":
             return cls(**config)  # a subclassed model's own constructor arguments
-        saving._SCOPE.append(dict(custom_objects or {}))
+        saving._SCOPE.append({**saving._SCOPE[-1], **(custom_objects or {})})
         try:
             return saving.layer_from_config({"class_name": kind, "config": config})
         finally:

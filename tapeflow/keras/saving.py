@@ -37,6 +37,36 @@ def get_custom_objects():
     return _REGISTERED
 
 
+class CustomObjectScope:
+    """`with keras.saving.custom_object_scope({...}):` makes those objects known to load_model,
+    from_config and activations.get by name inside the block (scopes nest)."""
+
+    def __init__(self, custom_objects=None):
+        self.custom_objects = dict(custom_objects or {})
+
+    def __enter__(self):
+        _SCOPE.append({**_SCOPE[-1], **self.custom_objects})
+        return self
+
+    def __exit__(self, *exc):
+        _SCOPE.pop()
+        return False
+
+
+custom_object_scope = CustomObjectScope
+
+
+def custom_object(name):
+    """The object named `name` in the custom_objects of the load in progress, else the one
+    registered under that name ("package>Name" or just "Name"); None when there is none."""
+    if name in _SCOPE[-1]:
+        return _SCOPE[-1][name]
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    short = [obj for key, obj in _REGISTERED.items() if key.split(">", 1)[1] == name]
+    return short[0] if len(short) == 1 else None
+
+
 def _layer_classes():
     from tapeflow.keras import layers, models
     from tapeflow.keras.layers.base import Layer
@@ -65,12 +95,9 @@ def layer_config(layer):
                 f"save: {layer.name} is a subclassed model; only Sequential and functional models can be "
                 f"saved as configuration (use save_weights)"))
         return {"class_name": "Functional", "config": _functional_config(layer)}
+    # A custom class that is neither built in nor registered is saved by its class name, as
+    # Keras 3 does; load_model then needs it in custom_objects (it raises a clear error otherwise).
     name = _class_name(type(layer))
-    if _layer_classes().get(name) is not type(layer):
-        raise ValueError(with_location(
-            f"save: layer {layer.name} is a {name}, not a built-in keras.layers class; it cannot be "
-            f"rebuilt from configuration (decorate the class with "
-            f"keras.saving.register_keras_serializable(), or use save_weights)"))
     config = layer.get_config()
     try:
         json.dumps(config)
@@ -97,7 +124,7 @@ def layer_from_config(spec):
     for key in ("layer", "cell"):  # wrappers hold a nested layer, RNN a cell
         if isinstance(config.get(key), dict) and "class_name" in config[key]:
             config[key] = layer_from_config(config[key])
-    return classes[name](**config)
+    return classes[name].from_config(config)  # a class may override from_config, as in Keras
 
 
 def _sequential_config(model):
@@ -208,7 +235,7 @@ def load_model(filepath, custom_objects=None, compile=True, **unused):  # noqa: 
     if config.get("format") != FORMAT:
         raise ValueError(with_location(f"load_model: {filepath!r} has format {config.get('format')!r}, "
                                        f"expected {FORMAT!r}"))
-    _SCOPE.append(dict(custom_objects or {}))
+    _SCOPE.append({**_SCOPE[-1], **(custom_objects or {})})
     try:
         model = layer_from_config(config["model"])
     finally:
