@@ -2,7 +2,7 @@
 import numpy as np
 
 from tapeflow.keras import functional
-from tapeflow.keras.saving import load_model  # noqa: F401 - keras.models.load_model
+from tapeflow.keras.saving import load_model, model_from_json  # noqa: F401 - keras.models names
 from tapeflow.keras.layers.base import Layer
 from tapeflow.keras.layers.input import InputLayer
 from tapeflow.keras.training import Trainer
@@ -137,6 +137,12 @@ class Model(Trainer, Layer):
         keras.models.load_model rebuilds it (known layers only, no code runs)."""
         from tapeflow.keras import saving
         saving.save_model(self, filepath, overwrite)
+
+    def to_json(self, **kwargs):
+        """The architecture as a JSON string (keras.models.model_from_json rebuilds it)."""
+        import json
+        from tapeflow.keras import saving
+        return json.dumps(saving.layer_config(self), **kwargs)
 
     def get_config(self):
         """Sequential and functional models: their architecture (as Model.save writes it)."""

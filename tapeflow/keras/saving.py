@@ -211,6 +211,15 @@ def _functional_from_config(config):
     return Model(decode(config["inputs"]), decode(config["outputs"]), name=config["name"])
 
 
+def model_from_json(json_string, custom_objects=None):
+    """A new (untrained) model from Model.to_json()'s string."""
+    _SCOPE.append({**_SCOPE[-1], **(custom_objects or {})})
+    try:
+        return layer_from_config(json.loads(json_string))
+    finally:
+        _SCOPE.pop()
+
+
 def save_model(model, filepath, overwrite=True):
     filepath = os.fspath(filepath)
     config = {"format": FORMAT, "model": layer_config(model), "compile": _compile_config(model)}

@@ -59,3 +59,11 @@ def test_from_config_clone_with_custom_objects():
     clone = keras.Model.from_config(model.get_config(), custom_objects=CUSTOM)
     clone.set_weights(model.get_weights())
     np.testing.assert_allclose(clone.predict(xs, verbose=0), model.predict(xs, verbose=0), rtol=1e-5, atol=1e-6)
+
+
+def test_to_json_and_model_from_json():
+    model, xs = build_and_train()
+    clone = keras.models.model_from_json(model.to_json(), custom_objects=CUSTOM)
+    assert [type(l).__name__ for l in clone.layers] == [type(l).__name__ for l in model.layers]
+    clone.set_weights(model.get_weights())
+    np.testing.assert_allclose(clone.predict(xs, verbose=0), model.predict(xs, verbose=0), rtol=1e-5, atol=1e-6)
