@@ -22,8 +22,13 @@ class Callback:
     def on_train_end(self, logs=None): pass
     def on_epoch_begin(self, epoch, logs=None): pass
     def on_epoch_end(self, epoch, logs=None): pass
-    def on_train_batch_begin(self, batch, logs=None): pass
-    def on_train_batch_end(self, batch, logs=None): pass
+    def on_batch_begin(self, batch, logs=None): pass
+    def on_batch_end(self, batch, logs=None): pass
+
+    # As in Keras, the train-batch hooks default to the older on_batch_* names, so a callback
+    # that overrides only on_batch_end still sees every training batch.
+    def on_train_batch_begin(self, batch, logs=None): self.on_batch_begin(batch, logs)
+    def on_train_batch_end(self, batch, logs=None): self.on_batch_end(batch, logs)
     def on_test_begin(self, logs=None): pass
     def on_test_end(self, logs=None): pass
     def on_test_batch_begin(self, batch, logs=None): pass

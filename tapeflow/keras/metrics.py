@@ -18,12 +18,28 @@ class Metric(Trackable):
         self.dtype = dtypes.as_dtype(dtype)
         self._variables = {}
 
-    def add_variable(self, name, shape=(), initializer=0.0, dtype=None):
+    def add_variable(self, shape=(), initializer=0.0, dtype=None, aggregation="sum", name=None):
+        # Keras 3 order: (shape, initializer, dtype, aggregation, name).
+        if name is None:
+            name = f"variable_{len(self._variables)}"
+        shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = dtypes.as_dtype(dtype or self.dtype)
-        var = Variable(np.full(shape, initializer, dtype.np), trainable=False, name=f"{self.name}/{name}")
+        var = Variable(self._initial_value(shape, initializer, dtype), trainable=False,
+                       name=f"{self.name}/{name}", dtype=dtype)
         self._variables[name] = (var, initializer)
         self._take_deferred(name, var)
         return var
+
+    add_weight = add_variable
+
+    @staticmethod
+    def _initial_value(shape, initializer, dtype):
+        """A numpy array for a number, an initializer name ("zeros") or an initializer object."""
+        if isinstance(initializer, (int, float, np.number)):
+            return np.full(shape, initializer, dtype.np)
+        from tapeflow.keras import initializers
+        value = initializers.get(initializer)(shape, dtype)
+        return np.asarray(value.numpy() if hasattr(value, "numpy") else value, dtype.np)
 
     @property
     def variables(self):
@@ -31,7 +47,7 @@ class Metric(Trackable):
 
     def reset_state(self):
         for var, init in self._variables.values():
-            var.assign(np.full(var.shape.as_list(), init, var.dtype.np))
+            var.assign(self._initial_value(tuple(var.shape.as_list()), init, var.dtype))
 
     def update_state(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define update_state")
@@ -55,8 +71,8 @@ class Mean(Metric):
 
     def __init__(self, name="mean", dtype="float32"):
         super().__init__(name, dtype)
-        self.total = self.add_variable("total")
-        self.count = self.add_variable("count")
+        self.total = self.add_variable(name="total")
+        self.count = self.add_variable(name="count")
 
     def update_state(self, values, sample_weight=None):
         values = M.cast(convert_to_tensor(values), self.dtype)
@@ -78,7 +94,7 @@ class Mean(Metric):
 class Sum(Metric):
     def __init__(self, name="sum", dtype="float32"):
         super().__init__(name, dtype)
-        self.total = self.add_variable("total")
+        self.total = self.add_variable(name="total")
 
     def update_state(self, values, sample_weight=None):
         values = M.cast(convert_to_tensor(values), self.dtype)
@@ -205,10 +221,10 @@ class _Confusion(Metric):
         super().__init__(name, dtype)
         self.thresholds = [float(t) for t in thresholds]
         n = len(self.thresholds)
-        self.true_positives = self.add_variable("true_positives", (n,))
-        self.false_positives = self.add_variable("false_positives", (n,))
-        self.true_negatives = self.add_variable("true_negatives", (n,))
-        self.false_negatives = self.add_variable("false_negatives", (n,))
+        self.true_positives = self.add_variable((n,), name="true_positives")
+        self.false_positives = self.add_variable((n,), name="false_positives")
+        self.true_negatives = self.add_variable((n,), name="true_negatives")
+        self.false_negatives = self.add_variable((n,), name="false_negatives")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_pred = M.cast(convert_to_tensor(y_pred), dtypes.float32)
