@@ -111,7 +111,10 @@ def test_classification_metrics():
 
 
 def test_metrics_in_compiled_fit():
-    x = rng.normal(size=(64, 3)).astype("float32")
+    # Seeded here: the initial weights and fit's shuffles would otherwise depend on
+    # which tests ran before (global generators).
+    K.utils.set_random_seed(0)
+    x = np.random.default_rng(0).normal(size=(64, 3)).astype("float32")
     y = (x[:, :1] > 0).astype("float32")
     model = K.Sequential([L.Dense(1, activation="sigmoid", input_shape=(3,))])
     model.compile(K.optimizers.Adam(0.1), "binary_crossentropy", metrics=[K.metrics.Precision(), "auc"])
