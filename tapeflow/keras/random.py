@@ -38,34 +38,28 @@ def _kind(seed, op):
     return "fixed"
 
 
-def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+def _draw(name, shape, a, b, dtype, seed):
+    """One draw of tf.random.<name>(shape, a, b): from the SeedGenerator's own
+    stream, as a stateless draw for an int seed, or from the global stream."""
     dtype = dtype or "float32"
-    kind = _kind(seed, "normal")
+    kind = _kind(seed, name)
     if kind == "generator":
-        return seed._generator.normal(shape, mean, stddev, dtype=dtype)
+        return getattr(seed._generator, name)(shape, a, b, dtype=dtype)
     if kind == "fixed":
-        return tf.random.stateless_normal(shape, [seed, 0], mean, stddev, dtype=dtype)
-    return tf.random.normal(shape, mean, stddev, dtype=dtype)
+        return getattr(tf.random, "stateless_" + name)(shape, [seed, 0], a, b, dtype=dtype)
+    return getattr(tf.random, name)(shape, a, b, dtype=dtype)
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    return _draw("normal", shape, mean, stddev, dtype, seed)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    dtype = dtype or "float32"
-    kind = _kind(seed, "truncated_normal")
-    if kind == "generator":
-        return seed._generator.truncated_normal(shape, mean, stddev, dtype=dtype)
-    if kind == "fixed":
-        return tf.random.stateless_truncated_normal(shape, [seed, 0], mean, stddev, dtype=dtype)
-    return tf.random.truncated_normal(shape, mean, stddev, dtype=dtype)
+    return _draw("truncated_normal", shape, mean, stddev, dtype, seed)
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
-    dtype = dtype or "float32"
-    kind = _kind(seed, "uniform")
-    if kind == "generator":
-        return seed._generator.uniform(shape, minval, maxval, dtype=dtype)
-    if kind == "fixed":
-        return tf.random.stateless_uniform(shape, [seed, 0], minval, maxval, dtype=dtype)
-    return tf.random.uniform(shape, minval, maxval, dtype=dtype)
+    return _draw("uniform", shape, minval, maxval, dtype, seed)
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
