@@ -190,8 +190,8 @@ def test_emulated_kernels_handle_unknown_dims(tmp_path):
         np.testing.assert_allclose(program(x, b)[0], run_reference(g, [x, b])[0], rtol=2e-6, atol=1e-7)
 
 
-@pytest.mark.skipif(shutil.which("g++") is None, reason="needs a host C++ compiler")
-def test_emulated_kernels_in_loops_branches_and_gradients(tmp_path):
+def loop_branch_gradient_graph():
+    """A while loop, a cond and a tape gradient in one graph (shared with the GPU tests)."""
     from tapeflow.compiler.testing import cond, while_loop
 
     def f(x, w):
@@ -204,7 +204,12 @@ def test_emulated_kernels_in_loops_branches_and_gradients(tmp_path):
         return [z, tape.gradient(loss, w)]
 
     avals = [aval((4, 8)), aval((8, 8))]
-    g = trace(f, avals)
+    return trace(f, avals), avals
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs a host C++ compiler")
+def test_emulated_kernels_in_loops_branches_and_gradients(tmp_path):
+    g, avals = loop_branch_gradient_graph()
     kernels = HostKernels(tmp_path)
     program = DeviceProgram(g, np, kernels)
     assert len(kernels.entries) >= 3  # kernels of the loop body and branches share the module

@@ -9,10 +9,10 @@ cupy = pytest.importorskip("cupy")
 import tapeflow as tf  # noqa: E402
 from tapeflow.compiler import run_reference  # noqa: E402
 from tapeflow.compiler.executor_cuda import compile_graph_cuda  # noqa: E402
-from tapeflow.compiler.testing import aval, cond, trace, while_loop  # noqa: E402
+from tapeflow.compiler.testing import aval, trace  # noqa: E402
 from tapeflow.runtime import devices  # noqa: E402
 
-from test_codegen_cuda import CASES, _inputs  # noqa: E402
+from test_codegen_cuda import CASES, _inputs, loop_branch_gradient_graph  # noqa: E402
 
 
 def _gpu_count():
@@ -139,17 +139,7 @@ def test_row_kernels_over_shapes(shape):
 
 
 def test_compiled_control_flow_and_gradients_on_the_gpu():
-    def f(x, w):
-        i = tf.constant(0)
-        _, y = while_loop(lambda i, y, w: i < 3, lambda i, y, w: (i + 1, tf.tanh(tf.matmul(y, w))), [i, x], [w])
-        (z,) = cond(tf.reduce_sum(y) > 0, lambda a: [a * 2.0], lambda a: [a - 1.0], [y])
-        with tf.GradientTape() as tape:
-            tape.watch(w)
-            loss = tf.reduce_sum(tf.nn.gelu(tf.matmul(z, w)))
-        return [z, tape.gradient(loss, w)]
-
-    avals = [aval((4, 8)), aval((8, 8))]
-    g = trace(f, avals)
+    g, avals = loop_branch_gradient_graph()
     args = [a * 0.3 for a in _inputs(avals, 2)]
     got = compile_graph_cuda(g)(*[cupy.asarray(a) for a in args])
     for a, b in zip(got, run_reference(g, args)):
