@@ -116,9 +116,10 @@ class GraphEmitter:
     # -- conversion
     def run(self):
         from .lowering import LOWERINGS
+        live = _live_nodes(self.graph)
         for node in self.graph.nodes:
             self.node = node
-            if node.op == "input":
+            if node.op == "input" or node.id not in live:
                 continue  # named by the caller (graph inputs, or outer names of a sub-graph)
             ins = [self.names[r] for r in node.inputs]
             if node.op == "const":
@@ -141,6 +142,20 @@ class GraphEmitter:
                 self.names[Ref(node.id, i)] = name
         self.node = None
         return [self.names[r] for r in self.graph.outputs]
+
+
+def _live_nodes(graph):
+    """Ids of the nodes the outputs need, and of every stateful node (kept so that
+    an effect an ONNX model cannot have is an error, not silently dropped).
+    Tracing keeps unused nodes (top_k's values when only its indices are used)."""
+    live = set()
+    todo = [r.node for r in graph.outputs] + [n.id for n in graph.nodes if n.stateful]
+    while todo:
+        nid = todo.pop()
+        if nid not in live:
+            live.add(nid)
+            todo.extend(r.node for r in graph.node(nid).inputs)
+    return live
 
 
 def _host(a):

@@ -20,11 +20,15 @@ def _unique(names):
     return out
 
 
-def _concrete_names(concrete):
-    specs = nest.flatten(concrete.input_structure) if concrete.input_structure is not None else []
-    names = [getattr(s, "name", None) for s in specs if hasattr(s, "dtype")]
-    if len(names) != len(concrete.graph.inputs):
-        names = [None] * len(concrete.graph.inputs)
+def _concrete_names(concrete, signature=None, python_function=None):
+    """Input names: the TensorSpec names of the signature, else the Python
+    parameter names (one tensor each), else input_<i>."""
+    n = len(concrete.graph.inputs)
+    names = [getattr(s, "name", None) for s in nest.flatten(list(signature or []))]
+    if len(names) != n or not any(names):
+        from tapeflow.saved_model.saving import _parameter_names
+        params = _parameter_names(python_function) if python_function is not None else []
+        names = params if len(params) == n else [None] * n
     ins = _unique([_clean(n, f"input_{i}") for i, n in enumerate(names)])
     outs = [f"output_{i}" for i in range(len(concrete.graph.outputs))]
     return ins, outs
@@ -40,9 +44,10 @@ def resolve(obj, input_signature=None):
     if isinstance(obj, Model):
         return _keras(obj, input_signature)
     if isinstance(obj, Function):
-        concrete = obj.get_concrete_function(*input_signature) if input_signature is not None \
-            else obj.get_concrete_function()
-        return (concrete.graph,) + _concrete_names(concrete) + (_clean(obj.__name__, "function"),)
+        signature = input_signature if input_signature is not None else obj.input_signature
+        concrete = obj.get_concrete_function(*signature) if signature is not None else obj.get_concrete_function()
+        return (concrete.graph,) + _concrete_names(concrete, signature, obj.python_function) + \
+            (_clean(obj.__name__, "function"),)
     if isinstance(obj, ConcreteFunction):
         return (obj.graph,) + _concrete_names(obj) + (_clean(obj.name, "function"),)
     raise TypeError(f"tapeflow.onnx.export: expected a tf.function, a ConcreteFunction, a keras Model or a saved "
