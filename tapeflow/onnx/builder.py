@@ -57,7 +57,8 @@ class ModelBuilder:
         if key is not None and key in self._consts:
             return self._consts[key]
         name = self.fresh(hint)
-        self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
+        # np.array, not np.ascontiguousarray: that one makes a 0-d array 1-d.
+        self.initializers.append(numpy_helper.from_array(np.array(array, order="C"), name))
         if key is not None:
             self._consts[key] = name
         return name
@@ -67,7 +68,7 @@ class ModelBuilder:
         if name is None:
             base = var.name.split(":")[0].replace("/", "_") if getattr(var, "name", None) else "variable"
             name = self.fresh(base)
-            self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(var.numpy()), name))
+            self.initializers.append(numpy_helper.from_array(np.array(var.numpy(), order="C"), name))
             self._vars[id(var)] = name
         return name
 

@@ -57,6 +57,11 @@ def resolve(obj, input_signature=None):
 def _keras(model, input_signature):
     from tapeflow.saved_model.saving import _keras_serving
     from tapeflow.tracer.function import Function
+    if input_signature is None and model.__dict__.get("_build_input_specs") is None and \
+            getattr(model, "inputs", None):
+        # A functional model not called yet: its keras.Inputs give the signature.
+        from tapeflow.tracer.signature import TensorSpec
+        input_signature = [TensorSpec(t.shape, t.dtype, getattr(t, "name", None)) for t in model.inputs]
     if input_signature is not None:
         concrete = Function(lambda *xs: model(xs[0] if len(xs) == 1 else list(xs), training=False),
                             input_signature=list(input_signature)).get_concrete_function()
