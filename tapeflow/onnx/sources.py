@@ -21,15 +21,16 @@ def _unique(names):
 
 
 def _concrete_names(concrete, signature=None, python_function=None):
-    """Input names: the TensorSpec names of the signature, else the Python
-    parameter names (one tensor each), else input_<i>."""
+    """Input names, each: its TensorSpec's name in the signature, else the Python
+    parameter's name (when there is one tensor per parameter), else input_<i>."""
     n = len(concrete.graph.inputs)
     names = [getattr(s, "name", None) for s in nest.flatten(list(signature or []))]
-    if len(names) != n or not any(names):
-        from tapeflow.saved_model.saving import _parameter_names
-        params = _parameter_names(python_function) if python_function is not None else []
-        names = params if len(params) == n else [None] * n
-    ins = _unique([_clean(n, f"input_{i}") for i, n in enumerate(names)])
+    names = names if len(names) == n else [None] * n
+    from tapeflow.saved_model.saving import _parameter_names
+    params = _parameter_names(python_function) if python_function is not None else []
+    if len(params) == n:
+        names = [name or param for name, param in zip(names, params)]
+    ins = _unique([_clean(name, f"input_{i}") for i, name in enumerate(names)])
     outs = [f"output_{i}" for i in range(len(concrete.graph.outputs))]
     return ins, outs
 
