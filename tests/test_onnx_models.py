@@ -132,3 +132,27 @@ def test_export_writes_the_file(tmp_path):
     path = tmp_path / "double.onnx"
     tf_onnx.export(double, path)
     np.testing.assert_allclose(run_onnx(onnx.load(str(path)), [np.array([1.0, -2.0], np.float32)])[0], [2.0, -4.0])
+
+
+def test_custom_gradient_function_exports_its_forward():
+    @tf.custom_gradient
+    def scaled(x):
+        return x * 3.0, lambda g: g
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def f(x):
+        return scaled(tf.tanh(x)) + 1.0
+
+    assert "custom_vjp_call" in {n.op for n in f.get_concrete_function().graph.nodes}
+    x = _data(3, 2)
+    check_exported(f, [x], f(x))
+
+
+def test_unmapped_op_inside_a_loop_body_names_its_line():
+    @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
+    def f(x):
+        for _ in tf.range(2):
+            x = tf.math.atan2(x, x + 1.0)
+        return x
+    with pytest.raises(tf_onnx.ExportError, match=r"op 'atan2' \(made at .*test_onnx_models.py:\d+\)"):
+        tf_onnx.to_model(f)

@@ -66,6 +66,15 @@ def _grad_of_reshape(x, y):
     return tape.gradient(z, x)
 
 
+def _branches_of_two_shapes(x, p):
+    return tf.cond(p, lambda: x[:2], lambda: x[1:])  # [2, 4] or [3, 4]: relaxed to [None, 4]
+
+
+@tf.custom_gradient
+def _clipped_identity(x):
+    return tf.identity(x) * 1.0, lambda g: tf.clip_by_value(g, -1.0, 1.0)
+
+
 ROWS = {
     "neg": unary(tf.negative), "abs": unary(tf.abs), "sign": unary(tf.sign), "exp": unary(tf.exp),
     "log": unary(tf.math.log, pos), "sqrt": unary(tf.sqrt, pos), "rsqrt": unary(tf.math.rsqrt, pos),
@@ -77,10 +86,13 @@ ROWS = {
     "expm1": unary(tf.math.expm1), "log1p": unary(tf.math.log1p, pos),
     "logical_not": unary(tf.logical_not, b), "invert": unary(tf.bitwise.invert, i),
     "identity": unary(tf.identity), "stop_gradient": unary(tf.stop_gradient),
+    "relax_shape": [C(_branches_of_two_shapes, f(4, 4), np.array(True)),
+                    C(_branches_of_two_shapes, f(4, 4), np.array(False))],
+    "ensure_shape": [C(lambda x: tf.ensure_shape(x, [None, 4]), f(3, 4), shapes=[[None, None]])],
     "cast": [C(lambda x: tf.cast(x, tf.int32), f(3, 4)), C(lambda x: tf.cast(x, tf.float32), i(5)),
              C(lambda x: tf.cast(x, tf.bool), i(2, 3))],
     "add": binary(tf.add), "sub": binary(tf.subtract), "mul": binary(tf.multiply),
-    "div": binary(tf.divide, f, pos), "pow": binary(tf.pow, pos, f),
+    "div": binary(tf.divide, f, pos) + [C(tf.divide, i(3, 4), nz(3, 4))], "pow": binary(tf.pow, pos, f),
     "maximum": binary(tf.maximum), "minimum": binary(tf.minimum),
     "floordiv": binary(tf.math.floordiv, i, nz) + [C(tf.math.floordiv, f(3, 4), pos(3, 4))],
     "mod": binary(tf.math.floormod, i, nz) + [C(tf.math.floormod, f(3, 4), f(3, 4) + 3.0),
@@ -107,6 +119,9 @@ ROWS = {
                C(lambda x: tf.cumsum(x, axis=0, exclusive=True, reverse=True), f(3, 4))],
     "matmul": [C(tf.matmul, f(3, 4), f(4, 5)), C(tf.matmul, f(3, 4), f(4, 5), batch=True),
                C(lambda x, y: tf.matmul(x, y, transpose_a=True, transpose_b=True), f(2, 4, 3), f(2, 5, 4))],
+    "matrix_determinant": [C(tf.linalg.det, f(3, 3)), C(tf.linalg.det, f(2, 4, 4), batch=True, tol=1e-4)],
+    "argsort": [C(lambda x: tf.argsort(x), f(3, 5)), C(lambda x: tf.argsort(x, axis=0, direction="DESCENDING"),
+                                                     i(6, 2, lo=0, hi=3))],
     "einsum": [C(lambda x, y: tf.einsum("bij,jk->bik", x, y), f(2, 3, 4), f(4, 5))],
     "reshape": [C(lambda x: tf.reshape(x, [4, 3]), f(3, 4)), C(lambda x: tf.reshape(x, [-1, 2]), f(3, 4), batch=True)],
     "reshape_like": [C(_grad_of_reshape, f(3, 4), f(2, 6))],

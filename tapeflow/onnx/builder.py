@@ -239,5 +239,15 @@ def _while(emitter, node, ins):
     return [outs] if n_vars == 1 else outs
 
 
+def _custom_vjp_call(emitter, node, ins):
+    """A tf.custom_gradient call: its forward graph, inline (the gradient is not exported)."""
+    fwd = GraphEmitter(emitter.model, node.attr["fwd_graph"])
+    for ref, name in zip(node.attr["fwd_graph"].inputs, ins):
+        fwd.names[ref] = name
+    outs = fwd.run()
+    emitter.nodes.extend(fwd.nodes)
+    return outs
+
+
 _BOOL_SCALAR = Aval((), dtypes.bool_)
-CONTROL = {"cond": _cond, "while_loop": _while}
+CONTROL = {"cond": _cond, "while_loop": _while, "custom_vjp_call": _custom_vjp_call}

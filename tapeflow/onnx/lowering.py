@@ -289,6 +289,21 @@ def _where_indices(e, node, c):
     return e.op("Transpose", [e.op("NonZero", [c])], perm=[1, 0])
 
 
+def _argsort(e, node, x, axis, descending):
+    """A full TopK along the axis: ONNX TopK puts equal values lower index first,
+    the stable order argsort promises (both directions)."""
+    k = e.op("Gather", [e.op("Shape", [x]), e.ints([axis])], axis=0)
+    _, idx = e.op("TopK", [x, k], n_out=2, axis=int(axis), largest=int(bool(descending)), sorted=1)
+    return e.op("Cast", [idx], to=TensorProto.INT32)
+
+
+def _div(e, node, x, y):
+    out = node.avals[0].dtype
+    if _dtype_of(e, node) is not out:  # integers divide to floats (true division)
+        x, y = (e.op("Cast", [v], to=elem_type(out)) for v in (x, y))
+    return e.op("Div", [x, y])
+
+
 def _top_k_indices(e, node, x, k):
     _, idx = e.op("TopK", [x, e.ints([k])], n_out=2, axis=-1, largest=1, sorted=1)
     return e.op("Cast", [idx], to=TensorProto.INT32)
@@ -327,8 +342,13 @@ LOWERINGS = {
     "round": _same("Round"), "relu": _same("Relu"), "softplus": _same("Softplus"),
     "expm1": _expm1, "log1p": _log1p, "logical_not": _same("Not"), "invert": _same("BitwiseNot"),
     "identity": _same("Identity"), "stop_gradient": _same("Identity"), "cast": _cast,
+    # a cond branch's output widened to the other branch's shape: no runtime effect
+    "relax_shape": _same("Identity"),
+    # ensure_shape checks a shape while tracing already fixed it: ONNX Runtime checks
+    # the model's input shapes itself, so the node is the identity there
+    "ensure_shape": _same("Identity"),
     # elementwise, binary (ONNX broadcasts as NumPy does)
-    "add": _same("Add"), "sub": _same("Sub"), "mul": _same("Mul"), "div": _same("Div"),
+    "add": _same("Add"), "sub": _same("Sub"), "mul": _same("Mul"), "div": _div,
     "pow": _same("Pow"), "maximum": _same("Max"), "minimum": _same("Min"),
     "floordiv": _floordiv, "mod": _mod,
     "equal": _same("Equal"), "not_equal": _not_equal, "less": _same("Less"),
@@ -340,9 +360,9 @@ LOWERINGS = {
     "reduce_sum": _reduce("ReduceSum"), "reduce_max": _reduce("ReduceMax"), "reduce_min": _reduce("ReduceMin"),
     "reduce_prod": _reduce("ReduceProd"), "reduce_any": _reduce("ReduceMax", via_int=True),
     "reduce_all": _reduce("ReduceMin", via_int=True), "argmax": _arg("ArgMax"), "argmin": _arg("ArgMin"),
-    "cumsum": _cumsum,
+    "cumsum": _cumsum, "argsort": _argsort,
     # linear algebra
-    "matmul": _matmul, "einsum": _einsum,
+    "matmul": _matmul, "einsum": _einsum, "matrix_determinant": _same("Det"),
     # layout
     "reshape": _reshape, "reshape_like": _reshape_like, "reshape_dynamic": _reshape_dynamic,
     "expand_squeeze": _expand_squeeze, "transpose": _transpose, "broadcast_to": _broadcast_to,
