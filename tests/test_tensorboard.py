@@ -171,7 +171,7 @@ def test_trace_export_shows_in_the_graph_plugin(tmp_path):
 
 def test_keras_callback_writes_train_and_validation_scalars_and_graph(tmp_path):
     tf.random.set_seed(0)
-    model = tf.keras.Sequential([tf.keras.layers.Input((3,)), tf.keras.layers.Dense(2)])
+    model = tf.keras.Sequential([tf.keras.layers.Input((3,)), tf.keras.layers.Dense(2, name="out")], name="net")
     model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
     rng = np.random.default_rng(0)
     x, y = rng.random((8, 3)).astype(np.float32), rng.random((8, 2)).astype(np.float32)
@@ -188,9 +188,10 @@ def test_keras_callback_writes_train_and_validation_scalars_and_graph(tmp_path):
     # as Keras 3: evaluation_<metric>_vs_iterations at the optimizer's step
     assert [s for s, _ in val["evaluation_loss_vs_iterations"]] == [2, 4]
     histos = board.tensors("histograms")["train"]
+    assert set(histos) == {"net/out/kernel/histogram", "net/out/bias/histogram"}  # Keras 3's tags
     assert all(t.shape[1] == 3 and len(series) == 2 for series in histos.values() for _, t in series)
     # the model graph: Keras' conceptual graph, and the op graph of the model's call
     conceptual = board.graph("train", "keras", conceptual=True)
-    assert [(n.name, n.attr["keras_class"].s) for n in conceptual.node] == [("sequential/dense", b"Dense")]
+    assert [(n.name, n.attr["keras_class"].s) for n in conceptual.node] == [("net/out", b"Dense")]
     op_graph = board.graph("train")
     assert any(n.op == "matmul" for n in op_graph.node)

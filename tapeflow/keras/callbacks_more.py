@@ -227,7 +227,9 @@ class TensorBoard(Callback):
                 summary.scalar(f"epoch_{name}", float(np.asarray(value)))
             if self.histogram_freq and epoch % self.histogram_freq == 0:
                 for var in self.model.weights:
-                    summary.histogram(var.name.replace(":", "_"), var.numpy())
+                    # Keras 3's tag: the weight's path ("<model>/<layer>/<weight>") + "/histogram"
+                    path = f"{self.model.name}/{var.name.split(':')[0]}"
+                    summary.histogram(f"{path}/histogram", var.numpy())
         if val:
             iterations = getattr(getattr(self.model, "optimizer", None), "iterations", None)
             if iterations is not None:
