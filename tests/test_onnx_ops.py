@@ -142,6 +142,8 @@ ROWS = {
     "gather": [C(lambda x, k: tf.gather(x, k), f(5, 3), i(4, lo=0, hi=5)),
                C(lambda x, k: tf.gather(x, k, axis=1), f(2, 5), i(2, 3, lo=0, hi=5), batch=True)],
     "gather_nd": [C(lambda x, k: tf.gather_nd(x, k), f(3, 4), i(5, 2, lo=0, hi=3))],
+    "scatter_nd": [C(lambda k, u: tf.scatter_nd(k, u, [4, 3]), np.array([[1], [3], [1]], I32), f(3, 3)),
+                   C(lambda k, u: tf.scatter_nd(k, u, [3, 4]), np.array([[0, 1], [2, 3], [0, 1]], I64), f(3))],
     "concat": [C(lambda x, y: tf.concat([x, y], axis=1), f(3, 4), f(3, 2), batch=True)],
     "split": [C(lambda x: tf.split(x, [1, 3], axis=1), f(3, 4), batch=True)],
     "pad": [C(lambda x: tf.pad(x, [[1, 0], [2, 1]], constant_values=3.0), f(3, 4))],

@@ -42,7 +42,6 @@ def to_model(fn_or_model, input_signature=None, opset=DEFAULT_OPSET, name=None):
     graph, in_names, out_names, title = resolve(fn_or_model, input_signature)
     model = ModelBuilder(opset)
     emitter = GraphEmitter(model, graph)
-    batch_dims = {}
     inputs = []
     for ref, in_name in zip(graph.inputs, in_names):
         emitter.names[ref] = in_name
@@ -50,7 +49,6 @@ def to_model(fn_or_model, input_signature=None, opset=DEFAULT_OPSET, name=None):
         # The first unknown dim of every input is the batch: one symbolic name shared by all.
         dims = {i: ("batch" if i == 0 else f"{in_name}_d{i}") for i, d in enumerate(aval.shape) if d is None}
         inputs.append(value_info(in_name, aval, dims))
-        batch_dims.update(dims)
     outs = emitter.run()
     outputs = []
     for ref, out_name, name_in_graph in zip(graph.outputs, out_names, outs):

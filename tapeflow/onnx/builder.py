@@ -198,8 +198,8 @@ def _cond(emitter, node, ins):
         sub, outs = _subgraph(emitter, graph, ins[1:])
         infos = _outputs_as_fresh(sub, outs, node.avals)
         branches.append(helper.make_graph(sub.nodes, emitter.model.fresh(key), [], infos))
-    return emitter.op("If", [pred], n_out=len(node.avals), then_branch=branches[0], else_branch=branches[1]) \
-        if len(node.avals) != 1 else [emitter.op("If", [pred], then_branch=branches[0], else_branch=branches[1])]
+    outs = emitter.op("If", [pred], n_out=len(node.avals), then_branch=branches[0], else_branch=branches[1])
+    return [outs] if len(node.avals) == 1 else outs
 
 
 def _while(emitter, node, ins):

@@ -238,6 +238,16 @@ def _gather_nd(e, node, params, indices, batch_dims):
     return e.op("GatherND", [params, indices], batch_dims=int(batch_dims))
 
 
+def _scatter_nd(e, node, indices, updates, like, batch_dims):
+    """Updates summed into zeros shaped like `like` (repeated indices add up)."""
+    if batch_dims:
+        e.fail(f"scatters with batch_dims={batch_dims}; ONNX ScatterND has no batch dims")
+    if _dtype_of(e, node, 0).name != "int64":
+        indices = e.op("Cast", [indices], to=TensorProto.INT64)
+    zeros = e.op("Expand", [_scalar_like(e, node, 0, i=1), e.op("Shape", [like])])
+    return e.op("ScatterND", [zeros, indices, updates], reduction="add")
+
+
 def _concat(e, node, *xs, axis):
     return e.op("Concat", xs, axis=int(axis))
 
@@ -369,6 +379,7 @@ LOWERINGS = {
     "broadcast_like": _broadcast_like, "sum_like": _sum_like, "shape": _shape, "fill": _fill, "range": _range,
     # indexing, joining
     "getitem": _getitem, "dynamic_slice": _dynamic_slice, "gather": _gather, "gather_nd": _gather_nd,
+    "scatter_nd": _scatter_nd,
     "concat": _concat, "split": _split, "pad": _pad, "where_indices": _where_indices,
     "top_k_indices": _top_k_indices,
     # images: conv2d and pooling are built on it
