@@ -99,6 +99,6 @@ def _erf_double(x):
 def erf(x):
     """erf of a NumPy float array, same dtype and shape."""
     x = np.asarray(x)
-    if x.dtype == np.float64:
-        return _erf_double(x)
-    return _erf_single(x).astype(x.dtype, copy=False)
+    flat = x.reshape(-1)  # 0-d arrays: NumPy's ufuncs return scalars for them, and out= needs arrays
+    out = _erf_double(flat) if x.dtype == np.float64 else _erf_single(flat).astype(x.dtype, copy=False)
+    return out.reshape(x.shape)
