@@ -1,10 +1,12 @@
-"""C expression templates per primitive, for the kernels the compiler generates.
+"""The kernel table: C expression templates per primitive, for the kernels the
+compiler generates (C and CUDA alike).  This is the only place that knows an
+op's C form (the runtime's op table knows no C).
 
-The runtime's `Primitive.kernel` strings are generic (they assume <tgmath.h>);
-C needs more care per dtype, so this table is keyed by primitive name and
-returns, for given input/output dtypes, a template over `{0}`, `{1}`, `{2}`
-(operands, always plain C identifiers so repeating one is free) or None when
-the op does not fuse for those dtypes (it then runs through NumPy).
+Keyed by primitive name and dtype: `template` returns, for given input/output
+dtypes, a template over `{0}`, `{1}`, `{2}` (operands, always plain C
+identifiers so repeating one is free) or None when the op does not fuse for
+those dtypes (it then runs through NumPy).  An elementwise primitive with no
+template for any dtype says why in NO_KERNEL (tests/test_ops_table.py checks).
 
 Traps handled here, each checked by tests/test_codegen_ops.py:
 - NumPy wraps integer overflow: kernels are built with -fwrapv, and every node's
@@ -42,6 +44,8 @@ FLOAT_UNARY = {
     "sigmoid": "({0} >= 0 ? 1 / (1 + @exp(-@fabs({0}))) : @exp(-@fabs({0})) / (1 + @exp(-@fabs({0}))))",
     "relu": "(({0} > 0 || {0} != {0}) ? {0} : 0)",
     "sign": "({0} > 0 ? 1 : ({0} < 0 ? -1 : ({0} == 0 ? 0 : {0})))",
+    # max(x, 0) + log1p(exp(-|x|)) as the runtime computes it; NaN propagates through the log1p
+    "softplus": "(({0} > 0 ? {0} : 0) + @log1p(@exp(-@fabs({0}))))",
 }
 INT_UNARY = {
     "neg": "(-{0})", "abs": "({0} < 0 ? -{0} : {0})", "relu": "({0} > 0 ? {0} : 0)",
@@ -85,9 +89,25 @@ _UNSIGNED = {1: dtypes.uint8, 2: dtypes.uint16, 4: dtypes.uint32, 8: dtypes.uint
 PASS_THROUGH = {"identity", "stop_gradient", "broadcast_to", "reshape", "expand_squeeze"}
 ERROR_OPS = {"floordiv", "mod"}  # templates that may set `err`
 
+# Elementwise primitives (kind unary/binary/ternary) with no template for any dtype, and why.
+NO_KERNEL = {
+    "lgamma": "C's lgamma writes the global signgam (not thread-safe); runs as math.lgamma per element",
+    "digamma": "no C library function; the runtime's recurrence + series has no C template",
+    "trigamma": "no C library function; the runtime's recurrence + series has no C template",
+}
+
 # reduction: (C operator for `#pragma omp simd reduction`, initial value per kind)
 REDUCTIONS = {"reduce_sum": "+", "reduce_prod": "*", "reduce_max": "max", "reduce_min": "min",
               "reduce_any": "|", "reduce_all": "&"}
+
+
+def has_kernel(op):
+    """Whether `op` has a template for some dtype (a look at the tables, no dtypes needed)."""
+    if op in NO_KERNEL:
+        return False
+    return (op in PASS_THROUGH or op in ("cast", "select") or op in ANY_BINARY or op in BOOL_OPS
+            or op in FLOAT_UNARY or op in FLOAT_BINARY or op in INT_UNARY or op in INT_BINARY
+            or op in ERROR_OPS or op in ("left_shift", "right_shift"))
 
 
 def ctype(dtype):

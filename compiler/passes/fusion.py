@@ -24,7 +24,6 @@ import heapq
 
 import numpy as np
 
-from tapeflow.runtime.registry import PRIMITIVES
 
 from .. import c_templates
 from ..ir import Graph, Node, Ref, freeze_attrs
@@ -517,9 +516,8 @@ def _unfused_reason(graph, node):
     if len(node.avals) != 1:
         return "has several results: no kernel template"
     if not _elementwise_ok(graph, node):
-        prim = PRIMITIVES.get(op)
-        if prim is None or prim.kernel is None:
-            return "not elementwise: no kernel template (runs as one NumPy call)"
+        if not c_templates.has_kernel(op):
+            return c_templates.NO_KERNEL.get(op, "not elementwise: no kernel template (runs as one NumPy call)")
         return f"no C template for dtypes {in_dtypes} -> {node.avals[0].dtype.name}"
     if None in node.avals[0].shape:
         return "unknown dims and no input read in full, so a kernel could not size its loop"

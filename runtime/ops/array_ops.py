@@ -299,8 +299,8 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
 
 
 # --- identity, stop_gradient, where -------------------------------------------
-IDENTITY = defprim("identity", lambda xp, x: x, R.same, lambda g, out, x: g, kernel="{0}", kind="unary")
-STOP_GRADIENT = defprim("stop_gradient", lambda xp, x: x, R.same, None, kernel="{0}", kind="unary")
+IDENTITY = defprim("identity", lambda xp, x: x, R.same, lambda g, out, x: g, kind="unary")
+STOP_GRADIENT = defprim("stop_gradient", lambda xp, x: x, R.same, None, kind="unary")
 
 
 def _select_rule(c, x, y):
@@ -317,7 +317,7 @@ def _select_vjp(g, out, c, x, y):
 
 
 SELECT = defprim("select", lambda xp, c, x, y: xp.where(c, x, y), _select_rule, _select_vjp,
-                 kernel="({0} ? {1} : {2})", kind="ternary")
+                 kind="ternary")
 WHERE_INDICES = defprim("where_indices", lambda xp, c: xp.argwhere(c).astype(np.int64),
                         lambda c: Aval((None, len(c.shape)), dtypes.int64), None)
 

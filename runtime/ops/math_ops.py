@@ -1,8 +1,8 @@
 """Elementwise primitives and their composites.
 
-Each `defprim` row: name, eager impl over `xp`, shape/dtype rule, VJP in tapeflow
-ops, and the kernel template that fusion renders (generic C math names; the C
-renderer includes <tgmath.h>, CUDA has overloads).
+Each `defprim` row: name, eager impl over `xp`, shape/dtype rule and VJP in
+tapeflow ops.  The fused-kernel template of each lives in the compiler's kernel
+table (compiler/c_templates.py), keyed by the primitive's name.
 """
 import math
 
@@ -26,42 +26,39 @@ def _erf_impl(xp, x):
     return cupyx.scipy.special.erf(x)
 
 
-def _u(name, impl, vjp, kernel, rule=R.same):
-    return defprim(name, impl, rule, vjp, kernel=kernel, kind="unary")
+def _u(name, impl, vjp, rule=R.same):
+    return defprim(name, impl, rule, vjp, kind="unary")
 
 
-def _b(name, impl, vjp, kernel, rule=R.broadcast):
-    return defprim(name, impl, rule, vjp, kernel=kernel, kind="binary")
+def _b(name, impl, vjp, rule=R.broadcast):
+    return defprim(name, impl, rule, vjp, kind="binary")
 
 
 # --- unary --------------------------------------------------------------------
-NEG = _u("neg", lambda xp, x: xp.negative(x), lambda g, out, x: negative(g), "(-{0})")
-ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: g * sign(x), "fabs({0})")
+NEG = _u("neg", lambda xp, x: xp.negative(x), lambda g, out, x: negative(g))
+ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: g * sign(x))
 # TensorFlow's sign has a zero gradient (not None), so gradient() returns zeros.
-SIGN = _u("sign", lambda xp, x: xp.sign(x), lambda g, out, x: A.zeros_like(g), "(({0} > 0) - ({0} < 0))")
-EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * out, "exp({0})", R.floating)
-EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * (out + 1), "expm1({0})", R.floating)
-LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / x, "log({0})", R.floating)
-LOG1P = _u("log1p", lambda xp, x: xp.log1p(x), lambda g, out, x: g / (x + 1), "log1p({0})", R.floating)
-SQRT = _u("sqrt", lambda xp, x: xp.sqrt(x), lambda g, out, x: g / (out * 2), "sqrt({0})", R.floating)
-RSQRT = _u("rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda g, out, x: g * out * out * out * -0.5,
-           "(1 / sqrt({0}))", R.floating)
-SIN = _u("sin", lambda xp, x: xp.sin(x), lambda g, out, x: g * cos(x), "sin({0})", R.floating)
-COS = _u("cos", lambda xp, x: xp.cos(x), lambda g, out, x: -(g * sin(x)), "cos({0})", R.floating)
-TAN = _u("tan", lambda xp, x: xp.tan(x), lambda g, out, x: g * (out * out + 1), "tan({0})", R.floating)
-TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * (1 - out * out), "tanh({0})", R.floating)
+SIGN = _u("sign", lambda xp, x: xp.sign(x), lambda g, out, x: A.zeros_like(g))
+EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * out, R.floating)
+EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * (out + 1), R.floating)
+LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / x, R.floating)
+LOG1P = _u("log1p", lambda xp, x: xp.log1p(x), lambda g, out, x: g / (x + 1), R.floating)
+SQRT = _u("sqrt", lambda xp, x: xp.sqrt(x), lambda g, out, x: g / (out * 2), R.floating)
+RSQRT = _u("rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda g, out, x: g * out * out * out * -0.5, R.floating)
+SIN = _u("sin", lambda xp, x: xp.sin(x), lambda g, out, x: g * cos(x), R.floating)
+COS = _u("cos", lambda xp, x: xp.cos(x), lambda g, out, x: -(g * sin(x)), R.floating)
+TAN = _u("tan", lambda xp, x: xp.tan(x), lambda g, out, x: g * (out * out + 1), R.floating)
+TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * (1 - out * out), R.floating)
 # sigmoid is a primitive, not exp-based composite, because 1/(1+exp(-x))
 # overflows to a NaN gradient for large |x| and the fused kernel wants one node.
-SIGMOID = _u("sigmoid", lambda xp, x: _sigmoid_impl(xp, x), lambda g, out, x: g * out * (1 - out),
-             "(1 / (1 + exp(-{0})))", R.floating)
-ERF = _u("erf", _erf_impl, lambda g, out, x: g * (2 / math.sqrt(math.pi)) * exp(-(x * x)),
-         "erf({0})", R.floating)
-FLOOR = _u("floor", lambda xp, x: xp.floor(x), None, "floor({0})", R.floating)
-CEIL = _u("ceil", lambda xp, x: xp.ceil(x), None, "ceil({0})", R.floating)
-ROUND = _u("round", lambda xp, x: xp.round(x), None, "nearbyint({0})")  # half to even
+SIGMOID = _u("sigmoid", lambda xp, x: _sigmoid_impl(xp, x), lambda g, out, x: g * out * (1 - out), R.floating)
+ERF = _u("erf", _erf_impl, lambda g, out, x: g * (2 / math.sqrt(math.pi)) * exp(-(x * x)), R.floating)
+FLOOR = _u("floor", lambda xp, x: xp.floor(x), None, R.floating)
+CEIL = _u("ceil", lambda xp, x: xp.ceil(x), None, R.floating)
+ROUND = _u("round", lambda xp, x: xp.round(x), None)  # half to even
 # relu is a primitive so that its gradient at 0 is 0 (TensorFlow's choice).
 RELU = _u("relu", lambda xp, x: xp.maximum(x, 0).astype(x.dtype, copy=False),
-          lambda g, out, x: A.where(out > 0, g, A.zeros_like(g)), "({0} > 0 ? {0} : 0)")
+          lambda g, out, x: A.where(out > 0, g, A.zeros_like(g)))
 
 
 def _sigmoid_impl(xp, x):
@@ -76,8 +73,8 @@ def _not_rule(x, **_):
     return R.same(x)
 
 
-LOGICAL_NOT = _u("logical_not", lambda xp, x: xp.logical_not(x), None, "(!{0})", _not_rule)
-INVERT = _u("invert", lambda xp, x: xp.invert(x), None, "(~{0})")
+LOGICAL_NOT = _u("logical_not", lambda xp, x: xp.logical_not(x), None, _not_rule)
+INVERT = _u("invert", lambda xp, x: xp.invert(x), None)
 
 
 # --- binary -------------------------------------------------------------------
@@ -102,36 +99,33 @@ def _mod_impl(xp, x, y):
     return xp.mod(x, y)
 
 
-ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g), "({0} + {1})")
-SUB = _b("sub", lambda xp, x, y: xp.subtract(x, y), lambda g, out, x, y: (g, negative(g)), "({0} - {1})")
-MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * y, g * x), "({0} * {1})")
-DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y), lambda g, out, x, y: (g / y, -(g * out) / y),
-         "({0} / {1})")
-FLOORDIV = _b("floordiv", _floordiv_impl, None, None)
-MOD = _b("mod", _mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))), None)
-POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp, "pow({0}, {1})")
+ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g))
+SUB = _b("sub", lambda xp, x, y: xp.subtract(x, y), lambda g, out, x, y: (g, negative(g)))
+MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * y, g * x))
+DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y), lambda g, out, x, y: (g / y, -(g * out) / y))
+FLOORDIV = _b("floordiv", _floordiv_impl, None)
+MOD = _b("mod", _mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))))
+POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp)
 MAXIMUM = _b("maximum", lambda xp, x, y: xp.maximum(x, y),
-             lambda g, out, x, y: (A.where(x >= y, g, A.zeros_like(g)), A.where(x >= y, A.zeros_like(g), g)),
-             "(({0} >= {1} || {0} != {0}) ? {0} : {1})")
+             lambda g, out, x, y: (A.where(x >= y, g, A.zeros_like(g)), A.where(x >= y, A.zeros_like(g), g)))
 MINIMUM = _b("minimum", lambda xp, x, y: xp.minimum(x, y),
-             lambda g, out, x, y: (A.where(x <= y, g, A.zeros_like(g)), A.where(x <= y, A.zeros_like(g), g)),
-             "(({0} <= {1} || {0} != {0}) ? {0} : {1})")
+             lambda g, out, x, y: (A.where(x <= y, g, A.zeros_like(g)), A.where(x <= y, A.zeros_like(g), g)))
 ATAN2 = _b("atan2", lambda xp, x, y: xp.arctan2(x, y),
-           lambda g, out, x, y: (g * y / (x * x + y * y), -(g * x) / (x * x + y * y)), "atan2({0}, {1})")
-EQUAL = _b("equal", lambda xp, x, y: xp.equal(x, y), None, "({0} == {1})", R.compare)
-NOT_EQUAL = _b("not_equal", lambda xp, x, y: xp.not_equal(x, y), None, "({0} != {1})", R.compare)
-LESS = _b("less", lambda xp, x, y: xp.less(x, y), None, "({0} < {1})", R.compare)
-LESS_EQUAL = _b("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, "({0} <= {1})", R.compare)
-GREATER = _b("greater", lambda xp, x, y: xp.greater(x, y), None, "({0} > {1})", R.compare)
-GREATER_EQUAL = _b("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, "({0} >= {1})", R.compare)
-LOGICAL_AND = _b("logical_and", lambda xp, x, y: xp.logical_and(x, y), None, "({0} && {1})")
-LOGICAL_OR = _b("logical_or", lambda xp, x, y: xp.logical_or(x, y), None, "({0} || {1})")
-LOGICAL_XOR = _b("logical_xor", lambda xp, x, y: xp.logical_xor(x, y), None, "({0} != {1})")
-BITWISE_AND = _b("bitwise_and", lambda xp, x, y: xp.bitwise_and(x, y), None, "({0} & {1})")
-BITWISE_OR = _b("bitwise_or", lambda xp, x, y: xp.bitwise_or(x, y), None, "({0} | {1})")
-BITWISE_XOR = _b("bitwise_xor", lambda xp, x, y: xp.bitwise_xor(x, y), None, "({0} ^ {1})")
-LEFT_SHIFT = _b("left_shift", lambda xp, x, y: xp.left_shift(x, y), None, "({0} << {1})")
-RIGHT_SHIFT = _b("right_shift", lambda xp, x, y: xp.right_shift(x, y), None, "({0} >> {1})")
+           lambda g, out, x, y: (g * y / (x * x + y * y), -(g * x) / (x * x + y * y)))
+EQUAL = _b("equal", lambda xp, x, y: xp.equal(x, y), None, R.compare)
+NOT_EQUAL = _b("not_equal", lambda xp, x, y: xp.not_equal(x, y), None, R.compare)
+LESS = _b("less", lambda xp, x, y: xp.less(x, y), None, R.compare)
+LESS_EQUAL = _b("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, R.compare)
+GREATER = _b("greater", lambda xp, x, y: xp.greater(x, y), None, R.compare)
+GREATER_EQUAL = _b("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, R.compare)
+LOGICAL_AND = _b("logical_and", lambda xp, x, y: xp.logical_and(x, y), None)
+LOGICAL_OR = _b("logical_or", lambda xp, x, y: xp.logical_or(x, y), None)
+LOGICAL_XOR = _b("logical_xor", lambda xp, x, y: xp.logical_xor(x, y), None)
+BITWISE_AND = _b("bitwise_and", lambda xp, x, y: xp.bitwise_and(x, y), None)
+BITWISE_OR = _b("bitwise_or", lambda xp, x, y: xp.bitwise_or(x, y), None)
+BITWISE_XOR = _b("bitwise_xor", lambda xp, x, y: xp.bitwise_xor(x, y), None)
+LEFT_SHIFT = _b("left_shift", lambda xp, x, y: xp.left_shift(x, y), None)
+RIGHT_SHIFT = _b("right_shift", lambda xp, x, y: xp.right_shift(x, y), None)
 
 
 def _cast_rule(x, dtype, **_):
@@ -144,8 +138,7 @@ def _cast_vjp(g, out, x, dtype):
     return None
 
 
-CAST = defprim("cast", lambda xp, x, dtype: x.astype(dtype.np), _cast_rule, _cast_vjp,
-               kernel="(({ctype}){0})", kind="unary")
+CAST = defprim("cast", lambda xp, x, dtype: x.astype(dtype.np), _cast_rule, _cast_vjp, kind="unary")
 
 
 # --- wrappers -----------------------------------------------------------------
