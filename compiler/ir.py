@@ -15,7 +15,8 @@ from typing import Any, Tuple
 import numpy as np
 
 from tapeflow.runtime.errors import user_location
-from tapeflow.runtime.registry import PRIMITIVES, Aval, state
+from tapeflow.runtime.graph_hook import GraphHook, graph_context
+from tapeflow.runtime.registry import PRIMITIVES, Aval
 from tapeflow.runtime.tensor import SymbolicTensor, Tensor
 
 
@@ -139,9 +140,9 @@ def freeze_attrs(attrs):
     return tuple(sorted(attrs.items()))
 
 
-class GraphBuilder:
+class GraphBuilder(GraphHook):
     """Collects nodes while a Python function is traced.  Installed as
-    `registry.state.graph`; `bind` calls `add` for every op."""
+    `registry.state.graph` (runtime/graph_hook.py); `bind` calls `add` for every op."""
 
     def __init__(self, name="graph", parent=None):
         self.name = name
@@ -265,12 +266,8 @@ class GraphBuilder:
             # flows through the cond/while node's operands and gradients reach
             # the variable.  A loop body that also assigns it is retraced with
             # the variable in `local_variables` (see staging.stage_while).
-            saved = state.graph
-            state.graph = self.parent
-            try:
+            with graph_context(self.parent):
                 outer = var.value()  # the read is recorded where it happens
-            finally:
-                state.graph = saved
             self.read_outside.add(key)
             ref = self.capture_outer(outer)
             return SymbolicTensor(self, ref.node, ref.index, self.aval(ref))
@@ -313,8 +310,11 @@ class GraphBuilder:
         raise KeyError(nid)
 
     def on_variable_created(self, var):
-        """Called when a tf.Variable is created while tracing (the tracer enforces
-        TensorFlow's rule: only on the first trace)."""
+        """Called when a tf.Variable is created while tracing; a nested graph asks
+        its enclosing one (the tracer's tf.function builder enforces TensorFlow's
+        rule: only on the first trace)."""
+        if self.parent is not None:
+            self.parent.on_variable_created(var)
 
     def emit(self, op, inputs, attrs, avals):
         """Add a node that is not a primitive (cond, while_loop): `inputs` are

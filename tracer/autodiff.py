@@ -19,6 +19,7 @@ import numpy as np
 from tapeflow.compiler.ir import Graph, GraphBuilder, Holder, Node, Ref, freeze_attrs
 from tapeflow.runtime import dtypes
 from tapeflow.runtime import tape as tape_mod
+from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import PRIMITIVES, Aval, bind, state
 from tapeflow.runtime.tensor import Tensor
 from tapeflow.runtime.variables import Variable
@@ -59,22 +60,10 @@ def replay(graph, args):
     return [env[r] for r in graph.outputs]
 
 
-class Building:
+def Building(builder):
     """Install a GraphBuilder as the current graph, with no tapes of the caller
     (ops traced inside are not differentiated by the caller's tapes)."""
-
-    def __init__(self, builder):
-        self.builder = builder
-
-    def __enter__(self):
-        self.saved = (state.graph, list(state.tapes))
-        state.graph = self.builder
-        state.tapes[:] = []
-        return self.builder
-
-    def __exit__(self, *exc):
-        state.graph, tapes = self.saved
-        state.tapes[:] = tapes
+    return graph_context(builder, hide_tapes=True)
 
 
 class VJPGraphs:

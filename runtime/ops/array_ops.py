@@ -114,11 +114,11 @@ def _reshape_dynamic(x, shape):
         if n is None:
             raise ValueError(with_location("reshape: the rank of the new shape must be known while tracing"))
         return bind(RESHAPE_DYNAMIC, (x, M.cast(shape, D.int32)), {"known": (None,) * n})
-    hook = getattr(state.graph, "evaluate_constant", None)
+    graph = state.graph
     known, parts = [], []
     for d in shape:
         if isinstance(d, SymbolicTensor):
-            v = hook(d) if hook is not None else None
+            v = graph.evaluate_constant(d) if graph is not None else None
             if v is None:
                 known.append(None)
                 parts.append(M.cast(d, D.int32))
@@ -173,8 +173,8 @@ def _check_rule(rule, op, *xs, **attrs):
 def _static_value(t, op):
     """The value of a traced tensor that depends on no graph input (`tf.shape(x)[0]`
     for an `x` of known shape is traced as a slice of a constant), else a clear error."""
-    hook = getattr(state.graph, "evaluate_constant", None)
-    value = hook(t) if hook is not None else None
+    graph = state.graph
+    value = graph.evaluate_constant(t) if graph is not None else None
     if value is None:
         raise TypeError(with_location(f"{op}: the shape must be known while tracing, got the tensor {t.name} "
                                       f"computed from the function's inputs"))
