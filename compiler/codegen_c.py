@@ -64,10 +64,10 @@ def render_fused(node, name, num_threads=None):
     if has_column_reductions(node):
         from .codegen_columns_c import ColumnRenderer
         return ColumnRenderer(node, name, num_threads, CPU_FUNCS).render()
-    return _FusedRenderer(node, name, num_threads, CPU_FUNCS).render()
+    return FusedRenderer(node, name, num_threads, CPU_FUNCS).render()
 
 
-class _FusedRenderer:
+class FusedRenderer:
     """The cluster walk shared by the C and CUDA renderers: analysis, per-op
     expressions, broadcast index arithmetic, the row/stage/elem loop bodies.
     What differs per target is in a few hooks (marked "target hook"); the CUDA

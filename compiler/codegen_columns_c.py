@@ -17,12 +17,12 @@ so that the executor re-runs the node through NumPy, which raises.
 from tapeflow.runtime import dtypes
 
 from . import c_templates as T
-from .codegen_c import PARALLEL_MIN, KernelSpec, _FusedRenderer, _prod
+from .codegen_c import PARALLEL_MIN, KernelSpec, FusedRenderer, _prod
 
 COL_BLOCK = 256
 
 
-class ColumnRenderer(_FusedRenderer):
+class ColumnRenderer(FusedRenderer):
     def render(self):
         body, space, k = self.body, self.space, self.split
         reds = [n for n in self.members if self.levels[n.id] == "col"]

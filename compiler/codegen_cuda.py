@@ -1,7 +1,7 @@
 """Render a fused node into one CUDA kernel.
 
 The cluster walk, the per-op expression templates (c_templates.py) and the
-broadcast index arithmetic are the C renderer's (codegen_c._FusedRenderer);
+broadcast index arithmetic are the C renderer's (codegen_c.FusedRenderer);
 this module changes only what a GPU does differently:
 
   flat  (every input read in full or as a scalar, no reductions)
@@ -29,7 +29,7 @@ import numpy as np
 from tapeflow.runtime import dtypes
 
 from . import c_templates as T
-from .codegen_c import KernelSpec, _FusedRenderer, _prod
+from .codegen_c import KernelSpec, FusedRenderer, _prod
 
 BLOCK = 256  # threads per block for elementwise kernels and long rows
 
@@ -139,7 +139,7 @@ def launch_config(mode, rows, cols, sm_count):
     return max(1, min(-(-n // BLOCK), sm_count * 32)), BLOCK
 
 
-class _CudaRenderer(_FusedRenderer):
+class _CudaRenderer(FusedRenderer):
     COL_LOOP = "for (int64_t c = threadIdx.x; c < C; c += blockDim.x) {"
 
     def _simd(self, ind, clauses):

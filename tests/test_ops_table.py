@@ -131,7 +131,7 @@ ROWS.update({
                       Case(tf.transpose, np.transpose, [rint((3, 2))])], True),
     "broadcast_to": Row([Case(lambda x: tf.broadcast_to(x, [2, 3, 4]), lambda x: np.broadcast_to(x, (2, 3, 4)),
                               [rand((3, 1))], wrt=(0,))], True),
-    "expand_squeeze": Row([Case(lambda x: A._reshape_keeping_unknown(x, [1] + list(x.shape)),
+    "expand_squeeze": Row([Case(lambda x: A.reshape_keeping_unknown(x, [1] + list(x.shape)),
                                 lambda x: x[None], [rand((2, 3))], wrt=(0,))], True),
     "identity": unary(tf.identity, lambda x: x),
     "stop_gradient": Row([Case(tf.stop_gradient, lambda x: x, [rand((3,))])], False),
