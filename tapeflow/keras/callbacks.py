@@ -243,6 +243,6 @@ class LambdaCallback(Callback):
                 setattr(self, name, fn)
 
 
-from tapeflow.keras.callbacks_more import (  # noqa: E402,F401 - built on Callback above
+from tapeflow.keras.callbacks_lr_and_logging import (  # noqa: E402,F401 - built on Callback above
     CSVLogger, LearningRateScheduler, ReduceLROnPlateau, TensorBoard, TerminateOnNaN,
 )
