@@ -1,12 +1,14 @@
 """The graph IR: immutable nodes in program order, and the builder that tracing
 fills through the runtime's dispatch hook (`registry.state.graph`).
 
-A value is named by `Ref(node_id, index)`.  Special ops besides primitives:
-  "input"     a graph input (attrs: index)
+A value is named by `Ref(node_id, index)`.  Every node's op is a primitive of
+the op table except "input" (a graph input, attrs: index) and the compiler's
+own "fused"; the graph's own nodes are records too (runtime/state_ops.py):
   "const"     an eager tensor captured by value (attrs: value -> holder)
   "variable"  a captured tf.Variable handle (attrs: var -> holder)
   "read_variable" / "assign_variable"   stateful variable access
-Stateful nodes keep their order; passes never reorder or drop them.
+Stateful nodes (the records' `stateful` flag) keep their order; passes never
+reorder or drop them.
 Nested graphs (cond/while bodies) are Graph values inside attrs.
 """
 from dataclasses import dataclass, field
@@ -66,7 +68,7 @@ class Node:
     @property
     def stateful(self):
         prim = PRIMITIVES.get(self.op)
-        if self.op in STATEFUL_OPS or (prim is not None and prim.stateful):
+        if prim is not None and prim.stateful:
             return True
         # A cond/while node is stateful when any node of its sub-graphs is.
         return any(isinstance(v, Graph) and any(n.stateful for n in v.nodes) for _, v in self.attrs)
@@ -75,9 +77,6 @@ class Node:
         """The Graph values among the attrs (cond branches, while cond/body)."""
         return [v for _, v in self.attrs if isinstance(v, Graph)]
 
-
-STATEFUL_OPS = {"assign_variable", "read_variable", "print", "assert"}
-CONTROL_FLOW_OPS = {"cond", "while_loop"}
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,19 @@ from tapeflow.runtime.variables import Variable
 # Ops whose replay is not a plain `bind` of their primitive: op name ->
 # fn(inputs, attrs) -> outputs (control_flow_grad registers "while_loop", whose
 # taped form keeps its residuals).
-REPLAY_RULES = {}
+def _replay_assign(ins, attrs):
+    ins[0].assign(ins[1])
+    return ()
+
+
+REPLAY_RULES = {
+    # the captured objects themselves, so the graph being built captures them again
+    "const": lambda ins, attrs: (attrs["value"].obj,),
+    "variable": lambda ins, attrs: (attrs["var"].obj,),
+    # through the Variable, so tapes and graphs see the read / the assignment
+    "read_variable": lambda ins, attrs: (ins[0].value(),),
+    "assign_variable": _replay_assign,
+}
 
 
 def replay(graph, args):
@@ -40,16 +52,7 @@ def replay(graph, args):
         if op == "input":
             continue
         ins = [env[r] for r in node.inputs]
-        if op == "const":
-            outs = (node.attr["value"].obj,)
-        elif op == "variable":
-            outs = (node.attr["var"].obj,)
-        elif op == "read_variable":
-            outs = (ins[0].value(),)
-        elif op == "assign_variable":
-            ins[0].assign(ins[1])
-            outs = ()
-        elif op in REPLAY_RULES:
+        if op in REPLAY_RULES:
             outs = tuple(REPLAY_RULES[op](ins, node.attr))
         else:
             prim = PRIMITIVES[op]
