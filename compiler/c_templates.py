@@ -23,17 +23,14 @@ import re
 
 from tapeflow.runtime import dtypes
 
+from .op_groups import ERROR_OPS, MATH_FUNCS, PASS_THROUGH  # noqa: F401  (MATH_FUNCS: part of this table's API)
+
 CTYPES = {
     dtypes.float32: "float", dtypes.float64: "double",
     dtypes.int8: "int8_t", dtypes.int16: "int16_t", dtypes.int32: "int32_t", dtypes.int64: "int64_t",
     dtypes.uint8: "uint8_t", dtypes.uint16: "uint16_t", dtypes.uint32: "uint32_t", dtypes.uint64: "uint64_t",
     dtypes.bool_: "uint8_t",
 }
-
-# Functions of <math.h> used below; float32 calls the `f` variant.  The prelude
-# declares SIMD variants of these (glibc's libmvec) where the library has them.
-MATH_FUNCS = ("exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan", "tanh", "erf",
-              "floor", "ceil", "nearbyint", "fabs", "pow", "atan2", "fmod", "copysign")
 
 FLOAT_UNARY = {
     "exp": "@exp({0})", "expm1": "@expm1({0})", "log": "@log({0})", "log1p": "@log1p({0})",
@@ -86,8 +83,6 @@ BOOL_OPS = {
     "logical_not": "(!{0})", "maximum": "({0} | {1})", "minimum": "({0} & {1})",
 }
 _UNSIGNED = {1: dtypes.uint8, 2: dtypes.uint16, 4: dtypes.uint32, 8: dtypes.uint64}
-PASS_THROUGH = {"identity", "stop_gradient", "broadcast_to", "reshape", "expand_squeeze"}
-ERROR_OPS = {"floordiv", "mod"}  # templates that may set `err`
 
 # Elementwise primitives (kind unary/binary/ternary) with no template for any dtype, and why.
 NO_KERNEL = {
@@ -96,9 +91,41 @@ NO_KERNEL = {
     "trigamma": "no C library function; the runtime's recurrence + series has no C template",
 }
 
-# reduction: (C operator for `#pragma omp simd reduction`, initial value per kind)
-REDUCTIONS = {"reduce_sum": "+", "reduce_prod": "*", "reduce_max": "max", "reduce_min": "min",
-              "reduce_any": "|", "reduce_all": "&"}
+class Reduction:
+    """One reduction, as every C/CUDA writer needs it: the OpenMP `reduction`
+    operator, the CUDA block-reduce functor, the initial value (its identity)
+    and the accumulator's C type.  How a writer folds a value in stays its own
+    (NaN handling differs with the loop shape)."""
+
+    __slots__ = ("name", "omp", "combine", "identity")
+
+    def __init__(self, name, omp, combine, identity):
+        self.name, self.omp, self.combine, self.identity = name, omp, combine, identity
+
+    @property
+    def extremum(self):
+        return self.identity in ("lowest", "highest")
+
+    def init(self, dtype):
+        """The initial value as a C expression ("lowest"/"highest": the dtype's extremes)."""
+        if self.identity == "lowest":
+            return "-INFINITY" if dtype.is_floating else literal(dtype.min, dtype)
+        if self.identity == "highest":
+            return "INFINITY" if dtype.is_floating else literal(dtype.max, dtype)
+        return self.identity
+
+    def accumulator(self, dtype):
+        """float32 sums and products accumulate in double; everything else in its own type."""
+        if self.name in ("reduce_sum", "reduce_prod") and dtype is dtypes.float32:
+            return "double"
+        return CTYPES[dtype]
+
+
+REDUCTIONS = {r.name: r for r in (
+    Reduction("reduce_sum", "+", "TfAdd", "0"), Reduction("reduce_prod", "*", "TfMul", "1"),
+    Reduction("reduce_max", "max", "TfMax", "lowest"), Reduction("reduce_min", "min", "TfMin", "highest"),
+    Reduction("reduce_any", "|", "TfOr", "0"), Reduction("reduce_all", "&", "TfAnd", "1"),
+)}
 
 
 def has_kernel(op):
@@ -199,6 +226,26 @@ def _cast(src, dst):
         # kept a whole fused loop scalar, ~15x slower.  The value is the same.
         return "((" + CTYPES[dst] + ")(int32_t){0})"
     return "((" + CTYPES[dst] + "){0})"
+
+
+def broadcast_index(flat, src_shape, dst_shape):
+    """The C index into a row-major array of `src_shape`, broadcast (NumPy's rules)
+    to `dst_shape`, of the element whose flat index in `dst_shape` is the C
+    expression `flat`.  Static shapes only."""
+    rank = len(dst_shape)
+    padded = (1,) * (rank - len(src_shape)) + tuple(src_shape)
+    terms = []
+    for d in range(rank):
+        if padded[d] == 1:
+            continue
+        inner = 1
+        for e in dst_shape[d + 1:]:
+            inner *= e
+        stride = 1
+        for e in padded[d + 1:]:
+            stride *= e
+        terms.append(f"(({flat} / {inner}) % {dst_shape[d]}) * {stride}")
+    return " + ".join(terms) or "0"
 
 
 def uses_err(op):

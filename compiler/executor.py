@@ -20,7 +20,7 @@ from tapeflow.runtime import devices
 from tapeflow.runtime.tensor import Tensor
 
 from . import c_math, cbuild, flags
-from .c_templates import MATH_FUNCS
+from .op_groups import MATH_FUNCS, MVEC_BINARY, MVEC_UNARY
 from .interpreter import run_graph
 from .function_writer import FunctionWriter
 from .ir import Graph, note_failing_node
@@ -44,19 +44,15 @@ def _data_offset():
 DATA_OFFSET = _data_offset()
 
 
-_MVEC = ("exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "erf")
-_MVEC2 = ("pow", "atan2")
-
-
 def _prelude(with_mvec):
     lines = ["#include <stdint.h>", "#include <math.h>",
              f"#define TF_DATA(o) (*(char **)((char *)(o) + {DATA_OFFSET}))"]
     if with_mvec:
         # glibc's libmvec: SIMD variants of these, so loops calling them vectorize
-        for fn in _MVEC:
+        for fn in MVEC_UNARY:
             for t, s in (("float", "f"), ("double", "")):
                 lines.append(f"#pragma omp declare simd notinbranch\n{t} {fn}{s}({t});")
-        for fn in _MVEC2:
+        for fn in MVEC_BINARY:
             for t, s in (("float", "f"), ("double", "")):
                 lines.append(f"#pragma omp declare simd notinbranch\n{t} {fn}{s}({t}, {t});")
     return "\n".join(lines) + "\n" + c_math.SOURCE + "\n"

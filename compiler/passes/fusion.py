@@ -26,11 +26,11 @@ import numpy as np
 
 
 from .. import c_templates
+from ..op_groups import PASS_THROUGH, ROW_RESHAPES, VALUE_NODES
 from ..ir import Graph, Node, Ref, freeze_attrs
 from .graph_edit import has_effects, max_node_id
 
 NAME = "fusion"
-_ROW_RESHAPES = ("reshape", "expand_squeeze")
 
 
 def run(graph):
@@ -93,7 +93,7 @@ def _aval(graph, ref):
 
 
 def _elementwise_ok(graph, node):
-    if len(node.avals) != 1 or has_effects(node) or node.op in _ROW_RESHAPES:
+    if len(node.avals) != 1 or has_effects(node) or node.op in ROW_RESHAPES:
         return False
     in_dtypes = [_aval(graph, r).dtype for r in node.inputs]
     if node.op == "select":
@@ -134,7 +134,7 @@ def _form_clusters(graph):
             continue
         split = _reduce_split(graph, node)
         elementwise = split is None and _elementwise_ok(graph, node)
-        row_reshape = node.op in _ROW_RESHAPES
+        row_reshape = node.op in ROW_RESHAPES
         if split is None and not elementwise and not row_reshape:
             continue
         joined = False
@@ -293,7 +293,7 @@ def _join_level(graph, node, c, cluster_of, split, elementwise):
         inside = cluster_of.get(r.node) is c
         if inside and c.level[r.node] != "row":
             return fail
-        if node.op in _ROW_RESHAPES:
+        if node.op in ROW_RESHAPES:
             if not inside or not is_row_shape(shape, S, k):
                 return fail
             continue
@@ -329,7 +329,7 @@ def _depends_on(graph, node_id, c, cluster_of, pos, effect_prev):
 
 def _worth_a_kernel(graph, c):
     ops = [graph.node(m).op for m in c.members]
-    if all(op in c_templates.PASS_THROUGH or op in _ROW_RESHAPES for op in ops):
+    if all(op in PASS_THROUGH or op in ROW_RESHAPES for op in ops):
         return False  # a lone view (broadcast, reshape) costs nothing in NumPy
     if None in c.space:
         # The executor reads unknown dims off an input read in full.
@@ -480,9 +480,6 @@ def _fused_node(graph, c, used_outside, fresh):
 
 
 # ---------------------------------------------------------------- explanations
-_NOT_OPS = ("input", "const", "variable")
-
-
 def explain_unfused(graph):
     """{node id: why it stays out of every kernel} for the op nodes of `graph`
     (the graph as fusion receives it) that `run` leaves unfused.  Node ids are
@@ -490,7 +487,7 @@ def explain_unfused(graph):
     _, cluster_of = _form_clusters(graph)
     reasons = {}
     for node in graph.nodes:
-        if node.id in cluster_of or node.op in _NOT_OPS:
+        if node.id in cluster_of or node.op in VALUE_NODES:
             continue
         reasons[node.id] = _unfused_reason(graph, node)
     return reasons
@@ -511,7 +508,7 @@ def _unfused_reason(graph, node):
                 return f"reduction over dtype {in_dtypes[0]}: no C kernel for it"
             return f"reduction over axes {axes} of a rank-{rank} value: kernels reduce trailing axes only"
         return "reduction whose space no neighbouring elementwise cluster shares; alone it runs in NumPy"
-    if op in _ROW_RESHAPES or op in c_templates.PASS_THROUGH:
+    if op in ROW_RESHAPES or op in PASS_THROUGH:
         return "a view (reshape/broadcast): free in NumPy, a kernel of its own would only copy"
     if len(node.avals) != 1:
         return "has several results: no kernel template"
