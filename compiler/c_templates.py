@@ -23,7 +23,7 @@ import re
 
 from tapeflow.runtime import dtypes
 
-from .op_groups import ERROR_OPS, MATH_FUNCS, PASS_THROUGH  # noqa: F401  (MATH_FUNCS: part of this table's API)
+from .op_groups import ERROR_OPS, PASS_THROUGH
 
 CTYPES = {
     dtypes.float32: "float", dtypes.float64: "double",
@@ -58,6 +58,9 @@ FLOAT_BINARY = {
     "mod": "((@fmod({0}, {1}) != 0 && ((@fmod({0}, {1}) < 0) != ({1} < 0))) ? @fmod({0}, {1}) + {1}"
            " : (@fmod({0}, {1}) == 0 ? @copysign(0, {1}) : @fmod({0}, {1})))",
 }
+# Functions of <math.h> the templates call (`@name`; float32 calls the `f` variant).
+MATH_FUNCS = tuple(sorted({f for t in (*FLOAT_UNARY.values(), *FLOAT_BINARY.values())
+                           for f in re.findall(r"@(\w+)", t)}))
 INT_BINARY = {
     "add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
     "maximum": "({0} >= {1} ? {0} : {1})", "minimum": "({0} <= {1} ? {0} : {1})",

@@ -20,7 +20,8 @@ from tapeflow.runtime import devices
 from tapeflow.runtime.tensor import Tensor
 
 from . import c_math, cbuild, flags
-from .op_groups import MATH_FUNCS, MVEC_BINARY, MVEC_UNARY
+from .c_templates import MATH_FUNCS
+from .op_groups import MVEC_BINARY, MVEC_UNARY
 from .interpreter import run_graph
 from .function_writer import FunctionWriter
 from .ir import Graph, note_failing_node

@@ -27,9 +27,6 @@ ALIASING = ("identity", "stop_gradient")
 COSTLY = {"exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "pow",
           "atan2", "div", "sqrt", "rsqrt"}
 
-# Functions of <math.h> the templates call; float32 calls the `f` variant.
-MATH_FUNCS = ("exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan", "tanh", "erf",
-              "floor", "ceil", "nearbyint", "fabs", "pow", "atan2", "fmod", "copysign")
-# Of those, the ones glibc's libmvec has SIMD variants of (one and two arguments).
+# Functions of <math.h> that glibc's libmvec has SIMD variants of (one and two arguments).
 MVEC_UNARY = ("exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "erf")
 MVEC_BINARY = ("pow", "atan2")
