@@ -39,6 +39,7 @@ ROWS = {
     "cos": unary(tf.cos, np.cos),
     "tan": unary(tf.tan, np.tan, domain=lambda s: rand(s, -1.2, 1.2)),
     "tanh": unary(tf.tanh, np.tanh),
+    "cosh": unary(tf.math.cosh, np.cosh),
     "sigmoid": unary(tf.sigmoid, np_sigmoid),
     "erf": unary(tf.math.erf, np_erf),
     "softplus": unary(tf.nn.softplus, lambda x: np.logaddexp(0, x)),

@@ -48,6 +48,8 @@ RSQRT = _u("rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda g, out, x: g * out * ou
 SIN = _u("sin", lambda xp, x: xp.sin(x), lambda g, out, x: g * cos(x), R.floating)
 COS = _u("cos", lambda xp, x: xp.cos(x), lambda g, out, x: -(g * sin(x)), R.floating)
 TAN = _u("tan", lambda xp, x: xp.tan(x), lambda g, out, x: g * (out * out + 1), R.floating)
+COSH = _u("cosh", lambda xp, x: xp.cosh(x), lambda g, out, x: g * ((exp(x) - exp(negative(x))) * 0.5),
+          R.floating)
 TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * (1 - out * out), R.floating)
 # sigmoid is a primitive, not exp-based composite, because 1/(1+exp(-x))
 # overflows to a NaN gradient for large |x| and the fused kernel wants one node.
@@ -434,6 +436,10 @@ def tan(x, name=None):
 
 def tanh(x, name=None):
     return float_unary(TANH, x)
+
+
+def cosh(x, name=None):
+    return float_unary(COSH, x)
 
 
 def sigmoid(x, name=None):
