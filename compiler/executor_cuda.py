@@ -139,13 +139,8 @@ class DeviceProgram:
 
 
 # The graph nodes a DeviceProgram runs its own way; every other op is a _PrimStep.
-_STEPS = {
-    "read_variable": DeviceProgram._read_variable,
-    "assign_variable": DeviceProgram._assign_variable,
-    "fused": DeviceProgram._fused,
-    "cond": DeviceProgram._cond,
-    "while_loop": DeviceProgram._while,
-}
+_STEPS = {"read_variable": DeviceProgram._read_variable, "assign_variable": DeviceProgram._assign_variable,
+          "fused": DeviceProgram._fused, "cond": DeviceProgram._cond, "while_loop": DeviceProgram._while}
 
 
 class _PrimStep:

@@ -276,10 +276,5 @@ class FunctionWriter:
 
 
 # The nodes the executor writes its own lines for; every other op is one `_call`.
-_WRITERS = {
-    "read_variable": FunctionWriter._read_variable,
-    "assign_variable": FunctionWriter._assign_variable,
-    "fused": FunctionWriter._fused_live,
-    "cond": FunctionWriter._cond,
-    "while_loop": FunctionWriter._while,
-}
+_WRITERS = {"read_variable": FunctionWriter._read_variable, "assign_variable": FunctionWriter._assign_variable,
+            "fused": FunctionWriter._fused_live, "cond": FunctionWriter._cond, "while_loop": FunctionWriter._while}

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from tapeflow.compiler import cbuild, compile_graph, executor, set_flag
+from tapeflow.compiler import compile_graph, executor
 from tapeflow.compiler.testing import aval, cond, trace, while_loop
 from tapeflow.runtime.ops import linalg_ops as L
 from tapeflow.runtime.ops import math_ops as M
@@ -27,12 +27,7 @@ from tapeflow.runtime.variables import Variable
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden")
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path):
-    set_flag("cache_dir", str(tmp_path / "cache"))
-    cbuild._loaded.clear()
-    yield
-    set_flag("cache_dir", None)
+pytestmark = pytest.mark.usefixtures("private_compiler_cache")
 
 
 def _layer_norm(x, g, b):

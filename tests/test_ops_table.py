@@ -385,15 +385,7 @@ def _check_random(make, ref_stats):
         assert not np.array_equal(a.numpy(), b.numpy())
         ref_stats(make().numpy())
         # Traced: the op is one graph node that draws new numbers on every run.
-        from tapeflow.compiler.interpreter import run_graph
-        from tapeflow.compiler.ir import GraphBuilder
-        builder = GraphBuilder("rng")
-        registry.state.graph = builder
-        try:
-            graph = builder.build([make()])
-        finally:
-            registry.state.graph = None
-        first, second = run_graph(graph, [])[0], run_graph(graph, [])[0]
+        first, second = op_rows_random.run_graph_twice(make)
         assert first.shape == a.shape and first.dtype == a.dtype and not np.array_equal(first, second)
     return check
 
