@@ -90,7 +90,7 @@ _OPS.update(range=_A.range_, add_n=add_n, divide_no_nan=_M.div_no_nan, log_sigmo
             strided_slice=_IX.strided_slice)
 
 _TOP_LEVEL = """
-    add subtract multiply truediv divide floordiv pow negative abs sign square sqrt exp sin cos tan tanh
+    add subtract multiply truediv divide floordiv pow negative abs sign square sqrt exp sin cos tan tanh cosh
     sigmoid maximum minimum clip_by_value round cast equal not_equal less less_equal greater greater_equal
     logical_and logical_or logical_not reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_any
     reduce_all reduce_logsumexp argmax argmin reshape transpose broadcast_to expand_dims squeeze identity
