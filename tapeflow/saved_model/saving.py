@@ -360,6 +360,8 @@ def _write_directory(export_dir, program, named_variables, constants, overwrite)
         if isinstance(exc, FileExistsError):
             raise FileExistsError(f"save: {path!r} exists (pass overwrite=True)") from None
         where = f" ({exc.filename})" if exc.filename else ""
+        if exc.errno is None:  # a buffered file's short write: no errno
+            raise OSError(f"{exc} (a short write: is the disk full?) while saving the model {path!r}") from exc
         raise type(exc)(exc.errno, f"{exc.strerror or exc} while saving the model {path!r}{where}") from exc
     except BaseException:
         files.remove_dir(tmp)

@@ -65,10 +65,12 @@ def collect_values(root_children):
 _write_array = files.write_array  # looked up at call time, so tests can inject faults
 
 
-def _named(exc, path):
-    """An OSError of a save, re-raised naming the checkpoint (and the file) it was writing."""
+def _named(exc, path, doing="saving"):
+    """An OSError of a save (or read), re-raised naming the checkpoint (and the file)."""
     where = f" ({exc.filename})" if exc.filename else ""
-    return type(exc)(exc.errno, f"{exc.strerror or exc} while saving checkpoint {path!r}{where}")
+    if exc.errno is None:  # a buffered file's short write ("N requested and M written"): no errno
+        return OSError(f"{exc} (a short write: is the disk full?) while {doing} checkpoint {path!r}{where}")
+    return type(exc)(exc.errno, f"{exc.strerror or exc} while {doing} checkpoint {path!r}{where}")
 
 
 def write_values(path, values, overwrite=True):
@@ -158,7 +160,9 @@ def read_index(path):
     except FileNotFoundError:
         raise CheckpointNotFoundError(with_location(
             f"no checkpoint at {path!r} (expected a directory with {INDEX})")) from None
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise _named(exc, path, "reading") from exc
+    except ValueError as exc:
         raise _bad(path, f"cannot read {INDEX}: {exc}") from None
     try:
         index = json.loads(text.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
@@ -181,8 +185,12 @@ def load_array(path, key, entry):
     try:
         return files.read_npy(os.path.join(folder, entry["file"]), folder, np.dtype(entry["dtype"]),
                               tuple(entry["shape"]), MAX_ARRAY_BYTES)
-    except (OSError, ValueError) as exc:
-        raise _bad(path, f"file {entry['file']!r}: {getattr(exc, 'strerror', None) or exc}", key) from None
+    except FileNotFoundError:
+        raise _bad(path, f"file {entry['file']!r} is missing", key) from None
+    except OSError as exc:
+        raise _named(exc, f"{path}, value {key!r}", "reading") from exc
+    except ValueError as exc:
+        raise _bad(path, f"file {entry['file']!r}: {exc}", key) from None
 
 
 def list_variables(path):

@@ -101,7 +101,9 @@ def _read_state(directory):
         state = json.loads(text.decode("utf-8"))
     except FileNotFoundError:
         return []
-    except (OSError, ValueError, RecursionError) as exc:
+    except OSError as exc:
+        raise fmt._named(exc, path, "reading") from exc  # noqa: SLF001
+    except (ValueError, RecursionError) as exc:
         raise fmt.CheckpointError(with_location(f"checkpoint state file {path!r} cannot be read: {exc}")) from None
     names = state.get("all_model_checkpoint_paths", []) if isinstance(state, dict) else None
     if not isinstance(names, list):

@@ -83,13 +83,15 @@ def make_temp_dir(final):
 
 
 def remove_dir(path):
-    """Delete a directory: renamed out of the way first, then removed."""
+    """Delete a directory, best effort (never raises): renamed out of the way first,
+    so a deletion cut short leaves a stale `.tapeflow-del-` name, never a half
+    directory under a name a loader reads; a failed rename leaves it whole."""
     gone = temp_name(path, DEL_TAG)
     try:
         os.rename(path, gone)
-    except FileNotFoundError:
+        fsync_dir(os.path.dirname(path))
+    except OSError:
         return
-    fsync_dir(os.path.dirname(path))
     shutil.rmtree(gone, ignore_errors=True)
 
 
@@ -156,7 +158,8 @@ def clean_stale(parent):
     except OSError:
         return
     for name in names:
-        if TMP_TAG not in name and DEL_TAG not in name:
+        old = name.endswith(OLD_SUFFIX)
+        if not old and TMP_TAG not in name and DEL_TAG not in name:
             continue
         path = os.path.join(parent, name)
         try:
@@ -164,7 +167,14 @@ def clean_stale(parent):
         except OSError:
             continue
         kind = stat.S_IFMT(st.st_mode)
-        if kind not in (stat.S_IFDIR, stat.S_IFREG) or st.st_uid != os.getuid() or not _stale(name, st):
+        if kind not in (stat.S_IFDIR, stat.S_IFREG) or st.st_uid != os.getuid():
+            continue
+        if old:
+            # An overwrite published its new copy (the final name exists): the aside one is garbage.
+            if kind == stat.S_IFDIR and os.path.isdir(path[:-len(OLD_SUFFIX)]):
+                remove_dir(path)
+            continue
+        if not _stale(name, st):
             continue
         if kind == stat.S_IFDIR:
             shutil.rmtree(path, ignore_errors=True)
