@@ -330,7 +330,12 @@ def _from_compile_config(config):
             kwargs = value.get("config", {})
             if not isinstance(kwargs, dict) or not all(isinstance(k, str) and k.isidentifier() for k in kwargs):
                 raise ValueError(with_location(f"load_model: bad compile config {value!r}"))
-            return _registered(module, base, value["class_name"])(**kwargs)
+            cls = _registered(module, base, value["class_name"])
+            try:
+                return cls(**kwargs)
+            except TypeError as exc:
+                raise ValueError(with_location(f"load_model: cannot rebuild {cls.__name__} from its compile "
+                                               f"config {kwargs!r}: {exc}")) from None
         if value is not None and not isinstance(value, str):
             raise ValueError(with_location(f"load_model: bad compile config entry {value!r}"))
         return value

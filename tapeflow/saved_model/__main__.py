@@ -12,6 +12,8 @@ message, never a traceback).  Every name from the file is printed through
 shown escaped, never sent to the terminal.
 """
 import argparse
+import os
+import stat
 import sys
 
 import numpy as np
@@ -74,6 +76,8 @@ def run(path, signature, inputs, outputs, out):
     feeds = {}
     for name, file in _pairs(inputs, "--input").items():
         try:
+            if not stat.S_ISREG(os.stat(file).st_mode):  # a FIFO or device would block np.load
+                raise ValueError("not a regular file")
             feeds[name] = np.load(file, allow_pickle=False)
         except (OSError, ValueError) as exc:
             raise SystemExit(f"error: cannot read input {name!r} from {file!r}: {exc}") from None
