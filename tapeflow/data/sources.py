@@ -102,13 +102,13 @@ def from_sql(connection_or_path, query, params=(), output_types=None, fetch_size
     fraction for an integer, anything but 0/1 for a bool) is an error naming the
     row and the column.  The query runs once per pass: without `output_types`, the
     cursor opened to learn the columns from the first row is the one the first
-    pass reads (a pass that stops within the first `fetch_size` rows leaves its
-    cursor to the next pass, which reads those rows again and goes on).
+    pass reads (a pass that stops within the first 4096 rows leaves its cursor to
+    the next pass, which reads those rows again and goes on).
     """
     single = output_types is not None and not isinstance(output_types, (tuple, list))
     declared = None if output_types is None else \
         [dtypes.as_dtype(t) for t in ([output_types] if single else output_types)]
-    pending = []  # a cursor a peek left within its first batch, with that batch, for the next pass
+    pending = []  # a cursor a pass stopped early left, with the rows it fetched, for the next pass
     learned = []  # the element structure, from the first row any pass or tmpl_fn read
     lock = threading.Lock()
 
@@ -133,7 +133,7 @@ def from_sql(connection_or_path, query, params=(), output_types=None, fetch_size
         return conn, owned, cursor, []
 
     def park(opened):
-        """Keep a cursor still within its first batch for the next pass (one at most)."""
+        """Keep the cursor of a pass that stopped early for the next pass (one at most)."""
         with lock:
             if pending:
                 return False
@@ -143,16 +143,23 @@ def from_sql(connection_or_path, query, params=(), output_types=None, fetch_size
     def produce():
         conn, owned, cursor, rows = open_cursor()
         parked = False
+        # Every row fetched in this pass while there are few: a pass that stops early
+        # (element_spec, the structure, take(n), a first batch) parks the cursor with
+        # them, and the next pass re-reads them and goes on instead of running the
+        # query again.
+        fetched = list(rows)
         try:
             names = [d[0] for d in cursor.description or []]
             types = declared
             row_index = 0
-            first_batch = True
             while True:
                 if not rows:
                     rows = cursor.fetchmany(fetch_size)
                     if not rows:
                         return
+                    if fetched is not None:
+                        keep = len(fetched) + len(rows) <= max(fetch_size, _PEEK_ROWS)
+                        fetched = fetched + rows if keep else None
                 for row in rows:
                     if types is None:
                         types = [_infer(v, names[k], row_index) for k, v in enumerate(row)]
@@ -166,15 +173,11 @@ def from_sql(connection_or_path, query, params=(), output_types=None, fetch_size
                     try:
                         yield value
                     except GeneratorExit:
-                        # A peek (element_spec, the structure, take(n) of a short n) stopped
-                        # within the first batch: the next pass re-reads that batch and goes on
-                        # with this cursor instead of running the query again.
-                        if first_batch:
-                            parked = park((conn, owned, cursor, rows))
+                        if fetched is not None:
+                            parked = park((conn, owned, cursor, fetched))
                         raise
                     row_index += 1
                 rows = []
-                first_batch = False
         finally:
             if not parked:
                 _close(conn, owned, cursor)
@@ -191,6 +194,9 @@ def from_sql(connection_or_path, query, params=(), output_types=None, fetch_size
         return learned[0]
 
     return Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=tmpl_fn)
+
+
+_PEEK_ROWS = 4096  # rows a stopped pass keeps for the next one (see produce)
 
 
 def _close(conn, owned, cursor):
