@@ -11,6 +11,7 @@ import os
 
 from tapeflow.runtime import nest
 from tapeflow.runtime.errors import with_location
+from tapeflow.train import files
 
 CONFIG = "config.json"
 WEIGHTS = "weights"
@@ -239,10 +240,13 @@ def load_model(filepath, custom_objects=None, compile=True, **unused):  # noqa: 
         raise FileNotFoundError(with_location(
             f"load_model: no saved model at {filepath!r} (expected a directory with {CONFIG}, written by "
             f"Model.save)"))
-    with open(path) as f:
-        config = json.load(f)
-    if config.get("format") != FORMAT:
-        raise ValueError(with_location(f"load_model: {filepath!r} has format {config.get('format')!r}, "
+    try:
+        config = json.loads(files.read_limited(path, filepath, 256 << 20).decode("utf-8"))
+    except (ValueError, RecursionError) as exc:  # a FIFO, a link out of the folder, bad JSON
+        raise ValueError(with_location(f"load_model: {path!r} cannot be read: {exc}")) from None
+    if not isinstance(config, dict) or config.get("format") != FORMAT:
+        got = config.get("format") if isinstance(config, dict) else None
+        raise ValueError(with_location(f"load_model: {filepath!r} has format {got!r}, "
                                        f"expected {FORMAT!r}"))
     _SCOPE.append({**_SCOPE[-1], **(custom_objects or {})})
     try:
