@@ -280,7 +280,7 @@ def read_objects(path, root_children, owner=None):
             continue
         var = var_by_path.get(key)
         if var is not None:
-            _check_entry(key, entry, var)
+            _check_entry(path, key, entry, var)
             assigns.append((var, key, entry))
             continue
         prefix, obj, rest = _deepest_object(key, obj_by_path)
@@ -290,18 +290,18 @@ def read_objects(path, root_children, owner=None):
             defers.append((obj, rest, key, entry))
         else:
             have = sorted(_child_names(obj))
-            raise ValueError(with_location(
-                f"Checkpoint restore: the checkpoint has a value '{key}' but '{prefix}' "
+            raise CheckpointError(with_location(
+                f"Checkpoint restore: the checkpoint {path!r} has a value '{key}' but '{prefix}' "
                 f"({type(obj).__name__}) has no '{rest}'; it has: {have}"))
     # Every value is read and checked before the first assignment: all or nothing.
     skip = set(unused)
     loaded = {key: load_array(path, key, entry) for key, entry in sorted(entries.items()) if key not in skip}
     for var, key, entry in assigns:
-        check_compatible(key, loaded[key].shape, loaded[key].dtype, var)
+        _compatible(path, key, loaded[key].shape, loaded[key].dtype, var)
     for opt, var, slot_name, key, entry in slot_assigns:
         slot = opt.get_slot(var, slot_name) if hasattr(opt, "get_slot") else None
         if slot is not None:
-            check_compatible(key, loaded[key].shape, loaded[key].dtype, slot)
+            _compatible(path, key, loaded[key].shape, loaded[key].dtype, slot)
     for var, key, entry in assigns:
         var.assign(loaded[key])
     for opt, var, slot_name, key, entry in slot_assigns:
@@ -320,6 +320,13 @@ def _child_names(obj):
     return list(obj._trackable_children()) if isinstance(obj, Trackable) else []
 
 
-def _check_entry(key, entry, var):
+def _compatible(path, key, shape, dtype, var):
+    try:
+        check_compatible(key, shape, dtype, var)
+    except ValueError as exc:
+        raise CheckpointError(with_location(f"{exc} (checkpoint {path!r})")) from None
+
+
+def _check_entry(path, key, entry, var):
     """The index's facts, checked before any file is read."""
-    check_compatible(key, tuple(entry["shape"]), np.dtype(entry["dtype"]), var)
+    _compatible(path, key, tuple(entry["shape"]), np.dtype(entry["dtype"]), var)

@@ -135,7 +135,7 @@ def published(final, marker):
 def _stale(name, st):
     """Whether `name` (a temporary of ours, by its name) belongs to no live saver."""
     rest = name.rsplit(TMP_TAG if TMP_TAG in name else DEL_TAG, 1)[1]
-    host, _, tail = rest.rpartition("-")
+    host, _, _ = rest.rpartition("-")
     host, _, pid = host.rpartition("-")
     if time.time() - st.st_mtime > STALE_SECONDS:
         return True
