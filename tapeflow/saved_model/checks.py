@@ -37,7 +37,10 @@ def is_known_op(op):
 
 
 def refusal(op):
-    """Why a known op may not appear in a loaded graph, or None."""
+    """Why a known op may not appear in a loaded graph, or None.  (The special ops
+    are checked in full below: a variable node must be one of the program's own.)"""
+    if op in SPECIAL_OPS:
+        return None
     prim = PRIMITIVES.get(op)
     if prim is not None and prim.stateful and op not in LOADABLE_STATEFUL:
         return (f"op {op!r} has effects outside the program and is refused in a loaded saved model "
