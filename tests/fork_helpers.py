@@ -128,3 +128,36 @@ class FaultPlan:
                 raise OSError(5, f"injected fault in {label} (call {self.calls})")
             return real(*args, **kwargs)
         return call
+
+
+def kill_during(fn, delay, timeout=60.0):
+    """Run fn(ready) in a forked child; once it calls ready(), wait `delay` seconds
+    and SIGKILL it from here (wherever it is: inside a write, a rename, NumPy).
+    Returns "killed", or "finished" if it completed first."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.close(r)
+            fn(lambda: os.write(w, b"R"))
+        except BaseException:  # noqa: BLE001
+            code = 3
+        finally:
+            os._exit(code)
+    os.close(w)
+    try:
+        ready, _, _ = select.select([r], [], [], timeout)
+        assert ready and os.read(r, 1) == b"R", "the child never started its save"
+    finally:
+        os.close(r)
+    time.sleep(delay)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+        return "killed"
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"the child failed (status {status})"
+    return "finished"
