@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from scenarios import Module, generation, make_variables, values
+from scenarios import Module, generation, make_variables
 from tapeflow.train import files
 from tapeflow.train.checkpoint import CheckpointError
 

@@ -7,7 +7,6 @@ import resource
 import signal
 
 import numpy as np
-import pytest
 
 import tapeflow as tf
 from fork_helpers import run_forked
