@@ -18,6 +18,8 @@ import types
 import warnings
 import weakref
 
+import numpy as np
+
 from tapeflow.compiler.ir import GraphBuilder
 from tapeflow.runtime import nest
 from tapeflow.runtime.errors import user_location, with_location
@@ -106,6 +108,9 @@ def _output_structure(builder, result):
             v = v.stack()
         if isinstance(v, Variable):
             v = v.value()
+        if isinstance(v, (bool, int, float, str, np.generic, np.ndarray)):
+            # TensorFlow returns a Python value computed at trace time as a tensor.
+            v = convert_to_tensor(v)
         if isinstance(v, (SymbolicTensor, Tensor)):
             outputs.append(v)
             return _Output(len(outputs) - 1)
