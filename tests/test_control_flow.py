@@ -101,7 +101,7 @@ def test_variable_defined_in_one_branch_is_an_error_when_used():
             y = x * 2
         return y
 
-    with pytest.raises(ValueError, match="'y' is defined only in the true branch"):
+    with pytest.raises(ValueError, match="'y' must also be initialized in the else branch"):
         f(tf.constant(1))
 
     @tf.function(fallback=False)
@@ -113,15 +113,16 @@ def test_variable_defined_in_one_branch_is_an_error_when_used():
     assert int(unused(tf.constant(1))) == 1
 
 
-def test_variable_defined_only_in_tensor_loop_error():
+def test_variable_defined_only_in_tensor_loop_is_checked_when_the_graph_runs():
     @tf.function(fallback=False)
     def f(n):
         for i in tf.range(n):
             last = i * 2
         return last
 
-    with pytest.raises(ValueError, match="'last' must be defined before the loop"):
-        f(tf.constant(3))
+    assert int(f(tf.constant(3))) == 4
+    with pytest.raises(tf.errors.InvalidArgumentError, match="'last' is first assigned inside the loop"):
+        f(tf.constant(0))
 
 
 def test_switch_case():

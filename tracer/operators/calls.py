@@ -8,6 +8,7 @@
 """
 import builtins
 
+from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import SymbolicTensor
 from tapeflow.runtime.ops import math_ops
 
@@ -76,8 +77,18 @@ def _is_stacking(f, args, kwargs):
     return name in ("convert_to_tensor", "constant", "identity") and len(args) == 1 and not kwargs
 
 
-def retval(value):
-    """The function's result: None when no return ran."""
+def retval(value, did_return=True, return_in_loop=False):
+    """The function's result: None when no return ran.  `did_return` is a
+    tensor when a tensor condition decides whether the function returns at all:
+    then some path ends without a value, which TensorFlow rejects."""
+    if isinstance(staging.as_tensor(did_return), SymbolicTensor):
+        if return_in_loop:
+            raise NotImplementedError(with_location(
+                "a return inside a tensor-dependent loop, and no return after the loop: the function "
+                "has no return value when the loop ends without returning; add a return after the loop"))
+        raise ValueError(with_location(
+            "the function returns a value on some paths of a tensor-dependent condition and none on "
+            "others: the else branch must also have a return statement (or add a return at the end)"))
     return None if isinstance(value, UndefinedReturnValue) else value
 
 

@@ -16,8 +16,9 @@ from tapeflow.runtime.registry import state as dispatch_state
 from tapeflow.runtime.tensor import SymbolicTensor, TensorBase, convert_to_tensor
 from tapeflow.runtime.ops import math_ops
 
-from .. import staging
+from .. import logging_ops, staging
 from ..tensor_array import TensorArray
+from ..undefined import Undefined, UndefinedReturnValue
 from .data_structures import TensorList
 from . import iteration
 from .iteration import TensorRange, TensorEnumerate, TensorZip
@@ -144,9 +145,13 @@ def _stage_once(test, body, state, names, opts, what, limit, source):
     flat = nest.flatten(state)
     prefix = 1 if source is not None else 0
     n = source.length() if source is not None else None
+    # A name first bound inside the loop is carried from a placeholder; a flag
+    # (the last leaf) records whether an iteration ran to give it a value.
+    created = [i for i, v in enumerate(flat) if isinstance(v, Undefined) and not isinstance(v, UndefinedReturnValue)]
+    suffix = 1 if created else 0
 
     def unpack(leaves):
-        return nest.pack_sequence_as(structure, list(leaves[prefix:]))
+        return nest.pack_sequence_as(structure, list(leaves[prefix:len(leaves) - suffix]))
 
     def cond_fn(*leaves):
         s = unpack(leaves)
@@ -167,13 +172,17 @@ def _stage_once(test, body, state, names, opts, what, limit, source):
             new = body(s, source.element(leaves[0]))
         _check_lists(structure, new)
         head = [leaves[0] + 1] if source is not None else []
-        return head + nest.flatten(tuple(new))
+        return head + nest.flatten(tuple(new)) + ([convert_to_tensor(True)] if suffix else [])
 
     labels = (["<iteration index>"] if prefix else []) + staging.leaf_names(list(names), structure)
     invariants = _invariants(opts.get("shape_invariants"), flat, prefix)
-    spec = staging.LoopSpec(labels, invariants, limit, what)
-    init = ([convert_to_tensor(0)] if prefix else []) + flat
+    spec = staging.LoopSpec(labels + (["<ran once>"] if suffix else []), invariants, limit, what)
+    init = ([convert_to_tensor(0)] if prefix else []) + flat + ([convert_to_tensor(False)] if suffix else [])
     out = staging.stage_while(cond_fn, body_fn, init, spec)
+    for i in created:
+        if isinstance(out[prefix + i], TensorBase):
+            logging_ops.check(out[-1], f"{what}: '{labels[prefix + i]}' is first assigned inside the loop "
+                                       f"and used after it, but the loop ran no iteration to assign it")
     return tuple(unpack(out))
 
 
