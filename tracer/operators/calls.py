@@ -9,6 +9,7 @@
 import builtins
 
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.registry import state as dispatch_state
 from tapeflow.runtime.tensor import SymbolicTensor
 from tapeflow.runtime.ops import math_ops
 
@@ -40,7 +41,17 @@ def float_(x=0.0):
     return float(x)
 
 
+def next_(iterator, *default):
+    """next(); a data set iterator inside a function being traced takes its element
+    when the graph runs (a graph node), as TensorFlow's iterators do."""
+    staged = getattr(iterator, "next_in_graph", None)
+    if staged is not None and not default and dispatch_state.graph is not None:
+        return staged()
+    return next(iterator, *default)
+
+
 _BUILTINS = {
+    builtins.next: next_,
     builtins.print: print_, builtins.range: range_, builtins.len: len_,
     builtins.enumerate: enumerate_, builtins.zip: zip_, builtins.int: int_, builtins.float: float_,
 }
