@@ -138,6 +138,7 @@ def stage_cond(pred, true_fn, false_fn, names=None, what="if"):
     pred = _bool_scalar(pred, what)
     b_true, _, out_true = trace_subgraph(true_fn, (), "then")
     b_false, _, out_false = trace_subgraph(false_fn, (), "else")
+    out_true, out_false = _match_undefined(out_true, out_false)
     flat_t, flat_f = nest.flatten(out_true), nest.flatten(out_false)
     if len(flat_t) != len(flat_f):
         raise ValueError(with_location(
@@ -169,6 +170,19 @@ def stage_cond(pred, true_fn, false_fn, names=None, what="if"):
     for i, ta in arrays.items():
         flat[i] = ta._with_buffer(flat[i])
     return _pack_branch(out_true, flat)
+
+
+def _match_undefined(a, b):
+    """Where one branch has no value yet (Undefined) and the other a structure
+    (a returned tuple), the undefined side takes that structure, leaf by leaf."""
+    if isinstance(a, Undefined) and nest.is_nested(b):
+        return nest.map_structure(lambda _: a, b), b
+    if isinstance(b, Undefined) and nest.is_nested(a):
+        return a, nest.map_structure(lambda _: b, a)
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b):
+        pairs = [_match_undefined(x, y) for x, y in zip(a, b)]
+        return type(a)(p[0] for p in pairs), type(b)(p[1] for p in pairs)
+    return a, b
 
 
 def _tensor_array_buffers(a, b, b_true, b_false, label, what):

@@ -123,6 +123,20 @@ class _ListGrew(Exception):
         self.index = index
 
 
+class _UndefinedGotStructure(Exception):
+    """A name without a value before the loop is a tuple/list/dict after one
+    iteration (a return value, a pair): the loop carries one leaf per element."""
+
+    def __init__(self, index, like):
+        super().__init__(index)
+        self.index, self.like = index, like
+
+
+def undefined_like(undefined, like):
+    """`like`'s structure with every leaf the same kind of undefined value."""
+    return nest.map_structure(lambda _: undefined, like)
+
+
 def _staged_loop(test, body, state, names, opts, what, limit, source=None):
     """Stage a while_loop carrying `state` (and, for a for loop, an iteration
     counter over `source`).  A Python list that the body appends to is carried
@@ -131,12 +145,14 @@ def _staged_loop(test, body, state, names, opts, what, limit, source=None):
     if limit is None:
         limit = opts.get("maximum_iterations")
     state = list(state)
-    for _attempt in range(len(state) + 1):
+    for _attempt in range(2 * len(state) + 1):
         try:
             return _stage_once(test, body, tuple(state), names, opts, what, limit, source)
         except _ListGrew as grew:
             k = grew.index
             state[k] = TensorList.from_list(list(state[k]))
+        except _UndefinedGotStructure as got:
+            state[got.index] = undefined_like(state[got.index], got.like)
     raise ValueError(with_location(f"{what}: could not stage the loop"))
 
 
@@ -188,6 +204,8 @@ def _stage_once(test, body, state, names, opts, what, limit, source):
 
 def _check_lists(before, after):
     for k, (b, a) in enumerate(zip(before, after)):
+        if isinstance(b, Undefined) and nest.is_nested(a):
+            raise _UndefinedGotStructure(k, a)
         if isinstance(b, list) and isinstance(a, list) and len(a) != len(b):
             raise _ListGrew(k)
 

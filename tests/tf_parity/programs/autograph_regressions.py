@@ -166,7 +166,7 @@ def program_while_tensor_true_without_exit_is_staged(tf):
                 return i
         return i
 
-    return {"i": f(tf.constant(2))}
+    return {"i": int(f(tf.constant(2)))}
 
 
 @differs("a Python while loop whose condition turns into a tensor is staged from that iteration on "
@@ -183,7 +183,7 @@ def program_python_loop_that_never_ends_in_tracing(tf):
             if n > 10 ** 9:
                 break
         return x
-    return {"x": f(tf.constant(0))}
+    return {"x": int(f(tf.constant(0)))}
 
 
 def program_attribute_modified_in_tensor_loop(tf):
