@@ -205,8 +205,10 @@ def _bool_scalar(pred, what):
         raise ValueError(with_location(
             f"{what}: the condition must be a scalar, got a {pred.dtype.name} tensor of shape {list(pred.shape)}"))
     if not pred.dtype.is_bool:
-        from tapeflow.runtime.ops import math_ops
-        pred = math_ops.not_equal(pred, 0)  # Python truthiness of a number
+        # TensorFlow's rule: no truthiness of numbers in a graph condition.
+        raise ValueError(with_location(
+            f"{what}: the condition must be a tf.bool scalar, got a {pred.dtype.name} tensor; compare it "
+            f"(x != 0) or tf.cast it to tf.bool"))
     return pred
 
 
