@@ -41,7 +41,7 @@ autograph = _types.SimpleNamespace(
     to_code=_conversion.to_code,
     set_verbosity=_misc.autograph_set_verbosity,
     experimental=_types.SimpleNamespace(do_not_convert=_conversion.do_not_convert,
-                                        set_loop_options=_set_loop_options),
+                                        set_loop_options=_set_loop_options, Feature=_conversion.Feature),
 )
 
 __all__ = ["ConcreteFunction", "Function", "TensorArray", "TensorSpec", "cond", "function", "switch_case",

@@ -165,15 +165,15 @@ def test_unsupported_constructs_name_themselves():
             x = 5
         return x
 
-    def try_around(x):
+    def return_in_try(x):
         try:
             if x > 0:
-                x = 1
+                return 1
         except ValueError:
             pass
         return x
 
-    for fn, what in ((gen, "generators"), (while_else, "while/else"), (try_around, "try/except")):
+    for fn, what in ((gen, "generators"), (while_else, "while/else"), (return_in_try, "try/except")):
         with pytest.raises(NotImplementedError, match=what):
             tf.autograph.to_code(fn)
 

@@ -231,20 +231,32 @@ class Function:
         if kwargs:
             raise TypeError(with_location(f"{self.__name__}: keyword arguments are not allowed with an "
                                           f"input_signature"))
-        specs = nest.flatten(self.input_signature)
-        flat = nest.flatten(list(args))
-        if len(flat) != len(specs):
+        if len(args) != len(self.input_signature):
             raise TypeError(with_location(
-                f"{self.__name__}: the input_signature has {len(specs)} tensors, the call passes {len(flat)}"))
-        converted = []
-        for i, (a, spec) in enumerate(zip(flat, specs)):
-            t = convert_to_tensor(a, spec.dtype) if not isinstance(a, TensorBase) else convert_to_tensor(a)
-            if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
-                raise ValueError(with_location(
-                    f"{self.__name__}: argument {i} is a {t.dtype.name} tensor of shape {list(t.shape)}, which "
-                    f"does not match the input_signature {spec!r}"))
-            converted.append(t)
-        return nest.pack_sequence_as(list(args), converted)
+                f"{self.__name__}: the input_signature has {len(self.input_signature)} arguments, the call "
+                f"passes {len(args)}"))
+        counter = [0]
+
+        def bind(spec, a):
+            # A TensorSpec takes the whole argument at its place: a Python (nested)
+            # list there is converted to one tensor, as TensorFlow does.
+            if isinstance(spec, TensorSpec):
+                i = counter[0]
+                counter[0] += 1
+                t = convert_to_tensor(a, spec.dtype) if not isinstance(a, TensorBase) else convert_to_tensor(a)
+                if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
+                    raise TypeError(with_location(
+                        f"{self.__name__}: argument {i} is a {t.dtype.name} tensor of shape {list(t.shape)}, "
+                        f"which does not match the input_signature {spec!r}"))
+                return t
+            if isinstance(spec, (list, tuple)) and isinstance(a, (list, tuple)) and len(spec) == len(a):
+                return type(a)(bind(sp, x) for sp, x in zip(spec, a))
+            if isinstance(spec, dict) and isinstance(a, dict) and set(spec) == set(a):
+                return {k: bind(spec[k], a[k]) for k in a}
+            raise TypeError(with_location(
+                f"{self.__name__}: argument {a!r:.60} does not match the input_signature {spec!r:.80}"))
+
+        return [bind(spec, a) for spec, a in zip(self.input_signature, args)]
 
     # -- tracing
     def _trace_for(self, key, args, kwargs):
