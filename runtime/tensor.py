@@ -208,6 +208,9 @@ class SymbolicTensor(TensorBase):
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
 
+    def __str__(self):  # what a Python print at trace time shows, as TensorFlow's
+        return f'Tensor("{self.name}", shape={tuple(self.aval.shape)}, dtype={self.dtype.name})'
+
 
 def _wrap(value):
     if type(value) is not np.ndarray and not hasattr(value, "__cuda_array_interface__"):

@@ -32,7 +32,7 @@ from tapeflow.runtime.variables import Variable
 from . import conversion
 from .concrete import ConcreteFunction, _Output
 from .pyct.parser import ConversionError
-from .signature import TensorSpec, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays  # noqa: F401
+from .signature import TensorSpec, traced_value, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays  # noqa: F401
 from .tensor_array import TensorArray
 from .undefined import Undefined
 
@@ -80,7 +80,7 @@ def _placeholder_args(builder, args, kwargs, relax):
 
     def leaf(a):
         if not _is_tensor_leaf(a):
-            return a
+            return traced_value(a)
         if isinstance(a, TensorSpec):
             aval = Aval(a.shape.dims, a.dtype)
         else:

@@ -13,17 +13,16 @@ from tapeflow.runtime.registry import state as dispatch_state
 from tapeflow.runtime.tensor import SymbolicTensor
 from tapeflow.runtime.ops import math_ops
 
-from .. import conversion, logging_ops, staging
+from .. import conversion, staging
 from ..undefined import UndefinedReturnValue
 from .data_structures import TensorList
 from .iteration import enumerate_, len_, range_, zip_
 
 
 def print_(*args, sep=" ", end="\n", file=None, flush=False):
-    """Python print; tf.print when an argument is symbolic (prints when the graph runs)."""
-    if any(isinstance(staging.as_tensor(a), SymbolicTensor) for a in args):
-        stream = "stderr" if file is not None and getattr(file, "name", "") == "<stderr>" else None
-        return logging_ops.print_(*args, sep=sep, end=end, output_stream=stream)
+    """Python print: it runs when the code runs, which inside a tf.function is
+    once per trace (symbolic tensors print as `Tensor("...", shape=..., dtype=...)`),
+    as TensorFlow's guide teaches; tf.print is the print that runs with the graph."""
     return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
 
 

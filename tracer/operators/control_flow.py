@@ -95,6 +95,9 @@ def _staged_source(iter_):
         raise TypeError(with_location("for: cannot iterate over a scalar tensor"))
     if isinstance(iter_, (TensorBase, TensorArray, TensorRange, TensorEnumerate, TensorZip)):
         return iteration.source(iter_)
+    if iteration.is_endless_dataset(iter_):
+        # Unrolled at trace time it would never end: staged, one element per iteration.
+        return iteration.Pull(iter(iter_))
     return None
 
 

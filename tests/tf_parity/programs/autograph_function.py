@@ -315,3 +315,62 @@ def program_custom_gradient_variable_input(tf):
     with tf.GradientTape() as t:
         y = scale(v)
     return {"g": t.gradient(y, v)}
+
+
+def program_custom_object_keyed_by_identity(tf):
+    class Mode:
+        def __init__(self, k):
+            self.k = k
+
+        def __eq__(self, other):
+            return isinstance(other, Mode) and other.k == self.k
+
+        def __hash__(self):
+            return hash(self.k)
+
+    @tf.function
+    def f(x, mode):
+        return x * mode.k
+    m = Mode(2)
+    outs = [f(tf.constant(1), m), f(tf.constant(1), m), f(tf.constant(1), Mode(2)), f(tf.constant(1), Mode(3))]
+    return {"outs": outs, "traces": f.experimental_get_tracing_count()}
+
+
+def program_custom_trace_type(tf):
+    class FruitTraceType(tf.types.experimental.TraceType):
+        def __init__(self, fruit):
+            self.fruit_type = type(fruit)
+            self.fruit_value = fruit
+
+        def is_subtype_of(self, other):
+            return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
+
+        def most_specific_common_supertype(self, others):
+            return self if all(self == other for other in others) else None
+
+        def placeholder_value(self, placeholder_context=None):
+            return self.fruit_value
+
+        def __eq__(self, other):
+            return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
+
+        def __hash__(self):
+            return hash(self.fruit_type)
+
+    class Fruit:
+        def __tf_tracing_type__(self, context):
+            return FruitTraceType(self)
+
+    class Apple(Fruit):
+        flavor = 1
+
+    class Mango(Fruit):
+        flavor = 2
+
+    @tf.function
+    def get_mixed_flavor(fruit_a, fruit_b):
+        return fruit_a.flavor + fruit_b.flavor
+
+    outs = [get_mixed_flavor(Apple(), Mango()), get_mixed_flavor(Apple(), Mango()),
+            get_mixed_flavor(Mango(), Mango())]
+    return {"outs": outs, "traces": get_mixed_flavor.experimental_get_tracing_count()}

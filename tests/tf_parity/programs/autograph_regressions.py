@@ -345,3 +345,35 @@ def program_function_returns_python_structure(tf):
     r = f(tf.constant(1))
     return {"types": sorted((k, type(v).__name__ == "int") for k, v in r.items()),
             "x": r["x"], "n_tensor": tf.is_tensor(r["n"]), "n": r["n"], "s": r["s"]}
+
+
+def program_print_symbolic_tensor_at_trace_time(tf):
+    import contextlib
+    import io
+    buf = io.StringIO()
+
+    @tf.function
+    def f(x):
+        print("value:", x)
+        return x + 1
+
+    with contextlib.redirect_stdout(buf):
+        outs = [f(tf.constant([1, 2])), f(tf.constant([3, 4]))]
+    text = buf.getvalue()
+    return {"outs": outs, "lines": text.count("\n"), "symbolic": "Tensor(" in text and "dtype=int32)" in text}
+
+
+def program_for_over_endless_dataset_with_break(tf):
+    ds = tf.data.Dataset.range(100).repeat()
+
+    @tf.function
+    def f(limit):
+        s = tf.constant(0, tf.int64)
+        for x in ds:
+            if s > limit:
+                break
+            s += x
+        return s
+
+    return {"a": f(tf.constant(20, tf.int64)), "b": f(tf.constant(300, tf.int64)),
+            "traces": f.experimental_get_tracing_count()}
