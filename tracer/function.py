@@ -30,9 +30,9 @@ from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTen
 from tapeflow.runtime.variables import Variable
 
 from . import conversion
-from .concrete import ConcreteFunction, _Output
+from .concrete import ConcreteFunction, _Output, rebind_variables
 from .pyct.parser import ConversionError
-from .signature import TensorSpec, traced_value, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays  # noqa: F401
+from .signature import TensorSpec, traced_value, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays  # noqa: F401
 from .tensor_array import TensorArray
 from .undefined import Undefined
 
@@ -202,6 +202,8 @@ class Function:
             entry = self._trace_for(key, args, kwargs)
         if entry is _EAGER:
             return self.python_function(*args, **kwargs)
+        if entry.argument_variables:
+            entry = _for_variables(entry, variable_arguments(args, kwargs))
         if state.tapes:
             return self._call_taped(entry, args, kwargs)
         return entry.pack(entry.call_flat(flat_tensor_arrays(args, kwargs)))
@@ -337,6 +339,7 @@ class Function:
         self._tracing_count += 1
         self._traced_once = True
         concrete = ConcreteFunction(self.__name__, graph, structure, avals, origin)
+        concrete.argument_variables = variable_arguments(args, kwargs)
         # The arguments as traced: placeholders become TensorSpecs, Python values stay
         # (what a saved model needs to pick a graph for a call).
         concrete.input_structure = nest.map_structure(
@@ -413,6 +416,27 @@ class Function:
 
     def __repr__(self):
         return f"<tapeflow.function {self.__name__}>"
+
+
+def _for_variables(entry, variables):
+    """The concrete function traced for `entry.argument_variables`, re-bound to
+    other variables of the same shapes and dtypes (no retrace: the graph is the
+    same with other variable handles, as TensorFlow passes them as inputs)."""
+    traced = entry.argument_variables
+    if all(a is b for a, b in zip(traced, variables)):
+        return entry
+    key = tuple(id(v) for v in variables)
+    derived = entry.__dict__.setdefault("_rebound", {})
+    hit = derived.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit.argument_variables, variables)):
+        return hit
+    mapping = {id(a): b for a, b in zip(traced, variables) if a is not b}
+    graph = rebind_variables(entry.graph, mapping)
+    hit = ConcreteFunction(entry.name, graph, entry._structure, entry._input_avals, entry._origin)
+    hit.input_structure = entry.input_structure
+    hit.argument_variables = list(variables)
+    derived[key] = hit
+    return hit
 
 
 def _parameter_names(fn):

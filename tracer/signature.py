@@ -58,7 +58,9 @@ def _slow_key(a):
     if isinstance(a, np.ndarray):
         return (a.shape, a.dtype)
     if isinstance(a, Variable):
-        return ("V", id(a))
+        # By shape and dtype, as TensorFlow keys a variable argument: a graph traced
+        # for one variable is re-bound to another (tracer.function._for_variables).
+        return ("V", a.shape.dims, a.dtype.np, a.trainable)
     if isinstance(a, TensorSpec):
         return ("S", a.shape.dims, a.dtype.np)
     if isinstance(a, TensorBase):
@@ -168,3 +170,8 @@ def _generalize(k):
     if isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], tuple) and isinstance(k[1], np.dtype):
         return (len(k[0]), k[1])
     return k
+
+
+def variable_arguments(args, kwargs):
+    """The tf.Variable leaves of the arguments, in leaf order."""
+    return [a for a in _leaves(args, kwargs) if isinstance(a, Variable)]

@@ -377,3 +377,28 @@ def program_for_over_endless_dataset_with_break(tf):
 
     return {"a": f(tf.constant(20, tf.int64)), "b": f(tf.constant(300, tf.int64)),
             "traces": f.experimental_get_tracing_count()}
+
+
+def program_variable_argument_keyed_by_spec(tf):
+    @tf.function
+    def f(v):
+        v.assign_add(1.0)
+        return v * 2
+
+    a, b, c = tf.Variable(1.0), tf.Variable(2.0), tf.Variable([1.0, 2.0])
+    outs = [f(a), f(b), f(c), f(a)]
+    return {"outs": outs, "vars": [a, b, c], "traces": f.experimental_get_tracing_count()}
+
+
+def program_variable_argument_gradient(tf):
+    @tf.function
+    def loss(v, x):
+        return tf.reduce_sum(v * x)
+
+    a, b = tf.Variable([1.0, 2.0]), tf.Variable([3.0, 4.0])
+    grads = []
+    for v in (a, b):
+        with tf.GradientTape() as t:
+            y = loss(v, tf.constant([5.0, 6.0]))
+        grads.append(t.gradient(y, v))
+    return {"grads": grads, "traces": loss.experimental_get_tracing_count()}
