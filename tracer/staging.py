@@ -427,6 +427,9 @@ def _check_iteration(leaves, body_out, carried, relaxed, labels, spec, body_b):
         if isinstance(before, Undefined) and is_python_scalar(after):
             body_out[i] = after = in_builder(body_b, convert_to_tensor, after)
         if isinstance(after, TensorBase):
+            if before is None:
+                # None before the loop, a tensor after it (TensorFlow's "no value yet").
+                before = leaves[i] = Undefined(label)
             if isinstance(before, Undefined):
                 # First bound inside the loop: carried from a placeholder of the
                 # iteration's type (the caller checks at run time that the loop ran).

@@ -166,7 +166,8 @@ def _stage_once(test, body, state, names, opts, what, limit, source):
     n = source.length() if source is not None else None
     # A name first bound inside the loop is carried from a placeholder; a flag
     # (the last leaf) records whether an iteration ran to give it a value.
-    created = [i for i, v in enumerate(flat) if isinstance(v, Undefined) and not isinstance(v, UndefinedReturnValue)]
+    created = [i for i, v in enumerate(flat)
+               if v is None or isinstance(v, Undefined) and not isinstance(v, UndefinedReturnValue)]
     suffix = 1 if created else 0
 
     def unpack(leaves):

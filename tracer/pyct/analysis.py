@@ -37,8 +37,9 @@ def _writes(node, out):
     if isinstance(node, gast.Subscript) and isinstance(node.ctx, (gast.Store, gast.Del)):
         # `d[k] = v` modifies d: in a tensor loop or branch d must be carried
         # through the node (a dict or list of tensors), as AutoGraph does.
+        # (`o.d[k] = v` modifies the composite `o.d`: see composite_writes.)
         root = node.value
-        while isinstance(root, (gast.Subscript, gast.Attribute)):
+        while isinstance(root, gast.Subscript):
             root = root.value
         if isinstance(root, gast.Name):
             out.add(root.id)
