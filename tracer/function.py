@@ -216,7 +216,11 @@ class Function:
 
     def _key(self, args, kwargs):
         if self.input_signature is not None:
-            return "signature"
+            # A TensorSpec of unknown rank is traced once per rank met (the graph IR
+            # knows ranks statically): the key holds those ranks.
+            ranks = tuple(len(t.shape) for spec, t in zip(nest.flatten(self.input_signature), nest.flatten(list(args)))
+                          if spec.shape.rank is None and isinstance(t, TensorBase))
+            return ("signature", ranks) if ranks else "signature"
         key = tuple(_arg_key(a) for a in args)
         if self._reduce_retracing:
             key = tuple(_generalize(k) for k in key)
@@ -268,8 +272,12 @@ class Function:
                                           and not self._compatible(entry, args, kwargs)):
                 return entry
             relax = self._relaxed_shapes(entry, args, kwargs) if entry is not None else None
-            if key == "signature":  # trace with the signature's shapes (unknown dims stay unknown)
-                args = nest.pack_sequence_as(list(args), nest.flatten(self.input_signature))
+            if key == "signature" or (isinstance(key, tuple) and key[:1] == ("signature",)):
+                # trace with the signature's shapes (unknown dims stay unknown)
+                ranks = iter(key[1] if key != "signature" else ())
+                specs = [TensorSpec([None] * next(ranks), spec.dtype, spec.name) if spec.shape.rank is None else spec
+                         for spec in nest.flatten(self.input_signature)]
+                args = nest.pack_sequence_as(list(args), specs)
             try:
                 entry = self._trace(args, kwargs, relax)
             except (OperatorNotAllowedInGraphError, ConversionError) as exc:

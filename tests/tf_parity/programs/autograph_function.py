@@ -374,3 +374,10 @@ def program_custom_trace_type(tf):
     outs = [get_mixed_flavor(Apple(), Mango()), get_mixed_flavor(Apple(), Mango()),
             get_mixed_flavor(Mango(), Mango())]
     return {"outs": outs, "traces": get_mixed_flavor.experimental_get_tracing_count()}
+
+
+def program_signature_unknown_rank_values(tf):
+    @tf.function(input_signature=[tf.TensorSpec(shape=None, dtype=tf.float32)])
+    def f(x):
+        return tf.reduce_sum(x) + tf.cast(tf.rank(x), tf.float32)
+    return {"outs": [f(tf.ones([2])), f(tf.ones([2, 3])), f(tf.constant(4.0)), f(tf.ones([5]))]}
