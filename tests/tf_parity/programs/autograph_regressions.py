@@ -402,3 +402,15 @@ def program_variable_argument_gradient(tf):
             y = loss(v, tf.constant([5.0, 6.0]))
         grads.append(t.gradient(y, v))
     return {"grads": grads, "traces": loss.experimental_get_tracing_count()}
+
+
+def program_numpy_attribute_error_takes_graph_path(tf):
+    @tf.function
+    def f(x):
+        try:
+            v = x.numpy() * 100
+        except AttributeError:
+            v = x * 2
+        return v
+
+    return {"r": f(tf.constant(3)), "traces": f.experimental_get_tracing_count()}
