@@ -220,7 +220,13 @@ def _invariants(pairs, flat, offset):
     for var, shape in pairs or ():
         for i, leaf in enumerate(flat):
             if leaf is var:
-                out[i + offset] = tuple(shape.dims if hasattr(shape, "dims") else shape)
+                dims = shape.dims if hasattr(shape, "dims") else shape
+                if dims is None:
+                    # TensorShape(None): every dim unknown.  The rank stays the loop
+                    # variable's (graphs here have static ranks); a body that changes
+                    # it is reported by the loop's shape check.
+                    dims = (None,) * len(staging.as_tensor(leaf).shape)
+                out[i + offset] = tuple(dims)
                 break
         else:
             raise ValueError(with_location(

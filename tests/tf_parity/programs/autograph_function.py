@@ -381,3 +381,15 @@ def program_signature_unknown_rank_values(tf):
     def f(x):
         return tf.reduce_sum(x) + tf.cast(tf.rank(x), tf.float32)
     return {"outs": [f(tf.ones([2])), f(tf.ones([2, 3])), f(tf.constant(4.0)), f(tf.ones([5]))]}
+
+
+def program_shape_invariant_unknown_shape_same_rank(tf):
+    @tf.function
+    def f(n):
+        x = tf.constant([[1.0]])
+        for _ in tf.range(n):
+            tf.autograph.experimental.set_loop_options(shape_invariants=[(x, tf.TensorShape(None))])
+            x = tf.concat([x, x], 0)
+            x = tf.concat([x, x], 1)
+        return tf.shape(x), tf.reduce_sum(x)
+    return {"r": f(tf.constant(3))}
