@@ -210,8 +210,8 @@ def _check_lists(before, after):
     for k, (b, a) in enumerate(zip(before, after)):
         if isinstance(b, Undefined) and nest.is_nested(a):
             raise _UndefinedGotStructure(k, a)
-        if isinstance(b, list) and isinstance(a, list) and len(a) != len(b):
-            raise _ListGrew(k)
+        if isinstance(b, list) and (isinstance(a, list) and len(a) != len(b) or isinstance(a, TensorList)):
+            raise _ListGrew(k)  # appended to here, or in an inner tensor loop
 
 
 def _invariants(pairs, flat, offset):
