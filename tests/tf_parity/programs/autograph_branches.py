@@ -7,7 +7,6 @@ def _run(tf, fn, *args):
     return {"graph": traced(*args), "traces": traced.experimental_get_tracing_count()}
 
 
-
 def program_if_tensor(tf):
     def f(x):
         if x > 0:
