@@ -17,9 +17,10 @@ class DatasetIterator:
         self._dataset = dataset
         self._elements = iter(dataset._iter_elements())
         self.element_spec = dataset.element_spec
-        if state.graph is not None:
-            from tapeflow.tracer.py_function import py_function
-            py_function(self._restart, [], [])
+        # Made while tracing: the graph restarts it on every call, once some graph
+        # node takes elements from it (a Python `for` over it needs no node).
+        self._made_in = state.graph
+        self._restart_staged = False
 
     def _restart(self):
         self._elements = iter(self._dataset._iter_elements())
@@ -45,6 +46,15 @@ class DatasetIterator:
     def next_in_graph(self):
         """The next element, taken when the graph runs (a stateful node)."""
         from tapeflow.tracer.py_function import py_function
+        if self._made_in is not None and not self._restart_staged:
+            # In the graph that made the iterator (not in a loop body being traced):
+            # stateful nodes keep program order, so it runs before any element is taken.
+            saved, state.graph = state.graph, self._made_in
+            try:
+                py_function(self._restart, [], [])
+            finally:
+                state.graph = saved
+            self._restart_staged = True
         specs = S.flatten(self.element_spec)
 
         def pull():
