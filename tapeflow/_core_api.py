@@ -135,7 +135,7 @@ def _namespace(name, doc, members):
     return mod
 
 
-_DTYPE_NAMES = """float16 float32 float64 half double int8 int16 int32 int64 uint8 uint16 uint32 uint64""".split()
+_DTYPE_NAMES = """float16 float32 float64 half double int8 int16 int32 int64 uint8 uint16 uint32 uint64 string""".split()
 _DTYPES = {n: getattr(_dt, n) for n in _DTYPE_NAMES}
 _DTYPES["bool"] = _dt.bool_
 
@@ -195,7 +195,8 @@ from tapeflow.runtime import errors as _errors_mod  # noqa: E402
 errors = _namespace("errors", "tf.errors: exception types.", {
     "InvalidArgumentError": InvalidArgumentError,
     "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError,
-    "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError})
+    "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError,
+    "UnimplementedError": _errors_mod.UnimplementedError})
 
 globals().update({n: _OPS[n] for n in _TOP_LEVEL})
 globals().update(_DTYPES)
