@@ -442,11 +442,27 @@ def _rebuild(ragged_rank, components, uniform=None):
         values, splits = components[0], components[1:]
         return RaggedTensorSpec(TensorShape((None,) * (ragged_rank + 1) + tuple(values.shape.dims[1:])),
                                 values.dtype, ragged_rank, _component_specs=tuple(components))
+    if not all(isinstance(c, (TensorBase, RaggedTensor)) for c in components):
+        return _Slots(ragged_rank, tuple(components), uniform)
     out = components[0]
     uniform = uniform or (None,) * ragged_rank
     for splits, width in zip(reversed(components[1:]), reversed(uniform)):
         out = RaggedTensor(out, splits, width, _validate=False)
     return out
+
+
+class _Slots:
+    """The place of a RaggedTensor in a structure whose leaves are not tensors (the
+    tracer's output placeholders): packs back into a RaggedTensor once they are."""
+
+    def __init__(self, ragged_rank, components, uniform):
+        self.ragged_rank, self._components, self._uniform = ragged_rank, components, uniform
+
+    def _nest_components(self):
+        return self._components
+
+    def _nest_rebuild(self, components):
+        return _rebuild(self.ragged_rank, components, self._uniform)
 
 
 class RaggedTensorSpec:

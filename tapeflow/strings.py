@@ -4,11 +4,12 @@ the flat values); split and the unicode/bytes splitters give RaggedTensors."""
 import numpy as np
 
 from tapeflow.runtime import dtypes
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import string_ops as S
 from tapeflow.runtime.ops.reduce_ops import normalize_axes
-from tapeflow.runtime.registry import bind
+from tapeflow.runtime.ops import string_format
+from tapeflow.runtime.registry import Aval, bind
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.ragged_tensor import RaggedTensor
 
@@ -29,9 +30,19 @@ def _text(v, what):
 def _strings(x, op):
     t = convert_to_tensor(x, dtypes.string) if not isinstance(x, TensorBase) else convert_to_tensor(x)
     if t.dtype is not dtypes.string:
-        raise TypeError(with_location(f"tf.strings.{op}: expected a string tensor, got {t.dtype.name} "
-                                      f"{list(t.shape)}"))
+        raise InvalidArgumentError(with_location(f"tf.strings.{op}: expected a string tensor, got {t.dtype.name} "
+                                                 f"{list(t.shape)}"))
     return t
+
+
+def _bind(prim, inputs, attrs):
+    """bind, after the primitive's shape/dtype rule (which eager execution skips):
+    bad arguments are TensorFlow's InvalidArgumentError, naming the op."""
+    try:
+        prim.shape_rule(*[Aval(x.shape.dims, x.dtype) for x in inputs], **attrs)
+    except (TypeError, ValueError) as exc:
+        raise InvalidArgumentError(with_location(f"tf.strings {prim.name}: {exc}")) from None
+    return bind(prim, inputs, attrs)
 
 
 def _elementwise(op):
@@ -49,14 +60,14 @@ def _elementwise(op):
 def join(inputs, separator="", name=None):
     """Elementwise concatenation of the input tensors (broadcast) with `separator`."""
     xs = [_strings(x, "join") for x in inputs]
-    return bind(S.STRING_JOIN, tuple(xs), {"separator": _text(separator, "separator")})
+    return _bind(S.STRING_JOIN, tuple(xs), {"separator": _text(separator, "separator")})
 
 
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """Joins the strings along `axis` (all axes when None) with `separator`."""
     x = _strings(inputs, "reduce_join")
     axes = normalize_axes(axis, x.shape.rank, "strings.reduce_join")
-    return bind(S.REDUCE_JOIN, (x,), {"axis": axes, "keepdims": bool(keepdims),
+    return _bind(S.REDUCE_JOIN, (x,), {"axis": axes, "keepdims": bool(keepdims),
                                       "separator": _text(separator, "separator")})
 
 
@@ -65,59 +76,61 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
 def length(input, unit="BYTE", name=None):  # noqa: A002
     """Length of every string in bytes ("BYTE") or Unicode characters ("UTF8_CHAR"), int32."""
     if unit not in ("BYTE", "UTF8_CHAR"):
-        raise ValueError(with_location(f'tf.strings.length: unit must be "BYTE" or "UTF8_CHAR", got {unit!r}'))
-    return bind(S.STRING_LENGTH, (_strings(input, "length"),), {"unit": unit})
+        raise InvalidArgumentError(with_location(
+            f'tf.strings.length: unit must be "BYTE" or "UTF8_CHAR", got {unit!r}'))
+    return _bind(S.STRING_LENGTH, (_strings(input, "length"),), {"unit": unit})
 
 
 @_elementwise
 def upper(input, encoding="", name=None):  # noqa: A002
-    return bind(S.STRING_UPPER, (_strings(input, "upper"),), {"encoding": encoding})
+    return _bind(S.STRING_UPPER, (_strings(input, "upper"),), {"encoding": encoding})
 
 
 @_elementwise
 def lower(input, encoding="", name=None):  # noqa: A002
-    return bind(S.STRING_LOWER, (_strings(input, "lower"),), {"encoding": encoding})
+    return _bind(S.STRING_LOWER, (_strings(input, "lower"),), {"encoding": encoding})
 
 
 @_elementwise
 def strip(input, name=None):  # noqa: A002
     """Leading and trailing ASCII whitespace removed."""
-    return bind(S.STRING_STRIP, (_strings(input, "strip"),), _NO_ATTRS)
+    return _bind(S.STRING_STRIP, (_strings(input, "strip"),), _NO_ATTRS)
 
 
 @_elementwise
 def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 - TensorFlow's names
     """`len` bytes (or UTF-8 characters) from `pos` (negative: from the end)."""
     if unit not in ("BYTE", "UTF8_CHAR"):
-        raise ValueError(with_location(f'tf.strings.substr: unit must be "BYTE" or "UTF8_CHAR", got {unit!r}'))
+        raise InvalidArgumentError(with_location(
+            f'tf.strings.substr: unit must be "BYTE" or "UTF8_CHAR", got {unit!r}'))
     x = _strings(input, "substr")
     p, n = convert_to_tensor(pos), convert_to_tensor(len)
-    return bind(S.SUBSTR, (x, p, n), {"unit": unit})
+    return _bind(S.SUBSTR, (x, p, n), {"unit": unit})
 
 
 @_elementwise
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
     """Replace matches of `pattern` by `rewrite` (\\1 names a group, \\0 the match)."""
-    return bind(S.REGEX_REPLACE, (_strings(input, "regex_replace"),),
+    return _bind(S.REGEX_REPLACE, (_strings(input, "regex_replace"),),
                 {"pattern": _text(pattern, "pattern"), "rewrite": _text(rewrite, "rewrite"),
                  "replace_global": bool(replace_global)})
 
 
 @_elementwise
 def regex_full_match(input, pattern, name=None):  # noqa: A002
-    return bind(S.REGEX_FULL_MATCH, (_strings(input, "regex_full_match"),), {"pattern": _text(pattern, "pattern")})
+    return _bind(S.REGEX_FULL_MATCH, (_strings(input, "regex_full_match"),), {"pattern": _text(pattern, "pattern")})
 
 
 @_elementwise
 def to_number(string_tensor, out_type=dtypes.float32, name=None):
-    return bind(S.STRING_TO_NUMBER, (_strings(string_tensor, "to_number"),),
+    return _bind(S.STRING_TO_NUMBER, (_strings(string_tensor, "to_number"),),
                 {"out_type": dtypes.as_dtype(out_type)})
 
 
 @_elementwise
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="", name=None):  # noqa: A002
     """Numbers and bools as text (printf's %f, %e with scientific, %g with shortest)."""
-    return bind(S.AS_STRING, (convert_to_tensor(input),),
+    return _bind(S.AS_STRING, (convert_to_tensor(input),),
                 {"precision": int(precision), "scientific": bool(scientific), "shortest": bool(shortest),
                  "width": int(width), "fill": fill})
 
@@ -128,16 +141,17 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
         xs = tuple(convert_to_tensor(x) for x in inputs)
     else:
         xs = (convert_to_tensor(inputs),)
-    return bind(S.STRING_FORMAT, xs, {"template": _text(template, "template"),
-                                      "placeholder": _text(placeholder, "placeholder"),
-                                      "summarize": int(summarize)})
+    template, placeholder = _text(template, "template"), _text(placeholder, "placeholder")
+    string_format.check_template(template, placeholder, len(xs))  # a ValueError, as TensorFlow
+    return _bind(S.STRING_FORMAT, xs, {"template": template, "placeholder": placeholder,
+                                       "summarize": int(summarize)})
 
 
 # --- hashing -------------------------------------------------------------------
 @_elementwise
 def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002
     """farmhash Fingerprint64 of every string, modulo num_buckets (TensorFlow's buckets)."""
-    return bind(S.TO_HASH_BUCKET_FAST, (_strings(input, "to_hash_bucket_fast"),), {"num_buckets": int(num_buckets)})
+    return _bind(S.TO_HASH_BUCKET_FAST, (_strings(input, "to_hash_bucket_fast"),), {"num_buckets": int(num_buckets)})
 
 
 @_elementwise
@@ -146,14 +160,14 @@ def to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
     key = [int(k) for k in key]
     if len(key) != 2:
         raise ValueError(with_location(f"tf.strings.to_hash_bucket_strong: key must be two integers, got {key}"))
-    return bind(S.TO_HASH_BUCKET_STRONG, (_strings(input, "to_hash_bucket_strong"),),
+    return _bind(S.TO_HASH_BUCKET_STRONG, (_strings(input, "to_hash_bucket_strong"),),
                 {"num_buckets": int(num_buckets), "key": tuple(key)})
 
 
 @_elementwise
 def to_hash_bucket(string_tensor, num_buckets, name=None):
     """TensorFlow's legacy Hash64 of every string, modulo num_buckets."""
-    return bind(S.TO_HASH_BUCKET, (_strings(string_tensor, "to_hash_bucket"),), {"num_buckets": int(num_buckets)})
+    return _bind(S.TO_HASH_BUCKET, (_strings(string_tensor, "to_hash_bucket"),), {"num_buckets": int(num_buckets)})
 
 
 # --- ragged results ------------------------------------------------------------
@@ -164,7 +178,7 @@ def _ragged_pieces(x, op, attrs, dense_scalar=True):
         return x.with_flat_values(_ragged_pieces(x.flat_values, op, attrs))
     t = _strings(x, op)
     rank = t.shape.rank
-    values, splits = bind(S.STRING_PIECES, (A.reshape(t, (-1,)),), attrs)
+    values, splits = _bind(S.STRING_PIECES, (A.reshape(t, (-1,)),), attrs)
     if rank == 0:
         return values
     out = RaggedTensor.from_row_splits(values, splits, validate=False)

@@ -47,7 +47,7 @@ def _strings(flat):
 def _join_rule(*xs, separator):
     for x in xs:
         _require_string(x, "strings.join")
-    return Aval(R.broadcast_shapes(*[x.shape for x in xs]), dtypes.string)
+    return Aval(R.broadcast_shapes(*[x.shape for x in xs]) if xs else (), dtypes.string)
 
 
 def _join_impl(xp, *xs, separator):
@@ -66,9 +66,10 @@ STRING_JOIN = defprim("string_join", _join_impl, _join_rule)
 
 
 def _reduce_join_impl(xp, x, axis, keepdims, separator):
-    moved = np.moveaxis(x, axis, tuple(range(x.ndim - len(axis), x.ndim)))
-    lead = moved.shape[:x.ndim - len(axis)]
-    rows = moved.reshape(lead + (-1,)).reshape(-1, int(np.prod(moved.shape[len(lead):], dtype=np.int64)))
+    k = x.ndim - len(axis)
+    moved = np.moveaxis(x, axis, tuple(range(k, x.ndim)))
+    lead = moved.shape[:k]
+    rows = moved.reshape(int(np.prod(lead, dtype=np.int64)), int(np.prod(moved.shape[k:], dtype=np.int64)))
     out = _strings([separator.join(r) for r in rows.tolist()]).reshape(lead)
     if keepdims:
         out = out.reshape(R.reduced_shape(x.shape, axis, True))
@@ -114,7 +115,7 @@ def _substr_one(s, pos, length, unit, index):
     text = s if unit == "BYTE" else s.decode("utf-8", errors="replace")
     n = len(text)
     if not -n <= pos <= n:
-        raise IndexError(f"pos {pos} out of range for string {s!r} at index {index}")
+        raise ValueError(f"pos {pos} out of range for string {s!r} at index {index}")
     start = pos if pos >= 0 else n + pos
     end = n if length < 0 else min(n, start + length)
     piece = text[start:end]
@@ -140,7 +141,17 @@ SUBSTR = defprim("substr", _substr_impl, _substr_rule)
 
 
 # --- regular expressions (Python's re on bytes; RE2's syntax for the common cases)
+# RE2's POSIX classes, valid inside a bracket expression ([[:punct:]]); Python's re has none.
+_POSIX = {b"[:alpha:]": rb"a-zA-Z", b"[:digit:]": rb"0-9", b"[:alnum:]": rb"a-zA-Z0-9",
+          b"[:upper:]": rb"A-Z", b"[:lower:]": rb"a-z", b"[:space:]": rb" \t\n\r\f\v",
+          b"[:xdigit:]": rb"0-9A-Fa-f", b"[:word:]": rb"\w", b"[:blank:]": rb" \t",
+          b"[:cntrl:]": rb"\x00-\x1f\x7f", b"[:print:]": rb"\x20-\x7e", b"[:graph:]": rb"\x21-\x7e",
+          b"[:punct:]": re.escape(b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")}
+
+
 def _compile(pattern):
+    for name, chars in _POSIX.items():
+        pattern = pattern.replace(name, chars)
     try:
         return re.compile(pattern)
     except re.error as exc:
