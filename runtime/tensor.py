@@ -262,6 +262,8 @@ def _python_to_array(value, dtype):
         return arr.astype(np.int32)
     if kind in "bf":
         return arr
+    if kind == "O" and not isinstance(value, (list, tuple)):
+        raise TypeError(with_location(f"Cannot convert {value!r} to a tensor"))
     if kind in "USO":
         return _text_to_array(value)
     return arr

@@ -166,11 +166,10 @@ _DENSE = {"sum": RD.reduce_sum, "max": RD.reduce_max, "min": RD.reduce_min, "pro
 
 
 def _segment_reduce(kind, values, ids, n):
-    if kind in ("any", "all"):
-        as_int = M.cast(values, dtypes.int32)
-        hits = SG.unsorted_segment_max(as_int, ids, n) if kind == "any" else SG.unsorted_segment_min(as_int, ids, n)
-        return M.cast(hits if kind == "any" else M.maximum(hits, 0) + M.cast(M.equal(
-            SG.unsorted_segment_sum(A.ones_like(as_int), ids, n), 0), dtypes.int32), dtypes.bool_)
+    if kind in ("any", "all"):  # counts of True (any) or of False (all) per segment
+        hits = M.cast(values if kind == "any" else M.logical_not(values), dtypes.int32)
+        count = SG.unsorted_segment_sum(hits, ids, n)
+        return M.greater(count, 0) if kind == "any" else M.equal(count, 0)
     if kind == "mean":
         total = SG.unsorted_segment_sum(values, ids, n)
         count = SG.unsorted_segment_sum(A.ones_like(values), ids, n)
@@ -230,7 +229,8 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     if axis not in (None, 0) or batch_dims:
         raise NotImplementedError(with_location("tf.gather of a RaggedTensor: axis 0 only"))
     if _is_ragged(indices):
-        return indices.with_flat_values(gather(params, indices.flat_values))
+        inner = gather(params, indices.flat_values) if _is_ragged(params) else G.gather(params, indices.flat_values)
+        return indices.with_flat_values(inner)
     idx = convert_to_tensor(indices)
     if idx.shape.rank == 0:
         return getitem(params, idx)
@@ -245,7 +245,14 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     return _gather_rows(params, idx)
 
 
+def dense_boolean_mask(tensor, mask, axis=None, name=None):
+    """tf.boolean_mask given a RaggedTensor: TensorFlow 2.21 refuses it (a ValueError)."""
+    raise ValueError(with_location("tf.boolean_mask does not take RaggedTensors; use tf.ragged.boolean_mask"))
+
+
 def boolean_mask(tensor, mask, axis=None, name=None):
+    """tf.ragged.boolean_mask: rows kept where a dense mask is True, or values kept
+    where a ragged mask of the same row partition is True."""
     if _is_ragged(mask):
         _same_partition(tensor, mask) if _is_ragged(tensor) else None
         if not _is_ragged(tensor):
@@ -382,7 +389,7 @@ def getitem(rt, key):
 def _index_inner(rt, rest):
     """rt[:, rest...]: index within every row."""
     first, more = rest[0], rest[1:]
-    if isinstance(first, slice) and rt.ragged_rank == 1:
+    if isinstance(first, slice):
         if first.step not in (None, 1):
             raise NotImplementedError(with_location("RaggedTensor: a step inside rows"))
         col, row = RO.ids(rt.row_splits, "col"), rt.value_rowids()
@@ -398,11 +405,13 @@ def _index_inner(rt, rest):
         lo, hi = bound(first.start, A.zeros_like(length)), bound(first.stop, length)
         keep = M.logical_and(M.greater_equal(col, lo), M.less(col, hi))
         lengths = SG.unsorted_segment_sum(M.cast(keep, dtypes.int64), row, rt.nrows())
-        out = RaggedTensor.from_row_lengths(G.boolean_mask(rt.values, keep), lengths, validate=False)
-        return out.with_flat_values(out.flat_values[(slice(None),) + more]) if more else out
-    if isinstance(first, slice) and first == slice(None) and rt.ragged_rank > 1:
-        inner = _index_inner(rt.values, more) if more else rt.values
-        return rt.with_values(inner)
+        if _is_ragged(rt.values):
+            kept = _gather_rows(rt.values, A.reshape(A.where(keep), (-1,)))
+            kept = _index_inner(kept, more) if more else kept
+        else:
+            kept = G.boolean_mask(rt.values, keep)
+            kept = kept[(slice(None),) + more] if more else kept
+        return RaggedTensor.from_row_lengths(kept, lengths, validate=False)
     if isinstance(first, (int, np.integer)) and rt.uniform_row_length is not None:
         j = int(first) % rt.uniform_row_length
         picked = rt.row_starts() + j
@@ -430,8 +439,9 @@ def dispatch_table():
     for n in binary:
         table[n] = n, "binary"
     for n in ("reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_mean", "reduce_any",
-              "reduce_all", "where", "gather", "boolean_mask", "size"):
+              "reduce_all", "where", "gather", "size"):
         table[n] = n, "own"
+    table["boolean_mask"] = "dense_boolean_mask", "own"
     for n in ("concat", "stack"):
         table[n] = n, "list"
     return table

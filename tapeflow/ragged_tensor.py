@@ -479,7 +479,7 @@ class RaggedTensorSpec:
             if rank is None:
                 raise ValueError("RaggedTensorSpec: give ragged_rank or a shape of known rank")
             ragged_rank = rank - 1
-        if rank is not None and not 0 < ragged_rank < max(rank, 1):
+        if rank is not None and not 0 <= ragged_rank < max(rank, 1):
             raise ValueError(f"RaggedTensorSpec: ragged_rank {ragged_rank} does not fit a rank-{rank} shape")
         self.ragged_rank = ragged_rank
         self.row_splits_dtype = dtypes.int64
