@@ -105,3 +105,15 @@ def test_hash_needs_farmhash_message(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_farmhash)
     with pytest.raises(ImportError, match=r"tapeflow\[strings\]"):
         fingerprint64(b"x")
+
+
+def test_print_quotes_strings_as_tensorflow(capsys):
+    tf.print("x", tf.constant(["a", "b"]), tf.constant("s"), tf.constant([1.5, 2.0]))
+
+    @tf.function
+    def f(s):
+        tf.print("in", s)
+        return s
+
+    f(tf.constant(["q"]))
+    assert capsys.readouterr().err.splitlines() == ['x ["a" "b"] "s" [1.5 2]', 'in ["q"]']
