@@ -107,7 +107,7 @@ def test_hash_needs_farmhash_message(monkeypatch):
         fingerprint64(b"x")
 
 
-def test_print_quotes_strings_as_tensorflow(capsys):
+def test_print_quotes_strings_as_tensorflow(capfd):
     tf.print("x", tf.constant(["a", "b"]), tf.constant("s"), tf.constant([1.5, 2.0]))
 
     @tf.function
@@ -116,4 +116,4 @@ def test_print_quotes_strings_as_tensorflow(capsys):
         return s
 
     f(tf.constant(["q"]))
-    assert capsys.readouterr().err.splitlines() == ['x ["a" "b"] "s" [1.5 2]', 'in ["q"]']
+    assert capfd.readouterr().out.splitlines() == ['x ["a" "b"] "s" [1.5 2]', 'in ["q"]']
