@@ -218,7 +218,8 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
     """Every string as its Unicode code points (int32)."""
     _check_encoding(input_encoding, errors)
     return _ragged_pieces(input, "unicode_decode", {"mode": "unicode_decode", "errors": errors,
-                                                    "replacement_char": int(replacement_char)})
+                                                    "replacement_char": int(replacement_char),
+                                                    "replace_control": bool(replace_control_characters)})
 
 
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002

@@ -292,7 +292,7 @@ def _split_one(s, sep, maxsplit):
     return s.split(None, maxsplit)  # runs of ASCII whitespace; no empty pieces
 
 
-def _pieces(s, mode, errors, replacement_char):
+def _pieces(s, mode, errors, replacement_char, replace_control=False):
     if mode == "bytes":
         return [s[i:i + 1] for i in range(len(s))]
     try:
@@ -303,17 +303,20 @@ def _pieces(s, mode, errors, replacement_char):
         text = s.decode("utf-8", errors="ignore")
     elif errors == "replace" and replacement_char != 0xFFFD:
         text = text.replace("\ufffd", chr(replacement_char))
+    if replace_control:  # C0 control characters, U+0000..U+001F
+        text = "".join(chr(replacement_char) if ord(c) < 0x20 else c for c in text)
     if mode == "unicode_split":
         return [c.encode("utf-8") for c in text]
     return [ord(c) for c in text]
 
 
-def _ragged_impl(xp, x, mode, sep=b"", maxsplit=-1, errors="replace", replacement_char=0xFFFD):
+def _ragged_impl(xp, x, mode, sep=b"", maxsplit=-1, errors="replace", replacement_char=0xFFFD,
+                 replace_control=False):
     rows = x.reshape(-1).tolist()
     if mode == "split":
         pieces = [_split_one(s, sep, maxsplit) for s in rows]
     else:
-        pieces = [_pieces(s, mode, errors, replacement_char) for s in rows]
+        pieces = [_pieces(s, mode, errors, replacement_char, replace_control) for s in rows]
     splits = np.zeros(len(rows) + 1, np.int64)
     np.cumsum([len(p) for p in pieces], out=splits[1:])
     flat = [v for p in pieces for v in p]

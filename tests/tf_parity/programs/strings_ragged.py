@@ -37,7 +37,8 @@ def program_unicode_split_decode(tf):
             "bad_replace": tf.strings.unicode_decode([b"a\xffb"], "UTF-8"),
             "bad_split": tf.strings.unicode_split([b"a\xffb"], "UTF-8"),
             "bad_ignore": tf.strings.unicode_decode([b"a\xffb"], "UTF-8", errors="ignore"),
-            "bad_char": tf.strings.unicode_decode([b"a\xffb"], "UTF-8", replacement_char=63)}
+            "bad_char": tf.strings.unicode_decode([b"a\xffb"], "UTF-8", replacement_char=63),
+            "control": tf.strings.unicode_decode(["a\x01\tb"], "UTF-8", replace_control_characters=True)}
 
 
 def program_unicode_decode_strict_raises(tf):
