@@ -334,3 +334,36 @@ def _ragged_rule(x, mode, **_):
 
 
 STRING_PIECES = defprim("string_pieces", _ragged_impl, _ragged_rule, multiple_results=True)
+
+
+# --- n-grams of ragged rows: (values, splits) -> (values, splits) ---------------
+def _ngrams_of_row(tokens, widths, separator, left, right, pad_width, preserve):
+    out = []
+    for w in widths:
+        p = min(w - 1 if pad_width < 0 else pad_width, w - 1)
+        padded = [left] * p + tokens + [right] * p
+        out.extend(separator.join(padded[i:i + w]) for i in range(max(0, len(padded) - w + 1)))
+    if preserve and not out and tokens:  # at least one n-gram: the whole (padded) row
+        p = max(pad_width, 0)
+        out.append(separator.join([left] * p + tokens + [right] * p))
+    return out
+
+
+def _ngrams_impl(xp, values, splits, widths, separator, left, right, pad_width, preserve):
+    flat = values.tolist()
+    cuts = splits.tolist()
+    rows = [_ngrams_of_row(flat[a:b], widths, separator, left, right, pad_width, preserve)
+            for a, b in zip(cuts[:-1], cuts[1:])]
+    new = np.zeros(len(rows) + 1, np.int64)
+    np.cumsum([len(r) for r in rows], out=new[1:])
+    return _strings([g for r in rows for g in r]), new
+
+
+def _ngrams_rule(values, splits, **_):
+    _require_string(values, "strings.ngrams")
+    if len(values.shape) != 1:
+        raise R.ShapeError(f"strings.ngrams: the values must be a vector, got shape {list(values.shape)}")
+    return Aval((None,), dtypes.string), Aval(tuple(splits.shape), dtypes.int64)
+
+
+STRING_NGRAMS = defprim("string_ngrams", _ngrams_impl, _ngrams_rule, multiple_results=True)
