@@ -193,6 +193,8 @@ REGEX_FULL_MATCH = defprim("regex_full_match", _regex_full_match_impl,
 def _to_number_one(s, out_dtype):
     text = s.decode("utf-8", errors="replace")
     try:
+        if "_" in text:  # Python's digit grouping ("1_000") is not a number to strtod
+            raise ValueError
         if out_dtype.is_integer:
             v = int(text.strip()) if text.strip().lstrip("+-").isdigit() else None
             if v is None or not np.iinfo(out_dtype.np).min <= v <= np.iinfo(out_dtype.np).max:
