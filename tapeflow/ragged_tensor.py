@@ -19,6 +19,7 @@ import numpy as np
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import gather_ops as G
 from tapeflow.runtime.ops import join_ops as J
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import ragged_ops as RO
@@ -319,6 +320,32 @@ class RaggedTensor:
         if target is not None and target[0] is not None:
             dense = _fit_rows(dense, target[0], default)
         return dense
+
+    def to_sparse(self, name=None):
+        """A SparseTensor with an index per value (eager: tf.SparseTensor needs a known dense_shape)."""
+        from tapeflow.sparse import SparseTensor
+        flat = self.flat_values
+        if flat.shape.rank != 1:
+            raise NotImplementedError(with_location("RaggedTensor.to_sparse: values with inner dense dimensions"))
+        splits = self.nested_row_splits
+        row, col = RO.ids(splits[-1], "row"), RO.ids(splits[-1], "col")
+        columns = [col]
+        for s in reversed(splits[:-1]):  # the row of a level is a value of the level above
+            columns.insert(0, G.gather(RO.ids(s, "col"), row))
+            row = G.gather(RO.ids(s, "row"), row)
+        indices = J.stack([row] + columns, axis=1)
+        return SparseTensor(indices, flat, self.bounding_shape().numpy())
+
+    @classmethod
+    def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64):
+        """Rows of a 2-D SparseTensor in row-major order (each row's columns from 0)."""
+        shape = [int(d) for d in np.asarray(st_input.dense_shape).reshape(-1)]
+        if len(shape) != 2:
+            raise ValueError(with_location(f"RaggedTensor.from_sparse: a rank-2 SparseTensor, got shape {shape}"))
+        from tapeflow.runtime.ops import segment_ops
+        rows = M.cast(convert_to_tensor(st_input.indices)[:, 0], dtypes.int64)
+        lengths = segment_ops.unsorted_segment_sum(A.ones_like(rows), rows, shape[0])
+        return cls.from_row_lengths(st_input.values, lengths)
 
     def to_list(self):
         """Nested Python lists (eager only)."""

@@ -78,3 +78,11 @@ def program_constant_dense_raises(tf):
 
 def program_mixed_depth_raises(tf):
     return {"rt": tf.ragged.constant([[1, [2]], [3]])}
+
+
+def program_sparse_round_trip(tf):
+    rt = tf.ragged.constant([[1, 2], [], [3]])
+    st = rt.to_sparse()
+    nested = tf.ragged.constant([[[1], [2, 3]], [[4]]]).to_sparse()
+    return {"sparse": st, "back": tf.RaggedTensor.from_sparse(st), "nested": nested,
+            "dense": tf.sparse.to_dense(st)}
