@@ -145,7 +145,7 @@ nn = _namespace("nn", "tf.nn: activations, losses, convolution and pooling.", _N
 random = _namespace("random", "tf.random: seeded random tensors, generators and stateless ops.", dict(
     normal=_R.normal, uniform=_R.uniform, truncated_normal=_R.truncated_normal, shuffle=_R.shuffle,
     set_seed=_R.set_seed, **_pick(_RG, """Generator get_global_generator set_global_generator stateless_normal
-    stateless_uniform stateless_truncated_normal categorical""")))
+    stateless_uniform stateless_truncated_normal stateless_categorical categorical Algorithm""")))
 linalg = _namespace("linalg", "tf.linalg: matrix products, solves, decompositions and norms.", dict(
     matmul=_L.matmul, einsum=_L.einsum, tensordot=_L.tensordot, eye=_A.eye,
     matrix_transpose=_L.matrix_transpose, adjoint=_L.matrix_transpose, l2_normalize=_N.l2_normalize,
