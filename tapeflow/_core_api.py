@@ -195,7 +195,9 @@ from tapeflow.runtime import errors as _errors_mod  # noqa: E402
 errors = _namespace("errors", "tf.errors: exception types.", {
     "InvalidArgumentError": InvalidArgumentError,
     "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError,
-    "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError})
+    "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError,
+    **{n: getattr(_errors_mod, n) for n in
+       ("UnimplementedError", "NotFoundError", "FailedPreconditionError", "ResourceExhaustedError")}})
 
 globals().update({n: _OPS[n] for n in _TOP_LEVEL})
 globals().update(_DTYPES)

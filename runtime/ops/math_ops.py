@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import arg_error, with_location
 from ..registry import bind, defprim
 from ..tensor import Tensor, TensorBase, convert_to_tensor
 from . import array_ops as A
@@ -161,7 +161,14 @@ def _binary_args(x, y, op):
                 _dtype_mismatch(op, x, y)
             return x, y
         if ty is float or ty is int:
-            return x, _scalar_like(y, x)
+            try:
+                return x, _scalar_like(y, x)
+            except TypeError:
+                if op != "add":
+                    raise
+                # int tensor + Python float: TensorFlow converts the float on its own and its
+                # AddV2 kernel rejects the pair (InvalidArgumentError eagerly).
+                _dtype_mismatch(op, x, convert_to_tensor(y))
     elif ty is Tensor and (tx is float or tx is int):
         return _scalar_like(x, y), y
     if isinstance(x, TensorBase):
@@ -208,7 +215,7 @@ def _is_python_data(v):
 
 
 def _dtype_mismatch(op, x, y):
-    raise TypeError(with_location(
+    raise arg_error(TypeError, with_location(
         f"{op}: the operands have different dtypes, {x.dtype.name}{list(x.shape)} and "
         f"{y.dtype.name}{list(y.shape)}; cast one with tf.cast first"))
 

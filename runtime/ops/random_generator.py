@@ -15,7 +15,7 @@ import os
 import numpy as np
 
 from .. import dtypes
-from ..errors import with_location
+from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import Tensor, convert_to_tensor
 from ..variables import Variable
@@ -227,7 +227,7 @@ STATELESS_RANDOM = defprim("stateless_random", _stateless_impl, _stateless_rule,
 def _seed_tensor(seed, op):
     s = convert_to_tensor(seed)
     if not s.dtype.is_integer or s.shape.rank != 1 or s.shape[0] not in (None, 2):
-        raise ValueError(with_location(f"{op}: seed must be an integer tensor of shape [2], got "
+        raise arg_error(ValueError, with_location(f"{op}: seed must be an integer tensor of shape [2], got "
                                        f"{s.dtype.name}{list(s.shape)}"))
     return s
 
