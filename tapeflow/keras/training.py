@@ -138,7 +138,9 @@ class Trainer:
         d["optimizer"] = None
         d["compiled_loss"] = None
         d["_metric_specs"] = []
+        d["_weighted_metric_specs"] = []
         d["_compiled_metrics"] = None
+        d["_weighted_metrics"] = []
         d["_loss_tracker"] = None
         d["run_eagerly"] = False
         d["stop_training"] = False
@@ -149,7 +151,7 @@ class Trainer:
         d["_output_loss_trackers"] = []
 
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, run_eagerly=False,
-                **unused):
+                weighted_metrics=None, **unused):
         d = self.__dict__
         d["_compile_args"] = {"optimizer": optimizer, "loss": loss, "metrics": metrics,
                               "loss_weights": loss_weights}  # for Model.save
@@ -159,7 +161,11 @@ class Trainer:
         d["compiled_loss"] = None if loss is None else (loss if multi else losses_mod.get(loss))
         d["_loss_spec"] = (loss, loss_weights) if multi else (None, None)
         d["_metric_specs"] = metrics if isinstance(metrics, dict) else list(metrics or [])
+        # Keras 3: `metrics` ignore sample weights (and class weights); `weighted_metrics` use them.
+        d["_weighted_metric_specs"] = (weighted_metrics if isinstance(weighted_metrics, dict)
+                                       else list(weighted_metrics or []))
         d["_compiled_metrics"] = None
+        d["_weighted_metrics"] = []
         d["_loss_tracker"] = metrics_mod.Mean(name="loss")
         d["run_eagerly"] = bool(run_eagerly)
         d["_step_fns"] = {}
@@ -177,7 +183,8 @@ class Trainer:
     @property
     def metrics(self):
         out = [self._loss_tracker] if self._loss_tracker is not None else []
-        return out + list(self._output_loss_trackers) + [m for _, m in self._compiled_metrics or []]
+        return (out + list(self._output_loss_trackers) + [m for _, m in self._compiled_metrics or []]
+                + [m for _, m in self.__dict__.get("_weighted_metrics") or []])
 
     @property
     def metrics_names(self):
@@ -211,7 +218,8 @@ class Trainer:
             for tracker, (_, value) in zip(self._output_loss_trackers,
                                            self.compiled_loss.per_output(y, y_pred, sample_weight)):
                 tracker.update_state(value, sample_weight=batch_weight)
-        compile_utils.update_metrics(self._compiled_metrics, self._output_names, y, y_pred, sample_weight)
+        compile_utils.update_metrics(self._compiled_metrics, self._output_names, y, y_pred, None)
+        compile_utils.update_metrics(self._weighted_metrics, self._output_names, y, y_pred, sample_weight)
         return {m.name: m.result() for m in self.metrics}
 
     def train_step(self, data):
@@ -275,6 +283,12 @@ class Trainer:
                                               zip(names, self.compiled_loss.losses) if fn is not None]
         d["_compiled_metrics"] = compile_utils.build_metrics(self._metric_specs, self.compiled_loss, names,
                                                              y, y_pred)
+        weighted = compile_utils.build_metrics(self._weighted_metric_specs, self.compiled_loss, names, y, y_pred)
+        taken = {m.name for _, m in self._compiled_metrics}
+        for _, m in weighted:  # Keras 3 prefixes a weighted metric whose name an unweighted one has
+            if m.name in taken:
+                m.name = f"weighted_{m.name}"
+        d["_weighted_metrics"] = weighted
         if self.optimizer is not None:
             self.optimizer.build(self.trainable_variables)
 
