@@ -250,5 +250,5 @@ def _logs_to_floats(logs):
 
 
 from tapeflow.keras.callbacks_more import (  # noqa: E402,F401 - built on Callback above
-    CSVLogger, LearningRateScheduler, ReduceLROnPlateau, TensorBoard, TerminateOnNaN,
+    BackupAndRestore, CSVLogger, LearningRateScheduler, ReduceLROnPlateau, TensorBoard, TerminateOnNaN,
 )

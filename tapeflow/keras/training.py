@@ -312,6 +312,9 @@ class Trainer:
         cb = callbacks_mod.CallbackList(cbs, self, {"epochs": epochs, "steps": steps, "verbose": verbose})
         self.__dict__["stop_training"] = False
         cb.on_train_begin()
+        # a callback may move the start (BackupAndRestore resuming an interrupted fit)
+        resumed = self.__dict__.pop("_initial_epoch", None)
+        initial_epoch = initial_epoch if resumed is None else resumed
         logs = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
