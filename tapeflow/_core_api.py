@@ -27,6 +27,7 @@ from tapeflow.runtime.ops import math_ops as _M
 from tapeflow.runtime.ops import matrix_ops as _MX
 from tapeflow.runtime.ops import nn_ops as _N
 from tapeflow.runtime.ops import random_generator as _RG
+from tapeflow.runtime.ops import svd_ops as _SVD
 from tapeflow.runtime.ops import random_ops as _R
 from tapeflow.runtime.ops import reduce_ops as _RD
 from tapeflow.runtime.ops import segment_ops as _SG
@@ -150,6 +151,7 @@ linalg = _namespace("linalg", "tf.linalg: matrix products, solves, decomposition
     matmul=_L.matmul, einsum=_L.einsum, tensordot=_L.tensordot, eye=_A.eye,
     matrix_transpose=_L.matrix_transpose, adjoint=_L.matrix_transpose, l2_normalize=_N.l2_normalize,
     **_pick(_D, "inv det slogdet logdet solve triangular_solve cholesky cholesky_solve"),
+    svd=_SVD.svd,
     **_pick(_MX, "band_part diag diag_part set_diag tensor_diag tensor_diag_part trace matvec norm global_norm")))
 dtypes = _namespace("dtypes", "tf.dtypes: element types.",
                     dict(_DTYPES, DType=_dt.DType, as_dtype=_dt.as_dtype, cast=_M.cast))

@@ -55,3 +55,38 @@ def program_out_of_range_from_get_next(tf):
     it = iter(tf.data.Dataset.range(1))
     it.get_next()
     return {"x": it.get_next()}
+
+
+def program_linalg_svd(tf):
+    a = tf.constant([[3.0, 1.0], [1.0, 3.0], [0.0, 1.0]])
+    s, u, v = tf.linalg.svd(a)
+    return {"s": s, "shapes": [u.shape, v.shape], "rebuilt": tf.matmul(u * s, v, transpose_b=True),
+            "abs_u": tf.abs(u), "only_s": tf.linalg.svd(a, compute_uv=False),
+            "full": [t.shape for t in tf.linalg.svd(a, full_matrices=True)]}
+
+
+def program_linalg_svd_gradient_of_s(tf):
+    x = tf.Variable([[3.0, 1.0], [1.0, 3.0], [0.0, 1.0]])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.linalg.svd(x, compute_uv=False))
+    return {"g": tape.gradient(y, x)}
+
+
+def program_initializer_callables(tf):
+    d = tf.keras.layers.Dense(2, kernel_initializer=lambda shape, dtype=None: tf.ones(shape, dtype=dtype) * 3,
+                              bias_initializer=tf.zeros)
+    e = tf.keras.layers.Dense(3, kernel_initializer=tf.random.normal)
+    x = tf.ones([1, 2])
+    return {"d": d(x), "e_shape": e(x).shape, "e_dtype": tf.as_dtype(e.kernel.dtype)}
+
+
+def program_compiled_loss_with_regularization(tf):
+    import warnings
+    m = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1, kernel_regularizer="l2",
+                                                                         kernel_initializer="ones")])
+    m.compile(loss="mse")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = m.compiled_loss(tf.ones([1, 1]), m(tf.ones([1, 2])), regularization_losses=m.losses)
+    b = m.compute_loss(y=tf.ones([1, 1]), y_pred=m(tf.ones([1, 2])))
+    return {"compiled": a, "compute": b}
