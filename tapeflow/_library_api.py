@@ -57,7 +57,13 @@ config = types.SimpleNamespace(
     set_soft_device_placement=_devices.set_soft_device_placement,
     get_soft_device_placement=_devices.get_soft_device_placement,
     run_functions_eagerly=_run_functions_eagerly,
+    LogicalDeviceConfiguration=_devices.LogicalDeviceConfiguration,
+    set_logical_device_configuration=_devices.set_logical_device_configuration,
+    get_logical_device_configuration=_devices.get_logical_device_configuration,
     experimental=types.SimpleNamespace(
+        VirtualDeviceConfiguration=_devices.LogicalDeviceConfiguration,
+        set_virtual_device_configuration=_devices.set_logical_device_configuration,
+        get_virtual_device_configuration=_devices.get_logical_device_configuration,
         list_physical_devices=_devices.list_physical_devices, list_logical_devices=_misc.list_logical_devices,
         set_memory_growth=_misc.set_memory_growth, get_memory_growth=_misc.get_memory_growth,
         get_memory_info=_misc.get_memory_info, get_visible_devices=_misc.get_visible_devices,
