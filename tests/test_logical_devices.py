@@ -34,8 +34,7 @@ def test_virtual_device_spelling_and_reset(cpu):
 
 
 def test_a_gpu_cannot_be_split():
-    gpu = tf.config.PhysicalDevice("/physical_device:GPU:0", "GPU") if hasattr(tf.config, "PhysicalDevice") else None
     from tapeflow.runtime.devices import PhysicalDevice
-    gpu = gpu or PhysicalDevice("/physical_device:GPU:0", "GPU")
+    gpu = PhysicalDevice("/physical_device:GPU:0", "GPU")
     with pytest.raises(NotImplementedError, match="only the CPU can be split"):
         tf.config.set_logical_device_configuration(gpu, [tf.config.LogicalDeviceConfiguration()] * 2)
