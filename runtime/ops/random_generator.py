@@ -212,7 +212,7 @@ def _stateless_impl(xp, seed, *dims, shape, dtype, dist, bounds):
         out = P.uniform_int(counter, key, n, bounds[0], bounds[1], dtype.np)
     else:
         out = P.uniform(counter, key, n, RO._sample_dtype(dtype))
-    return RO._to_xp(xp, out.reshape(size).astype(dtype.np))
+    return RO.to_xp(xp, out.reshape(size).astype(dtype.np))
 
 
 def _stateless_rule(seed, *dims, shape, dtype, **_):
@@ -241,13 +241,13 @@ def _stateless(shape, seed, dtype, dist, op, alg, bounds=(0, 1)):
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):
-    out = _stateless(shape, seed, RO._float_dtype(dtype, "stateless_normal"), "normal", "stateless_normal", alg)
+    out = _stateless(shape, seed, RO.float_dtype(dtype, "stateless_normal"), "normal", "stateless_normal", alg)
     return RO._scale(out, mean, stddev)
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                                alg="auto_select"):
-    dtype = RO._float_dtype(dtype, "stateless_truncated_normal")
+    dtype = RO.float_dtype(dtype, "stateless_truncated_normal")
     out = _stateless(shape, seed, dtype, "truncated_normal", "stateless_truncated_normal", alg)
     return RO._scale(out, mean, stddev)
 
@@ -265,7 +265,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
         if lo >= hi:
             raise ValueError(with_location(f"{op}: need minval < maxval, got {lo} and {hi}"))
         return _stateless(shape, seed, dtype, "uniform", op, alg, bounds=(lo, hi))
-    dtype = RO._float_dtype(dtype, op)
+    dtype = RO.float_dtype(dtype, op)
     out = _stateless(shape, seed, dtype, "uniform", op, alg)
     return RO.bounded(out, minval, maxval, dtype)
 
@@ -273,7 +273,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
 # --- categorical -------------------------------------------------------------------------
 def _multinomial(xp, logits, num_samples, dtype, counter, key):
     host = logits if xp is np else logits.get()
-    return RO._to_xp(xp, P.categorical(counter, key, host, num_samples, dtype.np))
+    return RO.to_xp(xp, P.categorical(counter, key, host, num_samples, dtype.np))
 
 
 def _categorical_impl(xp, logits, num_samples, dtype, seed):

@@ -100,7 +100,7 @@ def reserve(prim_name, dtype, seed, size, steps=None):
     return counter, pos[1]
 
 
-def _to_xp(xp, a):
+def to_xp(xp, a):
     return a if xp is np else xp.asarray(a)
 
 
@@ -119,7 +119,7 @@ def _philox_draw(xp, dims, shape, dtype, seed, prim_name, fn, *args):
     size = _draw_shape(dims, shape)
     n = int(np.prod(size, dtype=np.int64))
     counter, key = reserve(prim_name, dtype, seed, n)
-    return _to_xp(xp, fn(counter, key, n, *args).reshape(size).astype(dtype.np))
+    return to_xp(xp, fn(counter, key, n, *args).reshape(size).astype(dtype.np))
 
 
 def _normal_impl(xp, *dims, shape, dtype, seed):
@@ -153,7 +153,7 @@ def _shuffle_impl(xp, x, seed):
     for i in range(n - 1):
         k = i + int(w[i]) % (n - i)
         perm[i], perm[k] = perm[k], perm[i]
-    return x[_to_xp(xp, perm)]
+    return x[to_xp(xp, perm)]
 
 
 def _binomial_impl(xp, *dims, shape, dtype, seed, counts, probs):
@@ -162,7 +162,7 @@ def _binomial_impl(xp, *dims, shape, dtype, seed, counts, probs):
     size = _draw_shape(dims, shape)
     counter, key = reserve("binomial", dtype, seed, int(np.prod(size, dtype=np.int64)))
     gen = np.random.default_rng([counter & P.M64, counter >> 64, key])
-    return _to_xp(xp, gen.binomial(int(counts), probs, size=size).astype(dtype.np))
+    return to_xp(xp, gen.binomial(int(counts), probs, size=size).astype(dtype.np))
 
 
 def _draw_rule(*dims, shape, dtype, seed, **_):
@@ -207,7 +207,7 @@ def _draw(prim, shape, dtype, key, op, **attrs):
     return bind(prim, dims, {"shape": static, "dtype": dtype, "seed": key, **attrs})
 
 
-def _float_dtype(dtype, op):
+def float_dtype(dtype, op):
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise TypeError(with_location(f"{op}: dtype must be floating-point, got {dtype.name}"))
@@ -220,7 +220,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
 
 def normal_from(key, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32):
     """random.normal drawing from the stream `key` (also a Generator's)."""
-    dtype = _float_dtype(dtype, "random.normal")
+    dtype = float_dtype(dtype, "random.normal")
     out = _draw(RANDOM_NORMAL, shape, dtype, key, "random.normal")
     return _scale(out, mean, stddev)
 
@@ -230,7 +230,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
 
 
 def truncated_normal_from(key, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32):
-    dtype = _float_dtype(dtype, "random.truncated_normal")
+    dtype = float_dtype(dtype, "random.truncated_normal")
     out = _draw(TRUNCATED_NORMAL, shape, dtype, key, "random.truncated_normal")
     return _scale(out, mean, stddev)
 
@@ -257,7 +257,7 @@ def uniform_from(key, shape, minval=0, maxval=None, dtype=dtypes.float32):
         if lo >= hi:
             raise ValueError(with_location(f"random.uniform: need minval < maxval, got {lo} and {hi}"))
         return _draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(lo, hi))
-    dtype = _float_dtype(dtype, "random.uniform")
+    dtype = float_dtype(dtype, "random.uniform")
     out = _draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(0, 1))
     return bounded(out, minval, maxval, dtype)
 

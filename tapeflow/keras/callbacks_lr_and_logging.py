@@ -266,7 +266,7 @@ class BackupAndRestore(Callback):
         self._meta = os.path.join(self.backup_dir, "training_metadata.json")
 
     def _checkpoint(self):
-        from tapeflow.train.checkpoint_api import Checkpoint
+        from tapeflow.train.checkpoint_classes import Checkpoint
         parts = {"model": self.model}
         if getattr(self.model, "optimizer", None) is not None:
             parts["optimizer"] = self.model.optimizer
