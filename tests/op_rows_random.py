@@ -55,7 +55,7 @@ def _check_stateless_categorical():
     a = tf.random.stateless_categorical(logits, 3000, seed=[1, 2]).numpy()
     np.testing.assert_array_equal(a, tf.random.stateless_categorical(logits, 3000, seed=[1, 2]).numpy())
     np.testing.assert_allclose([row.mean() for row in a], [0.8, 0.5], atol=0.04)
-    first, second = _run_graph_twice(lambda: tf.random.stateless_categorical(logits, 50, seed=[1, 2]))
+    first, second = run_graph_twice(lambda: tf.random.stateless_categorical(logits, 50, seed=[1, 2]))
     np.testing.assert_array_equal(first, second)  # pure: every run the same numbers
     np.testing.assert_array_equal(first[0], a[0, :50])  # row 0 reads the first words either way
 
