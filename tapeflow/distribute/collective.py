@@ -296,3 +296,28 @@ def world(timeout=None, implementation=None):
 def joined():
     """The engine if this process has joined a group of more than one rank, else None."""
     return _WORLD[0] if _WORLD and _WORLD[0].size > 1 else None
+
+
+class _Gate:
+    depth = 0
+
+
+def on_chief(write):
+    """Run `write()` on rank 0 only when this process is one of several ranks; the
+    others wait until it is done and get its result.  (Checkpoint writers: every
+    rank calls them, as TF requires, and one copy reaches the shared disk.)"""
+    engine = joined()
+    if engine is None or _Gate.depth:
+        return write()
+    _Gate.depth += 1
+    try:
+        result = write() if engine.rank == 0 else None
+    finally:
+        _Gate.depth -= 1
+    engine.barrier()
+    return engine.broadcast_object(result)
+
+
+def is_chief():
+    engine = joined()
+    return engine is None or engine.rank == 0

@@ -335,3 +335,24 @@ def chief_engine():
     """The engine when this process is one of several ranks, else None: checkpoint
     writers write on rank 0 (the chief) and the others wait for it."""
     return collective.joined()
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """tf.nn.compute_average_loss: sum(per_example_loss * sample_weight) / global
+    batch size (default: this replica's batch times the replicas in sync)."""
+    loss = convert_to_tensor(per_example_loss)
+    if sample_weight is not None:
+        loss = math_ops.multiply(loss, math_ops.cast(convert_to_tensor(sample_weight), loss.dtype))
+    if global_batch_size is None:
+        from tapeflow.runtime.ops import array_ops
+        rows = array_ops.shape(loss)[0] if loss.shape.rank else 1
+        global_batch_size = math_ops.multiply(math_ops.cast(rows, loss.dtype),
+                                              math_ops.cast(get_strategy().num_replicas_in_sync, loss.dtype))
+    total = reduce_ops.reduce_sum(loss)
+    return math_ops.divide(total, math_ops.cast(global_batch_size, total.dtype))
+
+
+def scale_regularization_loss(regularization_loss):
+    """tf.nn.scale_regularization_loss: the loss divided by the replicas in sync."""
+    loss = convert_to_tensor(regularization_loss)
+    return math_ops.divide(loss, math_ops.cast(get_strategy().num_replicas_in_sync, loss.dtype))

@@ -108,8 +108,10 @@ def write_values(path, values, overwrite=True):
 
 
 def write_objects(path, root_children, overwrite=True):
+    """Across several MPI ranks only rank 0 (the chief) writes; the others wait."""
+    from tapeflow.distribute.collective import on_chief
     values, _, _ = collect_values(root_children)
-    return write_values(path, values, overwrite)
+    return on_chief(lambda: write_values(path, values, overwrite))
 
 
 # ------------------------------------------------------------------ reading

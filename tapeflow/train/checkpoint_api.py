@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 
+from tapeflow.distribute.collective import on_chief
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.variables import Variable
@@ -56,15 +57,18 @@ class Checkpoint(Trackable):
         counter = self.save_counter
         counter.assign_add(convert_to_tensor(1, counter.dtype))
         path = f"{os.fspath(file_prefix)}-{int(counter.numpy())}"
+
+        def write():
+            written = fmt.write_objects(path, self._roots())
+            state = _read_state(os.path.dirname(written))
+            names = [p for p in state if p != os.path.basename(written)] + [os.path.basename(written)]
+            _write_state(os.path.dirname(written), names)
+            return written
         try:
-            path = fmt.write_objects(path, self._roots())
+            return on_chief(write)
         except BaseException:
             counter.assign_sub(convert_to_tensor(1, counter.dtype))
             raise
-        state = _read_state(os.path.dirname(path))
-        names = [p for p in state if p != os.path.basename(path)] + [os.path.basename(path)]
-        _write_state(os.path.dirname(path), names)
-        return path
 
     def read(self, save_path):
         return fmt.read_objects(save_path, self._roots())
@@ -142,10 +146,14 @@ class CheckpointManager:
         else:
             number = int(checkpoint_number)
         name = f"{self._name}-{number}"
-        fmt.write_objects(os.path.join(self.directory, name), self._checkpoint._roots())
         self._names = [n for n in self._names if n != name] + [name]
-        self._sweep()
-        _write_state(self.directory, self._names)
+
+        def write():  # across MPI ranks: the chief writes and sweeps, the others wait
+            fmt.write_objects(os.path.join(self.directory, name), self._checkpoint._roots())
+            self._sweep()
+            _write_state(self.directory, self._names)
+            return self._names
+        self._names = on_chief(write)
         return os.path.join(self.directory, name)
 
     def _sweep(self):
