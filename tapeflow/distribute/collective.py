@@ -115,7 +115,7 @@ class MPI:
 
     def start_allreduce(self, array, op="sum"):
         """Start an all-reduce of a contiguous array now; `.wait()` gives the result."""
-        send = np.ascontiguousarray(array)
+        send = _contiguous(array)
         recv = np.empty_like(send)
         return _Pending(self, self.comm.Iallreduce(send, recv, op=self._op(op)), recv, send, "all-reduce")
 
@@ -123,7 +123,7 @@ class MPI:
         return self.start_allreduce(array, op).wait()
 
     def broadcast(self, array, root=0):
-        buf = np.ascontiguousarray(array) if self.rank == root else np.empty_like(np.ascontiguousarray(array))
+        buf = _contiguous(array) if self.rank == root else np.empty_like(_contiguous(array))
         return _Pending(self, self.comm.Ibcast(buf, root=root), buf, None, "broadcast").wait()
 
     def broadcast_object(self, obj, root=0):
@@ -159,6 +159,11 @@ class MPI:
         sys.stderr.write(message.rstrip() + "\n")
         sys.stderr.flush()
         self.comm.Abort(code)
+
+
+def _contiguous(array):
+    """A C-ordered array of the same shape (np.ascontiguousarray makes 0-d arrays 1-d)."""
+    return np.asarray(array, order="C")
 
 
 class _Pending:
@@ -200,14 +205,15 @@ def _install_abort_hook(engine):
     """An uncaught exception on this rank aborts every rank, naming this one."""
     if getattr(sys.excepthook, "_tapeflow_rank", None) is not None:
         return
-    previous = sys.excepthook
+    previous = sys.excepthook  # used for Ctrl-C / sys.exit, which end every rank anyway
 
     def hook(kind, value, tb):
+        if issubclass(kind, (KeyboardInterrupt, SystemExit)):
+            return previous(kind, value, tb)
         text = "".join(traceback.format_exception(kind, value, tb))
         engine.abort(f"tf.distribute: rank {engine.rank} of {engine.size} raised "
                      f"{kind.__name__}: {value}\n{text}tf.distribute: aborting the MPI job "
                      f"(the other ranks are stopped)")
-        previous(kind, value, tb)
 
     hook._tapeflow_rank = engine.rank
     sys.excepthook = hook

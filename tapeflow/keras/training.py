@@ -231,15 +231,15 @@ class Trainer:
 
     def train_step(self, data):
         x, y, sample_weight = _unpack(data)
+        replicas = tapeflow.distribute.get_strategy().num_replicas_in_sync
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
-        variables = self.trainable_variables
-        if variables:
-            replicas = tapeflow.distribute.get_strategy().num_replicas_in_sync
             # Keras 3 on tf.distribute: each replica's loss is scaled by 1/replicas and
             # apply_gradients sums the replicas' gradients; the tracker sees it unscaled.
             scaled = loss if replicas == 1 else loss * (1.0 / replicas)
+        variables = self.trainable_variables
+        if variables:
             grads = tape.gradient(scaled, variables)
             self.optimizer.apply_gradients(zip(grads, variables))
         else:  # Keras trains nothing (and warns) rather than failing: a weightless model still reports loss
