@@ -19,7 +19,8 @@ class UnconnectedGradients(enum.Enum):
 
 # Factories called by GradientTape.gradient with the flat sources; one may return
 # a watcher with `ready(k, grad)` (called as each source's gradient becomes final,
-# during the backward pass) and `finish(grads)`.  tf.distribute installs one to
+# during the backward pass; ready(None, None) between other records) and
+# `finish(grads)`.  tf.distribute installs one to
 # start all-reducing gradient buckets while the backward pass goes on.
 gradient_watchers = []
 
@@ -90,7 +91,7 @@ class GradientTape:
         ready = None
         if watcher is not None:
             def ready(k, g):  # noqa: E306 - the watcher sees only floating sources' gradients
-                watcher.ready(k, g if flat_sources[k].dtype.is_floating else None)
+                watcher.ready(k, g if k is None or flat_sources[k].dtype.is_floating else None)
         grads = backprop(tape, targets, out_grads, flat_sources, ready)
         # TF differentiates only floating sources: an integer source's gradient is None.
         grads = [g if s.dtype.is_floating else None for g, s in zip(grads, flat_sources)]

@@ -99,7 +99,9 @@ def backprop(tape, targets, output_grads, sources, on_ready=None):
 
     `on_ready(k, grad)` is called for source k as soon as its gradient is final
     (after the last record that reads it has been played back), before the rest
-    of the backward pass: tf.distribute starts all-reducing buckets there."""
+    of the backward pass: tf.distribute starts all-reducing buckets there.  It is
+    also called as on_ready(None, None) after every other record (a chance to
+    move started all-reduces along)."""
     from .ops import math_ops, array_ops  # ops stand on the tape's records
 
     # Forward reachability from the sources keeps only records on a path.
@@ -133,8 +135,11 @@ def backprop(tape, targets, output_grads, sources, on_ready=None):
     with pause([tape]):
         for i in reversed(range(len(relevant))):
             _play_back(relevant[i], grads, reachable, array_ops, math_ops)
-            for k in finals.get(i, ()):
-                on_ready(k, grads.get(id(sources[k])))
+            if on_ready is not None:
+                for k in finals.get(i, ()):
+                    on_ready(k, grads.get(id(sources[k])))
+                if i not in finals:
+                    on_ready(None, None)
     if on_ready is not None:
         for k in range(len(sources)):
             if k not in first_use:

@@ -195,3 +195,18 @@ def test_communication_options():
     assert s._bucket_bytes == 1234 and s.num_replicas_in_sync == 1
     with pytest.raises(ValueError, match="bytes_per_pack"):
         tf.distribute.experimental.CommunicationOptions(bytes_per_pack=-1)
+
+
+def test_reusable_buffer_only_when_nothing_refers_to_it():
+    a = collective.reusable_buffer(12, np.float32)
+    first = id(a)
+    del a
+    b = collective.reusable_buffer(12, np.float32)
+    assert id(b) == first  # released: handed out again
+    b[:] = np.arange(12)
+    held = Tensor(b.reshape(3, 4)[1])  # a result handed out is a view of the buffer
+    del b
+    c = collective.reusable_buffer(12, np.float32)
+    assert id(c) != first
+    c[:] = -1  # writing the other buffer leaves the held result alone
+    np.testing.assert_array_equal(held.numpy(), [4.0, 5.0, 6.0, 7.0])

@@ -17,9 +17,10 @@ Invariants:
   or 300 s) and aborts the whole job with a message naming the waiting rank.
 - An uncaught exception on any rank aborts the job (MPI_Abort) after printing
   "rank R of N raised ...", so the other ranks never wait forever.
-- Waiting polls Test() and sleeps between polls rather than spinning in
-  MPI_Wait: ranks oversubscribing the cores (two on a 2-core machine) would
-  otherwise steal the CPU from the rank still computing.
+- Waiting polls Test() (which moves the transfer along) and yields the core
+  between polls rather than spinning in MPI_Wait, so ranks oversubscribing the
+  cores (two on a 2-core machine) leave the CPU to a rank still computing;
+  after a second of waiting it sleeps 1 ms between polls.
 """
 import os
 import sys
@@ -30,15 +31,17 @@ import numpy as np
 
 _LAUNCHER_SIZE = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS")
 
-# Reduced in float32: MPI has no half-precision sum.
-_WIRE = {np.dtype(np.float16): np.dtype(np.float32)}
+_WIRE = {}  # dtype -> the dtype it is summed in
 
 
 def wire_dtype(dtype):
-    dtype = np.dtype(dtype)
-    if dtype.kind == "V" or dtype.name == "bfloat16":
-        return np.dtype(np.float32)
-    return _WIRE.get(dtype, dtype)
+    """float16/bfloat16 are summed in float32 (MPI has no half-precision sum)."""
+    wire = _WIRE.get(dtype)
+    if wire is None:
+        d = np.dtype(dtype)
+        wire = np.dtype(np.float32) if d.kind == "V" or d.name in ("float16", "bfloat16") else d
+        _WIRE[dtype] = wire
+    return wire
 
 
 def launched_by_mpi():
@@ -116,7 +119,7 @@ class MPI:
     def start_allreduce(self, array, op="sum"):
         """Start an all-reduce of a contiguous array now; `.wait()` gives the result."""
         send = _contiguous(array)
-        recv = np.empty_like(send)
+        recv = reusable_buffer(send.size, send.dtype).reshape(send.shape)
         return _Pending(self, self.comm.Iallreduce(send, recv, op=self._op(op)), recv, send, "all-reduce")
 
     def allreduce(self, array, op="sum"):
@@ -161,6 +164,28 @@ class MPI:
         self.comm.Abort(code)
 
 
+_POOL = {}  # (size, dtype) -> buffers handed out before
+_POOL_PER_KEY = 4
+
+
+def reusable_buffer(size, dtype):
+    """A flat buffer of `size` elements, reused once nothing refers to it any more.
+
+    A fresh large buffer costs page faults on first touch (a 16 MB all-reduce into
+    a new buffer takes about twice as long); results handed out are views of
+    the buffer, so a buffer whose reference count is back to the pool's own is
+    free (3 below: the pool's list, the loop variable, getrefcount's argument)."""
+    dtype = np.dtype(dtype)
+    buffers = _POOL.setdefault((size, dtype), [])
+    for buf in buffers:
+        if sys.getrefcount(buf) == 3:
+            return buf
+    buf = np.empty(size, dtype)
+    if len(buffers) < _POOL_PER_KEY:
+        buffers.append(buf)
+    return buf
+
+
 def _contiguous(array):
     """A C-ordered array of the same shape (np.ascontiguousarray makes 0-d arrays 1-d)."""
     return np.asarray(array, order="C")
@@ -181,11 +206,11 @@ class _Pending:
         return self.done
 
     def wait(self):
-        spins, pause = 0, 20e-6
-        deadline = None
+        spins, deadline = 0, None
         while not self.test():
             spins += 1
-            if spins < 64:
+            if spins % 256:
+                os.sched_yield()  # keeps MPI progressing, yet cedes the core to a computing rank
                 continue
             now = time.monotonic()
             if deadline is None:
@@ -195,8 +220,8 @@ class _Pending:
                 e.abort(f"tf.distribute: rank {e.rank} of {e.size} waited {e.timeout:.0f} s for a "
                         f"{self.what} that another rank never joined (it stopped, or called a different "
                         f"collective); aborting the MPI job")
-            time.sleep(pause)
-            pause = min(pause * 2, 1e-3)
+            if now - deadline + self.engine.timeout > 1.0:
+                time.sleep(1e-3)  # waiting for seconds: a rank is far behind, stop spinning
         self.keep = None
         return self.result
 

@@ -20,6 +20,7 @@ watcher already sent is taken from its bucket (same tensor object); any other
 (clipped, scaled, computed elsewhere) is bucketed and reduced there.
 """
 import itertools
+import math
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from tapeflow.runtime.registry import Aval, bind, defprim, state
 from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.variables import Variable
 
-from .collective import wire_dtype
+from .collective import reusable_buffer, wire_dtype
 
 DEFAULT_BUCKET_BYTES = 25 * 2**20
 
@@ -38,7 +39,11 @@ _PENDING = {}  # token -> (started collective, [(shape, numpy dtype)])
 
 
 def _start_impl(xp, *arrays, engine, wire):
-    flat = np.concatenate([np.asarray(a, wire).reshape(-1) for a in arrays]) if arrays else np.zeros(0, wire)
+    if len(arrays) == 1:  # sent as it is (the collective writes its sum to another buffer)
+        flat = np.asarray(arrays[0], wire).reshape(-1)
+    else:
+        flat = reusable_buffer(sum(a.size for a in arrays), wire)
+        np.concatenate([np.asarray(a).reshape(-1) for a in arrays], out=flat, casting="same_kind")
     token = next(_tokens)
     _PENDING[token] = (engine.start_allreduce(flat), [(a.shape, a.dtype) for a in arrays])
     progress()
@@ -54,7 +59,7 @@ def _wait_impl(xp, token, *, engine, wire, specs):
     flat = started.wait()
     out, at = [], 0
     for shape, dtype in shapes:
-        n = int(np.prod(shape))
+        n = math.prod(shape)
         out.append(flat[at:at + n].reshape(shape).astype(dtype, copy=False))
         at += n
     return tuple(out)
@@ -135,7 +140,7 @@ class _Watcher:
         _drain_stale()
 
     def ready(self, k, grad):
-        if grad is not None:
+        if k is not None and grad is not None:
             self.packer.add(_dense(grad))
             if state.graph is None:
                 progress()
