@@ -58,7 +58,7 @@ def trained(tmp_path_factory):
     return (np.load(one / "1-rank0.npz"), np.load(two / "2-rank0.npz"), np.load(two / "2-rank1.npz"))
 
 
-TRAINING = ["fit_sgd", "fit_adam", "fit_sgd_eager", "loop_sgd_eager", "loop_adam_eager",
+TRAINING = ["fit_sgd", "fit_adam", "fit_sgd_eager", "fit_datasets", "loop_sgd_eager", "loop_adam_eager",
             "loop_sgd_function", "loop_adam_function", "buckets_eager", "buckets_function"]
 
 
@@ -132,7 +132,8 @@ def test_checkpoints_cross_world_sizes(tmp_path):
     _close(saved2, np.load(d / "2-rank1-save.npz"))
     # one copy on disk, written by the chief, no temporary directories left behind
     assert sorted(os.listdir(d / "managed")) == ["checkpoint", "ckpt-1"]
-    assert sorted(p for p in os.listdir(d) if not p.endswith(".npz")) == ["fit-2-1", "managed", "weights-2"]
+    assert sorted(p for p in os.listdir(d) if not p.endswith(".npz")) == [
+        "fit-2-1", "managed", "model-2.keras", "weights-2"]
 
     ok("checkpoint_roundtrip.py", d, "restore", 2)
     restored1 = np.load(d / "1-rank0-restore.npz")
@@ -141,6 +142,7 @@ def test_checkpoints_cross_world_sizes(tmp_path):
             np.testing.assert_array_equal(restored1[key], saved2[key], err_msg=key)
     for i in range(4):
         np.testing.assert_array_equal(restored1[f"loaded{i}"], saved2[f"w{i}"])
+        np.testing.assert_array_equal(restored1[f"model{i}"], saved2[f"w{i}"])
 
     ok("checkpoint_roundtrip.py", d, "save")  # one process continues from ckpt-1 and writes ckpt-2
     saved1 = np.load(d / "1-rank0-save.npz")
@@ -154,3 +156,4 @@ def test_checkpoints_cross_world_sizes(tmp_path):
                 np.testing.assert_array_equal(restored[key], saved1[key], err_msg=key)
         for i in range(4):
             np.testing.assert_array_equal(restored[f"loaded{i}"], saved1[f"w{i}"])
+            np.testing.assert_array_equal(restored[f"model{i}"], saved1[f"w{i}"])

@@ -114,3 +114,14 @@ class DistributedDataset:
 
     def __repr__(self):
         return f"<DistributedDataset: rank {self._engine.rank} of {self._engine.size}>"
+
+
+class PerReplicaDataset(DistributedDataset):
+    """distribute_datasets_from_function's result across processes: this rank's
+    dataset, already sharded and batched per replica by the user's function."""
+
+    def __init__(self, dataset, engine):
+        self._dataset, self._engine, self._every_batch = dataset, engine, False
+
+    def __iter__(self):
+        return iter(self._dataset)

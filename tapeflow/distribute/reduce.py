@@ -36,6 +36,7 @@ DEFAULT_BUCKET_BYTES = 25 * 2**20
 
 _tokens = itertools.count(1)
 _PENDING = {}  # token -> (started collective, [(shape, numpy dtype)])
+_MAX_PENDING = 4096
 
 
 def _start_impl(xp, *arrays, engine, wire):
@@ -45,6 +46,9 @@ def _start_impl(xp, *arrays, engine, wire):
         flat = reusable_buffer(sum(a.size for a in arrays), wire)
         np.concatenate([np.asarray(a).reshape(-1) for a in arrays], out=flat, casting="same_kind")
     token = next(_tokens)
+    if len(_PENDING) >= _MAX_PENDING:  # a compiled step that computes gradients it never applies
+        oldest = next(iter(_PENDING))
+        _PENDING.pop(oldest)[0].wait()
     _PENDING[token] = (engine.start_allreduce(flat), [(a.shape, a.dtype) for a in arrays])
     progress()
     return np.int64(token)
@@ -129,8 +133,9 @@ class _Packer:
         return self.where
 
 
-# id(gradient) -> (gradient, bucket, index): gradients whose all-reduce the tape
-# started.  Holding the gradient keeps its id from being reused.
+# id(gradient) -> (gradient, bucket, index, graph): gradients whose all-reduce the
+# tape started (while tracing `graph`, or eagerly: None).  Holding the gradient
+# keeps its id from being reused.
 _sent = {}
 
 
@@ -147,14 +152,16 @@ class _Watcher:
 
     def finish(self, grads):
         for t, bucket, i in self.packer.flush():
-            _sent[id(t)] = (t, bucket, i)
+            _sent[id(t)] = (t, bucket, i, state.graph)
 
 
 def _drain_stale():
     """Buckets from an earlier backward pass whose gradients were never applied:
-    wait for them (every rank started them) and forget them."""
-    for _, bucket, _ in list(_sent.values()):
-        bucket.results()
+    wait for them (every rank started them) and forget them.  Those of another
+    graph (a finished trace) are left to _start_impl's bound on started ones."""
+    for _, bucket, _, graph in list(_sent.values()):
+        if graph is state.graph:
+            bucket.results()
     _sent.clear()
 
 
@@ -182,7 +189,7 @@ def sum_gradients(engine, grads, limit):
         if g is None:
             continue
         entry = _sent.pop(id(g), None)
-        if entry is not None and entry[0] is g:
+        if entry is not None and entry[0] is g and entry[3] is state.graph:
             out[k] = entry[1].results()[entry[2]]
         else:
             late.append(k)

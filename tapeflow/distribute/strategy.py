@@ -151,7 +151,8 @@ class Strategy:
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):
         e = self._engine
-        return dataset_fn(input_mod.InputContext(e.size, e.rank, e.size))
+        dataset = dataset_fn(input_mod.InputContext(e.size, e.rank, e.size))
+        return dataset if e.size == 1 else input_mod.PerReplicaDataset(dataset, e)
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 

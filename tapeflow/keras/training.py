@@ -150,7 +150,9 @@ class Trainer:
         d["_loss_spec"] = (None, None)
         d["_output_names"] = None
         d["_output_loss_trackers"] = []
-        d["_distribute_strategy"] = None
+        # Made in a strategy's scope: fit/evaluate/predict run under it (as Keras).
+        d["_distribute_strategy"] = tapeflow.distribute.get_strategy() if tapeflow.distribute.has_strategy() \
+            else None
 
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, run_eagerly=False,
                 **unused):
@@ -167,9 +169,8 @@ class Trainer:
         d["_loss_tracker"] = metrics_mod.Mean(name="loss")
         d["run_eagerly"] = bool(run_eagerly)
         d["_step_fns"] = {}
-        # Compiled in a strategy's scope: fit/evaluate/predict run under it (as Keras).
-        d["_distribute_strategy"] = tapeflow.distribute.get_strategy() if tapeflow.distribute.has_strategy() \
-            else None
+        if tapeflow.distribute.has_strategy():  # compiled in a scope: that strategy
+            d["_distribute_strategy"] = tapeflow.distribute.get_strategy()
 
     def _require_compiled(self, what):
         if self.optimizer is None and what == "fit":

@@ -53,6 +53,7 @@ def main(directory, mode):
         step.assign_add(4)
         path = manager.save()
         model.save_weights(os.path.join(directory, f"weights-{n}"))
+        model.save(os.path.join(directory, f"model-{n}.keras"))
         np.savez(os.path.join(directory, f"{n}-rank{rank}-save.npz"), path=path, **values(model, step))
     else:
         source = sys.argv[3]  # the world size that saved
@@ -64,6 +65,8 @@ def main(directory, mode):
         other(x[:1])
         other.load_weights(os.path.join(directory, f"weights-{source}"))
         restored.update({f"loaded{i}": w for i, w in enumerate(other.get_weights())})
+        whole = tf.keras.models.load_model(os.path.join(directory, f"model-{source}.keras"))
+        restored.update({f"model{i}": w for i, w in enumerate(whole.get_weights())})
         restored["latest"] = manager.latest_checkpoint
         np.savez(os.path.join(directory, f"{n}-rank{rank}-restore.npz"), **restored)
 

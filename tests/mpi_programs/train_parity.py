@@ -54,6 +54,28 @@ def program_fit(strategy, opt, run_eagerly):
     return out
 
 
+def program_fit_datasets(strategy):
+    """fit on a tf.data pipeline of global batches, then on distribute_datasets_from_function's
+    per-replica pipelines (rank r reads elements r, r + N, ...: the same global batches)."""
+    x, y = data()
+    with strategy.scope():
+        model = make_model(strategy)
+        model.compile(optimizer=optimizer("adam"), metrics=["accuracy"],
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(GLOBAL_BATCH)
+    first = model.fit(ds, epochs=1, verbose=0)
+
+    def per_replica(ctx):
+        shard = tf.data.Dataset.from_tensor_slices((x, y)).shard(ctx.num_input_pipelines, ctx.input_pipeline_id)
+        return shard.batch(ctx.get_per_replica_batch_size(GLOBAL_BATCH))
+
+    second = model.fit(strategy.distribute_datasets_from_function(per_replica), epochs=1, verbose=0)
+    out = {f"w{i}": w for i, w in enumerate(model.get_weights())}
+    out.update(loss=np.array(first.history["loss"] + second.history["loss"]),
+               accuracy=np.array(first.history["accuracy"] + second.history["accuracy"]))
+    return out
+
+
 def program_custom_loop(strategy, opt, compiled):
     x, y = data()
     with strategy.scope():
@@ -143,6 +165,7 @@ def main(outdir):
         "fit_sgd": lambda: program_fit(strategy, "sgd", False),
         "fit_adam": lambda: program_fit(strategy, "adam", False),
         "fit_sgd_eager": lambda: program_fit(strategy, "sgd", True),
+        "fit_datasets": lambda: program_fit_datasets(strategy),
         "loop_sgd_eager": lambda: program_custom_loop(strategy, "sgd", False),
         "loop_adam_eager": lambda: program_custom_loop(strategy, "adam", False),
         "loop_sgd_function": lambda: program_custom_loop(strategy, "sgd", True),
