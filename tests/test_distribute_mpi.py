@@ -34,14 +34,14 @@ pytestmark = pytest.mark.skipif(mpi4py is None or MPIEXEC is None,
 ENV = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
 
 
-def run(program, *args, ranks=None, timeout=180):
+def run(program, *args, ranks=None, timeout=180, **env):
     """Run a program of mpi_programs/ (under mpiexec -n ranks, or plainly); returns
     (exit status, output, seconds)."""
     cmd = [sys.executable, os.path.join(PROGRAMS, program), *map(str, args)]
     if ranks is not None:
         cmd = [MPIEXEC, "-n", str(ranks)] + cmd
     start = time.monotonic()
-    done = subprocess.run(cmd, env=ENV, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(cmd, env=dict(ENV, **env), capture_output=True, text=True, timeout=timeout)
     return done.returncode, done.stdout + done.stderr, time.monotonic() - start
 
 
@@ -110,9 +110,10 @@ def test_reduce_gather_across_ranks(trained):
 @pytest.mark.parametrize("how, says", [
     ("raise", "tf.distribute: rank 1 of 2 raised RuntimeError: injected failure at step 3"),
     ("die", "signal 9"),
+    ("stall", "tf.distribute: rank 0 of 2 waited 4 s for an all-reduce that another rank never joined"),
 ])
 def test_a_failing_rank_ends_the_job(how, says):
-    rc, out, seconds = run("fail.py", how, ranks=2, timeout=60)
+    rc, out, seconds = run("fail.py", how, ranks=2, timeout=60, TAPEFLOW_COLLECTIVE_TIMEOUT_S="4")
     assert rc != 0 and seconds < 30, (rc, seconds, out[-2000:])
     assert says in out, out[-2000:]
     assert "not reached" not in out

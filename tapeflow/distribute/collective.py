@@ -77,6 +77,9 @@ class Local:
     def allgather(self, array):
         return [np.asarray(array)]
 
+    def allreduce_counts(self, n):
+        return [n]
+
     def barrier(self):
         pass
 
@@ -120,14 +123,14 @@ class MPI:
         """Start an all-reduce of a contiguous array now; `.wait()` gives the result."""
         send = _contiguous(array)
         recv = reusable_buffer(send.size, send.dtype).reshape(send.shape)
-        return _Pending(self, self.comm.Iallreduce(send, recv, op=self._op(op)), recv, send, "all-reduce")
+        return _Pending(self, self.comm.Iallreduce(send, recv, op=self._op(op)), recv, send, "an all-reduce")
 
     def allreduce(self, array, op="sum"):
         return self.start_allreduce(array, op).wait()
 
     def broadcast(self, array, root=0):
         buf = _contiguous(array) if self.rank == root else np.empty_like(_contiguous(array))
-        return _Pending(self, self.comm.Ibcast(buf, root=root), buf, None, "broadcast").wait()
+        return _Pending(self, self.comm.Ibcast(buf, root=root), buf, None, "a broadcast").wait()
 
     def broadcast_object(self, obj, root=0):
         # Pickled objects are small (seeds, flags): sized first, then sent as bytes.
@@ -146,7 +149,7 @@ class MPI:
         recv = np.empty(sum(counts), array.dtype)
         offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         req = self.comm.Iallgatherv(array.reshape(-1), [recv, counts, offsets.tolist(), self.mpi._typedict[array.dtype.char]])
-        _Pending(self, req, recv, array, "all-gather").wait()
+        _Pending(self, req, recv, array, "an all-gather").wait()
         parts = np.split(recv, np.cumsum(counts)[:-1])
         return [p.reshape((s,) + array.shape[1:]) if array.ndim else p.reshape(()) for p, s in zip(parts, sizes)]
 
@@ -156,7 +159,7 @@ class MPI:
         return [int(v) for v in self.allreduce(mine)]
 
     def barrier(self):
-        _Pending(self, self.comm.Ibarrier(), None, None, "barrier").wait()
+        _Pending(self, self.comm.Ibarrier(), None, None, "a barrier").wait()
 
     def abort(self, message, code=1):
         sys.stderr.write(message.rstrip() + "\n")
@@ -217,7 +220,7 @@ class _Pending:
                 deadline = now + self.engine.timeout
             elif now > deadline:
                 e = self.engine
-                e.abort(f"tf.distribute: rank {e.rank} of {e.size} waited {e.timeout:.0f} s for a "
+                e.abort(f"tf.distribute: rank {e.rank} of {e.size} waited {e.timeout:.0f} s for "
                         f"{self.what} that another rank never joined (it stopped, or called a different "
                         f"collective); aborting the MPI job")
             if now - deadline + self.engine.timeout > 1.0:
@@ -289,6 +292,9 @@ class NCCL:
 
     def allgather(self, array):
         return self.host.allgather(self.cupy.asnumpy(array))
+
+    def allreduce_counts(self, n):
+        return self.host.allreduce_counts(n)
 
     def barrier(self):
         self.host.barrier()

@@ -89,9 +89,8 @@ class Strategy:
     @contextlib.contextmanager
     def _entered(self):
         _local.stack.append(self)
-        mirror = self._mirror_hook() if self._engine.size > 1 else None
-        if mirror is not None:
-            variables_mod.creation_hooks.append(mirror)
+        created = self._creation_hook()
+        variables_mod.creation_hooks.append(created)
         try:
             if self._device is None:
                 yield self
@@ -99,16 +98,17 @@ class Strategy:
                 with _device(self._device):
                     yield self
         finally:
-            if mirror is not None:
-                variables_mod.creation_hooks.remove(mirror)
+            variables_mod.creation_hooks.remove(created)
             _local.stack.pop()
 
-    def _mirror_hook(self):
+    def _creation_hook(self):
         engine = self._engine
 
-        def mirror(var):  # every rank makes the same variables in the same order (SPMD)
-            var._value = Tensor(engine.broadcast(np.asarray(var._value._value), root=0))
-        return mirror
+        def created(var):
+            var._distribute_strategy = self
+            if engine.size > 1:  # every rank makes the same variables in the same order (SPMD)
+                var._value = Tensor(engine.broadcast(np.asarray(var._value._value), root=0))
+        return created
 
     def scope(self):
         return self._entered()
@@ -136,8 +136,7 @@ class Strategy:
         count = value.shape.as_list()[axis]
         if n > 1:
             local = reduce_mod.all_reduce_sum(self._engine, [local], self._bucket_bytes)[0]
-            count = sum(self._engine.allreduce_counts(count)) if hasattr(self._engine, "allreduce_counts") \
-                else count
+            count = sum(self._engine.allreduce_counts(count))
         if op is ReduceOp.SUM:
             return local
         if n == 1:

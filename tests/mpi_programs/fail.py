@@ -1,11 +1,13 @@
-"""A rank that raises (or dies) in the middle of training: the job must end,
-naming it, instead of leaving the other rank waiting in an all-reduce.
+"""A rank that raises, dies, or stops joining collectives in the middle of
+training: the job must end, naming the rank, instead of leaving the other rank
+waiting in an all-reduce.
 
-    mpiexec -n 2 python fail.py raise|die
+    mpiexec -n 2 python fail.py raise|die|stall
 """
 import os
 import signal
 import sys
+import time
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
@@ -32,6 +34,8 @@ def main(how):
         if rank == 1 and i == 3:
             if how == "raise":
                 raise RuntimeError("injected failure at step 3")
+            if how == "stall":  # alive, but never joins the next all-reduce
+                time.sleep(120)
             os.kill(os.getpid(), signal.SIGKILL)
         strategy.run(step)
     print("not reached: rank", rank, "finished")
