@@ -113,8 +113,11 @@ class MPI:
         self.mpi = mpi
         self.comm = mpi.COMM_WORLD
         self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
+        self.local_size = self.comm.Split_type(mpi.COMM_TYPE_SHARED).Get_size()  # ranks on this host
         self.timeout = default_timeout() if timeout is None else float(timeout)
         _install_abort_hook(self)
+        if self.local_size > 1:
+            _share_cores(self.local_size)
 
     def _op(self, op):
         return {"sum": self.mpi.SUM, "max": self.mpi.MAX, "min": self.mpi.MIN}[op]
@@ -192,6 +195,22 @@ def reusable_buffer(size, dtype):
 def _contiguous(array):
     """A C-ordered array of the same shape (np.ascontiguousarray makes 0-d arrays 1-d)."""
     return np.asarray(array, order="C")
+
+
+def _share_cores(ranks_here):
+    """Ranks sharing a host split its cores: the compiler's OpenMP threads and, when
+    threadpoolctl is installed, NumPy's BLAS pool (unless the user chose counts).
+    Oversubscribed spinning thread pools can make every rank many times slower."""
+    threads = max(1, (os.cpu_count() or 1) // ranks_here)
+    if "TAPEFLOW_NUM_THREADS" not in os.environ:
+        from tapeflow.compiler import set_flag
+        set_flag("num_threads", threads)
+    if not any(v in os.environ for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")):
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:
+            return
+        threadpool_limits(limits=threads)
 
 
 class _Pending:
