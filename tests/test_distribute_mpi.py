@@ -48,6 +48,7 @@ def run(program, *args, ranks=None, timeout=180, **env):
 def ok(program, *args, ranks=None):
     rc, out, _ = run(program, *args, ranks=ranks)
     assert rc == 0, out[-4000:]
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -128,13 +129,16 @@ def _close(a, b):
 
 def test_checkpoints_cross_world_sizes(tmp_path):
     d = tmp_path
-    ok("checkpoint_roundtrip.py", d, "save", ranks=2)
+    out = ok("checkpoint_roundtrip.py", d, "save", ranks=2)
+    # the progress line and the callbacks' messages and files come from the chief alone
+    assert out.count("Epoch 1/1") == 1 and out.count("Epoch 1: saved weights to") == 1, out
+    assert len((d / "log-2.csv").read_text().splitlines()) == 2  # header and one epoch
     saved2 = np.load(d / "2-rank0-save.npz")
     _close(saved2, np.load(d / "2-rank1-save.npz"))
     # one copy on disk, written by the chief, no temporary directories left behind
     assert sorted(os.listdir(d / "managed")) == ["checkpoint", "ckpt-1"]
     assert sorted(p for p in os.listdir(d) if not p.endswith(".npz")) == [
-        "fit-2-1", "managed", "model-2.keras", "weights-2"]
+        "fit-2-1", "log-2.csv", "managed", "model-2.keras", "weights-2"]
 
     ok("checkpoint_roundtrip.py", d, "restore", 2)
     restored1 = np.load(d / "1-rank0-restore.npz")

@@ -48,8 +48,9 @@ def main(directory, mode):
             with strategy.scope():
                 model.optimizer.build(model.trainable_variables)
             ckpt.restore(manager.latest_checkpoint).assert_consumed()
-        cb = tf.keras.callbacks.ModelCheckpoint(os.path.join(directory, f"fit-{n}-{{epoch}}"))
-        model.fit(x, y, batch_size=16, epochs=1, shuffle=False, verbose=0, callbacks=[cb])
+        cbs = [tf.keras.callbacks.ModelCheckpoint(os.path.join(directory, f"fit-{n}-{{epoch}}"), verbose=1),
+               tf.keras.callbacks.CSVLogger(os.path.join(directory, f"log-{n}.csv"))]
+        model.fit(x, y, batch_size=16, epochs=1, shuffle=False, verbose=1, callbacks=cbs)
         step.assign_add(4)
         path = manager.save()
         model.save_weights(os.path.join(directory, f"weights-{n}"))
