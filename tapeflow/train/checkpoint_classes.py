@@ -11,7 +11,7 @@ from tapeflow.distribute.collective import on_chief
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.variables import Variable
-from tapeflow.train import checkpoint as fmt
+from tapeflow.train import checkpoint_format as fmt
 from tapeflow.train.trackable import Trackable
 
 
