@@ -217,8 +217,8 @@ class GraphBuilder(GraphHook):
             while outer is not None and outer is not t.graph:
                 outer = outer.parent
             if outer is None:
-                from tapeflow.runtime.errors import with_location
-                raise ValueError(with_location(
+                from tapeflow.runtime.errors import InaccessibleTensorError, with_location
+                raise InaccessibleTensorError(with_location(
                     f"a tensor ({t.aval!r}) of another graph (a finished function, or another branch or "
                     f"loop body) is used in graph '{self.name}'; values leave a cond or loop only as its "
                     f"outputs, not through Python side effects"))
