@@ -28,6 +28,7 @@ from tapeflow.runtime.ops import matrix_ops as _MX
 from tapeflow.runtime.ops import nn_ops as _N
 from tapeflow.distribute import strategy as _distribute
 from tapeflow.runtime.ops import random_generator as _RG
+from tapeflow.runtime.ops import svd_ops as _SVD
 from tapeflow.runtime.ops import random_ops as _R
 from tapeflow.runtime.ops import reduce_ops as _RD
 from tapeflow.runtime.ops import segment_ops as _SG
@@ -138,7 +139,7 @@ def _namespace(name, doc, members):
     return mod
 
 
-_DTYPE_NAMES = """float16 float32 float64 half double int8 int16 int32 int64 uint8 uint16 uint32 uint64""".split()
+_DTYPE_NAMES = """float16 float32 float64 half double int8 int16 int32 int64 uint8 uint16 uint32 uint64 string""".split()
 _DTYPES = {n: getattr(_dt, n) for n in _DTYPE_NAMES}
 _DTYPES["bool"] = _dt.bool_
 
@@ -148,11 +149,12 @@ nn = _namespace("nn", "tf.nn: activations, losses, convolution and pooling.", _N
 random = _namespace("random", "tf.random: seeded random tensors, generators and stateless ops.", dict(
     normal=_R.normal, uniform=_R.uniform, truncated_normal=_R.truncated_normal, shuffle=_R.shuffle,
     set_seed=_R.set_seed, **_pick(_RG, """Generator get_global_generator set_global_generator stateless_normal
-    stateless_uniform stateless_truncated_normal categorical""")))
+    stateless_uniform stateless_truncated_normal stateless_categorical categorical Algorithm""")))
 linalg = _namespace("linalg", "tf.linalg: matrix products, solves, decompositions and norms.", dict(
     matmul=_L.matmul, einsum=_L.einsum, tensordot=_L.tensordot, eye=_A.eye,
     matrix_transpose=_L.matrix_transpose, adjoint=_L.matrix_transpose, l2_normalize=_N.l2_normalize,
     **_pick(_D, "inv det slogdet logdet solve triangular_solve cholesky cholesky_solve"),
+    svd=_SVD.svd,
     **_pick(_MX, "band_part diag diag_part set_diag tensor_diag tensor_diag_part trace matvec norm global_norm")))
 dtypes = _namespace("dtypes", "tf.dtypes: element types.",
                     dict(_DTYPES, DType=_dt.DType, as_dtype=_dt.as_dtype, cast=_M.cast))
@@ -160,29 +162,29 @@ bitwise = _namespace("bitwise", "tf.bitwise: integer bit operations.", {
     "bitwise_and": _M.bitwise_and, "bitwise_or": _M.bitwise_or, "bitwise_xor": _M.bitwise_xor,
     "invert": _M.invert, "left_shift": _M.left_shift, "right_shift": _M.right_shift})
 def _nest_flatten(structure, expand_composites=False):
-    return _nest.flatten(structure)
+    return _nest.flatten(structure, expand_composites)
 
 
 def _nest_pack_sequence_as(structure, flat_sequence, expand_composites=False):
     flat_sequence = list(flat_sequence)
-    want = len(_nest.flatten(structure))
+    want = len(_nest.flatten(structure, expand_composites))
     if len(flat_sequence) != want:
         raise ValueError(f"pack_sequence_as: the structure has {want} entries, the flat sequence "
                          f"{len(flat_sequence)}")
-    return _nest.pack_sequence_as(structure, flat_sequence)
+    return _nest.pack_sequence_as(structure, flat_sequence, expand_composites)
 
 
 def _nest_map_structure(func, *structure, **kwargs):
     """func applied to the leaves of the structures (which must nest alike), packed as the first."""
     check_types = kwargs.pop("check_types", True)
-    kwargs.pop("expand_composites", None)
+    expand = kwargs.pop("expand_composites", False)
     if kwargs:
         raise TypeError(f"map_structure: unexpected arguments {sorted(kwargs)}")
     if not structure:
         raise ValueError("map_structure: needs at least one structure")
     for other in structure[1:]:
         _nest.assert_same_structure(structure[0], other, check_types)
-    return _nest.map_structure(func, *structure)
+    return _nest.map_structure(func, *structure, expand_composites=expand)
 
 
 image = _namespace("image", "tf.image: flips, resize, standardization, dtype conversion.", dict(
@@ -192,14 +194,17 @@ image = _namespace("image", "tf.image: flips, resize, standardization, dtype con
     central_crop random_crop rot90""")))
 nest = _namespace("nest", "tf.nest: nested structures (dicts flatten in sorted key order).", {
     "flatten": _nest_flatten, "pack_sequence_as": _nest_pack_sequence_as, "map_structure": _nest_map_structure,
-    "assert_same_structure": _nest.assert_same_structure, "is_nested": _nest.is_nested})
+    "assert_same_structure": _nest.assert_same_structure,
+    "is_nested": lambda seq: isinstance(seq, (list, tuple, dict))})
 from tapeflow.runtime import errors as _errors_mod  # noqa: E402
 
 errors = _namespace("errors", "tf.errors: exception types.", {
     "InvalidArgumentError": InvalidArgumentError,
     "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError,
     "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError,
-    "InaccessibleTensorError": _errors_mod.InaccessibleTensorError})
+    "InaccessibleTensorError": _errors_mod.InaccessibleTensorError,
+    **{n: getattr(_errors_mod, n) for n in
+       ("UnimplementedError", "NotFoundError", "FailedPreconditionError", "ResourceExhaustedError")}})
 
 globals().update({n: _OPS[n] for n in _TOP_LEVEL})
 globals().update(_DTYPES)

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import UnimplementedError, arg_error, no_strings, with_location
 from ..registry import bind, defprim
 from ..tensor import Tensor, TensorBase, convert_to_tensor
 from . import array_ops as A
@@ -156,7 +156,14 @@ def binary_args(x, y, op):
                 dtype_mismatch(op, x, y)
             return x, y
         if ty is float or ty is int:
-            return x, _scalar_like(y, x)
+            try:
+                return x, _scalar_like(y, x)
+            except TypeError:
+                if op != "add":
+                    raise
+                # int tensor + Python float: TensorFlow converts the float on its own and its
+                # AddV2 kernel rejects the pair (InvalidArgumentError eagerly).
+                dtype_mismatch(op, x, convert_to_tensor(y))
     elif ty is Tensor and (tx is float or tx is int):
         return _scalar_like(x, y), y
     if isinstance(x, TensorBase):
@@ -203,19 +210,27 @@ def _is_python_data(v):
 
 
 def dtype_mismatch(op, x, y):
-    raise TypeError(with_location(
+    raise arg_error(TypeError, with_location(
         f"{op}: the operands have different dtypes, {x.dtype.name}{list(x.shape)} and "
         f"{y.dtype.name}{list(y.shape)}; cast one with tf.cast first"))
 
 
+# The only binary primitives with a string kernel (add concatenates, as in TensorFlow).
+_STRING_BINARY = frozenset(("add", "equal", "not_equal"))
+
+
 def _binary(prim, x, y):
     x, y = binary_args(x, y, prim.name)
+    if x.dtype is dtypes.string and prim.name not in _STRING_BINARY:
+        raise no_strings(prim.name, x)
     return bind(prim, (x, y), _NO_ATTRS)
 
 
 def _unary(prim, x):
     if type(x) is not Tensor:
         x = convert_to_tensor(x)
+    if x.dtype is dtypes.string:
+        raise no_strings(prim.name, x)
     return bind(prim, (x,), _NO_ATTRS)
 
 
@@ -472,6 +487,10 @@ def cast(x, dtype, name=None):
     dtype = dtypes.as_dtype(dtype)
     if x.dtype is dtype:
         return x
+    if x.dtype is dtypes.string or dtype is dtypes.string:
+        raise UnimplementedError(with_location(
+            f"Cast {x.dtype.name} to {dtype.name} is not supported (tf.strings.to_number / "
+            f"tf.strings.as_string convert between text and numbers)"))
     return bind(CAST, (x,), {"dtype": dtype})
 
 

@@ -215,7 +215,7 @@ class Layer(Module):
         dtype = dtypes.as_dtype(dtype or self.dtype)
         init = initializers.get(initializer if initializer is not None else
                                 ("glorot_uniform" if dtype.is_floating else "zeros"))
-        value = init(tuple(int(d) for d in shape), dtype)
+        value = init(tuple(int(d) for d in shape), dtype=dtype)  # by keyword, as Keras: tf.random.normal fits
         var = Variable(value, trainable=trainable, name=f"{self.name}/{name}", dtype=dtype)
         self.__dict__["_own_weights"].append((name, var))
         regularizer = regularizers.get(regularizer)
@@ -326,6 +326,10 @@ class Layer(Module):
         want = dtypes.as_dtype(self.dtype)
 
         def conv(x):
+            if nest.is_composite(x):  # a RaggedTensor: its flat values are cast
+                flat = x.flat_values
+                cast = flat.dtype.is_floating and flat.dtype is not want and want.is_floating
+                return x.with_flat_values(math_ops.cast(flat, want)) if cast else x
             if isinstance(x, TensorBase) or hasattr(x, "shape") or isinstance(x, (int, float, list)):
                 t = convert_to_tensor(x)
                 if t.dtype.is_floating and t.dtype is not want and want.is_floating:
