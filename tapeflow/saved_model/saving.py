@@ -40,7 +40,13 @@ SERVING = "serving_default"
 def save(obj, export_dir, signatures=None, overwrite=True):
     """Write `obj` to the directory `export_dir` (atomically: a failed save leaves
     what was there before).  `signatures`: a tf.function with an input_signature,
-    a ConcreteFunction, or a dict name -> those."""
+    a ConcreteFunction, or a dict name -> those.  Across several MPI ranks the
+    chief writes and the others wait."""
+    from tapeflow.distribute.collective import on_chief
+    return on_chief(lambda: _save(obj, export_dir, signatures, overwrite))
+
+
+def _save(obj, export_dir, signatures, overwrite):
     sigs = _signature_functions(obj, signatures)
     attributes = _attribute_functions(obj)
     if isinstance(obj, _keras_model_class()) and signatures is None and "__call__" not in attributes:
