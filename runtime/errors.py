@@ -77,6 +77,22 @@ class OutOfRangeError(OpError):
     """An iterator's get_next() ran past the end of its data set (TensorFlow's name)."""
 
 
+class DataLossError(OpError):
+    """Unrecoverable data loss or corruption: a bad CRC, a truncated record (TensorFlow's name)."""
+
+
+class NotFoundError(OpError):
+    """A file or other entity that an op needs does not exist (TensorFlow's name)."""
+
+
+class AlreadyExistsError(OpError):
+    """An entity (a file) that an op would create already exists (TensorFlow's name)."""
+
+
+class PermissionDeniedError(OpError):
+    """The caller may not run the operation (a file it cannot open) (TensorFlow's name)."""
+
+
 class IndexInvalidArgumentError(InvalidArgumentError, IndexError):
     """An index out of range: InvalidArgumentError as in TensorFlow, and an IndexError as in
     Python, so either `except` catches it (NumPy's AxisError is a ValueError and IndexError alike)."""
