@@ -135,7 +135,7 @@ def _namespace(name, doc, members):
     return mod
 
 
-_DTYPE_NAMES = """float16 float32 float64 half double int8 int16 int32 int64 uint8 uint16 uint32 uint64""".split()
+_DTYPE_NAMES = """float16 float32 float64 half double int8 int16 int32 int64 uint8 uint16 uint32 uint64 string""".split()
 _DTYPES = {n: getattr(_dt, n) for n in _DTYPE_NAMES}
 _DTYPES["bool"] = _dt.bool_
 
@@ -198,7 +198,8 @@ errors = _namespace("errors", "tf.errors: exception types.", {
     "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError,
     "DataLossError": _errors_mod.DataLossError, "NotFoundError": _errors_mod.NotFoundError,
     "AlreadyExistsError": _errors_mod.AlreadyExistsError,
-    "PermissionDeniedError": _errors_mod.PermissionDeniedError})
+    "PermissionDeniedError": _errors_mod.PermissionDeniedError,
+    "UnimplementedError": _errors_mod.UnimplementedError})
 
 globals().update({n: _OPS[n] for n in _TOP_LEVEL})
 globals().update(_DTYPES)

@@ -233,13 +233,6 @@ def test_compat():
         tf.compat.v1.no_such_name  # noqa: B018
 
 
-def test_strings_raise_clear_type_error():
-    with pytest.raises(TypeError, match="tf.strings.split: tapeflow has no string tensors"):
-        tf.strings.split(["a b"])
-    with pytest.raises(TypeError, match="no string tensors"):
-        tf.strings.as_string(tf.constant(1))
-
-
 # ------------------------------------------------------------------ ragged
 
 def test_ragged_constant_to_tensor_row_lengths():

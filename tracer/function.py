@@ -235,7 +235,7 @@ class Function:
         for i, (a, spec) in enumerate(zip(flat, specs)):
             t = convert_to_tensor(a, spec.dtype) if not isinstance(a, TensorBase) else convert_to_tensor(a)
             if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
-                raise ValueError(with_location(
+                raise TypeError(with_location(  # TensorFlow: "Can not cast TensorSpec(...)", a TypeError
                     f"{self.__name__}: argument {i} is a {t.dtype.name} tensor of shape {list(t.shape)}, which "
                     f"does not match the input_signature {spec!r}"))
             converted.append(t)

@@ -34,8 +34,13 @@ def pad_stack(buf, targets, pad_value):
                             f"Dataset.padded_batch: component {k} has size {widest[d]} on axis {d}, "
                             f"larger than the padded shape {target}"))
                     widest[d] = t
-        batch = np.full([len(parts)] + widest, pad_value(k), dtype=parts[0].dtype)
+        fill = pad_value(k)
+        if parts[0].dtype == object:  # strings pad with b"" unless told otherwise, as in tf.data
+            fill = b"" if isinstance(fill, int) and fill == 0 else np.asarray(fill, dtype=object)[()]
+            fill = fill.encode("utf-8") if isinstance(fill, str) else fill
+        batch = np.full([len(parts)] + widest, fill, dtype=parts[0].dtype)
         for i, p in enumerate(parts):
-            batch[(i,) + tuple(slice(0, s) for s in p.shape)] = p
+            # A 0-d object array stored into an object array would be stored as an item.
+            batch[(i,) + tuple(slice(0, s) for s in p.shape)] = p if p.ndim else p[()]
         out.append(batch)
     return out

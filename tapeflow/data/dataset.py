@@ -143,7 +143,7 @@ class Dataset:
 
         def produce():
             for i in range(n):
-                yield [a[i] for a in flat]
+                yield [a[i, ...] for a in flat]
 
         return Dataset(produce, tmpl, n, [(a.shape[1:], a.dtype) for a in flat])
 
@@ -312,7 +312,7 @@ class Dataset:
                         "Dataset.unbatch: every component needs the same first dimension, got "
                         f"{[list(a.shape) for a in flat]}"))
                 for i in range(n):
-                    yield [a[i] for a in flat]
+                    yield [a[i, ...] for a in flat]
 
         shapes = None if self._shapes is None else [(tuple(s)[1:], d) for s, d in self._shapes]
         return self._derive(produce, UNKNOWN, shapes)

@@ -4,7 +4,10 @@ On-disk format (documented in README.md): a checkpoint is a directory holding
 `index.json` and one `.npy` file per value.  The index maps each value's path in
 the object graph ("model/dense/kernel", "optimizer/iterations", slot variables as
 "optimizer/.slot/m/model/dense/kernel") to its file, shape and dtype.  Arrays are
-read with allow_pickle=False: nothing in a checkpoint can run code.
+read with allow_pickle=False: nothing in a checkpoint can run code.  A string
+value (dtype "string") is stored as the uint8 vector of
+runtime.string_values.pack (item lengths, then their bytes); its shape is the
+index entry's.
 
 Saving is atomic: files go to a temporary sibling directory, each is fsync'ed,
 the index is written last, and one rename publishes the directory.  A failure at
@@ -17,6 +20,7 @@ import tempfile
 
 import numpy as np
 
+from tapeflow.runtime import string_values
 from tapeflow.runtime.errors import with_location
 from tapeflow.train.trackable import Trackable, check_compatible, walk
 
@@ -92,10 +96,11 @@ def write_values(path, values, overwrite=True):
         for i, (key, var) in enumerate(values):
             if key in index:
                 raise ValueError(f"checkpoint: two values are named {key!r}")
-            array = var.numpy()  # a C-ordered copy; np.ascontiguousarray would make 0-d arrays 1-d
+            array = string_values.as_array(var.numpy())  # a C-ordered copy (0-d stays 0-d)
             fname = f"{i}.npy"
-            _write_array(os.path.join(tmp, fname), array)
-            index[key] = {"file": fname, "shape": list(array.shape), "dtype": array.dtype.name}
+            dtype = "string" if array.dtype == object else array.dtype.name
+            _write_array(os.path.join(tmp, fname), string_values.pack(array) if dtype == "string" else array)
+            index[key] = {"file": fname, "shape": list(array.shape), "dtype": dtype}
         # The index goes last: a directory without one is never a checkpoint.
         _write_json(os.path.join(tmp, INDEX), {"format": FORMAT, "version": VERSION, "values": index})
         _fsync_dir(tmp)
@@ -130,6 +135,12 @@ def read_index(path):
 
 def load_array(path, key, entry):
     array = np.load(os.path.join(path, entry["file"]), allow_pickle=False)
+    if entry["dtype"] == "string" and array.dtype == np.uint8 and array.ndim == 1:
+        try:
+            array = string_values.unpack(array, tuple(entry["shape"]))
+        except ValueError as exc:
+            raise ValueError(f"checkpoint {path!r}: the file of {key!r} is not a string array: {exc}") from None
+        return array
     if list(array.shape) != entry["shape"] or array.dtype.name != entry["dtype"]:
         raise ValueError(f"checkpoint {path!r}: the file of {key!r} does not match its index entry")
     return array
@@ -255,4 +266,5 @@ def _child_names(obj):
 
 def _check_entry(key, entry, var):
     """The index's facts, checked before any file is read."""
-    check_compatible(key, tuple(entry["shape"]), np.dtype(entry["dtype"]), var)
+    dtype = np.dtype(object) if entry["dtype"] == "string" else np.dtype(entry["dtype"])
+    check_compatible(key, tuple(entry["shape"]), dtype, var)
