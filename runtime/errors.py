@@ -54,6 +54,8 @@ def op_error(op_name, inputs, attrs, exc):
     msg = with_location(f"{op_name}({args}){attr_txt} failed: {str(exc).strip()}")
     # A plain ValueError from the array library (int ** negative int, ...) is what TensorFlow
     # reports as InvalidArgumentError, itself a ValueError, so `except ValueError` still catches it.
+    if isinstance(exc, OpError):  # NotFoundError, DataLossError, ...: TensorFlow's class is the news
+        return type(exc)(msg)
     cls = type(exc) if isinstance(exc, (ValueError, TypeError, IndexError)) else InvalidArgumentError
     if cls is ValueError:
         cls = InvalidArgumentError

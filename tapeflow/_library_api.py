@@ -2,7 +2,7 @@
 import sys
 import types
 
-from tapeflow import compat, contrib, data, distribute, keras, ragged, saved_model, sparse, summary, train  # noqa: F401
+from tapeflow import compat, contrib, data, distribute, io, keras, ragged, saved_model, sparse, summary, train  # noqa: F401
 from tapeflow import misc_api as _misc
 from tapeflow.misc_api import get_logger, strings, version  # noqa: F401
 from tapeflow.ragged import RaggedTensor  # noqa: F401
@@ -63,7 +63,7 @@ config = types.SimpleNamespace(
         set_visible_devices=_misc.set_visible_devices),
 )
 
-__all__ = ["contrib", "data", "keras", "saved_model", "summary", "train", "config", "device", "layers", "log",
+__all__ = ["contrib", "data", "io", "keras", "saved_model", "summary", "train", "config", "device", "layers", "log",
            "random_normal", "Module", "name_scope", "arg_max", "arg_min", "assign", "assign_add",
            "assign_sub", "div", "multinomial", "random_shuffle", "set_random_seed", "to_double", "to_float",
            "to_int32", "to_int64",
