@@ -79,3 +79,19 @@ BAD_DECODES = [([b",2"], [None, 1.0], ["int32", "float32"], {}, "Field 0 is requ
 def test_decode_errors(records, defaults, dtypes, kw, message):
     with pytest.raises(InvalidArgumentError, match=message):
         cf.decode_records(records, defaults, dtypes, **kw)
+
+
+def test_vectorized_columns_agree_with_field_rules():
+    rng = np.random.RandomState(0)
+    ints, floats = rng.randint(-10 ** 6, 10 ** 6, 200), rng.randn(200).astype(np.float32)
+    records = [b"%d,%r, x%d" % (i, float(f), k) for k, (i, f) in enumerate(zip(ints, floats))]
+    cols = cf.decode_records(records, [0, 0.0, b""], ["int64", "float32", "string"])
+    assert cols[0].tolist() == ints.tolist() and cols[1].tolist() == floats.tolist()
+    assert cols[2][5] == b" x5"
+    bad = records[:150] + [b"1_000,1.0,x"] + records[150:]
+    with pytest.raises(InvalidArgumentError, match="Field 0 in record 150 is not a valid int64: 1_000"):
+        cf.decode_records(bad, [0, 0.0, b""], ["int64", "float32", "string"])
+    wide = [b"%d" % (2 ** 31 + k) for k in range(40)]
+    with pytest.raises(InvalidArgumentError, match="record 0 is not a valid int32"):
+        cf.decode_records(wide, [0], ["int32"])
+    assert cf.decode_records(wide, [0], ["int64"])[0][-1] == 2 ** 31 + 39

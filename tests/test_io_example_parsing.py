@@ -83,3 +83,45 @@ def test_errors(features, exc, message):
 def test_bad_bytes():
     with pytest.raises(InvalidArgumentError, match="could not parse example"):
         ep.parse([b"\xff\xff"], {"a": ep.FixedLenFeature([], dtypes.int64, default_value=0)})
+
+
+def test_fast_path_agrees_with_general_decoder_on_random_and_odd_encodings():
+    rng = np.random.RandomState(3)
+    wanted = {"a": 0, "b": 0, "c": 0, "d": 0}
+    encodings = []
+    for i in range(300):
+        feats = {}
+        if rng.rand() < 0.8:
+            feats["a"] = pb.Feature(int64_list=pb.Int64List(value=rng.randint(-2 ** 62, 2 ** 62, rng.randint(4)).tolist()))
+        if rng.rand() < 0.8:
+            feats["b"] = pb.Feature(float_list=pb.FloatList(value=rng.randn(rng.randint(4)).tolist()))
+        if rng.rand() < 0.8:
+            feats["c"] = pb.Feature(bytes_list=pb.BytesList(value=[bytes(rng.bytes(rng.randint(200)))]))
+        if rng.rand() < 0.3:
+            feats["zz"] = pb.Feature()
+        encodings.append(pb.Example(features=pb.Features(feature=feats)).SerializeToString())
+    # unpacked int64 (wire 0) and float (wire 5) elements, and two Features messages (merged)
+    encodings.append(b"\x0a\x0c\x0a\x0a\x0a\x01a\x12\x05\x1a\x03\x08\x05\x08" + b"\x07"
+                     if False else b"\x0a\x0b\x0a\x09\x0a\x01a\x12\x04\x1a\x02\x08\x05")
+    encodings.append(b"\x0a\x0e\x0a\x0c\x0a\x01b\x12\x07\x12\x05\x0d" + np.float32(2.5).tobytes())
+    encodings.append(example_bytes := pb.Example(features=pb.Features(feature={"a": pb.Feature(
+        int64_list=pb.Int64List(value=[1]))})).SerializeToString() + pb.Example(features=pb.Features(feature={
+            "d": pb.Feature(int64_list=pb.Int64List(value=[2]))})).SerializeToString())
+    for data in encodings:
+        fast = ep.example_features(data, wanted)
+        general = ep.general_example_features(data, wanted)
+        assert fast.keys() == general.keys()
+        for k in fast:
+            assert fast[k][0] == general[k][0]
+            assert list(np.asarray(fast[k][1]).tolist()) == list(np.asarray(general[k][1]).tolist())
+    assert ep.example_features(example_bytes, wanted)["d"] == (3, [2])
+    assert ep.example_features(encodings[-3], wanted)["a"] == (3, [5])
+    assert list(ep.example_features(encodings[-2], wanted)["b"][1]) == [2.5]
+
+
+@pytest.mark.parametrize("cut", [1, 5, 9, 15, 30])
+def test_truncated_examples_never_parse_silently(cut):
+    data = ex(a=[1, 2], c=[b"x" * 20])
+    with pytest.raises(InvalidArgumentError):
+        ep.parse([data[:-cut]], {"a": ep.FixedLenFeature([2], dtypes.int64, default_value=[0, 0]),
+                                 "c": ep.VarLenFeature(STRING)})

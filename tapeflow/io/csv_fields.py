@@ -120,8 +120,35 @@ def parse_number(field, dtype_name, col, index):
         raise _not_valid(col, index, dtype_name, field) from None
 
 
+def _fast_numbers(values, dtype_name):
+    """The column parsed by NumPy in C, or None when any field needs the per-field rules
+    (empty, NA, blanks, hex, out of range...): those then give TensorFlow's exact errors."""
+    try:
+        raw = np.array(values, dtype="S")
+    except (ValueError, TypeError):
+        return None
+    if dtype_name in _INT_RANGE:
+        try:
+            wide = raw.astype(np.int64)
+        except (ValueError, OverflowError):
+            return None
+        lo, hi = _INT_RANGE[dtype_name]
+        if len(wide) and (wide.min() < lo or wide.max() > hi):
+            return None
+        return wide.astype(CSV_DTYPES[dtype_name])
+    try:
+        return raw.astype(np.float64).astype(CSV_DTYPES[dtype_name])
+    except ValueError:
+        return None
+
+
 def convert_column(values, default, dtype_name, col, na_value, first_index=0):
     """One column's fields (bytes) -> a NumPy array; `default` is None when required."""
+    if dtype_name != "string" and len(values) > 16 and all(values) and na_value not in values:
+        with np.errstate(over="ignore"):
+            fast = _fast_numbers(values, dtype_name)
+        if fast is not None and not any(b"_" in v for v in values):
+            return fast
     out = np.empty(len(values), dtype=CSV_DTYPES[dtype_name])
     for k, field in enumerate(values):
         if not field or field == na_value:
@@ -143,6 +170,12 @@ def decode_records(records, defaults, dtype_names, field_delim=",", use_quote_de
     delim = check_delim(field_delim)
     na = na_value.encode() if isinstance(na_value, str) else bytes(na_value)
     n = len(defaults)
+    if select_cols is None and (not use_quote_delim or not any(_QUOTE in r for r in records)):
+        rows = [r.split(delim) for r in records]   # the common case, split in C
+        if all(len(row) == n for row in rows) and all(records) and \
+                not any(b"\r" in r or b"\n" in r for r in records):
+            columns = list(zip(*rows)) if rows else [()] * n
+            return [convert_column(list(columns[c]), defaults[c], dtype_names[c], c, na) for c in range(n)]
     columns = [[None] * len(records) for _ in range(n)]
     for r, record in enumerate(records):
         fields = select(split_record(record, delim, use_quote_delim, r), select_cols, n, r)

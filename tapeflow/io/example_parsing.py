@@ -61,8 +61,116 @@ def _feature_values(payload):
     return kind, values
 
 
+def _length(data, pos):
+    b = data[pos]
+    if b < 0x80:
+        return b, pos + 1
+    return wire.read_varint(data, pos)
+
+
+def _fast_feature(data, start, end):
+    """(kind, values) of a Feature in data[start:end] in the canonical encoding (one kind,
+    packed numbers), or False for anything else (the general decoder then reads it)."""
+    if start == end:
+        return None, None
+    kind = data[start]
+    n, pos = _length(data, start + 1)
+    if pos + n != end or kind not in (0x0A, 0x12, 0x1A):
+        return False
+    if n == 0:
+        return (1, []) if kind == 0x0A else (2, np.zeros(0, np.float32)) if kind == 0x12 else (3, [])
+    if kind == 0x0A:                          # BytesList: repeated length-delimited values
+        values = []
+        while pos < end:
+            if data[pos] != 0x0A:
+                return False
+            k, pos = _length(data, pos + 1)
+            if pos + k > end:
+                return False
+            values.append(data[pos:pos + k])
+            pos += k
+        return (1, values) if pos == end else False
+    if data[pos] != 0x0A:
+        return False
+    k, pos = _length(data, pos + 1)
+    if pos + k != end:
+        return False
+    if kind == 0x12:                          # FloatList, packed
+        if k % 4:
+            return False
+        return 2, np.frombuffer(data, "<f4", count=k // 4, offset=pos)
+    values = []                               # Int64List, packed varints
+    while pos < end:
+        b = data[pos]
+        if b < 0x80:
+            values.append(b)
+            pos += 1
+        else:
+            v, pos = wire.read_varint(data, pos)
+            values.append(v - (1 << 64) if v >= 1 << 63 else v)
+    return (3, values) if pos == end else False
+
+
+def _fast_example(data, wanted):
+    """example_features for the canonical encoding, or None (then the general decoder runs)."""
+    out, pos, n = {}, 0, len(data)
+    while pos < n:
+        if data[pos] != 0x0A:
+            return None
+        size, pos = _length(data, pos + 1)
+        end = pos + size
+        if end > n:
+            return None
+        while pos < end:
+            if data[pos] != 0x0A:
+                return None
+            size, pos = _length(data, pos + 1)
+            entry_end = pos + size
+            if entry_end > end or data[pos] != 0x0A:
+                return None
+            size, pos = _length(data, pos + 1)
+            if pos + size > entry_end:
+                return None
+            name = wanted.get(data[pos:pos + size])
+            pos += size
+            if pos == entry_end:
+                value_start = value_end = pos
+            else:
+                if data[pos] != 0x12:
+                    return None
+                size, pos = _length(data, pos + 1)
+                value_start, value_end = pos, pos + size
+            if value_end != entry_end:
+                return None
+            pos = entry_end
+            if name is not None:
+                got = _fast_feature(data, value_start, value_end)
+                if got is False:
+                    return None
+                out[name] = got
+        if pos != end:
+            return None
+    return out
+
+
 def example_features(data, wanted):
     """{name: (kind, values)} of the features in `wanted` in one serialized Example."""
+    try:
+        fast = _fast_example(data, {k.encode("utf-8"): k for k in wanted}) if not isinstance(wanted, _ByBytes) \
+            else _fast_example(data, wanted)
+    except (IndexError, wire.DecodeError):
+        fast = None
+    if fast is not None:
+        return fast
+    return general_example_features(data, set(wanted.values()) if isinstance(wanted, _ByBytes) else wanted)
+
+
+class _ByBytes(dict):
+    """Wanted feature names keyed by their UTF-8 bytes (built once per batch)."""
+
+
+def general_example_features(data, wanted):
+    """example_features for any valid encoding (unpacked lists, repeated fields, unknown fields)."""
     out = {}
     for num, wtype, features in wire.iter_fields(data):
         if num != 1 or wtype != wire.BYTES:
@@ -105,7 +213,8 @@ def parse(serialized, features):
         if isinstance(spec, FixedLenSequenceFeature) and not spec.allow_missing:
             raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to be True.")
     try:
-        parsed = [example_features(s, specs) for s in serialized]
+        wanted = _ByBytes((k.encode("utf-8"), k) for k in specs)
+        parsed = [example_features(s, wanted) for s in serialized]
     except wire.DecodeError:
         raise InvalidArgumentError("parse_example: could not parse example input (not a serialized "
                                    "tf.train.Example)") from None
@@ -125,6 +234,17 @@ def _fixed(key, spec, dtype, parsed):
     shape = tuple(int(d) for d in spec.shape)
     size = int(np.prod(shape, dtype=np.int64))
     default = None if spec.default_value is None else _default_array(key, spec, dtype, shape)
+    kind_wanted = _KIND_OF_DTYPE[dtype]
+    columns = [feats.get(key, (None, None)) for feats in parsed]
+    if dtype != "string" and all(k == kind_wanted and len(v) == size for k, v in columns):
+        # every example has the feature with the right count: one vectorized stack
+        if not columns:
+            return np.empty((0,) + shape, dtype=_NP[dtype])
+        if dtype == "float32":
+            flat = np.concatenate([v for _, v in columns]) if size else np.zeros(0, np.float32)
+        else:
+            flat = np.array([x for _, v in columns for x in v], dtype=np.int64)
+        return flat.astype(_NP[dtype], copy=False).reshape((len(parsed),) + shape)
     out = np.empty((len(parsed),) + shape, dtype=_NP[dtype])
     for i, feats in enumerate(parsed):
         kind, values = feats.get(key, (None, None))
