@@ -107,3 +107,11 @@ def test_tf_record_iterator_and_writer_errors(tmp_path):
     assert list(tf.io.tf_record_iterator(path)) == [b"a", b"b"]
     with pytest.raises(tf.errors.InvalidArgumentError, match="compression_type"):
         tf.data.TFRecordDataset(path, compression_type="LZMA")
+
+
+def test_tf1_names(tmp_path):
+    path = str(tmp_path / "r")
+    with tf.compat.v1.python_io.TFRecordWriter(path) as w:
+        w.write(b"x")
+    assert list(tf.compat.v1.io.tf_record_iterator(path)) == [b"x"]
+    assert tf.compat.v1.gfile.Exists(path) and tf.compat.v1.gfile.Glob(str(tmp_path / "*")) == [path]
