@@ -89,7 +89,9 @@ def test_keras_subclassed_conv_model_serving_default(tmp_path):
     assert [(n, a.shape, a.dtype.name) for n, a in sig.inputs] == [("inputs", (None, 6, 6, 2), "float32")]
     assert [(n, a.shape) for n, _, a in sig.outputs] == [("output_0", (None, 2))]
     out = sig(inputs=IMAGES)
-    np.testing.assert_array_equal(out["output_0"].numpy(), expected)
+    # the loaded signature has a None batch dimension, so its kernels may sum in another
+    # order than the fixed-shape compile above: equal to float32 rounding, not bit for bit
+    np.testing.assert_allclose(out["output_0"].numpy(), expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(loaded(IMAGES[:1]).numpy(), expected[:1], rtol=1e-5, atol=1e-6)  # batch of 1
     assert sig.concrete.compile_error is None  # the graph ran compiled
     assert sig.concrete._executable().uses_c

