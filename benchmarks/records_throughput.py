@@ -36,30 +36,31 @@ def make_files(d, mb):
     os.makedirs(d, exist_ok=True)
     target = mb * 2 ** 20
     rng = np.random.RandomState(0)
+    # A few thousand distinct rows, written over and over: the files are big, making them is quick.
     if not os.path.exists(rec_path) or abs(os.path.getsize(rec_path) - target) > target * 0.1:
+        distinct = []
+        for i in range(2000):
+            ex = tf.train.Example()
+            f = ex.features.feature
+            f["x"].float_list.value.extend(rng.randn(N_FLOATS).astype(np.float32).tolist())
+            f["id"].int64_list.value.append(int(rng.randint(0, 10 ** 6)))
+            f["label"].int64_list.value.append(i % 10)
+            f["text"].bytes_list.value.append(b"token %d" % (i % 997))
+            distinct.append(ex.SerializeToString())
         with tf.io.TFRecordWriter(rec_path) as w:
             written, i = 0, 0
             while written < target:
-                ex = tf.train.Example()
-                f = ex.features.feature
-                f["x"].float_list.value.extend(rng.randn(N_FLOATS).astype(np.float32).tolist())
-                f["id"].int64_list.value.append(i)
-                f["label"].int64_list.value.append(i % 10)
-                f["text"].bytes_list.value.append(b"token %d" % (i % 997))
-                data = ex.SerializeToString()
+                data = distinct[i % len(distinct)]
                 w.write(data)
                 written += len(data) + 16
                 i += 1
     if not os.path.exists(csv_path) or abs(os.path.getsize(csv_path) - target) > target * 0.1:
+        block = rng.randn(20000, N_CSV_COLS - 1)
+        text = "".join(f"{i}," + ",".join(f"{v:.5f}" for v in row) + "\n" for i, row in enumerate(block))
         with open(csv_path, "w") as f:
             f.write(",".join(f"c{k}" for k in range(N_CSV_COLS)) + "\n")
-            written = 0
-            while written < target:
-                block = rng.randn(20000, N_CSV_COLS - 1)
-                ids = np.arange(20000)
-                text = "\n".join(f"{i}," + ",".join(f"{v:.5f}" for v in row) for i, row in zip(ids, block)) + "\n"
+            for _ in range(max(1, target // len(text))):
                 f.write(text)
-                written += len(text)
 
 
 def run_engine(engine, d, batch):

@@ -115,3 +115,18 @@ def test_tf1_names(tmp_path):
         w.write(b"x")
     assert list(tf.compat.v1.io.tf_record_iterator(path)) == [b"x"]
     assert tf.compat.v1.gfile.Exists(path) and tf.compat.v1.gfile.Glob(str(tmp_path / "*")) == [path]
+
+
+def test_reader_skip_take_batch_fusion_matches_the_general_pipeline(tmp_path):
+    path = tmp_path / "l.txt"
+    path.write_bytes(b"".join(b"line %d\n" % i for i in range(23)))
+    fused = tf.data.TextLineDataset(str(path)).skip(2).take(15).batch(4)
+    general = tf.data.TextLineDataset(str(path)).map(lambda x: x).skip(2).take(15).batch(4)
+    got = [b.numpy().tolist() for b in fused]
+    assert got == [b.numpy().tolist() for b in general]
+    assert [len(b) for b in got] == [4, 4, 4, 3] and got[0][0] == b"line 2"
+    assert [len(b) for b in tf.data.TextLineDataset(str(path)).batch(5, drop_remainder=True)] == [5] * 4
+    assert fused.element_spec.shape.as_list() == [None]
+    assert tf.data.TextLineDataset(str(path)).batch(5, drop_remainder=True).element_spec.shape.as_list() == [5]
+    assert list(tf.data.TextLineDataset(str(path)).skip(-1).as_numpy_iterator()) == []
+    assert len(list(tf.data.TextLineDataset(str(path)).take(-1))) == 23

@@ -7,6 +7,8 @@ string tensor or a Dataset of file names, read when iteration starts.  With
 num_parallel_reads=n the files are interleaved as TensorFlow does (n open at a time,
 one element from each in turn); without it they are read one after another.
 """
+import itertools
+
 import numpy as np
 
 from tapeflow.data.dataset import AUTOTUNE, UNKNOWN, Dataset
@@ -102,34 +104,75 @@ def _lines(path, compression_type):
         raw.close()
 
 
-class TextLineDataset(Dataset):
+class _RecordSource(Dataset):
+    """A reader: scalar string elements from `items()` (an iterator of bytes).  skip() and
+    batch() applied straight to a reader work on the bytes (a batch is one object array
+    built at once), the fusion tf.data does for its readers: same elements, no per-element
+    arrays."""
+
+    def __init__(self, items):
+        self._items = items
+        super().__init__(lambda: ([scalar(r)] for r in items()), S.LEAF, UNKNOWN, _STRING_SCALAR)
+
+    def skip(self, count, name=None):
+        n = int(count.numpy() if hasattr(count, "numpy") else count)
+        items = self._items
+        if n < 0:                                   # TF: skip(-1) skips everything
+            return _RecordSource(lambda: iter(()))
+        return _RecordSource(lambda: itertools.islice(items(), n, None))
+
+    def take(self, count, name=None):
+        n = int(count.numpy() if hasattr(count, "numpy") else count)
+        items = self._items
+        if n < 0:                                   # TF: take(-1) takes everything
+            return _RecordSource(items)
+        return _RecordSource(lambda: itertools.islice(items(), n))
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
+        size = int(batch_size.numpy() if hasattr(batch_size, "numpy") else batch_size)
+        if size <= 0:
+            return super().batch(batch_size, drop_remainder)   # its error message
+        items = self._items
+
+        def produce():
+            it = items()
+            while True:
+                chunk = list(itertools.islice(it, size))
+                if not chunk or (drop_remainder and len(chunk) < size):
+                    return
+                arr = np.empty(len(chunk), dtype=object)
+                arr[:] = chunk
+                yield [arr]
+
+        return Dataset(produce, S.LEAF, UNKNOWN, [((size if drop_remainder else None,), np.dtype(object))])
+
+
+class TextLineDataset(_RecordSource):
     """The lines of text files, as scalar string tensors."""
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
         ctype = rf.compression_of(compression_type, "TextLineDataset")
         source = filenames
 
-        def produce():
+        def items():
             names = file_names(source, "TextLineDataset")
-            for line in interleaved(lambda n: _lines(n, ctype), names, num_parallel_reads):
-                yield [scalar(line)]
+            return interleaved(lambda n: _lines(n, ctype), names, num_parallel_reads)
 
-        super().__init__(produce, S.LEAF, UNKNOWN, _STRING_SCALAR)
+        super().__init__(items)
 
 
-class TFRecordDataset(Dataset):
+class TFRecordDataset(_RecordSource):
     """The records of TFRecord files, as scalar string tensors (CRCs checked)."""
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
         ctype = rf.compression_of(compression_type, "TFRecordDataset")
         source = filenames
 
-        def produce():
+        def items():
             names = file_names(source, "TFRecordDataset")
-            for record in interleaved(lambda n: rf.iter_records(n, ctype), names, num_parallel_reads):
-                yield [scalar(record)]
+            return interleaved(lambda n: rf.iter_records(n, ctype), names, num_parallel_reads)
 
-        super().__init__(produce, S.LEAF, UNKNOWN, _STRING_SCALAR)
+        super().__init__(items)
 
 
 def _fixed_records(path, record_bytes, header_bytes, footer_bytes, compression_type):
@@ -158,7 +201,7 @@ def _fixed_records(path, record_bytes, header_bytes, footer_bytes, compression_t
         raw.close()
 
 
-class FixedLengthRecordDataset(Dataset):
+class FixedLengthRecordDataset(_RecordSource):
     """Records of record_bytes bytes each (after header_bytes, before footer_bytes)."""
 
     def __init__(self, filenames, record_bytes, header_bytes=None, footer_bytes=None, buffer_size=None,
@@ -169,13 +212,12 @@ class FixedLengthRecordDataset(Dataset):
             raise InvalidArgumentError(with_location("FixedLengthRecordDataset: record_bytes must be positive"))
         source = filenames
 
-        def produce():
+        def items():
             names = file_names(source, "FixedLengthRecordDataset")
             per_file = (lambda n: _fixed_records(n, record_bytes, header, footer, ctype))
-            for record in interleaved(per_file, names, num_parallel_reads):
-                yield [scalar(record)]
+            return interleaved(per_file, names, num_parallel_reads)
 
-        super().__init__(produce, S.LEAF, UNKNOWN, _STRING_SCALAR)
+        super().__init__(items)
 
 
 def list_files(file_pattern, shuffle=None, seed=None, name=None):

@@ -147,7 +147,7 @@ def convert_column(values, default, dtype_name, col, na_value, first_index=0):
     if dtype_name != "string" and len(values) > 16 and all(values) and na_value not in values:
         with np.errstate(over="ignore"):
             fast = _fast_numbers(values, dtype_name)
-        if fast is not None and not any(b"_" in v for v in values):
+        if fast is not None and b"_" not in b"".join(values):
             return fast
     out = np.empty(len(values), dtype=CSV_DTYPES[dtype_name])
     for k, field in enumerate(values):
@@ -170,10 +170,11 @@ def decode_records(records, defaults, dtype_names, field_delim=",", use_quote_de
     delim = check_delim(field_delim)
     na = na_value.encode() if isinstance(na_value, str) else bytes(na_value)
     n = len(defaults)
-    if select_cols is None and (not use_quote_delim or not any(_QUOTE in r for r in records)):
+    joined = b"\n".join(records)
+    if select_cols is None and (not use_quote_delim or b'"' not in joined):
         rows = [r.split(delim) for r in records]   # the common case, split in C
         if all(len(row) == n for row in rows) and all(records) and \
-                not any(b"\r" in r or b"\n" in r for r in records):
+                joined.count(b"\n") == len(records) - 1 and b"\r" not in joined:
             columns = list(zip(*rows)) if rows else [()] * n
             return [convert_column(list(columns[c]), defaults[c], dtype_names[c], c, na) for c in range(n)]
     columns = [[None] * len(records) for _ in range(n)]
