@@ -125,3 +125,30 @@ def test_truncated_examples_never_parse_silently(cut):
     with pytest.raises(InvalidArgumentError):
         ep.parse([data[:-cut]], {"a": ep.FixedLenFeature([2], dtypes.int64, default_value=[0, 0]),
                                  "c": ep.VarLenFeature(STRING)})
+
+
+def test_shared_layout_batches_parse_as_one_by_one():
+    rng = np.random.RandomState(5)
+    rows = []
+    for i in range(200):
+        feats = {"x": pb.Feature(float_list=pb.FloatList(value=rng.randn(3).tolist())),
+                 "id": pb.Feature(int64_list=pb.Int64List(value=[int(rng.choice([5, 300, -7, 2 ** 40]))])),
+                 "t": pb.Feature(bytes_list=pb.BytesList(value=[b"ab", bytes(rng.bytes(2))])),
+                 "other": pb.Feature(int64_list=pb.Int64List(value=[int(rng.randint(100))]))}
+        if i % 17 == 0:
+            feats["x"] = pb.Feature(float_list=pb.FloatList(value=[1.0]))        # another layout
+        rows.append(pb.Example(features=pb.Features(feature=feats)).SerializeToString())
+    rows.append(b"\x0a\x7f" + rows[3][2:])   # same length as its group, a broken length
+    spec = {"x": ep.VarLenFeature(dtypes.float32), "id": ep.FixedLenFeature([], dtypes.int64),
+            "t": ep.FixedLenFeature([2], STRING)}
+    from tapeflow.io import example_batch
+    uniform = example_batch.parse_uniform(rows, ep._ByBytes((k.encode(), k) for k in spec))
+    assert sum(u is not None for u in uniform) > 150          # most rows took the shared layout
+    with pytest.raises(InvalidArgumentError):
+        ep.parse(rows, spec)                                   # the broken row is still caught
+    batch = ep.parse(rows[:-1], spec)
+    one_by_one = [ep.parse([r], spec) for r in rows[:-1]]
+    assert batch["id"].tolist() == [o["id"][0] for o in one_by_one]
+    assert batch["t"].tolist() == [o["t"][0].tolist() for o in one_by_one]
+    idx, vals, shape = batch["x"]
+    assert vals.tolist() == [v for o in one_by_one for v in o["x"][1].tolist()]

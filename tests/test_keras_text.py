@@ -82,3 +82,12 @@ def test_text_vectorization_callable_standardize_and_character_split():
     assert vec(tf.constant(["ab", "bac"])).numpy().tolist() == [[2, 3, 0], [3, 2, 1]]
     with pytest.raises(ValueError, match="split"):
         tf.keras.layers.TextVectorization(split=lambda x: x)
+
+
+def test_keras_file_save_and_load(tmp_path):
+    model, _ = _text_model()
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    loaded = tf.keras.models.load_model(path)
+    np.testing.assert_allclose(loaded(tf.constant(TEXTS)).numpy(), model(tf.constant(TEXTS)).numpy(), rtol=1e-6)
+    assert loaded.get_layer("vec").get_vocabulary() == model.get_layer("vec").get_vocabulary()

@@ -213,8 +213,10 @@ def parse(serialized, features):
         if isinstance(spec, FixedLenSequenceFeature) and not spec.allow_missing:
             raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to be True.")
     try:
+        from tapeflow.io.example_batch import parse_uniform  # (it imports this module)
         wanted = _ByBytes((k.encode("utf-8"), k) for k in specs)
-        parsed = [example_features(s, wanted) for s in serialized]
+        uniform = parse_uniform(serialized, wanted)
+        parsed = [u if u is not None else example_features(s, wanted) for u, s in zip(uniform, serialized)]
     except wire.DecodeError:
         raise InvalidArgumentError("parse_example: could not parse example input (not a serialized "
                                    "tf.train.Example)") from None
@@ -236,6 +238,10 @@ def _fixed(key, spec, dtype, parsed):
     default = None if spec.default_value is None else _default_array(key, spec, dtype, shape)
     kind_wanted = _KIND_OF_DTYPE[dtype]
     columns = [feats.get(key, (None, None)) for feats in parsed]
+    if dtype == "string" and columns and all(k == kind_wanted and len(v) == size for k, v in columns):
+        flat = np.empty(len(columns) * size, dtype=object)
+        flat[:] = [x for _, v in columns for x in v]
+        return flat.reshape((len(parsed),) + shape)
     if dtype != "string" and all(k == kind_wanted and len(v) == size for k, v in columns):
         # every example has the feature with the right count: one vectorized stack
         if not columns:
@@ -243,7 +249,8 @@ def _fixed(key, spec, dtype, parsed):
         if dtype == "float32":
             flat = np.concatenate([v for _, v in columns]) if size else np.zeros(0, np.float32)
         else:
-            flat = np.array([x for _, v in columns for x in v], dtype=np.int64)
+            flat = np.concatenate([np.asarray(v, dtype=np.int64) for _, v in columns]) if size \
+                else np.zeros(0, np.int64)
         return flat.astype(_NP[dtype], copy=False).reshape((len(parsed),) + shape)
     out = np.empty((len(parsed),) + shape, dtype=_NP[dtype])
     for i, feats in enumerate(parsed):
