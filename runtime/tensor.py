@@ -262,6 +262,8 @@ def _python_to_array(value, dtype):
         return arr.astype(np.int32)
     if kind in "bf":
         return arr
+    if kind == "O" and not isinstance(value, (list, tuple)):
+        raise TypeError(with_location(f"Cannot convert {value!r} to a tensor"))
     if kind in "USO":
         return _text_to_array(value)
     return arr
@@ -325,7 +327,9 @@ def convert_to_tensor(value, dtype=None, name=None):
     arr = constant_value_array(value, dtype)
     dtypes.from_numpy(arr.dtype)  # raises for unsupported dtypes
     xp = registry.state.xp
-    return Tensor(arr if xp is np else xp.asarray(arr))  # inside tf.device('/gpu:0'): on the GPU
+    if xp is np or arr.dtype == object:  # strings stay on the host, even inside tf.device('/gpu:0')
+        return Tensor(arr)
+    return Tensor(xp.asarray(arr))  # inside tf.device('/gpu:0'): on the GPU
 
 
 def _contains_tensor(seq):

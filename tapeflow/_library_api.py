@@ -7,7 +7,8 @@ from tapeflow import (  # noqa: F401
 )
 from tapeflow import misc_api as _misc
 from tapeflow.misc_api import get_logger, version  # noqa: F401
-from tapeflow.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: F401
+from tapeflow.ragged_spec import RaggedTensorSpec  # noqa: F401
+from tapeflow.ragged_tensor import RaggedTensor  # noqa: F401
 from tapeflow.sparse import SparseTensor  # noqa: F401
 from tapeflow.module import Module, name_scope  # noqa: F401
 from tapeflow.compat_v1 import (  # noqa: F401

@@ -1,7 +1,8 @@
 """tf.ragged: the public names of ragged tensors (the type is in ragged_tensor.py,
 the ops in ragged_ops.py)."""
 from tapeflow.runtime.ops import ragged_ops as _RO
-from tapeflow.ragged_tensor import RaggedTensor, RaggedTensorSpec, is_ragged  # noqa: F401
+from tapeflow.ragged_spec import RaggedTensorSpec  # noqa: F401
+from tapeflow.ragged_tensor import RaggedTensor, is_ragged  # noqa: F401
 from tapeflow.ragged_ops import boolean_mask, constant, constant_value, map_flat_values, stack  # noqa: F401
 
 

@@ -1,6 +1,7 @@
 """Ops on RaggedTensors, written in tapeflow ops over values and row splits (so
 they trace and differentiate): tf.ragged.constant, map_flat_values, elementwise
-math, reductions, concat/stack/gather/boolean_mask/where, indexing.
+math, reductions, concat/stack/gather/boolean_mask/where (indexing is in
+ragged_indexing.py).
 
 `dispatch_table()` maps public op names to their ragged versions; _library_api
 wraps the public functions so that `tf.reduce_sum(rt, axis=1)` lands here.
@@ -166,11 +167,10 @@ _DENSE = {"sum": RD.reduce_sum, "max": RD.reduce_max, "min": RD.reduce_min, "pro
 
 
 def _segment_reduce(kind, values, ids, n):
-    if kind in ("any", "all"):
-        as_int = M.cast(values, dtypes.int32)
-        hits = SG.unsorted_segment_max(as_int, ids, n) if kind == "any" else SG.unsorted_segment_min(as_int, ids, n)
-        return M.cast(hits if kind == "any" else M.maximum(hits, 0) + M.cast(M.equal(
-            SG.unsorted_segment_sum(A.ones_like(as_int), ids, n), 0), dtypes.int32), dtypes.bool_)
+    if kind in ("any", "all"):  # counts of True (any) or of False (all) per segment
+        hits = M.cast(values if kind == "any" else M.logical_not(values), dtypes.int32)
+        count = SG.unsorted_segment_sum(hits, ids, n)
+        return M.greater(count, 0) if kind == "any" else M.equal(count, 0)
     if kind == "mean":
         total = SG.unsorted_segment_sum(values, ids, n)
         count = SG.unsorted_segment_sum(A.ones_like(values), ids, n)
@@ -230,9 +230,11 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     if axis not in (None, 0) or batch_dims:
         raise NotImplementedError(with_location("tf.gather of a RaggedTensor: axis 0 only"))
     if _is_ragged(indices):
-        return indices.with_flat_values(gather(params, indices.flat_values))
+        inner = gather(params, indices.flat_values) if _is_ragged(params) else G.gather(params, indices.flat_values)
+        return indices.with_flat_values(inner)
     idx = convert_to_tensor(indices)
     if idx.shape.rank == 0:
+        from tapeflow.ragged_indexing import getitem
         return getitem(params, idx)
     if idx.shape.rank != 1:
         raise NotImplementedError(with_location("tf.gather of a RaggedTensor: a vector of indices"))
@@ -245,7 +247,14 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     return _gather_rows(params, idx)
 
 
+def dense_boolean_mask(tensor, mask, axis=None, name=None):
+    """tf.boolean_mask given a RaggedTensor: TensorFlow 2.21 refuses it (a ValueError)."""
+    raise ValueError(with_location("tf.boolean_mask does not take RaggedTensors; use tf.ragged.boolean_mask"))
+
+
 def boolean_mask(tensor, mask, axis=None, name=None):
+    """tf.ragged.boolean_mask: rows kept where a dense mask is True, or values kept
+    where a ragged mask of the same row partition is True."""
     if _is_ragged(mask):
         _same_partition(tensor, mask) if _is_ragged(tensor) else None
         if not _is_ragged(tensor):
@@ -325,95 +334,6 @@ def stack(values, axis=0, name=None):
     return RaggedTensor(concat(parts, 0), RO.splits_from_lengths(counts), _validate=False)
 
 
-# ------------------------------------------------------------------ indexing
-def _row(rt, i):
-    s = rt.row_splits
-    start, stop = s[i], s[i + 1]
-    if _is_ragged(rt.values):
-        return _slice_rows(rt.values, start, stop)
-    return rt.values[start:stop]
-
-
-def _slice_rows(rt, start, stop):
-    new = rt.row_splits[start:stop + 1]
-    values = rt.values
-    lo, hi = new[0], new[-1]
-    values = _slice_rows(values, lo, hi) if _is_ragged(values) else values[lo:hi]
-    return RaggedTensor(values, new - lo, rt.uniform_row_length, _validate=False)
-
-
-def _static_nrows(rt):
-    n = rt.row_splits.shape[0]
-    return None if n is None else n - 1
-
-
-def getitem(rt, key):
-    if not isinstance(key, tuple):
-        key = (key,)
-    if not key:
-        return rt
-    first, rest = key[0], key[1:]
-    if first is Ellipsis:
-        raise NotImplementedError(with_location("RaggedTensor indexing with ..."))
-    if isinstance(first, slice):
-        n = _static_nrows(rt)
-        if n is None and (first.start, first.stop, first.step) != (None, None, None):
-            raise NotImplementedError(with_location("slicing the rows of a traced RaggedTensor"))
-        if first.step not in (None, 1):
-            out = _gather_rows(rt, np.arange(n)[first])
-        else:
-            start, stop, _ = first.indices(n) if n is not None else (0, None, 1)
-            out = rt if n is None else _slice_rows(rt, start, max(start, stop))
-        if not rest:
-            return out
-        return _index_inner(out, rest)
-    if isinstance(first, (int, np.integer)) or (isinstance(first, TensorBase) and first.shape.rank == 0):
-        n = _static_nrows(rt)
-        i = first
-        if isinstance(first, (int, np.integer)):
-            if n is not None and not -n <= first < n:
-                raise IndexError(with_location(f"RaggedTensor: row {first} out of range for {n} rows"))
-            i = int(first) % n if n else int(first)
-        row = _row(rt, i)
-        return getitem(row, rest) if rest and _is_ragged(row) else (row[rest] if rest else row)
-    raise TypeError(with_location(f"RaggedTensor: cannot index with {type(first).__name__}"))
-
-
-def _index_inner(rt, rest):
-    """rt[:, rest...]: index within every row."""
-    first, more = rest[0], rest[1:]
-    if isinstance(first, slice) and rt.ragged_rank == 1:
-        if first.step not in (None, 1):
-            raise NotImplementedError(with_location("RaggedTensor: a step inside rows"))
-        col, row = RO.ids(rt.row_splits, "col"), rt.value_rowids()
-        length = G.gather(rt.row_lengths(), row)
-
-        def bound(b, default):
-            if b is None:
-                return default
-            b = convert_to_tensor(np.int64(b))
-            return M.minimum(M.maximum(A.where(M.less(b, 0), b + length, A.broadcast_to(b, A.shape(length))), 0),
-                             length)
-
-        lo, hi = bound(first.start, A.zeros_like(length)), bound(first.stop, length)
-        keep = M.logical_and(M.greater_equal(col, lo), M.less(col, hi))
-        lengths = SG.unsorted_segment_sum(M.cast(keep, dtypes.int64), row, rt.nrows())
-        out = RaggedTensor.from_row_lengths(G.boolean_mask(rt.values, keep), lengths, validate=False)
-        return out.with_flat_values(out.flat_values[(slice(None),) + more]) if more else out
-    if isinstance(first, slice) and first == slice(None) and rt.ragged_rank > 1:
-        inner = _index_inner(rt.values, more) if more else rt.values
-        return rt.with_values(inner)
-    if isinstance(first, (int, np.integer)) and rt.uniform_row_length is not None:
-        j = int(first) % rt.uniform_row_length
-        picked = rt.row_starts() + j
-        values = _gather_rows(rt.values, picked) if _is_ragged(rt.values) else G.gather(rt.values, picked)
-        return getitem(values, (slice(None),) + more) if more else values
-    if not isinstance(first, slice):
-        raise ValueError(with_location("Cannot index into an inner ragged dimension."))
-    raise NotImplementedError(with_location(f"RaggedTensor indexing with {rest!r} inside rows"))
-
-
-# ------------------------------------------------------------------ shape queries
 def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
     return M.cast(A.size(input.flat_values), out_type)
 
@@ -430,8 +350,9 @@ def dispatch_table():
     for n in binary:
         table[n] = n, "binary"
     for n in ("reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_mean", "reduce_any",
-              "reduce_all", "where", "gather", "boolean_mask", "size"):
+              "reduce_all", "where", "gather", "size"):
         table[n] = n, "own"
+    table["boolean_mask"] = "dense_boolean_mask", "own"
     for n in ("concat", "stack"):
         table[n] = n, "list"
     return table

@@ -11,13 +11,15 @@ RaggedTensor is made; traced ones are trusted.
 For tf.function, tf.nest (internal) and tf.data, a RaggedTensor is a composite:
 `_nest_components()` are its flat values and row splits (outermost first) and
 `_nest_rebuild(components)` makes one of the same ragged rank from new ones.
-The ops on ragged tensors (tf.concat, tf.reduce_sum, ...) are in ragged_ops.py.
+The ops on ragged tensors (tf.concat, tf.reduce_sum, ...) are in ragged_ops.py,
+indexing in ragged_indexing.py, RaggedTensorSpec in ragged_spec.py.
 """
 import numpy as np
 
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import gather_ops as G
 from tapeflow.runtime.ops import join_ops as J
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import ragged_ops as RO
@@ -289,7 +291,8 @@ class RaggedTensor:
         return (self.flat_values,) + self.nested_row_splits
 
     def _nest_rebuild(self, components):
-        return _rebuild(self.ragged_rank, components, self._uniform_lengths())
+        from tapeflow.ragged_spec import rebuild  # that module builds on this one
+        return rebuild(self.ragged_rank, components, self._uniform_lengths())
 
     def _uniform_lengths(self):
         out, rt = [], self
@@ -317,6 +320,32 @@ class RaggedTensor:
         if target is not None and target[0] is not None:
             dense = _fit_rows(dense, target[0], default)
         return dense
+
+    def to_sparse(self, name=None):
+        """A SparseTensor with an index per value (eager: tf.SparseTensor needs a known dense_shape)."""
+        from tapeflow.sparse import SparseTensor
+        flat = self.flat_values
+        if flat.shape.rank != 1:
+            raise NotImplementedError(with_location("RaggedTensor.to_sparse: values with inner dense dimensions"))
+        splits = self.nested_row_splits
+        row, col = RO.ids(splits[-1], "row"), RO.ids(splits[-1], "col")
+        columns = [col]
+        for s in reversed(splits[:-1]):  # the row of a level is a value of the level above
+            columns.insert(0, G.gather(RO.ids(s, "col"), row))
+            row = G.gather(RO.ids(s, "row"), row)
+        indices = J.stack([row] + columns, axis=1)
+        return SparseTensor(indices, flat, self.bounding_shape().numpy())
+
+    @classmethod
+    def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64):
+        """Rows of a 2-D SparseTensor in row-major order (each row's columns from 0)."""
+        shape = [int(d) for d in np.asarray(st_input.dense_shape).reshape(-1)]
+        if len(shape) != 2:
+            raise ValueError(with_location(f"RaggedTensor.from_sparse: a rank-2 SparseTensor, got shape {shape}"))
+        from tapeflow.runtime.ops import segment_ops
+        rows = M.cast(convert_to_tensor(st_input.indices)[:, 0], dtypes.int64)
+        lengths = segment_ops.unsorted_segment_sum(A.ones_like(rows), rows, shape[0])
+        return cls.from_row_lengths(st_input.values, lengths)
 
     def to_list(self):
         """Nested Python lists (eager only)."""
@@ -349,8 +378,8 @@ class RaggedTensor:
 
     # ------------------------------------------------------------ indexing
     def __getitem__(self, key):
-        from tapeflow import ragged_ops
-        return ragged_ops.getitem(self, key)
+        from tapeflow import ragged_indexing
+        return ragged_indexing.getitem(self, key)
 
     # ------------------------------------------------------------ operators
     def _binary(self, other, op, reflected=False):
@@ -433,92 +462,6 @@ def _fit_rows(dense, rows, default):
         return dense[:rows]
     pad = A.broadcast_to(default, J.concat([A.reshape(rows - A.shape(dense)[0], (1,)), A.shape(dense)[1:]], 0))
     return J.concat([dense, pad], 0)
-
-
-def _rebuild(ragged_rank, components, uniform=None):
-    """A RaggedTensor (or RaggedTensorSpec, from TensorSpecs) from (flat values, splits...)."""
-    from tapeflow.tracer.signature import TensorSpec
-    if components and isinstance(components[0], TensorSpec):
-        values, splits = components[0], components[1:]
-        return RaggedTensorSpec(TensorShape((None,) * (ragged_rank + 1) + tuple(values.shape.dims[1:])),
-                                values.dtype, ragged_rank, _component_specs=tuple(components))
-    if not all(isinstance(c, (TensorBase, RaggedTensor)) for c in components):
-        return _Slots(ragged_rank, tuple(components), uniform)
-    out = components[0]
-    uniform = uniform or (None,) * ragged_rank
-    for splits, width in zip(reversed(components[1:]), reversed(uniform)):
-        out = RaggedTensor(out, splits, width, _validate=False)
-    return out
-
-
-class _Slots:
-    """The place of a RaggedTensor in a structure whose leaves are not tensors (the
-    tracer's output placeholders): packs back into a RaggedTensor once they are."""
-
-    def __init__(self, ragged_rank, components, uniform):
-        self.ragged_rank, self._components, self._uniform = ragged_rank, components, uniform
-
-    def _nest_components(self):
-        return self._components
-
-    def _nest_rebuild(self, components):
-        return _rebuild(self.ragged_rank, components, self._uniform)
-
-
-class RaggedTensorSpec:
-    """The type of a RaggedTensor argument: shape (rank = ragged_rank + 1 + inner rank),
-    dtype and ragged rank; its components are the TensorSpecs of the flat values and
-    of each row_splits vector."""
-
-    def __init__(self, shape=None, dtype=dtypes.float32, ragged_rank=None, row_splits_dtype=dtypes.int64,
-                 flat_values_spec=None, _component_specs=None):
-        self.shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
-        self.dtype = dtypes.as_dtype(dtype)
-        rank = self.shape.rank
-        if ragged_rank is None:
-            if rank is None:
-                raise ValueError("RaggedTensorSpec: give ragged_rank or a shape of known rank")
-            ragged_rank = rank - 1
-        if rank is not None and not 0 < ragged_rank < max(rank, 1):
-            raise ValueError(f"RaggedTensorSpec: ragged_rank {ragged_rank} does not fit a rank-{rank} shape")
-        self.ragged_rank = ragged_rank
-        self.row_splits_dtype = dtypes.int64
-        self._component_specs = _component_specs
-
-    def _nest_components(self):
-        if self._component_specs is not None:
-            return self._component_specs
-        from tapeflow.tracer.signature import TensorSpec
-        dims = self.shape.dims if self.shape.rank is not None else (None,) * (self.ragged_rank + 1)
-        inner = tuple(dims[self.ragged_rank + 1:])
-        rows = dims[0]
-        splits = [TensorSpec([None if rows is None else rows + 1], dtypes.int64)]
-        splits += [TensorSpec([None], dtypes.int64) for _ in range(self.ragged_rank - 1)]
-        return (TensorSpec((None,) + inner, self.dtype),) + tuple(splits)
-
-    def _nest_rebuild(self, components):
-        return _rebuild(self.ragged_rank, components)
-
-    @classmethod
-    def from_value(cls, value):
-        return cls(value.shape, value.dtype, value.ragged_rank)
-
-    def is_compatible_with(self, other):
-        if isinstance(other, (RaggedTensor, RaggedTensorSpec)):
-            return (other.dtype is self.dtype and other.ragged_rank == self.ragged_rank
-                    and self.shape.is_compatible_with(other.shape))
-        return False
-
-    def __eq__(self, other):
-        return isinstance(other, RaggedTensorSpec) and (self.shape.dims, self.dtype, self.ragged_rank) == \
-            (other.shape.dims, other.dtype, other.ragged_rank)
-
-    def __hash__(self):
-        return hash((self.shape.dims, self.dtype, self.ragged_rank))
-
-    def __repr__(self):
-        return f"RaggedTensorSpec(TensorShape({self.shape.as_list() if self.shape.rank is not None else None}), " \
-               f"tf.{self.dtype.name}, {self.ragged_rank}, tf.int64)"
 
 
 def is_ragged(x):

@@ -218,7 +218,8 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
     """Every string as its Unicode code points (int32)."""
     _check_encoding(input_encoding, errors)
     return _ragged_pieces(input, "unicode_decode", {"mode": "unicode_decode", "errors": errors,
-                                                    "replacement_char": int(replacement_char)})
+                                                    "replacement_char": int(replacement_char),
+                                                    "replace_control": bool(replace_control_characters)})
 
 
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
@@ -239,3 +240,39 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     arr = np.empty(len(out), dtype=object)
     arr[:] = out
     return convert_to_tensor(arr.reshape(shape))
+
+
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
+           preserve_short_sequences=False, name=None):
+    """The n-grams (joined with `separator`) of the last axis of `data` (dense or ragged),
+    for every width in `ngram_width`, optionally padded with pad_values (left, right)."""
+    widths = (int(ngram_width),) if isinstance(ngram_width, int) else tuple(int(w) for w in ngram_width)
+    if not widths or min(widths) < 1:
+        raise ValueError(with_location(f"tf.strings.ngrams: ngram_width must be positive, got {ngram_width}"))
+    if pad_values is None:
+        left = right = b""
+        pad = 0
+    else:
+        left, right = (pad_values, pad_values) if isinstance(pad_values, (str, bytes)) else tuple(pad_values)
+        left, right = _text(left, "pad_values"), _text(right, "pad_values")
+        pad = -1 if padding_width is None else int(padding_width)
+        if padding_width is not None and pad < 1:
+            raise ValueError(with_location(f"tf.strings.ngrams: padding_width must be positive, got {padding_width}"))
+    attrs = {"widths": widths, "separator": _text(separator, "separator"), "left": left, "right": right,
+             "pad_width": pad, "preserve": bool(preserve_short_sequences)}
+    if isinstance(data, RaggedTensor):
+        if data.ragged_rank > 1:
+            return data.with_values(ngrams(data.values, ngram_width, separator, pad_values, padding_width,
+                                           preserve_short_sequences))
+        values, splits = _bind(S.STRING_NGRAMS, (_strings(data.values, "ngrams"), data.row_splits), attrs)
+        return RaggedTensor.from_row_splits(values, splits, validate=False)
+    t = _strings(data, "ngrams")
+    dims = t.shape.dims
+    if not dims or dims[-1] is None or None in dims[:-1]:
+        raise ValueError(with_location(f"tf.strings.ngrams: dense data needs a known shape of rank >= 1, "
+                                       f"got {t.shape}"))
+    rows = RaggedTensor.from_tensor(A.reshape(t, (-1, dims[-1])))
+    out = ngrams(rows, ngram_width, separator, pad_values, padding_width, preserve_short_sequences)
+    if len(dims) == 1:
+        return out.flat_values
+    return A.reshape(out.to_tensor(), tuple(dims[:-1]) + (-1,))

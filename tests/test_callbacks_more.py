@@ -112,7 +112,7 @@ def test_tensorboard_writes_epoch_scalars_and_histograms(tmp_path):
     lrs = [v["simple_value"] for s, v in train if v["tag"] == "epoch_learning_rate"]
     np.testing.assert_allclose(lrs, [0.1] * 3, rtol=1e-6)
     assert [s for s, v in train if v["tag"] == "batch_loss"] == [2, 4, 6]
-    histo_steps = sorted({s for s, v in train if "histo" in v})
+    histo_steps = sorted({s for s, v in train if "histogram" in v})
     assert histo_steps == [0, 2]
     val = read("validation")
     assert [s for s, v in val if v["tag"] == "epoch_loss"] == [0, 1, 2]

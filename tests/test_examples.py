@@ -73,3 +73,13 @@ def test_mnist_rejects_a_file_that_is_not_idx(tmp_path):
     short.write_bytes(bytes([0, 0, 8, 1]) + (10).to_bytes(4, "big") + b"\x01\x02")
     with pytest.raises(ValueError, match="2 bytes of data for shape \\[10\\]"):
         mnist.read_idx(str(short))
+
+
+def test_interop_example_runs(tmp_path):
+    pytest.importorskip("onnx", reason="the onnx extra is not installed")
+    pytest.importorskip("onnxruntime", reason="the onnx extra is not installed")
+    out = run_example("interop.py", str(tmp_path))
+    diffs = [float(d) for d in re.findall(r"max \|diff\| ([\d.e+-]+)", out)]
+    assert len(diffs) == 2 and max(diffs) < 1e-5, out
+    assert (tmp_path / "model.onnx").exists() and (tmp_path / "iterate.dot").read_text().startswith("digraph")
+    assert len(os.listdir(tmp_path / "fit" / "train")) == 1

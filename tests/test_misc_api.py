@@ -248,8 +248,8 @@ def test_ragged_constant_to_tensor_row_lengths():
     assert rt[2].numpy().tolist() == [4, 5] and int(rt.nrows()) == 3
     inner = tf.ragged.constant([[[1.0, 2.0]], [[3.0, 4.0], [5.0, 6.0]]])
     assert inner.to_tensor().shape == (2, 2, 2) and inner.dtype == tf.float32
-    with pytest.raises(ValueError, match="one ragged dimension"):
-        tf.ragged.constant([[[1], [2, 3]]])
+    nested = tf.ragged.constant([[[1], [2, 3]]])
+    assert nested.ragged_rank == 2 and nested.to_tensor().numpy().tolist() == [[[1, 0], [2, 3]]]
 
 
 def test_ragged_from_row_lengths_gradient():

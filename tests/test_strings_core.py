@@ -105,3 +105,9 @@ def test_text_keeps_every_byte():
     assert t.numpy().tolist() == [b"a\x00", b"\x00", "日本".encode()]
     assert tf.constant(np.array([b"a\x00"], dtype=object)).numpy()[0] == b"a\x00"
     assert tf.constant("é").numpy() == b"\xc3\xa9"
+
+
+def test_checkpoint_string_into_float_variable_names_both_dtypes(tmp_path):
+    path = tf.train.Checkpoint(v=tf.Variable(["a"])).save(str(tmp_path / "c"))
+    with pytest.raises(ValueError, match="dtype string, but the variable .* dtype float32"):
+        tf.train.Checkpoint(v=tf.Variable([1.0])).restore(path)

@@ -49,7 +49,12 @@ def test_event_bytes_match_protobuf_encoding():
     want = b"\x09" + struct.pack("<d", 1.5) + b"\x10\x07" + b"\x1a\x0dbrain.Event:2"
     assert proto.event(1.5, 7, file_version="brain.Event:2") == want
     value = proto.scalar_value("loss", 0.25)
-    assert value == b"\x0a\x04loss" + b"\x15" + struct.pack("<f", 0.25)
+    # TF2's scalar: Value { tag: "loss" tensor { dtype: DT_FLOAT tensor_shape {} tensor_content: <f32> }
+    #                       metadata { plugin_data { plugin_name: "scalars" } } }
+    tensor = b"\x08\x01" + b"\x12\x00" + b"\x22\x04" + struct.pack("<f", 0.25)
+    metadata = b"\x0a\x09" + b"\x0a\x07scalars"
+    assert value == b"\x0a\x04loss" + b"\x42" + bytes([len(tensor)]) + tensor + b"\x4a" + bytes([len(metadata)]) + \
+        metadata
     ev = proto.event(2.0, 300, values=[value])
     assert ev.endswith(b"\x2a" + bytes([len(value) + 2]) + b"\x0a" + bytes([len(value)]) + value)
     assert proto._varint(300) == b"\xac\x02" and proto._varint(-1) == b"\xff" * 9 + b"\x01"
@@ -70,11 +75,9 @@ def test_scalar_histogram_text_eager(tmp_path):
     assert [(e["step"], e["values"][0]["tag"]) for e in rest] == [(3, "loss"), (9, "count"), (4, "weights"),
                                                                   (5, "note")]
     assert rest[0]["values"][0]["simple_value"] == 0.5 and rest[1]["values"][0]["simple_value"] == 4.0
-    histo = rest[2]["values"][0]["histo"]
-    counts, edges = np.histogram(data, np.linspace(0, 9, 4))
-    assert histo["bucket"] == counts.tolist() and histo["bucket_limit"] == edges[1:].tolist()
-    assert (histo["min"], histo["max"], histo["num"]) == (0.0, 9.0, 6.0)
-    assert histo["sum"] == data.sum() and histo["sum_squares"] == (data ** 2).sum()
+    histo = rest[2]["values"][0]
+    assert histo["plugin"] == "histograms" and histo["histogram"].dtype == np.float64
+    np.testing.assert_array_equal(histo["histogram"], [[0, 3, 4], [3, 6, 1], [6, 9, 1]])  # TF 2.21's buckets
     note = rest[3]["values"][0]
     assert note["text"] == ["hello"] and note["plugin"] == "text" and note["description"] == "a note"
     assert all(e["wall_time"] > 1e9 for e in rest)
@@ -120,5 +123,5 @@ def test_summaries_inside_tf_function_use_the_running_step(tmp_path):
     got = events_in(tmp_path)[1:]
     scalars = [(e["step"], e["values"][0]["simple_value"]) for e in got if "simple_value" in e["values"][0]]
     assert scalars == [(0, 2.0), (1, 4.0), (2, 6.0)]
-    histos = [e["values"][0]["histo"] for e in got if "histo" in e["values"][0]]
-    assert [h["min"] for h in histos] == [1.0, 2.0, 3.0] and all(h["bucket"] == [1.0, 1.0] for h in histos)
+    histos = [e["values"][0]["histogram"] for e in got if "histogram" in e["values"][0]]
+    assert [h[0, 0] for h in histos] == [1.0, 2.0, 3.0] and all(h[:, 2].tolist() == [1.0, 1.0] for h in histos)

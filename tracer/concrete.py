@@ -17,6 +17,9 @@ from . import autodiff
 
 
 _warned_failures = set()
+# fn(concrete_function) called before each run of a concrete function while not
+# empty (tf.summary.trace_on remembers the graphs that run).
+CALL_OBSERVERS = []
 
 
 def _warn_compile_failure(fn_name, graph_name, exc):
@@ -93,6 +96,9 @@ class ConcreteFunction:
 
     def call_flat(self, arrays):
         """Run on input arrays; returns the list of output arrays."""
+        if CALL_OBSERVERS:
+            for observe in CALL_OBSERVERS:
+                observe(self)
         run = self._run or self._executable()
         try:
             return run(*arrays)
@@ -121,6 +127,8 @@ class ConcreteFunction:
         compiled backward graph (differentiating only the watched inputs)."""
         if not autodiff.needs_tape(tensors, self.trainable_variables):
             return self.call_flat([t._value for t in tensors])
+        for observe in CALL_OBSERVERS:
+            observe(self)
         vjp = self.vjp_graphs(autodiff.watched_inputs(tensors))
         try:
             return autodiff.taped_call(vjp, tensors, lambda g, arrays: vjp.run_forward(*arrays),

@@ -23,8 +23,10 @@ def _positions(splits):
     return rows, cols
 
 
-def _to_dense_impl(xp, values, splits, default, width):
+def _to_dense_impl(xp, values, splits, default, *like, width):
     lengths = _lengths(splits)
+    if like:
+        width = like[0].shape[1]
     w = int(lengths.max()) if width is None and len(lengths) else (width or 0)
     inner = values.shape[1:]
     out = np.empty((len(lengths), w) + inner, dtype=values.dtype)
@@ -35,22 +37,29 @@ def _to_dense_impl(xp, values, splits, default, width):
     return out
 
 
-def _to_dense_rule(values, splits, default, width):
+def _to_dense_rule(values, splits, default, *like, width):
     if default.dtype is not values.dtype:
         raise TypeError(f"ragged to_tensor: default_value is {default.dtype.name}, the values are {values.dtype.name}")
     n = splits.shape[0]
+    if like:
+        width = like[0].shape[1]
     return Aval((None if n is None else n - 1, width) + tuple(values.shape[1:]), values.dtype)
 
 
-def _to_dense_vjp(g, out, values, splits, default, width):
-    return bind(RAGGED_DENSE_VALUES, (g, splits), {}), None, None
+def _to_dense_vjp(g, out, values, splits, default, *like, width):
+    return (bind(RAGGED_DENSE_VALUES, (g, splits), {}), None, None) + (None,) * len(like)
 
 
 def _dense_values_impl(xp, dense, splits):
+    """The values of the rows; a position outside `dense` (a row cropped by
+    to_tensor(shape=...), seen by its gradient) reads as zero."""
     rows, cols = _positions(splits)
-    if len(cols) and int(cols.max()) >= dense.shape[1]:
-        raise ValueError(f"a row of {int(cols.max()) + 1} values does not fit a dense width of {dense.shape[1]}")
-    return dense[rows, cols]
+    keep = (cols < dense.shape[1]) & (rows < dense.shape[0])
+    if keep.all():
+        return dense[rows, cols]
+    out = np.zeros((len(cols),) + dense.shape[2:], dense.dtype)
+    out[keep] = dense[rows[keep], cols[keep]]
+    return out
 
 
 def _dense_values_rule(dense, splits):
@@ -59,7 +68,8 @@ def _dense_values_rule(dense, splits):
 
 def _dense_values_vjp(g, out, dense, splits):
     zero = bind(_ZERO, (g,), {})
-    return bind(RAGGED_TO_DENSE, (g, splits, zero), {"width": dense.shape[1]}), None
+    # `dense` itself gives the width: it may be known only when the graph runs.
+    return bind(RAGGED_TO_DENSE, (g, splits, zero, dense), {"width": None}), None
 
 
 RAGGED_TO_DENSE = defprim("ragged_to_dense", _to_dense_impl, _to_dense_rule, _to_dense_vjp)

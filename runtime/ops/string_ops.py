@@ -193,6 +193,8 @@ REGEX_FULL_MATCH = defprim("regex_full_match", _regex_full_match_impl,
 def _to_number_one(s, out_dtype):
     text = s.decode("utf-8", errors="replace")
     try:
+        if "_" in text:  # Python's digit grouping ("1_000") is not a number to strtod
+            raise ValueError
         if out_dtype.is_integer:
             v = int(text.strip()) if text.strip().lstrip("+-").isdigit() else None
             if v is None or not np.iinfo(out_dtype.np).min <= v <= np.iinfo(out_dtype.np).max:
@@ -292,7 +294,7 @@ def _split_one(s, sep, maxsplit):
     return s.split(None, maxsplit)  # runs of ASCII whitespace; no empty pieces
 
 
-def _pieces(s, mode, errors, replacement_char):
+def _pieces(s, mode, errors, replacement_char, replace_control=False):
     if mode == "bytes":
         return [s[i:i + 1] for i in range(len(s))]
     try:
@@ -303,17 +305,20 @@ def _pieces(s, mode, errors, replacement_char):
         text = s.decode("utf-8", errors="ignore")
     elif errors == "replace" and replacement_char != 0xFFFD:
         text = text.replace("\ufffd", chr(replacement_char))
+    if replace_control:  # C0 control characters, U+0000..U+001F
+        text = "".join(chr(replacement_char) if ord(c) < 0x20 else c for c in text)
     if mode == "unicode_split":
         return [c.encode("utf-8") for c in text]
     return [ord(c) for c in text]
 
 
-def _ragged_impl(xp, x, mode, sep=b"", maxsplit=-1, errors="replace", replacement_char=0xFFFD):
+def _ragged_impl(xp, x, mode, sep=b"", maxsplit=-1, errors="replace", replacement_char=0xFFFD,
+                 replace_control=False):
     rows = x.reshape(-1).tolist()
     if mode == "split":
         pieces = [_split_one(s, sep, maxsplit) for s in rows]
     else:
-        pieces = [_pieces(s, mode, errors, replacement_char) for s in rows]
+        pieces = [_pieces(s, mode, errors, replacement_char, replace_control) for s in rows]
     splits = np.zeros(len(rows) + 1, np.int64)
     np.cumsum([len(p) for p in pieces], out=splits[1:])
     flat = [v for p in pieces for v in p]
@@ -331,3 +336,36 @@ def _ragged_rule(x, mode, **_):
 
 
 STRING_PIECES = defprim("string_pieces", _ragged_impl, _ragged_rule, multiple_results=True)
+
+
+# --- n-grams of ragged rows: (values, splits) -> (values, splits) ---------------
+def _ngrams_of_row(tokens, widths, separator, left, right, pad_width, preserve):
+    out = []
+    for w in widths:
+        p = min(w - 1 if pad_width < 0 else pad_width, w - 1)
+        padded = [left] * p + tokens + [right] * p
+        out.extend(separator.join(padded[i:i + w]) for i in range(max(0, len(padded) - w + 1)))
+    if preserve and not out and tokens:  # at least one n-gram: the whole (padded) row
+        p = max(pad_width, 0)
+        out.append(separator.join([left] * p + tokens + [right] * p))
+    return out
+
+
+def _ngrams_impl(xp, values, splits, widths, separator, left, right, pad_width, preserve):
+    flat = values.tolist()
+    cuts = splits.tolist()
+    rows = [_ngrams_of_row(flat[a:b], widths, separator, left, right, pad_width, preserve)
+            for a, b in zip(cuts[:-1], cuts[1:])]
+    new = np.zeros(len(rows) + 1, np.int64)
+    np.cumsum([len(r) for r in rows], out=new[1:])
+    return _strings([g for r in rows for g in r]), new
+
+
+def _ngrams_rule(values, splits, **_):
+    _require_string(values, "strings.ngrams")
+    if len(values.shape) != 1:
+        raise R.ShapeError(f"strings.ngrams: the values must be a vector, got shape {list(values.shape)}")
+    return Aval((None,), dtypes.string), Aval(tuple(splits.shape), dtypes.int64)
+
+
+STRING_NGRAMS = defprim("string_ngrams", _ngrams_impl, _ngrams_rule, multiple_results=True)

@@ -1,12 +1,20 @@
 """Stacking elements into batches, with padding for padded_batch."""
 import numpy as np
 
+from tapeflow.data import ragged_values
+from tapeflow.data.ragged_values import RaggedValue
 from tapeflow.runtime.errors import with_location
+
+
+def _stack_one(parts):
+    if type(parts[0]) is RaggedValue:  # a batch of ragged elements: one more ragged dimension
+        return ragged_values.stack(parts)
+    return np.stack(parts)
 
 
 def stack(buf):
     try:
-        return [np.stack(parts) for parts in zip(*buf)]
+        return [_stack_one(parts) for parts in zip(*buf)]
     except ValueError:
         shapes = sorted({tuple(a.shape) for flat in buf for a in flat})
         raise ValueError(with_location(
@@ -44,3 +52,11 @@ def pad_stack(buf, targets, pad_value):
             batch[(i,) + tuple(slice(0, s) for s in p.shape)] = p if p.ndim else p[()]
         out.append(batch)
     return out
+
+
+def ragged_stack(buf):
+    """ragged_batch: every component of the batch becomes ragged along its first dimension."""
+    try:
+        return [ragged_values.stack(list(parts)) for parts in zip(*buf)]
+    except ValueError as exc:
+        raise ValueError(with_location(f"Dataset.ragged_batch: {exc}")) from None

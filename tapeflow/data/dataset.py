@@ -13,6 +13,7 @@ import traceback
 import numpy as np
 
 from tapeflow.data import batching
+from tapeflow.data.ragged_values import RaggedValue
 from tapeflow.data import structure as S
 from tapeflow.data.prefetch import background
 from tapeflow.runtime.errors import _OWN_DIRS, with_location
@@ -109,7 +110,9 @@ class Dataset:
     def element_spec(self):
         """A TensorSpec per element component (shape None where it varies)."""
         import tapeflow
-        shapes = self._shapes
+        if getattr(self, "_row_specs", None) is not None:
+            return S.pack(self._tmpl, self._row_specs)
+        shapes, first = self._shapes, None
         if shapes is None:  # e.g. after map: look at the first element
             first = next(iter(self._produce()), None)
             if first is None:
@@ -117,7 +120,10 @@ class Dataset:
             shapes = [(a.shape, a.dtype) for a in first]
             if self._lead_varies:
                 shapes = [((None,) + tuple(shape)[1:], dtype) for shape, dtype in shapes]
-        specs = [tapeflow.TensorSpec(shape, tapeflow.as_dtype(dtype)) for shape, dtype in shapes]
+        leaves = first if first is not None else [None] * len(shapes)
+        specs = [tapeflow.RaggedTensorSpec((None,) + tuple(a.shape[1:]), tapeflow.as_dtype(a.dtype), a.ragged_rank)
+                 if isinstance(a, RaggedValue) else tapeflow.TensorSpec(shape, tapeflow.as_dtype(dtype))
+                 for (shape, dtype), a in zip(shapes, leaves)]
         return S.pack(self._tmpl, specs)
 
     def _derive(self, produce, cardinality=None, shapes="same"):
@@ -131,7 +137,8 @@ class Dataset:
     @staticmethod
     def from_tensor_slices(tensors, name=None):
         tmpl, flat = S.flat_arrays(tensors)
-        flat = [np.array(a) for a in flat]  # our own copy: the caller may mutate theirs
+        ragged = any(isinstance(a, RaggedValue) for a in flat)
+        flat = [a if isinstance(a, RaggedValue) else np.array(a) for a in flat]  # our own copy of arrays
         if any(a.ndim == 0 for a in flat):
             raise ValueError(with_location("from_tensor_slices: every component needs a first dimension "
                                            f"to slice, got {S.describe(tmpl, flat)}"))
@@ -145,6 +152,14 @@ class Dataset:
             for i in range(n):
                 yield [a[i, ...] for a in flat]
 
+        if ragged:  # rows of a RaggedTensor: ragged specs (ragged_rank one less; 0 is a dense row)
+            import tapeflow
+            out = Dataset(produce, tmpl, n, None)
+            out._row_specs = [tapeflow.RaggedTensorSpec((None,) * a.ragged_rank + tuple(a.values.shape[1:]),
+                                                        tapeflow.as_dtype(a.dtype), a.ragged_rank - 1)
+                              if isinstance(a, RaggedValue) else
+                              tapeflow.TensorSpec(a.shape[1:], tapeflow.as_dtype(a.dtype)) for a in flat]
+            return out
         return Dataset(produce, tmpl, n, [(a.shape[1:], a.dtype) for a in flat])
 
     @staticmethod
@@ -294,6 +309,28 @@ class Dataset:
                     buf = []
             if buf and not drop_remainder:
                 yield batching.pad_stack(buf, targets, pad_value)
+
+        card = self._card
+        if card >= 0:
+            card = card // batch_size if drop_remainder else -(-card // batch_size)
+        return self._derive(produce, card, shapes=None)
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, name=None):
+        """Batch elements of different lengths into RaggedTensors (the first dimension
+        of every component becomes ragged; ragged components gain a ragged dimension)."""
+        self._no_windows("ragged_batch")
+        batch_size = _positive(batch_size, "ragged_batch")
+        source = self._produce
+
+        def produce():
+            buf = []
+            for flat in source():
+                buf.append(flat)
+                if len(buf) == batch_size:
+                    yield batching.ragged_stack(buf)
+                    buf = []
+            if buf and not drop_remainder:
+                yield batching.ragged_stack(buf)
 
         card = self._card
         if card >= 0:

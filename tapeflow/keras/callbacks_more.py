@@ -158,8 +158,11 @@ class TerminateOnNaN(Callback):
 class TensorBoard(Callback):
     """Event files in log_dir/train and log_dir/validation: "epoch_<name>" scalars at
     each epoch end (validation logs lose their "val_" prefix), "epoch_learning_rate",
-    "batch_<name>" every update_freq batches when update_freq is an int, and weight
-    histograms every histogram_freq epochs."""
+    "batch_<name>" every update_freq batches when update_freq is an int, weight
+    histograms every histogram_freq epochs, and in validation, as Keras 3 does,
+    "evaluation_<name>_vs_iterations" at the optimizer's step.  With write_graph the
+    train run gets the model's graph twice: Keras' conceptual graph (the model's JSON,
+    tag "keras") and the op graph of its serving call (the run graph)."""
 
     def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
                  write_steps_per_second=False, update_freq="epoch", profile_batch=0, embeddings_freq=0,
@@ -170,6 +173,7 @@ class TensorBoard(Callback):
         self.log_dir = os.fspath(log_dir)
         self.histogram_freq = int(histogram_freq)
         self.update_freq = 1 if update_freq == "batch" else update_freq
+        self.write_graph = bool(write_graph)
         self._writers = {}
         self._batches = 0
 
@@ -181,6 +185,27 @@ class TensorBoard(Callback):
 
     def on_train_begin(self, logs=None):
         self._batches = 0
+        if self.write_graph and self.model is not None:
+            self._write_graphs()
+
+    def _write_graphs(self):
+        from tapeflow import summary
+        from tapeflow.saved_model.saving import _keras_serving
+        from tapeflow.summary import proto
+        with self._writer("train").as_default(step=0):
+            try:
+                config = self.model.to_json()
+            except (TypeError, ValueError, NotImplementedError):
+                config = None  # a subclassed model without a config has no conceptual graph
+            if config is not None:
+                value = proto.tensor_value("keras", proto.tensor(proto.DT_STRING, (), strings=[config.encode()]),
+                                           "graph_keras_model", content=b"1")
+                self._writer("train")._write_value(value, 0)
+            try:
+                concrete = _keras_serving(self.model)
+            except (TypeError, ValueError):
+                return  # not built yet: no input shape to trace the call with
+            summary.graph(concrete)
 
     def on_train_batch_end(self, batch, logs=None):
         from tapeflow import summary
@@ -202,8 +227,15 @@ class TensorBoard(Callback):
                 summary.scalar(f"epoch_{name}", float(np.asarray(value)))
             if self.histogram_freq and epoch % self.histogram_freq == 0:
                 for var in self.model.weights:
-                    summary.histogram(var.name.replace(":", "_"), var.numpy())
+                    # Keras 3's tag: the weight's path ("<model>/<layer>/<weight>") + "/histogram"
+                    path = f"{self.model.name}/{var.name.split(':')[0]}"
+                    summary.histogram(f"{path}/histogram", var.numpy())
         if val:
+            iterations = getattr(getattr(self.model, "optimizer", None), "iterations", None)
+            if iterations is not None:
+                with self._writer("validation").as_default(step=int(np.asarray(iterations))):
+                    for name, value in val.items():
+                        summary.scalar(f"evaluation_{name}_vs_iterations", float(np.asarray(value)))
             with self._writer("validation").as_default(step=epoch):
                 for name, value in val.items():
                     summary.scalar(f"epoch_{name}", float(np.asarray(value)))

@@ -21,6 +21,7 @@ from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import bind, defprim
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.summary import proto, records
+from tapeflow.summary.png import encode_png
 
 _WRITERS = {}  # id -> writer, for the primitive's impl
 _ids = itertools.count(1)
@@ -148,14 +149,7 @@ def _write_impl(xp, step, *data, writer, kind, tag, description, buckets, string
     w = _WRITERS.get(writer)
     if w is None:  # closed since tracing: nothing to write to, as TF's closed writers do
         return ()
-    step = int(_host(step))
-    if kind == "scalar":
-        value = proto.scalar_value(tag, float(_host(data[0])), description)
-    elif kind == "histogram":
-        value = _histogram(tag, _host(data[0]), buckets, description)
-    else:
-        value = proto.text_value(tag, strings[1], strings[0], description)
-    w._write_value(value, step)
+    w._write_value(_ENCODERS[kind](tag, [_host(d) for d in data], description, buckets, strings), int(_host(step)))
     return ()
 
 
@@ -163,21 +157,66 @@ WRITE = defprim("summary_write", _write_impl, lambda *avals, **attrs: (), None,
                 stateful=True, multiple_results=True)
 
 
-def _histogram(tag, arr, buckets, description):
+def histogram_buckets(arr, bucket_count):
+    """TensorFlow 2's histogram: float64 [k, 3] rows of (left, right, count) over
+    `bucket_count` equal-width buckets from min to max (a value falls in bucket
+    floor((x - min) / width), the max in the last); one distinct value puts every
+    count in the last bucket, with both edges at the value; no data gives zeros."""
     arr = np.asarray(arr, np.float64).reshape(-1)
-    if arr.size == 0:
-        return proto.histogram_value(tag, 0.0, 0.0, 0, 0.0, 0.0, [], [], description)
-    lo, hi = float(arr.min()), float(arr.max())
-    if lo == hi:  # one value: one bucket around it, as TF does
-        edges = np.array([lo - 0.5, hi + 0.5]) if buckets else np.array([lo, hi])
-    else:
-        edges = np.linspace(lo, hi, buckets + 1)
-    counts, _ = np.histogram(arr, edges)
-    return proto.histogram_value(tag, lo, hi, arr.size, float(arr.sum()), float((arr * arr).sum()),
-                                 edges[1:].tolist(), counts.astype(np.float64).tolist(), description)
+    if bucket_count == 0 or arr.size == 0:
+        return np.zeros((bucket_count, 3))
+    lo, hi = arr.min(), arr.max()
+    if lo == hi:
+        counts = np.zeros(bucket_count)
+        counts[-1] = arr.size
+        return np.stack([np.full(bucket_count, hi), np.full(bucket_count, hi), counts], axis=1)
+    width = (hi - lo) / bucket_count
+    index = np.minimum(np.floor((arr - lo) / width).astype(np.int32), bucket_count - 1)
+    counts = np.bincount(index, minlength=bucket_count).astype(np.float64)
+    edges = np.linspace(lo, hi, bucket_count + 1)
+    edges[-1] = hi
+    return np.stack([edges[:-1], edges[1:], counts], axis=1)
 
 
-def _target(op, step):
+def _as_uint8_images(arr):
+    """tf.image.convert_image_dtype(data, uint8, saturate=True), as image summaries do:
+    floats scale by 255.5 and truncate after clipping to [0, 255]; integers scale by
+    their type's range."""
+    if arr.dtype == np.uint8:
+        return arr
+    if arr.dtype.kind == "f":
+        return np.clip(arr.astype(np.float64) * 255.5, 0, 255).astype(np.uint8)
+    if arr.dtype == np.bool_:
+        return arr.astype(np.uint8) * 255
+    info = np.iinfo(arr.dtype)
+    scale = (int(info.max) + 1) // 256
+    return np.clip(arr.astype(np.int64) // max(scale, 1), 0, 255).astype(np.uint8)
+
+
+def _encode_scalar(tag, data, description, buckets, strings):
+    return proto.scalar_value(tag, float(data[0]), description)
+
+
+def _encode_histogram(tag, data, description, buckets, strings):
+    return proto.histogram_value(tag, histogram_buckets(data[0], buckets), description)
+
+
+def _encode_text(tag, data, description, buckets, strings):
+    return proto.text_value(tag, strings[1], strings[0], description)
+
+
+def _encode_image(tag, data, description, buckets, strings):
+    images = _as_uint8_images(data[0])
+    k, height, width = images.shape[:3]
+    pngs = [encode_png(images[i]) for i in range(min(k, buckets))]  # `buckets` carries max_outputs
+    return proto.image_value(tag, width, height, pngs, description)
+
+
+_ENCODERS = {"scalar": _encode_scalar, "histogram": _encode_histogram, "text": _encode_text,
+             "image": _encode_image}
+
+
+def default_target(op, step):
     """(writer, step tensor) to write to, or None when nothing is to be written."""
     if not _ctx.stack or not should_record_summaries():
         return None
@@ -194,7 +233,7 @@ def _target(op, step):
 
 
 def _emit(op, step, data, kind, tag, description, buckets=0, strings=()):
-    target = _target(op, step)
+    target = default_target(op, step)
     if target is None:
         return False
     writer, step = target
@@ -227,6 +266,23 @@ def histogram(name, data, step=None, buckets=None, description=None):
     if buckets < 0:
         raise ValueError(with_location(f"tf.summary.histogram: buckets must be >= 0, got {buckets}"))
     return _emit("histogram", step, (convert_to_tensor(data),), "histogram", name, description, buckets)
+
+
+def image(name, data, step=None, max_outputs=3, description=None):
+    """Write up to `max_outputs` images of `data` [k, height, width, channels] as PNGs
+    (channels 1 to 4; floats are clipped to [0, 1])."""
+    if not _ctx.stack:
+        return False
+    t = convert_to_tensor(data)
+    if t.shape.rank != 4:
+        raise ValueError(with_location(f"tf.summary.image: {name!r} must be [k, height, width, channels], "
+                                       f"got shape {t.shape}"))
+    if t.shape.dims[3] not in (None, 1, 2, 3, 4):
+        raise ValueError(with_location(f"tf.summary.image: {name!r} has {t.shape.dims[3]} channels; "
+                                       f"expected 1, 2, 3 or 4"))
+    if int(max_outputs) < 0:
+        raise ValueError(with_location(f"tf.summary.image: max_outputs must be >= 0, got {max_outputs}"))
+    return _emit("image", step, (t,), "image", name, description, int(max_outputs))
 
 
 def text(name, data, step=None, description=None):

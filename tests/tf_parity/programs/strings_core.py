@@ -122,3 +122,25 @@ def program_variable_assign_wrong_dtype_raises(tf):
 
 def program_bool_of_scalar_string(tf):
     return {"full": bool(tf.constant("a")), "len": len(tf.constant(["a", "b", "c"]))}
+
+
+def program_variable_assign_add_raises(tf):
+    v = tf.Variable(["a"])
+    v.assign_add(["b"])
+    return {"v": v.read_value()}
+
+
+def program_string_tensor_format_and_iteration(tf):
+    t = tf.constant(["x", "yz"])
+    return {"items": [s for s in t], "format_scalar": format(tf.constant("a")), "repr_scalar": repr(t[0].numpy()),
+            "tolist": t.numpy().tolist()}
+
+
+def program_dataset_generator_of_text(tf):
+    def gen():
+        yield "é", [b"a", b"b"]
+        yield "", [b"c", b""]
+
+    ds = tf.data.Dataset.from_generator(gen, output_signature=(tf.TensorSpec([], tf.string),
+                                                               tf.TensorSpec([2], tf.string)))
+    return {"items": list(ds), "batched": list(ds.batch(2)), "spec": ds.element_spec}

@@ -37,7 +37,8 @@ def program_unicode_split_decode(tf):
             "bad_replace": tf.strings.unicode_decode([b"a\xffb"], "UTF-8"),
             "bad_split": tf.strings.unicode_split([b"a\xffb"], "UTF-8"),
             "bad_ignore": tf.strings.unicode_decode([b"a\xffb"], "UTF-8", errors="ignore"),
-            "bad_char": tf.strings.unicode_decode([b"a\xffb"], "UTF-8", replacement_char=63)}
+            "bad_char": tf.strings.unicode_decode([b"a\xffb"], "UTF-8", replacement_char=63),
+            "control": tf.strings.unicode_decode(["a\x01\tb"], "UTF-8", replace_control_characters=True)}
 
 
 def program_unicode_decode_strict_raises(tf):
@@ -69,3 +70,22 @@ def program_word_counts_pipeline(tf):
     return {"per_line": words.row_lengths(), "total": tf.size(words.flat_values),
             "hashed": tf.strings.to_hash_bucket_fast(words, 5),
             "unique": tf.unique(words.flat_values)[0]}
+
+
+def program_ngrams(tf):
+    rt = tf.ragged.constant([["a", "b", "c"], [], ["d"]])
+    return {"bigrams": tf.strings.ngrams(rt, 2), "uni_bi": tf.strings.ngrams(rt, (1, 2)),
+            "padded": tf.strings.ngrams(rt, 2, pad_values=("<s>", "</s>")),
+            "pad_width": tf.strings.ngrams(rt, 3, pad_values="#", padding_width=1),
+            "preserve": tf.strings.ngrams(rt, 3, preserve_short_sequences=True),
+            "vector": tf.strings.ngrams(tf.constant(["a", "b", "c"]), 2),
+            "matrix": tf.strings.ngrams(tf.constant([["a", "b", "c"], ["d", "e", "f"]]), 2, separator="_"),
+            "of_split": tf.strings.ngrams(tf.strings.split(["the cat sat", "hi"]), 2)}
+
+
+def program_ngrams_in_function(tf):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def f(lines):
+        return tf.strings.ngrams(tf.strings.split(lines), (1, 2), separator="+")
+
+    return {"a": f(tf.constant(["a b c", ""])), "b": f(tf.constant(["x y"]))}
