@@ -11,7 +11,6 @@ graph inputs are checked on entry, kernel outputs and constants are so by
 construction, and anything a NumPy op produced is checked before the call
 (a mismatch runs that node through NumPy instead).
 """
-import ctypes
 import sys
 
 import numpy as np
@@ -21,7 +20,7 @@ from tapeflow.runtime.errors import InvalidArgumentError, op_error
 from tapeflow.runtime.registry import PRIMITIVES
 from tapeflow.runtime.tensor import Tensor
 
-from . import c_math, cbuild, codegen_c, flags, loopgen_c
+from . import array_abi, c_math, cbuild, codegen_c, flags, loopgen_c
 from .c_templates import MATH_FUNCS
 from .interpreter import run_graph
 from .ir import note_failing_node
@@ -34,25 +33,21 @@ _ND = np.ndarray
 _LARGE = 1 << 16  # kernels at least this big release the GIL while they run
 
 
-def _data_offset():
-    """Offset of the data pointer inside a NumPy array object (PyArrayObject_fields.data,
-    right after the object header), checked against NumPy's own answer."""
-    a = np.zeros(3)
-    for off in (16, 24, 32):
-        if ctypes.c_void_p.from_address(id(a) + off).value == a.ctypes.data:
-            return off
-    return None
+_offset = []  # [data offset or None] once known (array_abi: found on the first compile)
 
 
-DATA_OFFSET = _data_offset()
+def data_offset():
+    if not _offset:
+        _offset.append(array_abi.data_offset())
+    return _offset[0]
 
 _MVEC = ("exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "erf")
 _MVEC2 = ("pow", "atan2")
 
 
-def _prelude(with_mvec):
+def _prelude(with_mvec, offset):
     lines = ["#include <stdint.h>", "#include <math.h>",
-             f"#define TF_DATA(o) (*(char **)((char *)(o) + {DATA_OFFSET}))"]
+             f"#define TF_DATA(o) (*(char **)((char *)(o) + {offset}))"]
     if with_mvec:
         # glibc's libmvec: SIMD variants of these, so loops calling them vectorize
         for fn in _MVEC:
@@ -99,6 +94,8 @@ class Executable:
         self.graphs = list(graphs)
         self.kernels = list(kernels)
         self.profile_points = list(profile_points)
+        self.fallbacks = {}  # kernel name -> _Fallback (its .calls and .reason)
+        self.kernel_of = {}  # (id(graph), fused node id) -> kernel name
 
     filename = None
     line_nodes = {}
@@ -133,6 +130,7 @@ class _Compiler:
         self.graphs = []  # every optimized graph, top first
         self.functions = []  # python source of each generated function
         self.line_nodes = []  # per function: line number in it -> the node it runs
+        self.kernel_of = {}  # (id(graph), fused node id) -> kernel name
         self._counter = 0
 
     def fresh(self, prefix):
@@ -143,11 +141,11 @@ class _Compiler:
         entry = self.function(graph, top=True)
         c_source = None
         library = None
-        if (self.kernels or self.loops) and DATA_OFFSET is not None:
-            threads = flags.get_flag("num_threads")
+        offset = data_offset() if (self.kernels or self.loops) else None
+        if offset is not None:
             body = "\n\n".join(src for _, src, _ in self.kernels + self.loops)
-            c_source = _prelude(True) + body
-            library = cbuild.build(_prelude(False) + body, mvec_source=c_source)
+            c_source = _prelude(True, offset) + body
+            library = cbuild.build(_prelude(False, offset) + body, mvec_source=c_source)
         self._bind_kernels(library)
         py_source = "\n\n".join(self.functions)
         if flags.is_on("dump_c"):
@@ -159,6 +157,8 @@ class _Compiler:
         exe = Executable(self.namespace[entry], self.namespace.get("_graph_" + entry), py_source,
                          c_source, library, self.graphs, kernels, self.profile_points)
         exe.filename, exe.line_nodes = filename, self._global_line_nodes()
+        exe.fallbacks = {name: self.namespace["_fb_" + name] for name, _, _ in self.kernels}
+        exe.kernel_of = dict(self.kernel_of)
         return exe
 
     def _global_line_nodes(self):
@@ -216,12 +216,28 @@ def _lines_to_nodes(lines, spans):
     return out
 
 
-def _fallback(node):
-    body = node.attr["body"]
+class _Fallback:
+    """A kernel's body run through NumPy (the reference interpreter), counting
+    its runs and why, so that a slow path shows in `tf.profile`."""
 
-    def run_body(*arrays):
-        return run_graph(body, list(arrays), special=REFERENCE_SPECIALS)
-    return run_body
+    def __init__(self, node):
+        self.body = node.attr["body"]
+        self.calls = 0
+        self.reason = ""
+
+    def __call__(self, *arrays):
+        self.calls += 1
+        if not self.reason:
+            self.reason = "the C kernel refused its inputs or reported an error"
+        return run_graph(self.body, list(arrays), special=REFERENCE_SPECIALS)
+
+    def because(self, reason, arrays):
+        self.reason = reason
+        return self(*arrays)
+
+
+def _fallback(node):
+    return _Fallback(node)
 
 
 class _DynamicKernel:
@@ -245,19 +261,23 @@ class _DynamicKernel:
 
     def __call__(self, *arrays):
         if self.fn is None:
-            return self.fallback(*arrays)
+            return self.fallback.because("no C library", arrays)
+        # a strided view (x[:, ::2], a transpose) is copied once: the kernel reads
+        # flat C order.  Falling back to NumPy for it made every fused kernel of a
+        # graph with a None dim run in Python for such inputs, silently.
+        arrays = [a if type(a) is _ND and a.flags.c_contiguous else np.ascontiguousarray(a)
+                  for a in arrays]
         space = None
         for a, mode, shape in zip(arrays, self.modes, self.in_shapes):
             if mode == "full":
                 space = a.shape
                 break
         if space is None or len(space) != len(self.space):
-            return self.fallback(*arrays)
+            return self.fallback.because("no input gives the iteration space", arrays)
         for a, shape in zip(arrays, self.in_shapes):
             if len(a.shape) != len(shape) or any(d is not None and d != e for d, e in zip(shape, a.shape)):
-                return self.fallback(*arrays)
-            if type(a) is not _ND or not a.flags.c_contiguous:
-                return self.fallback(*arrays)
+                return self.fallback.because(f"an input of shape {list(a.shape)} where {list(shape)} was traced",
+                                             arrays)
         rank = len(space)
         for a, mode, shape in zip(arrays, self.modes, self.in_shapes):
             padded = (1,) * (rank - len(a.shape)) + a.shape
@@ -266,7 +286,8 @@ class _DynamicKernel:
                   "row": padded[:k] == space[:k] and all(d == 1 for d in padded[k:]),
                   "col": all(d == 1 for d in padded[:k]) and padded[k:] == space[k:]}.get(mode, False)
             if not ok:
-                return self.fallback(*arrays)
+                return self.fallback.because(f"an input of shape {list(a.shape)} does not broadcast "
+                                             f"over {list(space)} as traced", arrays)
         k = self.split
         rows = int(np.prod(space[:k], dtype=np.int64))
         cols = int(np.prod(space[k:], dtype=np.int64))
@@ -442,6 +463,7 @@ class _FunctionWriter:
         name = self.c.fresh("k")
         src, spec = codegen_c.render_fused(node, name, flags.get_flag("num_threads"))
         self.c.kernels.append((name, src, spec))
+        self.c.kernel_of[(id(self.g), node.id)] = name
         target = outs + ("," if len(node.avals) == 1 else "")
         if spec.dynamic:
             L.append(f"    {target} = _dyn_{name}({', '.join(args)})")

@@ -32,6 +32,11 @@ from .graph_edit import has_effects, max_node_id
 
 NAME = "fusion"
 _ROW_RESHAPES = ("reshape", "expand_squeeze")
+# A cluster stops growing at this many members: the C compiler's time grows faster
+# than linearly with the size of one loop body (a 20,000-op chain did not compile in
+# 300 s), while a kernel boundary every few hundred ops costs one extra pass over
+# memory.  Chains longer than this become consecutive kernels.
+MAX_CLUSTER_MEMBERS = 400
 
 
 def run(graph):
@@ -86,6 +91,7 @@ class _Cluster:
         self.members = []
         self.level = {}  # node id -> "elem" | "row"
         self.first_pos = first_pos
+        self.last_pos = first_pos  # members span graph positions first_pos..last_pos
         self.has_reduce = False
 
 
@@ -145,16 +151,17 @@ def _form_clusters(graph):
             if c is None or c in seen:
                 continue
             seen.append(c)
-            if not c.members:
+            if not c.members or len(c.members) >= MAX_CLUSTER_MEMBERS:
                 continue
             level, new_split, new_splits = _join_level(graph, node, c, cluster_of, split, elementwise)
             if level is None:
                 continue
-            if any(cluster_of.get(o.node) is not c and _depends_on(graph, o.node, c, cluster_of, pos, effect_prev)
+            if any(cluster_of.get(o.node) is not c and _depends_on(graph, o.node, c, cluster_of, pos, effect_prev, clusters)
                    for o in node.inputs):
                 continue
             c.split, c.splits = new_split, new_splits
             c.members.append(node.id)
+            c.last_pos = pos[node.id]
             c.level[node.id] = level
             c.has_reduce = c.has_reduce or split is not None
             cluster_of[node.id] = c
@@ -187,7 +194,7 @@ def _form_clusters(graph):
 def _try_merge(graph, c, other, cluster_of, pos, effect_prev, clusters):
     """Move every member of `other` into `c` when both iterate the same space with
     a common split and neither reaches the other through a node outside both."""
-    if other.space != c.space:
+    if other.space != c.space or len(c.members) + len(other.members) > MAX_CLUSTER_MEMBERS:
         return False
     if c.split is not None and other.split is not None:
         if c.split != other.split:
@@ -221,7 +228,7 @@ def _try_merge(graph, c, other, cluster_of, pos, effect_prev, clusters):
                             and graph.node(m).op not in c_templates.REDUCTIONS:
                         return False
                     continue
-                if _depends_on(graph, r.node, b, cluster_of, pos, effect_prev):
+                if _depends_on(graph, r.node, b, cluster_of, pos, effect_prev, clusters):
                     return False
     c.split, c.splits = split, splits
     for m in other.members:
@@ -229,6 +236,7 @@ def _try_merge(graph, c, other, cluster_of, pos, effect_prev, clusters):
         c.level[m] = other.level[m]
     c.members = sorted(c.members + other.members, key=lambda m: pos[m])
     c.first_pos = min(c.first_pos, other.first_pos)
+    c.last_pos = max(c.last_pos, other.last_pos)
     c.has_reduce = c.has_reduce or other.has_reduce
     other.members = []
     return True
@@ -303,14 +311,22 @@ def _join_level(graph, node, c, cluster_of, split, elementwise):
     return "row", k, splits
 
 
-def _depends_on(graph, node_id, c, cluster_of, pos, effect_prev):
-    """Does the value of `node_id` (not in c) depend on a member of cluster c?"""
+def _depends_on(graph, node_id, c, cluster_of, pos, effect_prev, clusters):
+    """Does the value of `node_id` (not in c) depend on a member of cluster c?
+
+    Trap: a cluster runs as one unit, so reaching any member of another cluster D
+    means depending on all of D, including members placed after c's first member.
+    Pruning by graph position (anything before c's first member cannot depend on
+    c) is therefore sound only while no cluster straddles that position: a softmax
+    cluster that had absorbed a later `equal` of the labels made an `argmax` of
+    it look independent of the labels' cluster, and fusion built a cycle."""
     start = c.first_pos
+    straddling = any(d is not c and d.members and d.first_pos < start <= d.last_pos for d in clusters)
     stack = [node_id]
     seen = set()
     while stack:
         nid = stack.pop()
-        if nid in seen or pos[nid] < start:
+        if nid in seen:
             continue
         seen.add(nid)
         owner = cluster_of.get(nid)
@@ -318,13 +334,15 @@ def _depends_on(graph, node_id, c, cluster_of, pos, effect_prev):
             return True
         if owner is not None:
             for m in owner.members:
-                stack.extend(r.node for r in graph.node(m).inputs)
                 seen.add(m)
-        else:
-            stack.extend(r.node for r in graph.node(nid).inputs)
-            prev = effect_prev.get(nid)
-            if prev is not None:
-                stack.append(prev)
+                stack.extend(r.node for r in graph.node(m).inputs)
+            continue
+        if pos[nid] < start and not straddling:
+            continue
+        stack.extend(r.node for r in graph.node(nid).inputs)
+        prev = effect_prev.get(nid)
+        if prev is not None:
+            stack.append(prev)
     return False
 
 

@@ -90,9 +90,10 @@ swish = silu
 
 # --- softmax family -------------------------------------------------------------------
 def _shifted(logits, axis):
-    """logits minus their (constant) max along axis: exp of it cannot overflow."""
-    m = A.stop_gradient(RD.reduce_max(logits, axis, keepdims=True))
-    return logits - A.where(M.is_finite(m), m, A.zeros_like(m))
+    """logits minus their (constant) max along axis: exp of it cannot overflow.
+    As in TensorFlow, a row whose max is +-inf becomes all NaN (inf - inf); hiding a
+    non-finite max (shifting by 0 instead) gave [nan, 0, 0, 0] for a row with +inf."""
+    return logits - A.stop_gradient(RD.reduce_max(logits, axis, keepdims=True))
 
 
 def softmax(logits, axis=None, name=None):
