@@ -24,6 +24,7 @@ extras (`tensor_array_read` at a dynamic index).
 import numpy as np
 
 from . import c_templates as T
+from .op_groups import EXTREMA
 from . import matmul_c
 from .c_math import CPU_FUNCS
 from .passes import constant_folding, cse, dce, optimize, simplify
@@ -324,13 +325,7 @@ class _LoopWriter:
             return "i"
         if _size(src) == 1:
             return "0"
-        rank = len(dst)
-        padded = (1,) * (rank - len(src)) + tuple(src)
-        dst_strides = _strides(dst)
-        src_strides = _strides(padded)
-        terms = [f"((i / {dst_strides[d]}) % {dst[d]}) * {src_strides[d]}"
-                 for d in range(rank) if padded[d] != 1]
-        return " + ".join(terms) or "0"
+        return T.broadcast_index("i", src, dst)
 
     def _like(self, node, arg, out, ind):
         """Ops that take their result's shape from a second operand (gradients'
@@ -362,21 +357,12 @@ class _LoopWriter:
         in_strides = _strides(shape)
         terms = [f"((i / {in_strides[d]}) % {shape[d]}) * {kept_strides[j]}" for j, d in enumerate(kept)]
         oi = " + ".join(terms) or "0"
-        if op == "reduce_sum":
-            init, upd = "0", "{acc} = {acc} + {x};"
-        elif op == "reduce_prod":
-            init, upd = "1", "{acc} = {acc} * {x};"
-        elif op == "reduce_any":
-            init, upd = "0", "{acc} = {acc} || ({x} != 0);"
-        elif op == "reduce_all":
-            init, upd = "1", "{acc} = {acc} && ({x} != 0);"
-        elif op == "reduce_max":
-            init = "-INFINITY" if dtype.is_floating else T.literal(dtype.min, dtype)
-            upd = "{acc} = ({x} > {acc} || {x} != {x}) ? {x} : {acc};"
-        else:
-            init = "INFINITY" if dtype.is_floating else T.literal(dtype.max, dtype)
-            upd = "{acc} = ({x} < {acc} || {x} != {x}) ? {x} : {acc};"
-        if op in ("reduce_max", "reduce_min") and _size(shape) == 0:
+        init = T.REDUCTIONS[op].init(dtype)
+        upd = {"reduce_sum": "{acc} = {acc} + {x};", "reduce_prod": "{acc} = {acc} * {x};",
+               "reduce_any": "{acc} = {acc} || ({x} != 0);", "reduce_all": "{acc} = {acc} && ({x} != 0);",
+               "reduce_max": "{acc} = ({x} > {acc} || {x} != {x}) ? {x} : {acc};",
+               "reduce_min": "{acc} = ({x} < {acc} || {x} != {x}) ? {x} : {acc};"}[op]
+        if op in EXTREMA and _size(shape) == 0:
             raise _NotEligible  # NumPy raises for an empty max/min
         x = self.fresh("x")
         return [f"{ind}for (int64_t i = 0; i < {n_out}; i++) {out}[i] = {init};",

@@ -24,14 +24,13 @@ import heapq
 
 import numpy as np
 
-from tapeflow.runtime.registry import PRIMITIVES
 
 from .. import c_templates
+from ..op_groups import PASS_THROUGH, ROW_RESHAPES, VALUE_NODES
 from ..ir import Graph, Node, Ref, freeze_attrs
 from .graph_edit import has_effects, max_node_id
 
 NAME = "fusion"
-_ROW_RESHAPES = ("reshape", "expand_squeeze")
 # A cluster stops growing at this many members: the C compiler's time grows faster
 # than linearly with the size of one loop body (a 20,000-op chain did not compile in
 # 300 s), while a kernel boundary every few hundred ops costs one extra pass over
@@ -100,7 +99,7 @@ def _aval(graph, ref):
 
 
 def _elementwise_ok(graph, node):
-    if len(node.avals) != 1 or has_effects(node) or node.op in _ROW_RESHAPES:
+    if len(node.avals) != 1 or has_effects(node) or node.op in ROW_RESHAPES:
         return False
     in_dtypes = [_aval(graph, r).dtype for r in node.inputs]
     if node.op == "select":
@@ -141,7 +140,7 @@ def _form_clusters(graph):
             continue
         split = _reduce_split(graph, node)
         elementwise = split is None and _elementwise_ok(graph, node)
-        row_reshape = node.op in _ROW_RESHAPES
+        row_reshape = node.op in ROW_RESHAPES
         if split is None and not elementwise and not row_reshape:
             continue
         joined = False
@@ -302,7 +301,7 @@ def _join_level(graph, node, c, cluster_of, split, elementwise):
         inside = cluster_of.get(r.node) is c
         if inside and c.level[r.node] != "row":
             return fail
-        if node.op in _ROW_RESHAPES:
+        if node.op in ROW_RESHAPES:
             if not inside or not is_row_shape(shape, S, k):
                 return fail
             continue
@@ -348,7 +347,7 @@ def _depends_on(graph, node_id, c, cluster_of, pos, effect_prev, clusters):
 
 def _worth_a_kernel(graph, c):
     ops = [graph.node(m).op for m in c.members]
-    if all(op in c_templates.PASS_THROUGH or op in _ROW_RESHAPES for op in ops):
+    if all(op in PASS_THROUGH or op in ROW_RESHAPES for op in ops):
         return False  # a lone view (broadcast, reshape) costs nothing in NumPy
     if None in c.space:
         # The executor reads unknown dims off an input read in full.
@@ -499,9 +498,6 @@ def _fused_node(graph, c, used_outside, fresh):
 
 
 # ---------------------------------------------------------------- explanations
-_NOT_OPS = ("input", "const", "variable")
-
-
 def explain_unfused(graph):
     """{node id: why it stays out of every kernel} for the op nodes of `graph`
     (the graph as fusion receives it) that `run` leaves unfused.  Node ids are
@@ -509,7 +505,7 @@ def explain_unfused(graph):
     _, cluster_of = _form_clusters(graph)
     reasons = {}
     for node in graph.nodes:
-        if node.id in cluster_of or node.op in _NOT_OPS:
+        if node.id in cluster_of or node.op in VALUE_NODES:
             continue
         reasons[node.id] = _unfused_reason(graph, node)
     return reasons
@@ -530,14 +526,13 @@ def _unfused_reason(graph, node):
                 return f"reduction over dtype {in_dtypes[0]}: no C kernel for it"
             return f"reduction over axes {axes} of a rank-{rank} value: kernels reduce trailing axes only"
         return "reduction whose space no neighbouring elementwise cluster shares; alone it runs in NumPy"
-    if op in _ROW_RESHAPES or op in c_templates.PASS_THROUGH:
+    if op in ROW_RESHAPES or op in PASS_THROUGH:
         return "a view (reshape/broadcast): free in NumPy, a kernel of its own would only copy"
     if len(node.avals) != 1:
         return "has several results: no kernel template"
     if not _elementwise_ok(graph, node):
-        prim = PRIMITIVES.get(op)
-        if prim is None or prim.kernel is None:
-            return "not elementwise: no kernel template (runs as one NumPy call)"
+        if not c_templates.has_kernel(op):
+            return c_templates.NO_KERNEL.get(op, "not elementwise: no kernel template (runs as one NumPy call)")
         return f"no C template for dtypes {in_dtypes} -> {node.avals[0].dtype.name}"
     if None in node.avals[0].shape:
         return "unknown dims and no input read in full, so a kernel could not size its loop"

@@ -234,5 +234,3 @@ def list_files(file_pattern, shuffle=None, seed=None, name=None):
         ds = ds.shuffle(len(matches), seed=seed)
     return ds
 
-
-Dataset.list_files = staticmethod(list_files)

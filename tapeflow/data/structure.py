@@ -23,10 +23,6 @@ class Leaf:
 LEAF = Leaf()
 
 
-def _is_structure(x):
-    return isinstance(x, (tuple, dict))
-
-
 def flatten(element):
     out = []
 
