@@ -7,8 +7,8 @@ from tapeflow.ragged_ops import boolean_mask, constant, constant_value, map_flat
 
 
 def row_splits_to_segment_ids(splits, name=None, out_type=None):
-    from tapeflow.ragged_tensor import _as_splits
-    return _RO.ids(_as_splits(splits, "row_splits_to_segment_ids"), "row")
+    from tapeflow.ragged_tensor import as_splits
+    return _RO.ids(as_splits(splits, "row_splits_to_segment_ids"), "row")
 
 
 def segment_ids_to_row_splits(segment_ids, num_segments=None, out_type=None, name=None):

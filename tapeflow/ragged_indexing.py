@@ -11,14 +11,14 @@ from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import ragged_ops as RO
 from tapeflow.runtime.ops import segment_ops as SG
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
-from tapeflow.ragged_ops import _gather_rows, _is_ragged
+from tapeflow.ragged_ops import gather_rows, is_ragged
 from tapeflow.ragged_tensor import RaggedTensor
 
 
 def _row(rt, i):
     s = rt.row_splits
     start, stop = s[i], s[i + 1]
-    if _is_ragged(rt.values):
+    if is_ragged(rt.values):
         return _slice_rows(rt.values, start, stop)
     return rt.values[start:stop]
 
@@ -27,7 +27,7 @@ def _slice_rows(rt, start, stop):
     new = rt.row_splits[start:stop + 1]
     values = rt.values
     lo, hi = new[0], new[-1]
-    values = _slice_rows(values, lo, hi) if _is_ragged(values) else values[lo:hi]
+    values = _slice_rows(values, lo, hi) if is_ragged(values) else values[lo:hi]
     return RaggedTensor(values, new - lo, rt.uniform_row_length, _validate=False)
 
 
@@ -49,7 +49,7 @@ def getitem(rt, key):
         if n is None and (first.start, first.stop, first.step) != (None, None, None):
             raise NotImplementedError(with_location("slicing the rows of a traced RaggedTensor"))
         if first.step not in (None, 1):
-            out = _gather_rows(rt, np.arange(n)[first])
+            out = gather_rows(rt, np.arange(n)[first])
         else:
             start, stop, _ = first.indices(n) if n is not None else (0, None, 1)
             out = rt if n is None else _slice_rows(rt, start, max(start, stop))
@@ -64,7 +64,7 @@ def getitem(rt, key):
                 raise IndexError(with_location(f"RaggedTensor: row {first} out of range for {n} rows"))
             i = int(first) % n if n else int(first)
         row = _row(rt, i)
-        return getitem(row, rest) if rest and _is_ragged(row) else (row[rest] if rest else row)
+        return getitem(row, rest) if rest and is_ragged(row) else (row[rest] if rest else row)
     raise TypeError(with_location(f"RaggedTensor: cannot index with {type(first).__name__}"))
 
 
@@ -87,8 +87,8 @@ def _index_inner(rt, rest):
         lo, hi = bound(first.start, A.zeros_like(length)), bound(first.stop, length)
         keep = M.logical_and(M.greater_equal(col, lo), M.less(col, hi))
         lengths = SG.unsorted_segment_sum(M.cast(keep, dtypes.int64), row, rt.nrows())
-        if _is_ragged(rt.values):
-            kept = _gather_rows(rt.values, A.reshape(A.where(keep), (-1,)))
+        if is_ragged(rt.values):
+            kept = gather_rows(rt.values, A.reshape(A.where(keep), (-1,)))
             kept = _index_inner(kept, more) if more else kept
         else:
             kept = G.boolean_mask(rt.values, keep)
@@ -97,7 +97,7 @@ def _index_inner(rt, rest):
     if isinstance(first, (int, np.integer)) and rt.uniform_row_length is not None:
         j = int(first) % rt.uniform_row_length
         picked = rt.row_starts() + j
-        values = _gather_rows(rt.values, picked) if _is_ragged(rt.values) else G.gather(rt.values, picked)
+        values = gather_rows(rt.values, picked) if is_ragged(rt.values) else G.gather(rt.values, picked)
         return getitem(values, (slice(None),) + more) if more else values
     if not isinstance(first, slice):
         raise ValueError(with_location("Cannot index into an inner ragged dimension."))

@@ -21,7 +21,7 @@ from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
 from tapeflow.ragged_tensor import RaggedTensor
 
 
-def _is_ragged(x):
+def is_ragged(x):
     return isinstance(x, RaggedTensor)
 
 
@@ -92,7 +92,7 @@ def constant_value(pylist, dtype=None, ragged_rank=None, inner_shape=None, row_s
 
 # ------------------------------------------------------------------ elementwise
 def _partition_of(args):
-    return next(a for a in args if _is_ragged(a))
+    return next(a for a in args if is_ragged(a))
 
 
 def _same_partition(a, b):
@@ -111,7 +111,7 @@ def _same_partition(a, b):
 def _flat_operand(base, x):
     """The operand that lines up with base.flat_values: its own flat values when ragged,
     a dense [nrows, 1, ...] tensor gathered per row, anything else as given (broadcast)."""
-    if _is_ragged(x):
+    if is_ragged(x):
         _same_partition(base, x)
         return x.flat_values
     if isinstance(x, (TensorBase, np.ndarray, list)):
@@ -129,19 +129,19 @@ def _flat_operand(base, x):
 
 def map_flat_values(op, *args, **kwargs):
     """op applied to the flat values of every ragged argument (which share row partitions)."""
-    rags = [a for a in list(args) + list(kwargs.values()) if _is_ragged(a)]
+    rags = [a for a in list(args) + list(kwargs.values()) if is_ragged(a)]
     if not rags:
         return op(*args, **kwargs)
     base = rags[0]
     for r in rags[1:]:
         _same_partition(base, r)
-    new_args = [a.flat_values if _is_ragged(a) else a for a in args]
-    new_kwargs = {k: v.flat_values if _is_ragged(v) else v for k, v in kwargs.items()}
+    new_args = [a.flat_values if is_ragged(a) else a for a in args]
+    new_kwargs = {k: v.flat_values if is_ragged(v) else v for k, v in kwargs.items()}
     return base.with_flat_values(op(*new_args, **new_kwargs))
 
 
 def elementwise_binary(op, x, y, *rest, **kwargs):
-    base = x if _is_ragged(x) else y
+    base = x if is_ragged(x) else y
     return base.with_flat_values(op(_flat_operand(base, x), _flat_operand(base, y), *rest, **kwargs))
 
 
@@ -202,7 +202,7 @@ def _reduce(kind):
         # a == 1..ragged_rank: reduce the rows of the partition at depth a - 1
         if a == 1:
             inner = rt.values
-            if _is_ragged(inner):  # rows of ragged rows: reduce along the outer ragged axis of the inner
+            if is_ragged(inner):  # rows of ragged rows: reduce along the outer ragged axis of the inner
                 raise NotImplementedError(with_location(f"tf.reduce_{kind}(ragged, axis=1) of ragged_rank > 1"))
             return _segment_reduce(kind, inner, rt.value_rowids(), rt.nrows())
         return rt.with_values(reduce(rt.values, a - 1, keepdims))
@@ -215,22 +215,22 @@ reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_mean, reduce_any, reduce
 
 
 # ------------------------------------------------------------------ rows
-def _gather_rows(rt, indices):
+def gather_rows(rt, indices):
     """rt's rows at `indices` (an int vector): a RaggedTensor of len(indices) rows."""
     idx = M.cast(convert_to_tensor(indices), dtypes.int64)
     lengths = G.gather(rt.row_lengths(), idx)
     splits = RO.splits_from_lengths(lengths)
     starts = G.gather(rt.row_starts(), idx)
     source = G.gather(starts, RO.ids(splits, "row")) + RO.ids(splits, "col")
-    values = _gather_rows(rt.values, source) if _is_ragged(rt.values) else G.gather(rt.values, source)
+    values = gather_rows(rt.values, source) if is_ragged(rt.values) else G.gather(rt.values, source)
     return RaggedTensor(values, splits, rt.uniform_row_length, _validate=False)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     if axis not in (None, 0) or batch_dims:
         raise NotImplementedError(with_location("tf.gather of a RaggedTensor: axis 0 only"))
-    if _is_ragged(indices):
-        inner = gather(params, indices.flat_values) if _is_ragged(params) else G.gather(params, indices.flat_values)
+    if is_ragged(indices):
+        inner = gather(params, indices.flat_values) if is_ragged(params) else G.gather(params, indices.flat_values)
         return indices.with_flat_values(inner)
     idx = convert_to_tensor(indices)
     if idx.shape.rank == 0:
@@ -244,7 +244,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         if bad:
             raise InvalidArgumentError(with_location(f"tf.gather: index {bad[0]} is not in [0, {n})"))
         idx = convert_to_tensor(np.asarray(idx._value) % max(n, 1))
-    return _gather_rows(params, idx)
+    return gather_rows(params, idx)
 
 
 def dense_boolean_mask(tensor, mask, axis=None, name=None):
@@ -255,9 +255,9 @@ def dense_boolean_mask(tensor, mask, axis=None, name=None):
 def boolean_mask(tensor, mask, axis=None, name=None):
     """tf.ragged.boolean_mask: rows kept where a dense mask is True, or values kept
     where a ragged mask of the same row partition is True."""
-    if _is_ragged(mask):
-        _same_partition(tensor, mask) if _is_ragged(tensor) else None
-        if not _is_ragged(tensor):
+    if is_ragged(mask):
+        _same_partition(tensor, mask) if is_ragged(tensor) else None
+        if not is_ragged(tensor):
             raise NotImplementedError(with_location("tf.boolean_mask(dense, ragged mask)"))
         keep = mask.flat_values
         if tensor.ragged_rank != 1:
@@ -265,19 +265,19 @@ def boolean_mask(tensor, mask, axis=None, name=None):
         lengths = SG.unsorted_segment_sum(M.cast(keep, dtypes.int64), tensor.value_rowids(), tensor.nrows())
         return RaggedTensor.from_row_lengths(G.boolean_mask(tensor.values, keep), lengths, validate=False)
     rows = A.reshape(A.where(convert_to_tensor(mask)), (-1,))
-    return _gather_rows(tensor, rows)
+    return gather_rows(tensor, rows)
 
 
 def _as_ragged(x, ragged_rank):
-    if _is_ragged(x):
+    if is_ragged(x):
         return x
     t = convert_to_tensor(x)
     return RaggedTensor.from_tensor(t, ragged_rank=min(ragged_rank, t.shape.rank - 1))
 
 
 def concat(values, axis=0, name=None):
-    rank = next(v for v in values if _is_ragged(v)).shape.rank
-    rr = max(v.ragged_rank for v in values if _is_ragged(v))
+    rank = next(v for v in values if is_ragged(v)).shape.rank
+    rr = max(v.ragged_rank for v in values if is_ragged(v))
     parts = [_as_ragged(v, rr) for v in values]
     axis = axis % rank
     if axis == 0:
@@ -289,7 +289,7 @@ def concat(values, axis=0, name=None):
             splits.append(s if total is None else (s + total)[1:])
             total = s[-1] if total is None else total + s[-1]
         inner = parts[0].values
-        values = concat([p.values for p in parts], 0) if _is_ragged(inner) else J.concat([p.values for p in parts], 0)
+        values = concat([p.values for p in parts], 0) if is_ragged(inner) else J.concat([p.values for p in parts], 0)
         return RaggedTensor(values, J.concat(splits, 0), _validate=False)
     if axis == 1 and rr == 1:
         # Row i is every part's row i, one after another: gather from the concatenated values.
@@ -319,16 +319,16 @@ def concat(values, axis=0, name=None):
 def stack(values, axis=0, name=None):
     """Ragged tensors (or dense ones) stacked along a new axis 0."""
     if axis != 0:
-        expanded = [v if not _is_ragged(v) else v for v in values]
-        if axis == 1 and all(_is_ragged(v) and v.ragged_rank == 1 for v in values):
+        expanded = [v if not is_ragged(v) else v for v in values]
+        if axis == 1 and all(is_ragged(v) and v.ragged_rank == 1 for v in values):
             # [rows, k, None]: row i holds every input's row i
             n = values[0].nrows()
             order = J.stack([A.range_(0, n, dtype=dtypes.int64) + i * n for i in range(len(values))], axis=1)
             joined = concat(expanded, 0)
-            rows = _gather_rows(joined, A.reshape(order, (-1,)))
+            rows = gather_rows(joined, A.reshape(order, (-1,)))
             return RaggedTensor.from_uniform_row_length(rows, len(values), validate=False)
         raise NotImplementedError(with_location(f"tf.stack of ragged tensors along axis {axis}"))
-    rr = max((v.ragged_rank for v in values if _is_ragged(v)), default=1)
+    rr = max((v.ragged_rank for v in values if is_ragged(v)), default=1)
     parts = [_as_ragged(v, rr) for v in values]
     counts = J.stack([p.nrows() for p in parts])
     return RaggedTensor(concat(parts, 0), RO.splits_from_lengths(counts), _validate=False)

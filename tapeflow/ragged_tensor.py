@@ -32,7 +32,7 @@ def _is_eager(t):
     return type(t) is Tensor
 
 
-def _as_splits(splits, what):
+def as_splits(splits, what):
     t = convert_to_tensor(splits, dtypes.int64) if not isinstance(splits, TensorBase) else convert_to_tensor(splits)
     if not t.dtype.is_integer or t.shape.rank != 1:
         raise ValueError(with_location(f"{what}: row partitions must be an integer vector, got "
@@ -63,7 +63,7 @@ class RaggedTensor:
 
     def __init__(self, values, row_splits, uniform_row_length=None, _validate=True):
         values = _values(values)
-        splits = _as_splits(row_splits, "RaggedTensor")
+        splits = as_splits(row_splits, "RaggedTensor")
         if not isinstance(values, RaggedTensor) and values.shape.rank == 0:
             raise ValueError(with_location("RaggedTensor: values must have at least one dimension"))
         if _validate and _is_eager(splits) and (isinstance(values, RaggedTensor) or _is_eager(values)):
@@ -86,7 +86,7 @@ class RaggedTensor:
 
     @classmethod
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
-        lengths = _as_splits(row_lengths, "from_row_lengths")
+        lengths = as_splits(row_lengths, "from_row_lengths")
         if validate and _is_eager(lengths) and np.any(lengths._value < 0):
             raise InvalidArgumentError(with_location(f"from_row_lengths: negative row length in "
                                                      f"{lengths._value.tolist()}"))
@@ -94,18 +94,18 @@ class RaggedTensor:
 
     @classmethod
     def from_row_starts(cls, values, row_starts, name=None, validate=True):
-        starts = _as_splits(row_starts, "from_row_starts")
+        starts = as_splits(row_starts, "from_row_starts")
         total = convert_to_tensor(_nvals(_values(values)))
         return cls(values, J.concat([starts, A.reshape(total, (1,))], 0), _validate=validate)
 
     @classmethod
     def from_row_limits(cls, values, row_limits, name=None, validate=True):
-        limits = _as_splits(row_limits, "from_row_limits")
+        limits = as_splits(row_limits, "from_row_limits")
         return cls(values, J.concat([A.zeros((1,), dtypes.int64), limits], 0), _validate=validate)
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
-        ids = _as_splits(value_rowids, "from_value_rowids")
+        ids = as_splits(value_rowids, "from_value_rowids")
         if nrows is None:
             nrows = M.add(RD.reduce_max(J.concat([ids, A.constant([-1], dtypes.int64)], 0)), 1)
         if validate and _is_eager(ids):
@@ -178,7 +178,7 @@ class RaggedTensor:
             flat = A.reshape(t, (-1,) + tuple(t.shape.dims[2:]))
             return cls.from_uniform_row_length(flat, t.shape.dims[1], nrows=None if t.shape.dims[0] is not None
                                                else nrows, validate=False)
-        lengths = M.minimum(_as_splits(lengths, "from_tensor"), width)
+        lengths = M.minimum(as_splits(lengths, "from_tensor"), width)
         splits = RO.splits_from_lengths(lengths)
         return cls(RO.dense_values(t, splits), splits, _validate=False)
 

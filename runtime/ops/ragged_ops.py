@@ -105,23 +105,6 @@ SPLITS_FROM_LENGTHS = defprim(
     lambda lengths: Aval((None if lengths.shape[0] is None else lengths.shape[0] + 1,), dtypes.int64))
 
 
-def _check_splits_impl(xp, splits, nvals):
-    s = splits.astype(np.int64)
-    if s.size == 0 or s[0] != 0 or np.any(np.diff(s) < 0):
-        raise ValueError(f"row_splits must start at 0 and never decrease, got {s.tolist()}")
-    if nvals.ndim == 0 and int(s[-1]) != int(nvals):
-        raise ValueError(f"row_splits end at {int(s[-1])} but there are {int(nvals)} values")
-    return s
-
-
-def _check_splits_rule(splits, nvals):
-    return Aval(tuple(splits.shape), dtypes.int64)
-
-
-# row_splits as int64, checked when it runs (eager: when the RaggedTensor is made).
-CHECK_SPLITS = defprim("ragged_check_splits", _check_splits_impl, _check_splits_rule)
-
-
 def ids(splits, which):
     return bind(RAGGED_IDS, (splits,), {"which": which})
 
@@ -136,10 +119,6 @@ def dense_values(dense, splits):
 
 def splits_from_lengths(lengths):
     return bind(SPLITS_FROM_LENGTHS, (lengths,), {})
-
-
-def check_splits(splits, nvals):
-    return bind(CHECK_SPLITS, (splits, nvals), {})
 
 
 def zero_of(x):

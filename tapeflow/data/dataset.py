@@ -7,12 +7,11 @@ a new Dataset wrapping its input's recipe, so each `for` loop starts over.
 """
 import numpy as np
 
-from tapeflow.data import batching
-from tapeflow.data.ragged_values import RaggedValue
 from tapeflow.data import structure as S
 from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, positive, scalar_result
 from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
+from tapeflow.data.ragged_values import RaggedValue
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
 
@@ -143,7 +142,7 @@ class Dataset:
 
         def produce():
             for i in range(n):
-                yield [a[i, ...] for a in flat]
+                yield [a[i, ...] for a in flat]  # 0-d arrays: an item of a string array is bytes
 
         if ragged:  # rows of a RaggedTensor: ragged specs (ragged_rank one less; 0 is a dense row)
             import tapeflow
@@ -240,26 +239,7 @@ class Dataset:
         return batching.padded_batch(self, batch_size, padded_shapes, padding_values, drop_remainder, name)
 
     def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, name=None):
-        """Batch elements of different lengths into RaggedTensors (the first dimension
-        of every component becomes ragged; ragged components gain a ragged dimension)."""
-        self._no_windows("ragged_batch")
-        batch_size = positive(batch_size, "ragged_batch")
-        source = self._produce
-
-        def produce():
-            buf = []
-            for flat in source():
-                buf.append(flat)
-                if len(buf) == batch_size:
-                    yield batching.ragged_stack(buf)
-                    buf = []
-            if buf and not drop_remainder:
-                yield batching.ragged_stack(buf)
-
-        card = self._card
-        if card >= 0:
-            card = card // batch_size if drop_remainder else -(-card // batch_size)
-        return self._derive(produce, card, shapes=None)
+        return batching.ragged_batch(self, batch_size, drop_remainder, row_splits_dtype, name)
 
     def unbatch(self, name=None):
         return batching.unbatch(self, name)
@@ -461,5 +441,6 @@ class Dataset:
 
 # One module per transformation (as tf.data is organised); they build Datasets,
 # so they are imported after the class (each imports it from this module).
-from tapeflow.data import (batching, grouping, interleave_op, map_op, readers, sampling, scan_op,  # noqa: E402
-                           shard_op, sources, take_while_op, window_op)
+from tapeflow.data import (  # noqa: E402
+    batching, grouping, interleave_op, map_op, readers, sampling, scan_op, shard_op, sources, take_while_op, window_op,
+)
