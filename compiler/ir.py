@@ -217,8 +217,8 @@ class GraphBuilder(GraphHook):
             while outer is not None and outer is not t.graph:
                 outer = outer.parent
             if outer is None:
-                from tapeflow.runtime.errors import with_location
-                raise ValueError(with_location(
+                from tapeflow.runtime.errors import InaccessibleTensorError, with_location
+                raise InaccessibleTensorError(with_location(
                     f"a tensor ({t.aval!r}) of another graph (a finished function, or another branch or "
                     f"loop body) is used in graph '{self.name}'; values leave a cond or loop only as its "
                     f"outputs, not through Python side effects"))
@@ -237,7 +237,8 @@ class GraphBuilder(GraphHook):
         except Exception as exc:
             from tapeflow.runtime.errors import with_location
             desc = ", ".join(repr(a) for a in in_avals)
-            cls = type(exc) if isinstance(exc, (TypeError, ValueError, IndexError)) else ValueError
+            # ShapeError is a ValueError, which is what TensorFlow's graph construction raises
+            cls = next((c for c in (TypeError, IndexError, ValueError) if isinstance(exc, c)), ValueError)
             raise cls(with_location(f"{prim.name}({desc}): {exc}")) from None
         if not prim.multiple_results:
             avals = (avals,)

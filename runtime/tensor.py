@@ -21,6 +21,10 @@ class OperatorNotAllowedInGraphError(TypeError):
         type(self).created += 1
 
 
+class SymbolicNumpyError(OperatorNotAllowedInGraphError, AttributeError):
+    """`.numpy()` of a symbolic tensor."""
+
+
 class TensorBase:
     """What eager tensors, symbolic tensors and variables share: operators and
     TensorFlow's tensor methods, all implemented by tapeflow ops (installed below)."""
@@ -129,12 +133,11 @@ class Tensor(TensorBase):
             return format(self._value.item(), spec)
         return format(str(self), spec)
 
-    def __repr__(self):
-        text = _array_text(np.asarray(_host(self._value)))
-        sep = "\n" if "\n" in text else ""
-        return f"tf.Tensor({sep}{text}, shape={self.shape}, dtype={self.dtype.name})"
+    def __str__(self):
+        return f"tf.Tensor({numpy_text(_host(self._value))}, shape={self.shape}, dtype={self.dtype.name})"
 
-    __str__ = __repr__
+    def __repr__(self):
+        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={numpy_text(self.numpy(), True)}>"
 
     def __reduce__(self):
         return Tensor, (self.numpy(),)
@@ -145,12 +148,17 @@ def _host(v):
     return v.get() if hasattr(v, "__cuda_array_interface__") else v
 
 
-def _array_text(a):
-    if a.ndim == 0:
-        return repr(a.item()) if a.dtype.kind != "b" else str(bool(a))
-    if a.dtype.kind == "O" and a.size > 1000:  # NumPy does not summarize object arrays itself
-        return np.array2string(a, separator=" ", threshold=1000)
-    return np.array2string(a, separator=" ")
+def numpy_text(a, is_repr=False):
+    """TensorFlow's text of a tensor's value: str() of the array (float32 digits), or in a
+    repr the array's repr and a scalar's Python value; multi-line text starts a new line."""
+    a = np.asarray(a)
+    if is_repr:
+        text = repr(a.item()) if a.ndim == 0 else repr(a)
+    elif a.dtype.kind == "O" and a.size > 1000:  # NumPy does not summarize object arrays itself
+        text = np.array2string(a, separator=" ", threshold=1000)
+    else:
+        text = str(a)
+    return "\n" + text if "\n" in text else text
 
 
 class SymbolicTensor(TensorBase):
@@ -186,7 +194,11 @@ class SymbolicTensor(TensorBase):
             f"(the value is unknown until the graph runs)"))
 
     def numpy(self):
-        self._not_allowed(".numpy()")
+        # Also an AttributeError, as TensorFlow's symbolic tensors have no numpy():
+        # code written for both (`except AttributeError:`) takes its graph path.
+        raise SymbolicNumpyError(with_location(
+            ".numpy() of a symbolic tensor is not allowed while tracing a graph "
+            "(the value is unknown until the graph runs)"))
 
     def __array__(self, dtype=None, copy=None):
         self._not_allowed("Conversion to a NumPy array")
@@ -208,6 +220,9 @@ class SymbolicTensor(TensorBase):
 
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+    def __str__(self):  # what a Python print at trace time shows, as TensorFlow's
+        return f'Tensor("{self.name}", shape={tuple(self.aval.shape)}, dtype={self.dtype.name})'
 
 
 def _wrap(value):
@@ -239,10 +254,9 @@ def _python_to_array(value, dtype):
         np_dtype = dtype.np
         if dtype.is_integer or dtype.is_bool:
             arr = np.asarray(value)
-            if arr.dtype.kind == "f" and dtype.is_integer:
-                if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
-                    raise TypeError(with_location(
-                        f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
+            if arr.dtype.kind == "f" and dtype.is_integer and arr.size:  # [] is float64 in NumPy; TF allows it
+                # Even an integral Python float: TensorFlow converts none to an integer dtype.
+                raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
             if dtype.is_integer and arr.dtype.kind in "iu" and arr.size:
                 info = np.iinfo(np_dtype)
                 if arr.min() < info.min or arr.max() > info.max:
@@ -262,6 +276,9 @@ def _python_to_array(value, dtype):
     if kind in "bf":
         return arr
     if kind == "O" and not isinstance(value, (list, tuple)):
+        if value is None:   # TensorFlow's ValueError: None is an unsupported type, not a bad dtype
+            raise ValueError(with_location("Attempt to convert a value (None) with an unsupported type "
+                                           "(<class 'NoneType'>) to a Tensor"))
         raise TypeError(with_location(f"Cannot convert {value!r} to a tensor"))
     if kind in "USO":
         return _text_to_array(value)

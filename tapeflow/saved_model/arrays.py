@@ -1,22 +1,23 @@
 """Arrays in a saved model: small constants inline in the JSON, the others as
 .npy files read by a checked reader.
 
-The reader never unpickles (object arrays are refused before any data is read),
-checks the header's dtype and shape against what the program declares, and
-checks that the file holds exactly that many bytes, so a truncated or padded
-file is an error rather than a short or misread array.
+The reader (train/files.py, shared with checkpoints) opens only regular files
+inside the saved model, never unpickles (object arrays are refused before any
+data is read), checks the header's dtype and shape against what the program
+declares, and checks that the file holds exactly that many bytes, so a
+truncated or padded file is an error rather than a short or misread array.
 
 A string array (dtype "string") is inline as a list of hex strings, one per
 item; in a file it is the uint8 vector of runtime.string_values.pack (item
 lengths, then their bytes), whose lengths must add up to the file exactly.
 """
 import math
-import os
 import re
 
 import numpy as np
 
 from tapeflow.runtime import dtypes, string_values
+from tapeflow.train import files
 
 from .format import INLINE_ELEMENTS, MAX_ARRAY_BYTES, SavedModelError
 
@@ -94,54 +95,24 @@ def check_file_name(name, where):
     return name
 
 
-def read_npy(path, dtype, shape, where):
-    """The array in the .npy file `path`, which must hold exactly a `dtype` array
-    of `shape` (both from the program, already validated)."""
+def read_npy(path, root, dtype, shape, where):
+    """The array in the .npy file `path` (a regular file inside the saved model
+    `root`), which must hold exactly a `dtype` array of `shape` (both from the
+    program, already validated)."""
     if dtype.is_string:
-        packed = _read_plain(path, dtypes.uint8, None, where)
+        packed = _read_plain(path, root, dtypes.uint8, None, where)
         try:
             return string_values.unpack(packed, tuple(shape))
         except ValueError as exc:
             raise SavedModelError(f"{where}: {path!r} is not a valid string array: {exc}") from None
-    return _read_plain(path, dtype, shape, where)
+    return _read_plain(path, root, dtype, shape, where)
 
 
-def _read_plain(path, dtype, shape, where):
+def _read_plain(path, root, dtype, shape, where):
     """read_npy of a numeric array; shape None: any vector (a packed string array)."""
     try:
-        size = os.path.getsize(path)
+        return files.read_npy(path, root, dtype.np, shape, MAX_ARRAY_BYTES, "the program")
     except OSError as exc:
         raise SavedModelError(f"{where}: cannot read {path!r}: {exc.strerror or exc}") from None
-    if size > MAX_ARRAY_BYTES:
-        raise SavedModelError(f"{where}: {path!r} is {size} bytes, over the limit of {MAX_ARRAY_BYTES}")
-    try:
-        with open(path, "rb") as f:
-            version = np.lib.format.read_magic(f)
-            if version == (1, 0):
-                header = np.lib.format.read_array_header_1_0(f)
-            elif version == (2, 0):
-                header = np.lib.format.read_array_header_2_0(f)
-            else:
-                raise ValueError(f"unsupported .npy version {version}")
-            file_shape, fortran, file_dtype = header
-            offset = f.tell()
-            if file_dtype.hasobject or file_dtype.fields is not None or file_dtype.subdtype is not None:
-                raise ValueError(f"dtype {file_dtype} is not a plain numeric dtype (pickled objects are refused)")
-            if shape is None and len(file_shape) == 1:
-                shape = tuple(file_shape)
-            if file_dtype.newbyteorder("=") != dtype.np or shape is None or tuple(file_shape) != tuple(shape):
-                raise ValueError(f"it holds {file_dtype}{list(file_shape)}, the program says "
-                                 f"{dtype.name}{list(shape or ['n'])}")
-            nbytes = math.prod(shape) * dtype.np.itemsize
-            if size - offset != nbytes:
-                raise ValueError(f"it has {size - offset} data bytes, a {dtype.name}{list(shape)} array "
-                                 f"needs {nbytes} (truncated or padded)")
-            data = f.read(nbytes)
-    except SavedModelError:
-        raise
-    except (OSError, ValueError, SyntaxError, TypeError, EOFError) as exc:
+    except ValueError as exc:
         raise SavedModelError(f"{where}: {path!r} is not a valid .npy file: {exc}") from None
-    if len(data) != nbytes:
-        raise SavedModelError(f"{where}: {path!r} changed while it was read")
-    array = np.frombuffer(data, dtype=file_dtype).reshape(shape, order="F" if fortran else "C")
-    return np.array(array, dtype=dtype.np, order="C")  # a writable, native-order copy

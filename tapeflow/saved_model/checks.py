@@ -23,8 +23,29 @@ _SIGNATURES = {}
 _DTYPES = frozenset(id(d) for d in dtypes.ALL)
 
 
+# The op table's stateful ops a loaded graph may hold: their effects stay inside the
+# program (its random streams, its own stdout/stderr lines, its assertions, loop
+# stacks).  Every other stateful op (py_function runs host Python, summary_write
+# writes into the host's log directories, and any future one until it is listed
+# here) is refused: a loaded graph is pure ops plus reads/writes of its own variables.
+LOADABLE_STATEFUL = frozenset(("random_normal", "random_uniform", "truncated_normal", "random_shuffle",
+                               "random_categorical", "print", "assert", "while_stack_alloc"))
+
+
 def is_known_op(op):
     return op in SPECIAL_OPS or op in PRIMITIVES
+
+
+def refusal(op):
+    """Why a known op may not appear in a loaded graph, or None.  (The special ops
+    are checked in full below: a variable node must be one of the program's own.)"""
+    if op in SPECIAL_OPS:
+        return None
+    prim = PRIMITIVES.get(op)
+    if prim is not None and prim.stateful and op not in LOADABLE_STATEFUL:
+        return (f"op {op!r} has effects outside the program and is refused in a loaded saved model "
+                f"(only pure ops and reads/writes of the model's own variables may be loaded)")
+    return None
 
 
 def _fail(where, what):
@@ -220,11 +241,13 @@ def _random(in_avals, attrs, avals, where):
     else:
         _expect(all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape), where,
                 f"bad static shape {shape}")
-    _expect(isinstance(seed, tuple) and len(seed) == 2 and isinstance(seed[1], int)
-            and (isinstance(seed[0], int) or seed[0] == "entropy"), where, f"bad seed {seed!r}")
+    # ("seeds", (seed, seed2), graph node token or None): see runtime/ops/random_ops._key
+    _expect(isinstance(seed, tuple) and len(seed) == 3 and seed[0] == "seeds"
+            and isinstance(seed[1], tuple) and len(seed[1]) == 2 and all(isinstance(s, int) for s in seed[1])
+            and (seed[2] is None or isinstance(seed[2], int)), where, f"bad seed {seed!r}")
     bounds = attrs.get("bounds", (0, 1))
-    _expect(isinstance(bounds, tuple) and len(bounds) == 2
-            and all(isinstance(b, (int, float)) for b in bounds), where, f"bad bounds {bounds!r}")
+    _expect(bounds is None or (isinstance(bounds, tuple) and len(bounds) == 2
+            and all(isinstance(b, (int, float)) for b in bounds)), where, f"bad bounds {bounds!r}")
 
 
 def _shuffle(in_avals, attrs, avals, where):
