@@ -54,6 +54,8 @@ def op_error(op_name, inputs, attrs, exc):
     msg = with_location(f"{op_name}({args}){attr_txt} failed: {str(exc).strip()}")
     # A plain ValueError from the array library (int ** negative int, ...) is what TensorFlow
     # reports as InvalidArgumentError, itself a ValueError, so `except ValueError` still catches it.
+    if isinstance(exc, OpError):  # NotFoundError, DataLossError, ...: TensorFlow's class is the news
+        return type(exc)(msg)
     cls = type(exc) if isinstance(exc, (ValueError, TypeError, IndexError)) else InvalidArgumentError
     if cls is ValueError:
         cls = InvalidArgumentError
@@ -94,8 +96,16 @@ class OutOfRangeError(OpError):
     """An iterator's get_next() ran past the end of its data set (TensorFlow's name)."""
 
 
-class UnimplementedError(OpError):
-    """An op has no kernel for these arguments (TensorFlow's name)."""
+class DataLossError(OpError):
+    """Unrecoverable data loss or corruption: a bad CRC, a truncated record (TensorFlow's name)."""
+
+
+class AlreadyExistsError(OpError):
+    """An entity (a file) that an op would create already exists (TensorFlow's name)."""
+
+
+class PermissionDeniedError(OpError):
+    """The caller may not run the operation (a file it cannot open) (TensorFlow's name)."""
 
 
 class NotFoundError(OpError):

@@ -254,7 +254,7 @@ def _python_to_array(value, dtype):
         np_dtype = dtype.np
         if dtype.is_integer or dtype.is_bool:
             arr = np.asarray(value)
-            if arr.dtype.kind == "f" and dtype.is_integer:
+            if arr.dtype.kind == "f" and dtype.is_integer and arr.size:  # [] is float64 in NumPy; TF allows it
                 # Even an integral Python float: TensorFlow converts none to an integer dtype.
                 raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
             if dtype.is_integer and arr.dtype.kind in "iu" and arr.size:

@@ -202,6 +202,8 @@ errors = _namespace("errors", "tf.errors: exception types.", {
     "InvalidArgumentError": InvalidArgumentError,
     "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError,
     "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError,
+    "DataLossError": _errors_mod.DataLossError, "AlreadyExistsError": _errors_mod.AlreadyExistsError,
+    "PermissionDeniedError": _errors_mod.PermissionDeniedError,
     "InaccessibleTensorError": _errors_mod.InaccessibleTensorError,
     **{n: getattr(_errors_mod, n) for n in
        ("UnimplementedError", "NotFoundError", "FailedPreconditionError", "ResourceExhaustedError")}})

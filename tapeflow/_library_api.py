@@ -2,7 +2,9 @@
 import sys
 import types
 
-from tapeflow import compat, contrib, data, distribute, keras, ragged, saved_model, sparse, strings, summary, train  # noqa: F401
+from tapeflow import (  # noqa: F401
+    compat, contrib, data, distribute, io, keras, ragged, saved_model, sparse, strings, summary, train,
+)
 from tapeflow import misc_api as _misc
 from tapeflow import testing as test  # noqa: F401  (tf.test)
 from tapeflow.misc_api import get_logger, version  # noqa: F401
@@ -71,7 +73,8 @@ config = types.SimpleNamespace(
         set_visible_devices=_misc.set_visible_devices),
 )
 
-__all__ = ["test", "contrib", "data", "keras", "saved_model", "summary", "train", "config", "device", "layers", "log",
+__all__ = ["test", "contrib", "data", "io", "keras", "saved_model", "summary", "train", "config", "device", "layers",
+           "log",
            "random_normal", "Module", "name_scope", "arg_max", "arg_min", "assign", "assign_add",
            "assign_sub", "div", "multinomial", "random_shuffle", "set_random_seed", "to_double", "to_float",
            "to_int32", "to_int64",

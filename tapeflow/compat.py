@@ -62,12 +62,27 @@ class _V1Module(types.ModuleType):
             raise AttributeError(f"tf.compat.v1.{name} is not provided by tapeflow") from None
 
 
+def _tf1_files():
+    """TF1's tf.io (with tf_record_iterator), tf.python_io and CamelCase tf.gfile."""
+    from tapeflow import io as _io
+    from tapeflow.io import gfile as g
+    io_v1 = types.SimpleNamespace(**{n: getattr(_io, n) for n in _io.__all__},
+                                  tf_record_iterator=_io.tf_record_iterator)
+    python_io = types.SimpleNamespace(TFRecordWriter=_io.TFRecordWriter, TFRecordOptions=_io.TFRecordOptions,
+                                      tf_record_iterator=_io.tf_record_iterator)
+    gfile_v1 = types.SimpleNamespace(
+        GFile=g.GFile, Open=g.GFile, FastGFile=g.GFile, Exists=g.exists, Glob=g.glob, MakeDirs=g.makedirs,
+        MkDir=g.mkdir, ListDirectory=g.listdir, Remove=g.remove, Rename=g.rename, IsDirectory=g.isdir,
+        Copy=g.copy, DeleteRecursively=g.rmtree, Walk=g.walk, Stat=g.stat)
+    return {"io": io_v1, "python_io": python_io, "gfile": gfile_v1}
+
+
 v1 = _V1Module("tapeflow.compat.v1", "tf.compat.v1: TensorFlow 1 names on tapeflow.")
 v1.__dict__.update(
     enable_eager_execution=_c1.enable_eager_execution, executing_eagerly=_c1.executing_eagerly,
     enable_v2_behavior=_enable_v2_behavior, random_normal=_c1.random_normal, random_uniform=_c1.random_uniform,
     truncated_normal=_c1.truncated_normal, log=_c1.log, layers=_c1.layers, logging=_v1_logging,
-    set_random_seed=_set_random_seed, losses=_c1.losses_namespace("tapeflow.compat.v1.losses", tf1_mse=True),
+    **_tf1_files(), set_random_seed=_set_random_seed, losses=_c1.losses_namespace("tapeflow.compat.v1.losses", tf1_mse=True),
     train=types.SimpleNamespace(
         GradientDescentOptimizer=_train.GradientDescentOptimizer, MomentumOptimizer=_train.MomentumOptimizer,
         AdamOptimizer=_train.AdamOptimizer, Optimizer=_train.Optimizer,

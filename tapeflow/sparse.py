@@ -97,6 +97,8 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     """The dense tensor; entries not in `indices` are default_value (0)."""
     _check(sp_input, "to_dense")
     sp = sp_input
+    if sp.dtype is dtypes.string:
+        return _strings_to_dense(sp, b"" if default_value is None else default_value)
     dense = gather_ops.scatter_nd(sp.indices, sp.values, sp._shape)
     if default_value is None:
         return dense
@@ -104,6 +106,21 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     present = gather_ops.scatter_nd(sp.indices, array_ops.ones_like(sp.values), sp._shape)
     return array_ops.where(math_ops.not_equal(present, array_ops.zeros_like(present)), dense,
                            array_ops.broadcast_to(default, sp._shape))
+
+
+def _strings_to_dense(sp, default_value):
+    """Strings have no scatter (nothing to add): the dense array is filled directly.  The
+    values carry no gradient, so nothing is lost by leaving the op table."""
+    if not isinstance(sp.indices, Tensor) or not isinstance(sp.values, Tensor):
+        raise ValueError(with_location("sparse.to_dense: a string SparseTensor is densified eagerly only "
+                                       "(outside tf.function)"))
+    default = default_value.numpy() if isinstance(default_value, TensorBase) else default_value
+    out = np.empty(sp._shape, dtype=object)
+    out[...] = default.encode("utf-8") if isinstance(default, str) else np.asarray(default, dtype=object)[()]
+    idx = sp.indices.numpy()
+    if len(idx):
+        out[tuple(idx.T)] = sp.values.numpy()
+    return convert_to_tensor(out, dtypes.string)
 
 
 def _dense(x):

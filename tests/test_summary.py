@@ -40,7 +40,7 @@ def test_record_framing_and_corruption(tmp_path):
     bad = bytearray(framed)
     bad[14] ^= 1
     path.write_bytes(bytes(bad))
-    with pytest.raises(ValueError, match="corrupt record data"):
+    with pytest.raises(tf.errors.DataLossError, match="corrupted record at 12"):
         records.read_records(str(path))
 
 

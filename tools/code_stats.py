@@ -19,12 +19,12 @@ LIBRARY = ("runtime", "compiler", "tracer", "tapeflow")
 FILE_LIMIT = 500
 
 BUDGETS = {  # ceilings, with room for the work in flight; the figures when they were set in the comment
-    "lines runtime": 7800,       # 6,496
+    "lines runtime": 8500,       # 6,496; 8,167 with issue 12 (string and ragged primitives)
     "lines compiler": 5400,      # 4,624
     "lines tracer": 6200,        # 5,196
-    "lines tapeflow": 18500,     # 15,479
+    "lines tapeflow": 23000,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings)
     "files over 500 lines": 6,   # 4
-    "primitives": 160,           # 122
+    "primitives": 175,           # 122; 159 with issue 12
     "flags": 12,                 # 8
     "private names used across modules": 75,  # 60
 }

@@ -2,6 +2,8 @@
 from tapeflow.data import grouping as _grouping
 from tapeflow.data import sampling as _sampling
 from tapeflow.data.dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset  # noqa: F401
+from tapeflow.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset  # noqa: F401
+from tapeflow.data import csv_dataset as _csv
 from tapeflow.data.options import (  # noqa: F401
     AutoShardPolicy, AutotuneOptions, DistributeOptions, ExternalStatePolicy, OptimizationOptions, Options,
     ThreadingOptions,
@@ -21,6 +23,8 @@ class experimental:  # noqa: N801 - tf.data.experimental namespace
     ExternalStatePolicy = ExternalStatePolicy
     OptimizationOptions = OptimizationOptions
     ThreadingOptions = ThreadingOptions
+    CsvDataset = _csv.CsvDataset
+    make_csv_dataset = staticmethod(_csv.make_csv_dataset)
     choose_from_datasets = staticmethod(_sampling.choose_from_datasets)
     sample_from_datasets = staticmethod(_sampling.sample_from_datasets)
     bucket_by_sequence_length = staticmethod(_grouping.bucket_by_sequence_length)

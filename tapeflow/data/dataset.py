@@ -197,6 +197,10 @@ class Dataset:
         return sources.from_generator(generator, output_types, output_shapes, args, output_signature, name)
 
     @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        return readers.list_files(file_pattern, shuffle, seed, name)
+
+    @staticmethod
     def from_sql(connection_or_path, query, params=(), output_types=None, fetch_size=256, name=None):
         return sources.from_sql(connection_or_path, query, params, output_types, fetch_size, name)
 
@@ -437,5 +441,6 @@ class Dataset:
 
 # One module per transformation (as tf.data is organised); they build Datasets,
 # so they are imported after the class (each imports it from this module).
-from tapeflow.data import (batching, grouping, interleave_op, map_op, sampling, scan_op, shard_op,  # noqa: E402
-                           sources, take_while_op, window_op)
+from tapeflow.data import (  # noqa: E402
+    batching, grouping, interleave_op, map_op, readers, sampling, scan_op, shard_op, sources, take_while_op, window_op,
+)

@@ -21,51 +21,17 @@ import struct
 
 import numpy as np
 
-_VARINT, _FIXED64, _BYTES, _FIXED32 = 0, 1, 2, 5
+from tapeflow.io.wire import (  # noqa: F401  (the wire format lives in one place)
+    BYTES as _BYTES, FIXED32 as _FIXED32, FIXED64 as _FIXED64, VARINT as _VARINT, double, fields, float32,
+    int64, key as _key, length_delimited, packed_doubles, read_varint as _read_varint, signed64 as _signed64,
+    varint as _varint,
+)
+
 # DataType enum values (tensorflow/core/framework/types.proto), by NumPy dtype name.
 DATA_TYPES = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "int64": 9,
               "bool": 10, "uint16": 17, "float16": 19, "uint32": 22, "uint64": 23}
 DT_STRING = 7
 DT_FLOAT, DT_DOUBLE = 1, 2
-
-
-def _varint(n):
-    n &= (1 << 64) - 1  # negative int64s are ten bytes of two's complement, as protobuf does
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def _key(field, wire):
-    return _varint((field << 3) | wire)
-
-
-def double(field, value):
-    return _key(field, _FIXED64) + struct.pack("<d", float(value))
-
-
-def float32(field, value):
-    return _key(field, _FIXED32) + struct.pack("<f", float(value))
-
-
-def int64(field, value):
-    return _key(field, _VARINT) + _varint(int(value))
-
-
-def length_delimited(field, payload):
-    if isinstance(payload, str):
-        payload = payload.encode("utf-8")
-    return _key(field, _BYTES) + _varint(len(payload)) + bytes(payload)
-
-
-def packed_doubles(field, values):
-    return length_delimited(field, b"".join(struct.pack("<d", float(v)) for v in values))
 
 
 def event(wall_time, step=0, file_version=None, values=()):
@@ -136,45 +102,8 @@ def graph_event(wall_time, graph_def_bytes, step=0):
 
 # ------------------------------------------------------------------ decoding
 
-def _read_varint(data, pos):
-    shift = result = 0
-    while True:
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if not byte & 0x80:
-            return result, pos
-        shift += 7
-
-
-def fields(data):
-    """{field number: [raw values]} of one message: ints for varints, bytes for
-    fixed-width and length-delimited fields (decode them with the helpers below)."""
-    out, pos = {}, 0
-    while pos < len(data):
-        key, pos = _read_varint(data, pos)
-        field, wire = key >> 3, key & 7
-        if wire == _VARINT:
-            value, pos = _read_varint(data, pos)
-        elif wire == _FIXED64:
-            value, pos = data[pos:pos + 8], pos + 8
-        elif wire == _FIXED32:
-            value, pos = data[pos:pos + 4], pos + 4
-        elif wire == _BYTES:
-            n, pos = _read_varint(data, pos)
-            value, pos = data[pos:pos + n], pos + n
-        else:
-            raise ValueError(f"unsupported protobuf wire type {wire} for field {field}")
-        out.setdefault(field, []).append(value)
-    return out
-
-
 def _double(raw):
     return struct.unpack("<d", raw)[0]
-
-
-def _signed64(n):
-    return n - (1 << 64) if n >= 1 << 63 else n
 
 
 def decode_event(data):

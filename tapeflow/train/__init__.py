@@ -8,3 +8,6 @@ from tapeflow.train.optimizers import (  # noqa: F401
     RMSPropOptimizer, exponential_decay, get_global_step,
     get_or_create_global_step,
 )
+from tapeflow.io.example_pb import (  # noqa: F401  (tf.train's protocol messages)
+    BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List, SequenceExample,
+)

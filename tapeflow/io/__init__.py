@@ -1,0 +1,16 @@
+"""tf.io: files (gfile, read_file / write_file), TFRecord files, tf.train.Example protos and
+their parsing, CSV decoding, tensor serialization.  The formats are implemented here in
+Python and NumPy: record_format.py (TFRecord framing), crc32c.py, wire.py (protobuf wire
+format), proto_message.py / example_pb.py (tf.train.Example), csv_fields.py (decode_csv
+rules), example_parsing.py (parse_example), tensor_proto.py (serialize_tensor), gfile.py;
+ops.py makes them ops on tensors."""
+from tapeflow.io import gfile  # noqa: F401
+from tapeflow.io.ops import (  # noqa: F401
+    FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, decode_csv, parse_example, parse_single_example,
+    parse_tensor, read_file, serialize_tensor, write_file,
+)
+from tapeflow.io.tfrecord import TFRecordOptions, TFRecordWriter, tf_record_iterator  # noqa: F401
+
+__all__ = ["gfile", "FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "decode_csv", "parse_example",
+           "parse_single_example", "parse_tensor", "read_file", "serialize_tensor", "write_file",
+           "TFRecordOptions", "TFRecordWriter"]
