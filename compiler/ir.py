@@ -107,6 +107,11 @@ class Graph:
         from .printing import graph_dot
         return graph_dot(self)
 
+    def as_graph_def(self):
+        """A GraphDef-like view: .node, each with .name, .op and .input (names)."""
+        from .printing import graph_def
+        return graph_def(self)
+
     def get_operations(self):
         """The nodes in order (tf.Graph.get_operations); each has .name and .type."""
         return list(self.nodes)

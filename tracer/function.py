@@ -18,6 +18,8 @@ import types
 import warnings
 import weakref
 
+import numpy as np
+
 from tapeflow.compiler.ir import GraphBuilder
 from tapeflow.runtime import nest
 from tapeflow.runtime.errors import user_location, with_location
@@ -27,7 +29,7 @@ from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTen
                                      convert_to_tensor)
 from tapeflow.runtime.variables import Variable
 
-from . import conversion
+from . import concrete_signature, conversion
 from .concrete import ConcreteFunction, _Output
 from .pyct.parser import ConversionError
 from .signature import TensorSpec, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays  # noqa: F401
@@ -95,6 +97,9 @@ def _placeholder_args(builder, args, kwargs, relax):
     return new_args, new_kwargs, avals
 
 
+_PYTHON_NUMBERS = (bool, int, float, complex, np.ndarray, np.generic)
+
+
 def _output_structure(builder, result):
     """(structure with _Output markers, flat output tensors)."""
     outputs = []
@@ -106,6 +111,8 @@ def _output_structure(builder, result):
             v = v.stack()
         if isinstance(v, Variable):
             v = v.value()
+        if isinstance(v, _PYTHON_NUMBERS):  # TensorFlow returns Python numbers as tensors
+            v = convert_to_tensor(v)
         if isinstance(v, (SymbolicTensor, Tensor)):
             outputs.append(v)
             return _Output(len(outputs) - 1)
@@ -324,6 +331,7 @@ class Function:
         # (what a saved model needs to pick a graph for a call).
         concrete.input_structure = nest.map_structure(
             lambda a: TensorSpec(a.shape, a.dtype) if isinstance(a, SymbolicTensor) else a, (p_args, p_kwargs))
+        concrete.call_signature = concrete_signature.python_signature(self.python_function)
         return concrete
 
     def _inline(self, args, kwargs):
@@ -392,7 +400,7 @@ class Function:
         for entry in self._cache.values():
             if hasattr(entry, "pretty_printed_signature") and entry not in seen:
                 seen.append(entry)
-        return "\n\n".join(cf.pretty_printed_signature() for cf in seen)
+        return "\n\n".join(cf.pretty_printed_signature(verbose) for cf in seen)
 
     def __repr__(self):
         return f"<tapeflow.function {self.__name__}>"

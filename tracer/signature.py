@@ -57,7 +57,10 @@ def _slow_key(a):
     if isinstance(a, Variable):
         return ("V", id(a))
     if isinstance(a, TensorSpec):
-        return ("S", a.shape.dims, a.dtype.np)
+        dims = a.shape.dims
+        if dims is not None and None not in dims:  # the same trace as a tensor of that shape
+            return (tuple(dims), a.dtype.np)
+        return ("S", dims, a.dtype.np)
     if isinstance(a, TensorBase):
         t = convert_to_tensor(a)
         return (tuple(t.shape.dims), t.dtype.np)
