@@ -223,7 +223,7 @@ class ModelCheckpoint(Callback):
             if not improved:
                 return
             self.best = value
-        self.model.save_weights(path)
+        self.model._write_weights(path)
         self.saved.append(path)
         if self.verbose:
             print(f"Epoch {epoch + 1}: saved weights to {path}")
