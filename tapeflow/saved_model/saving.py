@@ -39,10 +39,15 @@ from .loaded import LoadedModel
 SERVING = "serving_default"
 
 
-def save(obj, export_dir, signatures=None, overwrite=True):
+def save(obj, export_dir, signatures=None, options=None, overwrite=True):
     """Write `obj` to the directory `export_dir` (atomically: a failed save leaves
     what was there before).  `signatures`: a tf.function with an input_signature,
-    a ConcreteFunction, or a dict name -> those."""
+    a ConcreteFunction, or a dict name -> those.  `options`: a tf.saved_model.SaveOptions
+    (options.py says what each one means here)."""
+    from .options import SaveOptions
+    if options is not None and not isinstance(options, SaveOptions):
+        raise TypeError(f"tf.saved_model.save: options must be a tf.saved_model.SaveOptions, "
+                        f"got {type(options).__name__}")
     sigs = _signature_functions(obj, signatures)
     attributes = _attribute_functions(obj)
     if isinstance(obj, _keras_model_class()) and signatures is None and "__call__" not in attributes:
