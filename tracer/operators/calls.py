@@ -20,7 +20,7 @@ from .iteration import enumerate_, len_, range_, zip_
 def print_(*args, sep=" ", end="\n", file=None, flush=False):
     """Python print; tf.print when an argument is symbolic (prints when the graph runs)."""
     if any(isinstance(staging.as_tensor(a), SymbolicTensor) for a in args):
-        stream = "stderr" if file is not None and getattr(file, "name", "") == "<stderr>" else None
+        stream = "stderr" if file is not None and getattr(file, "name", "") == "<stderr>" else "stdout"
         return logging_ops.print_(*args, sep=sep, end=end, output_stream=stream)
     return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
 
