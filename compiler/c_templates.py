@@ -1,10 +1,12 @@
-"""C expression templates per primitive, for the kernels the compiler generates.
+"""The kernel table: C expression templates per primitive, for the kernels the
+compiler generates (C and CUDA alike).  This is the only place that knows an
+op's C form (the runtime's op table knows no C).
 
-The runtime's `Primitive.kernel` strings are generic (they assume <tgmath.h>);
-C needs more care per dtype, so this table is keyed by primitive name and
-returns, for given input/output dtypes, a template over `{0}`, `{1}`, `{2}`
-(operands, always plain C identifiers so repeating one is free) or None when
-the op does not fuse for those dtypes (it then runs through NumPy).
+Keyed by primitive name and dtype: `template` returns, for given input/output
+dtypes, a template over `{0}`, `{1}`, `{2}` (operands, always plain C
+identifiers so repeating one is free) or None when the op does not fuse for
+those dtypes (it then runs through NumPy).  An elementwise primitive with no
+template for any dtype says why in NO_KERNEL (tests/test_ops_table.py checks).
 
 Traps handled here, each checked by tests/test_codegen_ops.py:
 - NumPy wraps integer overflow: kernels are built with -fwrapv, and every node's
@@ -21,6 +23,8 @@ import re
 
 from tapeflow.runtime import dtypes
 
+from .op_groups import ERROR_OPS, PASS_THROUGH
+
 CTYPES = {
     dtypes.float32: "float", dtypes.float64: "double",
     dtypes.int8: "int8_t", dtypes.int16: "int16_t", dtypes.int32: "int32_t", dtypes.int64: "int64_t",
@@ -28,20 +32,17 @@ CTYPES = {
     dtypes.bool_: "uint8_t",
 }
 
-# Functions of <math.h> used below; float32 calls the `f` variant.  The prelude
-# declares SIMD variants of these (glibc's libmvec) where the library has them.
-MATH_FUNCS = ("exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan", "tanh", "erf",
-              "floor", "ceil", "nearbyint", "fabs", "pow", "atan2", "fmod", "copysign")
-
 FLOAT_UNARY = {
     "exp": "@exp({0})", "expm1": "@expm1({0})", "log": "@log({0})", "log1p": "@log1p({0})",
     "sqrt": "@sqrt({0})", "rsqrt": "(1 / @sqrt({0}))", "sin": "@sin({0})", "cos": "@cos({0})",
-    "tan": "@tan({0})", "tanh": "@tanh({0})", "erf": "@erf({0})", "floor": "@floor({0})",
+    "tan": "@tan({0})", "tanh": "@tanh({0})", "cosh": "@cosh({0})", "erf": "@erf({0})", "floor": "@floor({0})",
     "ceil": "@ceil({0})", "round": "@nearbyint({0})", "abs": "@fabs({0})", "neg": "(-{0})",
     # the stable form of the runtime's implementation: exp only of -|x|
     "sigmoid": "({0} >= 0 ? 1 / (1 + @exp(-@fabs({0}))) : @exp(-@fabs({0})) / (1 + @exp(-@fabs({0}))))",
     "relu": "(({0} > 0 || {0} != {0}) ? {0} : 0)",
     "sign": "({0} > 0 ? 1 : ({0} < 0 ? -1 : ({0} == 0 ? 0 : {0})))",
+    # max(x, 0) + log1p(exp(-|x|)) as the runtime computes it; NaN propagates through the log1p
+    "softplus": "(({0} > 0 ? {0} : 0) + @log1p(@exp(-@fabs({0}))))",
 }
 INT_UNARY = {
     "neg": "(-{0})", "abs": "({0} < 0 ? -{0} : {0})", "relu": "({0} > 0 ? {0} : 0)",
@@ -57,6 +58,9 @@ FLOAT_BINARY = {
     "mod": "((@fmod({0}, {1}) != 0 && ((@fmod({0}, {1}) < 0) != ({1} < 0))) ? @fmod({0}, {1}) + {1}"
            " : (@fmod({0}, {1}) == 0 ? @copysign(0, {1}) : @fmod({0}, {1})))",
 }
+# Functions of <math.h> the templates call (`@name`; float32 calls the `f` variant).
+MATH_FUNCS = tuple(sorted({f for t in (*FLOAT_UNARY.values(), *FLOAT_BINARY.values())
+                           for f in re.findall(r"@(\w+)", t)}))
 INT_BINARY = {
     "add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
     "maximum": "({0} >= {1} ? {0} : {1})", "minimum": "({0} <= {1} ? {0} : {1})",
@@ -82,12 +86,58 @@ BOOL_OPS = {
     "logical_not": "(!{0})", "maximum": "({0} | {1})", "minimum": "({0} & {1})",
 }
 _UNSIGNED = {1: dtypes.uint8, 2: dtypes.uint16, 4: dtypes.uint32, 8: dtypes.uint64}
-PASS_THROUGH = {"identity", "stop_gradient", "broadcast_to", "reshape", "expand_squeeze"}
-ERROR_OPS = {"floordiv", "mod"}  # templates that may set `err`
 
-# reduction: (C operator for `#pragma omp simd reduction`, initial value per kind)
-REDUCTIONS = {"reduce_sum": "+", "reduce_prod": "*", "reduce_max": "max", "reduce_min": "min",
-              "reduce_any": "|", "reduce_all": "&"}
+# Elementwise primitives (kind unary/binary/ternary) with no template for any dtype, and why.
+NO_KERNEL = {
+    "lgamma": "C's lgamma writes the global signgam (not thread-safe); runs as math.lgamma per element",
+    "digamma": "no C library function; the runtime's recurrence + series has no C template",
+    "trigamma": "no C library function; the runtime's recurrence + series has no C template",
+}
+
+class Reduction:
+    """One reduction, as every C/CUDA writer needs it: the OpenMP `reduction`
+    operator, the CUDA block-reduce functor, the initial value (its identity)
+    and the accumulator's C type.  How a writer folds a value in stays its own
+    (NaN handling differs with the loop shape)."""
+
+    __slots__ = ("name", "omp", "combine", "identity")
+
+    def __init__(self, name, omp, combine, identity):
+        self.name, self.omp, self.combine, self.identity = name, omp, combine, identity
+
+    @property
+    def extremum(self):
+        return self.identity in ("lowest", "highest")
+
+    def init(self, dtype):
+        """The initial value as a C expression ("lowest"/"highest": the dtype's extremes)."""
+        if self.identity == "lowest":
+            return "-INFINITY" if dtype.is_floating else literal(dtype.min, dtype)
+        if self.identity == "highest":
+            return "INFINITY" if dtype.is_floating else literal(dtype.max, dtype)
+        return self.identity
+
+    def accumulator(self, dtype):
+        """float32 sums and products accumulate in double; everything else in its own type."""
+        if self.name in ("reduce_sum", "reduce_prod") and dtype is dtypes.float32:
+            return "double"
+        return CTYPES[dtype]
+
+
+REDUCTIONS = {r.name: r for r in (
+    Reduction("reduce_sum", "+", "TfAdd", "0"), Reduction("reduce_prod", "*", "TfMul", "1"),
+    Reduction("reduce_max", "max", "TfMax", "lowest"), Reduction("reduce_min", "min", "TfMin", "highest"),
+    Reduction("reduce_any", "|", "TfOr", "0"), Reduction("reduce_all", "&", "TfAnd", "1"),
+)}
+
+
+def has_kernel(op):
+    """Whether `op` has a template for some dtype (a look at the tables, no dtypes needed)."""
+    if op in NO_KERNEL:
+        return False
+    return (op in PASS_THROUGH or op in ("cast", "select") or op in ANY_BINARY or op in BOOL_OPS
+            or op in FLOAT_UNARY or op in FLOAT_BINARY or op in INT_UNARY or op in INT_BINARY
+            or op in ERROR_OPS or op in ("left_shift", "right_shift"))
 
 
 def ctype(dtype):
@@ -179,6 +229,26 @@ def _cast(src, dst):
         # kept a whole fused loop scalar, ~15x slower.  The value is the same.
         return "((" + CTYPES[dst] + ")(int32_t){0})"
     return "((" + CTYPES[dst] + "){0})"
+
+
+def broadcast_index(flat, src_shape, dst_shape):
+    """The C index into a row-major array of `src_shape`, broadcast (NumPy's rules)
+    to `dst_shape`, of the element whose flat index in `dst_shape` is the C
+    expression `flat`.  Static shapes only."""
+    rank = len(dst_shape)
+    padded = (1,) * (rank - len(src_shape)) + tuple(src_shape)
+    terms = []
+    for d in range(rank):
+        if padded[d] == 1:
+            continue
+        inner = 1
+        for e in dst_shape[d + 1:]:
+            inner *= e
+        stride = 1
+        for e in padded[d + 1:]:
+            stride *= e
+        terms.append(f"(({flat} / {inner}) % {dst_shape[d]}) * {stride}")
+    return " + ".join(terms) or "0"
 
 
 def uses_err(op):

@@ -127,7 +127,7 @@ class Library:
         return fn
 
 
-def build(source, mvec_source=None):
+def build(source, mvec_source=None, include_dirs=()):
     """Compile `source` (or `mvec_source`, the same code with SIMD math
     declarations, when libmvec links) and load it; None when no compiler works."""
     if flags.is_on("no_c"):
@@ -145,7 +145,7 @@ def build(source, mvec_source=None):
     attempts.append((source, PLAIN_LIBS, []))  # no libmvec, no OpenMP: plain C
     errors = []
     for src, libs, omp in attempts:
-        cmd_flags = BASE_FLAGS + omp + extra
+        cmd_flags = BASE_FLAGS + omp + extra + [f"-I{d}" for d in include_dirs]
         key_text = "\n".join([src, _cc_identity(cc), " ".join(cmd_flags + libs), _cpu_features(),
                               _version(), sys.version.split()[0]])
         key = hashlib.sha256(key_text.encode()).hexdigest()[:32]

@@ -24,6 +24,7 @@ from tapeflow.runtime import dtypes
 
 from . import c_templates as T
 from .c_math import CPU_FUNCS
+from .op_groups import COSTLY, EXTREMA
 from .passes.column_reductions import has_column_reductions
 from .passes.fusion import classify
 
@@ -37,8 +38,6 @@ from .passes.fusion import classify
 PARALLEL_MIN = 1 << 20
 SCRATCH_MAX = 1 << 14  # row length up to which costly values are kept in a per-row buffer
 # ops worth keeping in a row buffer when several loops of a row need them
-_COSTLY = {"exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "pow",
-           "atan2", "div", "sqrt", "rsqrt"}
 
 
 class KernelSpec:
@@ -64,10 +63,10 @@ def render_fused(node, name, num_threads=None):
     if has_column_reductions(node):
         from .codegen_columns_c import ColumnRenderer
         return ColumnRenderer(node, name, num_threads, CPU_FUNCS).render()
-    return _FusedRenderer(node, name, num_threads, CPU_FUNCS).render()
+    return FusedRenderer(node, name, num_threads, CPU_FUNCS).render()
 
 
-class _FusedRenderer:
+class FusedRenderer:
     """The cluster walk shared by the C and CUDA renderers: analysis, per-op
     expressions, broadcast index arithmetic, the row/stage/elem loop bodies.
     What differs per target is in a few hooks (marked "target hook"); the CUDA
@@ -148,16 +147,7 @@ class _FusedRenderer:
             return "c"
         # general: unravel the element index over the static space
         shape = self.by_id[self.body.inputs[i].node].avals[0].shape
-        rank = len(self.space)
-        padded = (1,) * (rank - len(shape)) + tuple(shape)
-        terms = []
-        for d in range(rank):
-            if padded[d] == 1:
-                continue
-            inner = _prod(self.space[d + 1:])
-            stride = _prod(padded[d + 1:])
-            terms.append(f"(((r * C + c) / {inner}) % {self.space[d]}) * {stride}")
-        return " + ".join(terms) or "0"
+        return T.broadcast_index("(r * C + c)", shape, self.space)
 
     def _row_index(self, i, users):
         """Index of input i when a row node reads it: per row, or a scalar."""
@@ -189,7 +179,7 @@ class _FusedRenderer:
         for targets in loops:
             for n in self._loop_nodes(targets):
                 uses[n.id] = uses.get(n.id, 0) + 1
-        return {nid for nid, k in uses.items() if k > 1 and self.by_id[nid].op in _COSTLY}
+        return {nid for nid, k in uses.items() if k > 1 and self.by_id[nid].op in COSTLY}
 
     def _loads(self, nodes, as_row):
         used = []
@@ -225,7 +215,7 @@ class _FusedRenderer:
         body, space, k = self.body, self.space, self.split
         flat = self._is_flat()
         lines = self._header()
-        if any(n.op in ("reduce_max", "reduce_min") for n in self.members):
+        if any(n.op in EXTREMA for n in self.members):
             lines.append("  if (C == 0 && R > 0) return 2;")
         threads = f" num_threads({self.threads})" if self.threads else ""
         total = _prod(space)
@@ -340,7 +330,7 @@ class _FusedRenderer:
             lines += self._combine(n, ind)
         for n in reds:
             ct = self._ctype(n.id)
-            if n.op in ("reduce_max", "reduce_min") and n.avals[0].dtype.is_floating:
+            if n.op in EXTREMA and n.avals[0].dtype.is_floating:
                 lines.append(f"{ind}if (nan{n.id}) acc{n.id} = NAN;")
             lines.append(f"{ind}const {ct} v{n.id} = ({ct})acc{n.id};")
         return lines
@@ -360,21 +350,14 @@ class _FusedRenderer:
 
     def _acc_decl(self, n):
         dtype = n.avals[0].dtype
-        ct = T.ctype(dtype)
-        op = n.op
-        if op in ("reduce_any", "reduce_all"):
-            return f"int acc{n.id}", "0" if op == "reduce_any" else "1", [f"reduction({'|' if op == 'reduce_any' else '&'}:acc{n.id})"]
-        if op in ("reduce_sum", "reduce_prod"):
-            acc_t = "double" if dtype is dtypes.float32 else ct
-            return f"{acc_t} acc{n.id}", "0" if op == "reduce_sum" else "1", \
-                [f"reduction({'+' if op == 'reduce_sum' else '*'}:acc{n.id})"]
-        is_max = op == "reduce_max"
-        if dtype.is_floating:
-            init = "-INFINITY" if is_max else "INFINITY"
-            return f"int nan{n.id} = 0; {ct} acc{n.id}", init, \
-                [f"reduction({'max' if is_max else 'min'}:acc{n.id})", f"reduction(|:nan{n.id})"]
-        init = T.literal(dtype.min if is_max else dtype.max, dtype)
-        return f"{ct} acc{n.id}", init, [f"reduction({'max' if is_max else 'min'}:acc{n.id})"]
+        red = T.REDUCTIONS[n.op]
+        clauses = [f"reduction({red.omp}:acc{n.id})"]
+        if n.op in ("reduce_any", "reduce_all"):
+            return f"int acc{n.id}", red.init(dtype), clauses
+        if red.extremum and dtype.is_floating:
+            return f"int nan{n.id} = 0; {red.accumulator(dtype)} acc{n.id}", red.init(dtype), \
+                clauses + [f"reduction(|:nan{n.id})"]
+        return f"{red.accumulator(dtype)} acc{n.id}", red.init(dtype), clauses
 
     def _accumulate(self, n, ind):
         src = self._operand(n.inputs[0], False)

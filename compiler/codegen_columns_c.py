@@ -14,21 +14,20 @@ in L1.  Float32 sums accumulate in double, as codegen_c's row reductions do.
 Max/min propagate NaN element by element; an empty max/min (R == 0) returns 2
 so that the executor re-runs the node through NumPy, which raises.
 """
-from tapeflow.runtime import dtypes
-
 from . import c_templates as T
-from .codegen_c import PARALLEL_MIN, KernelSpec, _FusedRenderer, _prod
+from .op_groups import EXTREMA
+from .codegen_c import PARALLEL_MIN, KernelSpec, FusedRenderer, _prod
 
 COL_BLOCK = 256
 
 
-class ColumnRenderer(_FusedRenderer):
+class ColumnRenderer(FusedRenderer):
     def render(self):
         body, space, k = self.body, self.space, self.split
         reds = [n for n in self.members if self.levels[n.id] == "col"]
         elem_outs = [r.node for r in body.outputs if self.levels.get(r.node) == "elem"]
         lines = self._header()
-        if any(n.op in ("reduce_max", "reduce_min") for n in reds):
+        if any(n.op in EXTREMA for n in reds):
             lines.append("  if (R == 0 && C > 0) return 2;")
         threads = f" num_threads({self.threads})" if self.threads else ""
         red = " reduction(|:err)" if self.err else ""
@@ -64,15 +63,8 @@ class ColumnRenderer(_FusedRenderer):
     def _acc(self, n):
         """(accumulator C type, initial value) of reduction node n."""
         dtype = n.avals[0].dtype
-        ct = T.ctype(dtype)
-        op = n.op
-        if op in ("reduce_any", "reduce_all"):
-            return "uint8_t", "0" if op == "reduce_any" else "1"
-        if op in ("reduce_sum", "reduce_prod"):
-            return ("double" if dtype is dtypes.float32 else ct), ("0" if op == "reduce_sum" else "1")
-        if dtype.is_floating:
-            return ct, "-INFINITY" if op == "reduce_max" else "INFINITY"
-        return ct, T.literal(dtype.min if op == "reduce_max" else dtype.max, dtype)
+        red = T.REDUCTIONS[n.op]
+        return red.accumulator(dtype), red.init(dtype)
 
     def _update(self, n, acc, x):
         op = n.op

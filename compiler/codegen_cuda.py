@@ -1,7 +1,7 @@
 """Render a fused node into one CUDA kernel.
 
 The cluster walk, the per-op expression templates (c_templates.py) and the
-broadcast index arithmetic are the C renderer's (codegen_c._FusedRenderer);
+broadcast index arithmetic are the C renderer's (codegen_c.FusedRenderer);
 this module changes only what a GPU does differently:
 
   flat  (every input read in full or as a scalar, no reductions)
@@ -29,7 +29,8 @@ import numpy as np
 from tapeflow.runtime import dtypes
 
 from . import c_templates as T
-from .codegen_c import KernelSpec, _FusedRenderer, _prod
+from .op_groups import EXTREMA
+from .codegen_c import KernelSpec, FusedRenderer, _prod
 
 BLOCK = 256  # threads per block for elementwise kernels and long rows
 
@@ -94,9 +95,6 @@ template <class T, class Op> __device__ T tf_block_reduce(T v, Op op) {
 #endif
 """
 
-_COMBINE = {"reduce_sum": "TfAdd", "reduce_prod": "TfMul", "reduce_max": "TfMax",
-            "reduce_min": "TfMin", "reduce_any": "TfOr", "reduce_all": "TfAnd"}
-
 
 class CudaKernelSpec(KernelSpec):
     """KernelSpec plus the launch shape: `mode` is "flat", "grid" or "rows";
@@ -139,7 +137,7 @@ def launch_config(mode, rows, cols, sm_count):
     return max(1, min(-(-n // BLOCK), sm_count * 32)), BLOCK
 
 
-class _CudaRenderer(_FusedRenderer):
+class _CudaRenderer(FusedRenderer):
     COL_LOOP = "for (int64_t c = threadIdx.x; c < C; c += blockDim.x) {"
 
     def _simd(self, ind, clauses):
@@ -155,8 +153,8 @@ class _CudaRenderer(_FusedRenderer):
 
     def _combine(self, n, ind):
         acc = f"acc{n.id}"
-        lines = [f"{ind}{acc} = tf_block_reduce({acc}, {_COMBINE[n.op]}());"]
-        if n.op in ("reduce_max", "reduce_min") and n.avals[0].dtype.is_floating:
+        lines = [f"{ind}{acc} = tf_block_reduce({acc}, {T.REDUCTIONS[n.op].combine}());"]
+        if n.op in EXTREMA and n.avals[0].dtype.is_floating:
             lines.append(f"{ind}nan{n.id} = tf_block_reduce(nan{n.id}, TfOr());")
         return lines
 
@@ -196,7 +194,7 @@ class _CudaRenderer(_FusedRenderer):
             lines += self._loop_body(outs, "    ", stores=True)
         lines.append("  }")
         lines.append("}")
-        needs_cols = any(n.op in ("reduce_max", "reduce_min") for n in self.members)
+        needs_cols = any(n.op in EXTREMA for n in self.members)
         spec = CudaKernelSpec(self.name, self.node, flat,
                               1 if flat else _prod(space[:k]), _prod(space) if flat else _prod(space[k:]),
                               None in space, mode, needs_cols)

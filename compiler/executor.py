@@ -11,54 +11,44 @@ graph inputs are checked on entry, kernel outputs and constants are so by
 construction, and anything a NumPy op produced is checked before the call
 (a mismatch runs that node through NumPy instead).
 """
-import ctypes
 import sys
 
 import numpy as np
 
 from tapeflow.runtime import devices
-from tapeflow.runtime.errors import InvalidArgumentError, op_error
-from tapeflow.runtime.registry import PRIMITIVES
 from tapeflow.runtime.tensor import Tensor
 
-from . import c_math, cbuild, codegen_c, flags, loopgen_c
+from . import array_abi, c_math, cbuild, flags
 from .c_templates import MATH_FUNCS
+from .op_groups import MVEC_BINARY, MVEC_UNARY
 from .interpreter import run_graph
-from .ir import note_failing_node
-from .ir import Graph, Ref
+from .function_writer import FunctionWriter
+from .ir import Graph, note_failing_node
 from .passes import CPU_PIPELINE, optimize
-from .passes.graph_edit import contiguous
-from .reference import REFERENCE_SPECIALS, run_while
+from .reference import REFERENCE_SPECIALS
 
 _ND = np.ndarray
 _LARGE = 1 << 16  # kernels at least this big release the GIL while they run
 
 
-def _data_offset():
-    """Offset of the data pointer inside a NumPy array object (PyArrayObject_fields.data,
-    right after the object header), checked against NumPy's own answer."""
-    a = np.zeros(3)
-    for off in (16, 24, 32):
-        if ctypes.c_void_p.from_address(id(a) + off).value == a.ctypes.data:
-            return off
-    return None
+_offset = []  # [data offset or None] once known (array_abi: found on the first compile)
 
 
-DATA_OFFSET = _data_offset()
+def data_offset():
+    if not _offset:
+        _offset.append(array_abi.data_offset())
+    return _offset[0]
 
-_MVEC = ("exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "erf")
-_MVEC2 = ("pow", "atan2")
 
-
-def _prelude(with_mvec):
+def _prelude(with_mvec, offset):
     lines = ["#include <stdint.h>", "#include <math.h>",
-             f"#define TF_DATA(o) (*(char **)((char *)(o) + {DATA_OFFSET}))"]
+             f"#define TF_DATA(o) (*(char **)((char *)(o) + {offset}))"]
     if with_mvec:
         # glibc's libmvec: SIMD variants of these, so loops calling them vectorize
-        for fn in _MVEC:
+        for fn in MVEC_UNARY:
             for t, s in (("float", "f"), ("double", "")):
                 lines.append(f"#pragma omp declare simd notinbranch\n{t} {fn}{s}({t});")
-        for fn in _MVEC2:
+        for fn in MVEC_BINARY:
             for t, s in (("float", "f"), ("double", "")):
                 lines.append(f"#pragma omp declare simd notinbranch\n{t} {fn}{s}({t}, {t});")
     return "\n".join(lines) + "\n" + c_math.SOURCE + "\n"
@@ -99,6 +89,8 @@ class Executable:
         self.graphs = list(graphs)
         self.kernels = list(kernels)
         self.profile_points = list(profile_points)
+        self.fallbacks = {}  # kernel name -> _Fallback (its .calls and .reason)
+        self.kernel_of = {}  # (id(graph), fused node id) -> kernel name
 
     filename = None
     line_nodes = {}
@@ -133,6 +125,7 @@ class _Compiler:
         self.graphs = []  # every optimized graph, top first
         self.functions = []  # python source of each generated function
         self.line_nodes = []  # per function: line number in it -> the node it runs
+        self.kernel_of = {}  # (id(graph), fused node id) -> kernel name
         self._counter = 0
 
     def fresh(self, prefix):
@@ -143,11 +136,11 @@ class _Compiler:
         entry = self.function(graph, top=True)
         c_source = None
         library = None
-        if (self.kernels or self.loops) and DATA_OFFSET is not None:
-            threads = flags.get_flag("num_threads")
+        offset = data_offset() if (self.kernels or self.loops) else None
+        if offset is not None:
             body = "\n\n".join(src for _, src, _ in self.kernels + self.loops)
-            c_source = _prelude(True) + body
-            library = cbuild.build(_prelude(False) + body, mvec_source=c_source)
+            c_source = _prelude(True, offset) + body
+            library = cbuild.build(_prelude(False, offset) + body, mvec_source=c_source)
         self._bind_kernels(library)
         py_source = "\n\n".join(self.functions)
         if flags.is_on("dump_c"):
@@ -159,6 +152,8 @@ class _Compiler:
         exe = Executable(self.namespace[entry], self.namespace.get("_graph_" + entry), py_source,
                          c_source, library, self.graphs, kernels, self.profile_points)
         exe.filename, exe.line_nodes = filename, self._global_line_nodes()
+        exe.fallbacks = {name: self.namespace["_fb_" + name] for name, _, _ in self.kernels}
+        exe.kernel_of = dict(self.kernel_of)
         return exe
 
     def _global_line_nodes(self):
@@ -198,30 +193,32 @@ class _Compiler:
         fname = self.fresh("_run")
         self.namespace["_graph_" + fname] = graph
         self.graphs.append(graph)  # the top graph is optimized before any body
-        _FunctionWriter(self, graph, fname).write()
+        FunctionWriter(self, graph, fname).write()
         return fname
 
 
-def _lines_to_nodes(lines, spans):
-    """Line number (1-based, in the function's source) -> the node it runs."""
-    first_line, n = [], 1
-    for item in lines:
-        first_line.append(n)
-        n += item.count("\n") + 1
-    out = {}
-    for start, end, node in spans:
-        for k in range(start, end):
-            for extra in range(lines[k].count("\n") + 1):
-                out[first_line[k] + extra] = node
-    return out
+class _Fallback:
+    """A kernel's body run through NumPy (the reference interpreter), counting
+    its runs and why, so that a slow path shows in `tf.profile`."""
+
+    def __init__(self, node):
+        self.body = node.attr["body"]
+        self.calls = 0
+        self.reason = ""
+
+    def __call__(self, *arrays):
+        self.calls += 1
+        if not self.reason:
+            self.reason = "the C kernel refused its inputs or reported an error"
+        return run_graph(self.body, list(arrays), special=REFERENCE_SPECIALS)
+
+    def because(self, reason, arrays):
+        self.reason = reason
+        return self(*arrays)
 
 
 def _fallback(node):
-    body = node.attr["body"]
-
-    def run_body(*arrays):
-        return run_graph(body, list(arrays), special=REFERENCE_SPECIALS)
-    return run_body
+    return _Fallback(node)
 
 
 class _DynamicKernel:
@@ -245,19 +242,23 @@ class _DynamicKernel:
 
     def __call__(self, *arrays):
         if self.fn is None:
-            return self.fallback(*arrays)
+            return self.fallback.because("no C library", arrays)
+        # a strided view (x[:, ::2], a transpose) is copied once: the kernel reads
+        # flat C order.  Falling back to NumPy for it made every fused kernel of a
+        # graph with a None dim run in Python for such inputs, silently.
+        arrays = [a if type(a) is _ND and a.flags.c_contiguous else np.ascontiguousarray(a)
+                  for a in arrays]
         space = None
         for a, mode, shape in zip(arrays, self.modes, self.in_shapes):
             if mode == "full":
                 space = a.shape
                 break
         if space is None or len(space) != len(self.space):
-            return self.fallback(*arrays)
+            return self.fallback.because("no input gives the iteration space", arrays)
         for a, shape in zip(arrays, self.in_shapes):
             if len(a.shape) != len(shape) or any(d is not None and d != e for d, e in zip(shape, a.shape)):
-                return self.fallback(*arrays)
-            if type(a) is not _ND or not a.flags.c_contiguous:
-                return self.fallback(*arrays)
+                return self.fallback.because(f"an input of shape {list(a.shape)} where {list(shape)} was traced",
+                                             arrays)
         rank = len(space)
         for a, mode, shape in zip(arrays, self.modes, self.in_shapes):
             padded = (1,) * (rank - len(a.shape)) + a.shape
@@ -266,7 +267,8 @@ class _DynamicKernel:
                   "row": padded[:k] == space[:k] and all(d == 1 for d in padded[k:]),
                   "col": all(d == 1 for d in padded[:k]) and padded[k:] == space[k:]}.get(mode, False)
             if not ok:
-                return self.fallback(*arrays)
+                return self.fallback.because(f"an input of shape {list(a.shape)} does not broadcast "
+                                             f"over {list(space)} as traced", arrays)
         k = self.split
         rows = int(np.prod(space[:k], dtype=np.int64))
         cols = int(np.prod(space[k:], dtype=np.int64))
@@ -280,248 +282,6 @@ class _DynamicKernel:
         if self.fn(*arrays, *outs, rows, cols):
             return self.fallback(*arrays)
         return outs
-
-
-def _prim_caller(node):
-    prim = PRIMITIVES[node.op]
-    impl = prim.impl
-    attrs = node.attr
-
-    def call(*arrays):
-        try:
-            return impl(np, *arrays, **attrs)
-        except (AssertionError, InvalidArgumentError):
-            raise  # raised on purpose (tf.debugging asserts), with the user's message
-        except Exception as exc:
-            from tapeflow.runtime.tensor import Tensor as _T
-            raise op_error(prim.name, [_T(np.asarray(a)) for a in arrays], attrs, exc) from exc
-    return call
-
-
-def _host(a):
-    return np.asarray(devices.to_module(a, np))
-
-
-def _assign(var, value):
-    var._value = Tensor(np.asarray(value).astype(var.dtype.np, copy=False))
-
-
-def _normalize_input(a, index, dtype, shape):
-    a = np.asarray(devices.to_module(a, np))  # a GPU array is copied to the host
-    if a.dtype != dtype:
-        if a.dtype.kind == dtype.kind and a.dtype.itemsize == dtype.itemsize:
-            a = a.astype(dtype)
-        else:
-            raise TypeError(f"compiled graph: input {index} must be {dtype}{list(shape)}, got {a.dtype}{list(a.shape)}")
-    if len(a.shape) != len(shape) or any(d is not None and d != e for d, e in zip(shape, a.shape)):
-        raise ValueError(f"compiled graph: input {index} must have shape {list(shape)}, got {list(a.shape)}")
-    return contiguous(a)
-
-
-def _checked(v, dtype, shape):
-    """A value from a NumPy op, as a kernel needs it; None if it cannot be."""
-    if type(v) is not _ND or v.dtype != dtype or not v.flags.c_contiguous:
-        v = contiguous(v, dtype=dtype)
-    if v.shape != shape:
-        return None
-    return v
-
-
-class _FunctionWriter:
-    def __init__(self, compiler, graph, fname):
-        self.c = compiler
-        self.g = graph
-        self.fname = fname
-        self.ns = compiler.namespace
-        self.lines = []
-        self.trusted = set()  # refs known C-contiguous with their aval's dtype and shape
-
-    def name(self, ref):
-        node = self.g.node(ref.node)
-        if node.op == "const":
-            return f"_c{self.fname}_{ref.node}"
-        if node.op == "variable":
-            return f"_var{self.fname}_{ref.node}"
-        return f"v{ref.node}" if len(node.avals) == 1 else f"v{ref.node}_{ref.index}"
-
-    def glob(self, prefix, value):
-        key = f"_{prefix}{self.fname}_{self.c.fresh('')}"
-        self.ns[key] = value
-        return key
-
-    def write(self):
-        g = self.g
-        L = self.lines
-        params = [self.name(r) for r in g.inputs]
-        L.append(f"def {self.fname}({', '.join(params)}):")
-        for i, r in enumerate(g.inputs):
-            self._input(i, r)
-        self._profile_point(None)
-        last_use = {}
-        for i, node in enumerate(g.nodes):
-            for r in node.inputs:
-                last_use[r] = i
-        outputs = set(g.outputs)
-        # buffers the memory plan hands on stay alive until the taker's line
-        donors = {r for n in g.nodes if n.op == "fused" for r in (n.attr.get("reuse") or ()) if r is not None}
-        spans = []  # (first line index, end line index, node): which node each line runs
-        for i, node in enumerate(g.nodes):
-            start = len(L)
-            self._node(node)
-            spans.append((start, len(L), node))
-            dead = [r for r in dict.fromkeys(node.inputs) if last_use.get(r) == i and r not in outputs
-                    and r not in donors and g.node(r.node).op not in ("const", "variable")]
-            if dead:
-                L.append(f"    del {', '.join(self.name(r) for r in dead)}")
-        L.append(f"    return [{', '.join(self.name(r) for r in g.outputs)}]")
-        self.c.functions.append("\n".join(L))
-        self.c.line_nodes.append(_lines_to_nodes(L, spans))
-
-    def _input(self, i, ref):
-        aval = self.g.aval(ref)
-        v = self.name(ref)
-        dt = self.glob("dt", aval.dtype.np)
-        shape = aval.shape
-        if None in shape:
-            cond = f"{v}.__class__ is not _nd or {v}.dtype is not {dt} or not {v}.flags.c_contiguous"
-            self.lines.append(f"    if {cond} or len({v}.shape) != {len(shape)}: "
-                              f"{v} = _normalize_input({v}, {i}, {dt}, {shape!r})")
-        else:
-            cond = f"{v}.__class__ is not _nd or {v}.dtype is not {dt} or {v}.shape != {shape!r} " \
-                   f"or not {v}.flags.c_contiguous"
-            self.lines.append(f"    if {cond}: {v} = _normalize_input({v}, {i}, {dt}, {shape!r})")
-            self.trusted.add(ref)
-        self.ns["_normalize_input"] = _normalize_input
-
-    def _profile_point(self, node):
-        if self.c.tick is not None:
-            self.lines.append(f"    _tick({len(self.c.profile_points)})")
-            self.c.profile_points.append((self.g, node))
-
-    def _node(self, node):
-        op = node.op
-        L = self.lines
-        if op == "input":
-            return
-        if op == "const":
-            value = contiguous(node.attr["value"].obj._value)
-            self.ns[self.name(Ref(node.id, 0))] = value
-            self.trusted.add(Ref(node.id, 0))
-            return
-        if op == "variable":
-            self.ns[self.name(Ref(node.id, 0))] = node.attr["var"].obj
-            return
-        outs = ", ".join(self.name(Ref(node.id, i)) for i in range(len(node.avals)))
-        args = [self.name(r) for r in node.inputs]
-        if op == "read_variable":
-            L.append(f"    {outs} = {args[0]}._value._value")
-            L.append(f"    if {outs}.__class__ is not _nd: {outs} = _host({outs})")  # a GPU variable
-            self.ns["_host"] = _host
-        elif op == "assign_variable":
-            self.ns["_assign"] = _assign
-            L.append(f"    _assign({args[0]}, {args[1]})")
-        elif op == "fused":
-            if node.avals:  # with dce switched off, a cluster may compute only dead values
-                self._fused(node, outs, args)
-        elif op == "cond":
-            self._cond(node, outs, args)
-        elif op == "while_loop":
-            self._while(node, outs, args)
-        else:
-            fn = self.glob("p", _prim_caller(node))
-            call = f"{fn}({', '.join(args)})"
-            if not node.avals:  # print, assert: called for their effect only
-                L.append(f"    {call}")
-            else:
-                target = outs + "," if PRIMITIVES[op].multiple_results else outs
-                L.append(f"    {target} = {call}")
-        self._profile_point(node)
-
-    def _fused(self, node, outs, args):
-        L = self.lines
-        name = self.c.fresh("k")
-        src, spec = codegen_c.render_fused(node, name, flags.get_flag("num_threads"))
-        self.c.kernels.append((name, src, spec))
-        target = outs + ("," if len(node.avals) == 1 else "")
-        if spec.dynamic:
-            L.append(f"    {target} = _dyn_{name}({', '.join(args)})")
-            return
-        # static: check what NumPy ops produced, then call the kernel directly
-        checked = []
-        guards = []
-        body = node.attr["body"]
-        for r, a, inner in zip(node.inputs, args, body.inputs):
-            if r in self.trusted:
-                checked.append(a)
-                continue
-            aval = body.aval(inner)
-            dt = self.glob("dt", aval.dtype.np)
-            tmp = f"t{node.id}_{len(checked)}"
-            L.append(f"    {tmp} = _checked({a}, {dt}, {aval.shape!r})")
-            self.ns["_checked"] = _checked
-            guards.append(f"{tmp} is None")
-            checked.append(tmp)
-        reuse = node.attr.get("reuse") or (None,) * len(node.avals)
-        out_names = []
-        for j, aval in enumerate(node.avals):
-            o = f"o{node.id}_{j}"
-            if reuse[j] is not None:
-                L.append(f"    {o} = {self.name(reuse[j])}")
-            else:
-                dt = self.glob("dt", aval.dtype.np)
-                L.append(f"    {o} = _empty({aval.shape!r}, {dt})")
-            out_names.append(o)
-        call = f"_k_{name}({', '.join(checked + out_names)}, {spec.rows}, {spec.cols})"
-        fb = f"_fb_{name}({', '.join(args)})"
-        if guards:
-            L.append(f"    if {' or '.join(guards)} or _k_{name} is None or {call}:")
-        else:
-            L.append(f"    if _k_{name} is None or {call}:")
-        L.append(f"        {', '.join(out_names)}{',' if len(out_names) == 1 else ''} = {fb}")
-        L.append(f"    {outs} = {', '.join(out_names)}")
-        donors = [self.name(r) for r in dict.fromkeys(reuse) if r is not None]
-        if donors:  # the buffer now lives on under the new value's name
-            L.append(f"    del {', '.join(donors)}")
-        for j in range(len(node.avals)):
-            self.trusted.add(Ref(node.id, j))
-        del checked
-
-    def _cond(self, node, outs, args):
-        attrs = node.attr
-        then_fn = self.c.function(attrs["then_graph"])
-        else_fn = self.c.function(attrs["else_graph"])
-        target = outs + ("," if len(node.avals) == 1 else "")
-        call_args = ", ".join(args[1:])
-        if not node.avals:
-            self.lines.append(f"    ({then_fn} if {args[0]} else {else_fn})({call_args})")
-        else:
-            self.lines.append(f"    {target} = ({then_fn} if {args[0]} else {else_fn})({call_args})")
-
-    def _while(self, node, outs, args):
-        attrs = node.attr
-        target = outs + ("," if len(node.avals) == 1 else "")
-        loop = loopgen_c.try_render_loop(node, self.c.fresh("loop"))
-        if loop is not None:
-            name, src, spec = loop
-            self.c.loops.append((name, src, spec))
-            runner = self.glob("w", loopgen_c.LoopRunner(spec, lambda: self.ns["_k_" + name],
-                                                         self._python_while(node)))
-        else:
-            runner = self.glob("w", self._python_while(node))
-        if node.avals:
-            self.lines.append(f"    {target} = {runner}({', '.join(args)})")
-        else:
-            self.lines.append(f"    {runner}({', '.join(args)})")
-
-    def _python_while(self, node):
-        attrs = node.attr
-        cond_fn = self.c.function(attrs["cond_graph"])
-        body_fn = self.c.function(attrs["body_graph"])
-        ns = self.ns
-
-        def run(*vals):
-            return list(run_while(attrs, vals, ns[cond_fn], ns[body_fn]))
-        return run
 
 
 __all__ = ["compile_graph", "Executable", "Graph", "MATH_FUNCS"]

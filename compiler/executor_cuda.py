@@ -73,32 +73,38 @@ class DeviceProgram:
         return devices.to_module(array, self.xp)
 
     def _step(self, node):
-        op = node.op
-        xp = self.xp
-        if op == "read_variable":
-            return lambda var: (self._device_array(var._value._value),)
-        if op == "assign_variable":
-            return _assign
-        if op == "fused":
-            body_program = DeviceProgram(node.attr["body"], xp, None, optimized=True)
-            if self.kernels is None:
-                return body_program
-            return self.kernels.add(node, body_program)
-        if op == "cond":
-            attrs = node.attr
-            branches = (DeviceProgram(attrs["then_graph"], xp, self.kernels),
-                        DeviceProgram(attrs["else_graph"], xp, self.kernels))
-            return lambda pred, *ops: branches[0 if bool(pred) else 1](*ops)
-        if op == "while_loop":
-            attrs = node.attr
-            cond = DeviceProgram(attrs["cond_graph"], xp, self.kernels)
-            body = DeviceProgram(attrs["body_graph"], xp, self.kernels)
-            # the condition's value crosses to the host once per iteration
-            return lambda *vals: run_while(attrs, vals, cond, body)
-        prim = PRIMITIVES.get(op)
+        step = _STEPS.get(node.op)
+        if step is not None:
+            return step(self, node)
+        prim = PRIMITIVES.get(node.op)
         if prim is None:
-            raise NotImplementedError(f"the GPU executor has no rule for graph op {op!r}")
-        return _PrimStep(prim, node.attr, xp)
+            raise NotImplementedError(f"the GPU executor has no rule for graph op {node.op!r}")
+        return _PrimStep(prim, node.attr, self.xp)
+
+    def _read_variable(self, node):
+        return lambda var: (self._device_array(var._value._value),)
+
+    def _assign_variable(self, node):
+        return _assign
+
+    def _fused(self, node):
+        body_program = DeviceProgram(node.attr["body"], self.xp, None, optimized=True)
+        if self.kernels is None:
+            return body_program
+        return self.kernels.add(node, body_program)
+
+    def _cond(self, node):
+        attrs = node.attr
+        branches = (DeviceProgram(attrs["then_graph"], self.xp, self.kernels),
+                    DeviceProgram(attrs["else_graph"], self.xp, self.kernels))
+        return lambda pred, *ops: branches[0 if bool(pred) else 1](*ops)
+
+    def _while(self, node):
+        attrs = node.attr
+        cond = DeviceProgram(attrs["cond_graph"], self.xp, self.kernels)
+        body = DeviceProgram(attrs["body_graph"], self.xp, self.kernels)
+        # the condition's value crosses to the host once per iteration
+        return lambda *vals: run_while(attrs, vals, cond, body)
 
     def __call__(self, *arrays):
         g = self.graph
@@ -130,6 +136,11 @@ class DeviceProgram:
         if len(a.shape) != len(shape) or any(d is not None and d != e for d, e in zip(shape, a.shape)):
             raise ValueError(f"compiled graph: input {index} must have shape {list(shape)}, got {list(a.shape)}")
         return a
+
+
+# The graph nodes a DeviceProgram runs its own way; every other op is a _PrimStep.
+_STEPS = {"read_variable": DeviceProgram._read_variable, "assign_variable": DeviceProgram._assign_variable,
+          "fused": DeviceProgram._fused, "cond": DeviceProgram._cond, "while_loop": DeviceProgram._while}
 
 
 class _PrimStep:

@@ -37,27 +37,19 @@ def run_graph(graph, args, xp=np, special=None):
 
 def _eval_node(node, vals, env, xp, special):
     op = node.op
-    attrs = node.attr
-    if op == "const":
-        return (attrs["value"].obj._value,)
-    if op == "variable":
-        return (attrs["var"].obj,)
-    if op == "read_variable":
-        return (vals[0]._value._value,)
-    if op == "assign_variable":
-        from tapeflow.runtime.tensor import Tensor
-        vals[0]._value = Tensor(xp.asarray(vals[1]).astype(vals[0].dtype.np, copy=False))
-        return ()
-    if op == "cond":
-        branch = attrs["then_graph"] if bool(vals[0]) else attrs["else_graph"]
-        return run_graph(branch, vals[1:], xp, special)
-    if op == "while_loop":
-        return _run_while(attrs, vals, xp, special)
+    run_subgraphs = _SUBGRAPH_OPS.get(op)
+    if run_subgraphs is not None:  # their bodies run here, with the same xp and `special`
+        return run_subgraphs(node.attr, vals, xp, special)
     if special is not None and op in special:
         return special[op](node, vals, env)
-    prim = PRIMITIVES[op]
-    res = prim.impl(xp, *vals, **attrs)
+    prim = PRIMITIVES[op]  # const, variable and the variable reads/assigns included (runtime/state_ops.py)
+    res = prim.impl(xp, *vals, **node.attr)
     return tuple(res) if prim.multiple_results else (res,)
+
+
+def _run_cond(attrs, vals, xp, special):
+    branch = attrs["then_graph"] if bool(vals[0]) else attrs["else_graph"]
+    return run_graph(branch, vals[1:], xp, special)
 
 
 def _run_while(attrs, vals, xp, special):
@@ -70,3 +62,6 @@ def _run_while(attrs, vals, xp, special):
         loop_vars = run_graph(body_graph, loop_vars + extras, xp, special)
         i += 1
     return loop_vars
+
+
+_SUBGRAPH_OPS = {"cond": _run_cond, "while_loop": _run_while}

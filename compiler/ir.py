@@ -1,12 +1,14 @@
 """The graph IR: immutable nodes in program order, and the builder that tracing
 fills through the runtime's dispatch hook (`registry.state.graph`).
 
-A value is named by `Ref(node_id, index)`.  Special ops besides primitives:
-  "input"     a graph input (attrs: index)
+A value is named by `Ref(node_id, index)`.  Every node's op is a primitive of
+the op table except "input" (a graph input, attrs: index) and the compiler's
+own "fused"; the graph's own nodes are records too (runtime/state_ops.py):
   "const"     an eager tensor captured by value (attrs: value -> holder)
   "variable"  a captured tf.Variable handle (attrs: var -> holder)
   "read_variable" / "assign_variable"   stateful variable access
-Stateful nodes keep their order; passes never reorder or drop them.
+Stateful nodes (the records' `stateful` flag) keep their order; passes never
+reorder or drop them.
 Nested graphs (cond/while bodies) are Graph values inside attrs.
 """
 from dataclasses import dataclass, field
@@ -15,7 +17,8 @@ from typing import Any, Tuple
 import numpy as np
 
 from tapeflow.runtime.errors import user_location
-from tapeflow.runtime.registry import PRIMITIVES, Aval, state
+from tapeflow.runtime.graph_hook import GraphHook, graph_context
+from tapeflow.runtime.registry import PRIMITIVES, Aval
 from tapeflow.runtime.tensor import SymbolicTensor, Tensor
 
 
@@ -65,7 +68,7 @@ class Node:
     @property
     def stateful(self):
         prim = PRIMITIVES.get(self.op)
-        if self.op in STATEFUL_OPS or (prim is not None and prim.stateful):
+        if prim is not None and prim.stateful:
             return True
         # A cond/while node is stateful when any node of its sub-graphs is.
         return any(isinstance(v, Graph) and any(n.stateful for n in v.nodes) for _, v in self.attrs)
@@ -74,9 +77,6 @@ class Node:
         """The Graph values among the attrs (cond branches, while cond/body)."""
         return [v for _, v in self.attrs if isinstance(v, Graph)]
 
-
-STATEFUL_OPS = {"assign_variable", "read_variable", "print", "assert"}
-CONTROL_FLOW_OPS = {"cond", "while_loop"}
 
 
 @dataclass(frozen=True)
@@ -144,9 +144,9 @@ def freeze_attrs(attrs):
     return tuple(sorted(attrs.items()))
 
 
-class GraphBuilder:
+class GraphBuilder(GraphHook):
     """Collects nodes while a Python function is traced.  Installed as
-    `registry.state.graph`; `bind` calls `add` for every op."""
+    `registry.state.graph` (runtime/graph_hook.py); `bind` calls `add` for every op."""
 
     def __init__(self, name="graph", parent=None):
         self.name = name
@@ -270,12 +270,8 @@ class GraphBuilder:
             # flows through the cond/while node's operands and gradients reach
             # the variable.  A loop body that also assigns it is retraced with
             # the variable in `local_variables` (see staging.stage_while).
-            saved = state.graph
-            state.graph = self.parent
-            try:
+            with graph_context(self.parent):
                 outer = var.value()  # the read is recorded where it happens
-            finally:
-                state.graph = saved
             self.read_outside.add(key)
             ref = self.capture_outer(outer)
             return SymbolicTensor(self, ref.node, ref.index, self.aval(ref))
@@ -318,8 +314,11 @@ class GraphBuilder:
         raise KeyError(nid)
 
     def on_variable_created(self, var):
-        """Called when a tf.Variable is created while tracing (the tracer enforces
-        TensorFlow's rule: only on the first trace)."""
+        """Called when a tf.Variable is created while tracing; a nested graph asks
+        its enclosing one (the tracer's tf.function builder enforces TensorFlow's
+        rule: only on the first trace)."""
+        if self.parent is not None:
+            self.parent.on_variable_created(var)
 
     def emit(self, op, inputs, attrs, avals):
         """Add a node that is not a primitive (cond, while_loop): `inputs` are

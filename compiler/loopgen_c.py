@@ -24,6 +24,7 @@ extras (`tensor_array_read` at a dynamic index).
 import numpy as np
 
 from . import c_templates as T
+from .op_groups import EXTREMA
 from . import matmul_c
 from .c_math import CPU_FUNCS
 from .passes import constant_folding, cse, dce, optimize, simplify
@@ -31,6 +32,13 @@ from .passes.graph_edit import has_effects, contiguous
 
 MAX_VALUE = 1 << 14  # elements in one local array
 MAX_CONST = 1 << 12  # elements of a constant embedded in the source
+# Local arrays of one loop function share a budget of C stack; past it, arrays are
+# carved from one heap arena allocated per call.  Trap: C compilers give every
+# block-scoped array of a function its own frame slot, so the frame is about the
+# SUM of all declared arrays -- an unrolled body of 150 64x64 matmul + tanh steps
+# (4.9 MB) overflowed the main thread's 8 MiB stack and 20 steps a 1 MiB thread
+# stack, killing the interpreter.  64 KiB fits any thread's stack.
+STACK_BUDGET = 64 * 1024
 
 
 class _NotEligible(Exception):
@@ -87,6 +95,8 @@ class _LoopWriter:
         self.hoisted = []  # statements run once before the loop (see _matmul)
         self.transposed = {}  # extra's C name -> its transposed copy
         self.names, self.fused_into_add, self.add_of_matmul = {}, set(), {}  # of the graph being written
+        self.stack_bytes = 0  # local arrays declared on the C stack so far (STACK_BUDGET)
+        self.arena_bytes = 0  # arrays carved from the heap arena so far
 
     def fresh(self, prefix):
         self.counter += 1
@@ -117,7 +127,7 @@ class _LoopWriter:
                 lines.append(f"  {ct} *s{j} = ({ct} *)TF_DATA(o{j});")
                 state.append((f"s{j}", a))
                 continue
-            lines.append(f"  {ct} s{j}[{n}];")
+            lines.append(self.array(a.dtype, f"s{j}", n, "  "))
             lines.append(f"  for (int64_t i = 0; i < {n}; i++) s{j}[i] = ((const {ct} *)TF_DATA(a{j}))[i];")
             state.append((f"s{j}", a))
         extras = []
@@ -142,22 +152,28 @@ class _LoopWriter:
                 new_names.append(None)  # pushed in place by the body
                 continue
             nn = self.fresh("n")
-            lines.append(f"    {T.ctype(a.dtype)} {nn}[{_size(a.shape)}];")
+            lines.append(self.array(a.dtype, nn, _size(a.shape), "    "))
             new_names.append(nn)
         lines += self.graph_code(self.body_g, inputs, new_names, "    ")
         for j, a in enumerate(var_avals):
             if j not in self.stack_vars:
                 lines.append(f"    for (int64_t i = 0; i < {_size(a.shape)}; i++) s{j}[i] = {new_names[j]}[i];")
-        lines.append("    if (err) return err;")
+        lines.append("    if (err) goto done;")
         lines.append("  }")
         for j, a in enumerate(var_avals):
             if j in self.stack_vars:
                 continue
             ct = T.ctype(a.dtype)
             lines.append(f"  for (int64_t i = 0; i < {_size(a.shape)}; i++) (({ct} *)TF_DATA(o{j}))[i] = s{j}[i];")
-        lines.append("  return 0;")
+        lines.append("done:")
+        lines.append("  free(arena);")
+        lines.append("  return err;")
         lines.append("}")
         lines[loop_start:loop_start] = self.hoisted
+        # the arena's size is known only now; a failed malloc re-runs the loop in Python
+        lines.insert(2, f"  char *arena = {self.arena_bytes} ? (char *)malloc({self.arena_bytes}) : 0;")
+        lines.insert(3, f"  if ({self.arena_bytes} && !arena) return 4;")
+        self.statics.insert(0, "#include <stdlib.h>")
         src = "\n".join(self.statics + lines)
         return self.name, src, LoopSpec(self.name, var_avals, extra_avals, self.stack_vars)
 
@@ -224,7 +240,7 @@ class _LoopWriter:
                 names[_ref(node.id, 0)] = self._const(node)
                 continue
             for nm, a in zip(outs, node.avals):
-                lines.append(f"{inner}{T.ctype(a.dtype)} {nm}[{max(_size(a.shape), 1)}];")
+                lines.append(self.array(a.dtype, nm, _size(a.shape), inner))
             args = [(names[r], graph.aval(r)) for r in node.inputs]
             self.names.update((r, (names[r], graph.aval(r))) for r in node.inputs)
             lines += self.node_code(node, args, outs, inner)
@@ -309,13 +325,7 @@ class _LoopWriter:
             return "i"
         if _size(src) == 1:
             return "0"
-        rank = len(dst)
-        padded = (1,) * (rank - len(src)) + tuple(src)
-        dst_strides = _strides(dst)
-        src_strides = _strides(padded)
-        terms = [f"((i / {dst_strides[d]}) % {dst[d]}) * {src_strides[d]}"
-                 for d in range(rank) if padded[d] != 1]
-        return " + ".join(terms) or "0"
+        return T.broadcast_index("i", src, dst)
 
     def _like(self, node, arg, out, ind):
         """Ops that take their result's shape from a second operand (gradients'
@@ -347,21 +357,12 @@ class _LoopWriter:
         in_strides = _strides(shape)
         terms = [f"((i / {in_strides[d]}) % {shape[d]}) * {kept_strides[j]}" for j, d in enumerate(kept)]
         oi = " + ".join(terms) or "0"
-        if op == "reduce_sum":
-            init, upd = "0", "{acc} = {acc} + {x};"
-        elif op == "reduce_prod":
-            init, upd = "1", "{acc} = {acc} * {x};"
-        elif op == "reduce_any":
-            init, upd = "0", "{acc} = {acc} || ({x} != 0);"
-        elif op == "reduce_all":
-            init, upd = "1", "{acc} = {acc} && ({x} != 0);"
-        elif op == "reduce_max":
-            init = "-INFINITY" if dtype.is_floating else T.literal(dtype.min, dtype)
-            upd = "{acc} = ({x} > {acc} || {x} != {x}) ? {x} : {acc};"
-        else:
-            init = "INFINITY" if dtype.is_floating else T.literal(dtype.max, dtype)
-            upd = "{acc} = ({x} < {acc} || {x} != {x}) ? {x} : {acc};"
-        if op in ("reduce_max", "reduce_min") and _size(shape) == 0:
+        init = T.REDUCTIONS[op].init(dtype)
+        upd = {"reduce_sum": "{acc} = {acc} + {x};", "reduce_prod": "{acc} = {acc} * {x};",
+               "reduce_any": "{acc} = {acc} || ({x} != 0);", "reduce_all": "{acc} = {acc} && ({x} != 0);",
+               "reduce_max": "{acc} = ({x} > {acc} || {x} != {x}) ? {x} : {acc};",
+               "reduce_min": "{acc} = ({x} < {acc} || {x} != {x}) ? {x} : {acc};"}[op]
+        if op in EXTREMA and _size(shape) == 0:
             raise _NotEligible  # NumPy raises for an empty max/min
         x = self.fresh("x")
         return [f"{ind}for (int64_t i = 0; i < {n_out}; i++) {out}[i] = {init};",
@@ -388,21 +389,32 @@ class _LoopWriter:
             if b in self.extra_names:  # loop-invariant (a weight in a gradient loop): once, before the loop
                 if b not in self.transposed:
                     bt = self.transposed[b] = self.fresh("bt")
-                    self.hoisted += self._transpose(ct, b, bt, K, N, "  ")
+                    self.hoisted += self._transpose(ct, b, bt, K, N, "  ", ba.dtype)
                 b = self.transposed[b]
             else:
                 bt = self.fresh("bt")
-                lines += self._transpose(ct, b, bt, K, N, ind)
+                lines += self._transpose(ct, b, bt, K, N, ind, ba.dtype)
                 b = bt
         a_si, a_sk = (1, M) if ta else (K, 1)
         c = "0" if acc is None else acc  # a null pointer: no initial value
         lines.append(f"{ind}{matmul_c.helper_name(ct)}({a}, {a_si}, {a_sk}, {b}, {c}, {out}, {M}, {K}, {N});")
         return lines
 
-    @staticmethod
-    def _transpose(ct, b, bt, K, N, ind):
+    def array(self, dtype, name, n, ind):
+        """The declaration of a local array of n elements: on the stack while
+        STACK_BUDGET lasts, else a slice of the heap arena."""
+        ct = T.ctype(dtype)
+        nbytes = max(n, 1) * dtype.np.itemsize
+        if self.stack_bytes + nbytes <= STACK_BUDGET:
+            self.stack_bytes += nbytes
+            return f"{ind}{ct} {name}[{max(n, 1)}];"
+        offset = self.arena_bytes
+        self.arena_bytes += (nbytes + 63) // 64 * 64  # 64-byte aligned slices
+        return f"{ind}{ct} *restrict {name} = ({ct} *)(arena + {offset});"
+
+    def _transpose(self, ct, b, bt, K, N, ind, dtype):
         """bt[K, N] = transpose of b[N, K], declared here."""
-        return [f"{ind}{ct} {bt}[{max(K * N, 1)}];",
+        return [self.array(dtype, bt, K * N, ind),
                 f"{ind}for (int64_t k = 0; k < {K}; k++)",
                 f"{ind}  for (int64_t j = 0; j < {N}; j++) {bt}[k * {N} + j] = {b}[j * {K} + k];"]
 

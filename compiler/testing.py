@@ -1,6 +1,7 @@
 """Build graphs by hand (for tests and benchmarks, before or without the tracer):
 `trace(fn, avals)` runs fn on placeholders; `while_loop` / `cond` add the
 control-flow nodes the tracer creates, with bodies traced from Python functions."""
+from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import Aval, state
 from tapeflow.runtime import dtypes
 
@@ -14,13 +15,9 @@ def aval(shape, dtype=dtypes.float32):
 def trace(fn, avals, name="graph"):
     """Graph of fn(*placeholders); fn returns a tensor or a list of tensors."""
     builder = GraphBuilder(name)
-    saved = state.graph
-    state.graph = builder
-    try:
+    with graph_context(builder):
         args = [builder.placeholder(a) for a in avals]
         outs = fn(*args)
-    finally:
-        state.graph = saved
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
     return builder.build(outs)
 

@@ -6,7 +6,7 @@ registers its recorder with the registry, then the op modules fill the table.
 from . import dtypes, registry, tensor, tape  # noqa: F401  (order: see docstring)
 from .ops import math_ops, reduce_ops, array_ops, linalg_ops, indexing  # noqa: F401
 from .ops import join_ops, gather_ops, sort_ops, nn_ops, conv_ops, random_ops  # noqa: F401
-from . import operators  # noqa: F401
+from . import operators, state_ops  # noqa: F401
 from .variables import Variable  # noqa: F401
 from .backprop import GradientTape, UnconnectedGradients  # noqa: F401
 from .custom_gradient import custom_gradient  # noqa: F401

@@ -17,7 +17,7 @@ def custom_gradient(f=None):
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
         graph = state.graph
-        if graph is not None and hasattr(graph, "custom_gradient_call"):
+        if graph is not None:
             return graph.custom_gradient_call(f, args, kwargs)
         return _eager_call(f, args, kwargs)
 

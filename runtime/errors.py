@@ -3,7 +3,7 @@ import os
 import sys
 
 _PKG_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_OWN_DIRS = tuple(os.path.join(_PKG_ROOT, d) + os.sep for d in ("runtime", "tracer", "compiler", "tapeflow"))
+OWN_DIRS = tuple(os.path.join(_PKG_ROOT, d) + os.sep for d in ("runtime", "tracer", "compiler", "tapeflow"))
 
 
 _is_own_file = {}  # co_filename -> True for tapeflow's own files (tracing asks per node)
@@ -13,7 +13,7 @@ def _own(filename):
     own = _is_own_file.get(filename)
     if own is None:
         fn = os.path.abspath(filename)
-        own = _is_own_file[filename] = (fn.startswith(_OWN_DIRS) or "importlib" in fn
+        own = _is_own_file[filename] = (fn.startswith(OWN_DIRS) or "importlib" in fn
                                         or filename.startswith("<tapeflow"))  # generated executors
     return own
 

@@ -2,8 +2,9 @@
 
 A `Primitive` is one record: the eager implementation over an array module `xp`
 (numpy or cupy), the shape/dtype rule used while tracing, the gradient (VJP)
-written in tapeflow ops, and the C/CUDA expression template that fusion renders
-(None where the op does not fuse).  Composites (softmax, mean, ...) are plain
+written in tapeflow ops.  The runtime knows no C: the kernel template of each
+primitive lives in the compiler's kernel table (compiler/c_templates.py),
+keyed by primitive name.  Composites (softmax, mean, ...) are plain
 functions over primitives and carry no record of their own.
 
 `bind` is the hot path of every eager program: keep it small.
@@ -44,19 +45,17 @@ class Primitive:
     shape_rule(*avals, **attrs) -> Aval, or a tuple of Avals.
     vjp(g, out, *inputs, **attrs) -> one gradient (or None) per input.  `g` and `out`
         are tuples when `multiple_results`.  Written in tapeflow ops only.
-    kernel: template for fusion ("({0} + {1})"), or None.
     """
 
-    __slots__ = ("name", "impl", "shape_rule", "vjp", "kernel", "stateful",
+    __slots__ = ("name", "impl", "shape_rule", "vjp", "stateful",
                  "multiple_results", "kind")
 
-    def __init__(self, name, impl, shape_rule, vjp=None, kernel=None, stateful=False,
+    def __init__(self, name, impl, shape_rule, vjp=None, stateful=False,
                  multiple_results=False, kind="other"):
         self.name = name
         self.impl = impl
         self.shape_rule = shape_rule
         self.vjp = vjp
-        self.kernel = kernel
         self.stateful = stateful
         self.multiple_results = multiple_results
         self.kind = kind  # "unary" | "binary" | "reduce" | "other": what fusion may do with it

@@ -58,12 +58,6 @@ def compare(*avals, **_):
     return Aval(broadcast_shapes(*[a.shape for a in avals]), dtypes.bool_)
 
 
-def normalize_axis(axis, rank, op="op"):
-    if not -rank <= axis < max(rank, 1):
-        raise ShapeError(f"{op}: axis {axis} is out of range for a tensor of rank {rank}")
-    return axis % rank if rank else 0
-
-
 def reduce(x, axis, keepdims, dtype=None, **_):
     shape = reduced_shape(x.shape, axis, keepdims)
     return Aval(shape, dtype or x.dtype)

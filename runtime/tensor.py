@@ -1,6 +1,5 @@
 """Tensors: the immutable eager `Tensor`, the `SymbolicTensor` of a graph being
 traced, and conversion of Python and NumPy values (TensorFlow's dtype rules)."""
-import numbers
 
 import numpy as np
 
@@ -309,7 +308,3 @@ def _contains_tensor(seq):
 
 def is_tensor(x):
     return isinstance(x, TensorBase)
-
-
-def is_number(x):
-    return isinstance(x, numbers.Number) and not isinstance(x, bool)

@@ -60,7 +60,7 @@ def log_sigmoid(x, name=None):
 _OPS = {}
 _OPS.update(_pick(_M, """
     add subtract multiply truediv divide div_no_nan floordiv floor_div mod floormod pow negative abs sign
-    square reciprocal sqrt rsqrt exp expm1 log log1p sin cos tan tanh sigmoid erf maximum minimum atan2
+    square reciprocal sqrt rsqrt exp expm1 log log1p sin cos tan tanh cosh sigmoid erf maximum minimum atan2
     squared_difference clip_by_value round floor ceil cast equal not_equal less less_equal greater
     greater_equal logical_and logical_or logical_xor logical_not is_nan is_finite is_inf"""))
 _OPS.update(_pick(_RD, """
@@ -90,7 +90,7 @@ _OPS.update(range=_A.range_, add_n=add_n, divide_no_nan=_M.div_no_nan, log_sigmo
             strided_slice=_IX.strided_slice)
 
 _TOP_LEVEL = """
-    add subtract multiply truediv divide floordiv pow negative abs sign square sqrt exp sin cos tan tanh
+    add subtract multiply truediv divide floordiv pow negative abs sign square sqrt exp sin cos tan tanh cosh
     sigmoid maximum minimum clip_by_value round cast equal not_equal less less_equal greater greater_equal
     logical_and logical_or logical_not reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_any
     reduce_all reduce_logsumexp argmax argmin reshape transpose broadcast_to expand_dims squeeze identity
@@ -105,7 +105,7 @@ _TOP_LEVEL = """
 
 _MATH = """
     add subtract multiply truediv divide div_no_nan divide_no_nan floordiv floormod mod pow negative abs sign
-    square reciprocal sqrt rsqrt exp expm1 log log1p sin cos tan tanh sigmoid log_sigmoid softplus erf maximum
+    square reciprocal sqrt rsqrt exp expm1 log log1p sin cos tan tanh cosh sigmoid log_sigmoid softplus erf maximum
     minimum atan2 squared_difference round floor ceil equal not_equal less less_equal greater greater_equal
     logical_and logical_or logical_xor logical_not is_nan is_finite is_inf reduce_sum reduce_mean reduce_max
     reduce_min reduce_prod reduce_any reduce_all reduce_logsumexp reduce_variance reduce_std

@@ -7,8 +7,20 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
+from tapeflow.compiler import cbuild, set_flag
 from tapeflow.runtime import registry
 from tapeflow.runtime.registry import Aval
+
+
+@pytest.fixture
+def private_compiler_cache(tmp_path):
+    """Compiled kernels go to a cache of this test's own (and none is loaded from
+    another test's); the compiler flags a test sets are reset after it."""
+    set_flag("cache_dir", str(tmp_path / "cache"))
+    cbuild._loaded.clear()
+    yield
+    set_flag("cache_dir", None)
+    set_flag("cflags", None)
 
 
 def _flat_outputs(out):

@@ -3,20 +3,15 @@ merged into test_ops_table.ROWS."""
 import numpy as np
 
 import tapeflow as tf
-from tapeflow.runtime import registry
 
 from op_cases import Row
 
 
-def _run_graph_twice(make):
+def run_graph_twice(make):
+    """Trace make() into a graph of no inputs; run the graph twice."""
     from tapeflow.compiler.interpreter import run_graph
-    from tapeflow.compiler.ir import GraphBuilder
-    builder = GraphBuilder("rng")
-    registry.state.graph = builder
-    try:
-        graph = builder.build([make()])
-    finally:
-        registry.state.graph = None
+    from tapeflow.compiler.testing import trace
+    graph = trace(make, [], name="rng")
     return run_graph(graph, [])[0], run_graph(graph, [])[0]
 
 
@@ -27,7 +22,7 @@ def _check_stateless():
     np.testing.assert_array_equal(a, b)
     assert not np.array_equal(a, c) and a.dtype == np.float32
     assert abs(a.mean()) < 0.08 and abs(a.std() - 1) < 0.08
-    first, second = _run_graph_twice(lambda: tf.random.stateless_normal([3000], seed=[4, 5]))
+    first, second = run_graph_twice(lambda: tf.random.stateless_normal([3000], seed=[4, 5]))
     np.testing.assert_array_equal(first, a)
     np.testing.assert_array_equal(second, a)  # pure: every run the same numbers
     u = tf.random.stateless_uniform([50, 40], [1, 2], minval=-1.0, maxval=3.0).numpy()
@@ -50,7 +45,7 @@ def _check_categorical():
     counts = [np.bincount(row, minlength=3) / 4000 for row in a.numpy()]
     np.testing.assert_allclose(counts[0], [0.2, 0.8, 0.0], atol=0.03)
     np.testing.assert_allclose(counts[1], [0.5, 0.25, 0.25], atol=0.03)
-    first, second = _run_graph_twice(lambda: tf.random.categorical(logits, 50, dtype=tf.int32))
+    first, second = run_graph_twice(lambda: tf.random.categorical(logits, 50, dtype=tf.int32))
     assert first.shape == (2, 50) and first.dtype == np.int32 and not np.array_equal(first, second)
 
 

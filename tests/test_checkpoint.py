@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tapeflow as tf
-from tapeflow.train import checkpoint as fmt
+from tapeflow.train import checkpoint_format as fmt
 
 L = tf.keras.layers
 

@@ -5,18 +5,13 @@ and in a loop compiled whole."""
 import numpy as np
 import pytest
 
-from tapeflow.compiler import cbuild, compile_graph, set_flag
+from tapeflow.compiler import compile_graph
 from tapeflow.compiler.testing import aval, trace, while_loop
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.tensor import Tensor
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path):
-    set_flag("cache_dir", str(tmp_path / "cache"))
-    cbuild._loaded.clear()
-    yield
-    set_flag("cache_dir", None)
+pytestmark = pytest.mark.usefixtures("private_compiler_cache")
 
 
 def _ulps(got, x):

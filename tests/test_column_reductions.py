@@ -7,7 +7,7 @@ double while NumPy's axis-0 sum accumulates in float32)."""
 import numpy as np
 import pytest
 
-from tapeflow.compiler import cbuild, compile_graph, passes, run_reference, set_flag
+from tapeflow.compiler import compile_graph, passes, run_reference
 from tapeflow.compiler.passes.column_reductions import has_column_reductions
 from tapeflow.compiler.testing import aval, trace
 from tapeflow.runtime.ops import array_ops as A
@@ -15,12 +15,7 @@ from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import reduce_ops as R
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path):
-    set_flag("cache_dir", str(tmp_path / "cache"))
-    cbuild._loaded.clear()
-    yield
-    set_flag("cache_dir", None)
+pytestmark = pytest.mark.usefixtures("private_compiler_cache")
 
 
 def _folded(ex):

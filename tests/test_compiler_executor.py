@@ -17,12 +17,7 @@ from tapeflow.runtime.tensor import Tensor
 from tapeflow.runtime.variables import Variable
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path):
-    set_flag("cache_dir", str(tmp_path / "cache"))
-    cbuild._loaded.clear()  # libraries loaded from another test's cache dir
-    yield
-    set_flag("cache_dir", None)
+pytestmark = pytest.mark.usefixtures("private_compiler_cache")
 
 
 def _check(g, *arrays, rtol=1e-6, atol=1e-7):

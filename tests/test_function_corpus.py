@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tapeflow as tf
-from corpus import programs_basic, programs_combined, programs_more  # noqa: F401  (registers the cases)
+from corpus import programs_basic, programs_combined, programs_closures_loops  # noqa: F401  (registers the cases)
 from corpus.registry import CORPUS
 
 

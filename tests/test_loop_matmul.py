@@ -7,20 +7,14 @@ import platform
 import numpy as np
 import pytest
 
-from tapeflow.compiler import cbuild, compile_graph, run_reference, set_flag
+from tapeflow.compiler import compile_graph, run_reference, set_flag
 from tapeflow.compiler.testing import aval, trace, while_loop
 from tapeflow.runtime.ops import linalg_ops as L
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.tensor import Tensor
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path):
-    set_flag("cache_dir", str(tmp_path / "cache"))
-    cbuild._loaded.clear()
-    yield
-    set_flag("cache_dir", None)
-    set_flag("cflags", None)
+pytestmark = pytest.mark.usefixtures("private_compiler_cache")
 
 
 def _loop_matmul(a, b, acc, ta, tb):

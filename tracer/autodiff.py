@@ -19,6 +19,7 @@ import numpy as np
 from tapeflow.compiler.ir import Graph, GraphBuilder, Holder, Node, Ref, freeze_attrs
 from tapeflow.runtime import dtypes
 from tapeflow.runtime import tape as tape_mod
+from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import PRIMITIVES, Aval, bind, state
 from tapeflow.runtime.tensor import Tensor
 from tapeflow.runtime.variables import Variable
@@ -27,7 +28,19 @@ from tapeflow.runtime.variables import Variable
 # Ops whose replay is not a plain `bind` of their primitive: op name ->
 # fn(inputs, attrs) -> outputs (control_flow_grad registers "while_loop", whose
 # taped form keeps its residuals).
-REPLAY_RULES = {}
+def _replay_assign(ins, attrs):
+    ins[0].assign(ins[1])
+    return ()
+
+
+REPLAY_RULES = {
+    # the captured objects themselves, so the graph being built captures them again
+    "const": lambda ins, attrs: (attrs["value"].obj,),
+    "variable": lambda ins, attrs: (attrs["var"].obj,),
+    # through the Variable, so tapes and graphs see the read / the assignment
+    "read_variable": lambda ins, attrs: (ins[0].value(),),
+    "assign_variable": _replay_assign,
+}
 
 
 def replay(graph, args):
@@ -39,16 +52,7 @@ def replay(graph, args):
         if op == "input":
             continue
         ins = [env[r] for r in node.inputs]
-        if op == "const":
-            outs = (node.attr["value"].obj,)
-        elif op == "variable":
-            outs = (node.attr["var"].obj,)
-        elif op == "read_variable":
-            outs = (ins[0].value(),)
-        elif op == "assign_variable":
-            ins[0].assign(ins[1])
-            outs = ()
-        elif op in REPLAY_RULES:
+        if op in REPLAY_RULES:
             outs = tuple(REPLAY_RULES[op](ins, node.attr))
         else:
             prim = PRIMITIVES[op]
@@ -59,22 +63,10 @@ def replay(graph, args):
     return [env[r] for r in graph.outputs]
 
 
-class Building:
+def Building(builder):
     """Install a GraphBuilder as the current graph, with no tapes of the caller
     (ops traced inside are not differentiated by the caller's tapes)."""
-
-    def __init__(self, builder):
-        self.builder = builder
-
-    def __enter__(self):
-        self.saved = (state.graph, list(state.tapes))
-        state.graph = self.builder
-        state.tapes[:] = []
-        return self.builder
-
-    def __exit__(self, *exc):
-        state.graph, tapes = self.saved
-        state.tapes[:] = tapes
+    return graph_context(builder, hide_tapes=True)
 
 
 class VJPGraphs:

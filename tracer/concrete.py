@@ -24,8 +24,9 @@ CALL_OBSERVERS = []
 
 
 def _warn_compile_failure(fn_name, graph_name, exc):
-    """One warning per function and error: the slow path should not be silent."""
-    key = (fn_name, graph_name, type(exc), str(exc))
+    """One warning per function: the slow path should not be silent, but the forward,
+    backward and every retrace of one function failing the same way is one problem."""
+    key = (fn_name, type(exc))
     if key in _warned_failures:
         return
     _warned_failures.add(key)

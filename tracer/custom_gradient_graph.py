@@ -14,13 +14,15 @@ argument, or, when `f` reads trainable variables, `grad_fn(*dy, variables=vs)`
 returns (dx, dvs).
 
 The runtime calls the hook as `state.graph.custom_gradient_call(f, args,
-kwargs)` (runtime/custom_gradient.py); this module installs it on GraphBuilder.
+kwargs)` (runtime/custom_gradient.py, runtime/graph_hook.py); this module
+registers the rule it runs with the runtime.
 """
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.compiler.ir import GraphBuilder
 from tapeflow.runtime import nest
 from tapeflow.runtime import tape as tape_mod
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.graph_hook import register_custom_gradient_rule
 from tapeflow.runtime.registry import bind, defprim, state
 from tapeflow.runtime.tensor import SymbolicTensor, TensorBase, convert_to_tensor
 from tapeflow.runtime.variables import Variable
@@ -164,4 +166,4 @@ def _grad_fn_call(grad_fn, dys, result, variables, n_args):
     return dx + dvars
 
 
-GraphBuilder.custom_gradient_call = custom_gradient_call
+register_custom_gradient_rule(custom_gradient_call)

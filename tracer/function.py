@@ -23,6 +23,7 @@ import numpy as np
 from tapeflow.compiler.ir import GraphBuilder
 from tapeflow.runtime import nest
 from tapeflow.runtime.errors import user_location, with_location
+from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import Aval, state
 from tapeflow.runtime.tape import pause
 from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTensor, Tensor, TensorBase,
@@ -300,10 +301,8 @@ class Function:
         fn = self._python_to_trace()
         builder = _FunctionGraphBuilder(self.__name__, self)
         origin = user_location()
-        saved = state.graph
         with pause():
-            state.graph = builder
-            try:
+            with graph_context(builder):
                 p_args, p_kwargs, avals = _placeholder_args(builder, args, kwargs, relax)
                 made_before = OperatorNotAllowedInGraphError.created
                 try:
@@ -322,8 +321,6 @@ class Function:
                     raise
                 structure, outputs = _output_structure(builder, result)
                 graph = builder.build(outputs)
-            finally:
-                state.graph = saved
         self._tracing_count += 1
         self._traced_once = True
         concrete = ConcreteFunction(self.__name__, graph, structure, avals, origin)

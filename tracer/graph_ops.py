@@ -13,6 +13,7 @@ import contextlib
 import numpy as np
 
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import Aval, bind, defprim, state
 from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
@@ -139,9 +140,5 @@ def executing_eagerly():
 def init_scope():
     """Runs the body eagerly even inside tf.function tracing, outside any tape
     (TensorFlow's init_scope lifts to the outermost eager context)."""
-    saved_graph, saved_tapes = state.graph, state.tapes
-    state.graph, state.tapes = None, []
-    try:
+    with graph_context(None, hide_tapes=True):
         yield
-    finally:
-        state.graph, state.tapes = saved_graph, saved_tapes

@@ -25,6 +25,7 @@ import numpy as np
 
 from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import Aval, bind, defprim, state
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
 
@@ -37,13 +38,9 @@ def _host(a):
 
 def _call_python(func, arrays, as_numpy):
     """Run func outside any tape and graph (the graph is running, not tracing)."""
-    saved_graph, saved_tapes = state.graph, state.tapes
-    state.graph, state.tapes = None, []
-    try:
+    with graph_context(None, hide_tapes=True):
         args = [a if as_numpy else Tensor(a) for a in arrays]
         return func(*args)
-    finally:
-        state.graph, state.tapes = saved_graph, saved_tapes
 
 
 def _py_function_impl(xp, *arrays, func, touts, shapes, as_numpy, single, what):

@@ -14,6 +14,7 @@ import numpy as np
 from tapeflow.compiler.ir import GraphBuilder
 from tapeflow.runtime import nest
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import Aval, bind, defprim, state
 from tapeflow.runtime.tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from tapeflow.runtime.ops import array_ops
@@ -82,30 +83,19 @@ def trace_subgraph(fn, args, name, input_avals=(), local_variables=()):
     """Trace `fn(*placeholders, *args)` with a child builder installed.
     Returns (builder, placeholders, result).  Variables named (by id) in
     `local_variables` are read inside the sub-graph, not captured."""
-    parent = state.graph
-    child = GraphBuilder(name, parent=parent)
+    child = GraphBuilder(name, parent=state.graph)  # asks its parent on_variable_created
     child.local_variables = set(local_variables)
-    hook = getattr(parent, "on_variable_created", None)
-    if hook is not None:
-        child.on_variable_created = hook  # the tracer's first-trace rule applies inside
-    state.graph = child
-    try:
+    with graph_context(child):
         phs = [child.placeholder(a) for a in input_avals]
         result = fn(*phs, *args)
-    finally:
-        state.graph = parent
     return child, phs, result
 
 
 def in_builder(builder, fn, *args):
     """Run fn with `builder` as the current graph (adding nodes to a branch after
     it was traced)."""
-    saved = state.graph
-    state.graph = builder
-    try:
+    with graph_context(builder):
         return fn(*args)
-    finally:
-        state.graph = saved
 
 
 def _capture_outputs(builder, outputs):

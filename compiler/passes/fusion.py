@@ -24,14 +24,18 @@ import heapq
 
 import numpy as np
 
-from tapeflow.runtime.registry import PRIMITIVES
 
 from .. import c_templates
+from ..op_groups import PASS_THROUGH, ROW_RESHAPES, VALUE_NODES
 from ..ir import Graph, Node, Ref, freeze_attrs
 from .graph_edit import has_effects, max_node_id
 
 NAME = "fusion"
-_ROW_RESHAPES = ("reshape", "expand_squeeze")
+# A cluster stops growing at this many members: the C compiler's time grows faster
+# than linearly with the size of one loop body (a 20,000-op chain did not compile in
+# 300 s), while a kernel boundary every few hundred ops costs one extra pass over
+# memory.  Chains longer than this become consecutive kernels.
+MAX_CLUSTER_MEMBERS = 400
 
 
 def run(graph):
@@ -86,6 +90,7 @@ class _Cluster:
         self.members = []
         self.level = {}  # node id -> "elem" | "row"
         self.first_pos = first_pos
+        self.last_pos = first_pos  # members span graph positions first_pos..last_pos
         self.has_reduce = False
 
 
@@ -94,7 +99,7 @@ def _aval(graph, ref):
 
 
 def _elementwise_ok(graph, node):
-    if len(node.avals) != 1 or has_effects(node) or node.op in _ROW_RESHAPES:
+    if len(node.avals) != 1 or has_effects(node) or node.op in ROW_RESHAPES:
         return False
     in_dtypes = [_aval(graph, r).dtype for r in node.inputs]
     if node.op == "select":
@@ -135,7 +140,7 @@ def _form_clusters(graph):
             continue
         split = _reduce_split(graph, node)
         elementwise = split is None and _elementwise_ok(graph, node)
-        row_reshape = node.op in _ROW_RESHAPES
+        row_reshape = node.op in ROW_RESHAPES
         if split is None and not elementwise and not row_reshape:
             continue
         joined = False
@@ -145,16 +150,17 @@ def _form_clusters(graph):
             if c is None or c in seen:
                 continue
             seen.append(c)
-            if not c.members:
+            if not c.members or len(c.members) >= MAX_CLUSTER_MEMBERS:
                 continue
             level, new_split, new_splits = _join_level(graph, node, c, cluster_of, split, elementwise)
             if level is None:
                 continue
-            if any(cluster_of.get(o.node) is not c and _depends_on(graph, o.node, c, cluster_of, pos, effect_prev)
+            if any(cluster_of.get(o.node) is not c and _depends_on(graph, o.node, c, cluster_of, pos, effect_prev, clusters)
                    for o in node.inputs):
                 continue
             c.split, c.splits = new_split, new_splits
             c.members.append(node.id)
+            c.last_pos = pos[node.id]
             c.level[node.id] = level
             c.has_reduce = c.has_reduce or split is not None
             cluster_of[node.id] = c
@@ -187,7 +193,7 @@ def _form_clusters(graph):
 def _try_merge(graph, c, other, cluster_of, pos, effect_prev, clusters):
     """Move every member of `other` into `c` when both iterate the same space with
     a common split and neither reaches the other through a node outside both."""
-    if other.space != c.space:
+    if other.space != c.space or len(c.members) + len(other.members) > MAX_CLUSTER_MEMBERS:
         return False
     if c.split is not None and other.split is not None:
         if c.split != other.split:
@@ -221,7 +227,7 @@ def _try_merge(graph, c, other, cluster_of, pos, effect_prev, clusters):
                             and graph.node(m).op not in c_templates.REDUCTIONS:
                         return False
                     continue
-                if _depends_on(graph, r.node, b, cluster_of, pos, effect_prev):
+                if _depends_on(graph, r.node, b, cluster_of, pos, effect_prev, clusters):
                     return False
     c.split, c.splits = split, splits
     for m in other.members:
@@ -229,6 +235,7 @@ def _try_merge(graph, c, other, cluster_of, pos, effect_prev, clusters):
         c.level[m] = other.level[m]
     c.members = sorted(c.members + other.members, key=lambda m: pos[m])
     c.first_pos = min(c.first_pos, other.first_pos)
+    c.last_pos = max(c.last_pos, other.last_pos)
     c.has_reduce = c.has_reduce or other.has_reduce
     other.members = []
     return True
@@ -294,7 +301,7 @@ def _join_level(graph, node, c, cluster_of, split, elementwise):
         inside = cluster_of.get(r.node) is c
         if inside and c.level[r.node] != "row":
             return fail
-        if node.op in _ROW_RESHAPES:
+        if node.op in ROW_RESHAPES:
             if not inside or not is_row_shape(shape, S, k):
                 return fail
             continue
@@ -303,14 +310,22 @@ def _join_level(graph, node, c, cluster_of, split, elementwise):
     return "row", k, splits
 
 
-def _depends_on(graph, node_id, c, cluster_of, pos, effect_prev):
-    """Does the value of `node_id` (not in c) depend on a member of cluster c?"""
+def _depends_on(graph, node_id, c, cluster_of, pos, effect_prev, clusters):
+    """Does the value of `node_id` (not in c) depend on a member of cluster c?
+
+    Trap: a cluster runs as one unit, so reaching any member of another cluster D
+    means depending on all of D, including members placed after c's first member.
+    Pruning by graph position (anything before c's first member cannot depend on
+    c) is therefore sound only while no cluster straddles that position: a softmax
+    cluster that had absorbed a later `equal` of the labels made an `argmax` of
+    it look independent of the labels' cluster, and fusion built a cycle."""
     start = c.first_pos
+    straddling = any(d is not c and d.members and d.first_pos < start <= d.last_pos for d in clusters)
     stack = [node_id]
     seen = set()
     while stack:
         nid = stack.pop()
-        if nid in seen or pos[nid] < start:
+        if nid in seen:
             continue
         seen.add(nid)
         owner = cluster_of.get(nid)
@@ -318,19 +333,21 @@ def _depends_on(graph, node_id, c, cluster_of, pos, effect_prev):
             return True
         if owner is not None:
             for m in owner.members:
-                stack.extend(r.node for r in graph.node(m).inputs)
                 seen.add(m)
-        else:
-            stack.extend(r.node for r in graph.node(nid).inputs)
-            prev = effect_prev.get(nid)
-            if prev is not None:
-                stack.append(prev)
+                stack.extend(r.node for r in graph.node(m).inputs)
+            continue
+        if pos[nid] < start and not straddling:
+            continue
+        stack.extend(r.node for r in graph.node(nid).inputs)
+        prev = effect_prev.get(nid)
+        if prev is not None:
+            stack.append(prev)
     return False
 
 
 def _worth_a_kernel(graph, c):
     ops = [graph.node(m).op for m in c.members]
-    if all(op in c_templates.PASS_THROUGH or op in _ROW_RESHAPES for op in ops):
+    if all(op in PASS_THROUGH or op in ROW_RESHAPES for op in ops):
         return False  # a lone view (broadcast, reshape) costs nothing in NumPy
     if None in c.space:
         # The executor reads unknown dims off an input read in full.
@@ -481,9 +498,6 @@ def _fused_node(graph, c, used_outside, fresh):
 
 
 # ---------------------------------------------------------------- explanations
-_NOT_OPS = ("input", "const", "variable")
-
-
 def explain_unfused(graph):
     """{node id: why it stays out of every kernel} for the op nodes of `graph`
     (the graph as fusion receives it) that `run` leaves unfused.  Node ids are
@@ -491,7 +505,7 @@ def explain_unfused(graph):
     _, cluster_of = _form_clusters(graph)
     reasons = {}
     for node in graph.nodes:
-        if node.id in cluster_of or node.op in _NOT_OPS:
+        if node.id in cluster_of or node.op in VALUE_NODES:
             continue
         reasons[node.id] = _unfused_reason(graph, node)
     return reasons
@@ -512,14 +526,13 @@ def _unfused_reason(graph, node):
                 return f"reduction over dtype {in_dtypes[0]}: no C kernel for it"
             return f"reduction over axes {axes} of a rank-{rank} value: kernels reduce trailing axes only"
         return "reduction whose space no neighbouring elementwise cluster shares; alone it runs in NumPy"
-    if op in _ROW_RESHAPES or op in c_templates.PASS_THROUGH:
+    if op in ROW_RESHAPES or op in PASS_THROUGH:
         return "a view (reshape/broadcast): free in NumPy, a kernel of its own would only copy"
     if len(node.avals) != 1:
         return "has several results: no kernel template"
     if not _elementwise_ok(graph, node):
-        prim = PRIMITIVES.get(op)
-        if prim is None or prim.kernel is None:
-            return "not elementwise: no kernel template (runs as one NumPy call)"
+        if not c_templates.has_kernel(op):
+            return c_templates.NO_KERNEL.get(op, "not elementwise: no kernel template (runs as one NumPy call)")
         return f"no C template for dtypes {in_dtypes} -> {node.avals[0].dtype.name}"
     if None in node.avals[0].shape:
         return "unknown dims and no input read in full, so a kernel could not size its loop"

@@ -15,11 +15,10 @@ the live values need.
 from tapeflow.runtime.registry import PRIMITIVES
 
 from ..ir import Graph, Node, Ref, freeze_attrs
+from ..op_groups import ALIASING, VIEW_FREE_KINDS
 from .fusion import classify
 
 NAME = "memory_plan"
-_VIEW_FREE_KINDS = ("unary", "binary", "ternary", "reduce")
-_ALIASING = ("identity", "stop_gradient")
 
 
 def _fresh_result(op):
@@ -27,7 +26,7 @@ def _fresh_result(op):
     if op == "matmul":
         return True
     prim = PRIMITIVES.get(op)
-    return prim is not None and prim.kind in _VIEW_FREE_KINDS and op not in _ALIASING
+    return prim is not None and prim.kind in VIEW_FREE_KINDS and op not in ALIASING
 
 
 def _static(aval):

@@ -95,7 +95,7 @@ LOG_MATRIX_DETERMINANT = defprim("log_matrix_determinant", _slogdet_impl, _slogd
 
 def _square(x, op):
     x = convert_to_tensor(x)
-    A._check_rule(_square_rule, op, x)
+    A.check_rule(_square_rule, op, x)
     return x
 
 
@@ -161,8 +161,8 @@ def _solve_args(matrix, rhs, op):
     a = convert_to_tensor(matrix)
     b = convert_to_tensor(rhs)
     if a.dtype is not b.dtype:
-        M._dtype_mismatch(op, a, b)
-    A._check_rule(_solve_rule, op, a, b)
+        M.dtype_mismatch(op, a, b)
+    A.check_rule(_solve_rule, op, a, b)
     return a, b
 
 

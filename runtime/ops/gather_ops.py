@@ -104,7 +104,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
         raise ValueError(with_location(
             f"gather: batch_dims {batch_dims} must be at most axis {axis} and the rank of indices {idx.shape.rank}"))
     attrs = {"axis": axis, "batch_dims": batch_dims}
-    A._check_rule(_gather_rule, "gather", p, idx, **attrs)
+    A.check_rule(_gather_rule, "gather", p, idx, **attrs)
     return bind(GATHER, (p, idx), attrs)
 
 
@@ -161,14 +161,14 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     if idx.dtype.is_floating or idx.dtype.is_bool:
         raise TypeError(with_location(f"gather_nd: indices must be integers, got {idx.dtype.name}"))
     attrs = {"batch_dims": int(batch_dims)}
-    A._check_rule(_gather_nd_rule, "gather_nd", p, idx, **attrs)
+    A.check_rule(_gather_nd_rule, "gather_nd", p, idx, **attrs)
     return bind(GATHER_ND, (p, idx), attrs)
 
 
 def scatter_nd(indices, updates, shape, name=None):
     idx = convert_to_tensor(indices)
     upd = convert_to_tensor(updates)
-    shape = A._shape_arg(shape, "scatter_nd")
+    shape = A.shape_arg(shape, "scatter_nd")
     k = idx.shape[-1]
     want = tuple(idx.shape.dims[:-1]) + shape[k:]
     if idx.dtype.is_floating or idx.dtype.is_bool or not upd.shape.is_compatible_with(want):
@@ -219,7 +219,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     if not -1 <= axis < rank:
         raise ValueError(with_location(f"one_hot: axis {axis} is out of range for output rank {rank}"))
     axis %= rank
-    depth, = A._shape_arg([depth], "one_hot")  # a traced depth must be known while tracing
+    depth, = A.shape_arg([depth], "one_hot")  # a traced depth must be known while tracing
     positions = A.reshape(A.range_(depth, dtype=idx.dtype), [-1] + [1] * (rank - 1 - axis))
     hit = M.equal(A.expand_dims(idx, axis), positions)
     return A.where(hit, on, off)
@@ -231,7 +231,7 @@ def _tensor_scatter_args(tensor, indices, updates, op):
     idx = convert_to_tensor(indices)
     upd = convert_to_tensor(updates, t.dtype) if not hasattr(updates, "dtype") else convert_to_tensor(updates)
     if upd.dtype is not t.dtype:
-        M._dtype_mismatch(op, t, upd)
+        M.dtype_mismatch(op, t, upd)
     if idx.dtype.is_floating or idx.dtype.is_bool or idx.shape.rank < 1 or idx.shape[-1] is None:
         raise TypeError(with_location(f"{op}: indices must be integers with a known last dim, got "
                                       f"{idx.dtype.name}{list(idx.shape)}"))

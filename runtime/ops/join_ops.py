@@ -80,7 +80,7 @@ def concat(values, axis, name=None):
     if xs[0].shape.rank == 0:
         raise ValueError(with_location("concat: cannot join scalars (rank-0 tensors); use stack"))
     axis = A.static_axis(axis, xs[0].shape.rank, "concat")
-    A._check_rule(_concat_rule, "concat", *xs, axis=axis)
+    A.check_rule(_concat_rule, "concat", *xs, axis=axis)
     if len(xs) == 1:
         return xs[0]
     return bind(CONCAT, tuple(xs), {"axis": axis})
@@ -100,7 +100,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
                 f"split: dimension {axis} of size {dim} (shape {list(x.shape)}) cannot be split into {n} equal parts"))
         sizes = (dim // n,) * n
     else:
-        sizes = [int(s) for s in A._shape_arg(num_or_size_splits, "split")]
+        sizes = [int(s) for s in A.shape_arg(num_or_size_splits, "split")]
         if sizes.count(-1) > 1:
             raise ValueError(with_location(f"split: at most one size may be -1, got {sizes}"))
         if -1 in sizes:
@@ -249,8 +249,8 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
     x = convert_to_tensor(input_)
     if isinstance(begin, SymbolicTensor) or isinstance(size, SymbolicTensor):
         return dynamic_slice(x, begin, size)
-    b = A._shape_arg(begin, "slice")
-    s = A._shape_arg(size, "slice")
+    b = A.shape_arg(begin, "slice")
+    s = A.shape_arg(size, "slice")
     if len(b) != x.shape.rank or len(s) != x.shape.rank:
         raise ValueError(with_location(
             f"slice: begin {list(b)} and size {list(s)} must have one entry per axis of shape {list(x.shape)}"))
@@ -267,7 +267,7 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
 # --- composites over getitem, reshape and concat -------------------------------------
 def reverse(tensor, axis, name=None):
     x = convert_to_tensor(tensor)
-    axes = {A.static_axis(a, x.shape.rank, "reverse") for a in A._shape_arg(axis, "reverse")}
+    axes = {A.static_axis(a, x.shape.rank, "reverse") for a in A.shape_arg(axis, "reverse")}
     if not axes:
         return x
     return I.getitem(x, tuple(_py_slice(None, None, -1) if i in axes else _py_slice(None)
@@ -276,7 +276,7 @@ def reverse(tensor, axis, name=None):
 
 def tile(input, multiples, name=None):  # noqa: A002
     x = convert_to_tensor(input)
-    reps = A._shape_arg(multiples, "tile")
+    reps = A.shape_arg(multiples, "tile")
     dims = x.shape.dims
     if len(reps) != len(dims) or any(r < 0 for r in reps):
         raise ValueError(with_location(

@@ -35,7 +35,7 @@ def meshgrid(*args, **kwargs):
         return []
     for x in xs[1:]:
         if x.dtype is not xs[0].dtype:
-            M._dtype_mismatch("meshgrid", xs[0], x)
+            M.dtype_mismatch("meshgrid", xs[0], x)
     n = len(xs)
     shaped = []
     for i, x in enumerate(xs):

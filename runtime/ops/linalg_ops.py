@@ -44,7 +44,7 @@ MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp)
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
-    a, b = M._binary_args(a, b, "matmul")
+    a, b = M.binary_args(a, b, "matmul")
     attrs = {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
     try:
         _matmul_rule(Aval(a.shape.dims, a.dtype), Aval(b.shape.dims, b.dtype), **attrs)
@@ -152,7 +152,7 @@ def einsum(equation, *inputs, **kwargs):
         rhs = ("..." if "..." in lhs else "") + "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
     for a in ops[1:]:
         if a.dtype is not ops[0].dtype:
-            M._dtype_mismatch("einsum", ops[0], a)
+            M.dtype_mismatch("einsum", ops[0], a)
     attrs = {"inputs": terms, "output": rhs}
     try:
         _einsum_rule(*[Aval(a.shape.dims, a.dtype) for a in ops], **attrs)
@@ -165,7 +165,7 @@ def einsum(equation, *inputs, **kwargs):
 def tensordot(a, b, axes, name=None):
     """Contract axes of a with axes of b (an int N: the last N of a with the first N of b)."""
     from . import array_ops as A
-    a, b = M._binary_args(a, b, "tensordot")
+    a, b = M.binary_args(a, b, "tensordot")
     ra, rb = a.shape.rank, b.shape.rank
     if isinstance(axes, (int,)) or (hasattr(axes, "shape") and axes.shape.rank == 0):
         n = int(axes)

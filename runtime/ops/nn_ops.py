@@ -22,8 +22,7 @@ def _softplus_impl(xp, x):
     return (xp.maximum(x, 0) + xp.log1p(xp.exp(-xp.abs(x)))).astype(x.dtype, copy=False)
 
 
-SOFTPLUS = defprim("softplus", _softplus_impl, R.floating, lambda g, out, x: g * M.sigmoid(x),
-                   kernel="(fmax({0}, 0) + log1p(exp(-fabs({0}))))", kind="unary")
+SOFTPLUS = defprim("softplus", _softplus_impl, R.floating, lambda g, out, x: g * M.sigmoid(x), kind="unary")
 
 
 def _floating(x, op):
@@ -90,9 +89,10 @@ swish = silu
 
 # --- softmax family -------------------------------------------------------------------
 def _shifted(logits, axis):
-    """logits minus their (constant) max along axis: exp of it cannot overflow."""
-    m = A.stop_gradient(RD.reduce_max(logits, axis, keepdims=True))
-    return logits - A.where(M.is_finite(m), m, A.zeros_like(m))
+    """logits minus their (constant) max along axis: exp of it cannot overflow.
+    As in TensorFlow, a row whose max is +-inf becomes all NaN (inf - inf); hiding a
+    non-finite max (shifting by 0 instead) gave [nan, 0, 0, 0] for a row with +inf."""
+    return logits - A.stop_gradient(RD.reduce_max(logits, axis, keepdims=True))
 
 
 def softmax(logits, axis=None, name=None):

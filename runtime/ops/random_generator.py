@@ -104,7 +104,7 @@ def _stateless_impl(xp, seed, *dims, shape, dtype, dist, bounds):
         out = gen.integers(bounds[0], bounds[1], size=size)
     else:
         out = gen.random(size)
-    return RO._to_xp(xp, out.astype(dtype.np))
+    return RO.to_xp(xp, out.astype(dtype.np))
 
 
 def _stateless_rule(seed, *dims, shape, dtype, **_):
@@ -127,13 +127,13 @@ def _stateless(shape, seed, dtype, dist, op, bounds=(0, 1)):
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):
-    out = _stateless(shape, seed, RO._float_dtype(dtype, "stateless_normal"), "normal", "stateless_normal")
+    out = _stateless(shape, seed, RO.float_dtype(dtype, "stateless_normal"), "normal", "stateless_normal")
     return RO._scale(out, mean, stddev)
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                                alg="auto_select"):
-    dtype = RO._float_dtype(dtype, "stateless_truncated_normal")
+    dtype = RO.float_dtype(dtype, "stateless_truncated_normal")
     out = _stateless(shape, seed, dtype, "truncated_normal", "stateless_truncated_normal")
     return RO._scale(out, mean, stddev)
 
@@ -147,7 +147,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
         if lo >= hi:
             raise ValueError(with_location(f"stateless_uniform: need minval < maxval, got {lo} and {hi}"))
         return _stateless(shape, seed, dtype, "uniform", "stateless_uniform", bounds=(lo, hi))
-    dtype = RO._float_dtype(dtype, "stateless_uniform")
+    dtype = RO.float_dtype(dtype, "stateless_uniform")
     out = _stateless(shape, seed, dtype, "uniform", "stateless_uniform")
     maxval = 1 if maxval is None else maxval
     if isinstance(minval, (int, float)) and isinstance(maxval, (int, float)) and (minval, maxval) == (0, 1):
@@ -165,7 +165,7 @@ def _categorical_impl(xp, logits, num_samples, dtype, seed):
     cdf = np.cumsum(z / z.sum(axis=1, keepdims=True), axis=1)
     u = RO._stream(seed).random((host.shape[0], num_samples))
     idx = (u[:, :, None] >= cdf[:, None, :]).sum(-1)
-    return RO._to_xp(xp, np.minimum(idx, host.shape[1] - 1).astype(dtype.np))
+    return RO.to_xp(xp, np.minimum(idx, host.shape[1] - 1).astype(dtype.np))
 
 
 def _categorical_rule(logits, num_samples, dtype, seed):
@@ -184,6 +184,6 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     dtype = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
     attrs = {"num_samples": int(num_samples), "dtype": dtype, "seed": None}
     from . import array_ops as A
-    A._check_rule(_categorical_rule, "random.categorical", x, **attrs)
+    A.check_rule(_categorical_rule, "random.categorical", x, **attrs)
     attrs["seed"] = RO._key(seed)
     return bind(RANDOM_CATEGORICAL, (x,), attrs)

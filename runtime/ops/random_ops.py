@@ -68,7 +68,7 @@ def _stream(key):
     return gen
 
 
-def _to_xp(xp, a):
+def to_xp(xp, a):
     return a if xp is np else xp.asarray(a)
 
 
@@ -80,7 +80,7 @@ def _draw_shape(dims, shape):
 
 def _normal_impl(xp, *dims, shape, dtype, seed):
     gen = _stream(seed)
-    return _to_xp(xp, gen.standard_normal(_draw_shape(dims, shape)).astype(dtype.np))
+    return to_xp(xp, gen.standard_normal(_draw_shape(dims, shape)).astype(dtype.np))
 
 
 def _truncated_impl(xp, *dims, shape, dtype, seed):
@@ -91,7 +91,7 @@ def _truncated_impl(xp, *dims, shape, dtype, seed):
     while bad.any():
         out[bad] = gen.standard_normal(int(bad.sum()))
         bad = np.abs(out) > 2
-    return _to_xp(xp, out.astype(dtype.np))
+    return to_xp(xp, out.astype(dtype.np))
 
 
 def _uniform_impl(xp, *dims, shape, dtype, seed, bounds):
@@ -101,12 +101,12 @@ def _uniform_impl(xp, *dims, shape, dtype, seed, bounds):
         out = gen.integers(bounds[0], bounds[1], size=size)
     else:
         out = gen.random(size)
-    return _to_xp(xp, out.astype(dtype.np))
+    return to_xp(xp, out.astype(dtype.np))
 
 
 def _shuffle_impl(xp, x, seed):
     perm = _stream(seed).permutation(x.shape[0]) if x.ndim else None
-    return x if perm is None else x[_to_xp(xp, perm)]
+    return x if perm is None else x[to_xp(xp, perm)]
 
 
 def _draw_rule(*dims, shape, dtype, seed, **_):
@@ -131,7 +131,7 @@ def _shape_inputs(shape, op):
         # [tf.shape(x)[0], 8]: the Python ints stay known in the static shape (TF's (None, 8)),
         # so layers built on the last dim (Dense) accept the draw.
         return (dims,), tuple(_known_dim(d) for d in shape)
-    static = A._shape_arg(shape, op)
+    static = A.shape_arg(shape, op)
     if any(d < 0 for d in static):
         raise ValueError(with_location(f"{op}: shape {list(static)} has a negative dimension"))
     return (), static
@@ -150,7 +150,7 @@ def _draw(prim, shape, dtype, key, op, **attrs):
     return bind(prim, dims, {"shape": static, "dtype": dtype, "seed": key, **attrs})
 
 
-def _float_dtype(dtype, op):
+def float_dtype(dtype, op):
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise TypeError(with_location(f"{op}: dtype must be floating-point, got {dtype.name}"))
@@ -163,7 +163,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
 
 def normal_from(key, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32):
     """random.normal drawing from the stream `key` (also a Generator's)."""
-    dtype = _float_dtype(dtype, "random.normal")
+    dtype = float_dtype(dtype, "random.normal")
     out = _draw(RANDOM_NORMAL, shape, dtype, key, "random.normal")
     return _scale(out, mean, stddev)
 
@@ -173,7 +173,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
 
 
 def truncated_normal_from(key, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32):
-    dtype = _float_dtype(dtype, "random.truncated_normal")
+    dtype = float_dtype(dtype, "random.truncated_normal")
     out = _draw(TRUNCATED_NORMAL, shape, dtype, key, "random.truncated_normal")
     return _scale(out, mean, stddev)
 
@@ -200,7 +200,7 @@ def uniform_from(key, shape, minval=0, maxval=None, dtype=dtypes.float32):
         if lo >= hi:
             raise ValueError(with_location(f"random.uniform: need minval < maxval, got {lo} and {hi}"))
         return _draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(lo, hi))
-    dtype = _float_dtype(dtype, "random.uniform")
+    dtype = float_dtype(dtype, "random.uniform")
     out = _draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(0, 1))
     maxval = 1 if maxval is None else maxval
     if isinstance(minval, (int, float)) and isinstance(maxval, (int, float)) and (minval, maxval) == (0, 1):

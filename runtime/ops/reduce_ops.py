@@ -80,12 +80,12 @@ def _extreme_impl(reducer, float_identity, int_identity):
     return impl
 
 
-SUM = defprim("reduce_sum", _sum_impl, R.reduce, _sum_vjp, kernel="+", kind="reduce")
+SUM = defprim("reduce_sum", _sum_impl, R.reduce, _sum_vjp, kind="reduce")
 MAX = defprim("reduce_max", _extreme_impl("max", -np.inf, lambda info: info.min),
-              R.reduce, _extreme_vjp, kernel="max", kind="reduce")
+              R.reduce, _extreme_vjp, kind="reduce")
 MIN = defprim("reduce_min", _extreme_impl("min", np.inf, lambda info: info.max),
-              R.reduce, _extreme_vjp, kernel="min", kind="reduce")
-PROD = defprim("reduce_prod", _prod_impl, R.reduce, _prod_vjp, kernel="*", kind="reduce")
+              R.reduce, _extreme_vjp, kind="reduce")
+PROD = defprim("reduce_prod", _prod_impl, R.reduce, _prod_vjp, kind="reduce")
 ANY = defprim("reduce_any", lambda xp, x, axis, keepdims: xp.any(x, axis=axis, keepdims=keepdims),
               _bool_rule, None, kind="reduce")
 ALL = defprim("reduce_all", lambda xp, x, axis, keepdims: xp.all(x, axis=axis, keepdims=keepdims),

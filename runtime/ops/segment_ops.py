@@ -25,9 +25,6 @@ from . import join_ops as J
 from . import math_ops as M
 from . import reduce_ops as RD
 
-_REDUCERS = ("sum", "prod", "max", "min")
-
-
 def _identity(reducer, dtype):
     if reducer == "sum":
         return 0
@@ -85,7 +82,7 @@ def _gather_rows(x, ids):
     """x[ids] with rows of dropped (negative) ids read as zeros."""
     valid = M.greater_equal(ids, 0)
     rows = G.gather(x, A.where(valid, ids, A.zeros_like(ids)))
-    mask = A._reshape_keeping_unknown(valid, list(ids.shape.dims) + [1] * (x.shape.rank - 1))
+    mask = A.reshape_keeping_unknown(valid, list(ids.shape.dims) + [1] * (x.shape.rank - 1))
     return A.where(mask, rows, A.zeros_like(rows))
 
 
@@ -133,7 +130,7 @@ def _segment(reducer, data, segment_ids, num_segments, op):
     if x.dtype.is_bool:
         raise TypeError(with_location(f"{op}: bool data cannot be reduced; cast it first"))
     attrs = {"reducer": reducer, "num_segments": static}
-    A._check_rule(_segment_rule, op, *inputs, **attrs)
+    A.check_rule(_segment_rule, op, *inputs, **attrs)
     return bind(SEGMENT_REDUCE, inputs, attrs)
 
 
@@ -151,7 +148,7 @@ def _sorted(reducer):
         if reducer in ("max", "min"):  # an empty sorted segment is 0, not the identity
             ones = A.ones_like(convert_to_tensor(segment_ids), dtypes.int32)
             counts = _segment("sum", ones, segment_ids, None, f"segment_{reducer}")
-            mask = A._reshape_keeping_unknown(M.greater(counts, 0), [None] + [1] * (out.shape.rank - 1))
+            mask = A.reshape_keeping_unknown(M.greater(counts, 0), [None] + [1] * (out.shape.rank - 1))
             out = A.where(mask, out, A.zeros_like(out))
         return out
     op.__name__ = f"segment_{reducer}"
@@ -174,7 +171,7 @@ def _mean(data, segment_ids, num_segments, op):
     total = _segment("sum", x, segment_ids, num_segments, op)
     ones = A.ones_like(convert_to_tensor(segment_ids), x.dtype)
     count = _segment("sum", ones, segment_ids, num_segments, op)
-    count = A._reshape_keeping_unknown(M.maximum(count, 1), [total.shape[0]] + [1] * (total.shape.rank - 1))
+    count = A.reshape_keeping_unknown(M.maximum(count, 1), [total.shape[0]] + [1] * (total.shape.rank - 1))
     return total / count if x.dtype.is_floating else M.floordiv(total, count)
 
 
@@ -187,7 +184,7 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     total = _segment("sum", x, segment_ids, num_segments, "unsorted_segment_sqrt_n")
     count = _segment("sum", A.ones_like(convert_to_tensor(segment_ids), x.dtype), segment_ids, num_segments,
                      "unsorted_segment_sqrt_n")
-    count = A._reshape_keeping_unknown(M.maximum(count, 1), [total.shape[0]] + [1] * (total.shape.rank - 1))
+    count = A.reshape_keeping_unknown(M.maximum(count, 1), [total.shape[0]] + [1] * (total.shape.rank - 1))
     return total * M.rsqrt(count)
 
 
@@ -222,7 +219,7 @@ def _unique(x, out_idx, op):
     out_idx = dtypes.as_dtype(out_idx)
     if out_idx not in (dtypes.int32, dtypes.int64):
         raise TypeError(with_location(f"{op}: out_idx must be int32 or int64, got {out_idx.name}"))
-    A._check_rule(_unique_rule, op, x, out_idx=out_idx)
+    A.check_rule(_unique_rule, op, x, out_idx=out_idx)
     return bind(UNIQUE, (x,), {"out_idx": out_idx})
 
 
@@ -267,7 +264,7 @@ def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, na
     if side not in ("left", "right"):
         raise ValueError(with_location(f"searchsorted: side must be 'left' or 'right', got {side!r}"))
     attrs = {"side": side, "out_type": dtypes.as_dtype(out_type)}
-    A._check_rule(_searchsorted_rule, "searchsorted", seq, vals, **attrs)
+    A.check_rule(_searchsorted_rule, "searchsorted", seq, vals, **attrs)
     return bind(SEARCHSORTED, (seq, vals), attrs)
 
 

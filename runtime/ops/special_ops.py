@@ -97,12 +97,12 @@ TRIGAMMA = defprim("trigamma", _trigamma_impl, R.floating, None, kind="unary")
 
 def lgamma(x, name=None):
     """log |Gamma(x)| (+inf at the poles 0, -1, -2, ...)."""
-    return M._float_unary(LGAMMA, x)
+    return M.float_unary(LGAMMA, x)
 
 
 def digamma(x, name=None):
     """The derivative of lgamma (NaN at the poles)."""
-    return M._float_unary(DIGAMMA, x)
+    return M.float_unary(DIGAMMA, x)
 
 
 def polygamma(a, x, name=None):
@@ -111,7 +111,7 @@ def polygamma(a, x, name=None):
     if order == 0:
         return digamma(x)
     if order == 1:
-        return M._float_unary(TRIGAMMA, x)
+        return M.float_unary(TRIGAMMA, x)
     raise NotImplementedError(with_location(f"polygamma: only orders 0 and 1 are supported, got {order}"))
 
 
@@ -141,7 +141,7 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
 # --- composites ------------------------------------------------------------------------------
 def _x_times(fn, x, y, op):
     """x * fn(y), and 0 where x == 0 (even where fn(y) is inf or NaN)."""
-    x, y = M._binary_args(x, y, op)
+    x, y = M.binary_args(x, y, op)
     if not x.dtype.is_floating:
         raise TypeError(with_location(f"{op} expects floating-point tensors, got {x.dtype.name}"))
     zero_x = M.equal(x, 0)
@@ -168,7 +168,7 @@ def reciprocal_no_nan(x, name=None):
 
 def truncatediv(x, y, name=None):
     """x / y rounded toward zero (C's integer division)."""
-    x, y = M._binary_args(x, y, "truncatediv")
+    x, y = M.binary_args(x, y, "truncatediv")
     if x.dtype.is_bool:
         raise TypeError(with_location("truncatediv: bool tensors cannot be divided"))
     if x.dtype.is_unsigned:
@@ -179,7 +179,7 @@ def truncatediv(x, y, name=None):
 
 def truncatemod(x, y, name=None):
     """The remainder of truncatediv: it has the sign of x (C's fmod)."""
-    x, y = M._binary_args(x, y, "truncatemod")
+    x, y = M.binary_args(x, y, "truncatemod")
     return x - truncatediv(x, y) * y
 
 

@@ -10,7 +10,7 @@ contains.
 """
 from dataclasses import asdict, dataclass
 
-NOT_OPS = ("input", "const", "variable")
+from tapeflow.compiler.op_groups import VALUE_NODES as NOT_OPS  # the nodes that do no work
 
 
 @dataclass

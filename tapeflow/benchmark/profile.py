@@ -51,10 +51,16 @@ class ProfileReport:
         """{op label: reason} for the ops that ran outside kernels."""
         return {r.label: r.reason for r in self.rows if r.kind == "op"}
 
+    @property
+    def fallbacks(self):
+        """{kernel label: what happened} for the kernels that ran through NumPy instead of C."""
+        return {r.label: r.reason for r in self.rows if r.kind == "kernel" and r.reason}
+
     def as_dict(self):
         return {"name": self.name, "seconds_per_call": self.seconds_per_call,
                 "plain_seconds_per_call": self.plain_seconds_per_call, "calls": self.calls,
-                "rows": [r.as_dict() for r in self.rows], "unfused": self.unfused}
+                "rows": [r.as_dict() for r in self.rows], "unfused": self.unfused,
+                "fallbacks": self.fallbacks}
 
     def table(self, top=20):
         from .report import format_seconds
@@ -63,7 +69,8 @@ class ProfileReport:
                  f"  {'share':>6}  {'time/call':>10}  {'runs':>6}  what"]
         for r in self.rows[:top]:
             runs = f"{r.calls:.0f}" if r.calls == int(r.calls) else f"{r.calls:.1f}"
-            what = r.label if not r.reason else f"{r.label}  -- unfused: {r.reason}"
+            tag = "slow path" if r.kind == "kernel" else "unfused"
+            what = r.label if not r.reason else f"{r.label}  -- {tag}: {r.reason}"
             lines.append(f"  {r.share * 100:5.1f}%  {format_seconds(r.seconds):>10}  {runs:>6}  {what}")
         if len(self.rows) > top:
             rest = sum(r.seconds for r in self.rows[top:])
@@ -94,7 +101,8 @@ def _describe_points(executable):
         elif node.op == "fused":
             kernel_index += 1
             label, n = _kernel_label(node, kernel_index)
-            described.append(("kernel", label + where, n, ""))
+            name = getattr(executable, "kernel_of", {}).get((id(graph), node.id))
+            described.append(("kernel", label + where, n, name))
         elif node.subgraphs():
             # a loop compiled to C is all here; bodies that ran in Python tick as rows of their own
             described.append(("control", f"{node.op} %{node.id}{where} (less its bodies' rows, if listed)",
@@ -174,9 +182,14 @@ def profile(fn, *args, budget_s=1.0, **kwargs):
     overhead = tick_cost()
     described = _describe_points(executable)
     rows = []
+    fallbacks = getattr(executable, "fallbacks", {})
     for (kind, label, ops, reason), total, count in zip(described, ticker.totals, ticker.counts):
         if count == 0:
             continue
+        if kind == "kernel":  # `reason` holds the kernel's name: did it run through NumPy?
+            fb = fallbacks.get(reason)
+            reason = "" if fb is None or not fb.calls else \
+                f"ran through NumPy {fb.calls} times in {calls + 1} calls ({fb.reason})"
         per_call = max(0.0, total - overhead * count) / calls
         rows.append(ProfileRow(kind, label, per_call, 0.0, count / calls, ops, reason))
     whole = sum(r.seconds for r in rows)

@@ -15,8 +15,8 @@ from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.runtime.variables import Variable  # noqa: F401
 from tapeflow.tracer import function as defun  # noqa: F401  (tfe.defun is TF1's name for tf.function)
 from tapeflow.tracer.py_function import py_function as py_func  # noqa: F401  (eager py_func)
-from tapeflow.train import checkpoint as _checkpoint_files
-from tapeflow.train.checkpoint_api import Checkpoint  # noqa: F401
+from tapeflow.train import checkpoint_format as _checkpoint_files
+from tapeflow.train.checkpoint_classes import Checkpoint  # noqa: F401
 
 __all__ = [
     "gradients_function", "value_and_gradients_function", "implicit_gradients",

@@ -1,6 +1,5 @@
 """tf.data: input pipelines."""
-from tapeflow.data import sources as _sources  # noqa: F401  (adds from_generator / from_sql)
-from tapeflow.data import transforms as _transforms  # noqa: F401  (adds interleave, window, scan, ...)
+from tapeflow.data import grouping as _grouping
 from tapeflow.data import sampling as _sampling
 from tapeflow.data.dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset  # noqa: F401
 from tapeflow.data.options import (  # noqa: F401
@@ -24,7 +23,7 @@ class experimental:  # noqa: N801 - tf.data.experimental namespace
     ThreadingOptions = ThreadingOptions
     choose_from_datasets = staticmethod(_sampling.choose_from_datasets)
     sample_from_datasets = staticmethod(_sampling.sample_from_datasets)
-    bucket_by_sequence_length = staticmethod(_sampling.bucket_by_sequence_length)
+    bucket_by_sequence_length = staticmethod(_grouping.bucket_by_sequence_length)
 
     @staticmethod
     def cardinality(dataset):

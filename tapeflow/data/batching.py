@@ -1,6 +1,9 @@
-"""Stacking elements into batches, with padding for padded_batch."""
+"""The batch transformations: Dataset.batch, padded_batch, unbatch and rebatch,
+and the stacking of elements into batches (with padding for padded_batch)."""
 import numpy as np
 
+from tapeflow.data import structure as S
+from tapeflow.data.elements import UNKNOWN, positive
 from tapeflow.runtime.errors import with_location
 
 
@@ -39,3 +42,86 @@ def pad_stack(buf, targets, pad_value):
             batch[(i,) + tuple(slice(0, s) for s in p.shape)] = p
         out.append(batch)
     return out
+
+
+def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
+    self._no_windows("batch")
+    batch_size = positive(batch_size, "batch")
+    source = self._produce
+
+    def produce():
+        buf = []
+        for flat in source():
+            buf.append(flat)
+            if len(buf) == batch_size:
+                yield stack(buf)
+                buf = []
+        if buf and not drop_remainder:
+            yield stack(buf)
+
+    card = self._card
+    if card >= 0:
+        card = card // batch_size if drop_remainder else -(-card // batch_size)
+    lead = batch_size if drop_remainder else None
+    shapes = None if self._shapes is None else [((lead,) + tuple(s), d) for s, d in self._shapes]
+    out = self._derive(produce, card, shapes)
+    out._lead_varies = shapes is None and not drop_remainder
+    return out
+
+
+def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False,
+                 name=None):
+    self._no_windows("padded_batch")
+    """Batch elements of different shapes, padding each component to the largest
+    in the batch (or to padded_shapes, where given) with padding_values (default 0)."""
+    batch_size = positive(batch_size, "padded_batch")
+    source = self._produce
+    targets = S.flatten(padded_shapes) if padded_shapes is not None else None
+    if padded_shapes is not None and not isinstance(padded_shapes, (tuple, dict)):
+        targets = [padded_shapes]
+    pads = S.flatten(padding_values) if isinstance(padding_values, (tuple, dict)) else None
+
+    def pad_value(k):
+        if pads is not None:
+            return pads[k]
+        return 0 if padding_values is None else padding_values
+
+    def produce():
+        buf = []
+        for flat in source():
+            buf.append(flat)
+            if len(buf) == batch_size:
+                yield pad_stack(buf, targets, pad_value)
+                buf = []
+        if buf and not drop_remainder:
+            yield pad_stack(buf, targets, pad_value)
+
+    card = self._card
+    if card >= 0:
+        card = card // batch_size if drop_remainder else -(-card // batch_size)
+    return self._derive(produce, card, shapes=None)
+
+
+def unbatch(self, name=None):
+    self._no_windows("unbatch")
+    source = self._produce
+
+    def produce():
+        for flat in source():
+            n = flat[0].shape[0] if flat and flat[0].ndim else None
+            if n is None or any(a.ndim == 0 or a.shape[0] != n for a in flat):
+                raise ValueError(with_location(
+                    "Dataset.unbatch: every component needs the same first dimension, got "
+                    f"{[list(a.shape) for a in flat]}"))
+            for i in range(n):
+                yield [a[i] for a in flat]
+
+    shapes = None if self._shapes is None else [(tuple(s)[1:], d) for s, d in self._shapes]
+    return self._derive(produce, UNKNOWN, shapes)
+
+
+def rebatch(self, batch_size, drop_remainder=False, name=None):
+    """Re-cut batched elements into batches of batch_size (a scalar size)."""
+    if isinstance(batch_size, (list, tuple)) or np.ndim(batch_size):
+        raise NotImplementedError(with_location("Dataset.rebatch: only a scalar batch_size is supported"))
+    return self.unbatch().batch(int(batch_size), drop_remainder=drop_remainder)

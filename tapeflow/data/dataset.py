@@ -5,22 +5,14 @@ lists of NumPy arrays, and `_tmpl` is the element's structure.  Iterating a
 Dataset turns each element into tapeflow Tensors.  Every transformation returns
 a new Dataset wrapping its input's recipe, so each `for` loop starts over.
 """
-import collections
-import concurrent.futures
-import os
-import traceback
-
 import numpy as np
 
-from tapeflow.data import batching
 from tapeflow.data import structure as S
+from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, positive, scalar_result
+from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
-from tapeflow.runtime.errors import _OWN_DIRS, with_location
+from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
-
-AUTOTUNE = -1
-INFINITE = -1  # cardinality of an endless dataset
-UNKNOWN = -2  # cardinality that cannot be known without iterating
 
 
 class Dataset:
@@ -184,52 +176,28 @@ class Dataset:
         return Dataset(produce, cardinality=card, shapes=shapes,
                        tmpl_fn=lambda: S.pack(tmpl_of, [d._tmpl for d in parts]))
 
-    from_generator = None  # set in sources.py
-    from_sql = None
+    @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None,
+                       output_signature=None, name=None):
+        return sources.from_generator(generator, output_types, output_shapes, args, output_signature, name)
+
+    @staticmethod
+    def from_sql(connection_or_path, query, params=(), output_types=None, fetch_size=256, name=None):
+        return sources.from_sql(connection_or_path, query, params, output_types, fetch_size, name)
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        return sampling.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        return sampling.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
+                                             rerandomize_each_iteration)
 
     # ------------------------------------------------------------ transformations
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
-        """map_func(*element) for tuple elements, map_func(element) otherwise.  A
-        failure names the element's index and the line of map_func that raised."""
-        parent = self
-        source = self._produce
-        out_tmpl = []
-
-        def apply(index, flat):
-            element = parent._element(flat)
-            try:
-                result = map_func(*element) if isinstance(element, tuple) and \
-                    not hasattr(element, "_fields") else map_func(element)
-            except Exception as exc:
-                raise _element_error("Dataset.map", map_func, index, exc) from exc
-            rt, rflat = S.flat_arrays(result)
-            return rt, rflat
-
-        def produce():
-            workers = num_parallel_calls
-            if workers is None or workers == 1:
-                for i, flat in enumerate(source()):
-                    rt, rflat = apply(i, flat)
-                    yield _remember(out_tmpl, rt, rflat)
-                return
-            workers = (os.cpu_count() or 2) if workers == AUTOTUNE else int(workers)
-            with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-                pending = collections.deque()
-                for i, flat in enumerate(source()):
-                    pending.append(pool.submit(apply, i, flat))
-                    if len(pending) >= workers * 2:
-                        yield _remember(out_tmpl, *pending.popleft().result())
-                while pending:
-                    yield _remember(out_tmpl, *pending.popleft().result())
-
-        def tmpl_fn():
-            if not out_tmpl:  # not iterated yet: map the first element to learn the structure
-                next(iter(produce()), None)
-            if not out_tmpl:
-                raise ValueError("the element structure of an empty mapped dataset is unknown")
-            return out_tmpl[0]
-
-        return Dataset(produce, cardinality=self._card, shapes=None, tmpl_fn=tmpl_fn)
+        return map_op.map(self, map_func, num_parallel_calls, deterministic, name)
 
     def filter(self, predicate, name=None):
         parent = self
@@ -245,82 +213,19 @@ class Dataset:
         return self._derive(produce, cardinality=UNKNOWN)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
-        self._no_windows("batch")
-        batch_size = _positive(batch_size, "batch")
-        source = self._produce
+        return batching.batch(self, batch_size, drop_remainder, num_parallel_calls, deterministic, name)
 
-        def produce():
-            buf = []
-            for flat in source():
-                buf.append(flat)
-                if len(buf) == batch_size:
-                    yield batching.stack(buf)
-                    buf = []
-            if buf and not drop_remainder:
-                yield batching.stack(buf)
-
-        card = self._card
-        if card >= 0:
-            card = card // batch_size if drop_remainder else -(-card // batch_size)
-        lead = batch_size if drop_remainder else None
-        shapes = None if self._shapes is None else [((lead,) + tuple(s), d) for s, d in self._shapes]
-        out = self._derive(produce, card, shapes)
-        out._lead_varies = shapes is None and not drop_remainder
-        return out
-
-    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False,
-                     name=None):
-        self._no_windows("padded_batch")
-        """Batch elements of different shapes, padding each component to the largest
-        in the batch (or to padded_shapes, where given) with padding_values (default 0)."""
-        batch_size = _positive(batch_size, "padded_batch")
-        source = self._produce
-        targets = S.flatten(padded_shapes) if padded_shapes is not None else None
-        if padded_shapes is not None and not isinstance(padded_shapes, (tuple, dict)):
-            targets = [padded_shapes]
-        pads = S.flatten(padding_values) if isinstance(padding_values, (tuple, dict)) else None
-
-        def pad_value(k):
-            if pads is not None:
-                return pads[k]
-            return 0 if padding_values is None else padding_values
-
-        def produce():
-            buf = []
-            for flat in source():
-                buf.append(flat)
-                if len(buf) == batch_size:
-                    yield batching.pad_stack(buf, targets, pad_value)
-                    buf = []
-            if buf and not drop_remainder:
-                yield batching.pad_stack(buf, targets, pad_value)
-
-        card = self._card
-        if card >= 0:
-            card = card // batch_size if drop_remainder else -(-card // batch_size)
-        return self._derive(produce, card, shapes=None)
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False, name=None):
+        return batching.padded_batch(self, batch_size, padded_shapes, padding_values, drop_remainder, name)
 
     def unbatch(self, name=None):
-        self._no_windows("unbatch")
-        source = self._produce
-
-        def produce():
-            for flat in source():
-                n = flat[0].shape[0] if flat and flat[0].ndim else None
-                if n is None or any(a.ndim == 0 or a.shape[0] != n for a in flat):
-                    raise ValueError(with_location(
-                        "Dataset.unbatch: every component needs the same first dimension, got "
-                        f"{[list(a.shape) for a in flat]}"))
-                for i in range(n):
-                    yield [a[i] for a in flat]
-
-        shapes = None if self._shapes is None else [(tuple(s)[1:], d) for s, d in self._shapes]
-        return self._derive(produce, UNKNOWN, shapes)
+        return batching.unbatch(self, name)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
         """tf.data's buffered shuffle: fill a buffer of buffer_size elements, then
         repeatedly emit a random one and put the next input element in its place."""
-        buffer_size = _positive(buffer_size, "shuffle")
+        buffer_size = positive(buffer_size, "shuffle")
         source = self._produce
         fixed_seed = seed if seed is not None else int(np.random.SeedSequence().entropy % (2 ** 63))
         epoch = [0]
@@ -451,9 +356,53 @@ class Dataset:
 
     def prefetch(self, buffer_size, name=None):
         """Produce elements on a background thread, up to buffer_size ahead."""
-        size = 2 if buffer_size in (None, AUTOTUNE) else _positive(buffer_size, "prefetch")
+        size = 2 if buffer_size in (None, AUTOTUNE) else positive(buffer_size, "prefetch")
         source = self._produce
         return self._derive(lambda: background(source, size))
+
+    def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+                   deterministic=None, name=None):
+        return interleave_op.interleave(self, map_func, cycle_length, block_length,
+                                        num_parallel_calls, deterministic, name)
+
+    def flat_map(self, map_func, name=None):
+        return interleave_op.flat_map(self, map_func, name)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        return window_op.window(self, size, shift, stride, drop_remainder, name)
+
+    def take_while(self, predicate, name=None):
+        return take_while_op.take_while(self, predicate, name)
+
+    def scan(self, initial_state, scan_func, name=None):
+        return scan_op.scan(self, initial_state, scan_func, name)
+
+    def shard(self, num_shards, index, name=None):
+        return shard_op.shard(self, num_shards, index, name)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        return batching.rebatch(self, batch_size, drop_remainder, name)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
+        return grouping.group_by_window(self, key_func, reduce_func, window_size, window_size_func, name)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                  padded_shapes=None, padding_values=None, pad_to_bucket_boundary=False,
+                                  no_padding=False, drop_remainder=False, name=None):
+        return grouping.bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                                  padded_shapes, padding_values, pad_to_bucket_boundary,
+                                                  no_padding, drop_remainder)(self)
+
+    def with_options(self, options, name=None):
+        if not isinstance(options, Options):
+            raise TypeError(with_location(
+                f"Dataset.with_options: expected a tf.data.Options, got {type(options).__name__}"))
+        out = self._derive(self._produce)
+        out._options = options if self._options is None else self._options.merge(options)
+        return out
+
+    def options(self):
+        return self._options if self._options is not None else Options()
 
     def apply(self, transformation_func):
         return transformation_func(self)
@@ -468,49 +417,7 @@ class Dataset:
         return f"<Dataset element={self._tmpl!r} cardinality={self._card}>"
 
 
-def _remember(store, tmpl, flat):
-    if not store:
-        store.append(tmpl)
-    return flat
-
-
-def _positive(n, op):
-    n = int(n)
-    if n <= 0:
-        raise ValueError(with_location(f"Dataset.{op}: the size must be positive, got {n}"))
-    return n
-
-
-def call_on_element(fn, element):
-    """TF's calling convention: a tuple element is spread over the arguments."""
-    if isinstance(element, tuple) and not hasattr(element, "_fields"):
-        return fn(*element)
-    return fn(element)
-
-
-def scalar_result(op, fn, element, index, dtype, must):
-    """`fn(element)` as a NumPy scalar of `dtype` (filter predicates, window
-    keys); otherwise the op's error naming the element."""
-    try:
-        value = np.asarray(S.to_array(call_on_element(fn, element)))
-    except Exception as exc:
-        raise _element_error(op, fn, index, exc) from exc
-    if value.shape != () or value.dtype != dtype:
-        raise TypeError(with_location(f"{op}: {must}, got {value.dtype}{list(value.shape)} for element {index}"))
-    return value
-
-
-def _element_error(op, fn, index, exc):
-    """The same kind of exception, naming the element and the user's line that raised."""
-    where = ""
-    for frame, lineno in reversed(list(traceback.walk_tb(exc.__traceback__))):
-        filename = os.path.abspath(frame.f_code.co_filename)
-        if not filename.startswith(_OWN_DIRS):
-            where = f" (at {frame.f_code.co_filename}:{lineno})"
-            break
-    name = getattr(fn, "__name__", type(fn).__name__)
-    message = f"{op}: {name} raised on element {index}: {type(exc).__name__}: {exc}{where}"
-    try:
-        return type(exc)(message)
-    except Exception:
-        return RuntimeError(message)
+# One module per transformation (as tf.data is organised); they build Datasets,
+# so they are imported after the class (each imports it from this module).
+from tapeflow.data import (batching, grouping, interleave_op, map_op, sampling, scan_op, shard_op,  # noqa: E402
+                           sources, take_while_op, window_op)

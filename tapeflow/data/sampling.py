@@ -1,9 +1,10 @@
 """Datasets drawn from several datasets: choose_from_datasets (by an index
-dataset), sample_from_datasets (at random, seeded) and bucket_by_sequence_length."""
+dataset) and sample_from_datasets (at random, seeded)."""
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.data.dataset import INFINITE, UNKNOWN, Dataset
+from tapeflow.data.dataset import Dataset
+from tapeflow.data.elements import INFINITE, UNKNOWN
 from tapeflow.runtime.errors import with_location
 
 
@@ -83,64 +84,3 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
     cards = [d._card for d in datasets]
     card = INFINITE if all(c == INFINITE for c in cards) and not stop_on_empty_dataset else UNKNOWN
     return Dataset(produce, cardinality=card, shapes=None, tmpl_fn=_first_tmpl(datasets))
-
-
-def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_batch_sizes,
-                              padded_shapes=None, padding_values=None, pad_to_bucket_boundary=False,
-                              no_padding=False, drop_remainder=False):
-    """A transformation (for Dataset.apply): elements go to the bucket of their
-    length (bucket i holds boundaries[i-1] <= length < boundaries[i]) and leave
-    as padded batches of bucket_batch_sizes[i]."""
-    boundaries = [int(b) for b in bucket_boundaries]
-    sizes = [int(s) for s in bucket_batch_sizes]
-    if len(sizes) != len(boundaries) + 1:
-        raise ValueError(with_location(
-            f"bucket_by_sequence_length: expected {len(boundaries) + 1} bucket_batch_sizes for "
-            f"{len(boundaries)} boundaries, got {len(sizes)}"))
-    if pad_to_bucket_boundary and padded_shapes is not None:
-        raise ValueError(with_location("bucket_by_sequence_length: pad_to_bucket_boundary needs "
-                                       "padded_shapes=None"))
-    import tapeflow
-
-    def bucket_of(*element):
-        length = int(np.asarray(S.to_array(element_length_func(*element))))
-        return tapeflow.constant(int(np.searchsorted(boundaries, length, side="right")), tapeflow.int64)
-
-    def batch_bucket(key, window):
-        k = int(key.numpy())
-        if no_padding:
-            return window.batch(sizes[k], drop_remainder=drop_remainder)
-        shapes = padded_shapes
-        if pad_to_bucket_boundary:
-            if k == len(boundaries):
-                raise ValueError(with_location(
-                    "bucket_by_sequence_length: with pad_to_bucket_boundary every length must be "
-                    f"below the last boundary {boundaries[-1]}"))
-            shapes = _pad_first_dim(window._tmpl, boundaries[k] - 1, window)
-        return window.padded_batch(sizes[k], padded_shapes=shapes, padding_values=padding_values,
-                                   drop_remainder=drop_remainder)
-
-    def transform(dataset):
-        return dataset.group_by_window(bucket_of, batch_bucket,
-                                       window_size_func=lambda key: sizes[int(key.numpy())])
-
-    return transform
-
-
-def _pad_first_dim(tmpl, length, window):
-    """padded_shapes that pad every component's first axis to `length`, the others to the widest."""
-    first = next(iter(window._produce()))
-    return S.pack(tmpl, [[length] + [None] * (a.ndim - 1) if a.ndim else [] for a in first])
-
-
-def _apply_bucketing(self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes=None,
-                     padding_values=None, pad_to_bucket_boundary=False, no_padding=False,
-                     drop_remainder=False, name=None):
-    return bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_batch_sizes,
-                                     padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
-                                     drop_remainder)(self)
-
-
-Dataset.choose_from_datasets = staticmethod(choose_from_datasets)
-Dataset.sample_from_datasets = staticmethod(sample_from_datasets)
-Dataset.bucket_by_sequence_length = _apply_bucketing

@@ -5,7 +5,8 @@ import sqlite3
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.data.dataset import UNKNOWN, Dataset
+from tapeflow.data.dataset import Dataset
+from tapeflow.data.elements import UNKNOWN
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import TensorBase
@@ -172,6 +173,3 @@ def _sql_value(value, dtype, column, row):
             f"Dataset.from_sql: column {column!r} of row {row} is {value!r}, not an integer ({dtype.name})"))
     return np.asarray(value, dtype=dtype.np)
 
-
-Dataset.from_generator = staticmethod(from_generator)
-Dataset.from_sql = staticmethod(from_sql)

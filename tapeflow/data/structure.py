@@ -22,10 +22,6 @@ class Leaf:
 LEAF = Leaf()
 
 
-def _is_structure(x):
-    return isinstance(x, (tuple, dict))
-
-
 def flatten(element):
     out = []
 

@@ -4,8 +4,6 @@ import math
 import sys
 import time
 
-import numpy as np
-
 
 class Callback:
     def __init__(self):
@@ -245,10 +243,6 @@ class LambdaCallback(Callback):
                 setattr(self, name, fn)
 
 
-def _logs_to_floats(logs):
-    return {k: float(np.asarray(v)) for k, v in logs.items()}
-
-
-from tapeflow.keras.callbacks_more import (  # noqa: E402,F401 - built on Callback above
+from tapeflow.keras.callbacks_lr_and_logging import (  # noqa: E402,F401 - built on Callback above
     CSVLogger, LearningRateScheduler, ReduceLROnPlateau, TensorBoard, TerminateOnNaN,
 )

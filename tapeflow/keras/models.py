@@ -175,11 +175,11 @@ class Model(Trainer, Layer):
         self._write_weights(filepath, overwrite)
 
     def _write_weights(self, filepath, overwrite=True):
-        from tapeflow.train import checkpoint
+        from tapeflow.train import checkpoint_format as checkpoint
         checkpoint.write_objects(filepath, self._trackable_children(), overwrite=overwrite)
 
     def load_weights(self, filepath, skip_mismatch=False):
-        from tapeflow.train import checkpoint
+        from tapeflow.train import checkpoint_format as checkpoint
         return checkpoint.read_objects(filepath, self._trackable_children(), owner=self)
 
 

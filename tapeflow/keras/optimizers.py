@@ -247,11 +247,11 @@ class Adagrad(Optimizer):
         var.assign_sub(lr * g / M.sqrt(acc + self.epsilon))
 
 
-from tapeflow.keras import optimizers_more  # noqa: E402 - defined on top of Optimizer above
-from tapeflow.keras.optimizers_more import Adadelta, Adamax, Ftrl, Lion, Nadam  # noqa: E402,F401
+from tapeflow.keras import optimizers_adaptive  # noqa: E402 - defined on top of Optimizer above
+from tapeflow.keras.optimizers_adaptive import Adadelta, Adamax, Ftrl, Lion, Nadam  # noqa: E402,F401
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
-            **optimizers_more.BY_NAME}
+            **optimizers_adaptive.BY_NAME}
 
 
 def get(identifier):

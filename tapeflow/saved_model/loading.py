@@ -15,7 +15,7 @@ from tapeflow.runtime import nest
 from tapeflow.runtime.registry import Aval
 from tapeflow.runtime.variables import Variable
 from tapeflow.tracer.concrete import ConcreteFunction, _Output
-from tapeflow.train import checkpoint
+from tapeflow.train import checkpoint_format as checkpoint
 
 from . import arrays, structure
 from .decode import (GraphReader, decode_aval, decode_static_shape, expect, expect_dict, expect_int, expect_list,

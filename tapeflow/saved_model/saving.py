@@ -28,7 +28,7 @@ from tapeflow.runtime.variables import Variable
 from tapeflow.tracer.concrete import ConcreteFunction, _Output
 from tapeflow.tracer.function import Function
 from tapeflow.tracer.signature import TensorSpec
-from tapeflow.train import checkpoint
+from tapeflow.train import checkpoint_format as checkpoint
 from tapeflow.train.trackable import Trackable, children_of
 
 from . import structure

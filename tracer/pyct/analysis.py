@@ -15,10 +15,6 @@ Names declared global/nonlocal are never carried (they are not locals).
 """
 import gast
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
-           gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
-
-
 # ------------------------------------------------------------------ writes
 
 def writes(nodes):

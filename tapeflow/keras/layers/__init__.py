@@ -8,7 +8,7 @@ from tapeflow.keras.layers.activation import ELU, LeakyReLU, PReLU, ReLU, Softma
 from tapeflow.keras.layers.conv import (  # noqa: F401
     AveragePooling2D, AvgPool2D, Conv2D, GlobalAveragePooling2D, GlobalAvgPool2D, MaxPool2D, MaxPooling2D,
 )
-from tapeflow.keras.layers.conv_extra import (  # noqa: F401
+from tapeflow.keras.layers.conv_variants import (  # noqa: F401
     Conv1D, Conv2DTranspose, Convolution1D, Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D,
 )
 from tapeflow.keras.layers.core import Activation, Dense, Dropout, Embedding, Flatten, Reshape  # noqa: F401
@@ -24,7 +24,7 @@ from tapeflow.keras.layers.pooling import (  # noqa: F401
     GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D, MaxPooling1D,
 )
 from tapeflow.keras.layers.preprocessing import Normalization, Rescaling  # noqa: F401
-from tapeflow.keras.layers.preprocessing_extra import CategoryEncoding, Discretization  # noqa: F401
+from tapeflow.keras.layers.preprocessing_numeric import CategoryEncoding, Discretization  # noqa: F401
 from tapeflow.keras.layers.recurrent import GRU, LSTM, SimpleRNN  # noqa: F401
 from tapeflow.keras.layers.recurrent_cells import (  # noqa: F401
     RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells)

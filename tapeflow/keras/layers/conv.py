@@ -21,7 +21,7 @@ def _padding(value, what):
     return p
 
 
-def _channels_last(data_format, what):
+def require_channels_last(data_format, what):
     if data_format not in (None, "channels_last"):
         raise ValueError(with_location(f"{what}: only data_format='channels_last' (NHWC) is supported"))
 
@@ -32,7 +32,7 @@ class Conv2D(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros", kernel_regularizer=None,
                  bias_regularizer=None, kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format, "Conv2D")
+        require_channels_last(data_format, "Conv2D")
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
@@ -75,7 +75,7 @@ class _Pooling2D(Layer):
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
         name = type(self).__name__
-        _channels_last(data_format, name)
+        require_channels_last(data_format, name)
         self.pool_size = _pair(pool_size, f"{name} pool_size")
         self.strides = _pair(strides, f"{name} strides") if strides is not None else self.pool_size
         self.padding = _padding(padding, name)
@@ -98,7 +98,7 @@ class AveragePooling2D(_Pooling2D):
 class GlobalAveragePooling2D(Layer):
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format, "GlobalAveragePooling2D")
+        require_channels_last(data_format, "GlobalAveragePooling2D")
         self.keepdims = keepdims
 
     def call(self, inputs):

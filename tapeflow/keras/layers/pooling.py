@@ -2,7 +2,7 @@
 height) and global pooling."""
 import tapeflow as tf
 from tapeflow.keras.layers.base import Layer
-from tapeflow.keras.layers.conv import _channels_last, _padding
+from tapeflow.keras.layers.conv import require_channels_last, _padding
 from tapeflow.runtime.errors import with_location
 
 
@@ -18,7 +18,7 @@ class _Pooling1D(Layer):
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
         name = type(self).__name__
-        _channels_last(data_format, name)
+        require_channels_last(data_format, name)
         self.pool_size = _int(pool_size, f"{name} pool_size")
         self.strides = _int(strides, f"{name} strides") if strides is not None else self.pool_size
         self.padding = _padding(padding, name)
@@ -49,7 +49,7 @@ class _GlobalPooling(Layer):
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format, type(self).__name__)
+        require_channels_last(data_format, type(self).__name__)
         self.keepdims = keepdims
 
     def call(self, inputs):

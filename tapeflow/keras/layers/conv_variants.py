@@ -8,7 +8,7 @@ the NHWC patch primitives (runtime/ops/conv_ops.py):
 import tapeflow as tf
 from tapeflow.keras import activations, initializers, regularizers
 from tapeflow.keras.layers.base import Layer
-from tapeflow.keras.layers.conv import _channels_last, _pair, _padding
+from tapeflow.keras.layers.conv import require_channels_last, _pair, _padding
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.ops import conv_ops
 from tapeflow.runtime.registry import bind
@@ -23,7 +23,7 @@ class _ConvBase(Layer):
                  **kwargs):
         super().__init__(**kwargs)
         name = type(self).__name__
-        _channels_last(data_format, name)
+        require_channels_last(data_format, name)
         self.filters = None if filters is None else int(filters)
         if self.rank == 1:
             self.kernel_size = (1, _single(kernel_size, f"{name} kernel_size"))

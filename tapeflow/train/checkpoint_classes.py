@@ -10,7 +10,7 @@ import numpy as np
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.variables import Variable
-from tapeflow.train import checkpoint as fmt
+from tapeflow.train import checkpoint_format as fmt
 from tapeflow.train.trackable import Trackable
 
 

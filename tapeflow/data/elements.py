@@ -1,0 +1,72 @@
+"""What every Dataset transformation shares: the cardinality constants, the
+calling convention of user functions on elements, and their errors naming the
+element and the user's line."""
+import os
+import traceback
+
+import numpy as np
+
+from tapeflow.data import structure as S
+from tapeflow.runtime.errors import OWN_DIRS, with_location
+
+AUTOTUNE = -1
+INFINITE = -1  # cardinality of an endless dataset
+UNKNOWN = -2  # cardinality that cannot be known without iterating
+
+
+def remember(store, tmpl, flat):
+    if not store:
+        store.append(tmpl)
+    return flat
+
+
+def positive(n, op):
+    n = int(n)
+    if n <= 0:
+        raise ValueError(with_location(f"Dataset.{op}: the size must be positive, got {n}"))
+    return n
+
+
+def call_on_element(fn, element):
+    """TF's calling convention: a tuple element is spread over the arguments."""
+    if isinstance(element, tuple) and not hasattr(element, "_fields"):
+        return fn(*element)
+    return fn(element)
+
+
+def scalar_result(op, fn, element, index, dtype, must):
+    """`fn(element)` as a NumPy scalar of `dtype` (filter predicates, window
+    keys); otherwise the op's error naming the element."""
+    try:
+        value = np.asarray(S.to_array(call_on_element(fn, element)))
+    except Exception as exc:
+        raise element_error(op, fn, index, exc) from exc
+    if value.shape != () or value.dtype != dtype:
+        raise TypeError(with_location(f"{op}: {must}, got {value.dtype}{list(value.shape)} for element {index}"))
+    return value
+
+
+def element_error(op, fn, index, exc):
+    """The same kind of exception, naming the element and the user's line that raised."""
+    where = ""
+    for frame, lineno in reversed(list(traceback.walk_tb(exc.__traceback__))):
+        filename = os.path.abspath(frame.f_code.co_filename)
+        if not filename.startswith(OWN_DIRS):
+            where = f" (at {frame.f_code.co_filename}:{lineno})"
+            break
+    name = getattr(fn, "__name__", type(fn).__name__)
+    message = f"{op}: {name} raised on element {index}: {type(exc).__name__}: {exc}{where}"
+    try:
+        return type(exc)(message)
+    except Exception:
+        return RuntimeError(message)
+
+
+def learnt_tmpl(store, produce, op):
+    def tmpl_fn():
+        if not store:  # not iterated yet: run until the first child dataset is made
+            next(iter(produce()), None)
+        if not store:
+            raise ValueError(f"Dataset.{op}: the element structure of an empty result is unknown")
+        return store[0]
+    return tmpl_fn
