@@ -221,6 +221,13 @@ class GraphBuilder(GraphHook):
             outer = self.parent
             while outer is not None and outer is not t.graph:
                 outer = outer.parent
+            if outer is None and _root(t.graph) is not _root(self):
+                from tapeflow.runtime.errors import with_location
+                # TensorFlow's type: the tensor belongs to another (finished) function's graph.
+                raise TypeError(with_location(
+                    f"a tensor ({t.aval!r}) of the graph '{_root(t.graph).name}' is used in another "
+                    f"function's graph '{_root(self).name}': it is out of scope here (a tensor leaked "
+                    f"from a tf.function through a Python global or object); use return values"))
             if outer is None:
                 from tapeflow.runtime.errors import with_location
                 raise ValueError(with_location(
