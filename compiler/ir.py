@@ -144,6 +144,13 @@ def freeze_attrs(attrs):
     return tuple(sorted(attrs.items()))
 
 
+def _root(builder):
+    """The outermost graph being built around `builder` (a function's graph)."""
+    while getattr(builder, "parent", None) is not None:
+        builder = builder.parent
+    return builder
+
+
 class GraphBuilder(GraphHook):
     """Collects nodes while a Python function is traced.  Installed as
     `registry.state.graph` (runtime/graph_hook.py); `bind` calls `add` for every op."""
