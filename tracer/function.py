@@ -69,9 +69,11 @@ class _FunctionGraphBuilder(GraphBuilder):
         fn = self.function
         if fn is not None and fn._traced_once:
             raise ValueError(with_location(
-                f"tf.function {fn.__name__} tried to create a variable on a later trace (trace "
-                f"#{fn._tracing_count + 1}); variables may be created only on the first trace: create "
-                f"them outside the function, or once, guarded by e.g. `if self.v is None`"))
+                f"tf.function only supports singleton tf.Variables created on the first call: "
+                f"{fn.__name__} created a variable again on trace #{fn._tracing_count + 1}; create "
+                f"it outside the function, or once, guarded by e.g. `if self.v is None`"))
+        if fn is not None:
+            fn._variables_made += 1
 
 
 def _placeholder_args(builder, args, kwargs, relax):
@@ -142,6 +144,7 @@ class Function:
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._traced_once = False
+        self._variables_made = 0  # variables created by its traces (the first trace's rule)
         self._key_history = []
         self._warned = set()
         self._converted = None
@@ -260,7 +263,14 @@ class Function:
             if key == "signature":  # trace with the signature's shapes (unknown dims stay unknown)
                 args = nest.pack_sequence_as(list(args), nest.flatten(self.input_signature))
             try:
+                first = not self._traced_once
+                made = self._variables_made
                 entry = self._trace(args, kwargs, relax)
+                if first and self._variables_made != made:
+                    # TensorFlow's rule: a first trace that created variables is traced
+                    # again, and that trace must create none (a variable made on every
+                    # call is the ValueError; one made once, `if self.v is None`, is fine).
+                    entry = self._trace(args, kwargs, relax)
             except (OperatorNotAllowedInGraphError, ConversionError) as exc:
                 if not self._fallback:
                     raise
