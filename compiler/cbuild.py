@@ -7,6 +7,11 @@ written to a temporary name and renamed (atomic); next to each library a
 `.sha256` records its digest, so a truncated or corrupted library is detected
 and rebuilt instead of being loaded.
 
+Trust: a library in the cache is code every tapeflow process loads, so the cache
+is trusted only as SSH and Python trust theirs: the directory and each file must
+be owned by the user and not writable by group or others (files: no symlinks).
+Otherwise one warning, and this process builds in a private temporary directory.
+
 No compiler, or a failed compile: `build` returns None and warns once; the
 executor then runs fused kernels through NumPy (slower, same results).
 """
@@ -15,6 +20,7 @@ import hashlib
 import os
 import platform
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -49,7 +55,31 @@ def cache_dir():
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         d = os.path.join(base, "tapeflow")
     os.makedirs(d, mode=0o700, exist_ok=True)
-    return d
+    problem = _untrusted(d, follow=True)
+    return d if problem is None else _private_dir(d, problem)
+
+
+def _untrusted(path, follow):
+    """Why `path` may not be used for code we load (None if it may)."""
+    try:
+        st = os.stat(path) if follow else os.lstat(path)
+    except OSError as exc:
+        return str(exc)
+    if not follow and not stat.S_ISREG(st.st_mode):
+        return "it is not a regular file"
+    if st.st_uid != os.getuid():
+        return f"it is owned by uid {st.st_uid}, not by this user ({os.getuid()})"
+    if st.st_mode & 0o022:
+        return f"it is writable by group or others (mode {stat.S_IMODE(st.st_mode):o})"
+    return None
+
+
+def _private_dir(refused, problem):
+    warn_once(f"tapeflow: not using the compile cache {refused!r}: {problem}; compiled kernels are built in a "
+              f"private temporary directory instead (fix the cache's owner and mode, or set TAPEFLOW_CACHE_DIR)")
+    if not _probe.get("private_dir"):
+        _probe["private_dir"] = tempfile.mkdtemp(prefix="tapeflow-cache-")  # 0700, ours
+    return _probe["private_dir"]
 
 
 def find_cc():
@@ -175,6 +205,13 @@ def _load_or_compile(cc, src, key, cmd_flags, libs):
     d = cache_dir()
     so_path = os.path.join(d, f"k_{key}.so")
     sha_path = so_path + ".sha256"
+    for f in (so_path, sha_path):
+        problem = _untrusted(f, follow=False) if os.path.lexists(f) else None
+        if problem is not None:
+            d = _private_dir(f, problem)
+            so_path = os.path.join(d, f"k_{key}.so")
+            sha_path = so_path + ".sha256"
+            break
     if os.path.exists(so_path) and os.path.exists(sha_path):
         try:
             with open(sha_path) as f:
@@ -197,6 +234,7 @@ def _load_or_compile(cc, src, key, cmd_flags, libs):
     if proc.returncode != 0:
         _cleanup(tmp_so)
         return None, f"{' '.join(cmd)}\n{proc.stderr[-3000:]}"
+    os.chmod(tmp_so, 0o700)  # whatever the umask: the trust rule above must hold for our own files
     digest = _digest(tmp_so)
     os.replace(tmp_src, os.path.join(d, f"k_{key}.c"))
     os.replace(tmp_so, so_path)
@@ -209,7 +247,7 @@ def _load_or_compile(cc, src, key, cmd_flags, libs):
 
 def _atomic_write(path, text):
     tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-    with open(tmp, "w") as f:
+    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
         f.write(text)
     os.replace(tmp, path)
 

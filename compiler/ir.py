@@ -236,8 +236,8 @@ class GraphBuilder(GraphHook):
                     f"function's graph '{_root(self).name}': it is out of scope here (a tensor leaked "
                     f"from a tf.function through a Python global or object); use return values"))
             if outer is None:
-                from tapeflow.runtime.errors import with_location
-                raise ValueError(with_location(
+                from tapeflow.runtime.errors import InaccessibleTensorError, with_location
+                raise InaccessibleTensorError(with_location(
                     f"a tensor ({t.aval!r}) of another graph (a finished function, or another branch or "
                     f"loop body) is used in graph '{self.name}'; values leave a cond or loop only as its "
                     f"outputs, not through Python side effects"))

@@ -8,6 +8,16 @@ from .tensor import TensorBase, convert_to_tensor
 from .variables import Variable
 
 
+def accepts_variables(grad_fn):
+    """Whether grad_fn takes a `variables` keyword (by name or **kwargs)."""
+    import inspect
+    try:
+        params = inspect.signature(grad_fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in params)
+
+
 def custom_gradient(f=None):
     """Decorate `f(*x) -> (y, grad_fn)`; `grad_fn(*dy)` returns dx (and, when `f`
     reads variables, takes `variables=` and returns (dx, dvariables))."""
@@ -42,7 +52,13 @@ def _eager_call(f, args, kwargs):
         result, grad_fn = f(*args, **kwargs)
     finally:
         state.tapes.remove(probe)
-    variables = [v for v in probe.watched.values() if isinstance(v, Variable) and v.trainable]
+    # A variable passed as an input is an input; only captured ones are `variables`,
+    # and only a grad_fn that takes the keyword receives them (TensorFlow's rule).
+    input_ids = {id(a) for a in inputs}
+    variables = [v for v in probe.watched.values()
+                 if isinstance(v, Variable) and v.trainable and id(v) not in input_ids]
+    if variables and not accepts_variables(grad_fn):
+        variables = []
     flat_out = nest.flatten(result)
     from .ops import array_ops
     with pause():

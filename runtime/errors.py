@@ -69,6 +69,11 @@ class InvalidArgumentError(ValueError):
     """An op was given arguments it cannot work with (TensorFlow's name)."""
 
 
+class InaccessibleTensorError(ValueError):
+    """A tensor of one graph (a finished function, a branch, a loop body) used in
+    another (TensorFlow's name)."""
+
+
 class OpError(Exception):
     pass
 

@@ -21,6 +21,10 @@ class OperatorNotAllowedInGraphError(TypeError):
         type(self).created += 1
 
 
+class SymbolicNumpyError(OperatorNotAllowedInGraphError, AttributeError):
+    """`.numpy()` of a symbolic tensor."""
+
+
 class TensorBase:
     """What eager tensors, symbolic tensors and variables share: operators and
     TensorFlow's tensor methods, all implemented by tapeflow ops (installed below)."""
@@ -184,7 +188,11 @@ class SymbolicTensor(TensorBase):
             f"(the value is unknown until the graph runs)"))
 
     def numpy(self):
-        self._not_allowed(".numpy()")
+        # Also an AttributeError, as TensorFlow's symbolic tensors have no numpy():
+        # code written for both (`except AttributeError:`) takes its graph path.
+        raise SymbolicNumpyError(with_location(
+            ".numpy() of a symbolic tensor is not allowed while tracing a graph "
+            "(the value is unknown until the graph runs)"))
 
     def __array__(self, dtype=None, copy=None):
         self._not_allowed("Conversion to a NumPy array")
@@ -206,6 +214,9 @@ class SymbolicTensor(TensorBase):
 
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+    def __str__(self):  # what a Python print at trace time shows, as TensorFlow's
+        return f'Tensor("{self.name}", shape={tuple(self.aval.shape)}, dtype={self.dtype.name})'
 
 
 def _wrap(value):

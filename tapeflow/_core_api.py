@@ -195,7 +195,8 @@ from tapeflow.runtime import errors as _errors_mod  # noqa: E402
 errors = _namespace("errors", "tf.errors: exception types.", {
     "InvalidArgumentError": InvalidArgumentError,
     "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError,
-    "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError})
+    "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError,
+    "InaccessibleTensorError": _errors_mod.InaccessibleTensorError})
 
 globals().update({n: _OPS[n] for n in _TOP_LEVEL})
 globals().update(_DTYPES)

@@ -41,10 +41,14 @@ autograph = _types.SimpleNamespace(
     to_code=_conversion.to_code,
     set_verbosity=_misc.autograph_set_verbosity,
     experimental=_types.SimpleNamespace(do_not_convert=_conversion.do_not_convert,
-                                        set_loop_options=_set_loop_options),
+                                        set_loop_options=_set_loop_options, Feature=_conversion.Feature),
 )
 
-__all__ = ["ConcreteFunction", "Function", "TensorArray", "TensorSpec", "cond", "function", "switch_case",
+from tapeflow.tracer.signature import TraceType as _TraceType  # noqa: E402
+
+types = _types.SimpleNamespace(experimental=_types.SimpleNamespace(TraceType=_TraceType))
+
+__all__ = ["types", "ConcreteFunction", "Function", "TensorArray", "TensorSpec", "cond", "function", "switch_case",
            "while_loop", "print", "Assert", "debugging", "autograph", "assert_equal", "assert_less",
            "assert_greater", "assert_rank", "map_fn", "scan", "foldl", "foldr", "vectorized_map", "py_function",
            "numpy_function", "ensure_shape", "control_dependencies", "no_op", "group", "identity_n", "tuple",

@@ -165,15 +165,15 @@ def test_unsupported_constructs_name_themselves():
             x = 5
         return x
 
-    def try_around(x):
+    def return_in_try(x):
         try:
             if x > 0:
-                x = 1
+                return 1
         except ValueError:
             pass
         return x
 
-    for fn, what in ((gen, "generators"), (while_else, "while/else"), (try_around, "try/except")):
+    for fn, what in ((gen, "generators"), (while_else, "while/else"), (return_in_try, "try/except")):
         with pytest.raises(NotImplementedError, match=what):
             tf.autograph.to_code(fn)
 
@@ -228,3 +228,53 @@ def test_methods_and_super():
     c = Child()
     assert int(tf.function(c.scale)(tf.constant(3))) == 7
     assert int(tf.function(c.scale)(tf.constant(-3))) == -3
+
+
+def test_generated_code_for_cells_and_composites_is_readable():
+    """A name a closure reads is declared nonlocal in the generated body (so the
+    closure sees the current iteration's value); `self.x` is carried in and out."""
+    def closure(n):
+        x = tf.constant(1)
+        g = lambda: x * 10
+        s = tf.constant(0)
+        for _ in tf.range(n):
+            x = x + 1
+            s = s + g()
+        return s
+
+    class Box:
+        pass
+
+    def composite(n):
+        o = Box()
+        o.total = tf.constant(0)
+        for i in tf.range(n):
+            o.total = o.total + i
+        return o.total
+
+    code = tf.autograph.to_code(closure)
+    assert "nonlocal x" in code and "x = x_arg" in code
+    code = tf.autograph.to_code(composite)
+    assert "ag__.load_composite(lambda: o.total, 'o.total')" in code
+    assert int(tf.function(closure)(tf.constant(2))) == 50
+    assert int(tf.function(composite)(tf.constant(5))) == 10
+
+
+def test_one_branch_definition_and_undefined_return_messages():
+    @tf.function(fallback=False)
+    def one_branch(c):
+        if c > 0:
+            y = c + 1
+        return y
+
+    with pytest.raises(ValueError, match="'y' must also be initialized in the else branch"):
+        one_branch(tf.constant(1))
+
+    @tf.function(fallback=False)
+    def no_else_return(x):
+        if x > 0:
+            return x
+
+    with pytest.raises(ValueError, match="the else branch must also have a return statement"):
+        no_else_return(tf.constant(1.0))
+    assert no_else_return.python_function(tf.constant(-1.0)) is None

@@ -13,8 +13,10 @@ def test_no_implementation_modules_leak_into_the_namespace():
     leaked = [n for n in _core_api.__all__ if isinstance(getattr(tf, n), types.ModuleType)
               and n not in NAMESPACES]
     assert leaked == []
-    for name in ("np", "R", "A", "M", "sys", "types", "math_ops", "array_ops"):
+    for name in ("np", "R", "A", "M", "sys", "math_ops", "array_ops"):
         assert not hasattr(tf, name), name
+    assert tf.types is not types  # tf.types is TensorFlow's namespace, not Python's module
+    assert tf.types.experimental.TraceType.__module__ == "tapeflow.tracer.signature"
 
 
 @pytest.mark.parametrize("ns", NAMESPACES)

@@ -44,7 +44,24 @@ class _Output:
         self.index = index
 
 
+def rebind_variables(graph, mapping):
+    """`graph` (sub-graphs included) with the variables named in `mapping`
+    ({id(old variable): new variable}) read and written in their place."""
+    from tapeflow.compiler.ir import Graph, Holder
+    nodes = []
+    for n in graph.nodes:
+        attrs = n.attrs
+        if n.op == "variable" and id(n.attr["var"].obj) in mapping:
+            attrs = tuple((k, Holder(mapping[id(v.obj)]) if k == "var" else v) for k, v in attrs)
+        elif n.subgraphs():
+            attrs = tuple((k, rebind_variables(v, mapping) if isinstance(v, Graph) else v) for k, v in attrs)
+        nodes.append(n.moved(attrs=attrs) if attrs is not n.attrs else n)
+    return Graph(tuple(nodes), graph.inputs, graph.outputs, graph.name)
+
+
 class ConcreteFunction:
+    argument_variables = ()  # the tf.Variable arguments it was traced for
+
     def __init__(self, name, graph, structure, input_avals, origin=""):
         self.name = name
         self.graph = graph

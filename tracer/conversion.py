@@ -9,6 +9,7 @@ variables; the inner code object is then bound to the original closure cells
 (so `nonlocal` writes and later rebinding of closed-over names behave as in
 the original function).
 """
+import enum
 import functools
 import sys
 import sysconfig
@@ -180,6 +181,19 @@ def callable_to_convert(f):
         inner = callable_to_convert(f.func)
         return None if inner is None else functools.partial(inner, *f.args, **f.keywords)
     return None
+
+
+class Feature(enum.Enum):
+    """tf.autograph.experimental.Feature: the optional AutoGraph features a
+    tf.function may name in `experimental_autograph_options`.  tapeflow always
+    converts lists, builtins and equality; the names are accepted as TensorFlow's."""
+    ALL = "ALL"
+    AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
+    ASSERT_STATEMENTS = "ASSERT_STATEMENTS"
+    BUILTIN_FUNCTIONS = "BUILTIN_FUNCTIONS"
+    EQUALITY_OPERATORS = "EQUALITY_OPERATORS"
+    LISTS = "LISTS"
+    NAME_SCOPES = "NAME_SCOPES"
 
 
 def do_not_convert(func=None):

@@ -25,6 +25,7 @@ from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.graph_hook import register_custom_gradient_rule
 from tapeflow.runtime.registry import bind, defprim, state
 from tapeflow.runtime.tensor import SymbolicTensor, TensorBase, convert_to_tensor
+from tapeflow.runtime.custom_gradient import accepts_variables
 from tapeflow.runtime.variables import Variable
 
 from . import autodiff, conversion
@@ -99,7 +100,9 @@ def custom_gradient_call(builder, f, args, kwargs):
         fn = conversion.callable_to_convert(f) or f
         result, grad_fn = fn(*nest.pack_sequence_as(list(args), leaves), **kwargs)
         flat_out = [convert_to_tensor(o) for o in nest.flatten(result)]
-        variables = [v for v, _ in fb.variable_reads]
+        variables = [v for v, _ in fb.variable_reads if id(v) not in {id(a) for a in flat_args}]
+        if variables and not accepts_variables(grad_fn):
+            variables = []
 
         gb = GraphBuilder("custom_gradient_grad", parent=fb)
         with autodiff.Building(gb):

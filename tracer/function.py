@@ -31,9 +31,9 @@ from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTen
 from tapeflow.runtime.variables import Variable
 
 from . import concrete_signature, conversion
-from .concrete import ConcreteFunction, _Output
+from .concrete import ConcreteFunction, _Output, rebind_variables
 from .pyct.parser import ConversionError
-from .signature import TensorSpec, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays  # noqa: F401
+from .signature import TensorSpec, traced_value, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays  # noqa: F401
 from .tensor_array import TensorArray
 from .undefined import Undefined
 
@@ -83,7 +83,7 @@ def _placeholder_args(builder, args, kwargs, relax):
 
     def leaf(a):
         if not _is_tensor_leaf(a):
-            return a
+            return traced_value(a)
         if isinstance(a, TensorSpec):
             aval = Aval(a.shape.dims, a.dtype)
         else:
@@ -100,7 +100,6 @@ def _placeholder_args(builder, args, kwargs, relax):
     return new_args, new_kwargs, avals
 
 
-_PYTHON_NUMBERS = (bool, int, float, complex, np.ndarray, np.generic)
 
 
 def _output_structure(builder, result):
@@ -114,7 +113,8 @@ def _output_structure(builder, result):
             v = v.stack()
         if isinstance(v, Variable):
             v = v.value()
-        if isinstance(v, _PYTHON_NUMBERS):  # TensorFlow returns Python numbers as tensors
+        if isinstance(v, (bool, int, float, str, np.generic, np.ndarray)):
+            # TensorFlow returns a Python value computed at trace time as a tensor.
             v = convert_to_tensor(v)
         if isinstance(v, (SymbolicTensor, Tensor)):
             outputs.append(v)
@@ -208,6 +208,8 @@ class Function:
             entry = self._trace_for(key, args, kwargs)
         if entry is _EAGER:
             return self.python_function(*args, **kwargs)
+        if entry.argument_variables:
+            entry = _for_variables(entry, variable_arguments(args, kwargs))
         if state.tapes:
             return self._call_taped(entry, args, kwargs)
         return entry.pack(entry.call_flat(flat_tensor_arrays(args, kwargs)))
@@ -220,7 +222,11 @@ class Function:
 
     def _key(self, args, kwargs):
         if self.input_signature is not None:
-            return "signature"
+            # A TensorSpec of unknown rank is traced once per rank met (the graph IR
+            # knows ranks statically): the key holds those ranks.
+            ranks = tuple(len(t.shape) for spec, t in zip(nest.flatten(self.input_signature), nest.flatten(list(args)))
+                          if spec.shape.rank is None and isinstance(t, TensorBase))
+            return ("signature", ranks) if ranks else "signature"
         key = tuple(_arg_key(a) for a in args)
         if self._reduce_retracing:
             key = tuple(_generalize(k) for k in key)
@@ -237,20 +243,32 @@ class Function:
         if kwargs:
             raise TypeError(with_location(f"{self.__name__}: keyword arguments are not allowed with an "
                                           f"input_signature"))
-        specs = nest.flatten(self.input_signature)
-        flat = nest.flatten(list(args))
-        if len(flat) != len(specs):
+        if len(args) != len(self.input_signature):
             raise TypeError(with_location(
-                f"{self.__name__}: the input_signature has {len(specs)} tensors, the call passes {len(flat)}"))
-        converted = []
-        for i, (a, spec) in enumerate(zip(flat, specs)):
-            t = convert_to_tensor(a, spec.dtype) if not isinstance(a, TensorBase) else convert_to_tensor(a)
-            if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
-                raise ValueError(with_location(
-                    f"{self.__name__}: argument {i} is a {t.dtype.name} tensor of shape {list(t.shape)}, which "
-                    f"does not match the input_signature {spec!r}"))
-            converted.append(t)
-        return nest.pack_sequence_as(list(args), converted)
+                f"{self.__name__}: the input_signature has {len(self.input_signature)} arguments, the call "
+                f"passes {len(args)}"))
+        counter = [0]
+
+        def bind(spec, a):
+            # A TensorSpec takes the whole argument at its place: a Python (nested)
+            # list there is converted to one tensor, as TensorFlow does.
+            if isinstance(spec, TensorSpec):
+                i = counter[0]
+                counter[0] += 1
+                t = convert_to_tensor(a, spec.dtype) if not isinstance(a, TensorBase) else convert_to_tensor(a)
+                if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
+                    raise TypeError(with_location(
+                        f"{self.__name__}: argument {i} is a {t.dtype.name} tensor of shape {list(t.shape)}, "
+                        f"which does not match the input_signature {spec!r}"))
+                return t
+            if isinstance(spec, (list, tuple)) and isinstance(a, (list, tuple)) and len(spec) == len(a):
+                return type(a)(bind(sp, x) for sp, x in zip(spec, a))
+            if isinstance(spec, dict) and isinstance(a, dict) and set(spec) == set(a):
+                return {k: bind(spec[k], a[k]) for k in a}
+            raise TypeError(with_location(
+                f"{self.__name__}: argument {a!r:.60} does not match the input_signature {spec!r:.80}"))
+
+        return [bind(spec, a) for spec, a in zip(self.input_signature, args)]
 
     # -- tracing
     def _trace_for(self, key, args, kwargs):
@@ -260,8 +278,12 @@ class Function:
                                           and not self._compatible(entry, args, kwargs)):
                 return entry
             relax = self._relaxed_shapes(entry, args, kwargs) if entry is not None else None
-            if key == "signature":  # trace with the signature's shapes (unknown dims stay unknown)
-                args = nest.pack_sequence_as(list(args), nest.flatten(self.input_signature))
+            if key == "signature" or (isinstance(key, tuple) and key[:1] == ("signature",)):
+                # trace with the signature's shapes (unknown dims stay unknown)
+                ranks = iter(key[1] if key != "signature" else ())
+                specs = [TensorSpec([None] * next(ranks), spec.dtype, spec.name) if spec.shape.rank is None else spec
+                         for spec in nest.flatten(self.input_signature)]
+                args = nest.pack_sequence_as(list(args), specs)
             try:
                 first = not self._traced_once
                 made = self._variables_made
@@ -334,6 +356,7 @@ class Function:
         self._tracing_count += 1
         self._traced_once = True
         concrete = ConcreteFunction(self.__name__, graph, structure, avals, origin)
+        concrete.argument_variables = variable_arguments(args, kwargs)
         # The arguments as traced: placeholders become TensorSpecs, Python values stay
         # (what a saved model needs to pick a graph for a call).
         concrete.input_structure = nest.map_structure(
@@ -411,6 +434,27 @@ class Function:
 
     def __repr__(self):
         return f"<tapeflow.function {self.__name__}>"
+
+
+def _for_variables(entry, variables):
+    """The concrete function traced for `entry.argument_variables`, re-bound to
+    other variables of the same shapes and dtypes (no retrace: the graph is the
+    same with other variable handles, as TensorFlow passes them as inputs)."""
+    traced = entry.argument_variables
+    if all(a is b for a, b in zip(traced, variables)):
+        return entry
+    key = tuple(id(v) for v in variables)
+    derived = entry.__dict__.setdefault("_rebound", {})
+    hit = derived.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit.argument_variables, variables)):
+        return hit
+    mapping = {id(a): b for a, b in zip(traced, variables) if a is not b}
+    graph = rebind_variables(entry.graph, mapping)
+    hit = ConcreteFunction(entry.name, graph, entry._structure, entry._input_avals, entry._origin)
+    hit.input_structure = entry.input_structure
+    hit.argument_variables = list(variables)
+    derived[key] = hit
+    return hit
 
 
 def _parameter_names(fn):

@@ -1,5 +1,8 @@
 """Call signatures of tf.function: TensorSpec, the cache key of a call, and the
 tensor leaves of the arguments (what a traced graph takes as inputs)."""
+import enum
+import weakref
+
 import numpy as np
 
 from tapeflow.runtime import dtypes, nest
@@ -55,7 +58,9 @@ def _slow_key(a):
     if isinstance(a, np.ndarray):
         return (a.shape, a.dtype)
     if isinstance(a, Variable):
-        return ("V", id(a))
+        # By shape and dtype, as TensorFlow keys a variable argument: a graph traced
+        # for one variable is re-bound to another (tracer.function._for_variables).
+        return ("V", a.shape.dims, a.dtype.np, a.trainable)
     if isinstance(a, TensorSpec):
         dims = a.shape.dims
         if dims is not None and None not in dims:  # the same trace as a tensor of that shape
@@ -70,11 +75,72 @@ def _slow_key(a):
         return ("L", type(a), tuple(_arg_key(x) for x in a))
     if isinstance(a, dict):
         return ("D", type(a), tuple((k, _arg_key(a[k])) for k in sorted(a, key=nest._sort_key)))
+    tracing_type = getattr(type(a), "__tf_tracing_type__", None)
+    if tracing_type is not None:
+        return ("T", a.__tf_tracing_type__(None))
     try:
-        hash(a)
-        return ("O", a)
+        h = hash(a)
     except TypeError:
-        return ("I", id(a))
+        return ("I", _WeakKey(a, id(a), identity=True))
+    if type(a).__eq__ is not object.__eq__ and not isinstance(a, (enum.Enum, type, frozenset)):
+        # A user object with its own equality: TensorFlow keys it by value through a
+        # weak reference, so an entry lives only as long as the object it was traced for.
+        return ("O", _WeakKey(a, h, identity=False))
+    return ("O", a)
+
+
+class _WeakKey:
+    """A cache key for an object, held weakly where it allows (a dead object's key
+    matches nothing): equal to another live object's key by identity or by `==`."""
+
+    __slots__ = ("ref", "hash", "identity")
+
+    def __init__(self, obj, h, identity):
+        try:
+            self.ref = weakref.ref(obj)
+        except TypeError:
+            self.ref = lambda obj=obj: obj
+        self.hash, self.identity = h, identity
+
+    def __eq__(self, other):
+        if not isinstance(other, _WeakKey) or other.identity is not self.identity:
+            return False
+        mine, theirs = self.ref(), other.ref()
+        if mine is None or theirs is None:
+            return False
+        return mine is theirs or (not self.identity and bool(mine == theirs))
+
+    def __hash__(self):
+        return self.hash
+
+
+class TraceType:
+    """tf.types.experimental.TraceType: what a custom argument type returns from
+    `__tf_tracing_type__(context)`.  Calls whose arguments have equal trace types
+    (`__eq__`/`__hash__`) share one trace; the function is traced with
+    `placeholder_value()` in the argument's place."""
+
+    def is_subtype_of(self, other):
+        return self == other
+
+    def most_specific_common_supertype(self, others):
+        return self if all(self == o for o in others) else None
+
+    def placeholder_value(self, placeholder_context=None):
+        raise NotImplementedError(f"{type(self).__name__}.placeholder_value")
+
+    def __eq__(self, other):
+        return NotImplemented
+
+    def __hash__(self):
+        raise NotImplementedError(f"{type(self).__name__} must define __hash__")
+
+
+def traced_value(a):
+    """The value the traced function receives for argument leaf `a`."""
+    if getattr(type(a), "__tf_tracing_type__", None) is not None:
+        return a.__tf_tracing_type__(None).placeholder_value(None)
+    return a
 
 
 def _is_tensor_leaf(a):
@@ -107,3 +173,8 @@ def _generalize(k):
     if isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], tuple) and isinstance(k[1], np.dtype):
         return (len(k[0]), k[1])
     return k
+
+
+def variable_arguments(args, kwargs):
+    """The tf.Variable leaves of the arguments, in leaf order."""
+    return [a for a in _leaves(args, kwargs) if isinstance(a, Variable)]

@@ -128,6 +128,7 @@ def stage_cond(pred, true_fn, false_fn, names=None, what="if"):
     pred = _bool_scalar(pred, what)
     b_true, _, out_true = trace_subgraph(true_fn, (), "then")
     b_false, _, out_false = trace_subgraph(false_fn, (), "else")
+    out_true, out_false = _match_undefined(out_true, out_false)
     flat_t, flat_f = nest.flatten(out_true), nest.flatten(out_false)
     if len(flat_t) != len(flat_f):
         raise ValueError(with_location(
@@ -161,6 +162,19 @@ def stage_cond(pred, true_fn, false_fn, names=None, what="if"):
     return _pack_branch(out_true, flat)
 
 
+def _match_undefined(a, b):
+    """Where one branch has no value yet (Undefined) and the other a structure
+    (a returned tuple), the undefined side takes that structure, leaf by leaf."""
+    if isinstance(a, Undefined) and nest.is_nested(b):
+        return nest.map_structure(lambda _: a, b), b
+    if isinstance(b, Undefined) and nest.is_nested(a):
+        return a, nest.map_structure(lambda _: b, a)
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b):
+        pairs = [_match_undefined(x, y) for x, y in zip(a, b)]
+        return type(a)(p[0] for p in pairs), type(b)(p[1] for p in pairs)
+    return a, b
+
+
 def _tensor_array_buffers(a, b, b_true, b_false, label, what):
     """The buffers of a TensorArray leaf in both branches (or (None, ta) when
     neither branch wrote to it)."""
@@ -181,8 +195,10 @@ def _bool_scalar(pred, what):
         raise ValueError(with_location(
             f"{what}: the condition must be a scalar, got a {pred.dtype.name} tensor of shape {list(pred.shape)}"))
     if not pred.dtype.is_bool:
-        from tapeflow.runtime.ops import math_ops
-        pred = math_ops.not_equal(pred, 0)  # Python truthiness of a number
+        # TensorFlow's rule: no truthiness of numbers in a graph condition.
+        raise ValueError(with_location(
+            f"{what}: the condition must be a tf.bool scalar, got a {pred.dtype.name} tensor; compare it "
+            f"(x != 0) or tf.cast it to tf.bool"))
     return pred
 
 
@@ -200,9 +216,10 @@ def _reconcile(a, b, b_true, b_false, label, what):
         if isinstance(b, UndefinedReturnValue) and is_python_scalar(a):
             a = in_builder(b_true, convert_to_tensor, a)
             return _reconcile(a, b, b_true, b_false, label, what)
+        if isinstance(a, Undefined) and isinstance(b, Undefined):
+            return None, a
         if isinstance(a, Undefined) or isinstance(b, Undefined):
-            # Used later only if defined; one-branch definitions stay undefined.
-            return None, a if isinstance(a, Undefined) else b
+            _one_branch_only(label, what, "else" if isinstance(b, Undefined) else "if")
         if is_python_scalar(a) and is_python_scalar(b) and type(a) is type(b):
             a, b = in_builder(b_true, convert_to_tensor, a), in_builder(b_false, convert_to_tensor, b)
             a_t = b_t = True
@@ -247,15 +264,19 @@ def _fill_one(v, like, builder, label, what, side):
         # right aval will do (made from the aval: `like` belongs to the other branch).
         return in_builder(builder, placeholder_zeros, like.shape.dims, like.dtype)
     if isinstance(v, Undefined):
-        raise ValueError(with_location(
-            f"{what}: '{label}' is defined only in the {'false' if side == 'true' else 'true'} branch "
-            f"of a tensor-dependent condition but is used afterwards; define it in both branches "
-            f"or before the {what}"))
+        _one_branch_only(label, what, "if" if side == "true" else "else")
     if is_python_scalar(v):
         return in_builder(builder, convert_to_tensor, v, like.dtype)
     raise ValueError(with_location(
         f"{what}: '{label}' is {describe(v)} in the {side} branch and {describe(like)} in the other; "
         f"a value that depends on a tensor condition must be a tensor in both"))
+
+
+def _one_branch_only(label, what, missing):
+    raise ValueError(with_location(
+        f"{what}: '{label}' must also be initialized in the {missing} branch: it is defined in only one "
+        f"branch of a tensor-dependent condition and used afterwards; define it in both branches or "
+        f"before the {what}"))
 
 
 def _pack_branch(structure, flat):
@@ -393,15 +414,18 @@ def _check_iteration(leaves, body_out, carried, relaxed, labels, spec, body_b):
                     f"after one iteration"))
             _check_same_type(label, before, after, relaxed.get(i), spec)
             continue
+        if isinstance(before, Undefined) and is_python_scalar(after):
+            body_out[i] = after = in_builder(body_b, convert_to_tensor, after)
         if isinstance(after, TensorBase):
-            if isinstance(before, UndefinedReturnValue):
+            if before is None:
+                # None before the loop, a tensor after it (TensorFlow's "no value yet").
+                before = leaves[i] = Undefined(label)
+            if isinstance(before, Undefined):
+                # First bound inside the loop: carried from a placeholder of the
+                # iteration's type (the caller checks at run time that the loop ran).
                 leaves[i] = placeholder_zeros(after.shape.dims, after.dtype)
                 retry = True
                 continue
-            if isinstance(before, Undefined):
-                raise ValueError(with_location(
-                    f"{spec.what}: '{label}' must be defined before the loop: it is assigned in a "
-                    f"tensor-dependent loop and used after it"))
             raise ValueError(with_location(
                 f"{spec.what}: '{label}' is {describe(before)} before the loop and {describe(after)} "
                 f"after one iteration; a loop variable of a tensor-dependent loop must be a tensor"))

@@ -50,3 +50,12 @@ class UndefinedReturnValue(Undefined):
 
 def is_undefined(v):
     return isinstance(v, Undefined)
+
+
+def load_composite(read, name):
+    """The value of a composite name (`self.x`, `o.a.b`) that control flow
+    carries, or Undefined(name) when it has none yet."""
+    try:
+        return read()
+    except (AttributeError, KeyError, IndexError):
+        return Undefined(name)

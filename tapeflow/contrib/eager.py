@@ -180,7 +180,8 @@ class Saver:
         """Assigns every saved value to its variable; a variable missing from the file is an error."""
         path = str(file_prefix)
         entries = _checkpoint_files.read_index(path)
-        for key, var in self._vars.items():
+        arrays = {}
+        for key, var in self._vars.items():  # everything is read and checked before any assignment
             if key not in entries:
                 raise ValueError(with_location(
                     f"tfe.Saver.restore: {path!r} has no value for variable {key!r} "
@@ -190,4 +191,6 @@ class Saver:
                 raise ValueError(with_location(
                     f"tfe.Saver.restore: variable {key!r} has shape {list(var.shape)}, "
                     f"the checkpoint holds shape {list(array.shape)}"))
-            var.assign(array.astype(var.dtype.as_numpy_dtype))
+            arrays[key] = array.astype(var.dtype.as_numpy_dtype)
+        for key, var in self._vars.items():
+            var.assign(arrays[key])

@@ -1,6 +1,8 @@
 """Dataset sources that read from outside: Python generators and SQL queries."""
+import math
 import os
 import sqlite3
+import threading
 
 import numpy as np
 
@@ -97,12 +99,19 @@ def from_sql(connection_or_path, query, params=(), output_types=None, fetch_size
     `connection_or_path`: a path to an SQLite file (opened per pass, closed after)
     or any DB-API 2 connection (a new cursor per pass).  Column dtypes come from
     `output_types` or from the first row (int -> int64, float -> float64); a NULL,
-    a string or a value that does not fit its column's dtype is an error naming the
-    row and the column.
+    a string or a value that does not fit its column's dtype (out of range, a
+    fraction for an integer, anything but 0/1 for a bool) is an error naming the
+    row and the column.  The query runs once per pass: without `output_types`, the
+    cursor opened to learn the columns from the first row is the one the first
+    pass reads (a pass that stops within the first 4096 rows leaves its cursor to
+    the next pass, which reads those rows again and goes on).
     """
     single = output_types is not None and not isinstance(output_types, (tuple, list))
     declared = None if output_types is None else \
         [dtypes.as_dtype(t) for t in ([output_types] if single else output_types)]
+    pending = []  # a cursor a pass stopped early left, with the rows it fetched, for the next pass
+    learned = []  # the element structure, from the first row any pass or tmpl_fn read
+    lock = threading.Lock()
 
     def connect():
         if isinstance(connection_or_path, (str, os.PathLike)):
@@ -111,45 +120,92 @@ def from_sql(connection_or_path, query, params=(), output_types=None, fetch_size
             return sqlite3.connect(os.fspath(connection_or_path)), True
         return connection_or_path, False
 
-    def produce():
+    def open_cursor():
+        with lock:
+            if pending:
+                return pending.pop()
         conn, owned = connect()
         cursor = conn.cursor()
         try:
             cursor.execute(query, tuple(params))
+        except BaseException:
+            _close(conn, owned, cursor)
+            raise
+        return conn, owned, cursor, []
+
+    def park(opened):
+        """Keep the cursor of a pass that stopped early for the next pass (one at most)."""
+        with lock:
+            if pending:
+                return False
+            pending.append(opened)
+            return True
+
+    def produce():
+        conn, owned, cursor, rows = open_cursor()
+        parked = False
+        # Every row fetched in this pass while there are few: a pass that stops early
+        # (element_spec, the structure, take(n), a first batch) parks the cursor with
+        # them, and the next pass re-reads them and goes on instead of running the
+        # query again.
+        fetched = list(rows)
+        try:
             names = [d[0] for d in cursor.description or []]
             types = declared
             row_index = 0
             while True:
-                rows = cursor.fetchmany(fetch_size)
                 if not rows:
-                    return
+                    rows = cursor.fetchmany(fetch_size)
+                    if not rows:
+                        return
+                    if fetched is not None:
+                        keep = len(fetched) + len(rows) <= max(fetch_size, _PEEK_ROWS)
+                        fetched = fetched + rows if keep else None
                 for row in rows:
                     if types is None:
                         types = [_infer(v, names[k], row_index) for k, v in enumerate(row)]
+                        if not learned:
+                            learned.append(tuple(S.LEAF for _ in row))
                     if len(row) != len(types):
                         raise ValueError(with_location(
                             f"Dataset.from_sql: the query returns {len(row)} columns, "
                             f"output_types has {len(types)}"))
-                    yield [_sql_value(v, types[k], names[k], row_index) for k, v in enumerate(row)]
+                    value = [_sql_value(v, types[k], names[k], row_index) for k, v in enumerate(row)]
+                    try:
+                        yield value
+                    except GeneratorExit:
+                        if fetched is not None:
+                            parked = park((conn, owned, cursor, fetched))
+                        raise
                     row_index += 1
+                rows = []
         finally:
-            cursor.close()
-            if owned:
-                conn.close()
+            if not parked:
+                _close(conn, owned, cursor)
 
     if single:
         return Dataset(produce, S.LEAF, UNKNOWN, [((), declared[0].np)])
     if declared is not None:
         return Dataset(produce, tuple(S.LEAF for _ in declared), UNKNOWN, [((), t.np) for t in declared])
 
-    def tmpl_fn():  # the number of columns is known once the query has run
-        first = next(iter(produce()), None)
-        if first is None:
+    def tmpl_fn():  # the number of columns is known once the query has run (a peek: see produce)
+        if not learned and next(iter(produce()), None) is None:
             raise ValueError("Dataset.from_sql: the query returned no rows, so its columns are unknown; "
                              "pass output_types")
-        return tuple(S.LEAF for _ in first)
+        return learned[0]
 
     return Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=tmpl_fn)
+
+
+_PEEK_ROWS = 4096  # rows a stopped pass keeps for the next one (see produce)
+
+
+def _close(conn, owned, cursor):
+    try:
+        cursor.close()
+    finally:
+        if owned:
+            conn.close()
 
 
 def _infer(value, column, row):
@@ -163,13 +219,35 @@ def _infer(value, column, row):
 
 
 def _sql_value(value, dtype, column, row):
+    """`value` as a `dtype` scalar, exactly or not at all."""
+    where = f"Dataset.from_sql: column {column!r} of row {row}"
     if value is None:
-        raise ValueError(with_location(f"Dataset.from_sql: column {column!r} of row {row} is NULL"))
+        raise ValueError(with_location(f"{where} is NULL"))
     if isinstance(value, (str, bytes)):
-        raise TypeError(with_location(
-            f"Dataset.from_sql: column {column!r} of row {row} is text ({value!r}); expected {dtype.name}"))
-    if dtype.is_integer and isinstance(value, float) and value != int(value):
-        raise TypeError(with_location(
-            f"Dataset.from_sql: column {column!r} of row {row} is {value!r}, not an integer ({dtype.name})"))
-    return np.asarray(value, dtype=dtype.np)
+        raise TypeError(with_location(f"{where} is text ({value!r}); expected {dtype.name}"))
+    if not isinstance(value, (bool, int, float, np.generic)):
+        raise TypeError(with_location(f"{where} is a {type(value).__name__}; expected {dtype.name}"))
+    if dtype.is_bool:
+        if isinstance(value, (float, np.floating)) or value not in (0, 1):
+            raise ValueError(with_location(f"{where} is {value!r}, not a bool (0 or 1)"))
+        return np.asarray(bool(value))
+    if dtype.is_integer:
+        if isinstance(value, (float, np.floating)):
+            if not math.isfinite(value) or value != int(value):
+                raise TypeError(with_location(f"{where} is {value!r}, not an integer ({dtype.name})"))
+            value = int(value)
+        info = np.iinfo(dtype.np)
+        if not info.min <= int(value) <= info.max:
+            raise ValueError(with_location(
+                f"{where} is {value!r}, out of range for {dtype.name} [{info.min}, {info.max}]"))
+        return np.asarray(int(value), dtype=dtype.np)
+    try:
+        finite = math.isfinite(value)
+        with np.errstate(over="ignore"):
+            out = np.asarray(value, dtype=dtype.np)
+    except OverflowError:  # an integer too big even for a float64
+        finite, out = True, None
+    if out is None or (finite and not np.isfinite(out)):
+        raise ValueError(with_location(f"{where} is {value!r}, out of range for {dtype.name}"))
+    return out
 

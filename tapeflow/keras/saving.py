@@ -11,6 +11,7 @@ import os
 
 from tapeflow.runtime import nest
 from tapeflow.runtime.errors import with_location
+from tapeflow.train import files
 
 CONFIG = "config.json"
 WEIGHTS = "weights"
@@ -239,10 +240,13 @@ def load_model(filepath, custom_objects=None, compile=True, **unused):  # noqa: 
         raise FileNotFoundError(with_location(
             f"load_model: no saved model at {filepath!r} (expected a directory with {CONFIG}, written by "
             f"Model.save)"))
-    with open(path) as f:
-        config = json.load(f)
-    if config.get("format") != FORMAT:
-        raise ValueError(with_location(f"load_model: {filepath!r} has format {config.get('format')!r}, "
+    try:
+        config = json.loads(files.read_limited(path, filepath, 256 << 20).decode("utf-8"))
+    except (ValueError, RecursionError) as exc:  # a FIFO, a link out of the folder, bad JSON
+        raise ValueError(with_location(f"load_model: {path!r} cannot be read: {exc}")) from None
+    if not isinstance(config, dict) or config.get("format") != FORMAT:
+        got = config.get("format") if isinstance(config, dict) else None
+        raise ValueError(with_location(f"load_model: {filepath!r} has format {got!r}, "
                                        f"expected {FORMAT!r}"))
     _SCOPE.append({**_SCOPE[-1], **(custom_objects or {})})
     try:
@@ -304,17 +308,45 @@ def _compile_config(model):
     return out
 
 
+def _registered(module, base, name):
+    """The class `name` of a keras module (or of custom_objects) if it is one of the
+    module's own `base` subclasses; anything else a config names is refused (a
+    config from a file must never reach an arbitrary attribute or callable)."""
+    cls = _SCOPE[-1].get(name) if isinstance(name, str) else None
+    if cls is None and isinstance(name, str) and name.isidentifier() and not name.startswith("_"):
+        cls = vars(module).get(name)
+    if not (isinstance(cls, type) and issubclass(cls, base)):
+        raise ValueError(with_location(
+            f"load_model: the compile config names {name!r}, which is not a registered {base.__name__} class "
+            f"of keras.{module.__name__.rsplit('.', 1)[-1]} (pass custom_objects for your own classes)"))
+    return cls
+
+
 def _from_compile_config(config):
     from tapeflow.keras import losses, metrics, optimizers
 
-    def decode(value, module):
+    def decode(value, module, base):
         if isinstance(value, list):
-            return [decode(v, module) for v in value]
+            return [decode(v, module, base) for v in value]
         if isinstance(value, dict) and "class_name" not in value:
-            return {k: decode(v, module) for k, v in value.items()}
+            return {k: decode(v, module, base) for k, v in value.items()}
         if isinstance(value, dict):
-            return getattr(module, value["class_name"])(**value["config"])
+            kwargs = value.get("config", {})
+            if not isinstance(kwargs, dict) or not all(isinstance(k, str) and k.isidentifier() for k in kwargs):
+                raise ValueError(with_location(f"load_model: bad compile config {value!r}"))
+            cls = _registered(module, base, value["class_name"])
+            try:
+                return cls(**kwargs)
+            except TypeError as exc:
+                raise ValueError(with_location(f"load_model: cannot rebuild {cls.__name__} from its compile "
+                                               f"config {kwargs!r}: {exc}")) from None
+        if value is not None and not isinstance(value, str):
+            raise ValueError(with_location(f"load_model: bad compile config entry {value!r}"))
         return value
 
-    return {"optimizer": decode(config["optimizer"], optimizers), "loss": decode(config.get("loss"), losses),
-            "metrics": decode(config.get("metrics"), metrics), "loss_weights": config.get("loss_weights")}
+    if not isinstance(config, dict):
+        raise ValueError(with_location("load_model: the compile config must be an object"))
+    return {"optimizer": decode(config.get("optimizer"), optimizers, optimizers.Optimizer),
+            "loss": decode(config.get("loss"), losses, losses.Loss),
+            "metrics": decode(config.get("metrics"), metrics, metrics.Metric),
+            "loss_weights": config.get("loss_weights")}

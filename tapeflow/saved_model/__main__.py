@@ -6,9 +6,14 @@
 `run` reads each input with allow_pickle=False, prints every output (name,
 dtype, shape, values) and, with --output, writes the single output to FILE.npy
 or, with --output name=FILE.npy (repeatable), the named ones.
-Exit status: 0 on success, 2 for bad arguments or a bad saved model.
+Exit status: 0 on success, 2 for bad arguments or a bad saved model (a
+message, never a traceback).  Every name from the file is printed through
+`_clean`: control characters, ANSI escape sequences and lone surrogates are
+shown escaped, never sent to the terminal.
 """
 import argparse
+import os
+import stat
 import sys
 
 import numpy as np
@@ -18,6 +23,13 @@ from .loading import load
 from .saving import SERVING
 
 
+def _clean(text):
+    """`text` with every non-printable character (controls, ESC, lone surrogates,
+    other unprintables) written as a Python escape."""
+    text = str(text)
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 def _aval_text(aval):
     dims = ", ".join("None" if d is None else str(d) for d in aval.shape)
     return f"{aval.dtype.name}[{dims}]"
@@ -25,23 +37,23 @@ def _aval_text(aval):
 
 def show(path, out):
     model = load(path)
-    out.write(f"saved model {path}\n")
+    out.write(f"saved model {_clean(path)}\n")
     if not model.signatures:
         out.write("  no signatures\n")
     for name in sorted(model.signatures):
         sig = model.signatures[name]
-        out.write(f"  signature {name!r}:\n")
+        out.write(f"  signature {_clean(repr(name))}:\n")
         for n, aval in sig.inputs:
-            out.write(f"    input  {n}: {_aval_text(aval)}\n")
+            out.write(f"    input  {_clean(n)}: {_aval_text(aval)}\n")
         for n, _, aval in sig.outputs:
-            out.write(f"    output {n}: {_aval_text(aval)}\n")
+            out.write(f"    output {_clean(n)}: {_aval_text(aval)}\n")
     methods = sorted(k for k, v in vars(model).items() if hasattr(v, "concrete_functions") and k[0] != "_")
     if model._call is not None:
         methods = ["__call__"] + methods
     for name in methods:
         fn = model._call if name == "__call__" else getattr(model, name)
         for concrete in fn.concrete_functions:
-            out.write(f"  method {name}: {concrete.pretty_printed_signature()}\n")
+            out.write(f"  method {_clean(name)}: {_clean(concrete.pretty_printed_signature())}\n")
     n_values = sum(int(np.prod(v.shape.dims)) for v in model.variables)
     out.write(f"  variables: {len(model.variables)} ({n_values} values)\n")
 
@@ -64,6 +76,8 @@ def run(path, signature, inputs, outputs, out):
     feeds = {}
     for name, file in _pairs(inputs, "--input").items():
         try:
+            if not stat.S_ISREG(os.stat(file).st_mode):  # a FIFO or device would block np.load
+                raise ValueError("not a regular file")
             feeds[name] = np.load(file, allow_pickle=False)
         except (OSError, ValueError) as exc:
             raise SystemExit(f"error: cannot read input {name!r} from {file!r}: {exc}") from None
@@ -74,7 +88,7 @@ def run(path, signature, inputs, outputs, out):
     with np.printoptions(threshold=200):
         for name, value in results.items():
             array = value.numpy()
-            out.write(f"{name}: {array.dtype.name}{list(array.shape)}\n{array}\n")
+            out.write(f"{_clean(name)}: {array.dtype.name}{list(array.shape)}\n{array}\n")
     if outputs:
         if len(outputs) == 1 and "=" not in outputs[0]:
             if len(results) != 1:
@@ -106,14 +120,17 @@ def main(argv=None, out=sys.stdout):
             show(args.path, out)
         else:
             run(args.path, args.signature, args.input, args.output, out)
-    except SavedModelError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except (SavedModelError, OSError) as exc:
+        print(_clean(f"error: {exc}"), file=sys.stderr)
         return 2
     except SystemExit as exc:
         if isinstance(exc.code, str):
-            print(exc.code, file=sys.stderr)
+            print(_clean(exc.code), file=sys.stderr)
             return 2
         raise
+    except Exception as exc:  # noqa: BLE001 - a command line tool reports, it does not dump a traceback
+        print(_clean(f"error: {type(exc).__name__}: {exc}"), file=sys.stderr)
+        return 2
     return 0
 
 

@@ -1,18 +1,19 @@
 """Arrays in a saved model: small constants inline in the JSON, the others as
 .npy files read by a checked reader.
 
-The reader never unpickles (object arrays are refused before any data is read),
-checks the header's dtype and shape against what the program declares, and
-checks that the file holds exactly that many bytes, so a truncated or padded
-file is an error rather than a short or misread array.
+The reader (train/files.py, shared with checkpoints) opens only regular files
+inside the saved model, never unpickles (object arrays are refused before any
+data is read), checks the header's dtype and shape against what the program
+declares, and checks that the file holds exactly that many bytes, so a
+truncated or padded file is an error rather than a short or misread array.
 """
 import math
-import os
 import re
 
 import numpy as np
 
 from tapeflow.runtime import dtypes
+from tapeflow.train import files
 
 from .format import INLINE_ELEMENTS, MAX_ARRAY_BYTES, SavedModelError
 
@@ -72,41 +73,13 @@ def check_file_name(name, where):
     return name
 
 
-def read_npy(path, dtype, shape, where):
-    """The array in the .npy file `path`, which must hold exactly a `dtype` array
-    of `shape` (both from the program, already validated)."""
+def read_npy(path, root, dtype, shape, where):
+    """The array in the .npy file `path` (a regular file inside the saved model
+    `root`), which must hold exactly a `dtype` array of `shape` (both from the
+    program, already validated)."""
     try:
-        size = os.path.getsize(path)
+        return files.read_npy(path, root, dtype.np, shape, MAX_ARRAY_BYTES, "the program")
     except OSError as exc:
         raise SavedModelError(f"{where}: cannot read {path!r}: {exc.strerror or exc}") from None
-    if size > MAX_ARRAY_BYTES:
-        raise SavedModelError(f"{where}: {path!r} is {size} bytes, over the limit of {MAX_ARRAY_BYTES}")
-    try:
-        with open(path, "rb") as f:
-            version = np.lib.format.read_magic(f)
-            if version == (1, 0):
-                header = np.lib.format.read_array_header_1_0(f)
-            elif version == (2, 0):
-                header = np.lib.format.read_array_header_2_0(f)
-            else:
-                raise ValueError(f"unsupported .npy version {version}")
-            file_shape, fortran, file_dtype = header
-            offset = f.tell()
-            if file_dtype.hasobject or file_dtype.fields is not None or file_dtype.subdtype is not None:
-                raise ValueError(f"dtype {file_dtype} is not a plain numeric dtype (pickled objects are refused)")
-            if file_dtype.newbyteorder("=") != dtype.np or tuple(file_shape) != tuple(shape):
-                raise ValueError(f"it holds {file_dtype}{list(file_shape)}, the program says "
-                                 f"{dtype.name}{list(shape)}")
-            nbytes = math.prod(shape) * dtype.np.itemsize
-            if size - offset != nbytes:
-                raise ValueError(f"it has {size - offset} data bytes, a {dtype.name}{list(shape)} array "
-                                 f"needs {nbytes} (truncated or padded)")
-            data = f.read(nbytes)
-    except SavedModelError:
-        raise
-    except (OSError, ValueError, SyntaxError, TypeError, EOFError) as exc:
+    except ValueError as exc:
         raise SavedModelError(f"{where}: {path!r} is not a valid .npy file: {exc}") from None
-    if len(data) != nbytes:
-        raise SavedModelError(f"{where}: {path!r} changed while it was read")
-    array = np.frombuffer(data, dtype=file_dtype).reshape(shape, order="F" if fortran else "C")
-    return np.array(array, dtype=dtype.np, order="C")  # a writable, native-order copy

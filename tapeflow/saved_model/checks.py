@@ -23,8 +23,29 @@ _SIGNATURES = {}
 _DTYPES = frozenset(id(d) for d in dtypes.ALL)
 
 
+# The op table's stateful ops a loaded graph may hold: their effects stay inside the
+# program (its random streams, its own stdout/stderr lines, its assertions, loop
+# stacks).  Every other stateful op (py_function runs host Python, summary_write
+# writes into the host's log directories, and any future one until it is listed
+# here) is refused: a loaded graph is pure ops plus reads/writes of its own variables.
+LOADABLE_STATEFUL = frozenset(("random_normal", "random_uniform", "truncated_normal", "random_shuffle",
+                               "random_categorical", "print", "assert", "while_stack_alloc"))
+
+
 def is_known_op(op):
     return op in SPECIAL_OPS or op in PRIMITIVES
+
+
+def refusal(op):
+    """Why a known op may not appear in a loaded graph, or None.  (The special ops
+    are checked in full below: a variable node must be one of the program's own.)"""
+    if op in SPECIAL_OPS:
+        return None
+    prim = PRIMITIVES.get(op)
+    if prim is not None and prim.stateful and op not in LOADABLE_STATEFUL:
+        return (f"op {op!r} has effects outside the program and is refused in a loaded saved model "
+                f"(only pure ops and reads/writes of the model's own variables may be loaded)")
+    return None
 
 
 def _fail(where, what):

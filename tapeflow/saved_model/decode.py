@@ -150,6 +150,8 @@ class GraphReader:
         op = expect_str(obj["op"], where + ", op", 128)
         where = f"{where} (%{node_id} {op})"
         expect(checks.is_known_op(op), where, f"unknown op {op!r}")
+        refused = checks.refusal(op)
+        expect(refused is None, where, refused)
         inputs = tuple(self._ref(r, f"{where}, inputs[{i}]", by_id)
                        for i, r in enumerate(expect_list(obj["inputs"], where + ", inputs", MAX_NODES)))
         attrs_obj = obj["attrs"]

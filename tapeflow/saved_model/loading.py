@@ -16,6 +16,7 @@ from tapeflow.runtime.registry import Aval
 from tapeflow.runtime.variables import Variable
 from tapeflow.tracer.concrete import ConcreteFunction, _Output
 from tapeflow.train import checkpoint_format as checkpoint
+from tapeflow.train import files
 
 from . import arrays, structure
 from .decode import (GraphReader, decode_aval, decode_static_shape, expect, expect_dict, expect_int, expect_list,
@@ -28,9 +29,12 @@ def load(export_dir):
     """The saved model in directory `export_dir`: `.signatures[name](**inputs)`
     returns a dict of outputs; saved tf.functions are methods of the object."""
     path = os.fspath(export_dir)
-    program = read_program(path)
-    variables, keys = _read_variables(path, program["variables"])
-    reader = GraphReader(variables, _constant_reader(path))
+    if not isinstance(path, str):
+        raise SavedModelError(f"no saved model at {path!r}: the path must be a str")
+    root = files.published(path, PROGRAM)  # the aside copy after a killed overwrite
+    program = read_program(root)
+    variables, keys = _read_variables(root, program["variables"])
+    reader = GraphReader(variables, _constant_reader(root))
     functions = [_function(reader, entry, f"{PROGRAM}: functions[{i}]")
                  for i, entry in enumerate(expect_list(program["functions"], f"{PROGRAM}: functions"))]
     signatures = {}
@@ -69,25 +73,26 @@ def _no_constants(name):
     raise SavedModelError(f"non-standard JSON constant {name}")
 
 
-def read_json(file, limit, what):
+def read_json(file, root, limit, what):
+    """The JSON in `file` (a regular file inside `root`), parsed strictly."""
     try:
-        size = os.path.getsize(file)
-    except OSError:
-        raise SavedModelError(f"no saved model at {os.path.dirname(file)!r}: {what} is missing") from None
-    if size > limit:
-        raise SavedModelError(f"{file!r} is {size} bytes, over the limit of {limit}")
+        data = files.read_limited(file, root, limit)
+    except FileNotFoundError:
+        raise SavedModelError(f"no saved model at {root!r}: {what} is missing") from None
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise SavedModelError(f"{file!r} cannot be read: {reason}") from None
     try:
-        with open(file, "rb") as f:
-            text = f.read(limit + 1).decode("utf-8")
+        text = data.decode("utf-8")
         return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
     except SavedModelError as exc:
         raise SavedModelError(f"{file!r}: {exc}") from None
-    except (OSError, ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise SavedModelError(f"{file!r} is not valid JSON: {type(exc).__name__}: {exc}") from None
 
 
 def read_program(path):
-    program = read_json(os.path.join(path, PROGRAM), MAX_PROGRAM_BYTES, PROGRAM)
+    program = read_json(os.path.join(path, PROGRAM), path, MAX_PROGRAM_BYTES, PROGRAM)
     expect(isinstance(program, dict), PROGRAM, "the top level must be an object")
     fmt, version = program.get("format"), program.get("version")
     expect(fmt == FORMAT, PROGRAM, f"format is {fmt!r}, not {FORMAT!r}")
@@ -101,7 +106,8 @@ def read_program(path):
 def _read_variables(path, entries):
     where = f"{PROGRAM}: variables"
     folder = os.path.join(path, VARIABLES_DIR)
-    index = read_json(os.path.join(folder, checkpoint.INDEX), MAX_PROGRAM_BYTES, f"{VARIABLES_DIR}/{checkpoint.INDEX}")
+    index = read_json(os.path.join(folder, checkpoint.INDEX), path, MAX_PROGRAM_BYTES,
+                      f"{VARIABLES_DIR}/{checkpoint.INDEX}")
     iwhere = f"{VARIABLES_DIR}/{checkpoint.INDEX}"
     expect_dict(index, iwhere, ("format", "version", "values"))
     expect(index["format"] == checkpoint.FORMAT and index["version"] == checkpoint.VERSION, iwhere,
@@ -124,7 +130,7 @@ def _read_variables(path, entries):
         expect(file_entry["shape"] == list(shape) and file_entry["dtype"] == dtype.name, f"{iwhere}[{key!r}]",
                "shape or dtype differ from the program's")
         fname = arrays.check_file_name(file_entry["file"], f"{iwhere}[{key!r}]")
-        value = arrays.read_npy(os.path.join(folder, fname), dtype, shape, f"variable {key!r}")
+        value = arrays.read_npy(os.path.join(folder, fname), path, dtype, shape, f"variable {key!r}")
         base = name[:-2] if name.endswith(":0") else name
         variables.append(Variable(value, trainable=entry["trainable"], name=base))
         keys.append(key)
@@ -144,7 +150,8 @@ def _constant_reader(path):
     def read(name, dtype, shape, where):
         hit = cache.get(name)
         if hit is None:
-            hit = cache[name] = arrays.read_npy(os.path.join(path, CONSTANTS_DIR, name), dtype, shape, where)
+            hit = cache[name] = arrays.read_npy(os.path.join(path, CONSTANTS_DIR, name), path, dtype, shape,
+                                                where)
         expect(hit.dtype == dtype.np and hit.shape == tuple(shape), where, f"{name} is used with two shapes")
         return hit
 

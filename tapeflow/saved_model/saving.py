@@ -14,10 +14,7 @@ What is saved:
                reach it.  The `variables/` folder is a tapeflow checkpoint.
 """
 import inspect
-import json
 import os
-import shutil
-import tempfile
 import warnings
 
 import numpy as np
@@ -29,6 +26,7 @@ from tapeflow.tracer.concrete import ConcreteFunction, _Output
 from tapeflow.tracer.function import Function
 from tapeflow.tracer.signature import TensorSpec
 from tapeflow.train import checkpoint_format as checkpoint
+from tapeflow.train import files
 from tapeflow.train.trackable import Trackable, children_of
 
 from . import structure
@@ -346,25 +344,31 @@ def _walk_object(x, prefix, path_of, seen, depth):
 
 # ------------------------------------------------------------------ writing
 def _write_directory(export_dir, program, named_variables, constants, overwrite):
+    """Crash-safe (train/files.py): a temporary sibling, fsync'ed, published by
+    renames; an existing saved model is renamed aside first and deleted last, so
+    the path always holds a complete model, the old one or the new one."""
     path = os.path.abspath(os.fspath(export_dir))
-    parent = os.path.dirname(path)
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=os.path.basename(path) + ".tmp-", dir=parent)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = files.make_temp_dir(path)
     try:
         checkpoint.write_values(os.path.join(tmp, VARIABLES_DIR), named_variables)
         if constants:
             os.mkdir(os.path.join(tmp, CONSTANTS_DIR))
             for i, array in enumerate(constants):
-                checkpoint._write_array(os.path.join(tmp, CONSTANTS_DIR, f"{i}.npy"), array)  # noqa: SLF001
-            checkpoint._fsync_dir(os.path.join(tmp, CONSTANTS_DIR))  # noqa: SLF001
+                files.write_array(os.path.join(tmp, CONSTANTS_DIR, f"{i}.npy"), array)
+            files.fsync_dir(os.path.join(tmp, CONSTANTS_DIR))
         # The program goes last: a directory without it is never a saved model.
-        with open(os.path.join(tmp, PROGRAM), "w") as f:
-            json.dump(program, f, indent=1, sort_keys=True, allow_nan=False)
-            f.flush()
-            os.fsync(f.fileno())
-        checkpoint._fsync_dir(tmp)  # noqa: SLF001
-        checkpoint._publish(tmp, path, overwrite)  # noqa: SLF001
-        checkpoint._fsync_dir(parent)  # noqa: SLF001
+        files.write_json(os.path.join(tmp, PROGRAM), program, allow_nan=False)
+        files.fsync_dir(tmp)
+        files.publish(tmp, path, overwrite)
+    except OSError as exc:
+        files.remove_dir(tmp)
+        if isinstance(exc, FileExistsError):
+            raise FileExistsError(f"save: {path!r} exists (pass overwrite=True)") from None
+        where = f" ({exc.filename})" if exc.filename else ""
+        if exc.errno is None:  # a buffered file's short write: no errno
+            raise OSError(f"{exc} (a short write: is the disk full?) while saving the model {path!r}") from exc
+        raise type(exc)(exc.errno, f"{exc.strerror or exc} while saving the model {path!r}{where}") from exc
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        files.remove_dir(tmp)
         raise

@@ -1,5 +1,7 @@
 """tf.train: checkpoints, the global step and the TensorFlow 1 optimizers."""
-from tapeflow.train.checkpoint_format import list_variables, load_variable  # noqa: F401
+from tapeflow.train.checkpoint_format import (  # noqa: F401
+    CheckpointError, CheckpointNotFoundError, list_variables, load_variable,
+)
 from tapeflow.train.checkpoint_classes import Checkpoint, CheckpointManager, latest_checkpoint  # noqa: F401
 from tapeflow.train.optimizers import (  # noqa: F401
     AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, Optimizer,

@@ -1,9 +1,9 @@
 """tf.train.Checkpoint, tf.train.CheckpointManager and tf.train.latest_checkpoint
-over the directory format of checkpoint.py."""
+over the directory format of checkpoint_format.py."""
 import json
 import os
-import shutil
 import time
+import warnings
 
 import numpy as np
 
@@ -11,6 +11,7 @@ from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.variables import Variable
 from tapeflow.train import checkpoint_format as fmt
+from tapeflow.train import files
 from tapeflow.train.trackable import Trackable
 
 
@@ -83,28 +84,62 @@ def _state_path(directory):
     return os.path.join(directory, fmt.STATE_FILE)
 
 
+def _plain_name(name):
+    """A name the state file may hold: one plain entry of its own directory."""
+    return isinstance(name, str) and name not in ("", ".", "..") and not name.startswith(".") \
+        and "/" not in name and "\\" not in name and "\0" not in name and os.path.basename(name) == name
+
+
 def _read_state(directory):
-    """Names of the checkpoints in `directory`, oldest first."""
+    """Names of the checkpoints in `directory`, oldest first.  Only plain names of
+    entries inside `directory` are trusted (a state file naming "../elsewhere" or
+    an absolute path must not make another directory's files "latest", or
+    deletable by the next save)."""
+    path = _state_path(directory)
     try:
-        with open(_state_path(directory)) as f:
-            state = json.load(f)
+        text = files.read_limited(path, directory, fmt.MAX_INDEX_BYTES)
+        state = json.loads(text.decode("utf-8"))
     except FileNotFoundError:
         return []
-    return [p for p in state.get("all_model_checkpoint_paths", [])]
+    except OSError as exc:
+        raise fmt._named(exc, path, "reading") from exc  # noqa: SLF001
+    except (ValueError, RecursionError) as exc:
+        raise fmt.CheckpointError(with_location(f"checkpoint state file {path!r} cannot be read: {exc}")) from None
+    names = state.get("all_model_checkpoint_paths", []) if isinstance(state, dict) else None
+    if not isinstance(names, list):
+        raise fmt.CheckpointError(with_location(f"checkpoint state file {path!r} has no list of checkpoints"))
+    trusted = [n for n in names if _plain_name(n)]
+    if len(trusted) != len(names):
+        warnings.warn(f"checkpoint state file {path!r} names entries outside its directory; they are ignored: "
+                      f"{[n for n in names if not _plain_name(n)][:5]!r}", RuntimeWarning, stacklevel=3)
+    return trusted
 
 
 def _write_state(directory, names):
-    tmp = _state_path(directory) + ".tmp"
-    fmt._write_json(tmp, {"model_checkpoint_path": names[-1] if names else None,
-                          "all_model_checkpoint_paths": names})
-    os.replace(tmp, _state_path(directory))
-    fmt._fsync_dir(directory)
+    """Replace the state file atomically (a new file renamed over the old one)."""
+    tmp = files.temp_name(_state_path(directory))
+    try:
+        files.write_json(tmp, {"model_checkpoint_path": names[-1] if names else None,
+                               "all_model_checkpoint_paths": names})
+        os.replace(tmp, _state_path(directory))
+    except OSError as exc:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise fmt._named(exc, _state_path(directory)) from exc  # noqa: SLF001
+    files.fsync_dir(directory)
+
+
+def _exists(directory, name):
+    folder = fmt.resolve(os.path.join(directory, name))
+    return os.path.isfile(os.path.join(folder, fmt.INDEX))
 
 
 def latest_checkpoint(checkpoint_dir):
     """The path of the newest checkpoint recorded in `checkpoint_dir`, or None."""
-    names = [n for n in _read_state(checkpoint_dir)
-             if os.path.isfile(os.path.join(checkpoint_dir, n, fmt.INDEX))]
+    checkpoint_dir = os.fspath(checkpoint_dir)
+    names = [n for n in _read_state(checkpoint_dir) if _exists(checkpoint_dir, n)]
     return os.path.join(checkpoint_dir, names[-1]) if names else None
 
 
@@ -123,8 +158,7 @@ class CheckpointManager:
         self._init_fn = init_fn
         self._last_kept_time = time.time()
         os.makedirs(self.directory, exist_ok=True)
-        self._names = [n for n in _read_state(self.directory)
-                       if os.path.isfile(os.path.join(self.directory, n, fmt.INDEX))]
+        self._names = [n for n in _read_state(self.directory) if _exists(self.directory, n)]
 
     @property
     def checkpoints(self):
@@ -142,23 +176,31 @@ class CheckpointManager:
         else:
             number = int(checkpoint_number)
         name = f"{self._name}-{number}"
+        # Crash-safe order: the new checkpoint is complete and published, then the
+        # state file names it (atomically) together with the ones kept, and only
+        # then are the others deleted.  A kill at any point leaves a state file that
+        # names only complete checkpoints, the newest completed one among them.
         fmt.write_objects(os.path.join(self.directory, name), self._checkpoint._roots())
-        self._names = [n for n in self._names if n != name] + [name]
-        self._sweep()
-        _write_state(self.directory, self._names)
+        keep, drop = self._plan([n for n in self._names if n != name] + [name])
+        _write_state(self.directory, keep)
+        self._names = keep
+        for old in drop:
+            files.remove_dir(os.path.join(self.directory, old))
         return os.path.join(self.directory, name)
 
-    def _sweep(self):
-        """Delete the oldest checkpoints beyond max_to_keep (except hourly keepers)."""
+    def _plan(self, names):
+        """(names kept, names to delete): the newest max_to_keep, except that one
+        checkpoint per keep_checkpoint_every_n_hours leaves the list but stays on disk."""
+        keep, drop = list(names), []
         if self._max_to_keep is None:
-            return
-        while len(self._names) > self._max_to_keep:
-            oldest = self._names.pop(0)
-            path = os.path.join(self.directory, oldest)
+            return keep, drop
+        while len(keep) > self._max_to_keep:
+            oldest = keep.pop(0)
             if self._keep_hours and time.time() - self._last_kept_time >= self._keep_hours * 3600:
                 self._last_kept_time = time.time()
                 continue
-            shutil.rmtree(path, ignore_errors=True)
+            drop.append(oldest)
+        return keep, drop
 
     def restore_or_initialize(self):
         if self.latest_checkpoint is not None:

@@ -3,21 +3,27 @@
 On-disk format (documented in README.md): a checkpoint is a directory holding
 `index.json` and one `.npy` file per value.  The index maps each value's path in
 the object graph ("model/dense/kernel", "optimizer/iterations", slot variables as
-"optimizer/.slot/m/model/dense/kernel") to its file, shape and dtype.  Arrays are
-read with allow_pickle=False: nothing in a checkpoint can run code.
+"optimizer/.slot/m/model/dense/kernel") to its file, shape and dtype.
 
-Saving is atomic: files go to a temporary sibling directory, each is fsync'ed,
-the index is written last, and one rename publishes the directory.  A failure at
-any point leaves the previous checkpoint as it was and no partial one behind.
+Saving is crash-safe (files.py: temporary sibling, fsync, renames, aside copy
+when overwriting): a failure or a kill at any point leaves the previous
+checkpoint loadable and no partial one under a checkpoint's name.
+
+Reading trusts nothing: the index is checked in full (plain file names inside
+the checkpoint, known dtypes, sane shapes) and every file is opened only if it is
+a regular file inside the directory and read without unpickling.  A restore
+reads and checks every value before it assigns any, so a failed restore
+changes nothing.
 """
 import json
+import math
 import os
-import shutil
-import tempfile
 
 import numpy as np
 
+from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import with_location
+from tapeflow.train import files
 from tapeflow.train.trackable import Trackable, check_compatible, walk
 
 FORMAT = "tapeflow-checkpoint"
@@ -29,6 +35,19 @@ SLOT = "/.slot/"
 # itself (every value keyed by its object path), listed under the same name.
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"  # what TensorFlow appends to a variable's path
+MAX_INDEX_BYTES = 256 << 20
+MAX_ARRAY_BYTES = 1 << 40
+MAX_RANK = 32
+_DTYPE_NAMES = frozenset(d.np.name for d in dtypes.ALL)
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be read: malformed, truncated or tampered with.
+    The message names the checkpoint and, for one value, its key."""
+
+
+class CheckpointNotFoundError(CheckpointError, FileNotFoundError):
+    """No checkpoint at the path."""
 
 
 # ------------------------------------------------------------------ collecting
@@ -47,42 +66,15 @@ def collect_values(root_children):
 
 
 # ------------------------------------------------------------------ writing
-def _fsync_dir(path):
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return  # some platforms cannot open directories; the rename is still atomic
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+_write_array = files.write_array  # looked up at call time, so tests can inject faults
 
 
-def _write_array(path, array):
-    with open(path, "wb") as f:
-        np.save(f, array, allow_pickle=False)
-        f.flush()
-        os.fsync(f.fileno())
-
-
-def _write_json(path, obj):
-    with open(path, "w") as f:
-        json.dump(obj, f, indent=1, sort_keys=True)
-        f.flush()
-        os.fsync(f.fileno())
-
-
-def _publish(tmp, final, overwrite):
-    """Move the finished temporary directory into place with renames only."""
-    if os.path.exists(final):
-        if not overwrite:
-            raise FileExistsError(with_location(f"checkpoint {final!r} exists (pass overwrite=True)"))
-        trash = tempfile.mkdtemp(prefix=os.path.basename(final) + ".old-", dir=os.path.dirname(final))
-        os.rename(final, os.path.join(trash, "old"))
-        os.rename(tmp, final)
-        shutil.rmtree(trash, ignore_errors=True)
-    else:
-        os.rename(tmp, final)
+def _named(exc, path, doing="saving"):
+    """An OSError of a save (or read), re-raised naming the checkpoint (and the file)."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    if exc.errno is None:  # a buffered file's short write ("N requested and M written"): no errno
+        return OSError(f"{exc} (a short write: is the disk full?) while {doing} checkpoint {path!r}{where}")
+    return type(exc)(exc.errno, f"{exc.strerror or exc} while {doing} checkpoint {path!r}{where}")
 
 
 def write_values(path, values, overwrite=True):
@@ -90,7 +82,7 @@ def write_values(path, values, overwrite=True):
     path = os.path.abspath(os.fspath(path))
     parent = os.path.dirname(path)
     os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=os.path.basename(path) + ".tmp-", dir=parent)
+    tmp = files.make_temp_dir(path)
     try:
         index = {}
         for i, (key, var) in enumerate(values):
@@ -101,12 +93,16 @@ def write_values(path, values, overwrite=True):
             _write_array(os.path.join(tmp, fname), array)
             index[key] = {"file": fname, "shape": list(array.shape), "dtype": array.dtype.name}
         # The index goes last: a directory without one is never a checkpoint.
-        _write_json(os.path.join(tmp, INDEX), {"format": FORMAT, "version": VERSION, "values": index})
-        _fsync_dir(tmp)
-        _publish(tmp, path, overwrite)
-        _fsync_dir(parent)
+        files.write_json(os.path.join(tmp, INDEX), {"format": FORMAT, "version": VERSION, "values": index})
+        files.fsync_dir(tmp)
+        files.publish(tmp, path, overwrite)
+    except OSError as exc:
+        files.remove_dir(tmp)
+        if isinstance(exc, FileExistsError):
+            raise FileExistsError(with_location(f"checkpoint {path!r} exists (pass overwrite=True)")) from None
+        raise _named(exc, path) from exc
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        files.remove_dir(tmp)
         raise
     return path
 
@@ -117,26 +113,88 @@ def write_objects(path, root_children, overwrite=True):
 
 
 # ------------------------------------------------------------------ reading
+def _bad(path, what, key=None):
+    at = f", value {key!r}" if key is not None else ""
+    return CheckpointError(with_location(f"checkpoint {path!r}{at}: {what}"))
+
+
+def _check_index_entry(path, key, entry):
+    if not isinstance(key, str) or not key or not all(key.split("/")):
+        raise _bad(path, f"bad key {key!r}")
+    if not isinstance(entry, dict) or set(entry) != {"file", "shape", "dtype"}:
+        raise _bad(path, "an index entry is {file, shape, dtype}", key)
+    name, shape, dtype = entry["file"], entry["shape"], entry["dtype"]
+    # Only a plain name inside the checkpoint: no "../", no absolute path, no subfolder.
+    if not isinstance(name, str) or name in ("", ".", "..") or "/" in name or "\\" in name or "\0" in name \
+            or name == INDEX or os.path.basename(name) != name:
+        raise _bad(path, f"bad file name {name!r} (a plain file name inside the checkpoint)", key)
+    if not isinstance(shape, list) or len(shape) > MAX_RANK or not all(
+            isinstance(d, int) and not isinstance(d, bool) and 0 <= d < (1 << 40) for d in shape) \
+            or math.prod(shape) > MAX_ARRAY_BYTES:
+        raise _bad(path, f"bad shape {shape!r}", key)
+    if not isinstance(dtype, str) or dtype not in _DTYPE_NAMES:
+        raise _bad(path, f"unknown dtype {dtype!r}", key)
+
+
+def _no_duplicates(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"duplicate key {k!r}")
+        out[k] = v
+    return out
+
+
+def _no_constant(name):
+    raise ValueError(f"non-standard JSON constant {name}")
+
+
+def resolve(path):
+    """The directory holding the checkpoint `path` (its aside copy after a killed overwrite)."""
+    return files.published(os.fspath(path), INDEX)
+
+
 def read_index(path):
+    """The checked index of the checkpoint at `path`: key -> {file, shape, dtype}."""
     path = os.fspath(path)
-    index_path = os.path.join(path, INDEX)
-    if not os.path.isfile(index_path):
-        raise FileNotFoundError(with_location(
-            f"no checkpoint at {path!r} (expected a directory with {INDEX})"))
-    with open(index_path) as f:
-        index = json.load(f)
-    if index.get("format") != FORMAT or index.get("version") != VERSION:
-        raise ValueError(with_location(
-            f"{path!r} is not a {FORMAT} version {VERSION} checkpoint "
-            f"(format {index.get('format')!r}, version {index.get('version')!r})"))
-    return index["values"]
+    folder = resolve(path)
+    index_path = os.path.join(folder, INDEX)
+    try:
+        text = files.read_limited(index_path, folder, MAX_INDEX_BYTES)
+    except FileNotFoundError:
+        raise CheckpointNotFoundError(with_location(
+            f"no checkpoint at {path!r} (expected a directory with {INDEX})")) from None
+    except OSError as exc:
+        raise _named(exc, path, "reading") from exc
+    except ValueError as exc:
+        raise _bad(path, f"cannot read {INDEX}: {exc}") from None
+    try:
+        index = json.loads(text.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise _bad(path, f"{INDEX} is not valid JSON: {exc}") from None
+    if not isinstance(index, dict) or index.get("format") != FORMAT or index.get("version") != VERSION:
+        got = (index.get("format"), index.get("version")) if isinstance(index, dict) else (None, None)
+        raise _bad(path, f"not a {FORMAT} version {VERSION} checkpoint (format {got[0]!r}, version {got[1]!r})")
+    values = index.get("values")
+    if not isinstance(values, dict):
+        raise _bad(path, f"{INDEX} has no values object")
+    for key, entry in values.items():
+        _check_index_entry(path, key, entry)
+    return values
 
 
 def load_array(path, key, entry):
-    array = np.load(os.path.join(path, entry["file"]), allow_pickle=False)
-    if list(array.shape) != entry["shape"] or array.dtype.name != entry["dtype"]:
-        raise ValueError(f"checkpoint {path!r}: the file of {key!r} does not match its index entry")
-    return array
+    """The value `key` of checkpoint `path`, checked against its (checked) index entry."""
+    folder = resolve(path)
+    try:
+        return files.read_npy(os.path.join(folder, entry["file"]), folder, np.dtype(entry["dtype"]),
+                              tuple(entry["shape"]), MAX_ARRAY_BYTES)
+    except FileNotFoundError:
+        raise _bad(path, f"file {entry['file']!r} is missing", key) from None
+    except OSError as exc:
+        raise _named(exc, f"{path}, value {key!r}", "reading") from exc
+    except ValueError as exc:
+        raise _bad(path, f"file {entry['file']!r}: {exc}", key) from None
 
 
 def list_variables(path):
@@ -230,7 +288,7 @@ def read_objects(path, root_children, owner=None):
             continue
         var = var_by_path.get(key)
         if var is not None:
-            _check_entry(key, entry, var)
+            _check_entry(path, key, entry, var)
             assigns.append((var, key, entry))
             continue
         prefix, obj, rest = _deepest_object(key, obj_by_path)
@@ -241,18 +299,27 @@ def read_objects(path, root_children, owner=None):
             defers.append((obj, rest, key, entry))
         else:
             have = sorted(_child_names(obj))
-            raise ValueError(with_location(
-                f"Checkpoint restore: the checkpoint has a value '{key}' but '{prefix}' "
+            raise CheckpointError(with_location(
+                f"Checkpoint restore: the checkpoint {path!r} has a value '{key}' but '{prefix}' "
                 f"({type(obj).__name__}) has no '{rest}'; it has: {have}"))
+    # Every value is read and checked before the first assignment: all or nothing.
+    skip = set(unused)
+    loaded = {key: load_array(path, key, entry) for key, entry in sorted(entries.items()) if key not in skip}
     for var, key, entry in assigns:
-        var.assign(load_array(path, key, entry))
+        _compatible(path, key, loaded[key].shape, loaded[key].dtype, var)
     for opt, var, slot_name, key, entry in slot_assigns:
-        opt._restore_slot(var, slot_name, load_array(path, key, entry), key)
+        slot = opt.get_slot(var, slot_name) if hasattr(opt, "get_slot") else None
+        if slot is not None:
+            _compatible(path, key, loaded[key].shape, loaded[key].dtype, slot)
+    for var, key, entry in assigns:
+        var.assign(loaded[key])
+    for opt, var, slot_name, key, entry in slot_assigns:
+        opt._restore_slot(var, slot_name, loaded[key], key)
     for owner, rest, opt, slot_name, key, entry in slot_defers:
-        owner._defer_slot_restore(rest, opt, slot_name, load_array(path, key, entry), key)
+        owner._defer_slot_restore(rest, opt, slot_name, loaded[key], key)
     deferred = []
     for obj, rest, key, entry in defers:
-        obj._defer_restore(rest, load_array(path, key, entry), key)
+        obj._defer_restore(rest, loaded[key], key)
         deferred.append((obj, rest, key))
     unmatched = [p for p, _ in variables if p not in entries]
     return LoadStatus(unused, unmatched, deferred)
@@ -262,6 +329,13 @@ def _child_names(obj):
     return list(obj._trackable_children()) if isinstance(obj, Trackable) else []
 
 
-def _check_entry(key, entry, var):
+def _compatible(path, key, shape, dtype, var):
+    try:
+        check_compatible(key, shape, dtype, var)
+    except ValueError as exc:
+        raise CheckpointError(with_location(f"{exc} (checkpoint {path!r})")) from None
+
+
+def _check_entry(path, key, entry, var):
     """The index's facts, checked before any file is read."""
-    check_compatible(key, tuple(entry["shape"]), np.dtype(entry["dtype"]), var)
+    _compatible(path, key, tuple(entry["shape"]), np.dtype(entry["dtype"]), var)

@@ -143,7 +143,7 @@ def test_assert_statement_on_tensor_raises_invalid_argument():
         positive(tf.constant(-2.0))
 
 
-def test_try_except_around_tensor_if_never_traces_the_except_branch():
+def test_try_except_around_tensor_if_converts_and_never_runs_the_except_branch():
     def magnitude(x):
         try:
             if x > 0:
@@ -154,8 +154,8 @@ def test_try_except_around_tensor_if_never_traces_the_except_branch():
             y = x
         return y
 
-    with pytest.warns(RuntimeWarning):  # not convertible: the function runs eagerly, correctly
-        assert float(tf.function(magnitude)(tf.constant(-2.0))) == 2.0
+    f = tf.function(magnitude, fallback=False)  # converted as AutoGraph converts it
+    assert float(f(tf.constant(-2.0))) == 2.0 and float(f(tf.constant(3.0))) == 3.0
     assert float(magnitude(tf.constant(-2.0))) == 2.0
 
 

@@ -20,10 +20,18 @@ class _Returns(Transformer):
             return node
         self.flag = self.ctx.namer.new("do_return")
         self.value = self.ctx.namer.new("retval_")
+        always = always_returns(body)
+        in_loop = any(contains(loop.body, gast.Return) for loop in _own(body) if isinstance(loop, _LOOPS))
         new_body = guarded_block(body, self.flag, gast.Return, self._stmt)
         head = templates.replace("flag = False\nvalue = ag__.UndefinedReturnValue()",
                                  flag=self.flag, value=self.value)
-        tail = templates.replace("return ag__.retval(value)", value=self.value)
+        if always:
+            tail = templates.replace("return ag__.retval(value)", value=self.value)
+        else:
+            # The function may end without a return: when that is decided by a
+            # tensor, its result is undefined on some path (TensorFlow's error).
+            tail = templates.replace("return ag__.retval(value, flag, in_loop)", value=self.value,
+                                     flag=self.flag, in_loop=gast.Constant(in_loop, None))
         node.body = templates.with_origin(head, node) + new_body + templates.with_origin(tail, body[-1])
         return node
 
@@ -44,6 +52,23 @@ class _Returns(Transformer):
             if block:
                 setattr(s, field, guarded_block(block, self.flag, gast.Return, self._stmt))
         return [s]
+
+
+def always_returns(stmts):
+    """Every path through `stmts` ends in a return or raise."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (gast.Return, gast.Raise)):
+        return True
+    if isinstance(last, gast.If):
+        return always_returns(last.body) and always_returns(last.orelse)
+    if isinstance(last, gast.With):
+        return always_returns(last.body)
+    if isinstance(last, gast.Try):
+        return always_returns(last.finalbody) or (
+            always_returns(last.body + last.orelse) and all(always_returns(h.body) for h in last.handlers))
+    return any(isinstance(s, (gast.Return, gast.Raise)) for s in stmts)
 
 
 def _own(stmts):

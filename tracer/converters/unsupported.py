@@ -24,8 +24,10 @@ class _Check(Transformer):
     def visit_Try(self, node):
         for s in node.body + node.orelse + node.finalbody + [x for h in node.handlers for x in h.body]:
             for n in gast.walk(s):
-                if isinstance(n, (gast.If, gast.While, gast.For, gast.Return, gast.Break, gast.Continue)):
-                    raise self.ctx.error(node, "try/except around control flow (if, loops, return) "
+                # if/while/for inside try convert as they stand; a jump out of a
+                # try block would need the flags to cross it.
+                if isinstance(n, (gast.Return, gast.Break, gast.Continue)):
+                    raise self.ctx.error(node, "return/break/continue inside try/except/finally "
                                                "is not supported in a converted function")
         return self.generic_visit(node)
 

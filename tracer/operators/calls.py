@@ -8,20 +8,21 @@
 """
 import builtins
 
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.registry import state as dispatch_state
 from tapeflow.runtime.tensor import SymbolicTensor
 from tapeflow.runtime.ops import math_ops
 
-from .. import conversion, logging_ops, staging
+from .. import conversion, staging
 from ..undefined import UndefinedReturnValue
 from .data_structures import TensorList
 from .iteration import enumerate_, len_, range_, zip_
 
 
 def print_(*args, sep=" ", end="\n", file=None, flush=False):
-    """Python print; tf.print when an argument is symbolic (prints when the graph runs)."""
-    if any(isinstance(staging.as_tensor(a), SymbolicTensor) for a in args):
-        stream = "stderr" if file is not None and getattr(file, "name", "") == "<stderr>" else "stdout"
-        return logging_ops.print_(*args, sep=sep, end=end, output_stream=stream)
+    """Python print: it runs when the code runs, which inside a tf.function is
+    once per trace (symbolic tensors print as `Tensor("...", shape=..., dtype=...)`),
+    as TensorFlow's guide teaches; tf.print is the print that runs with the graph."""
     return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
 
 
@@ -39,7 +40,17 @@ def float_(x=0.0):
     return float(x)
 
 
+def next_(iterator, *default):
+    """next(); a data set iterator inside a function being traced takes its element
+    when the graph runs (a graph node), as TensorFlow's iterators do."""
+    staged = getattr(iterator, "next_in_graph", None)
+    if staged is not None and not default and dispatch_state.graph is not None:
+        return staged()
+    return next(iterator, *default)
+
+
 _BUILTINS = {
+    builtins.next: next_,
     builtins.print: print_, builtins.range: range_, builtins.len: len_,
     builtins.enumerate: enumerate_, builtins.zip: zip_, builtins.int: int_, builtins.float: float_,
 }
@@ -76,8 +87,18 @@ def _is_stacking(f, args, kwargs):
     return name in ("convert_to_tensor", "constant", "identity") and len(args) == 1 and not kwargs
 
 
-def retval(value):
-    """The function's result: None when no return ran."""
+def retval(value, did_return=True, return_in_loop=False):
+    """The function's result: None when no return ran.  `did_return` is a
+    tensor when a tensor condition decides whether the function returns at all:
+    then some path ends without a value, which TensorFlow rejects."""
+    if isinstance(staging.as_tensor(did_return), SymbolicTensor):
+        if return_in_loop:
+            raise NotImplementedError(with_location(
+                "a return inside a tensor-dependent loop, and no return after the loop: the function "
+                "has no return value when the loop ends without returning; add a return after the loop"))
+        raise ValueError(with_location(
+            "the function returns a value on some paths of a tensor-dependent condition and none on "
+            "others: the else branch must also have a return statement (or add a return at the end)"))
     return None if isinstance(value, UndefinedReturnValue) else value
 
 

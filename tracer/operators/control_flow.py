@@ -16,8 +16,9 @@ from tapeflow.runtime.registry import state as dispatch_state
 from tapeflow.runtime.tensor import SymbolicTensor, TensorBase, convert_to_tensor
 from tapeflow.runtime.ops import math_ops
 
-from .. import staging
+from .. import logging_ops, staging
 from ..tensor_array import TensorArray
+from ..undefined import Undefined, UndefinedReturnValue
 from .data_structures import TensorList
 from . import iteration
 from .iteration import TensorRange, TensorEnumerate, TensorZip
@@ -94,6 +95,9 @@ def _staged_source(iter_):
         raise TypeError(with_location("for: cannot iterate over a scalar tensor"))
     if isinstance(iter_, (TensorBase, TensorArray, TensorRange, TensorEnumerate, TensorZip)):
         return iteration.source(iter_)
+    if iteration.is_endless_dataset(iter_):
+        # Unrolled at trace time it would never end: staged, one element per iteration.
+        return iteration.Pull(iter(iter_))
     return None
 
 
@@ -122,6 +126,20 @@ class _ListGrew(Exception):
         self.index = index
 
 
+class _UndefinedGotStructure(Exception):
+    """A name without a value before the loop is a tuple/list/dict after one
+    iteration (a return value, a pair): the loop carries one leaf per element."""
+
+    def __init__(self, index, like):
+        super().__init__(index)
+        self.index, self.like = index, like
+
+
+def undefined_like(undefined, like):
+    """`like`'s structure with every leaf the same kind of undefined value."""
+    return nest.map_structure(lambda _: undefined, like)
+
+
 def _staged_loop(test, body, state, names, opts, what, limit, source=None):
     """Stage a while_loop carrying `state` (and, for a for loop, an iteration
     counter over `source`).  A Python list that the body appends to is carried
@@ -130,12 +148,14 @@ def _staged_loop(test, body, state, names, opts, what, limit, source=None):
     if limit is None:
         limit = opts.get("maximum_iterations")
     state = list(state)
-    for _attempt in range(len(state) + 1):
+    for _attempt in range(2 * len(state) + 1):
         try:
             return _stage_once(test, body, tuple(state), names, opts, what, limit, source)
         except _ListGrew as grew:
             k = grew.index
             state[k] = TensorList.from_list(list(state[k]))
+        except _UndefinedGotStructure as got:
+            state[got.index] = undefined_like(state[got.index], got.like)
     raise ValueError(with_location(f"{what}: could not stage the loop"))
 
 
@@ -144,9 +164,14 @@ def _stage_once(test, body, state, names, opts, what, limit, source):
     flat = nest.flatten(state)
     prefix = 1 if source is not None else 0
     n = source.length() if source is not None else None
+    # A name first bound inside the loop is carried from a placeholder; a flag
+    # (the last leaf) records whether an iteration ran to give it a value.
+    created = [i for i, v in enumerate(flat)
+               if v is None or isinstance(v, Undefined) and not isinstance(v, UndefinedReturnValue)]
+    suffix = 1 if created else 0
 
     def unpack(leaves):
-        return nest.pack_sequence_as(structure, list(leaves[prefix:]))
+        return nest.pack_sequence_as(structure, list(leaves[prefix:len(leaves) - suffix]))
 
     def cond_fn(*leaves):
         s = unpack(leaves)
@@ -167,20 +192,26 @@ def _stage_once(test, body, state, names, opts, what, limit, source):
             new = body(s, source.element(leaves[0]))
         _check_lists(structure, new)
         head = [leaves[0] + 1] if source is not None else []
-        return head + nest.flatten(tuple(new))
+        return head + nest.flatten(tuple(new)) + ([convert_to_tensor(True)] if suffix else [])
 
     labels = (["<iteration index>"] if prefix else []) + staging.leaf_names(list(names), structure)
     invariants = _invariants(opts.get("shape_invariants"), flat, prefix)
-    spec = staging.LoopSpec(labels, invariants, limit, what)
-    init = ([convert_to_tensor(0)] if prefix else []) + flat
+    spec = staging.LoopSpec(labels + (["<ran once>"] if suffix else []), invariants, limit, what)
+    init = ([convert_to_tensor(0)] if prefix else []) + flat + ([convert_to_tensor(False)] if suffix else [])
     out = staging.stage_while(cond_fn, body_fn, init, spec)
+    for i in created:
+        if isinstance(out[prefix + i], TensorBase):
+            logging_ops.check(out[-1], f"{what}: '{labels[prefix + i]}' is first assigned inside the loop "
+                                       f"and used after it, but the loop ran no iteration to assign it")
     return tuple(unpack(out))
 
 
 def _check_lists(before, after):
     for k, (b, a) in enumerate(zip(before, after)):
-        if isinstance(b, list) and isinstance(a, list) and len(a) != len(b):
-            raise _ListGrew(k)
+        if isinstance(b, Undefined) and nest.is_nested(a):
+            raise _UndefinedGotStructure(k, a)
+        if isinstance(b, list) and (isinstance(a, list) and len(a) != len(b) or isinstance(a, TensorList)):
+            raise _ListGrew(k)  # appended to here, or in an inner tensor loop
 
 
 def _invariants(pairs, flat, offset):
@@ -189,7 +220,13 @@ def _invariants(pairs, flat, offset):
     for var, shape in pairs or ():
         for i, leaf in enumerate(flat):
             if leaf is var:
-                out[i + offset] = tuple(shape.dims if hasattr(shape, "dims") else shape)
+                dims = shape.dims if hasattr(shape, "dims") else shape
+                if dims is None:
+                    # TensorShape(None): every dim unknown.  The rank stays the loop
+                    # variable's (graphs here have static ranks); a body that changes
+                    # it is reported by the loop's shape check.
+                    dims = (None,) * len(staging.as_tensor(leaf).shape)
+                out[i + offset] = tuple(dims)
                 break
         else:
             raise ValueError(with_location(

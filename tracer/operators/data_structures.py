@@ -3,6 +3,7 @@ it, as Python does) until a tensor-dependent loop appends to it: that loop
 carries it as a TensorList, a TensorArray that grows by one per append."""
 from tapeflow.runtime.errors import with_location
 
+from ..staging import as_tensor as staging_value
 from ..tensor_array import TensorArray
 
 
@@ -16,6 +17,8 @@ class TensorList(TensorArray):
 
     @classmethod
     def from_list(cls, items):
+        from tapeflow.runtime.tensor import convert_to_tensor
+        items = [convert_to_tensor(staging_value(v)) for v in items]
         lst = cls(items[0].dtype if items else None)
         for item in items:
             lst = lst.append(item)

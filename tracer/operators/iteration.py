@@ -44,6 +44,31 @@ class _Rows:
         return read_rows(self.x, i)
 
 
+class Pull:
+    """The elements of an endless data set, taken one per iteration when the graph
+    runs (the iterator's graph `next`); the loop ends only by break or return."""
+
+    def __init__(self, iterator):
+        self.iterator = iterator
+
+    def length(self):
+        return convert_to_tensor(2 ** 31 - 1)
+
+    def element(self, i):
+        return self.iterator.next_in_graph()
+
+
+def is_endless_dataset(it):
+    """A data set whose cardinality is INFINITE (-1), duck-typed (tf.data sits above)."""
+    card = getattr(it, "cardinality", None)
+    if card is None or not callable(card) or not hasattr(it, "element_spec"):
+        return False
+    try:
+        return int(card()) == -1
+    except (TypeError, ValueError):
+        return False
+
+
 def source(it):
     if isinstance(it, (TensorRange, TensorEnumerate, TensorZip)):
         return it

@@ -33,8 +33,9 @@ def _writes(node, out):
     if isinstance(node, gast.Subscript) and isinstance(node.ctx, (gast.Store, gast.Del)):
         # `d[k] = v` modifies d: in a tensor loop or branch d must be carried
         # through the node (a dict or list of tensors), as AutoGraph does.
+        # (`o.d[k] = v` modifies the composite `o.d`: see composite_writes.)
         root = node.value
-        while isinstance(root, (gast.Subscript, gast.Attribute)):
+        while isinstance(root, gast.Subscript):
             root = root.value
         if isinstance(root, gast.Name):
             out.add(root.id)
@@ -194,10 +195,16 @@ class _Definedness:
 
 def annotate(fn_node, params, declared):
     """Annotate the if/while/for statements of one function body (not of
-    nested functions: each is annotated on its own)."""
+    nested functions: each is annotated on its own).
+
+    A name that a nested function or lambda reads (a cell) is carried by every
+    statement that binds it, live or not: the closure may be called later, and
+    must see the value Python would give it."""
     body = fn_node.body
     _Liveness().block(body, set())
     _Definedness().block(body, set(params))
+    cells = closed_over(body)
+    fn_node.cf_cells = cells
     for s in _own_statements(body):
         if isinstance(s, gast.If):
             bound = writes(s.body) | writes(s.orelse)
@@ -207,8 +214,12 @@ def annotate(fn_node, params, declared):
             bound = writes(s.body) | writes(s.target)
         else:
             continue
-        state = (bound & s.cf_live) - declared
+        # A cell first bound inside the statement is carried only when live: a
+        # closure that reads it is then defined inside too, and sees the body's own.
+        state = (bound & (s.cf_live | (cells & s.cf_defined))) - declared
         s.cf_state = sorted(state)
+        s.cf_composites = sorted(c for c in composite_writes(_blocks_of(s))
+                                 if c.split(".")[0] not in bound and c.split(".")[0] not in declared)
         s.cf_undefined = sorted(state - s.cf_defined)
         s.cf_declared = sorted(bound & declared)
 
@@ -241,3 +252,67 @@ def param_names(fn_node):
     names = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
     names += [a.id for a in (args.vararg, args.kwarg) if a is not None]
     return names
+
+
+def _blocks_of(s):
+    if isinstance(s, gast.If):
+        return s.body + s.orelse
+    return s.body
+
+
+_CALLED_AT_ONCE = ("and_", "or_", "if_exp", "assert_stmt")
+
+
+def closed_over(stmts):
+    """Names that functions and lambdas defined in `stmts` (this scope) read.
+    The lambdas converters generate for `and`/`or`/`x if c else y`/assert
+    messages run at once, where they stand, and are not closures."""
+    out = set()
+    todo = list(stmts)
+    while todo:
+        n = todo.pop()
+        if (isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
+                and isinstance(n.func.value, gast.Name) and n.func.value.id == "ag__"
+                and n.func.attr in _CALLED_AT_ONCE):
+            for a in n.args:
+                todo.append(a.body if isinstance(a, gast.Lambda) else a)
+            continue
+        if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)):
+            out |= reads(n)
+            continue
+        if isinstance(n, gast.ClassDef):
+            continue
+        todo.extend(gast.iter_child_nodes(n))
+    return out
+
+
+def composite_name(target):
+    """'obj.a.b' for a target `obj.a.b` or `obj.a.b[k]...` (the attribute chain
+    up to the first subscript), None for plain names and other targets."""
+    chain = []
+    node = target
+    while isinstance(node, (gast.Attribute, gast.Subscript)):
+        if isinstance(node, gast.Subscript):
+            chain = []
+        else:
+            chain.append(node.attr)
+        node = node.value
+    if not isinstance(node, gast.Name) or not chain:
+        return None
+    return ".".join([node.id] + chain[::-1])
+
+
+def composite_writes(stmts):
+    """Composite names (`self.x`, `o.a.b`) assigned by `stmts` in this scope."""
+    out = set()
+    todo = list(stmts)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
+            continue
+        if isinstance(n, (gast.Attribute, gast.Subscript)) and isinstance(n.ctx, (gast.Store, gast.Del)):
+            c = composite_name(n)
+            if c is not None:
+                out.add(c)
+        todo.extend(gast.iter_child_nodes(n))
+    return out
