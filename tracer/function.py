@@ -76,28 +76,62 @@ class _FunctionGraphBuilder(GraphBuilder):
             fn._variables_made += 1
 
 
-def _placeholder_args(builder, args, kwargs, relax):
+def _placeholder_args(builder, args, kwargs, relax, names=()):
     """The arguments with each tensor leaf replaced by a placeholder; returns
-    (args, kwargs, input avals)."""
+    (args, kwargs, input avals).  A placeholder is named after its parameter
+    (`names`: the positional ones), nested leaves `name_0`, `name_1`, ..., as
+    TensorFlow names them (what a symbolic tensor prints: Tensor("x:0", ...))."""
     avals = []
+    tensor_names = builder.__dict__.setdefault("tensor_names", {})
 
-    def leaf(a):
-        if not _is_tensor_leaf(a):
-            return traced_value(a)
-        if isinstance(a, TensorSpec):
-            aval = Aval(a.shape.dims, a.dtype)
-        else:
-            t = convert_to_tensor(a)
-            aval = Aval(t.shape.dims, t.dtype)
-        if relax is not None:
-            aval = Aval(relax[len(avals)], aval.dtype)
-        avals.append(aval)
-        return builder.placeholder(aval)
+    def leaf_named(name):
+        count = [0]
 
-    new_args = [nest.map_structure(leaf, a) if nest.is_nested(a) else leaf(a) for a in args]
-    new_kwargs = {k: nest.map_structure(leaf, kwargs[k]) if nest.is_nested(kwargs[k]) else leaf(kwargs[k])
-                  for k in sorted(kwargs)}
+        def leaf(a):
+            if not _is_tensor_leaf(a):
+                return traced_value(a)
+            if isinstance(a, TensorSpec):
+                aval = Aval(a.shape.dims, a.dtype)
+            else:
+                t = convert_to_tensor(a)
+                aval = Aval(t.shape.dims, t.dtype)
+            if relax is not None:
+                aval = Aval(relax[len(avals)], aval.dtype)
+            avals.append(aval)
+            ph = builder.placeholder(aval)
+            if name is not None:
+                tensor_names[ph.node] = name if count[0] == 0 and not nested else f"{name}_{count[0]}"
+            count[0] += 1
+            return ph
+        return leaf
+
+    def placeholders(a, name):
+        global_nested = nest.is_nested(a)
+        nonlocal nested
+        nested = global_nested
+        leaf = leaf_named(name)
+        return nest.map_structure(leaf, a) if global_nested else leaf(a)
+
+    nested = False
+    new_args = [placeholders(a, names[i] if i < len(names) else None) for i, a in enumerate(args)]
+    new_kwargs = {k: placeholders(kwargs[k], k) for k in sorted(kwargs)}
     return new_args, new_kwargs, avals
+
+
+def _positional_names(fn):
+    """Names for the positional arguments of a call of `fn` (*args as args_0, args_1...)."""
+    sig = concrete_signature.python_signature(fn)
+    if sig is None:
+        return ()
+    out, var = [], None
+    for p in sig.parameters.values():
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            out.append(p.name)
+        elif p.kind is p.VAR_POSITIONAL:
+            var = p.name
+    if var is not None:
+        out += [f"{var}_{i}" for i in range(64)]
+    return out
 
 
 
@@ -335,7 +369,8 @@ class Function:
         origin = user_location()
         with pause():
             with graph_context(builder):
-                p_args, p_kwargs, avals = _placeholder_args(builder, args, kwargs, relax)
+                p_args, p_kwargs, avals = _placeholder_args(builder, args, kwargs, relax,
+                                                            _positional_names(self.python_function))
                 made_before = OperatorNotAllowedInGraphError.created
                 try:
                     result = fn(*p_args, **p_kwargs)
