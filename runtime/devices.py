@@ -194,6 +194,8 @@ def place_inputs(inputs):
             if type(a) is not np.ndarray and on_gpu(a):
                 xp = _cupy
                 break
+    if xp is not np and any(a.dtype == object for a in arrays):
+        xp = np  # string tensors live on the host: their ops run on the CPU, as in TensorFlow
     if xp is np:
         for i, a in enumerate(arrays):
             if type(a) is not np.ndarray and on_gpu(a):

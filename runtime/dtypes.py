@@ -1,4 +1,12 @@
-"""tapeflow dtypes: thin named wrappers over NumPy dtypes, spelled as in TensorFlow."""
+"""tapeflow dtypes: thin named wrappers over NumPy dtypes, spelled as in TensorFlow.
+
+`string` is a tensor of byte strings: its arrays are NumPy object arrays whose
+every item is a Python `bytes` (never `str`: text is converted as UTF-8 when a
+tensor is made).  Object arrays are the one NumPy layout where items of any
+length share an array without padding, so slicing, gather and concat keep every
+byte (fixed-width `S` arrays strip trailing NUL bytes).  An object array is
+always a string tensor; nothing else in tapeflow makes object arrays.
+"""
 import numpy as np
 
 
@@ -14,18 +22,26 @@ class DType:
         self.is_integer = self.np.kind in "iu"
         self.is_unsigned = self.np.kind == "u"
         self.is_bool = self.np.kind == "b"
-        self.size = self.np.itemsize
+        self.size = 0 if self.np.kind == "O" else self.np.itemsize  # TF's tf.string.size is 0
 
     @property
     def as_numpy_dtype(self):
         return self.np.type
 
     @property
+    def is_string(self):
+        return self.np.kind == "O"
+
+    @property
     def min(self):
+        if self.is_string:
+            raise TypeError("Cannot find minimum value of string.")
         return np.finfo(self.np).min if self.is_floating else np.iinfo(self.np).min
 
     @property
     def max(self):
+        if self.is_string:
+            raise TypeError("Cannot find maximum value of string.")
         return np.finfo(self.np).max if self.is_floating else np.iinfo(self.np).max
 
     @property
@@ -62,9 +78,10 @@ uint16 = DType("uint16", np.uint16)
 uint32 = DType("uint32", np.uint32)
 uint64 = DType("uint64", np.uint64)
 bool_ = DType("bool", np.bool_)
+string = DType("string", object)
 half, double = float16, float64
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_)
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string)
 FLOATS = (float16, float32, float64)
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
@@ -83,8 +100,13 @@ def as_dtype(x):
         return int32
     if x is bool:
         return bool_
+    if x is str or x is bytes:  # TensorFlow refuses the Python types (np.str_ / np.bytes_ convert)
+        raise TypeError(f"Cannot convert {x!r} to a tapeflow dtype")
     try:
-        return _BY_NP[np.dtype(x)]
+        np_dtype = np.dtype(x)
+        if np_dtype.kind in "SU":
+            return string
+        return _BY_NP[np_dtype]
     except (TypeError, KeyError):
         raise TypeError(f"Cannot convert {x!r} to a tapeflow dtype") from None
 

@@ -78,6 +78,18 @@ class OpError(Exception):
     pass
 
 
+class UnimplementedError(OpError):
+    """An operation TensorFlow defines but does not implement for these arguments
+    (TensorFlow's name: a cast between string and a number)."""
+
+
+def no_strings(op_name, x):
+    """The error of an op that has no string kernel (TensorFlow: InvalidArgumentError)."""
+    return InvalidArgumentError(with_location(
+        f"{op_name}: a {x.dtype.name} tensor of shape {list(x.shape)} is not allowed; "
+        f"{op_name} works on numbers and bools only"))
+
+
 class OutOfRangeError(OpError):
     """An iterator's get_next() ran past the end of its data set (TensorFlow's name)."""
 

@@ -1,23 +1,37 @@
-"""Nested structures (lists, tuples, namedtuples, dicts) flattened in a fixed order."""
+"""Nested structures (lists, tuples, namedtuples, dicts) flattened in a fixed order.
+
+A composite tensor (an object with `_nest_components()` and
+`_nest_rebuild(components)`, e.g. a RaggedTensor) flattens into its component
+tensors and packs back into one of its kind, unless expand_composites=False:
+tf.function, GradientTape and tf.data then see only plain tensors.  (The
+public tf.nest keeps TensorFlow's default, expand_composites=False.)
+"""
 
 
 def is_nested(x):
-    return isinstance(x, (list, tuple, dict))
+    """A list, tuple, dict or composite tensor (tf.nest.is_nested leaves out composites)."""
+    return isinstance(x, (list, tuple, dict)) or hasattr(type(x), "_nest_components")
 
 
-def flatten(structure):
+def flatten(structure, expand_composites=True):
     out = []
-    _flatten(structure, out)
+    _flatten(structure, out, expand_composites)
     return out
 
 
-def _flatten(s, out):
+def is_composite(x):
+    return hasattr(type(x), "_nest_components")
+
+
+def _flatten(s, out, expand=True):
     if isinstance(s, dict):
         for k in sorted(s, key=_sort_key):
-            _flatten(s[k], out)
+            _flatten(s[k], out, expand)
     elif isinstance(s, (list, tuple)):
         for v in s:
-            _flatten(v, out)
+            _flatten(v, out, expand)
+    elif expand and hasattr(type(s), "_nest_components"):
+        out.extend(s._nest_components())
     else:
         out.append(s)
 
@@ -26,30 +40,32 @@ def _sort_key(k):
     return (type(k).__name__, k) if not isinstance(k, str) else ("", k)
 
 
-def pack_sequence_as(structure, flat):
+def pack_sequence_as(structure, flat, expand_composites=True):
     it = iter(flat)
-    result = _pack(structure, it)
+    result = _pack(structure, it, expand_composites)
     rest = list(it)
     if rest:
         raise ValueError(f"pack_sequence_as: {len(rest)} values left over")
     return result
 
 
-def _pack(s, it):
+def _pack(s, it, expand=True):
     if isinstance(s, dict):
         keys = sorted(s, key=_sort_key)
-        vals = {k: _pack(s[k], it) for k in keys}
+        vals = {k: _pack(s[k], it, expand) for k in keys}
         return type(s)((k, vals[k]) for k in s) if type(s) is not dict else {k: vals[k] for k in s}
     if isinstance(s, tuple) and hasattr(s, "_fields"):
-        return type(s)(*[_pack(v, it) for v in s])
+        return type(s)(*[_pack(v, it, expand) for v in s])
     if isinstance(s, (list, tuple)):
-        return type(s)(_pack(v, it) for v in s)
+        return type(s)(_pack(v, it, expand) for v in s)
+    if expand and hasattr(type(s), "_nest_components"):
+        return s._nest_rebuild([next(it) for _ in s._nest_components()])
     return next(it)
 
 
-def map_structure(fn, *structures):
-    flats = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [fn(*xs) for xs in zip(*flats)])
+def map_structure(fn, *structures, expand_composites=True):
+    flats = [flatten(s, expand_composites) for s in structures]
+    return pack_sequence_as(structures[0], [fn(*xs) for xs in zip(*flats)], expand_composites)
 
 
 def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
@@ -63,6 +79,8 @@ def _assert_same(a, b, check_types):
         raise ValueError(f"The two structures don't have the same nested structure: {a!r} and {b!r}")
     if not is_nested(a):
         return
+    if hasattr(type(a), "_nest_components") or hasattr(type(b), "_nest_components"):
+        a, b = _components(a), _components(b)
     if check_types and type(a) is not type(b):
         raise TypeError(f"The two structures don't have the same sequence type: "
                         f"{type(a).__name__} and {type(b).__name__}")
@@ -76,3 +94,7 @@ def _assert_same(a, b, check_types):
         raise ValueError(f"The two structures don't have the same number of elements: {len(a)} and {len(b)}")
     for x, y in zip(a, b):
         _assert_same(x, y, check_types)
+
+
+def _components(x):
+    return list(x._nest_components()) if hasattr(type(x), "_nest_components") else x

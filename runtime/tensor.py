@@ -3,7 +3,7 @@ traced, and conversion of Python and NumPy values (TensorFlow's dtype rules)."""
 
 import numpy as np
 
-from . import dtypes, registry
+from . import dtypes, registry, string_values
 from .errors import with_location
 from .shape import TensorShape
 
@@ -134,7 +134,7 @@ class Tensor(TensorBase):
         return format(str(self), spec)
 
     def __repr__(self):
-        text = _array_text(self.numpy())
+        text = _array_text(np.asarray(_host(self._value)))
         sep = "\n" if "\n" in text else ""
         return f"tf.Tensor({sep}{text}, shape={self.shape}, dtype={self.dtype.name})"
 
@@ -152,6 +152,8 @@ def _host(v):
 def _array_text(a):
     if a.ndim == 0:
         return repr(a.item()) if a.dtype.kind != "b" else str(bool(a))
+    if a.dtype.kind == "O" and a.size > 1000:  # NumPy does not summarize object arrays itself
+        return np.array2string(a, separator=" ", threshold=1000)
     return np.array2string(a, separator=" ")
 
 
@@ -226,7 +228,8 @@ class SymbolicTensor(TensorBase):
 
 def _wrap(value):
     if type(value) is not np.ndarray and not hasattr(value, "__cuda_array_interface__"):
-        value = np.asarray(value)
+        # An item of a string array is `bytes`: NumPy would make it fixed-width text.
+        value = np.asarray(value, dtype=object) if type(value) is bytes else np.asarray(value)
     return Tensor(value)
 
 
@@ -239,8 +242,16 @@ _scalar_cache = {}
 
 
 def _python_to_array(value, dtype):
-    """TensorFlow's rules: Python floats -> float32, ints -> int32, bools -> bool."""
+    """TensorFlow's rules: Python floats -> float32, ints -> int32, bools -> bool,
+    str/bytes -> string (str as UTF-8)."""
+    if dtype is not None and dtype.is_string:
+        try:
+            return string_values.to_bytes_array(value)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype string: {exc}")) from None
     if dtype is not None:
+        if _is_text_value(value):
+            raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
         np_dtype = dtype.np
         if dtype.is_integer or dtype.is_bool:
             arr = np.asarray(value)
@@ -254,6 +265,8 @@ def _python_to_array(value, dtype):
                     raise TypeError(with_location(
                         f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: out of range"))
         return np.asarray(value, dtype=np_dtype)
+    if _is_text_value(value):
+        return _text_to_array(value)
     arr = np.asarray(value)
     kind = arr.dtype.kind
     if kind == "f":
@@ -264,17 +277,36 @@ def _python_to_array(value, dtype):
         return arr.astype(np.int32)
     if kind in "bf":
         return arr
-    if kind == "U" or kind == "S":
-        raise TypeError(with_location(
-            f"Cannot convert {value!r} to a tensor: tapeflow has no string tensors (tf.string)"))
-    if kind == "O":
+    if kind == "O" and not isinstance(value, (list, tuple)):
         raise TypeError(with_location(f"Cannot convert {value!r} to a tensor"))
+    if kind in "USO":
+        return _text_to_array(value)
     return arr
+
+
+def _text_to_array(value):
+    # The original value, not np.asarray's: NumPy's fixed-width text drops trailing
+    # NULs, fails on mixed str/bytes and turns the numbers of a mixed list into text.
+    try:
+        return string_values.to_bytes_array(value)
+    except TypeError as exc:
+        raise TypeError(with_location(f"Cannot convert {value!r} to a tensor: {exc}")) from None
+    except ValueError as exc:
+        raise ValueError(with_location(f"Cannot convert {value!r} to a tensor: {exc}")) from None
+
+
+def _is_text_value(value):
+    """True for str/bytes or a (nested) list whose first leaf is one."""
+    while isinstance(value, (list, tuple)) and value:
+        value = value[0]
+    return string_values.is_text(value)
 
 
 def constant_value_array(value, dtype=None):
     """The NumPy array a Python/NumPy value converts to."""
     if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        if value.dtype.kind in "SUO" or (dtype is not None and dtype.is_string):
+            return _python_to_array(value, dtype)
         # A copy: the caller may change their array later, a tensor never changes.
         return np.array(value, dtype=None if dtype is None else dtype.np, order="C")
     return _python_to_array(value, dtype)
@@ -310,7 +342,9 @@ def convert_to_tensor(value, dtype=None, name=None):
     arr = constant_value_array(value, dtype)
     dtypes.from_numpy(arr.dtype)  # raises for unsupported dtypes
     xp = registry.state.xp
-    return Tensor(arr if xp is np else xp.asarray(arr))  # inside tf.device('/gpu:0'): on the GPU
+    if xp is np or arr.dtype == object:  # strings stay on the host, even inside tf.device('/gpu:0')
+        return Tensor(arr)
+    return Tensor(xp.asarray(arr))  # inside tf.device('/gpu:0'): on the GPU
 
 
 def _contains_tensor(seq):

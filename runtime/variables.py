@@ -7,7 +7,7 @@ import weakref
 import numpy as np
 
 from . import dtypes
-from .errors import with_location
+from .errors import no_strings, with_location
 from .registry import state
 from .tensor import Tensor, TensorBase, convert_to_tensor
 from . import tape as tape_mod
@@ -111,6 +111,8 @@ class Variable(TensorBase):
         return self if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        if self._dtype is dtypes.string:  # `+` concatenates strings; TensorFlow has no such kernel
+            raise no_strings("assign_add", self)
         return self.assign(self.value() + self._checked(delta, "assign_add"), read_value=read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):

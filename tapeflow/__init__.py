@@ -8,6 +8,11 @@ from tapeflow._function_api import *  # noqa: F401,F403
 from tapeflow._library_api import *  # noqa: F401,F403
 from tapeflow.benchmark import profile  # noqa: F401  (tapeflow.benchmark holds compare)
 from tapeflow import _core_api, _function_api, _library_api
+from tapeflow import ragged_ops as _ragged_ops
+
+# tf.add(rt, 1), tf.reduce_sum(rt, axis=1), tf.concat([rt, rt], 0), ...: a RaggedTensor
+# argument runs the op's ragged version (TensorFlow's dispatch for composite tensors).
+_ragged_ops.install(globals(), math)
 
 __version__ = "0.1.0"
 

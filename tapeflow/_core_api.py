@@ -135,7 +135,7 @@ def _namespace(name, doc, members):
     return mod
 
 
-_DTYPE_NAMES = """float16 float32 float64 half double int8 int16 int32 int64 uint8 uint16 uint32 uint64""".split()
+_DTYPE_NAMES = """float16 float32 float64 half double int8 int16 int32 int64 uint8 uint16 uint32 uint64 string""".split()
 _DTYPES = {n: getattr(_dt, n) for n in _DTYPE_NAMES}
 _DTYPES["bool"] = _dt.bool_
 
@@ -157,29 +157,29 @@ bitwise = _namespace("bitwise", "tf.bitwise: integer bit operations.", {
     "bitwise_and": _M.bitwise_and, "bitwise_or": _M.bitwise_or, "bitwise_xor": _M.bitwise_xor,
     "invert": _M.invert, "left_shift": _M.left_shift, "right_shift": _M.right_shift})
 def _nest_flatten(structure, expand_composites=False):
-    return _nest.flatten(structure)
+    return _nest.flatten(structure, expand_composites)
 
 
 def _nest_pack_sequence_as(structure, flat_sequence, expand_composites=False):
     flat_sequence = list(flat_sequence)
-    want = len(_nest.flatten(structure))
+    want = len(_nest.flatten(structure, expand_composites))
     if len(flat_sequence) != want:
         raise ValueError(f"pack_sequence_as: the structure has {want} entries, the flat sequence "
                          f"{len(flat_sequence)}")
-    return _nest.pack_sequence_as(structure, flat_sequence)
+    return _nest.pack_sequence_as(structure, flat_sequence, expand_composites)
 
 
 def _nest_map_structure(func, *structure, **kwargs):
     """func applied to the leaves of the structures (which must nest alike), packed as the first."""
     check_types = kwargs.pop("check_types", True)
-    kwargs.pop("expand_composites", None)
+    expand = kwargs.pop("expand_composites", False)
     if kwargs:
         raise TypeError(f"map_structure: unexpected arguments {sorted(kwargs)}")
     if not structure:
         raise ValueError("map_structure: needs at least one structure")
     for other in structure[1:]:
         _nest.assert_same_structure(structure[0], other, check_types)
-    return _nest.map_structure(func, *structure)
+    return _nest.map_structure(func, *structure, expand_composites=expand)
 
 
 image = _namespace("image", "tf.image: flips, resize, standardization, dtype conversion.", dict(
@@ -189,14 +189,16 @@ image = _namespace("image", "tf.image: flips, resize, standardization, dtype con
     central_crop random_crop rot90""")))
 nest = _namespace("nest", "tf.nest: nested structures (dicts flatten in sorted key order).", {
     "flatten": _nest_flatten, "pack_sequence_as": _nest_pack_sequence_as, "map_structure": _nest_map_structure,
-    "assert_same_structure": _nest.assert_same_structure, "is_nested": _nest.is_nested})
+    "assert_same_structure": _nest.assert_same_structure,
+    "is_nested": lambda seq: isinstance(seq, (list, tuple, dict))})
 from tapeflow.runtime import errors as _errors_mod  # noqa: E402
 
 errors = _namespace("errors", "tf.errors: exception types.", {
     "InvalidArgumentError": InvalidArgumentError,
     "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError,
     "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError,
-    "InaccessibleTensorError": _errors_mod.InaccessibleTensorError})
+    "InaccessibleTensorError": _errors_mod.InaccessibleTensorError,
+    "UnimplementedError": _errors_mod.UnimplementedError})
 
 globals().update({n: _OPS[n] for n in _TOP_LEVEL})
 globals().update(_DTYPES)

@@ -2,10 +2,11 @@
 import sys
 import types
 
-from tapeflow import compat, contrib, data, distribute, keras, ragged, saved_model, sparse, summary, train  # noqa: F401
+from tapeflow import compat, contrib, data, distribute, keras, ragged, saved_model, sparse, strings, summary, train  # noqa: F401
 from tapeflow import misc_api as _misc
-from tapeflow.misc_api import get_logger, strings, version  # noqa: F401
-from tapeflow.ragged import RaggedTensor  # noqa: F401
+from tapeflow.misc_api import get_logger, version  # noqa: F401
+from tapeflow.ragged_spec import RaggedTensorSpec  # noqa: F401
+from tapeflow.ragged_tensor import RaggedTensor  # noqa: F401
 from tapeflow.sparse import SparseTensor  # noqa: F401
 from tapeflow.module import Module, name_scope  # noqa: F401
 from tapeflow.compat_v1 import (  # noqa: F401
@@ -68,7 +69,7 @@ __all__ = ["contrib", "data", "keras", "saved_model", "summary", "train", "confi
            "assign_sub", "div", "multinomial", "random_shuffle", "set_random_seed", "to_double", "to_float",
            "to_int32", "to_int64",
            "random_uniform", "truncated_normal", "enable_eager_execution", "executing_eagerly",
-           "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor",
+           "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor", "RaggedTensorSpec",
            "SparseTensor", "losses", "metrics", "optimizers", "initializers", "logging", "count_nonzero", "GraphKeys",
            "add_to_collection", "add_to_collections", "get_collection", "get_collection_ref", "Session",
            "InteractiveSession", "placeholder", "global_variables_initializer"]

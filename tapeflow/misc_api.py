@@ -1,6 +1,5 @@
 """Small TensorFlow namespaces that programs touch in passing: tf.version,
-tf.get_logger, tf.strings (which tapeflow cannot support: no string tensors),
-and the extra tf.config / tf.debugging / tf.autograph switches.
+tf.get_logger, and the extra tf.config / tf.debugging / tf.autograph switches.
 
 Each switch does what it can here: thread counts go to the compiler's
 `num_threads` flag, device visibility and log placement are recorded, memory
@@ -141,24 +140,3 @@ def list_logical_devices(device_type=None):
     visible = get_visible_devices(device_type)
     return [d for d in _devices.list_logical_devices(device_type)
             if d.name.replace("/device:", "/physical_device:") in {v.name for v in visible}]
-
-
-# ------------------------------------------------------------------ strings
-
-_STRING_FUNCTIONS = """as_string bytes_split format join length lower upper regex_full_match regex_replace
-    reduce_join split strip substr to_number to_hash_bucket to_hash_bucket_fast to_hash_bucket_strong
-    unicode_decode unicode_encode unicode_split unicode_transcode unsorted_segment_join ngrams
-    unicode_script static_regex_replace""".split()
-
-
-def _no_strings(fname):
-    def unsupported(*args, **kwargs):
-        raise TypeError(with_location(
-            f"tf.strings.{fname}: tapeflow has no string tensors (only numeric and bool dtypes); "
-            f"process text in Python or NumPy before it becomes a tensor"))
-    unsupported.__name__ = fname
-    unsupported.__doc__ = f"tf.strings.{fname}: not supported (tapeflow has no string tensors)."
-    return unsupported
-
-
-strings = types.SimpleNamespace(**{n: _no_strings(n) for n in _STRING_FUNCTIONS})

@@ -233,13 +233,6 @@ def test_nn_losses_and_activations():
     np.testing.assert_allclose(tf.math.log_sigmoid(np.array([-800.0, 0.0])).numpy(), [-800.0, -math.log(2)])
 
 
-def test_string_constants_raise_a_clear_error():
-    with pytest.raises(TypeError, match="no string tensors"):
-        tf.constant("hi")
-    with pytest.raises(TypeError, match="no string tensors"):
-        tf.constant(["a", "b"])
-
-
 def _np_bilinear(img, out_h, out_w):
     def taps(n_in, n_out):
         src = (np.arange(n_out) + 0.5) * n_in / n_out - 0.5

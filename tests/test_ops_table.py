@@ -19,6 +19,7 @@ from conftest import check_grads, run_traced
 import op_rows_linalg
 import op_rows_random
 import op_rows_segment
+import op_rows_strings
 
 from op_cases import (F32, F64, I32, Case, Row, away_from_zero, binary, bools, floats_off_grid,  # noqa: F401
                       nonzero_int, np_erf, np_sigmoid, positive, rand, rint, unary)
@@ -421,6 +422,7 @@ ROWS.update({
 ROWS.update(op_rows_linalg.ROWS)
 ROWS.update(op_rows_segment.ROWS)
 ROWS.update(op_rows_random.ROWS)
+ROWS.update(op_rows_strings.ROWS)
 
 
 # --- the tests ------------------------------------------------------------------------------
@@ -454,9 +456,10 @@ def _compare(got, want, tol):
     assert len(got) == len(want)
     for g, w in zip(got, want):
         g = g.numpy() if hasattr(g, "numpy") else np.asarray(g)
+        g = np.array(g, dtype=object) if isinstance(g, bytes) else g  # a scalar string tensor's value
         w = np.asarray(w)
         assert g.shape == w.shape, (g.shape, w.shape)
-        if w.dtype.kind in "iub":
+        if w.dtype.kind in "iubO":  # O: strings (object arrays of bytes)
             np.testing.assert_array_equal(g, w)
         else:
             rtol = max(tol, 1e-5 if g.dtype == F32 else 1e-12)

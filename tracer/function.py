@@ -291,7 +291,7 @@ class Function:
                 counter[0] += 1
                 t = convert_to_tensor(a, spec.dtype) if not isinstance(a, TensorBase) else convert_to_tensor(a)
                 if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
-                    raise TypeError(with_location(
+                    raise TypeError(with_location(  # TensorFlow: "Can not cast TensorSpec(...)", a TypeError
                         f"{self.__name__}: argument {i} is a {t.dtype.name} tensor of shape {list(t.shape)}, "
                         f"which does not match the input_signature {spec!r}"))
                 return t
@@ -299,6 +299,10 @@ class Function:
                 return type(a)(bind(sp, x) for sp, x in zip(spec, a))
             if isinstance(spec, dict) and isinstance(a, dict) and set(spec) == set(a):
                 return {k: bind(spec[k], a[k]) for k in a}
+            # a composite spec (RaggedTensorSpec) binds its components to the value's
+            parts, values = nest.flatten(spec), nest.flatten(a)
+            if parts != [spec] and len(parts) == len(values) and all(isinstance(p, TensorSpec) for p in parts):
+                return nest.pack_sequence_as(a, [bind(p, v) for p, v in zip(parts, values)])
             raise TypeError(with_location(
                 f"{self.__name__}: argument {a!r:.60} does not match the input_signature {spec!r:.80}"))
 

@@ -19,6 +19,9 @@ from tapeflow.runtime.ops import math_ops, reduce_ops
 def format_value(a, summarize=3):
     """TensorFlow's tf.print text for one array: `[1 2 3]`, `[0 1 2 ... 7 8 9]`."""
     a = np.asarray(a)
+    if a.dtype == object:  # strings: quoted and escaped, as tf.strings.format writes them
+        from tapeflow.runtime.ops.string_format import summarize_array
+        return summarize_array(a, -1 if summarize is None else summarize).decode("utf-8", "replace")
     if a.ndim == 0:
         v = a.item()
         return _scalar_text(v)

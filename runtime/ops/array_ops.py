@@ -381,8 +381,13 @@ FILL = defprim("fill", lambda xp, dims, v: xp.full(tuple(int(d) for d in dims), 
                lambda dims, v: Aval((None,) * (dims.shape[0] or 0), v.dtype), None)
 
 
+def _zero(dtype):
+    """The zero of a dtype: 0, or the empty string for tf.string (TensorFlow's choice)."""
+    return convert_to_tensor(b"" if dtype is dtypes.string else 0, dtype)
+
+
 def zeros(shape, dtype=dtypes.float32, name=None):
-    return fill(shape, convert_to_tensor(0, dtypes.as_dtype(dtype)))
+    return fill(shape, _zero(dtypes.as_dtype(dtype)))
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
@@ -391,8 +396,8 @@ def ones(shape, dtype=dtypes.float32, name=None):
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
     x = convert_to_tensor(input)
-    z = convert_to_tensor(0, dtypes.as_dtype(dtype) if dtype else x.dtype)
-    if type(x) is Tensor and state.graph is None:
+    z = _zero(dtypes.as_dtype(dtype) if dtype else x.dtype)
+    if type(x) is Tensor and state.graph is None and z.dtype is not dtypes.string:
         return Tensor(devices.creation_module(x._value).zeros(x._value.shape, z._value.dtype))
     return broadcast_like(z, x)
 

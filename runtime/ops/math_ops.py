@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import UnimplementedError, no_strings, with_location
 from ..registry import bind, defprim
 from ..tensor import Tensor, TensorBase, convert_to_tensor
 from . import array_ops as A
@@ -208,14 +208,22 @@ def dtype_mismatch(op, x, y):
         f"{y.dtype.name}{list(y.shape)}; cast one with tf.cast first"))
 
 
+# The only binary primitives with a string kernel (add concatenates, as in TensorFlow).
+_STRING_BINARY = frozenset(("add", "equal", "not_equal"))
+
+
 def _binary(prim, x, y):
     x, y = binary_args(x, y, prim.name)
+    if x.dtype is dtypes.string and prim.name not in _STRING_BINARY:
+        raise no_strings(prim.name, x)
     return bind(prim, (x, y), _NO_ATTRS)
 
 
 def _unary(prim, x):
     if type(x) is not Tensor:
         x = convert_to_tensor(x)
+    if x.dtype is dtypes.string:
+        raise no_strings(prim.name, x)
     return bind(prim, (x,), _NO_ATTRS)
 
 
@@ -472,6 +480,10 @@ def cast(x, dtype, name=None):
     dtype = dtypes.as_dtype(dtype)
     if x.dtype is dtype:
         return x
+    if x.dtype is dtypes.string or dtype is dtypes.string:
+        raise UnimplementedError(with_location(
+            f"Cast {x.dtype.name} to {dtype.name} is not supported (tf.strings.to_number / "
+            f"tf.strings.as_string convert between text and numbers)"))
     return bind(CAST, (x,), {"dtype": dtype})
 
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import no_strings, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -117,6 +117,8 @@ def normalize_axes(axis, rank, op):
 
 def _reduce(prim, x, axis, keepdims):
     x = convert_to_tensor(x)
+    if x.dtype is dtypes.string:
+        raise no_strings(prim.name, x)
     axes = normalize_axes(axis, x.shape.rank, prim.name)
     return bind(prim, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 
@@ -194,6 +196,8 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
 
 def _arg(prim, x, axis, output_type):
     x = convert_to_tensor(x)
+    if x.dtype is dtypes.string:
+        raise no_strings(prim.name, x)
     rank = x.shape.rank
     axis = 0 if axis is None else axis
     if hasattr(axis, "numpy"):

@@ -1,15 +1,23 @@
-"""The batch transformations: Dataset.batch, padded_batch, unbatch and rebatch,
+"""The batch transformations: Dataset.batch, padded_batch, ragged_batch, unbatch and rebatch,
 and the stacking of elements into batches (with padding for padded_batch)."""
 import numpy as np
 
+from tapeflow.data import ragged_values
 from tapeflow.data import structure as S
 from tapeflow.data.elements import UNKNOWN, positive
+from tapeflow.data.ragged_values import RaggedValue
 from tapeflow.runtime.errors import with_location
+
+
+def _stack_one(parts):
+    if type(parts[0]) is RaggedValue:  # a batch of ragged elements: one more ragged dimension
+        return ragged_values.stack(parts)
+    return np.stack(parts)
 
 
 def stack(buf):
     try:
-        return [np.stack(parts) for parts in zip(*buf)]
+        return [_stack_one(parts) for parts in zip(*buf)]
     except ValueError:
         shapes = sorted({tuple(a.shape) for flat in buf for a in flat})
         raise ValueError(with_location(
@@ -37,9 +45,14 @@ def pad_stack(buf, targets, pad_value):
                             f"Dataset.padded_batch: component {k} has size {widest[d]} on axis {d}, "
                             f"larger than the padded shape {target}"))
                     widest[d] = t
-        batch = np.full([len(parts)] + widest, pad_value(k), dtype=parts[0].dtype)
+        fill = pad_value(k)
+        if parts[0].dtype == object:  # strings pad with b"" unless told otherwise, as in tf.data
+            fill = b"" if isinstance(fill, int) and fill == 0 else np.asarray(fill, dtype=object)[()]
+            fill = fill.encode("utf-8") if isinstance(fill, str) else fill
+        batch = np.full([len(parts)] + widest, fill, dtype=parts[0].dtype)
         for i, p in enumerate(parts):
-            batch[(i,) + tuple(slice(0, s) for s in p.shape)] = p
+            # A 0-d object array stored into an object array would be stored as an item.
+            batch[(i,) + tuple(slice(0, s) for s in p.shape)] = p if p.ndim else p[()]
         out.append(batch)
     return out
 
@@ -102,6 +115,37 @@ def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop
     return self._derive(produce, card, shapes=None)
 
 
+def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, name=None):
+    """Batch elements of different lengths into RaggedTensors (the first dimension
+    of every component becomes ragged; ragged components gain a ragged dimension)."""
+    self._no_windows("ragged_batch")
+    batch_size = positive(batch_size, "ragged_batch")
+    source = self._produce
+
+    def produce():
+        buf = []
+        for flat in source():
+            buf.append(flat)
+            if len(buf) == batch_size:
+                yield ragged_stack(buf)
+                buf = []
+        if buf and not drop_remainder:
+            yield ragged_stack(buf)
+
+    card = self._card
+    if card >= 0:
+        card = card // batch_size if drop_remainder else -(-card // batch_size)
+    return self._derive(produce, card, shapes=None)
+
+
+def ragged_stack(buf):
+    """ragged_batch: every component of the batch becomes ragged along its first dimension."""
+    try:
+        return [ragged_values.stack(list(parts)) for parts in zip(*buf)]
+    except ValueError as exc:
+        raise ValueError(with_location(f"Dataset.ragged_batch: {exc}")) from None
+
+
 def unbatch(self, name=None):
     self._no_windows("unbatch")
     source = self._produce
@@ -114,7 +158,7 @@ def unbatch(self, name=None):
                     "Dataset.unbatch: every component needs the same first dimension, got "
                     f"{[list(a.shape) for a in flat]}"))
             for i in range(n):
-                yield [a[i] for a in flat]
+                yield [a[i, ...] for a in flat]  # 0-d arrays: an item of a string array is bytes
 
     shapes = None if self._shapes is None else [(tuple(s)[1:], d) for s, d in self._shapes]
     return self._derive(produce, UNKNOWN, shapes)

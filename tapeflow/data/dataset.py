@@ -11,6 +11,7 @@ from tapeflow.data import structure as S
 from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, positive, scalar_result
 from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
+from tapeflow.data.ragged_values import RaggedValue
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
 
@@ -101,7 +102,9 @@ class Dataset:
     def element_spec(self):
         """A TensorSpec per element component (shape None where it varies)."""
         import tapeflow
-        shapes = self._shapes
+        if getattr(self, "_row_specs", None) is not None:
+            return S.pack(self._tmpl, self._row_specs)
+        shapes, first = self._shapes, None
         if shapes is None:  # e.g. after map: look at the first element
             first = next(iter(self._produce()), None)
             if first is None:
@@ -109,7 +112,10 @@ class Dataset:
             shapes = [(a.shape, a.dtype) for a in first]
             if self._lead_varies:
                 shapes = [((None,) + tuple(shape)[1:], dtype) for shape, dtype in shapes]
-        specs = [tapeflow.TensorSpec(shape, tapeflow.as_dtype(dtype)) for shape, dtype in shapes]
+        leaves = first if first is not None else [None] * len(shapes)
+        specs = [tapeflow.RaggedTensorSpec((None,) + tuple(a.shape[1:]), tapeflow.as_dtype(a.dtype), a.ragged_rank)
+                 if isinstance(a, RaggedValue) else tapeflow.TensorSpec(shape, tapeflow.as_dtype(dtype))
+                 for (shape, dtype), a in zip(shapes, leaves)]
         return S.pack(self._tmpl, specs)
 
     def _derive(self, produce, cardinality=None, shapes="same"):
@@ -123,7 +129,8 @@ class Dataset:
     @staticmethod
     def from_tensor_slices(tensors, name=None):
         tmpl, flat = S.flat_arrays(tensors)
-        flat = [np.array(a) for a in flat]  # our own copy: the caller may mutate theirs
+        ragged = any(isinstance(a, RaggedValue) for a in flat)
+        flat = [a if isinstance(a, RaggedValue) else np.array(a) for a in flat]  # our own copy of arrays
         if any(a.ndim == 0 for a in flat):
             raise ValueError(with_location("from_tensor_slices: every component needs a first dimension "
                                            f"to slice, got {S.describe(tmpl, flat)}"))
@@ -135,8 +142,16 @@ class Dataset:
 
         def produce():
             for i in range(n):
-                yield [a[i] for a in flat]
+                yield [a[i, ...] for a in flat]  # 0-d arrays: an item of a string array is bytes
 
+        if ragged:  # rows of a RaggedTensor: ragged specs (ragged_rank one less; 0 is a dense row)
+            import tapeflow
+            out = Dataset(produce, tmpl, n, None)
+            out._row_specs = [tapeflow.RaggedTensorSpec((None,) * a.ragged_rank + tuple(a.values.shape[1:]),
+                                                        tapeflow.as_dtype(a.dtype), a.ragged_rank - 1)
+                              if isinstance(a, RaggedValue) else
+                              tapeflow.TensorSpec(a.shape[1:], tapeflow.as_dtype(a.dtype)) for a in flat]
+            return out
         return Dataset(produce, tmpl, n, [(a.shape[1:], a.dtype) for a in flat])
 
     @staticmethod
@@ -218,6 +233,9 @@ class Dataset:
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
                      drop_remainder=False, name=None):
         return batching.padded_batch(self, batch_size, padded_shapes, padding_values, drop_remainder, name)
+
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, name=None):
+        return batching.ragged_batch(self, batch_size, drop_remainder, row_splits_dtype, name)
 
     def unbatch(self, name=None):
         return batching.unbatch(self, name)

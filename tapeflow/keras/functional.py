@@ -29,9 +29,10 @@ class KerasTensor:
 
     __array_priority__ = 200  # numpy operands defer to our reflected operators
 
-    def __init__(self, shape, dtype, node=None, index=0, name=None):
+    def __init__(self, shape, dtype, node=None, index=0, name=None, ragged=False):
         self.shape = TensorShape(tuple(shape))
         self.dtype = dtypes.as_dtype(dtype)
+        self.ragged = ragged  # stands for a RaggedTensor (ragged_rank 1: keras.Input(ragged=True))
         self.node = node
         self.index = index
         self.name = name or (node.layer.name if node is not None else "keras_tensor")
@@ -110,7 +111,7 @@ def is_keras_tensor(x):
 
 
 def contains_keras_tensor(*structures):
-    return any(isinstance(v, KerasTensor) for s in structures for v in nest.flatten(s))
+    return any(isinstance(v, KerasTensor) for s in structures for v in nest.flatten(s, False))
 
 
 class Node:
@@ -126,7 +127,7 @@ class Node:
 
     @property
     def input_tensors(self):
-        return [v for v in nest.flatten((self.args, self.kwargs)) if isinstance(v, KerasTensor)]
+        return [v for v in nest.flatten((self.args, self.kwargs), False) if isinstance(v, KerasTensor)]
 
 
 def call_symbolically(layer, call, args, kwargs):
@@ -138,12 +139,14 @@ def call_symbolically(layer, call, args, kwargs):
     def placeholder(v):
         if isinstance(v, KerasTensor):
             if id(v) not in to_placeholder:
-                to_placeholder[id(v)] = builder.placeholder(Aval(tuple(v.shape.dims), v.dtype))
+                to_placeholder[id(v)] = _ragged_placeholder(builder, v) if v.ragged else \
+                    builder.placeholder(Aval(tuple(v.shape.dims), v.dtype))
             return to_placeholder[id(v)]
         return v
 
-    concrete_args = nest.map_structure(placeholder, list(args))
-    concrete_kwargs = {k: nest.map_structure(placeholder, v) for k, v in kwargs.items()}
+    # expand_composites=False here and below: a RaggedTensor is one value of the model.
+    concrete_args = nest.map_structure(placeholder, list(args), expand_composites=False)
+    concrete_kwargs = {k: nest.map_structure(placeholder, v, expand_composites=False) for k, v in kwargs.items()}
     saved = state.graph
     state.graph = builder
     try:
@@ -157,11 +160,21 @@ def call_symbolically(layer, call, args, kwargs):
     def to_keras(t):
         if isinstance(t, TensorBase):
             return KerasTensor(t.shape.dims, t.dtype, node, next(counter))
+        if nest.is_composite(t):
+            return KerasTensor(t.shape.dims, t.dtype, node, next(counter), ragged=True)
         return t
 
-    node.outputs = nest.map_structure(to_keras, outputs) if outputs is not None else None
+    node.outputs = nest.map_structure(to_keras, outputs, expand_composites=False) if outputs is not None else None
     layer.__dict__.setdefault("_inbound_nodes", []).append(node)  # layer.input / layer.output
     return node.outputs
+
+
+def _ragged_placeholder(builder, kt):
+    """A RaggedTensor of graph placeholders (flat values, row splits) for a ragged KerasTensor."""
+    from tapeflow.ragged_tensor import RaggedTensor
+    values = builder.placeholder(Aval((None,) + tuple(kt.shape.dims[2:]), kt.dtype))
+    splits = builder.placeholder(Aval((None,), dtypes.int64))
+    return RaggedTensor(values, splits, _validate=False)
 
 
 def nodes_between(inputs, outputs):
@@ -194,8 +207,8 @@ class FunctionalGraph:
         if isinstance(self.outputs, list) and len(self.outputs) == 1:
             # Keras unpacks a one-output list: Model(x, [y]) returns, predicts and fits like Model(x, y)
             self.outputs = self.outputs[0]
-        self.flat_inputs = nest.flatten(self.inputs)
-        self.flat_outputs = nest.flatten(self.outputs)
+        self.flat_inputs = nest.flatten(self.inputs, False)
+        self.flat_outputs = nest.flatten(self.outputs, False)
         for t in self.flat_inputs + self.flat_outputs:
             if not isinstance(t, KerasTensor):
                 raise TypeError(with_location(
@@ -231,7 +244,7 @@ class FunctionalGraph:
                 raise ValueError(with_location(
                     f"Model: the input dict lacks {missing}; the model's inputs are {self.input_names}"))
             return [inputs[n] for n in self.input_names]
-        flat = nest.flatten(inputs)
+        flat = nest.flatten(inputs, False)
         if len(flat) != len(self.flat_inputs):
             raise ValueError(with_location(
                 f"Model: expected {len(self.flat_inputs)} input(s) {self.input_names}, got {len(flat)}"))
@@ -246,20 +259,23 @@ class FunctionalGraph:
             return values[id(v)] if isinstance(v, KerasTensor) else v
 
         for node in self.nodes:
-            args = nest.map_structure(resolve, list(node.args))
-            kwargs = {k: nest.map_structure(resolve, v) for k, v in node.kwargs.items()}
+            args = nest.map_structure(resolve, list(node.args), expand_composites=False)
+            kwargs = {k: nest.map_structure(resolve, v, expand_composites=False) for k, v in node.kwargs.items()}
             if "training" not in kwargs and training is not None:
                 kwargs["training"] = training
             out = node.layer(*args, **kwargs)
-            for kt, o in zip(nest.flatten(node.outputs), nest.flatten(out)):
+            for kt, o in zip(nest.flatten(node.outputs, False), nest.flatten(out, False)):
                 if isinstance(kt, KerasTensor):
                     values[id(kt)] = o
-        return nest.map_structure(resolve, self.outputs)
+        return nest.map_structure(resolve, self.outputs, expand_composites=False)
 
 
 def _cast_input(value, spec):
     from tapeflow.runtime.ops import math_ops
     from tapeflow.runtime.tensor import convert_to_tensor
+    if nest.is_composite(value):
+        flat = value.flat_values
+        return value if flat.dtype is spec.dtype else value.with_flat_values(math_ops.cast(flat, spec.dtype))
     t = convert_to_tensor(value)
     if t.dtype is not spec.dtype and (t.dtype.is_floating or spec.dtype.is_floating
                                      or (t.dtype.is_integer and spec.dtype.is_integer)):

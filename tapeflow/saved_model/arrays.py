@@ -6,13 +6,17 @@ inside the saved model, never unpickles (object arrays are refused before any
 data is read), checks the header's dtype and shape against what the program
 declares, and checks that the file holds exactly that many bytes, so a
 truncated or padded file is an error rather than a short or misread array.
+
+A string array (dtype "string") is inline as a list of hex strings, one per
+item; in a file it is the uint8 vector of runtime.string_values.pack (item
+lengths, then their bytes), whose lengths must add up to the file exactly.
 """
 import math
 import re
 
 import numpy as np
 
-from tapeflow.runtime import dtypes
+from tapeflow.runtime import dtypes, string_values
 from tapeflow.train import files
 
 from .format import INLINE_ELEMENTS, MAX_ARRAY_BYTES, SavedModelError
@@ -34,18 +38,36 @@ _NAMES = {d.name: d for d in dtypes.ALL}
 def can_inline(array):
     if array.size > INLINE_ELEMENTS:
         return False
+    if array.dtype == object:
+        return sum(len(v) for v in array.reshape(-1).tolist()) <= 8 * INLINE_ELEMENTS
     return not (array.dtype.kind == "f" and not np.isfinite(array).all())
 
 
 def inline_data(array):
     """The elements of a small array as a flat JSON list (exact for every dtype:
-    float16/32 values are exactly representable as Python floats)."""
+    float16/32 values are exactly representable as Python floats; strings as hex)."""
+    if array.dtype == object:
+        return [v.hex() for v in array.reshape(-1).tolist()]
     return [v for v in array.reshape(-1).tolist()]
+
+
+def _strings_from_inline(data, shape, where):
+    items = []
+    for v in data:
+        try:
+            items.append(bytes.fromhex(v))
+        except (TypeError, ValueError):
+            raise SavedModelError(f"{where}: inline element {v!r} is not a hex string") from None
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out.reshape(shape)
 
 
 def from_inline(data, dtype, shape, where):
     if not isinstance(data, list) or len(data) != math.prod(shape):
         raise SavedModelError(f"{where}: inline data must be a list of {math.prod(shape)} numbers")
+    if dtype.is_string:
+        return _strings_from_inline(data, shape, where)
     kind = dtype.np.kind
     for v in data:
         ok = (isinstance(v, bool) if kind == "b" else
@@ -77,6 +99,17 @@ def read_npy(path, root, dtype, shape, where):
     """The array in the .npy file `path` (a regular file inside the saved model
     `root`), which must hold exactly a `dtype` array of `shape` (both from the
     program, already validated)."""
+    if dtype.is_string:
+        packed = _read_plain(path, root, dtypes.uint8, None, where)
+        try:
+            return string_values.unpack(packed, tuple(shape))
+        except ValueError as exc:
+            raise SavedModelError(f"{where}: {path!r} is not a valid string array: {exc}") from None
+    return _read_plain(path, root, dtype, shape, where)
+
+
+def _read_plain(path, root, dtype, shape, where):
+    """read_npy of a numeric array; shape None: any vector (a packed string array)."""
     try:
         return files.read_npy(path, root, dtype.np, shape, MAX_ARRAY_BYTES, "the program")
     except OSError as exc:

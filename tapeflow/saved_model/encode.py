@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from tapeflow.compiler.ir import Graph, Holder
+from tapeflow.runtime import string_values
 from tapeflow.runtime.dtypes import DType
 
 from . import arrays
@@ -111,12 +112,13 @@ class GraphWriter:
         raise SavedModelSaveError(f"{where}: attr {key!r} holds a {type(obj).__name__}, which cannot be saved")
 
     def _array(self, array):
-        entry = {"dtype": array.dtype.name, "shape": list(array.shape)}
+        is_string = array.dtype == object
+        entry = {"dtype": "string" if is_string else array.dtype.name, "shape": list(array.shape)}
         if arrays.can_inline(array):
             entry["data"] = arrays.inline_data(array)
         else:
             entry["file"] = f"{len(self.constant_files)}.npy"
-            self.constant_files.append(array)
+            self.constant_files.append(string_values.pack(array) if is_string else array)
         return entry
 
     def _value(self, v, where):

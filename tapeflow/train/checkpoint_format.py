@@ -3,7 +3,10 @@
 On-disk format (documented in README.md): a checkpoint is a directory holding
 `index.json` and one `.npy` file per value.  The index maps each value's path in
 the object graph ("model/dense/kernel", "optimizer/iterations", slot variables as
-"optimizer/.slot/m/model/dense/kernel") to its file, shape and dtype.
+"optimizer/.slot/m/model/dense/kernel") to its file, shape and dtype.  A string
+value (dtype "string") is stored as the uint8 vector of
+runtime.string_values.pack (item lengths, then their bytes); its shape is the
+index entry's.
 
 Saving is crash-safe (files.py: temporary sibling, fsync, renames, aside copy
 when overwriting): a failure or a kill at any point leaves the previous
@@ -21,7 +24,7 @@ import os
 
 import numpy as np
 
-from tapeflow.runtime import dtypes
+from tapeflow.runtime import dtypes, string_values
 from tapeflow.runtime.errors import with_location
 from tapeflow.train import files
 from tapeflow.train.trackable import Trackable, check_compatible, walk
@@ -38,7 +41,7 @@ VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"  # what TensorFlow appends to a var
 MAX_INDEX_BYTES = 256 << 20
 MAX_ARRAY_BYTES = 1 << 40
 MAX_RANK = 32
-_DTYPE_NAMES = frozenset(d.np.name for d in dtypes.ALL)
+_DTYPE_NAMES = frozenset("string" if d.np == object else d.np.name for d in dtypes.ALL)  # strings: packed
 
 
 class CheckpointError(ValueError):
@@ -88,10 +91,11 @@ def write_values(path, values, overwrite=True):
         for i, (key, var) in enumerate(values):
             if key in index:
                 raise ValueError(f"checkpoint: two values are named {key!r}")
-            array = var.numpy()  # a C-ordered copy; np.ascontiguousarray would make 0-d arrays 1-d
+            array = string_values.as_array(var.numpy())  # a C-ordered copy (0-d stays 0-d)
             fname = f"{i}.npy"
-            _write_array(os.path.join(tmp, fname), array)
-            index[key] = {"file": fname, "shape": list(array.shape), "dtype": array.dtype.name}
+            dtype = "string" if array.dtype == object else array.dtype.name
+            _write_array(os.path.join(tmp, fname), string_values.pack(array) if dtype == "string" else array)
+            index[key] = {"file": fname, "shape": list(array.shape), "dtype": dtype}
         # The index goes last: a directory without one is never a checkpoint.
         files.write_json(os.path.join(tmp, INDEX), {"format": FORMAT, "version": VERSION, "values": index})
         files.fsync_dir(tmp)
@@ -186,15 +190,23 @@ def read_index(path):
 def load_array(path, key, entry):
     """The value `key` of checkpoint `path`, checked against its (checked) index entry."""
     folder = resolve(path)
+    string = entry["dtype"] == "string"
     try:
-        return files.read_npy(os.path.join(folder, entry["file"]), folder, np.dtype(entry["dtype"]),
-                              tuple(entry["shape"]), MAX_ARRAY_BYTES)
+        array = files.read_npy(os.path.join(folder, entry["file"]), folder,
+                               np.dtype(np.uint8) if string else np.dtype(entry["dtype"]),
+                               None if string else tuple(entry["shape"]), MAX_ARRAY_BYTES)
     except FileNotFoundError:
         raise _bad(path, f"file {entry['file']!r} is missing", key) from None
     except OSError as exc:
         raise _named(exc, f"{path}, value {key!r}", "reading") from exc
     except ValueError as exc:
         raise _bad(path, f"file {entry['file']!r}: {exc}", key) from None
+    if string:
+        try:
+            return string_values.unpack(array, tuple(entry["shape"]))
+        except ValueError as exc:
+            raise _bad(path, f"file {entry['file']!r} is not a string array: {exc}", key) from None
+    return array
 
 
 def list_variables(path):
@@ -338,4 +350,5 @@ def _compatible(path, key, shape, dtype, var):
 
 def _check_entry(path, key, entry, var):
     """The index's facts, checked before any file is read."""
-    _compatible(path, key, tuple(entry["shape"]), np.dtype(entry["dtype"]), var)
+    dtype = np.dtype(object) if entry["dtype"] == "string" else np.dtype(entry["dtype"])
+    _compatible(path, key, tuple(entry["shape"]), dtype, var)

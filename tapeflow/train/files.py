@@ -223,7 +223,7 @@ def read_limited(path, root, limit):
 
 def read_npy(path, root, dtype, shape, limit, declared_by="the index"):
     """The array in the .npy file `path` (inside `root`), which must hold exactly a
-    `dtype` (NumPy) array of `shape`.  Never unpickles: a header naming an object,
+    `dtype` (NumPy) array of `shape` (None: any vector).  Never unpickles: a header naming an object,
     structured or sub-array dtype is refused before any data is read, and the file
     must hold exactly the array's bytes.  Any problem is a ValueError or OSError."""
     with open_regular(path, root) as f:
@@ -245,8 +245,10 @@ def read_npy(path, root, dtype, shape, limit, declared_by="the index"):
         file_shape, fortran, file_dtype = header
         if file_dtype.hasobject or file_dtype.fields is not None or file_dtype.subdtype is not None:
             raise ValueError(f"dtype {file_dtype} is not a plain numeric dtype (pickled objects are refused)")
-        if file_dtype.newbyteorder("=") != dtype or tuple(file_shape) != tuple(shape):
-            raise ValueError(f"it holds {file_dtype}{list(file_shape)}, {declared_by} says {dtype.name}{list(shape)}")
+        if shape is None and len(file_shape) == 1:  # any vector: a packed string array
+            shape = tuple(file_shape)
+        if file_dtype.newbyteorder("=") != dtype or shape is None or tuple(file_shape) != tuple(shape):
+            raise ValueError(f"it holds {file_dtype}{list(file_shape)}, {declared_by} says {dtype.name}{list(shape or ['n'])}")
         nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
         offset = f.tell()
         if size - offset != nbytes:

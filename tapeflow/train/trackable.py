@@ -59,9 +59,10 @@ def check_compatible(path, shape, dtype, variable):
     """A checkpoint value must match its variable's shape and dtype exactly."""
     want_shape = tuple(variable.shape.as_list())
     if tuple(shape) != want_shape or dtype != variable.dtype.np:
+        shown = "string" if dtype == object else dtype  # string tensors are object arrays
         raise ValueError(
             f"Checkpoint restore: '{path}' was saved with shape {list(shape)} and dtype "
-            f"{dtype}, but the variable {variable.name} has shape {list(want_shape)} "
+            f"{shown}, but the variable {variable.name} has shape {list(want_shape)} "
             f"and dtype {variable.dtype.name}")
 
 

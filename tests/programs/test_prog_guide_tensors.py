@@ -138,10 +138,23 @@ def test_convert_to_tensor_and_numpy_interop():
     np.testing.assert_array_equal(tf.ones((2, 2)).numpy() @ a, np.full((2, 2), 2.0))
 
 
-def test_strings_tensor_is_a_clear_error():
-    # tapeflow has no tf.string tensors: the guide's string cells must fail loudly, not silently.
-    with pytest.raises(TypeError, match="string"):
-        tf.constant(["Gray wolf", "Quick brown fox", "Lazy dog"])
+def test_string_tensors():
+    # The guide's string cells, with the values the guide prints.
+    scalar_string_tensor = tf.constant("Gray wolf")
+    assert scalar_string_tensor.numpy() == b"Gray wolf" and scalar_string_tensor.dtype == tf.string
+    tensor_of_strings = tf.constant(["Gray wolf", "Quick brown fox", "Lazy dog"])
+    assert tensor_of_strings.shape == (3,)
+    assert str(tf.constant("🥳👍")) == "tf.Tensor(b'\\xf0\\x9f\\xa5\\xb3\\xf0\\x9f\\x91\\x8d', shape=(), dtype=string)"
+    assert tf.strings.split(scalar_string_tensor, sep=" ").numpy().tolist() == [b"Gray", b"wolf"]
+    assert tf.strings.split(tensor_of_strings).to_list() == [[b"Gray", b"wolf"], [b"Quick", b"brown", b"fox"],
+                                                             [b"Lazy", b"dog"]]
+    text = tf.constant("1 10 100")
+    assert tf.strings.to_number(tf.strings.split(text, " ")).numpy().tolist() == [1.0, 10.0, 100.0]
+    assert tf.strings.bytes_split(tf.constant("Duck")).numpy().tolist() == [b"D", b"u", b"c", b"k"]
+    unicode_bytes = tf.constant("アヒル 🦆")
+    assert tf.strings.unicode_split(unicode_bytes, "UTF-8").numpy().tolist() == [
+        c.encode() for c in "アヒル 🦆"]
+    assert tf.strings.unicode_decode(unicode_bytes, "UTF-8").numpy().tolist() == [ord(c) for c in "アヒル 🦆"]
 
 
 def test_ragged_tensor():

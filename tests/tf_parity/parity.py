@@ -8,7 +8,8 @@ library, so both sides share one encoder and one comparison.
 
 Values are encoded structurally: tensors (and variables) as dtype + shape + values,
 NumPy arrays and scalars likewise with their own kind, TensorShape / DType /
-RaggedTensor / SparseTensor by what they mean, Python containers recursively.
+RaggedTensor / SparseTensor / TensorSpec / RaggedTensorSpec by what they mean,
+Python containers recursively.
 A program that raises is recorded as its exception's class name (compared exactly).
 
 Decorators (plain attributes, so a program module needs no import of tapeflow):
@@ -102,6 +103,11 @@ def encode(value):
     if kind == "TensorShape":
         dims = value.as_list() if value.rank is not None else None
         return {"shape": dims}
+    if kind in ("TensorSpec", "RaggedTensorSpec"):
+        out = {"spec": kind, "dtype": encode(value.dtype), "shape": encode(value.shape)}
+        if kind == "RaggedTensorSpec":
+            out["ragged_rank"] = int(value.ragged_rank)
+        return out
     if kind in ("DType",) or (hasattr(value, "is_floating") and hasattr(value, "as_numpy_dtype")):
         return {"dtype": value.name}
     if hasattr(value, "to_list") and hasattr(value, "flat_values"):
@@ -160,7 +166,7 @@ def compare(got, want, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, path="result"):
     """A list of differences between two encodings (empty when they agree)."""
     if isinstance(want, dict) and isinstance(got, dict):
         wkeys, gkeys = set(want), set(got)
-        tag = next(iter(k for k in ("tensor", "ndarray", "npscalar", "ragged", "sparse", "list",
+        tag = next(iter(k for k in ("tensor", "ndarray", "npscalar", "ragged", "sparse", "spec", "list",
                                     "tuple", "dict", "shape", "dtype", "bytes", "pyfloat", "int",
                                     "float") if k in want), None)
         if tag is None or tag not in got:
@@ -195,7 +201,7 @@ def compare(got, want, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, path="result"):
                 return [f"{path}: keys {sorted(got['dict'])} vs TF {sorted(want['dict'])}"]
             return [p for k in want["dict"]
                     for p in compare(got["dict"][k], want["dict"][k], rtol, atol, f"{path}.{k}")]
-        if tag in ("ragged", "sparse"):
+        if tag in ("ragged", "sparse", "spec"):
             problems = [] if got[tag] == want[tag] else [f"{path}: dtype {got[tag]} vs TF {want[tag]}"]
             for k in want:
                 if k != tag:

@@ -339,6 +339,10 @@ class Layer(Module):
         want = dtypes.as_dtype(self.dtype)
 
         def conv(x):
+            if nest.is_composite(x):  # a RaggedTensor: its flat values are cast
+                flat = x.flat_values
+                cast = flat.dtype.is_floating and flat.dtype is not want and want.is_floating
+                return x.with_flat_values(math_ops.cast(flat, want)) if cast else x
             if isinstance(x, TensorBase) or hasattr(x, "shape") or isinstance(x, (int, float, list)):
                 t = convert_to_tensor(x)
                 if t.dtype.is_floating and t.dtype is not want and want.is_floating:

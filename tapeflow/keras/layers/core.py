@@ -150,6 +150,9 @@ class Embedding(Layer):
                                           constraint=self.embeddings_constraint)
 
     def _convert_inputs(self, inputs):  # ids stay integers
+        if isinstance(inputs, tf.RaggedTensor):
+            flat = inputs.flat_values
+            return inputs if flat.dtype.is_integer else inputs.with_flat_values(tf.cast(flat, "int32"))
         t = tf.convert_to_tensor(inputs)
         return t if t.dtype.is_integer else tf.cast(t, "int32")
 

@@ -14,8 +14,8 @@ class InputLayer(Layer):
 
     def __init__(self, shape=None, batch_size=None, dtype=None, input_shape=None, batch_shape=None,
                  input_tensor=None, sparse=None, ragged=None, **kwargs):
-        if sparse or ragged:
-            raise ValueError(with_location("Input: sparse and ragged inputs are not supported"))
+        if sparse:
+            raise ValueError(with_location("Input: sparse inputs are not supported"))
         if batch_shape is not None:
             batch_size, shape = batch_shape[0], tuple(batch_shape[1:])
         shape = shape if shape is not None else input_shape
@@ -30,8 +30,12 @@ class InputLayer(Layer):
         self.batch_size = batch_size
         self.input_dtype = dtypes.as_dtype(dtype or "float32")
         node = functional.Node(self, (), {})
+        self.ragged = bool(ragged)
+        if self.ragged and (not self.input_shape_per_example or self.input_shape_per_example[0] is not None):
+            raise ValueError(with_location("Input(ragged=True): the first dimension of `shape` is the ragged "
+                                           f"one and must be None, got {shape}"))
         node.outputs = functional.KerasTensor((batch_size,) + self.input_shape_per_example,
-                                              self.input_dtype, node, 0, name=self.name)
+                                              self.input_dtype, node, 0, name=self.name, ragged=self.ragged)
         self.__dict__["_output_shape"] = tuple(node.outputs.shape.dims)
         self.__dict__["_inbound_nodes"].append(node)  # its `output` is keras.Input's KerasTensor
         self.__dict__["built"] = True
@@ -44,8 +48,11 @@ class InputLayer(Layer):
         return inputs
 
     def get_config(self):
-        return {"name": self.name, "dtype": self.input_dtype.name, "batch_size": self.batch_size,
-                "shape": list(self.input_shape_per_example)}
+        config = {"name": self.name, "dtype": self.input_dtype.name, "batch_size": self.batch_size,
+                  "shape": list(self.input_shape_per_example)}
+        if self.ragged:
+            config["ragged"] = True
+        return config
 
 
 def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, sparse=None,  # noqa: N802

@@ -10,10 +10,12 @@ from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 def _as_tensors(inputs):
     """Arrays and numbers become tensors with their own dtype (no cast to the layer's)."""
     def conv(x):
-        if isinstance(x, TensorBase) or not hasattr(x, "shape"):
+        if isinstance(x, TensorBase) or not hasattr(x, "shape") or nest.is_composite(x):
             return x
         return convert_to_tensor(x)
-    return nest.map_structure(conv, inputs) if isinstance(inputs, (list, tuple, dict)) else conv(inputs)
+    if isinstance(inputs, (list, tuple, dict)):
+        return nest.map_structure(conv, inputs, expand_composites=False)
+    return conv(inputs)
 
 
 class Lambda(Layer):
