@@ -680,3 +680,31 @@ def program_concrete_function_per_optimizer(tf):
         else:
             train_step_2(w, x, y)
     return {"w": w}
+
+
+def program_tracing_double_with_strings(tf):
+    # The guide's cells verbatim now that tf.string exists: a string trace, then reuse.
+    double = _double(tf)
+
+    def cell():
+        print(double(tf.constant(1)))
+        print(double(tf.constant("a")))
+        print(double(tf.constant("b")))      # no new trace
+    _, lines = _printed(cell)
+    return {"lines": lines, "traces": double.experimental_get_tracing_count()}
+
+
+def program_concrete_function_strings(tf):
+    double = _double(tf)
+
+    def cell():
+        double_strings = double.get_concrete_function(tf.constant("a"))
+        print(double_strings(tf.constant("a")))
+        print(double_strings(a=tf.constant("b")))
+        from_spec = double.get_concrete_function(tf.TensorSpec(shape=[], dtype=tf.string))
+        print(from_spec(tf.constant("c")))
+        print(double_strings)
+        return double_strings
+    double_strings, lines = _printed(cell)
+    return {"lines": lines, "traces": double.experimental_get_tracing_count(),
+            "incompatible": _error_name(lambda: double_strings(tf.constant(1)))}
