@@ -65,23 +65,6 @@ def program_conv_eager_vs_function(tf):
     return {"eager": eager, "graph": graph}
 
 
-def program_tracing_double(tf):
-    @tf.function
-    def double(a):
-        print("Tracing with", a)
-        return a + a
-
-    def cell():
-        print(double(tf.constant(1)))
-        print()
-        print(double(tf.constant(1.1)))
-        print()
-        # double(tf.constant("a")): strings skipped until the strings issue lands
-        print(double(tf.constant(2)))
-    _, lines = _printed(cell)
-    return {"lines": lines, "traces": double.experimental_get_tracing_count()}
-
-
 def program_pretty_printed_signatures(tf):
     @tf.function
     def double(a):
