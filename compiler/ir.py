@@ -256,7 +256,8 @@ class GraphBuilder(GraphHook):
         except Exception as exc:
             from tapeflow.runtime.errors import with_location
             desc = ", ".join(repr(a) for a in in_avals)
-            cls = type(exc) if isinstance(exc, (TypeError, ValueError, IndexError)) else ValueError
+            # ShapeError is a ValueError, which is what TensorFlow's graph construction raises
+            cls = next((c for c in (TypeError, IndexError, ValueError) if isinstance(exc, c)), ValueError)
             raise cls(with_location(f"{prim.name}({desc}): {exc}")) from None
         if not prim.multiple_results:
             avals = (avals,)

@@ -72,9 +72,46 @@ def list_physical_devices(device_type=None):
     return [d for d in devices if d.device_type == device_type.upper()]
 
 
+class LogicalDeviceConfiguration:
+    """One logical device to make of a physical one (tf.config.LogicalDeviceConfiguration).
+    tapeflow's logical CPUs share the one CPU: they are names that tf.device accepts."""
+
+    def __init__(self, memory_limit=None, experimental_priority=None, experimental_device_ordinal=None):
+        self.memory_limit = memory_limit
+        self.experimental_priority = experimental_priority
+        self.experimental_device_ordinal = experimental_device_ordinal
+
+    def __repr__(self):
+        return f"LogicalDeviceConfiguration(memory_limit={self.memory_limit})"
+
+
+_logical_configs = {}   # physical device name -> [LogicalDeviceConfiguration]
+
+
+def set_logical_device_configuration(device, logical_devices):
+    """Split a physical device into logical ones (CPUs only: a GPU is one device here)."""
+    if device.device_type != "CPU" and logical_devices is not None and len(logical_devices) > 1:
+        raise NotImplementedError(with_location(
+            f"set_logical_device_configuration: tapeflow cannot split {device.name} into "
+            f"{len(logical_devices)} logical devices; only the CPU can be split"))
+    if logical_devices is None:
+        _logical_configs.pop(device.name, None)
+    else:
+        _logical_configs[device.name] = list(logical_devices)
+
+
+def get_logical_device_configuration(device):
+    return _logical_configs.get(device.name)
+
+
 def list_logical_devices(device_type=None):
-    return [LogicalDevice(d.name.replace("/physical_device:", "/device:"), d.device_type)
-            for d in list_physical_devices(device_type)]
+    out, counts = [], {}
+    for d in list_physical_devices(device_type):
+        for _ in range(max(1, len(_logical_configs.get(d.name) or ()))):
+            i = counts.get(d.device_type, 0)
+            counts[d.device_type] = i + 1
+            out.append(LogicalDevice(f"/device:{d.device_type}:{i}", d.device_type))
+    return out
 
 
 def set_soft_device_placement(enabled):
@@ -119,7 +156,7 @@ class device:
             return
         kind, index = parse_device(device_name)
         self._name = f"/device:{kind}:{index}"
-        present = len(list_physical_devices(kind))
+        present = len(list_logical_devices(kind))
         if index >= present:
             if not _settings["soft_placement"]:
                 raise InvalidArgumentError(with_location(

@@ -94,9 +94,47 @@ class OutOfRangeError(OpError):
     """An iterator's get_next() ran past the end of its data set (TensorFlow's name)."""
 
 
+class UnimplementedError(OpError):
+    """An op has no kernel for these arguments (TensorFlow's name)."""
+
+
+class NotFoundError(OpError):
+    """A file or resource does not exist (TensorFlow's name)."""
+
+
+class FailedPreconditionError(OpError):
+    """The system is not in a state the op needs, e.g. an uninitialized value (TensorFlow's name)."""
+
+
+class ResourceExhaustedError(OpError):
+    """Out of memory or another resource (TensorFlow's name)."""
+
+
+# The eager forms of a bad argument.  TensorFlow's kernels raise InvalidArgumentError
+# eagerly, where graph construction raises ValueError (shapes) or TypeError (dtypes);
+# each class below is an InvalidArgumentError and also the graph-time type, and is
+# *named* InvalidArgumentError as users (and tracebacks) see TensorFlow's.
 class IndexInvalidArgumentError(InvalidArgumentError, IndexError):
     """An index out of range: InvalidArgumentError as in TensorFlow, and an IndexError as in
     Python, so either `except` catches it (NumPy's AxisError is a ValueError and IndexError alike)."""
+
+
+class TypeInvalidArgumentError(InvalidArgumentError, TypeError):
+    """Operands of different dtypes, eagerly: InvalidArgumentError as in TensorFlow, and the
+    TypeError that TensorFlow raises for the same op while tracing."""
+
+
+for _cls in (IndexInvalidArgumentError, TypeInvalidArgumentError):
+    _cls.__name__ = _cls.__qualname__ = "InvalidArgumentError"
+_EAGER_FORM = {ValueError: InvalidArgumentError, TypeError: TypeInvalidArgumentError,
+               IndexError: IndexInvalidArgumentError}
+
+
+def arg_error(cls, message):
+    """The exception for a bad argument to an op: `cls` (ValueError, TypeError or IndexError)
+    while tracing, its InvalidArgumentError form eagerly."""
+    from .registry import state
+    return cls(message) if state.graph is not None else _EAGER_FORM[cls](message)
 
 
 class AssertionInvalidArgumentError(InvalidArgumentError, AssertionError):

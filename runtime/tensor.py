@@ -133,12 +133,11 @@ class Tensor(TensorBase):
             return format(self._value.item(), spec)
         return format(str(self), spec)
 
-    def __repr__(self):
-        text = _array_text(np.asarray(_host(self._value)))
-        sep = "\n" if "\n" in text else ""
-        return f"tf.Tensor({sep}{text}, shape={self.shape}, dtype={self.dtype.name})"
+    def __str__(self):
+        return f"tf.Tensor({numpy_text(_host(self._value))}, shape={self.shape}, dtype={self.dtype.name})"
 
-    __str__ = __repr__
+    def __repr__(self):
+        return f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={numpy_text(self.numpy(), True)}>"
 
     def __reduce__(self):
         return Tensor, (self.numpy(),)
@@ -149,12 +148,17 @@ def _host(v):
     return v.get() if hasattr(v, "__cuda_array_interface__") else v
 
 
-def _array_text(a):
-    if a.ndim == 0:
-        return repr(a.item()) if a.dtype.kind != "b" else str(bool(a))
-    if a.dtype.kind == "O" and a.size > 1000:  # NumPy does not summarize object arrays itself
-        return np.array2string(a, separator=" ", threshold=1000)
-    return np.array2string(a, separator=" ")
+def numpy_text(a, is_repr=False):
+    """TensorFlow's text of a tensor's value: str() of the array (float32 digits), or in a
+    repr the array's repr and a scalar's Python value; multi-line text starts a new line."""
+    a = np.asarray(a)
+    if is_repr:
+        text = repr(a.item()) if a.ndim == 0 else repr(a)
+    elif a.dtype.kind == "O" and a.size > 1000:  # NumPy does not summarize object arrays itself
+        text = np.array2string(a, separator=" ", threshold=1000)
+    else:
+        text = str(a)
+    return "\n" + text if "\n" in text else text
 
 
 class SymbolicTensor(TensorBase):
@@ -256,9 +260,8 @@ def _python_to_array(value, dtype):
         if dtype.is_integer or dtype.is_bool:
             arr = np.asarray(value)
             if arr.dtype.kind == "f" and dtype.is_integer:
-                if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
-                    raise TypeError(with_location(
-                        f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
+                # Even an integral Python float: TensorFlow converts none to an integer dtype.
+                raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
             if dtype.is_integer and arr.dtype.kind in "iu" and arr.size:
                 info = np.iinfo(np_dtype)
                 if arr.min() < info.min or arr.max() > info.max:
@@ -278,6 +281,9 @@ def _python_to_array(value, dtype):
     if kind in "bf":
         return arr
     if kind == "O" and not isinstance(value, (list, tuple)):
+        if value is None:   # TensorFlow's ValueError: None is an unsupported type, not a bad dtype
+            raise ValueError(with_location("Attempt to convert a value (None) with an unsupported type "
+                                           "(<class 'NoneType'>) to a Tensor"))
         raise TypeError(with_location(f"Cannot convert {value!r} to a tensor"))
     if kind in "USO":
         return _text_to_array(value)

@@ -9,7 +9,7 @@ import numpy as np
 from . import dtypes
 from .errors import no_strings, with_location
 from .registry import state
-from .tensor import Tensor, TensorBase, convert_to_tensor
+from .tensor import Tensor, TensorBase, convert_to_tensor, numpy_text
 from . import tape as tape_mod
 
 _uid = itertools.count()
@@ -93,8 +93,8 @@ class Variable(TensorBase):
     # -- writing
     def _checked(self, value, op):
         t = convert_to_tensor(value, self._dtype) if not isinstance(value, TensorBase) else convert_to_tensor(value)
-        if t.dtype is not self._dtype:
-            raise TypeError(with_location(
+        if t.dtype is not self._dtype:  # TensorFlow's ValueError ("Tensor conversion requested dtype")
+            raise ValueError(with_location(
                 f"{op}: variable {self._name} has dtype {self._dtype.name}, the value has {t.dtype.name}"))
         if self._shape is not None and not self._shape.is_compatible_with(t.shape):
             raise ValueError(with_location(
@@ -160,7 +160,7 @@ class Variable(TensorBase):
     def __repr__(self):
         v = self._value
         return (f"<tf.Variable '{self._name}' shape={v.shape} dtype={self._dtype.name}, "
-                f"numpy={np.array2string(v.numpy(), separator=' ') if v._value.ndim else v._value.item()}>")
+                f"numpy={numpy_text(v.numpy(), True)}>")
 
     def __hash__(self):  # variables are keys in optimizers' slot tables
         return id(self)

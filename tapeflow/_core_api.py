@@ -27,6 +27,7 @@ from tapeflow.runtime.ops import math_ops as _M
 from tapeflow.runtime.ops import matrix_ops as _MX
 from tapeflow.runtime.ops import nn_ops as _N
 from tapeflow.runtime.ops import random_generator as _RG
+from tapeflow.runtime.ops import svd_ops as _SVD
 from tapeflow.runtime.ops import random_ops as _R
 from tapeflow.runtime.ops import reduce_ops as _RD
 from tapeflow.runtime.ops import segment_ops as _SG
@@ -145,11 +146,12 @@ nn = _namespace("nn", "tf.nn: activations, losses, convolution and pooling.", _N
 random = _namespace("random", "tf.random: seeded random tensors, generators and stateless ops.", dict(
     normal=_R.normal, uniform=_R.uniform, truncated_normal=_R.truncated_normal, shuffle=_R.shuffle,
     set_seed=_R.set_seed, **_pick(_RG, """Generator get_global_generator set_global_generator stateless_normal
-    stateless_uniform stateless_truncated_normal categorical""")))
+    stateless_uniform stateless_truncated_normal stateless_categorical categorical Algorithm""")))
 linalg = _namespace("linalg", "tf.linalg: matrix products, solves, decompositions and norms.", dict(
     matmul=_L.matmul, einsum=_L.einsum, tensordot=_L.tensordot, eye=_A.eye,
     matrix_transpose=_L.matrix_transpose, adjoint=_L.matrix_transpose, l2_normalize=_N.l2_normalize,
     **_pick(_D, "inv det slogdet logdet solve triangular_solve cholesky cholesky_solve"),
+    svd=_SVD.svd,
     **_pick(_MX, "band_part diag diag_part set_diag tensor_diag tensor_diag_part trace matvec norm global_norm")))
 dtypes = _namespace("dtypes", "tf.dtypes: element types.",
                     dict(_DTYPES, DType=_dt.DType, as_dtype=_dt.as_dtype, cast=_M.cast))
@@ -198,7 +200,8 @@ errors = _namespace("errors", "tf.errors: exception types.", {
     "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError,
     "OpError": _errors_mod.OpError, "OutOfRangeError": _errors_mod.OutOfRangeError,
     "InaccessibleTensorError": _errors_mod.InaccessibleTensorError,
-    "UnimplementedError": _errors_mod.UnimplementedError})
+    **{n: getattr(_errors_mod, n) for n in
+       ("UnimplementedError", "NotFoundError", "FailedPreconditionError", "ResourceExhaustedError")}})
 
 globals().update({n: _OPS[n] for n in _TOP_LEVEL})
 globals().update(_DTYPES)

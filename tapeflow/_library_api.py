@@ -4,6 +4,7 @@ import types
 
 from tapeflow import compat, contrib, data, distribute, keras, ragged, saved_model, sparse, strings, summary, train  # noqa: F401
 from tapeflow import misc_api as _misc
+from tapeflow import testing as test  # noqa: F401  (tf.test)
 from tapeflow.misc_api import get_logger, version  # noqa: F401
 from tapeflow.ragged_spec import RaggedTensorSpec  # noqa: F401
 from tapeflow.ragged_tensor import RaggedTensor  # noqa: F401
@@ -57,14 +58,20 @@ config = types.SimpleNamespace(
     set_soft_device_placement=_devices.set_soft_device_placement,
     get_soft_device_placement=_devices.get_soft_device_placement,
     run_functions_eagerly=_run_functions_eagerly,
+    LogicalDeviceConfiguration=_devices.LogicalDeviceConfiguration,
+    set_logical_device_configuration=_devices.set_logical_device_configuration,
+    get_logical_device_configuration=_devices.get_logical_device_configuration,
     experimental=types.SimpleNamespace(
+        VirtualDeviceConfiguration=_devices.LogicalDeviceConfiguration,
+        set_virtual_device_configuration=_devices.set_logical_device_configuration,
+        get_virtual_device_configuration=_devices.get_logical_device_configuration,
         list_physical_devices=_devices.list_physical_devices, list_logical_devices=_misc.list_logical_devices,
         set_memory_growth=_misc.set_memory_growth, get_memory_growth=_misc.get_memory_growth,
         get_memory_info=_misc.get_memory_info, get_visible_devices=_misc.get_visible_devices,
         set_visible_devices=_misc.set_visible_devices),
 )
 
-__all__ = ["contrib", "data", "keras", "saved_model", "summary", "train", "config", "device", "layers", "log",
+__all__ = ["test", "contrib", "data", "keras", "saved_model", "summary", "train", "config", "device", "layers", "log",
            "random_normal", "Module", "name_scope", "arg_max", "arg_min", "assign", "assign_add",
            "assign_sub", "div", "multinomial", "random_shuffle", "set_random_seed", "to_double", "to_float",
            "to_int32", "to_int64",

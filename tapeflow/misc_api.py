@@ -137,6 +137,8 @@ def set_visible_devices(devices, device_type=None):
 
 
 def list_logical_devices(device_type=None):
-    visible = get_visible_devices(device_type)
+    # The CPU cannot be hidden, and its logical devices (set_logical_device_configuration)
+    # all stand on it; a GPU's logical device is visible with its physical one.
+    visible = {v.name for v in get_visible_devices(device_type)}
     return [d for d in _devices.list_logical_devices(device_type)
-            if d.name.replace("/device:", "/physical_device:") in {v.name for v in visible}]
+            if d.device_type == "CPU" or d.name.replace("/device:", "/physical_device:") in visible]

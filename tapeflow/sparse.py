@@ -9,10 +9,10 @@ saving of real sparse kernels for simplicity, and is exact.
 import numpy as np
 
 from tapeflow.runtime import dtypes
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import arg_error, with_location
 from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
-from tapeflow.runtime.ops import array_ops, gather_ops, linalg_ops, math_ops, reduce_ops
+from tapeflow.runtime.ops import array_ops, gather_ops, join_ops, linalg_ops, math_ops, reduce_ops
 
 
 def _static_shape(dense_shape):
@@ -154,6 +154,21 @@ def transpose(sp_input, perm=None, name=None):
     rank = len(sp_input._shape)
     perm = list(range(rank))[::-1] if perm is None else [int(p) for p in perm]
     return from_dense(array_ops.transpose(to_dense(sp_input), perm))
+
+
+def expand_dims(sp_input, axis=None, name=None):
+    """A size-1 dimension inserted at `axis` (default -1): a zero column in the indices."""
+    _check(sp_input, "expand_dims")
+    rank = len(sp_input._shape)
+    axis = -1 if axis is None else int(axis)
+    if not -rank - 1 <= axis <= rank:
+        raise arg_error(ValueError, with_location(
+            f"sparse.expand_dims: axis {axis} is out of range for a SparseTensor of rank {rank}"))
+    axis %= rank + 1
+    idx = sp_input.indices
+    zeros = array_ops.zeros_like(idx[:, :1])
+    indices = join_ops.concat([idx[:, :axis], zeros, idx[:, axis:]], axis=1)
+    return SparseTensor(indices, sp_input.values, sp_input._shape[:axis] + (1,) + sp_input._shape[axis:])
 
 
 def retain(sp_input, to_retain):

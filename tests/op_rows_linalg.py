@@ -27,7 +27,33 @@ def _np_slogdet(a):
     return [s, l]
 
 
+def _svd_rebuilt(a):
+    s, u, v = tf.linalg.svd(a)
+    return tf.matmul(u * s[..., None, :], v, transpose_b=True)
+
+
+def _svd_abs_u(a):
+    return tf.abs(tf.linalg.svd(a)[1])
+
+
+def _np_abs_u(a):
+    return np.abs(np.linalg.svd(a, full_matrices=False)[0])
+
+
 ROWS = {
+    # u and v are unique up to sign: compare the rebuilt matrix and |u|; s has a gradient
+    "svd": Row([Case(_svd_rebuilt, lambda a: a, [rand((4, 3))]),
+                Case(_svd_rebuilt, lambda a: a, [rand((2, 2, 3))]),
+                Case(_svd_abs_u, _np_abs_u, [rand((3, 3))]),
+                # its gradient (of s) is checked eagerly only: traced, the tape's zeros for u, v
+                # cannot be told from a real gradient there, and svd says so (singular_values below)
+                Case(lambda a: tf.linalg.svd(a)[0], lambda a: np.linalg.svd(a, compute_uv=False),
+                     [rand((3, 4))], wrt=(0,), trace=False)], True),
+    "singular_values": Row([Case(lambda a: tf.linalg.svd(a, compute_uv=False),
+                                 lambda a: np.linalg.svd(a, compute_uv=False), [rand((4, 3))], wrt=(0,)),
+                            Case(lambda a: tf.linalg.svd(a, compute_uv=False),
+                                 lambda a: np.linalg.svd(a, compute_uv=False), [rand((2, 3, 3))], wrt=(0,))],
+                           True),
     "matrix_inverse": Row([Case(tf.linalg.inv, np.linalg.inv, [well_conditioned((3, 3))], wrt=(0,)),
                            Case(tf.linalg.inv, np.linalg.inv, [well_conditioned((2, 4, 4))], wrt=(0,)),
                            Case(tf.linalg.inv, np.linalg.inv, [well_conditioned((3, 3), F32)], tol=1e-5)], True),

@@ -1,5 +1,6 @@
-"""Op-table rows for stateless_random and random_categorical (random_generator),
-merged into test_ops_table.ROWS."""
+"""Op-table rows for stateless_random, stateless_categorical, random_categorical and
+random_binomial (random_generator), merged into test_ops_table.ROWS.  TensorFlow's exact
+numbers are checked by the parity programs (tests/tf_parity/programs/random_*.py)."""
 import numpy as np
 
 import tapeflow as tf
@@ -49,7 +50,28 @@ def _check_categorical():
     assert first.shape == (2, 50) and first.dtype == np.int32 and not np.array_equal(first, second)
 
 
+def _check_stateless_categorical():
+    logits = tf.math.log([[0.2, 0.8], [0.5, 0.5]])
+    a = tf.random.stateless_categorical(logits, 3000, seed=[1, 2]).numpy()
+    np.testing.assert_array_equal(a, tf.random.stateless_categorical(logits, 3000, seed=[1, 2]).numpy())
+    np.testing.assert_allclose([row.mean() for row in a], [0.8, 0.5], atol=0.04)
+    first, second = run_graph_twice(lambda: tf.random.stateless_categorical(logits, 50, seed=[1, 2]))
+    np.testing.assert_array_equal(first, second)  # pure: every run the same numbers
+    np.testing.assert_array_equal(first[0], a[0, :50])  # row 0 reads the first words either way
+
+
+def _check_binomial():
+    g = tf.random.Generator.from_seed(3)
+    x = g.binomial([4000], counts=10.0, probs=0.3).numpy()
+    assert x.dtype == np.int32 and x.min() >= 0 and x.max() <= 10
+    assert abs(x.mean() - 3.0) < 0.1 and abs(x.var() - 2.1) < 0.2
+    g.reset_from_seed(3)
+    np.testing.assert_array_equal(x, g.binomial([4000], counts=10.0, probs=0.3).numpy())
+
+
 ROWS = {
+    "stateless_categorical": Row([], False, check=_check_stateless_categorical),
+    "random_binomial": Row([], False, check=_check_binomial),
     "stateless_random": Row([], False, check=_check_stateless),
     "random_categorical": Row([], False, check=_check_categorical),
 }

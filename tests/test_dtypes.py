@@ -20,8 +20,14 @@ def test_a_python_scalar_adopts_the_tensor_dtype():
     assert (tf.constant([1.0], tf.float16) * 2.5).dtype == tf.float16
     assert (2.5 * tf.constant([1.0], tf.float64)).dtype == tf.float64
     assert (tf.constant([1, 2], tf.uint8) - 1).dtype == tf.uint8
+    # TensorFlow converts no Python float to an integer dtype, not even an integral one;
+    # for `+` its AddV2 kernel reports the pair (InvalidArgumentError, here also a TypeError).
     with pytest.raises(TypeError, match="Cannot convert 1.5 to a tensor of dtype int32"):
-        tf.constant([1, 2]) + 1.5
+        tf.constant([1, 2]) * 1.5
+    with pytest.raises(TypeError, match="Cannot convert 1.0 to a tensor of dtype int32"):
+        tf.constant([1, 2]) - 1.0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="different dtypes, int32.* and float32"):
+        tf.constant([1, 2]) + 1.0
 
 
 def test_two_tensors_of_different_dtypes_raise():

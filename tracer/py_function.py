@@ -21,6 +21,8 @@ Gradient of a staged py_function: another py_function that runs `func` again
 under a GradientTape (so side effects in `func` happen again in the backward
 pass); outputs `func` computes without tapeflow ops have no gradient (None).
 """
+import functools
+
 import numpy as np
 
 from tapeflow.runtime import dtypes, nest
@@ -178,9 +180,17 @@ def _as_output_tensor(what, v, dtype, k):
     return convert_to_tensor(_value_array(what, v, dtype, k))
 
 
-def py_function(func, inp, Tout, name=None):
+def py_function(func=None, inp=None, Tout=None, name=None):
     """Call func(*tensors) -> values of dtypes Tout (a dtype or TensorSpec gives one
-    tensor, a list gives a list).  In a graph it runs Python when the graph runs."""
+    tensor, a list gives a list).  In a graph it runs Python when the graph runs.
+    Without func, a decorator: `@tf.py_function(Tout=...)` makes f(*args) a py_function."""
+    if func is None:
+        if inp is not None:
+            raise TypeError("py_function: as a decorator (func=None) it takes no `inp`")
+        return lambda f: functools.wraps(f)(lambda *args: _call(f, list(args), Tout, False, "py_function"))
+    if inp is None:
+        raise TypeError("py_function: missing argument `inp` (the list of arguments to the function), "
+                        "unless it is used as a decorator (func=None)")
     return _call(func, inp, Tout, False, "py_function")
 
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import devices, dtypes
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim, state
 from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import math_ops as M
@@ -156,7 +156,7 @@ def static_axis(axis, rank, op):
         raise TypeError(with_location(f"{op}: axis must be an integer, got {axis!r}"))
     axis = int(axis)
     if not -rank <= axis < rank:
-        raise ValueError(with_location(f"{op}: axis {axis} is out of range for a tensor of rank {rank}"))
+        raise arg_error(ValueError, with_location(f"{op}: axis {axis} is out of range for a tensor of rank {rank}"))
     return axis % rank
 
 
@@ -167,7 +167,7 @@ def check_rule(rule, op, *xs, **attrs):
     except (R.ShapeError, TypeError) as exc:
         desc = ", ".join(f"{x.dtype.name}{list(x.shape)}" for x in xs)
         cls = TypeError if isinstance(exc, TypeError) and not isinstance(exc, R.ShapeError) else ValueError
-        raise cls(with_location(f"{op}({desc}): {exc}")) from None
+        raise arg_error(cls, with_location(f"{op}({desc}): {exc}")) from None
 
 
 def _static_value(t, op):
@@ -293,7 +293,7 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
         axes = [int(a) % rank for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
         for a in axes:
             if dims[a] not in (1, None):
-                raise ValueError(with_location(
+                raise arg_error(ValueError, with_location(
                     f"squeeze: cannot squeeze axis {a} of size {dims[a]} (shape {dims})"))
     return reshape_keeping_unknown(x, [d for i, d in enumerate(dims) if i not in axes])
 

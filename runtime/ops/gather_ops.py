@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -207,7 +207,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     and everywhere for an index outside [0, depth))."""
     idx = convert_to_tensor(indices)
     if not idx.dtype.is_integer:
-        raise TypeError(with_location(f"one_hot: indices must be integers, got {idx.dtype.name}"))
+        raise arg_error(TypeError, with_location(f"one_hot: indices must be integers, got {idx.dtype.name}"))
     if dtype is None:  # from on_value or off_value when given, else float32
         given = on_value if on_value is not None else off_value
         dtype = dtypes.float32 if given is None else convert_to_tensor(given).dtype

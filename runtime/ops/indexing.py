@@ -15,7 +15,7 @@ NumPy (TensorFlow itself accepts only scalars there).
 """
 import numpy as np
 
-from ..errors import with_location
+from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import Tensor, TensorBase, convert_to_tensor
 
@@ -152,7 +152,7 @@ def getitem(x, index):
         elif isinstance(it, slice):
             bounds = [_bound(b, dyn) for b in (it.start, it.stop, it.step)]
             if bounds[2] == 0:
-                raise ValueError(with_location("slice step cannot be zero"))
+                raise arg_error(ValueError, with_location("slice step cannot be zero"))
             spec.append(("s", *bounds))
         elif isinstance(it, (int, np.integer, TensorBase)) and not isinstance(it, (bool, np.bool_)):
             spec.append(("i", _bound(it, dyn)))
@@ -164,7 +164,7 @@ def getitem(x, index):
     try:
         _getitem_rule(Aval(x.shape.dims, x.dtype), *[Aval(d.shape.dims, d.dtype) for d in dyn], spec=spec)
     except (IndexError, TypeError) as exc:
-        raise type(exc)(with_location(f"getitem on {x.dtype.name}{list(x.shape)} with {index!r}: {exc}")) from None
+        raise arg_error(IndexError if isinstance(exc, IndexError) else TypeError, with_location(f"getitem on {x.dtype.name}{list(x.shape)} with {index!r}: {exc}")) from None
     return bind(GETITEM, (x,) + tuple(dyn), {"spec": spec})
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import SymbolicTensor, TensorBase, convert_to_tensor
 from . import array_ops as A
@@ -96,7 +96,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
         if dim is None:
             raise ValueError(with_location("split: an equal split needs a known dimension while tracing"))
         if n <= 0 or dim % n:
-            raise ValueError(with_location(
+            raise arg_error(ValueError, with_location(
                 f"split: dimension {axis} of size {dim} (shape {list(x.shape)}) cannot be split into {n} equal parts"))
         sizes = (dim // n,) * n
     else:

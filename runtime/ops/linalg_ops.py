@@ -1,6 +1,6 @@
 """Matrix primitives: matmul (batched, with transposes) and einsum; tensordot on top."""
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import math_ops as M
@@ -49,8 +49,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     try:
         _matmul_rule(Aval(a.shape.dims, a.dtype), Aval(b.shape.dims, b.dtype), **attrs)
     except (R.ShapeError, TypeError) as exc:
-        raise (TypeError if isinstance(exc, TypeError) and not isinstance(exc, R.ShapeError) else ValueError)(
-            with_location(f"matmul of {a.dtype.name}{list(a.shape)} by {b.dtype.name}{list(b.shape)}"
+        raise arg_error(TypeError if isinstance(exc, TypeError) and not isinstance(exc, R.ShapeError) else ValueError,
+                        with_location(f"matmul of {a.dtype.name}{list(a.shape)} by {b.dtype.name}{list(b.shape)}"
                           f"{' (transpose_a)' if attrs['transpose_a'] else ''}"
                           f"{' (transpose_b)' if attrs['transpose_b'] else ''}: {exc}")) from None
     return bind(MATMUL, (a, b), attrs)

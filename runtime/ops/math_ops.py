@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import UnimplementedError, no_strings, with_location
+from ..errors import UnimplementedError, arg_error, no_strings, with_location
 from ..registry import bind, defprim
 from ..tensor import Tensor, TensorBase, convert_to_tensor
 from . import array_ops as A
@@ -156,7 +156,14 @@ def binary_args(x, y, op):
                 dtype_mismatch(op, x, y)
             return x, y
         if ty is float or ty is int:
-            return x, _scalar_like(y, x)
+            try:
+                return x, _scalar_like(y, x)
+            except TypeError:
+                if op != "add":
+                    raise
+                # int tensor + Python float: TensorFlow converts the float on its own and its
+                # AddV2 kernel rejects the pair (InvalidArgumentError eagerly).
+                dtype_mismatch(op, x, convert_to_tensor(y))
     elif ty is Tensor and (tx is float or tx is int):
         return _scalar_like(x, y), y
     if isinstance(x, TensorBase):
@@ -203,7 +210,7 @@ def _is_python_data(v):
 
 
 def dtype_mismatch(op, x, y):
-    raise TypeError(with_location(
+    raise arg_error(TypeError, with_location(
         f"{op}: the operands have different dtypes, {x.dtype.name}{list(x.shape)} and "
         f"{y.dtype.name}{list(y.shape)}; cast one with tf.cast first"))
 

@@ -1,43 +1,145 @@
 """tf.random.Generator, stateless random ops (a function of an explicit seed pair)
-and tf.random.categorical.
+and tf.random.categorical -- with TensorFlow's Philox numbers (philox.py).
 
-A Generator owns one NumPy bit stream, registered in random_ops.generator_streams
-under its number; its draws are the ordinary stateful random primitives keyed
-by ("generator", number), so a traced graph draws new numbers on every run and
-set_seed() leaves generators alone.  Stateless ops are pure: the seed is an
-input tensor and equal seeds give equal numbers, eagerly and in graphs.
+A Generator's state is an int64 variable [counter_lo, counter_hi, key], as
+TensorFlow's Philox state, so it checkpoints; its draws are the ordinary
+stateful random primitives keyed by ("generator", number), whose kernels read
+and advance that variable (random_ops.reserve), so a traced graph draws new
+numbers on every run and set_seed() leaves generators alone.  Stateless ops are
+pure: the seed pair is an input and is scrambled into a Philox key and counter
+as TensorFlow's GenerateKey does.
 """
 import itertools
+import os
 
 import numpy as np
 
 from .. import dtypes
-from ..errors import with_location
+from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
-from ..tensor import convert_to_tensor
-from . import math_ops as M
+from ..tensor import Tensor, convert_to_tensor
+from ..variables import Variable
+from . import philox as P
 from . import random_ops as RO
 
 _generator_numbers = itertools.count()
+PHILOX, THREEFRY, AUTO_SELECT = 1, 2, 3
+_STATE_SIZE = 3
+
+
+class Algorithm:
+    """tf.random.Algorithm."""
+    PHILOX, THREEFRY, AUTO_SELECT = PHILOX, THREEFRY, AUTO_SELECT
+
+
+def _alg(alg, op):
+    """TensorFlow's algorithm number (Philox for None/auto_select); ThreeFry is not implemented."""
+    value = getattr(alg, "value", alg)
+    if value is None or value in ("auto_select", "philox", PHILOX, AUTO_SELECT):
+        return PHILOX
+    if value in ("threefry", THREEFRY):
+        raise NotImplementedError(with_location(f"{op}: the ThreeFry algorithm is not implemented; "
+                                                "use alg='philox' (TensorFlow's choice on CPU)"))
+    raise ValueError(with_location(f"{op}: unknown random algorithm {alg!r}"))
+
+
+def _to_int64(v):
+    v = int(v) & P.M64
+    return v - (1 << 64) if v >= (1 << 63) else v
+
+
+def _state_from_seed(seed):
+    """TensorFlow's create_rng_state: an int cut into 64-bit words (low first), a list of
+    words padded with zeros on the left (so a short seed lands in the key)."""
+    if isinstance(seed, Tensor) or hasattr(seed, "numpy"):
+        seed = np.asarray(seed.numpy()).tolist()
+    if isinstance(seed, (int, np.integer)):
+        seed, words = int(seed), []
+        for _ in range(_STATE_SIZE):
+            words.append(seed & P.M64)
+            seed >>= 64
+    else:
+        words = [int(v) for v in np.asarray(seed).reshape(-1).tolist()][:_STATE_SIZE]
+        words = [0] * (_STATE_SIZE - len(words)) + words
+    return np.array([_to_int64(w) for w in words], dtype=np.int64)
 
 
 class Generator:
-    """A random number generator with its own state (TensorFlow's tf.random.Generator)."""
+    """A random number generator with its own Philox state (TensorFlow's tf.random.Generator)."""
 
-    def __init__(self, copy_from=None, state=None, alg=None, _seed=None):
+    def __init__(self, copy_from=None, state=None, alg=None):
         if copy_from is not None:
-            raise NotImplementedError(with_location("Generator(copy_from=...) is not supported; use split()"))
+            if state is not None or alg is not None:
+                raise ValueError(with_location("Generator: give copy_from or state/alg, not both"))
+            state = copy_from.state.numpy()
+        elif state is None:
+            raise ValueError(with_location("Generator: give copy_from or state (or use from_seed)"))
+        self._alg = _alg(alg, "Generator")
+        value = np.asarray(state.numpy() if hasattr(state, "numpy") else state).astype(np.int64).reshape(-1)
+        if value.shape != (_STATE_SIZE,):
+            raise ValueError(with_location(f"Generator: a Philox state has {_STATE_SIZE} int64 words, "
+                                           f"got shape {list(value.shape)}"))
+        self._state_var = Variable(value, trainable=False, name="StateVar")
         self._number = next(_generator_numbers)
-        RO.generator_streams[self._number] = np.random.default_rng(_seed)
+        RO.generators[self._number] = self
         self._key = ("generator", self._number)
 
     @classmethod
     def from_seed(cls, seed, alg=None):
-        return cls(_seed=_seed_words(seed))
+        return cls(state=_state_from_seed(seed), alg=alg)
+
+    @classmethod
+    def from_state(cls, state, alg):
+        return cls(state=state, alg=alg)
+
+    @classmethod
+    def from_key_counter(cls, key, counter, alg):
+        words = np.concatenate([np.asarray(counter, np.int64).reshape(-1), np.asarray(key, np.int64).reshape(-1)])
+        return cls(state=words, alg=alg)
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
-        return cls(_seed=None)
+        return cls(state=np.frombuffer(os.urandom(8 * _STATE_SIZE), dtype=np.int64).copy(), alg=alg)
+
+    @property
+    def state(self):
+        return self._state_var
+
+    @property
+    def algorithm(self):
+        return self._alg
+
+    @property
+    def key(self):
+        return self._state_var[-1]
+
+    def reset(self, state):
+        self._state_var.assign(convert_to_tensor(np.asarray(state, dtype=np.int64)))
+
+    def reset_from_seed(self, seed):
+        self._state_var.assign(convert_to_tensor(_state_from_seed(seed)))
+
+    def reset_from_key_counter(self, key, counter):
+        self.reset(np.concatenate([np.asarray(counter, np.int64).reshape(-1), np.asarray(key, np.int64).reshape(-1)]))
+
+    def _position(self):
+        s = [int(v) & P.M64 for v in np.asarray(self._state_var._value.numpy()).tolist()]
+        return s[0] | (s[1] << 64), s[2]
+
+    def _reserve(self, steps):
+        """(counter, key) for one draw; the state moves on by `steps` counter steps."""
+        counter, key = self._position()
+        self._set_counter(counter + int(steps))
+        return counter, key
+
+    def _set_counter(self, counter):
+        counter &= P.M128
+        words = [_to_int64(counter & P.M64), _to_int64(counter >> 64), _to_int64(self._position()[1])]
+        self._state_var._value = Tensor(np.array(words, dtype=np.int64))
+
+    def skip(self, delta):
+        """Advance as `delta` outputs would."""
+        self._set_counter(self._position()[0] + int(delta) * P.RESERVED_PER_OUTPUT)
 
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
         return RO.normal_from(self._key, shape, mean, stddev, dtype)
@@ -46,25 +148,38 @@ class Generator:
         return RO.truncated_normal_from(self._key, shape, mean, stddev, dtype)
 
     def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
+        dtype = dtypes.as_dtype(dtype)
+        if dtype.is_integer and minval is None and maxval is None:
+            return self.uniform_full_int(shape, dtype)
         return RO.uniform_from(self._key, shape, minval, maxval, dtype)
 
     def uniform_full_int(self, shape, dtype=dtypes.uint64, name=None):
         dtype = dtypes.as_dtype(dtype)
         if not dtype.is_integer:
             raise TypeError(with_location(f"uniform_full_int: dtype must be an integer type, got {dtype.name}"))
-        info = np.iinfo(dtype.np)
-        if info.max >= 2 ** 63:  # the generator's integers stop at int64
-            raise NotImplementedError(with_location(f"uniform_full_int: {dtype.name} is not supported"))
-        return RO.uniform_from(self._key, shape, int(info.min), int(info.max) + 1, dtype)
+        return RO._draw(RO.RANDOM_UNIFORM, shape, dtype, self._key, "uniform_full_int", bounds=None)
+
+    def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
+        """Binomial draws; NOT TensorFlow's numbers (its BTRS kernel is not reproduced), but
+        seeded from and advancing this generator's state."""
+        counts = convert_to_tensor(counts, dtypes.float32) if not hasattr(counts, "dtype") else counts
+        probs = convert_to_tensor(probs, counts.dtype) if not hasattr(probs, "dtype") else probs
+        return RO._draw(RO.RANDOM_BINOMIAL, shape, dtypes.as_dtype(dtype), self._key, "binomial",
+                        counts=float(np.asarray(counts.numpy())), probs=float(np.asarray(probs.numpy())))
 
     def make_seeds(self, count=1):
-        """int64 seeds of shape [2, count] for the stateless ops."""
-        return RO.uniform_from(self._key, [2, int(count)], 0, 2 ** 62, dtypes.int64)
+        """int64 seeds of shape [2, count] for the stateless ops: [keys; zeros], as TensorFlow."""
+        from . import array_ops as A, join_ops as J
+        keys = self.uniform_full_int([int(count)], dtypes.int64)
+        return J.stack([keys, A.zeros_like(keys)])
 
     def split(self, count=1):
-        """`count` new generators seeded from this one's stream."""
-        seeds = RO.generator_streams[self._number].integers(0, 2 ** 62, size=(int(count), 2))
-        return [Generator(_seed=[int(a), int(b)]) for a, b in seeds]
+        """`count` new generators whose keys are this generator's next int64 draws."""
+        keys = self.uniform_full_int([int(count)], dtypes.int64).numpy()
+        return [Generator(state=[0, 0, int(k)], alg=self._alg) for k in keys]
+
+    def _trackable_children(self):
+        return {"_state_var": self._state_var}
 
 
 _global_generator = []
@@ -81,30 +196,23 @@ def set_global_generator(generator):
     _global_generator[:] = [generator]
 
 
-def _seed_words(seed):
-    """A seed (int, pair, or tensor) as non-negative words for NumPy's SeedSequence."""
-    arr = np.asarray(seed.numpy() if hasattr(seed, "numpy") else seed).astype(np.int64).reshape(-1)
-    return [int(v) % (2 ** 64) for v in arr]
-
-
 # --- stateless ---------------------------------------------------------------------------
 def _stateless_impl(xp, seed, *dims, shape, dtype, dist, bounds):
-    words = [int(v) % (2 ** 64) for v in np.asarray(seed if xp is np else seed.get()).reshape(-1)]
-    gen = np.random.default_rng(words)
+    words = np.asarray(seed if xp is np else seed.get()).reshape(-1).tolist()
+    counter, key = P.key_counter_from_seed(int(words[0]), int(words[1]))
     size = RO._draw_shape(dims, shape)
+    n = int(np.prod(size, dtype=np.int64))
     if dist == "normal":
-        out = gen.standard_normal(size)
+        out = P.normal(counter, key, n, RO._sample_dtype(dtype))
     elif dist == "truncated_normal":
-        out = gen.standard_normal(size)
-        bad = np.abs(out) > 2
-        while bad.any():
-            out[bad] = gen.standard_normal(int(bad.sum()))
-            bad = np.abs(out) > 2
+        out = P.truncated_normal(counter, key, n, RO._sample_dtype(dtype))
+    elif dist == "full_int":
+        out = P.full_int(counter, key, n, dtype.np)
     elif dtype.is_integer:
-        out = gen.integers(bounds[0], bounds[1], size=size)
+        out = P.uniform_int(counter, key, n, bounds[0], bounds[1], dtype.np)
     else:
-        out = gen.random(size)
-    return RO.to_xp(xp, out.astype(dtype.np))
+        out = P.uniform(counter, key, n, RO._sample_dtype(dtype))
+    return RO.to_xp(xp, out.reshape(size).astype(dtype.np))
 
 
 def _stateless_rule(seed, *dims, shape, dtype, **_):
@@ -116,59 +224,72 @@ def _stateless_rule(seed, *dims, shape, dtype, **_):
 STATELESS_RANDOM = defprim("stateless_random", _stateless_impl, _stateless_rule, None)
 
 
-def _stateless(shape, seed, dtype, dist, op, bounds=(0, 1)):
+def _seed_tensor(seed, op):
     s = convert_to_tensor(seed)
     if not s.dtype.is_integer or s.shape.rank != 1 or s.shape[0] not in (None, 2):
-        raise ValueError(with_location(f"{op}: seed must be an integer tensor of shape [2], got "
+        raise arg_error(ValueError, with_location(f"{op}: seed must be an integer tensor of shape [2], got "
                                        f"{s.dtype.name}{list(s.shape)}"))
+    return s
+
+
+def _stateless(shape, seed, dtype, dist, op, alg, bounds=(0, 1)):
+    _alg(alg, op)
+    s = _seed_tensor(seed, op)
     dims, static = RO._shape_inputs(shape, op)
     attrs = {"shape": static, "dtype": dtype, "dist": dist, "bounds": bounds}
     return bind(STATELESS_RANDOM, (s,) + dims, attrs)
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):
-    out = _stateless(shape, seed, RO.float_dtype(dtype, "stateless_normal"), "normal", "stateless_normal")
+    out = _stateless(shape, seed, RO.float_dtype(dtype, "stateless_normal"), "normal", "stateless_normal", alg)
     return RO._scale(out, mean, stddev)
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                                alg="auto_select"):
     dtype = RO.float_dtype(dtype, "stateless_truncated_normal")
-    out = _stateless(shape, seed, dtype, "truncated_normal", "stateless_truncated_normal")
+    out = _stateless(shape, seed, dtype, "truncated_normal", "stateless_truncated_normal", alg)
     return RO._scale(out, mean, stddev)
 
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None, alg="auto_select"):
     dtype = dtypes.as_dtype(dtype)
+    op = "stateless_uniform"
     if dtype.is_integer:
-        if maxval is None:
-            raise ValueError(with_location(f"stateless_uniform: an integer dtype ({dtype.name}) needs maxval"))
+        if (minval is None) != (maxval is None):
+            raise ValueError(with_location(f"{op}: for an integer dtype ({dtype.name}) give minval and maxval "
+                                           f"both or neither, got minval={minval} and maxval={maxval}"))
+        if minval is None:
+            return _stateless(shape, seed, dtype, "full_int", op, alg, bounds=None)
         lo, hi = int(minval), int(maxval)
         if lo >= hi:
-            raise ValueError(with_location(f"stateless_uniform: need minval < maxval, got {lo} and {hi}"))
-        return _stateless(shape, seed, dtype, "uniform", "stateless_uniform", bounds=(lo, hi))
-    dtype = RO.float_dtype(dtype, "stateless_uniform")
-    out = _stateless(shape, seed, dtype, "uniform", "stateless_uniform")
-    maxval = 1 if maxval is None else maxval
-    if isinstance(minval, (int, float)) and isinstance(maxval, (int, float)) and (minval, maxval) == (0, 1):
-        return out
-    both_python = isinstance(minval, (int, float)) and isinstance(maxval, (int, float))
-    span = maxval - minval if both_python else M.subtract(maxval, minval)
-    return out * span + minval
+            raise ValueError(with_location(f"{op}: need minval < maxval, got {lo} and {hi}"))
+        return _stateless(shape, seed, dtype, "uniform", op, alg, bounds=(lo, hi))
+    dtype = RO.float_dtype(dtype, op)
+    out = _stateless(shape, seed, dtype, "uniform", op, alg)
+    return RO.bounded(out, minval, maxval, dtype)
 
 
 # --- categorical -------------------------------------------------------------------------
-def _categorical_impl(xp, logits, num_samples, dtype, seed):
+def _multinomial(xp, logits, num_samples, dtype, counter, key):
     host = logits if xp is np else logits.get()
-    z = host.astype(np.float64)
-    z = np.exp(z - z.max(axis=1, keepdims=True))
-    cdf = np.cumsum(z / z.sum(axis=1, keepdims=True), axis=1)
-    u = RO._stream(seed).random((host.shape[0], num_samples))
-    idx = (u[:, :, None] >= cdf[:, None, :]).sum(-1)
-    return RO.to_xp(xp, np.minimum(idx, host.shape[1] - 1).astype(dtype.np))
+    return RO.to_xp(xp, P.categorical(counter, key, host, num_samples, dtype.np))
 
 
-def _categorical_rule(logits, num_samples, dtype, seed):
+def _categorical_impl(xp, logits, num_samples, dtype, seed):
+    # The CPU kernel reserves two words per sample, samples rounded up to 4, per row.
+    reserved = logits.shape[0] * (-(-num_samples // 4) * 4) * 2
+    counter, key = RO.reserve("multinomial", dtype, seed, reserved)
+    return _multinomial(xp, logits, num_samples, dtype, counter, key)
+
+
+def _stateless_categorical_impl(xp, logits, seed, num_samples, dtype):
+    words = np.asarray(seed if xp is np else seed.get()).reshape(-1).tolist()
+    counter, key = P.key_counter_from_seed(int(words[0]), int(words[1]))
+    return _multinomial(xp, logits, num_samples, dtype, counter, key)
+
+
+def _categorical_rule(logits, *seed, num_samples, dtype, **_):
     if len(logits.shape) != 2 or not logits.dtype.is_floating:
         raise TypeError(f"logits must be a float matrix [batch, classes], got {logits.dtype.name}"
                         f"{list(logits.shape)}")
@@ -176,14 +297,22 @@ def _categorical_rule(logits, num_samples, dtype, seed):
 
 
 RANDOM_CATEGORICAL = defprim("random_categorical", _categorical_impl, _categorical_rule, None, stateful=True)
+STATELESS_CATEGORICAL = defprim("stateless_categorical", _stateless_categorical_impl, _categorical_rule, None)
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """num_samples class indices per row, drawn with probabilities softmax(logits)."""
     x = convert_to_tensor(logits)
     dtype = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
-    attrs = {"num_samples": int(num_samples), "dtype": dtype, "seed": None}
+    attrs = {"num_samples": int(num_samples), "dtype": dtype}
     from . import array_ops as A
-    A.check_rule(_categorical_rule, "random.categorical", x, **attrs)
-    attrs["seed"] = RO._key(seed)
-    return bind(RANDOM_CATEGORICAL, (x,), attrs)
+    A._check_rule(_categorical_rule, "random.categorical", x, **attrs)
+    return bind(RANDOM_CATEGORICAL, (x,), dict(attrs, seed=RO._key(seed)))
+
+
+def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
+    x = convert_to_tensor(logits)
+    attrs = {"num_samples": int(num_samples), "dtype": dtypes.as_dtype(dtype)}
+    from . import array_ops as A
+    A._check_rule(_categorical_rule, "random.stateless_categorical", x, **attrs)
+    return bind(STATELESS_CATEGORICAL, (x, _seed_tensor(seed, "stateless_categorical")), attrs)

@@ -1,32 +1,40 @@
 """Random numbers: stateful primitives, so that a traced graph draws new numbers
-on every run, with TensorFlow's seed rules.
+on every run, with TensorFlow's seed rules and TensorFlow's numbers.
 
-Seeds: each op gets a key (global seed, op seed).  With a global seed and no op
-seed, op seeds count up from set_seed(), so a program repeats its sequence after
-set_seed.  An op seed without a global seed uses TensorFlow's default global
-seed.  Neither: fresh entropy.  Every key owns one generator stream, so calling
-the same seeded op again continues its stream (new numbers, same sequence).
-The key is fixed when the op is created: eagerly per call, in a graph per node.
+Seeds, as tf.random.get_seed: an op gets a seed pair (seed, seed2).  With a global
+seed, an op without its own seed takes seed2 from random.Random(global seed) in
+eager code, and 0, 1, 2, ... per graph while tracing; an op seed without a global
+seed pairs with TensorFlow's default global seed; neither: fresh entropy.
+Every pair owns one Philox position (as TensorFlow's kernel cache keeps one
+kernel per op and attributes), so calling the same seeded op again continues it;
+set_seed() drops the positions.  In a graph each node owns its own position.
+The numbers are philox.py's, which are the CPU kernels' numbers.
 """
 import itertools
+import os
+import random as _pyrandom
+import weakref
 
 import numpy as np
 
 from .. import dtypes
 from ..errors import with_location
-from ..registry import Aval, bind, defprim
+from ..registry import Aval, bind, defprim, state as _dispatch
 from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import array_ops as A
 from . import math_ops as M
+from . import philox as P
 
 _DEFAULT_GLOBAL_SEED = 87654321
+_MAXINT32 = 2 ** 31 - 1
 
 
 class _SeedState:
     def __init__(self):
         self.global_seed = None
-        self.op_counter = itertools.count()
-        self.entropy_counter = itertools.count()
+        self.rng = None                          # random.Random(global seed): eager op seeds
+        self.graph_counts = weakref.WeakKeyDictionary()
+        self.node_tokens = itertools.count()
         self.streams = {}
 
 
@@ -36,7 +44,8 @@ _seeds = _SeedState()
 def set_seed(seed):
     """Set the global seed: later ops (and their op seeds) repeat the same numbers."""
     _seeds.global_seed = None if seed is None else int(seed)
-    _seeds.op_counter = itertools.count()
+    _seeds.rng = None if seed is None else _pyrandom.Random(int(seed))
+    _seeds.graph_counts = weakref.WeakKeyDictionary()
     _seeds.streams = {}
 
 
@@ -44,28 +53,51 @@ def get_global_seed():
     return _seeds.global_seed
 
 
+def get_seed(op_seed):
+    """TensorFlow's (seed, seed2) for an op with seed `op_seed` (None, None: entropy)."""
+    graph = _dispatch.graph
+    g = _seeds.global_seed
+    if g is not None:
+        if op_seed is None:
+            if graph is None:
+                op_seed = _seeds.rng.randint(0, _MAXINT32)
+            else:
+                op_seed = _seeds.graph_counts.get(graph, 0)
+                _seeds.graph_counts[graph] = op_seed + 1
+        seeds = g % _MAXINT32, int(op_seed) % _MAXINT32
+    elif op_seed is not None:
+        seeds = _DEFAULT_GLOBAL_SEED, int(op_seed) % _MAXINT32
+    else:
+        return None, None
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
 def _key(seed):
-    if seed is not None:
-        g = _DEFAULT_GLOBAL_SEED if _seeds.global_seed is None else _seeds.global_seed
-        return (g, int(seed))
-    if _seeds.global_seed is not None:
-        return (_seeds.global_seed, next(_seeds.op_counter))
-    return ("entropy", next(_seeds.entropy_counter))
+    """The stream key of an op created now: its seed pair, and its node in a graph."""
+    pair = get_seed(seed)
+    if pair == (None, None):
+        pair = tuple(int.from_bytes(os.urandom(8), "little") for _ in range(2))
+    token = None if _dispatch.graph is None else next(_seeds.node_tokens)
+    return ("seeds", pair, token)
 
 
-# Streams of tf.random.Generator objects, by generator number: they live as long
-# as their Generator and set_seed() does not reset them.
-generator_streams = {}
+# Generators by number (weakly): their Philox position is their state variable.
+generators = weakref.WeakValueDictionary()
 
 
-def _stream(key):
-    if key[0] == "generator":
-        return generator_streams[key[1]]
-    gen = _seeds.streams.get(key)
-    if gen is None:
-        gen = np.random.default_rng(None if key[0] == "entropy" else list(key))
-        _seeds.streams[key] = gen
-    return gen
+def reserve(prim_name, dtype, seed, size, steps=None):
+    """The Philox (counter, key) for `size` outputs of one op call, advancing its stream
+    by size * 256 counter steps as the kernels do (or by `steps`)."""
+    steps = int(size) * P.RESERVED_PER_OUTPUT if steps is None else steps
+    if seed[0] == "generator":
+        return generators[seed[1]]._reserve(steps)
+    key = (prim_name, dtype.name, seed)
+    pos = _seeds.streams.get(key)
+    if pos is None:
+        pos = _seeds.streams[key] = list(P.from_seeds(*seed[1]))
+    counter = pos[0]
+    pos[0] = (counter + steps) & P.M128
+    return counter, pos[1]
 
 
 def to_xp(xp, a):
@@ -78,35 +110,59 @@ def _draw_shape(dims, shape):
     return shape
 
 
+def _sample_dtype(dtype):
+    """The kernels draw half types through float32 here (bfloat16/float16 ~ float32 then cast)."""
+    return np.float64 if dtype.np == np.float64 else np.float32
+
+
+def _philox_draw(xp, dims, shape, dtype, seed, prim_name, fn, *args):
+    size = _draw_shape(dims, shape)
+    n = int(np.prod(size, dtype=np.int64))
+    counter, key = reserve(prim_name, dtype, seed, n)
+    return to_xp(xp, fn(counter, key, n, *args).reshape(size).astype(dtype.np))
+
+
 def _normal_impl(xp, *dims, shape, dtype, seed):
-    gen = _stream(seed)
-    return to_xp(xp, gen.standard_normal(_draw_shape(dims, shape)).astype(dtype.np))
+    return _philox_draw(xp, dims, shape, dtype, seed, "normal", P.normal, _sample_dtype(dtype))
 
 
 def _truncated_impl(xp, *dims, shape, dtype, seed):
     # Standard normal redrawn outside two standard deviations.
-    gen = _stream(seed)
-    out = gen.standard_normal(_draw_shape(dims, shape))
-    bad = np.abs(out) > 2
-    while bad.any():
-        out[bad] = gen.standard_normal(int(bad.sum()))
-        bad = np.abs(out) > 2
-    return to_xp(xp, out.astype(dtype.np))
+    return _philox_draw(xp, dims, shape, dtype, seed, "truncated_normal", P.truncated_normal,
+                        _sample_dtype(dtype))
 
 
 def _uniform_impl(xp, *dims, shape, dtype, seed, bounds):
-    gen = _stream(seed)
-    size = _draw_shape(dims, shape)
     if dtype.is_integer:
-        out = gen.integers(bounds[0], bounds[1], size=size)
-    else:
-        out = gen.random(size)
-    return to_xp(xp, out.astype(dtype.np))
+        if bounds is None:
+            return _philox_draw(xp, dims, shape, dtype, seed, "full_int", P.full_int, dtype.np)
+        return _philox_draw(xp, dims, shape, dtype, seed, "uniform_int", P.uniform_int, bounds[0], bounds[1],
+                            dtype.np)
+    return _philox_draw(xp, dims, shape, dtype, seed, "uniform", P.uniform, _sample_dtype(dtype))
 
 
 def _shuffle_impl(xp, x, seed):
-    perm = _stream(seed).permutation(x.shape[0]) if x.ndim else None
-    return x if perm is None else x[to_xp(xp, perm)]
+    if not x.ndim or x.shape[0] < 2:
+        return x
+    n = x.shape[0]
+    # The kernel reserves one word per swap (n - 1), in whole Philox calls, and swaps
+    # element i with i + word % (n - i), front to back.
+    counter, key = reserve("shuffle", dtypes.int64, seed, n - 1, steps=(n + 2) // 4)
+    w = P.words(counter, key, n - 1)
+    perm = np.arange(n)
+    for i in range(n - 1):
+        k = i + int(w[i]) % (n - i)
+        perm[i], perm[k] = perm[k], perm[i]
+    return x[to_xp(xp, perm)]
+
+
+def _binomial_impl(xp, *dims, shape, dtype, seed, counts, probs):
+    # Not TensorFlow's numbers (its BTRS sampler is not reproduced): NumPy's binomial,
+    # seeded from this call's Philox position so it is reproducible per seed.
+    size = _draw_shape(dims, shape)
+    counter, key = reserve("binomial", dtype, seed, int(np.prod(size, dtype=np.int64)))
+    gen = np.random.default_rng([counter & P.M64, counter >> 64, key])
+    return to_xp(xp, gen.binomial(int(counts), probs, size=size).astype(dtype.np))
 
 
 def _draw_rule(*dims, shape, dtype, seed, **_):
@@ -116,6 +172,7 @@ def _draw_rule(*dims, shape, dtype, seed, **_):
 RANDOM_NORMAL = defprim("random_normal", _normal_impl, _draw_rule, None, stateful=True)
 TRUNCATED_NORMAL = defprim("truncated_normal", _truncated_impl, _draw_rule, None, stateful=True)
 RANDOM_UNIFORM = defprim("random_uniform", _uniform_impl, _draw_rule, None, stateful=True)
+RANDOM_BINOMIAL = defprim("random_binomial", _binomial_impl, _draw_rule, None, stateful=True)
 SHUFFLE = defprim("random_shuffle", _shuffle_impl, lambda x, seed: Aval(x.shape, x.dtype), None, stateful=True)
 
 
@@ -131,7 +188,7 @@ def _shape_inputs(shape, op):
         # [tf.shape(x)[0], 8]: the Python ints stay known in the static shape (TF's (None, 8)),
         # so layers built on the last dim (Dense) accept the draw.
         return (dims,), tuple(_known_dim(d) for d in shape)
-    static = A.shape_arg(shape, op)
+    static = A._shape_arg(shape, op)
     if any(d < 0 for d in static):
         raise ValueError(with_location(f"{op}: shape {list(static)} has a negative dimension"))
     return (), static
@@ -202,11 +259,19 @@ def uniform_from(key, shape, minval=0, maxval=None, dtype=dtypes.float32):
         return _draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(lo, hi))
     dtype = float_dtype(dtype, "random.uniform")
     out = _draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(0, 1))
+    return bounded(out, minval, maxval, dtype)
+
+
+def bounded(out, minval, maxval, dtype):
+    """[0, 1) draws moved to [minval, maxval) as TensorFlow does: in the draw's dtype,
+    `rnd * maxval` from a zero minval, `rnd * (maxval - minval) + minval` otherwise."""
     maxval = 1 if maxval is None else maxval
-    if isinstance(minval, (int, float)) and isinstance(maxval, (int, float)) and (minval, maxval) == (0, 1):
-        return out
-    return out * (maxval - minval if not isinstance(maxval, TensorBase) and not isinstance(minval, TensorBase)
-                  else M.subtract(maxval, minval)) + minval
+    lo = minval if isinstance(minval, TensorBase) else convert_to_tensor(minval, dtype)
+    hi = maxval if isinstance(maxval, TensorBase) else convert_to_tensor(maxval, dtype)
+    lo_zero = not isinstance(minval, TensorBase) and minval == 0
+    if lo_zero:
+        return out if (not isinstance(maxval, TensorBase) and maxval == 1) else out * hi
+    return out * M.subtract(hi, lo) + lo
 
 
 def shuffle(value, seed=None, name=None):

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import no_strings, with_location
+from ..errors import arg_error, no_strings, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -109,7 +109,7 @@ def normalize_axes(axis, rank, op):
     out = set()
     for a in axes:
         if not -rank <= a < max(rank, 1) or (rank == 0 and a not in (0, -1)):
-            raise ValueError(with_location(
+            raise arg_error(ValueError, with_location(
                 f"{op}: axis {a} is out of range for a tensor of rank {rank}"))
         out.add(a % rank if rank else 0)
     return tuple(sorted(out)) if rank else ()

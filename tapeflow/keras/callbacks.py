@@ -244,5 +244,5 @@ class LambdaCallback(Callback):
 
 
 from tapeflow.keras.callbacks_lr_and_logging import (  # noqa: E402,F401 - built on Callback above
-    CSVLogger, LearningRateScheduler, ReduceLROnPlateau, TensorBoard, TerminateOnNaN,
+    BackupAndRestore, CSVLogger, LearningRateScheduler, ReduceLROnPlateau, TensorBoard, TerminateOnNaN,
 )

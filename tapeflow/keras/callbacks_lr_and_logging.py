@@ -1,8 +1,10 @@
 """More Keras 3 callbacks: ReduceLROnPlateau, LearningRateScheduler, CSVLogger,
 TerminateOnNaN and TensorBoard (event files through tapeflow.summary)."""
 import csv
+import json
 import math
 import os
+import shutil
 
 import numpy as np
 
@@ -121,6 +123,9 @@ class CSVLogger(Callback):
         logs = logs or {}
         if self.keys is None:
             self.keys = sorted(logs)
+            # Keras 3 names the val_ columns up front even when this epoch has none ("NA")
+            if not any(k.startswith("val_") for k in self.keys):
+                self.keys += ["val_" + k for k in self.keys]
         if self._writer is None:
             self._writer = csv.DictWriter(self._file, fieldnames=["epoch"] + self.keys, delimiter=self.sep)
             if self._header:
@@ -244,3 +249,46 @@ class TensorBoard(Callback):
         for writer in self._writers.values():
             writer.close()
         self._writers = {}
+
+
+class BackupAndRestore(Callback):
+    """Keras 3's fault tolerance: after every epoch the model and optimizer state and the
+    next epoch go to `backup_dir`; a fit that starts with a backup there restores it and
+    resumes at that epoch; a fit that completes deletes the backup (delete_checkpoint)."""
+
+    def __init__(self, backup_dir, save_freq="epoch", double_checkpoint=False, delete_checkpoint=True):
+        super().__init__()
+        if save_freq != "epoch":
+            raise NotImplementedError(f"BackupAndRestore: save_freq={save_freq!r}; only 'epoch' is supported")
+        self.backup_dir = os.fspath(backup_dir)
+        self.delete_checkpoint = delete_checkpoint
+        self._weights = os.path.join(self.backup_dir, "latest.ckpt")
+        self._meta = os.path.join(self.backup_dir, "training_metadata.json")
+
+    def _checkpoint(self):
+        from tapeflow.train.checkpoint_classes import Checkpoint
+        parts = {"model": self.model}
+        if getattr(self.model, "optimizer", None) is not None:
+            parts["optimizer"] = self.model.optimizer
+        return Checkpoint(**parts)
+
+    def on_train_begin(self, logs=None):
+        if not os.path.exists(self._meta):
+            return
+        if getattr(self.model, "optimizer", None) is not None:
+            self.model.optimizer.build(self.model.trainable_variables)  # slots exist before the restore
+        self._checkpoint().read(self._weights)
+        with open(self._meta) as f:
+            self.model.__dict__["_initial_epoch"] = int(json.load(f)["epoch"])
+
+    def on_epoch_end(self, epoch, logs=None):
+        os.makedirs(self.backup_dir, exist_ok=True)
+        self._checkpoint().write(self._weights)
+        tmp = self._meta + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump({"epoch": epoch + 1}, f)
+        os.replace(tmp, self._meta)
+
+    def on_train_end(self, logs=None):
+        if self.delete_checkpoint and os.path.isdir(self.backup_dir):
+            shutil.rmtree(self.backup_dir)

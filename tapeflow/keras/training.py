@@ -136,9 +136,11 @@ class Trainer:
     def _init_trainer(self):
         d = self.__dict__
         d["optimizer"] = None
-        d["compiled_loss"] = None
+        d["_compiled_loss"] = None
         d["_metric_specs"] = []
+        d["_weighted_metric_specs"] = []
         d["_compiled_metrics"] = None
+        d["_weighted_metrics"] = []
         d["_loss_tracker"] = None
         d["run_eagerly"] = False
         d["stop_training"] = False
@@ -149,17 +151,21 @@ class Trainer:
         d["_output_loss_trackers"] = []
 
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, run_eagerly=False,
-                **unused):
+                weighted_metrics=None, **unused):
         d = self.__dict__
         d["_compile_args"] = {"optimizer": optimizer, "loss": loss, "metrics": metrics,
                               "loss_weights": loss_weights}  # for Model.save
         d["optimizer"] = optimizers_mod.get(optimizer)
         # Several outputs: the per-output losses are resolved by _prepare from the first batch.
         multi = isinstance(loss, (list, tuple, dict)) or loss_weights is not None
-        d["compiled_loss"] = None if loss is None else (loss if multi else losses_mod.get(loss))
+        d["_compiled_loss"] = None if loss is None else (loss if multi else losses_mod.get(loss))
         d["_loss_spec"] = (loss, loss_weights) if multi else (None, None)
         d["_metric_specs"] = metrics if isinstance(metrics, dict) else list(metrics or [])
+        # Keras 3: `metrics` ignore sample weights (and class weights); `weighted_metrics` use them.
+        d["_weighted_metric_specs"] = (weighted_metrics if isinstance(weighted_metrics, dict)
+                                       else list(weighted_metrics or []))
         d["_compiled_metrics"] = None
+        d["_weighted_metrics"] = []
         d["_loss_tracker"] = metrics_mod.Mean(name="loss")
         d["run_eagerly"] = bool(run_eagerly)
         d["_step_fns"] = {}
@@ -171,13 +177,14 @@ class Trainer:
         # (Keras "customizing fit") may compute its own, and layers may add_loss() theirs.
         step = {"fit": "train_step", "evaluate": "test_step"}.get(what)
         builtin = step is not None and getattr(type(self), step) is getattr(Trainer, step)
-        if self.compiled_loss is None and builtin and not self.losses:
+        if self._compiled_loss is None and builtin and not self.losses:
             raise RuntimeError(with_location(f"{self.name}.{what}: compile() needs a loss"))
 
     @property
     def metrics(self):
         out = [self._loss_tracker] if self._loss_tracker is not None else []
-        return out + list(self._output_loss_trackers) + [m for _, m in self._compiled_metrics or []]
+        return (out + list(self._output_loss_trackers) + [m for _, m in self._compiled_metrics or []]
+                + [m for _, m in self.__dict__.get("_weighted_metrics") or []])
 
     @property
     def metrics_names(self):
@@ -192,15 +199,22 @@ class Trainer:
         """The compiled loss plus every loss the layers added (regularization, add_loss)."""
         y, y_pred = _single(y), _single(y_pred)
         extra = self.losses
-        if self.compiled_loss is None:
+        if self._compiled_loss is None:
             if not extra:
                 raise ValueError(with_location(
                     f"{self.name}.compute_loss: no loss to compute; give compile() a loss"))
             return tapeflow.add_n([tapeflow.cast(e, extra[0].dtype) for e in extra])
-        loss = self.compiled_loss(y, y_pred, sample_weight)
+        loss = self._compiled_loss(y, y_pred, sample_weight)
         if extra:
             loss = loss + tapeflow.add_n([tapeflow.cast(e, loss.dtype) for e in extra])
         return loss
+
+    def compiled_loss(self, y, y_pred, sample_weight=None, regularization_losses=None):
+        """Keras 3's deprecated spelling of compute_loss: the compiled loss plus the layers'
+        losses; `regularization_losses` is accepted and, as in Keras 3, not added twice."""
+        warnings.warn("`model.compiled_loss()` is deprecated. Instead, use "
+                      "`model.compute_loss(x, y, y_pred, sample_weight, training)`.", UserWarning, stacklevel=2)
+        return self.compute_loss(y=y, y_pred=y_pred, sample_weight=sample_weight)
 
     def _update_metrics(self, loss, x, y, y_pred, sample_weight):
         batch = nest.flatten(x)[0].shape[0]
@@ -209,9 +223,10 @@ class Trainer:
         y, y_pred = _single(y), _single(y_pred)
         if self._output_loss_trackers:
             for tracker, (_, value) in zip(self._output_loss_trackers,
-                                           self.compiled_loss.per_output(y, y_pred, sample_weight)):
+                                           self._compiled_loss.per_output(y, y_pred, sample_weight)):
                 tracker.update_state(value, sample_weight=batch_weight)
-        compile_utils.update_metrics(self._compiled_metrics, self._output_names, y, y_pred, sample_weight)
+        compile_utils.update_metrics(self._compiled_metrics, self._output_names, y, y_pred, None)
+        compile_utils.update_metrics(self._weighted_metrics, self._output_names, y, y_pred, sample_weight)
         return {m.name: m.result() for m in self.metrics}
 
     def train_step(self, data):
@@ -264,17 +279,23 @@ class Trainer:
         names = compile_utils.output_names_of(self, y_pred)
         d["_output_names"] = names
         loss, loss_weights = self._loss_spec
-        if loss is None and len(names) > 1 and self.compiled_loss is not None \
-                and not isinstance(self.compiled_loss, compile_utils.MultiOutputLoss):
-            loss = self.compiled_loss  # one loss for every output
+        if loss is None and len(names) > 1 and self._compiled_loss is not None \
+                and not isinstance(self._compiled_loss, compile_utils.MultiOutputLoss):
+            loss = self._compiled_loss  # one loss for every output
         if loss is not None:
-            d["compiled_loss"] = compile_utils.MultiOutputLoss(loss, loss_weights, names)
+            d["_compiled_loss"] = compile_utils.MultiOutputLoss(loss, loss_weights, names)
             d["_loss_spec"] = (None, None)
             if len(names) > 1:
                 d["_output_loss_trackers"] = [metrics_mod.Mean(name=f"{n}_loss") for n, fn in
-                                              zip(names, self.compiled_loss.losses) if fn is not None]
-        d["_compiled_metrics"] = compile_utils.build_metrics(self._metric_specs, self.compiled_loss, names,
+                                              zip(names, self._compiled_loss.losses) if fn is not None]
+        d["_compiled_metrics"] = compile_utils.build_metrics(self._metric_specs, self._compiled_loss, names,
                                                              y, y_pred)
+        weighted = compile_utils.build_metrics(self._weighted_metric_specs, self._compiled_loss, names, y, y_pred)
+        taken = {m.name for _, m in self._compiled_metrics}
+        for _, m in weighted:  # Keras 3 prefixes a weighted metric whose name an unweighted one has
+            if m.name in taken:
+                m.name = f"weighted_{m.name}"
+        d["_weighted_metrics"] = weighted
         if self.optimizer is not None:
             self.optimizer.build(self.trainable_variables)
 
@@ -298,6 +319,9 @@ class Trainer:
         cb = callbacks_mod.CallbackList(cbs, self, {"epochs": epochs, "steps": steps, "verbose": verbose})
         self.__dict__["stop_training"] = False
         cb.on_train_begin()
+        # a callback may move the start (BackupAndRestore resuming an interrupted fit)
+        resumed = self.__dict__.pop("_initial_epoch", None)
+        initial_epoch = initial_epoch if resumed is None else resumed
         logs = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()

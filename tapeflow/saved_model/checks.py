@@ -241,11 +241,13 @@ def _random(in_avals, attrs, avals, where):
     else:
         _expect(all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape), where,
                 f"bad static shape {shape}")
-    _expect(isinstance(seed, tuple) and len(seed) == 2 and isinstance(seed[1], int)
-            and (isinstance(seed[0], int) or seed[0] == "entropy"), where, f"bad seed {seed!r}")
+    # ("seeds", (seed, seed2), graph node token or None): see runtime/ops/random_ops._key
+    _expect(isinstance(seed, tuple) and len(seed) == 3 and seed[0] == "seeds"
+            and isinstance(seed[1], tuple) and len(seed[1]) == 2 and all(isinstance(s, int) for s in seed[1])
+            and (seed[2] is None or isinstance(seed[2], int)), where, f"bad seed {seed!r}")
     bounds = attrs.get("bounds", (0, 1))
-    _expect(isinstance(bounds, tuple) and len(bounds) == 2
-            and all(isinstance(b, (int, float)) for b in bounds), where, f"bad bounds {bounds!r}")
+    _expect(bounds is None or (isinstance(bounds, tuple) and len(bounds) == 2
+            and all(isinstance(b, (int, float)) for b in bounds)), where, f"bad bounds {bounds!r}")
 
 
 def _shuffle(in_avals, attrs, avals, where):

@@ -12,7 +12,7 @@ from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.variables import Variable
 from tapeflow.train import checkpoint_format as fmt
 from tapeflow.train import files
-from tapeflow.train.trackable import Trackable
+from tapeflow.train.trackable import Trackable, is_trackable
 
 
 class Checkpoint(Trackable):
@@ -24,7 +24,7 @@ class Checkpoint(Trackable):
         if root is not None:
             children["root"] = root
         for name, obj in children.items():
-            if not isinstance(obj, (Trackable, Variable)):
+            if not is_trackable(obj):
                 raise ValueError(with_location(
                     f"Checkpoint: {name}={type(obj).__name__} is not trackable; pass models, layers, "
                     f"optimizers, metrics, variables or other checkpoints"))

@@ -27,7 +27,7 @@ import numpy as np
 from tapeflow.runtime import dtypes, string_values
 from tapeflow.runtime.errors import with_location
 from tapeflow.train import files
-from tapeflow.train.trackable import Trackable, check_compatible, walk
+from tapeflow.train.trackable import Trackable, check_compatible, children_of, walk
 
 FORMAT = "tapeflow-checkpoint"
 VERSION = 1
@@ -112,7 +112,11 @@ def write_values(path, values, overwrite=True):
 
 
 def write_objects(path, root_children, overwrite=True):
-    values, _, _ = collect_values(root_children)
+    values, _, objects = collect_values(root_children)
+    for _, obj in objects:  # state kept outside variables (an iterator's position) goes into them now
+        hook = getattr(obj, "_before_save", None)
+        if callable(hook):
+            hook()
     return write_values(path, values, overwrite)
 
 
@@ -338,7 +342,7 @@ def read_objects(path, root_children, owner=None):
 
 
 def _child_names(obj):
-    return list(obj._trackable_children()) if isinstance(obj, Trackable) else []
+    return list(children_of(obj))
 
 
 def _compatible(path, key, shape, dtype, var):

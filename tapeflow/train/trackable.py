@@ -67,9 +67,26 @@ def check_compatible(path, shape, dtype, variable):
 
 
 def children_of(obj):
-    if isinstance(obj, Trackable):
-        return obj._trackable_children()
-    return {}
+    """name -> child.  Dicts, lists and tuples of trackables are tracked by key and by index,
+    as TensorFlow's wrappers track them; objects of lower layers that cannot inherit
+    Trackable (tf.random.Generator) name their children through `_trackable_children`."""
+    if isinstance(obj, dict):
+        return {str(k): obj[k] for k in sorted(obj, key=str) if is_trackable(obj[k])}
+    if isinstance(obj, (list, tuple)):
+        return {str(i): v for i, v in enumerate(obj) if is_trackable(v)}
+    children = getattr(obj, "_trackable_children", None)
+    return children() if callable(children) and not isinstance(obj, type) else {}
+
+
+def is_trackable(obj):
+    """A variable, an object that names trackable children, or a container holding one."""
+    if isinstance(obj, (Variable, Trackable)):
+        return True
+    if isinstance(obj, dict):
+        return any(is_trackable(v) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return any(is_trackable(v) for v in obj)
+    return callable(getattr(obj, "_trackable_children", None)) and not isinstance(obj, type)
 
 
 def walk(root_children):

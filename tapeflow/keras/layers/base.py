@@ -228,7 +228,7 @@ class Layer(Module):
         dtype = dtypes.as_dtype(dtype or self.dtype)
         init = initializers.get(initializer if initializer is not None else
                                 ("glorot_uniform" if dtype.is_floating else "zeros"))
-        value = init(tuple(int(d) for d in shape), dtype)
+        value = init(tuple(int(d) for d in shape), dtype=dtype)  # by keyword, as Keras: tf.random.normal fits
         var = Variable(value, trainable=trainable, name=f"{self.name}/{name}", dtype=dtype)
         self.__dict__["_own_weights"].append((name, var))
         regularizer = regularizers.get(regularizer)

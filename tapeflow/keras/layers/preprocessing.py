@@ -51,8 +51,8 @@ class Normalization(Layer):
         if self.input_mean is not None:
             mean = np.broadcast_to(np.asarray(self.input_mean, np.float32), shape)
             var = np.broadcast_to(np.asarray(self.input_variance, np.float32), shape)
-            self.mean = self.add_weight("mean", shape, initializer=lambda s, d: mean.copy(), trainable=False)
-            self.variance = self.add_weight("variance", shape, initializer=lambda s, d: var.copy(), trainable=False)
+            self.mean = self.add_weight("mean", shape, initializer=lambda s, dtype=None: mean.copy(), trainable=False)
+            self.variance = self.add_weight("variance", shape, initializer=lambda s, dtype=None: var.copy(), trainable=False)
         else:
             self.mean = self.add_weight("mean", shape, initializer="zeros", trainable=False)
             self.variance = self.add_weight("variance", shape, initializer="ones", trainable=False)
