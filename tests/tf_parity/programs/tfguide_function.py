@@ -457,3 +457,20 @@ def program_concrete_function_strings(tf):
     double_strings, lines = _printed(cell)
     return {"lines": lines, "traces": double.experimental_get_tracing_count(),
             "incompatible": _error_name(lambda: double_strings(tf.constant(1)))}
+
+
+def program_tracing_double(tf):
+    @tf.function
+    def double(a):
+        print("Tracing with", a)
+        return a + a
+
+    def cell():
+        print(double(tf.constant(1)))
+        print()
+        print(double(tf.constant(1.1)))
+        print()
+        # double(tf.constant("a")): strings skipped until the strings issue lands
+        print(double(tf.constant(2)))
+    _, lines = _printed(cell)
+    return {"lines": lines, "traces": double.experimental_get_tracing_count()}

@@ -287,3 +287,18 @@ def program_keras_model_save_load(tf):
         # The guide's "exname_of_file" has no extension, which Keras 3 rejects.
         my_sequential_model.save(os.path.join(tmp, "exname_of_file"))
     return {}
+
+
+def program_keras_build_step(tf):
+    FlexibleDense = _flexible_dense(tf)
+    flexible_dense = FlexibleDense(out_features=3)
+    # The guide also shows flexible_dense.variables before and after the call: Keras 3
+    # does not collect raw tf.Variables of a layer (both are []), tapeflow's Keras does
+    # (a listed difference), so they are not compared.
+    out = flexible_dense(tf.constant([[2.0, 2.0, 2.0], [3.0, 3.0, 3.0]]))
+    try:
+        flexible_dense(tf.constant([[2.0, 2.0, 2.0, 2.0]]))
+        failed = None
+    except tf.errors.InvalidArgumentError as e:
+        failed = type(e).__name__
+    return {"out": out, "failed": failed}
