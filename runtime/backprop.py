@@ -17,6 +17,13 @@ class UnconnectedGradients(enum.Enum):
     ZERO = "zero"
 
 
+# Factories called by GradientTape.gradient with the flat sources; one may return
+# a watcher with `ready(k, grad)` (called as each source's gradient becomes final,
+# during the backward pass; ready(None, None) between other records) and
+# `finish(grads)`.  tf.distribute installs one to
+# start all-reducing gradient buckets while the backward pass goes on.
+gradient_watchers = []
+
 _USED_ONCE = ("a non-persistent GradientTape can compute gradients only once "
               "(pass persistent=True to compute several)")
 
@@ -80,9 +87,16 @@ class GradientTape:
             out_grads = [None] * len(targets)
         out_grads = [array_ops.ones_like(t._value) if g is None and isinstance(t, Variable) else g
                      for t, g in zip(targets, out_grads)]
-        grads = backprop(tape, targets, out_grads, flat_sources)
+        watcher = next((w for w in (f(flat_sources) for f in gradient_watchers) if w is not None), None)
+        ready = None
+        if watcher is not None:
+            def ready(k, g):  # noqa: E306 - the watcher sees only floating sources' gradients
+                watcher.ready(k, g if k is None or flat_sources[k].dtype.is_floating else None)
+        grads = backprop(tape, targets, out_grads, flat_sources, ready)
         # TF differentiates only floating sources: an integer source's gradient is None.
         grads = [g if s.dtype.is_floating else None for g, s in zip(grads, flat_sources)]
+        if watcher is not None:
+            watcher.finish(grads)
         if UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO:
             grads = [_zeros_for(s) if g is None else g for g, s in zip(grads, flat_sources)]
         self._end_use()

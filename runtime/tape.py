@@ -93,9 +93,15 @@ class pause:
         state.tapes[:] = self.saved
 
 
-def backprop(tape, targets, output_grads, sources):
+def backprop(tape, targets, output_grads, sources, on_ready=None):
     """Gradients of sum(targets * output_grads) with respect to each source
-    (a list aligned with `sources`, None where unconnected)."""
+    (a list aligned with `sources`, None where unconnected).
+
+    `on_ready(k, grad)` is called for source k as soon as its gradient is final
+    (after the last record that reads it has been played back), before the rest
+    of the backward pass: tf.distribute starts all-reducing buckets there.  It is
+    also called as on_ready(None, None) after every other record (a chance to
+    move started all-reduces along)."""
     from .ops import math_ops, array_ops  # ops stand on the tape's records
 
     # Forward reachability from the sources keeps only records on a path.
@@ -114,28 +120,54 @@ def backprop(tape, targets, output_grads, sources):
         g = array_ops.ones_like(t) if g is None else g
         _accumulate(grads, id(t), g, math_ops)
 
+    # finals[i]: the sources whose last use in the backward pass is relevant[i].
+    finals = {}
+    if on_ready is not None:
+        position = {id(s): k for k, s in enumerate(sources)}
+        first_use = {}
+        for i, rec in enumerate(relevant):
+            for t in rec.inputs:
+                if id(t) in position:
+                    first_use.setdefault(position[id(t)], i)
+        for k, i in first_use.items():
+            finals.setdefault(i, []).append(k)
+
     with pause([tape]):
-        for rec in reversed(relevant):
-            gs = [grads.get(id(o)) for o in rec.outputs]
-            if all(g is None for g in gs):
-                continue
-            prim = rec.prim
-            if prim.vjp is None:
-                continue  # not differentiable: no gradient flows (argmax, comparisons, ...)
-            if prim.multiple_results:
-                gs = tuple(g if g is not None else array_ops.zeros_like(o)
-                           for g, o in zip(gs, rec.outputs))
-                in_grads = prim.vjp(gs, rec.outputs, *rec.inputs, **rec.attrs)
-            else:
-                in_grads = prim.vjp(gs[0], rec.outputs[0], *rec.inputs, **rec.attrs)
-            if not isinstance(in_grads, (tuple, list)):
-                in_grads = (in_grads,)
-            for x, gx in zip(rec.inputs, in_grads):
-                if gx is None or id(x) not in reachable:
-                    continue
-                gx = _unbroadcast(gx, x, array_ops)
-                _accumulate(grads, id(x), gx, math_ops)
+        for i in reversed(range(len(relevant))):
+            _play_back(relevant[i], grads, reachable, array_ops, math_ops)
+            if on_ready is not None:
+                for k in finals.get(i, ()):
+                    on_ready(k, grads.get(id(sources[k])))
+                if i not in finals:
+                    on_ready(None, None)
+    if on_ready is not None:
+        for k in range(len(sources)):
+            if k not in first_use:
+                on_ready(k, grads.get(id(sources[k])))
     return [grads.get(id(s)) for s in sources]
+
+
+def _play_back(rec, grads, reachable, array_ops, math_ops):
+    """Accumulate the input gradients of one record from its output gradients."""
+    gs = [grads.get(id(o)) for o in rec.outputs]
+    if all(g is None for g in gs):
+        return
+    prim = rec.prim
+    if prim.vjp is None:
+        return  # not differentiable: no gradient flows (argmax, comparisons, ...)
+    if prim.multiple_results:
+        gs = tuple(g if g is not None else array_ops.zeros_like(o)
+                   for g, o in zip(gs, rec.outputs))
+        in_grads = prim.vjp(gs, rec.outputs, *rec.inputs, **rec.attrs)
+    else:
+        in_grads = prim.vjp(gs[0], rec.outputs[0], *rec.inputs, **rec.attrs)
+    if not isinstance(in_grads, (tuple, list)):
+        in_grads = (in_grads,)
+    for x, gx in zip(rec.inputs, in_grads):
+        if gx is None or id(x) not in reachable:
+            continue
+        gx = _unbroadcast(gx, x, array_ops)
+        _accumulate(grads, id(x), gx, math_ops)
 
 
 def _accumulate(grads, key, g, math_ops):

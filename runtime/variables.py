@@ -14,6 +14,9 @@ from . import tape as tape_mod
 
 _uid = itertools.count()
 _scopes = threading.local()
+# Functions called with every new variable, last pushed first (tf.distribute's
+# strategies push one in scope() to mirror the initial value across processes).
+creation_hooks = []
 
 
 def name_scopes():
@@ -57,6 +60,8 @@ class Variable(TensorBase):
         self._uid = next(_uid)
         stack = getattr(_scopes, "stack", None)
         self._name = "/".join((stack or []) + [name or "Variable"]) + ":0"
+        for created in reversed(creation_hooks):
+            created(self)
 
     # -- reading
     def value(self):

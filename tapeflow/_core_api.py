@@ -26,6 +26,7 @@ from tapeflow.runtime.ops import linalg_ops as _L
 from tapeflow.runtime.ops import math_ops as _M
 from tapeflow.runtime.ops import matrix_ops as _MX
 from tapeflow.runtime.ops import nn_ops as _N
+from tapeflow.distribute import strategy as _distribute
 from tapeflow.runtime.ops import random_generator as _RG
 from tapeflow.runtime.ops import svd_ops as _SVD
 from tapeflow.runtime.ops import random_ops as _R
@@ -124,7 +125,9 @@ _NN = dict(_pick(_N, """
     embedding_lookup crelu log_poisson_loss weighted_cross_entropy_with_logits"""),
            **_pick(_C, "conv2d max_pool2d avg_pool2d max_pool avg_pool"),
            **_pick(_CV, "conv1d conv2d_transpose depthwise_conv2d separable_conv2d max_pool1d avg_pool1d"))
-_NN.update(log_sigmoid=log_sigmoid, top_k=_S.top_k, in_top_k=_SP.in_top_k)
+_NN.update(log_sigmoid=log_sigmoid, top_k=_S.top_k, in_top_k=_SP.in_top_k,
+           compute_average_loss=_distribute.compute_average_loss,
+           scale_regularization_loss=_distribute.scale_regularization_loss)
 
 
 def _namespace(name, doc, members):

@@ -4,6 +4,8 @@ import math
 import sys
 import time
 
+from tapeflow.distribute.collective import is_chief
+
 
 class Callback:
     def __init__(self):
@@ -186,7 +188,7 @@ class EarlyStopping(Callback):
             self.model.stop_training = True
 
     def on_train_end(self, logs=None):
-        if self.stopped_epoch and self.verbose:
+        if self.stopped_epoch and self.verbose and is_chief():
             print(f"Epoch {self.stopped_epoch + 1}: early stopping")
         if self.restore_best_weights and self.best_weights is not None:
             self.model.set_weights(self.best_weights)
@@ -221,9 +223,9 @@ class ModelCheckpoint(Callback):
             if not improved:
                 return
             self.best = value
-        self.model._write_weights(path)
+        self.model._write_weights(path)  # across MPI ranks: the chief writes, the others wait
         self.saved.append(path)
-        if self.verbose:
+        if self.verbose and is_chief():
             print(f"Epoch {epoch + 1}: saved weights to {path}")
 
 

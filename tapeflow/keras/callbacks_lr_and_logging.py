@@ -1,5 +1,7 @@
 """More Keras 3 callbacks: ReduceLROnPlateau, LearningRateScheduler, CSVLogger,
-TerminateOnNaN and TensorBoard (event files through tapeflow.summary)."""
+TerminateOnNaN and TensorBoard (event files through tapeflow.summary).  Across
+several MPI ranks only rank 0 (the chief) prints and writes files; the logs and
+decisions are the same on every rank."""
 import csv
 import json
 import math
@@ -8,6 +10,7 @@ import shutil
 
 import numpy as np
 
+from tapeflow.distribute.collective import is_chief
 from tapeflow.keras.callbacks import Callback, _monitor_mode
 
 
@@ -54,8 +57,9 @@ class ReduceLROnPlateau(Callback):
         logs["learning_rate"] = _get_lr(self.model)
         current = logs.get(self.monitor)
         if current is None:
-            print(f"ReduceLROnPlateau: the monitored value {self.monitor!r} is not in the logs; "
-                  f"available: {sorted(logs)}")
+            if is_chief():
+                print(f"ReduceLROnPlateau: the monitored value {self.monitor!r} is not in the logs; "
+                      f"available: {sorted(logs)}")
             return
         if self.cooldown_counter > 0:
             self.cooldown_counter -= 1
@@ -70,7 +74,7 @@ class ReduceLROnPlateau(Callback):
                 if old > np.float32(self.min_lr):
                     new = max(old * self.factor, self.min_lr)
                     _set_lr(self.model, new, "ReduceLROnPlateau")
-                    if self.verbose:
+                    if self.verbose and is_chief():
                         print(f"Epoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
                     self.cooldown_counter = self.cooldown
                     self.wait = 0
@@ -94,7 +98,7 @@ class LearningRateScheduler(Callback):
         if not math.isfinite(new):
             raise ValueError(f"LearningRateScheduler: the schedule returned {new} for epoch {epoch}")
         _set_lr(self.model, new, "LearningRateScheduler")
-        if self.verbose:
+        if self.verbose and is_chief():
             print(f"Epoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}.")
 
     def on_epoch_end(self, epoch, logs=None):
@@ -114,12 +118,16 @@ class CSVLogger(Callback):
         self._writer = None
 
     def on_train_begin(self, logs=None):
+        if not is_chief():
+            return
         self._header = not (self.append and os.path.exists(self.filename) and os.path.getsize(self.filename))
         self._file = open(self.filename, "a" if self.append else "w", newline="")
         self.keys = None
         self._writer = None
 
     def on_epoch_end(self, epoch, logs=None):
+        if self._file is None:  # not the chief
+            return
         logs = logs or {}
         if self.keys is None:
             self.keys = sorted(logs)
@@ -156,7 +164,8 @@ class TerminateOnNaN(Callback):
     def on_train_batch_end(self, batch, logs=None):
         loss = (logs or {}).get("loss")
         if loss is not None and not math.isfinite(float(np.asarray(loss))):
-            print(f"Batch {batch}: Invalid loss, terminating training")
+            if is_chief():
+                print(f"Batch {batch}: Invalid loss, terminating training")
             self.model.stop_training = True
 
 
@@ -190,7 +199,7 @@ class TensorBoard(Callback):
 
     def on_train_begin(self, logs=None):
         self._batches = 0
-        if self.write_graph and self.model is not None:
+        if self.write_graph and self.model is not None and is_chief():
             self._write_graphs()
 
     def _write_graphs(self):
@@ -215,13 +224,15 @@ class TensorBoard(Callback):
     def on_train_batch_end(self, batch, logs=None):
         from tapeflow import summary
         self._batches += 1
-        if isinstance(self.update_freq, int) and self._batches % self.update_freq == 0:
+        if is_chief() and isinstance(self.update_freq, int) and self._batches % self.update_freq == 0:
             with self._writer("train").as_default(step=self._batches):
                 for name, value in (logs or {}).items():
                     summary.scalar(f"batch_{name}", float(np.asarray(value)))
 
     def on_epoch_end(self, epoch, logs=None):
         from tapeflow import summary
+        if not is_chief():
+            return
         logs = dict(logs or {})
         train = {k: v for k, v in logs.items() if not k.startswith("val_")}
         val = {k[4:]: v for k, v in logs.items() if k.startswith("val_")}

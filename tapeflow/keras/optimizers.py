@@ -100,7 +100,7 @@ class Optimizer(SlotOwner):
         pairs = [(convert_to_tensor(g), v) for g, v in pairs if g is not None]
         if not pairs:
             raise ValueError(with_location(f"{self.name}.apply_gradients: no gradients provided for any variable"))
-        grads = self._clip([g for g, _ in pairs])
+        grads = _summed_over_replicas(self._clip([g for g, _ in pairs]))
         lr = self.learning_rate
         for g, var in zip(grads, [v for _, v in pairs]):
             if not var.dtype.is_floating:
@@ -138,6 +138,18 @@ class Optimizer(SlotOwner):
 
     def get_config(self):
         return {"name": self.name, "weight_decay": self.weight_decay}
+
+
+def _summed_over_replicas(grads):
+    """In Strategy.run of a strategy with several replicas: the sum of every replica's
+    gradients (Keras 3 on TF: clip locally, then all-reduce SUM; fit scales the loss
+    by 1/replicas, so the update uses the mean over the global batch)."""
+    from tapeflow.distribute import reduce as reduce_mod
+    from tapeflow.distribute.strategy import replica_strategy
+    strategy = replica_strategy()
+    if strategy is None or strategy.num_replicas_in_sync == 1:
+        return grads
+    return reduce_mod.sum_gradients(strategy._engine, grads, strategy._bucket_bytes)
 
 
 def _clip_by_norm(g, clip):

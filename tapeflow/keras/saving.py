@@ -222,6 +222,12 @@ def model_from_json(json_string, custom_objects=None):
 
 
 def save_model(model, filepath, overwrite=True):
+    """Across several MPI ranks the chief writes and the others wait."""
+    from tapeflow.distribute.collective import on_chief
+    return on_chief(lambda: _save_model(model, filepath, overwrite))
+
+
+def _save_model(model, filepath, overwrite):
     filepath = os.fspath(filepath)
     config = {"format": FORMAT, "model": layer_config(model), "compile": _compile_config(model)}
     if os.path.exists(filepath) and not overwrite:

@@ -4,12 +4,14 @@ The train step is compiled with tf.function unless `run_eagerly=True` (or the
 tracer is not installed).  Before compiling, the model, the metrics ("accuracy"
 resolves by the shapes of the first batch) and the optimizer's slots are built
 eagerly, so the compiled step creates no variables."""
+import contextlib
 import warnings
 
 import numpy as np
 
 import tapeflow
 from tapeflow.keras import callbacks as callbacks_mod
+from tapeflow.keras import distributed
 from tapeflow.keras import compile_utils
 from tapeflow.keras import losses as losses_mod
 from tapeflow.keras import metrics as metrics_mod
@@ -119,7 +121,8 @@ class _ClassWeighted:
 
 def _batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False):
     from tapeflow.data import Dataset
-    if isinstance(x, Dataset):
+    from tapeflow.distribute.input import DistributedDataset
+    if isinstance(x, (Dataset, DistributedDataset)):
         if y is not None:
             raise ValueError(with_location("fit: when x is a Dataset, y must come from the dataset"))
         return _DatasetBatches(x)
@@ -149,6 +152,9 @@ class Trainer:
         d["_loss_spec"] = (None, None)
         d["_output_names"] = None
         d["_output_loss_trackers"] = []
+        # Made in a strategy's scope: fit/evaluate/predict run under it (as Keras).
+        d["_distribute_strategy"] = tapeflow.distribute.get_strategy() if tapeflow.distribute.has_strategy() \
+            else None
 
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, run_eagerly=False,
                 weighted_metrics=None, **unused):
@@ -169,6 +175,8 @@ class Trainer:
         d["_loss_tracker"] = metrics_mod.Mean(name="loss")
         d["run_eagerly"] = bool(run_eagerly)
         d["_step_fns"] = {}
+        if tapeflow.distribute.has_strategy():  # compiled in a scope: that strategy
+            d["_distribute_strategy"] = tapeflow.distribute.get_strategy()
 
     def _require_compiled(self, what):
         if self.optimizer is None and what == "fit":
@@ -179,6 +187,14 @@ class Trainer:
         builtin = step is not None and getattr(type(self), step) is getattr(Trainer, step)
         if self._compiled_loss is None and builtin and not self.losses:
             raise RuntimeError(with_location(f"{self.name}.{what}: compile() needs a loss"))
+
+    @property
+    def distribute_strategy(self):
+        return self.__dict__.get("_distribute_strategy") or tapeflow.distribute.get_strategy()
+
+    def _scope(self):
+        s = self.__dict__.get("_distribute_strategy")
+        return s.scope() if s is not None else contextlib.nullcontext()
 
     @property
     def metrics(self):
@@ -231,12 +247,16 @@ class Trainer:
 
     def train_step(self, data):
         x, y, sample_weight = _unpack(data)
+        replicas = tapeflow.distribute.get_strategy().num_replicas_in_sync
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
+            # Keras 3 on tf.distribute: each replica's loss is scaled by 1/replicas and
+            # apply_gradients sums the replicas' gradients; the tracker sees it unscaled.
+            scaled = loss if replicas == 1 else loss * (1.0 / replicas)
         variables = self.trainable_variables
         if variables:
-            grads = tape.gradient(loss, variables)
+            grads = tape.gradient(scaled, variables)
             self.optimizer.apply_gradients(zip(grads, variables))
         else:  # Keras trains nothing (and warns) rather than failing: a weightless model still reports loss
             warnings.warn("The model does not have any trainable weights.", stacklevel=2)
@@ -304,14 +324,23 @@ class Trainer:
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None, sample_weight=None,
             initial_epoch=0, steps_per_epoch=None, validation_batch_size=None, **unused):
         self._require_compiled("fit")
+        with self._scope():
+            return self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
+                             shuffle, class_weight, sample_weight, initial_epoch, steps_per_epoch,
+                             validation_batch_size)
+
+    def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
+             class_weight, sample_weight, initial_epoch, steps_per_epoch, validation_batch_size):
+        strategy = distributed.strategy_of(self)
         if validation_split and validation_data is None:
             x, y, sample_weight, validation_data = _split(x, y, sample_weight, validation_split)
         data = _batches(x, y, sample_weight, batch_size, shuffle)
         if class_weight:
             data = _ClassWeighted(data, class_weight)
+        data = distributed.shard(data, x, strategy)
         history = callbacks_mod.History()
         cbs = list(callbacks or [])
-        verbose = 1 if verbose == "auto" else verbose
+        verbose = distributed.chief_verbose(strategy, 1 if verbose == "auto" else verbose)
         if verbose:
             cbs.append(callbacks_mod.ProgbarLogger())
         cbs.append(history)
@@ -331,7 +360,8 @@ class Trainer:
                     break
                 self._prepare(batch)
                 cb.on_train_batch_begin(step)
-                logs = _floats(self._step_fn("train")(batch))
+                logs = distributed.global_logs(
+                    strategy, _floats(distributed.run_step(strategy, self._step_fn("train"), batch)))
                 cb.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -352,7 +382,13 @@ class Trainer:
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
                  callbacks=None, return_dict=False, **unused):
         self._require_compiled("evaluate")
-        data = _batches(x, y, sample_weight, batch_size, shuffle=False)
+        with self._scope():
+            return self._evaluate(x, y, batch_size, verbose, sample_weight, steps, callbacks, return_dict)
+
+    def _evaluate(self, x, y, batch_size, verbose, sample_weight, steps, callbacks, return_dict):
+        strategy = distributed.strategy_of(self)
+        verbose = distributed.chief_verbose(strategy, verbose)
+        data = distributed.shard(_batches(x, y, sample_weight, batch_size, shuffle=False), x, strategy)
         cb = callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
         self.reset_metrics()
         cb.on_test_begin()
@@ -362,7 +398,8 @@ class Trainer:
                 break
             self._prepare(batch)
             cb.on_test_batch_begin(step)
-            logs = _floats(self._step_fn("test")(batch))
+            logs = distributed.global_logs(
+                strategy, _floats(distributed.run_step(strategy, self._step_fn("test"), batch)))
             cb.on_test_batch_end(step, logs)
         cb.on_test_end(logs)
         if verbose and verbose != "auto":
@@ -373,12 +410,18 @@ class Trainer:
         return values[0] if len(values) == 1 else values
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **unused):
-        data = _batches(x, None, None, batch_size, shuffle=False)
+        with self._scope():
+            return self._predict(x, batch_size, steps)
+
+    def _predict(self, x, batch_size, steps):
+        strategy = distributed.strategy_of(self)
+        data = distributed.shard(_batches(x, None, None, batch_size, shuffle=False), x, strategy)
         outputs = []
         for step, batch in enumerate(data):
             if steps is not None and step >= steps:
                 break
-            outputs.append(nest.map_structure(lambda t: t.numpy(), self._step_fn("predict")(batch)))
+            out = distributed.run_step(strategy, self._step_fn("predict"), batch)
+            outputs.append(distributed.gathered(strategy, nest.map_structure(lambda t: t.numpy(), out)))
         if not outputs:
             raise ValueError(with_location(f"{self.name}.predict: the input has no examples"))
         return nest.map_structure(lambda *parts: np.concatenate(parts, axis=0), *outputs)

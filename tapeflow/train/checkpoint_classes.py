@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from tapeflow.distribute.collective import on_chief
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.variables import Variable
@@ -57,15 +58,18 @@ class Checkpoint(Trackable):
         counter = self.save_counter
         counter.assign_add(convert_to_tensor(1, counter.dtype))
         path = f"{os.fspath(file_prefix)}-{int(counter.numpy())}"
+
+        def write():
+            written = fmt.write_objects(path, self._roots())
+            state = _read_state(os.path.dirname(written))
+            names = [p for p in state if p != os.path.basename(written)] + [os.path.basename(written)]
+            _write_state(os.path.dirname(written), names)
+            return written
         try:
-            path = fmt.write_objects(path, self._roots())
+            return on_chief(write)
         except BaseException:
             counter.assign_sub(convert_to_tensor(1, counter.dtype))
             raise
-        state = _read_state(os.path.dirname(path))
-        names = [p for p in state if p != os.path.basename(path)] + [os.path.basename(path)]
-        _write_state(os.path.dirname(path), names)
-        return path
 
     def read(self, save_path):
         return fmt.read_objects(save_path, self._roots())
@@ -180,12 +184,15 @@ class CheckpointManager:
         # state file names it (atomically) together with the ones kept, and only
         # then are the others deleted.  A kill at any point leaves a state file that
         # names only complete checkpoints, the newest completed one among them.
-        fmt.write_objects(os.path.join(self.directory, name), self._checkpoint._roots())
-        keep, drop = self._plan([n for n in self._names if n != name] + [name])
-        _write_state(self.directory, keep)
-        self._names = keep
-        for old in drop:
-            files.remove_dir(os.path.join(self.directory, old))
+        # Across MPI ranks the chief does all of it and the others wait for it.
+        def write():
+            fmt.write_objects(os.path.join(self.directory, name), self._checkpoint._roots())
+            keep, drop = self._plan([n for n in self._names if n != name] + [name])
+            _write_state(self.directory, keep)
+            for old in drop:
+                files.remove_dir(os.path.join(self.directory, old))
+            return keep
+        self._names = on_chief(write)
         return os.path.join(self.directory, name)
 
     def _plan(self, names):

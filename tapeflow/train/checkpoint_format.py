@@ -112,12 +112,14 @@ def write_values(path, values, overwrite=True):
 
 
 def write_objects(path, root_children, overwrite=True):
+    """Across several MPI ranks only rank 0 (the chief) writes; the others wait."""
+    from tapeflow.distribute.collective import on_chief
     values, _, objects = collect_values(root_children)
     for _, obj in objects:  # state kept outside variables (an iterator's position) goes into them now
         hook = getattr(obj, "_before_save", None)
         if callable(hook):
             hook()
-    return write_values(path, values, overwrite)
+    return on_chief(lambda: write_values(path, values, overwrite))
 
 
 # ------------------------------------------------------------------ reading

@@ -1,0 +1,159 @@
+"""Data-parallel figures over MPI, as ratios and fractions measured in one run.
+
+    python benchmarks/distributed.py [--quick]      (launches mpiexec itself)
+
+1. All-reduce throughput, 1 KB to 64 MB float32 buffers, 2 ranks: tapeflow's
+   collective path (the bucket primitives: pack, Iallreduce, polled wait,
+   unpack) against raw mpi4py Allreduce on the same buffers.  Target >= 0.9.
+2. Training step of an MLP 784-1024-1024-10, global batch 256, SGD, eager and
+   compiled, on 1 and 2 ranks: time per step, the all-reduce time of the step's
+   gradients alone, the time from the end of the slowest rank's backward pass
+   (its last bucket starting) to the all-reduce being done everywhere, and the
+   fraction of all-reduce time hidden behind the backward pass:
+   1 - that time / all-reduce alone.
+On a machine with fewer cores than 2 ranks need (and shared with others) two
+ranks cannot beat one and the timings are noisy; the README models N machines
+from these figures.
+"""
+import os
+import subprocess
+import sys
+import time
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+
+QUICK = "--quick" in sys.argv
+SIZES = [2**10 * 4**k for k in range(9)]  # 1 KB .. 64 MB
+
+
+def _best(fn, repeat):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def worker_allreduce():
+    from mpi4py import MPI
+    from tapeflow.distribute import collective, reduce as reduce_mod
+    from tapeflow.runtime.tensor import Tensor
+    engine = collective.world()
+    comm = MPI.COMM_WORLD
+    for size in SIZES[:6] if QUICK else SIZES:
+        n = size // 4
+        send = np.random.default_rng(engine.rank).normal(size=n).astype(np.float32)
+        recv = np.empty_like(send)
+        tensor = Tensor(send)
+        repeat = max(3, min(50, (2**24 // size))) if not QUICK else 3
+        raw, ours = [], []
+        for _ in range(3):  # interleaved, so load changes hit both alike
+            comm.Barrier()
+            raw.append(_best(lambda: comm.Allreduce(send, recv), repeat))
+            comm.Barrier()
+            ours.append(_best(lambda: reduce_mod.all_reduce_sum(engine, [tensor]), repeat))
+        (out,) = reduce_mod.all_reduce_sum(engine, [tensor])
+        comm.Allreduce(send, recv)
+        assert np.array_equal(out.numpy(), recv)
+        r, o = min(raw), min(ours)
+        if engine.rank == 0:
+            print(f"allreduce {size:>9d} B  raw {r * 1e3:9.3f} ms {size / r / 1e9:7.3f} GB/s   tapeflow "
+                  f"{o * 1e3:9.3f} ms {size / o / 1e9:7.3f} GB/s   ratio {r / o:5.2f}", flush=True)
+
+
+def worker_step(compiled):
+    import tapeflow as tf
+    from mpi4py import MPI
+    from tapeflow.distribute import reduce as reduce_mod
+    # The last bucket starts when this rank's backward pass ends; the last wait
+    # returns when the step's all-reduce is done here.
+    marks = {"started": 0.0, "done": 0.0}
+    start_impl, wait_impl = reduce_mod.ALLREDUCE_START.impl, reduce_mod.ALLREDUCE_WAIT.impl
+
+    def timed_start(*args, **kwargs):
+        out = start_impl(*args, **kwargs)
+        marks["started"] = time.perf_counter()
+        return out
+
+    def timed_wait(*args, **kwargs):
+        out = wait_impl(*args, **kwargs)
+        marks["done"] = time.perf_counter()
+        return out
+    reduce_mod.ALLREDUCE_START.impl, reduce_mod.ALLREDUCE_WAIT.impl = timed_start, timed_wait
+
+    strategy = tf.distribute.MultiWorkerMirroredStrategy(
+        communication_options=tf.distribute.experimental.CommunicationOptions(bytes_per_pack=2**20))
+    n, rank = strategy.num_replicas_in_sync, strategy.cluster_resolver.task_id or 0
+    per_replica = 256 // n
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.Input((784,)), tf.keras.layers.Dense(1024, activation="relu"),
+                                     tf.keras.layers.Dense(1024, activation="relu"), tf.keras.layers.Dense(10)])
+        opt = tf.keras.optimizers.SGD(0.01)
+    rng = np.random.default_rng(rank)
+    x = tf.constant(rng.normal(size=(per_replica, 784)).astype(np.float32))
+    y = tf.constant(rng.integers(0, 10, per_replica))
+    ce = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True, reduction="none")
+
+    def step(xb, yb):
+        with tf.GradientTape() as tape:
+            loss = tf.nn.compute_average_loss(ce(yb, model(xb, training=True)), global_batch_size=256)
+        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+        return loss
+
+    train = (lambda xb, yb: strategy.run(step, args=(xb, yb)))
+    train = tf.function(train) if compiled else train
+    train(x, y)
+    steps = 3 if QUICK else 10
+    times, exposed = [], []
+    for _ in range(steps):
+        if n > 1:
+            MPI.COMM_WORLD.Barrier()
+        t = time.perf_counter()
+        train(x, y)
+        times.append(time.perf_counter() - t)
+        if n > 1:  # one host: perf_counter is the same clock in every rank
+            marks_all = MPI.COMM_WORLD.allgather((marks["started"], marks["done"]))
+            exposed.append(max(d for _, d in marks_all) - max(s for s, _ in marks_all))
+    grads = [tf.constant(np.ones(v.shape, np.float32)) for v in model.trainable_variables]
+    alone = _best(lambda: reduce_mod.all_reduce_sum(strategy._engine, grads, 2**20), steps) if n > 1 else 0.0
+    if rank == 0:
+        mode = "compiled" if compiled else "eager"
+        if n > 1:
+            e = float(np.median(exposed))
+            tail = (f"all-reduce alone {alone * 1e3:6.1f} ms  after the last backward {e * 1e3:6.1f} ms  "
+                    f"hidden {max(0.0, 1 - e / alone):4.2f}")
+        else:
+            tail = "(no communication)"
+        print(f"step {mode:<8} ranks {n}  {min(times) * 1e3:7.1f} ms/step (median {np.median(times) * 1e3:7.1f})  "
+              + tail, flush=True)
+
+
+def launch(ranks, *args):
+    here = os.path.abspath(__file__)
+    mpiexec = os.path.join(os.path.dirname(sys.executable), "mpiexec")
+    cmd = [mpiexec, "-n", str(ranks), sys.executable, here, "--worker", *args] + (["--quick"] if QUICK else [])
+    subprocess.run(cmd, check=True, timeout=900)
+
+
+def main():
+    if "--worker" in sys.argv:
+        what = sys.argv[sys.argv.index("--worker") + 1]
+        if what == "allreduce":
+            worker_allreduce()
+        else:
+            worker_step(what == "compiled")
+        return
+    print("# all-reduce, 2 ranks (ratio = raw mpi4py time / tapeflow time; target >= 0.9)")
+    launch(2, "allreduce")
+    print("# MLP 784-1024-1024-10, global batch 256, SGD, buckets of 1 MB")
+    for mode in ("eager", "compiled"):
+        for ranks in (1, 2):
+            launch(ranks, mode)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""Cross-replica sums: gradient buckets all-reduced while the backward pass runs.
+
+Two stateful primitives carry every all-reduce, eagerly and in compiled graphs
+alike (the compiler runs a primitive without a kernel through its `impl`):
+
+  allreduce_start(*tensors) -> token   packs the tensors into one flat buffer of
+                                       their wire dtype and starts Iallreduce
+  allreduce_wait(token)   -> *tensors  waits, unpacks, casts back
+
+Being stateful they keep program order, so a start issued in the middle of a
+(traced) backward pass stays there and the rest of the backward runs while the
+bucket travels (PyTorch DDP's design).
+
+Buckets: GradientTape.gradient calls a `_Watcher` (when in a replica context of
+a strategy with more than one replica) as each variable's gradient becomes
+final; gradients are grouped by wire dtype and a bucket is started as soon as it
+holds `bytes_per_pack` bytes (25 MB default).  `finish` starts the partial
+buckets.  Optimizer.apply_gradients then calls `sum_gradients`: a gradient the
+watcher already sent is taken from its bucket (same tensor object); any other
+(clipped, scaled, computed elsewhere) is bucketed and reduced there.
+"""
+import itertools
+import math
+
+import numpy as np
+
+from tapeflow.runtime import backprop, dtypes
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.registry import Aval, bind, defprim, state
+from tapeflow.runtime.tensor import convert_to_tensor
+from tapeflow.runtime.variables import Variable
+
+from .collective import reusable_buffer, wire_dtype
+
+DEFAULT_BUCKET_BYTES = 25 * 2**20
+
+_tokens = itertools.count(1)
+_PENDING = {}  # token -> (started collective, [(shape, numpy dtype)])
+_MAX_PENDING = 4096
+
+
+def _start_impl(xp, *arrays, engine, wire):
+    if len(arrays) == 1:  # sent as it is (the collective writes its sum to another buffer)
+        flat = np.asarray(arrays[0], wire).reshape(-1)
+    else:
+        flat = reusable_buffer(sum(a.size for a in arrays), wire)
+        np.concatenate([np.asarray(a).reshape(-1) for a in arrays], out=flat, casting="same_kind")
+    token = next(_tokens)
+    if len(_PENDING) >= _MAX_PENDING:  # a compiled step that computes gradients it never applies
+        oldest = next(iter(_PENDING))
+        _PENDING.pop(oldest)[0].wait()
+    _PENDING[token] = (engine.start_allreduce(flat), [(a.shape, a.dtype) for a in arrays])
+    progress()
+    return np.int64(token)
+
+
+def _start_rule(*avals, engine, wire):
+    return Aval((), dtypes.int64)
+
+
+def _wait_impl(xp, token, *, engine, wire, specs):
+    started, shapes = _PENDING.pop(int(token))
+    flat = started.wait()
+    out, at = [], 0
+    for shape, dtype in shapes:
+        n = math.prod(shape)
+        out.append(flat[at:at + n].reshape(shape).astype(dtype, copy=False))
+        at += n
+    return tuple(out)
+
+
+def _wait_rule(token, *, engine, wire, specs):
+    return tuple(Aval(shape, dtype) for shape, dtype in specs)
+
+
+ALLREDUCE_START = defprim("allreduce_start", _start_impl, _start_rule, stateful=True)
+ALLREDUCE_WAIT = defprim("allreduce_wait", _wait_impl, _wait_rule, stateful=True, multiple_results=True)
+
+
+def progress():
+    """Poll every started all-reduce: MPI moves large messages only while some
+    rank's MPI library is called, so eager backward passes call this as they go."""
+    for started, _ in list(_PENDING.values()):
+        started.test()
+
+
+class _Bucket:
+    """Started tensors of one all-reduce; `results()` waits (once) for their sums."""
+
+    def __init__(self, engine, tensors):
+        wire = wire_dtype(tensors[0].dtype.np)
+        self.token = bind(ALLREDUCE_START, tensors, {"engine": engine, "wire": wire})
+        self.specs = tuple((tuple(t.shape.as_list()), t.dtype) for t in tensors)
+        self.engine, self.wire, self.count = engine, wire, len(tensors)
+        self._results = None
+
+    def results(self):
+        if self._results is None:
+            out = bind(ALLREDUCE_WAIT, [self.token],
+                       {"engine": self.engine, "wire": self.wire, "specs": self.specs})
+            self._results = list(out) if isinstance(out, (list, tuple)) else [out]
+        return self._results
+
+
+class _Packer:
+    """Fills buckets per wire dtype and starts each when it reaches `limit` bytes."""
+
+    def __init__(self, engine, limit):
+        self.engine, self.limit = engine, limit
+        self.open = {}  # wire dtype -> [tensors, bytes]
+        self.where = []  # (tensor, bucket, index) for every tensor started
+
+    def add(self, t):
+        if None in t.shape.as_list():
+            raise ValueError(with_location(
+                f"all_reduce: a gradient of unknown shape {t.shape} cannot be bucketed; give the "
+                f"traced function an input_signature with static shapes"))
+        wire = wire_dtype(t.dtype.np)
+        entry = self.open.setdefault(wire, [[], 0])
+        entry[0].append(t)
+        entry[1] += t.shape.num_elements() * wire.itemsize
+        if entry[1] >= self.limit:
+            self._start(wire)
+
+    def _start(self, wire):
+        tensors, _ = self.open.pop(wire)
+        bucket = _Bucket(self.engine, tensors)
+        self.where.extend((t, bucket, i) for i, t in enumerate(tensors))
+
+    def flush(self):
+        for wire in list(self.open):
+            self._start(wire)
+        return self.where
+
+
+# id(gradient) -> (gradient, bucket, index, graph): gradients whose all-reduce the
+# tape started (while tracing `graph`, or eagerly: None).  Holding the gradient
+# keeps its id from being reused.
+_sent = {}
+
+
+class _Watcher:
+    def __init__(self, engine, limit):
+        self.packer = _Packer(engine, limit)
+        _drain_stale()
+
+    def ready(self, k, grad):
+        if k is not None and grad is not None:
+            self.packer.add(_dense(grad))
+            if state.graph is None:
+                progress()
+
+    def finish(self, grads):
+        for t, bucket, i in self.packer.flush():
+            _sent[id(t)] = (t, bucket, i, state.graph)
+
+
+def _drain_stale():
+    """Buckets from an earlier backward pass whose gradients were never applied:
+    wait for them (every rank started them) and forget them.  Those of another
+    graph (a finished trace) are left to _start_impl's bound on started ones."""
+    for _, bucket, _, graph in list(_sent.values()):
+        if graph is state.graph:
+            bucket.results()
+    _sent.clear()
+
+
+def _dense(g):
+    return convert_to_tensor(g)
+
+
+def all_reduce_sum(engine, values, limit=DEFAULT_BUCKET_BYTES):
+    """The sums over replicas of a list of tensors (None stays None), bucketed."""
+    packer = _Packer(engine, limit)
+    dense = [None if v is None else _dense(v) for v in values]
+    for t in dense:
+        if t is not None:
+            packer.add(t)
+    where = {id(t): (b, i) for t, b, i in packer.flush()}
+    return [None if t is None else where[id(t)][0].results()[where[id(t)][1]] for t in dense]
+
+
+def sum_gradients(engine, grads, limit):
+    """apply_gradients' all-reduce: gradients the tape sent come from their
+    buckets; the rest are reduced now."""
+    out = list(grads)
+    late = []
+    for k, g in enumerate(grads):
+        if g is None:
+            continue
+        entry = _sent.pop(id(g), None)
+        if entry is not None and entry[0] is g and entry[3] is state.graph:
+            out[k] = entry[1].results()[entry[2]]
+        else:
+            late.append(k)
+    if late:
+        for k, r in zip(late, all_reduce_sum(engine, [grads[k] for k in late], limit)):
+            out[k] = r
+    return out
+
+
+def _watch_gradients(sources):
+    from .strategy import replica_strategy  # the strategy module imports this one
+    strategy = replica_strategy()
+    if strategy is None or strategy.num_replicas_in_sync == 1 or not sources:
+        return None
+    if not all(isinstance(s, Variable) for s in sources):
+        return None
+    return _Watcher(strategy._engine, strategy._bucket_bytes)
+
+
+backprop.gradient_watchers.append(_watch_gradients)

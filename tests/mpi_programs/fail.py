@@ -1,0 +1,45 @@
+"""A rank that raises, dies, or stops joining collectives in the middle of
+training: the job must end, naming the rank, instead of leaving the other rank
+waiting in an all-reduce.
+
+    mpiexec -n 2 python fail.py raise|die|stall
+"""
+import os
+import signal
+import sys
+import time
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+
+import tapeflow as tf  # noqa: E402
+
+
+def main(how):
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    rank = strategy.cluster_resolver.task_id
+    with strategy.scope():
+        w = tf.Variable(np.ones((4, 4), np.float32))
+        opt = tf.keras.optimizers.SGD(0.1)
+    x = tf.constant(np.ones((8, 4), np.float32))
+
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.matmul(x, w))
+        opt.apply_gradients([(tape.gradient(loss, w), w)])
+
+    for i in range(1000):
+        if rank == 1 and i == 3:
+            if how == "raise":
+                raise RuntimeError("injected failure at step 3")
+            if how == "stall":  # alive, but never joins the next all-reduce
+                time.sleep(120)
+            os.kill(os.getpid(), signal.SIGKILL)
+        strategy.run(step)
+    print("not reached: rank", rank, "finished")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
