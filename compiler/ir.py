@@ -107,6 +107,11 @@ class Graph:
         from .printing import graph_dot
         return graph_dot(self)
 
+    def as_graph_def(self):
+        """A GraphDef-like view: .node, each with .name, .op and .input (names)."""
+        from .printing import graph_def
+        return graph_def(self)
+
     def get_operations(self):
         """The nodes in order (tf.Graph.get_operations); each has .name and .type."""
         return list(self.nodes)
@@ -137,6 +142,13 @@ def note_failing_node(exc, node):
 
 def freeze_attrs(attrs):
     return tuple(sorted(attrs.items()))
+
+
+def _root(builder):
+    """The outermost graph being built around `builder` (a function's graph)."""
+    while getattr(builder, "parent", None) is not None:
+        builder = builder.parent
+    return builder
 
 
 class GraphBuilder(GraphHook):
@@ -216,6 +228,13 @@ class GraphBuilder(GraphHook):
             outer = self.parent
             while outer is not None and outer is not t.graph:
                 outer = outer.parent
+            if outer is None and _root(t.graph) is not _root(self):
+                from tapeflow.runtime.errors import with_location
+                # TensorFlow's type: the tensor belongs to another (finished) function's graph.
+                raise TypeError(with_location(
+                    f"a tensor ({t.aval!r}) of the graph '{_root(t.graph).name}' is used in another "
+                    f"function's graph '{_root(self).name}': it is out of scope here (a tensor leaked "
+                    f"from a tf.function through a Python global or object); use return values"))
             if outer is None:
                 from tapeflow.runtime.errors import InaccessibleTensorError, with_location
                 raise InaccessibleTensorError(with_location(

@@ -77,3 +77,36 @@ def _dot_body(graph, prefix, lines):
     for i, r in enumerate(graph.outputs):
         lines.append(f'  {prefix}out{i} [label="output {i}", shape=oval];')
         lines.append(f"  {prefix}n{r.node} -> {prefix}out{i};")
+
+
+class NodeDef:
+    """One node as tf.Graph.as_graph_def() lists it: name, op, input names."""
+
+    __slots__ = ("name", "op", "input", "device")
+
+    def __init__(self, name, op, inputs):
+        self.name, self.op, self.input, self.device = name, op, list(inputs), ""
+
+    def __str__(self):
+        lines = [f'name: "{self.name}"', f'op: "{self.op}"'] + [f'input: "{i}"' for i in self.input]
+        return "\n".join(lines) + "\n"
+
+
+class GraphDef:
+    """The nodes of a graph (top level; a cond's branches and a loop's body stay
+    inside their node), printed in protobuf text form as TensorFlow prints one."""
+
+    def __init__(self, nodes):
+        self.node = nodes
+
+    def __str__(self):
+        body = "".join("node {\n" + "".join(f"  {line}\n" for line in str(n).splitlines()) + "}\n"
+                       for n in self.node)
+        return body + "versions {\n  producer: 1\n}\n"
+
+
+def graph_def(graph):
+    def name(ref):
+        base = graph.node(ref.node).name
+        return base if ref.index == 0 else f"{base}:{ref.index}"
+    return GraphDef([NodeDef(n.name, n.op, [name(r) for r in n.inputs]) for n in graph.nodes])

@@ -29,7 +29,7 @@ class Aval:
         self.dtype = dtype
 
     def __repr__(self):
-        return f"{self.dtype.name}{list(self.shape)}"
+        return f"{self.dtype.name}{'[<unknown rank>]' if self.shape is None else list(self.shape)}"
 
     def __eq__(self, other):
         return isinstance(other, Aval) and self.shape == other.shape and self.dtype is other.dtype

@@ -218,11 +218,16 @@ class SymbolicTensor(TensorBase):
     def __format__(self, spec):
         return format(repr(self), spec)
 
+    def _display_name(self):
+        """TensorFlow's name: a placeholder's parameter ("x:0"), else node:index."""
+        name = getattr(self.graph, "__dict__", {}).get("tensor_names", {}).get(self.node)
+        return f"{name}:{self.index}" if name is not None else self.name
+
     def __repr__(self):
-        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+        return f"<tf.Tensor '{self._display_name()}' shape={self.shape} dtype={self.dtype.name}>"
 
     def __str__(self):  # what a Python print at trace time shows, as TensorFlow's
-        return f'Tensor("{self.name}", shape={tuple(self.aval.shape)}, dtype={self.dtype.name})'
+        return f'Tensor("{self._display_name()}", shape={tuple(self.aval.shape)}, dtype={self.dtype.name})'
 
 
 def _wrap(value):

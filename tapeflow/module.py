@@ -79,6 +79,19 @@ def _walk(value, predicate, recurse_modules, seen, out):
 class Module(Trackable):
     """Base class of objects that own variables and other modules."""
 
+    # A checkpoint value whose variable or submodule does not exist yet waits on the
+    # module until the attribute is set (as TensorFlow's deferred restoration).
+    _defers_missing_children = True
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if self.__dict__.get("_deferred_restores") or self.__dict__.get("_deferred_slot_restores"):
+            if isinstance(value, Variable):
+                self._take_deferred(name, value)
+            elif isinstance(value, Trackable):
+                for path, (val, src) in self._pending_child_paths(name).items():
+                    value._defer_restore(path, val, src)
+
     def __init__(self, name=None):
         if name is None:
             name = _snake(type(self).__name__)

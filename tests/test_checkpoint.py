@@ -69,7 +69,7 @@ def test_format_is_json_index_and_npy_without_pickle(tmp_path):
     np.testing.assert_array_equal(array, model.hidden.kernel.numpy())
     assert "optimizer/.slot/m/model/hidden/kernel" in index["values"]
     assert tf.train.load_variable(path, "optimizer/iterations") == 1
-    assert ("model/out/bias", (2,)) in tf.train.list_variables(path)
+    assert ("model/out/bias/.ATTRIBUTES/VARIABLE_VALUE", [2]) in tf.train.list_variables(path)
 
 
 def test_deferred_restore_into_unbuilt_model_and_unbuilt_slots(tmp_path):

@@ -37,7 +37,7 @@ def test_functions_compile_with_passes_switched_off(skip, monkeypatch, capsys):
     np.testing.assert_allclose(got[0].numpy(), want[0].numpy(), rtol=1e-6)
     np.testing.assert_allclose(got[1].numpy(), want[1].numpy(), rtol=1e-6)
     assert fn.get_concrete_function(x).compile_error is None
-    assert "x:" in capsys.readouterr().out
+    assert "x:" in capsys.readouterr().err  # tf.print writes to stderr
     with pytest.raises(tf.errors.InvalidArgumentError, match="x too small"):
         fn(tf.constant(np.full(8, -200.0, np.float32)))
 

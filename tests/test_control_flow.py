@@ -1,5 +1,7 @@
 """Public control flow (tf.cond, tf.while_loop, tf.switch_case, tf.TensorArray,
 tf.print, tf.debugging) eagerly and in graphs, and the loop/branch type rules."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -170,14 +172,16 @@ def test_print_eager_and_graph(capsys):
         return x
 
     f(tf.constant([1, 2, 3]))
-    out = capsys.readouterr().out
-    assert "x is [1 2 3] and [2 4 6]" in out
-    assert "python print: Tensor(" in out and "shape=(3,), dtype=int32)" in out  # at trace time
+    out = capsys.readouterr()
+    assert "x is [1 2 3] and [2 4 6]" in out.err  # tf.print writes to stderr, as TensorFlow's
+    assert "python print: Tensor(" in out.out and "shape=(3,), dtype=int32)" in out.out  # at trace time
     f(tf.constant([4, 5, 6]))  # the print nodes run with the graph, no retrace
-    out = capsys.readouterr().out
-    assert "x is [4 5 6] and [8 10 12]" in out and "python print" not in out
+    out = capsys.readouterr()
+    assert "x is [4 5 6] and [8 10 12]" in out.err and "python print" not in out.out
     tf.print("eager", tf.constant(1.5), tf.range(10))
-    assert capsys.readouterr().out == "eager 1.5 [0 1 2 ... 7 8 9]\n"
+    assert capsys.readouterr().err == "eager 1.5 [0 1 2 ... 7 8 9]\n"
+    tf.print("to stdout", output_stream=sys.stdout)
+    assert capsys.readouterr().out == "to stdout\n"
 
 
 def test_debugging_asserts_eager_and_graph():

@@ -180,11 +180,13 @@ def test_save_and_load_functional_and_sequential(tmp_path):
     np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())
     seq = K.Sequential([L.Conv1D(4, 3, input_shape=(10, 2)), L.Bidirectional(L.GRU(3, return_sequences=True)),
                         L.GlobalMaxPooling1D(), L.Dropout(0.2), L.Dense(1)])
-    seq.save(str(tmp_path / "s"))
+    with pytest.raises(ValueError, match="extension"):  # Keras 3: .keras or .h5
+        seq.save(str(tmp_path / "s"))
+    seq.save(str(tmp_path / "s.keras"))
     xs = rng.normal(size=(2, 10, 2)).astype("float32")
-    np.testing.assert_array_equal(K.models.load_model(str(tmp_path / "s"))(xs).numpy(), seq(xs).numpy())
+    np.testing.assert_array_equal(K.models.load_model(str(tmp_path / "s.keras"))(xs).numpy(), seq(xs).numpy())
     lam = K.Sequential([L.Lambda(lambda t: t * 2, input_shape=(2,))])
     with pytest.raises(NotImplementedError, match="Lambda"):
-        lam.save(str(tmp_path / "lam"))
+        lam.save(str(tmp_path / "lam.keras"))
     with pytest.raises(FileNotFoundError, match="no saved model"):
         K.models.load_model(str(tmp_path / "missing"))

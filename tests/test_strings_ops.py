@@ -116,4 +116,5 @@ def test_print_quotes_strings_as_tensorflow(capfd):
         return s
 
     f(tf.constant(["q"]))
-    assert capfd.readouterr().out.splitlines() == ['x ["a" "b"] "s" [1.5 2]', 'in ["q"]']
+    # tf.print writes to stderr, as TensorFlow's
+    assert capfd.readouterr().err.splitlines() == ['x ["a" "b"] "s" [1.5 2]', 'in ["q"]']

@@ -62,7 +62,9 @@ def _train(compiled, make_opt, steps=20, batch=16):
 def test_compiled_training_equals_eager_after_20_steps(name):
     m_eager, opt_eager, l_eager, _ = _train(False, OPTIMIZERS[name])
     m_comp, opt_comp, l_comp, step = _train(True, OPTIMIZERS[name])
-    assert step.experimental_get_tracing_count() == 1
+    # As TensorFlow 2.21 counts: an optimizer that makes slot variables on its first call
+    # makes the first trace create variables, so tf.function traces it once more.
+    assert step.experimental_get_tracing_count() == (1 if name == "sgd" else 2)
     np.testing.assert_allclose(l_comp, l_eager, rtol=1e-5, atol=1e-6)
     assert l_comp[-1] < l_comp[0]
     for a, b in zip(m_comp.params, m_eager.params):

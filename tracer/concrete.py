@@ -13,7 +13,8 @@ from tapeflow.runtime import nest
 from tapeflow.runtime import registry
 from tapeflow.runtime.errors import with_location
 
-from . import autodiff
+from . import autodiff, concrete_signature
+from .signature import TensorSpec
 
 
 _warned_failures = set()
@@ -71,6 +72,7 @@ class ConcreteFunction:
         self._vjp = None  # {watched inputs: autodiff.VJPGraphs with compiled halves}, built on taped calls
         self.compile_error = None
         self.input_structure = None  # (args, kwargs) with TensorSpec leaves, set by the tracer
+        self.call_signature = None  # inspect.Signature of the traced Python function, set by the tracer
 
     # -- what a tape entry (later issue) needs
     @property
@@ -89,14 +91,22 @@ class ConcreteFunction:
 
     @property
     def structured_input_signature(self):
-        from .signature import TensorSpec
-        return [TensorSpec(a.shape, a.dtype) for a in self._input_avals]
+        """((positional TensorSpecs and Python values), {keyword-only ones}), as TensorFlow's."""
+        return concrete_signature.structured_input_signature(self)
 
     @property
     def structured_outputs(self):
-        return nest.map_structure(
-            lambda v: f"<output {v.index}>" if isinstance(v, _Output) else v, self._structure) \
-            if nest.is_nested(self._structure) else self._structure
+        """The output structure, a TensorSpec for each graph output."""
+        return self._output_specs()
+
+    def _output_specs(self):
+        def spec(v):
+            if isinstance(v, _Output):
+                aval = self.graph.aval(self.graph.outputs[v.index])
+                return TensorSpec(aval.shape, aval.dtype)
+            return v
+        s = self._structure
+        return nest.map_structure(spec, s) if nest.is_nested(s) else spec(s)
 
     # -- running
     def _executable(self):
@@ -167,28 +177,21 @@ class ConcreteFunction:
         leaves = [outs[v.index] if isinstance(v, _Output) else v for v in nest.flatten(s)]
         return nest.pack_sequence_as(s, leaves)
 
-    def __call__(self, *args):
-        from .signature import flat_tensor_arrays
-        arrays = flat_tensor_arrays(args, {})
-        if len(arrays) != len(self._input_avals):
-            raise TypeError(with_location(
-                f"{self.name}: the concrete function takes {len(self._input_avals)} tensors, got {len(arrays)}"))
-        for a, aval in zip(arrays, self._input_avals):
-            if a.dtype != aval.dtype.np or len(a.shape) != len(aval.shape) or any(
-                    d is not None and d != s for d, s in zip(aval.shape, a.shape)):
-                raise ValueError(with_location(
-                    f"{self.name}: expected a {aval!r} tensor, got {a.dtype}{list(a.shape)}"))
-        return self.pack(self.call_flat(arrays))
+    def __call__(self, *args, **kwargs):
+        return self.pack(self.call_flat(concrete_signature.bind_call(self, args, kwargs)))
 
     def to_dot(self):
         return self.graph.to_dot()
 
-    def pretty_printed_signature(self):
-        ins = ", ".join(repr(a) for a in self._input_avals)
-        return f"{self.name}({ins})"
+    def pretty_printed_signature(self, verbose=True):
+        return concrete_signature.describe(self, self._output_specs())
+
+    def __str__(self):
+        return f"ConcreteFunction {self.pretty_printed_signature()}"
 
     def __repr__(self):
-        return f"<ConcreteFunction {self.pretty_printed_signature()}>"
+        ins = ", ".join(repr(a) for a in self._input_avals)
+        return f"<ConcreteFunction {self.name}({ins})>"
 
 
 def _located(exc, fn):

@@ -59,6 +59,11 @@ def _replay_inlined(inputs, attrs):
         return bind(CUSTOM_VJP_CALL, inputs, attrs)
     with tape_mod.pause():
         outs = autodiff.replay(attrs["fwd_graph"], list(inputs))
+        # An output that *is* an input (f returned its argument) must be a new value:
+        # the tape keys gradients by tensor, and the entry's output gradient would
+        # otherwise also reach the input directly, around the custom gradient.
+        from tapeflow.runtime.ops import array_ops
+        outs = [array_ops.identity(o) if any(o is i for i in inputs) else o for o in outs]
     tape_mod.record(CUSTOM_VJP_CALL, list(inputs), attrs, tuple(outs))
     return tuple(outs)
 

@@ -30,7 +30,7 @@ from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTen
                                      convert_to_tensor)
 from tapeflow.runtime.variables import Variable
 
-from . import conversion
+from . import concrete_signature, conversion
 from .concrete import ConcreteFunction, _Output, rebind_variables
 from .pyct.parser import ConversionError
 from .signature import TensorSpec, traced_value, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays  # noqa: F401
@@ -69,33 +69,71 @@ class _FunctionGraphBuilder(GraphBuilder):
         fn = self.function
         if fn is not None and fn._traced_once:
             raise ValueError(with_location(
-                f"tf.function {fn.__name__} tried to create a variable on a later trace (trace "
-                f"#{fn._tracing_count + 1}); variables may be created only on the first trace: create "
-                f"them outside the function, or once, guarded by e.g. `if self.v is None`"))
+                f"tf.function only supports singleton tf.Variables created on the first call: "
+                f"{fn.__name__} created a variable again on trace #{fn._tracing_count + 1}; create "
+                f"it outside the function, or once, guarded by e.g. `if self.v is None`"))
+        if fn is not None:
+            fn._variables_made += 1
 
 
-def _placeholder_args(builder, args, kwargs, relax):
+def _placeholder_args(builder, args, kwargs, relax, names=()):
     """The arguments with each tensor leaf replaced by a placeholder; returns
-    (args, kwargs, input avals)."""
+    (args, kwargs, input avals).  A placeholder is named after its parameter
+    (`names`: the positional ones), nested leaves `name_0`, `name_1`, ..., as
+    TensorFlow names them (what a symbolic tensor prints: Tensor("x:0", ...))."""
     avals = []
+    tensor_names = builder.__dict__.setdefault("tensor_names", {})
 
-    def leaf(a):
-        if not _is_tensor_leaf(a):
-            return traced_value(a)
-        if isinstance(a, TensorSpec):
-            aval = Aval(a.shape.dims, a.dtype)
-        else:
-            t = convert_to_tensor(a)
-            aval = Aval(t.shape.dims, t.dtype)
-        if relax is not None:
-            aval = Aval(relax[len(avals)], aval.dtype)
-        avals.append(aval)
-        return builder.placeholder(aval)
+    def leaf_named(name):
+        count = [0]
 
-    new_args = [nest.map_structure(leaf, a) if nest.is_nested(a) else leaf(a) for a in args]
-    new_kwargs = {k: nest.map_structure(leaf, kwargs[k]) if nest.is_nested(kwargs[k]) else leaf(kwargs[k])
-                  for k in sorted(kwargs)}
+        def leaf(a):
+            if not _is_tensor_leaf(a):
+                return traced_value(a)
+            if isinstance(a, TensorSpec):
+                aval = Aval(a.shape.dims, a.dtype)
+            else:
+                t = convert_to_tensor(a)
+                aval = Aval(t.shape.dims, t.dtype)
+            if relax is not None:
+                aval = Aval(relax[len(avals)], aval.dtype)
+            avals.append(aval)
+            ph = builder.placeholder(aval)
+            if name is not None:
+                tensor_names[ph.node] = name if count[0] == 0 and not nested else f"{name}_{count[0]}"
+            count[0] += 1
+            return ph
+        return leaf
+
+    def placeholders(a, name):
+        global_nested = nest.is_nested(a)
+        nonlocal nested
+        nested = global_nested
+        leaf = leaf_named(name)
+        return nest.map_structure(leaf, a) if global_nested else leaf(a)
+
+    nested = False
+    new_args = [placeholders(a, names[i] if i < len(names) else None) for i, a in enumerate(args)]
+    new_kwargs = {k: placeholders(kwargs[k], k) for k in sorted(kwargs)}
     return new_args, new_kwargs, avals
+
+
+def _positional_names(fn):
+    """Names for the positional arguments of a call of `fn` (*args as args_0, args_1...)."""
+    sig = concrete_signature.python_signature(fn)
+    if sig is None:
+        return ()
+    out, var = [], None
+    for p in sig.parameters.values():
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            out.append(p.name)
+        elif p.kind is p.VAR_POSITIONAL:
+            var = p.name
+    if var is not None:
+        out += [f"{var}_{i}" for i in range(64)]
+    return out
+
+
 
 
 def _output_structure(builder, result):
@@ -140,6 +178,7 @@ class Function:
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._traced_once = False
+        self._variables_made = 0  # variables created by its traces (the first trace's rule)
         self._key_history = []
         self._warned = set()
         self._converted = None
@@ -284,7 +323,14 @@ class Function:
                          for spec in nest.flatten(self.input_signature)]
                 args = nest.pack_sequence_as(list(args), specs)
             try:
+                first = not self._traced_once
+                made = self._variables_made
                 entry = self._trace(args, kwargs, relax)
+                if first and self._variables_made != made:
+                    # TensorFlow's rule: a first trace that created variables is traced
+                    # again, and that trace must create none (a variable made on every
+                    # call is the ValueError; one made once, `if self.v is None`, is fine).
+                    entry = self._trace(args, kwargs, relax)
             except (OperatorNotAllowedInGraphError, ConversionError) as exc:
                 if not self._fallback:
                     raise
@@ -327,7 +373,8 @@ class Function:
         origin = user_location()
         with pause():
             with graph_context(builder):
-                p_args, p_kwargs, avals = _placeholder_args(builder, args, kwargs, relax)
+                p_args, p_kwargs, avals = _placeholder_args(builder, args, kwargs, relax,
+                                                            _positional_names(self.python_function))
                 made_before = OperatorNotAllowedInGraphError.created
                 try:
                     result = fn(*p_args, **p_kwargs)
@@ -353,6 +400,7 @@ class Function:
         # (what a saved model needs to pick a graph for a call).
         concrete.input_structure = nest.map_structure(
             lambda a: TensorSpec(a.shape, a.dtype) if isinstance(a, SymbolicTensor) else a, (p_args, p_kwargs))
+        concrete.call_signature = concrete_signature.python_signature(self.python_function)
         return concrete
 
     def _inline(self, args, kwargs):
@@ -421,7 +469,7 @@ class Function:
         for entry in self._cache.values():
             if hasattr(entry, "pretty_printed_signature") and entry not in seen:
                 seen.append(entry)
-        return "\n\n".join(cf.pretty_printed_signature() for cf in seen)
+        return "\n\n".join(cf.pretty_printed_signature(verbose) for cf in seen)
 
     def __repr__(self):
         return f"<tapeflow.function {self.__name__}>"

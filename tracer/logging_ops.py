@@ -64,7 +64,8 @@ def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=Non
             template.append(format_value(x, summarize))
         else:
             template.append(str(x))
-    stream = "stderr" if output_stream is sys.stderr or output_stream == "stderr" else "stdout"
+    # TensorFlow's default stream is stderr; only sys.stdout / "stdout" print to stdout.
+    stream = "stdout" if output_stream is sys.stdout or output_stream == "stdout" else "stderr"
     bind(PRINT, tuple(tensors), {"template": tuple(template), "sep": sep, "end": end,
                                  "stream": stream, "summarize": summarize})
 

@@ -1,5 +1,6 @@
 """Call signatures of tf.function: TensorSpec, the cache key of a call, and the
 tensor leaves of the arguments (what a traced graph takes as inputs)."""
+import abc
 import enum
 import weakref
 
@@ -64,7 +65,10 @@ def _slow_key(a):
         # for one variable is re-bound to another (tracer.function._for_variables).
         return ("V", a.shape.dims, a.dtype.np, a.trainable)
     if isinstance(a, TensorSpec):
-        return ("S", a.shape.dims, a.dtype.np)
+        dims = a.shape.dims
+        if dims is not None and None not in dims:  # the same trace as a tensor of that shape
+            return (tuple(dims), a.dtype.np)
+        return ("S", dims, a.dtype.np)
     if isinstance(a, TensorBase):
         t = convert_to_tensor(a)
         return (tuple(t.shape.dims), t.dtype.np)
@@ -113,11 +117,12 @@ class _WeakKey:
         return self.hash
 
 
-class TraceType:
+class TraceType(abc.ABC):
     """tf.types.experimental.TraceType: what a custom argument type returns from
     `__tf_tracing_type__(context)`.  Calls whose arguments have equal trace types
     (`__eq__`/`__hash__`) share one trace; the function is traced with
-    `placeholder_value()` in the argument's place."""
+    `placeholder_value()` in the argument's place.  As in TensorFlow, a subclass
+    without placeholder_value cannot be instantiated (TypeError)."""
 
     def is_subtype_of(self, other):
         return self == other
@@ -125,8 +130,9 @@ class TraceType:
     def most_specific_common_supertype(self, others):
         return self if all(self == o for o in others) else None
 
+    @abc.abstractmethod
     def placeholder_value(self, placeholder_context=None):
-        raise NotImplementedError(f"{type(self).__name__}.placeholder_value")
+        """The value the function is traced with in the argument's place."""
 
     def __eq__(self, other):
         return NotImplemented

@@ -223,7 +223,7 @@ class ModelCheckpoint(Callback):
             if not improved:
                 return
             self.best = value
-        self.model.save_weights(path)  # across MPI ranks: the chief writes, the others wait
+        self.model._write_weights(path)  # across MPI ranks: the chief writes, the others wait
         self.saved.append(path)
         if self.verbose and is_chief():
             print(f"Epoch {epoch + 1}: saved weights to {path}")

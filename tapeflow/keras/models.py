@@ -136,6 +136,11 @@ class Model(Trainer, Layer):
         """A directory with the architecture as JSON (config.json) and the weights;
         keras.models.load_model rebuilds it (known layers only, no code runs)."""
         from tapeflow.keras import saving
+        if not str(filepath).endswith((".keras", ".h5")):
+            raise ValueError(with_location(
+                "Invalid filepath extension for saving. Please add either a `.keras` extension for the "
+                "native Keras format (recommended) or a `.h5` extension. Use `tf.saved_model.save(model, "
+                f"path)` for a SavedModel. Received: filepath={filepath}"))
         saving.save_model(self, filepath, overwrite)
 
     def to_json(self, **kwargs):
@@ -165,6 +170,11 @@ class Model(Trainer, Layer):
 
     # -- weights on disk (tapeflow checkpoint format, see README)
     def save_weights(self, filepath, overwrite=True):
+        if not str(filepath).endswith(".weights.h5"):
+            raise ValueError(with_location(f"The filename must end in `.weights.h5`. Received: filepath={filepath}"))
+        self._write_weights(filepath, overwrite)
+
+    def _write_weights(self, filepath, overwrite=True):
         from tapeflow.train import checkpoint_format as checkpoint
         checkpoint.write_objects(filepath, self._trackable_children(), overwrite=overwrite)
 

@@ -235,7 +235,7 @@ def _save_model(model, filepath, overwrite):
     os.makedirs(filepath, exist_ok=True)
     with open(os.path.join(filepath, CONFIG), "w") as f:
         json.dump(config, f, indent=1)
-    model.save_weights(os.path.join(filepath, WEIGHTS), overwrite=True)
+    model._write_weights(os.path.join(filepath, WEIGHTS), overwrite=True)
 
 
 def load_model(filepath, custom_objects=None, compile=True, **unused):  # noqa: A002 - Keras's name

@@ -4,9 +4,10 @@ compiled, without the original Python code and without executing anything
 from the files.  The format is described in format.py, encode.py and README.md."""
 from .format import FORMAT, VERSION, SavedModelError, SavedModelSaveError
 from .loading import load
+from .options import SaveOptions
 from .saving import SERVING, save
 
 SERVING_DEFAULT_SIGNATURE_KEY = SERVING
 
-__all__ = ["save", "load", "SavedModelError", "SavedModelSaveError", "FORMAT", "VERSION",
+__all__ = ["save", "load", "SaveOptions", "SavedModelError", "SavedModelSaveError", "FORMAT", "VERSION",
            "SERVING_DEFAULT_SIGNATURE_KEY"]

@@ -130,8 +130,8 @@ class LoadedFunction:
                 errors.append(str(exc))
                 continue
             return concrete.pack_tensors(_run(concrete, tensors))
-        traces = "; ".join(c.pretty_printed_signature() for c, _ in self._candidates)
-        raise TypeError(with_location(
+        traces = "; ".join(repr(c) for c, _ in self._candidates)
+        raise ValueError(with_location(  # TensorFlow's type for a call no saved trace matches
             f"{self.__name__} of the saved model has no trace for these arguments; saved traces: {traces}"
             + (f" ({errors[0]})" if errors else "")))
 

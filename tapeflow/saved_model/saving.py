@@ -37,12 +37,17 @@ from .loaded import LoadedModel
 SERVING = "serving_default"
 
 
-def save(obj, export_dir, signatures=None, overwrite=True):
+def save(obj, export_dir, signatures=None, options=None, overwrite=True):
     """Write `obj` to the directory `export_dir` (atomically: a failed save leaves
     what was there before).  `signatures`: a tf.function with an input_signature,
-    a ConcreteFunction, or a dict name -> those.  Across several MPI ranks the
-    chief writes and the others wait."""
+    a ConcreteFunction, or a dict name -> those.  `options`: a tf.saved_model.SaveOptions
+    (options.py says what each one means here).  Across several MPI ranks the chief
+    writes and the others wait."""
     from tapeflow.distribute.collective import on_chief
+    from .options import SaveOptions
+    if options is not None and not isinstance(options, SaveOptions):
+        raise TypeError(f"tf.saved_model.save: options must be a tf.saved_model.SaveOptions, "
+                        f"got {type(options).__name__}")
     return on_chief(lambda: _save(obj, export_dir, signatures, overwrite))
 
 

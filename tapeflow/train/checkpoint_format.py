@@ -34,6 +34,10 @@ VERSION = 1
 INDEX = "index.json"
 STATE_FILE = "checkpoint"
 SLOT = "/.slot/"
+# TensorFlow lists its serialized object graph under this key; ours is the index
+# itself (every value keyed by its object path), listed under the same name.
+OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
+VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"  # what TensorFlow appends to a variable's path
 MAX_INDEX_BYTES = 256 << 20
 MAX_ARRAY_BYTES = 1 << 40
 MAX_RANK = 32
@@ -212,12 +216,16 @@ def load_array(path, key, entry):
 
 
 def list_variables(path):
-    """[(key, shape)] of a checkpoint, as tf.train.list_variables."""
-    return sorted((k, tuple(e["shape"])) for k, e in read_index(path).items())
+    """[(key, shape)] of a checkpoint, as tf.train.list_variables names them."""
+    return sorted([(k + VALUE_SUFFIX, list(e["shape"])) for k, e in read_index(path).items()]
+                  + [(OBJECT_GRAPH_KEY, [])])
 
 
 def load_variable(path, key):
+    """The value saved under `key` (as list_variables names it, or its object path)."""
     entries = read_index(path)
+    if key not in entries and key.endswith(VALUE_SUFFIX):
+        key = key[:-len(VALUE_SUFFIX)]
     if key not in entries:
         raise KeyError(f"checkpoint {path!r} has no value {key!r}")
     return load_array(path, key, entries[key])
@@ -304,7 +312,8 @@ def read_objects(path, root_children, owner=None):
         prefix, obj, rest = _deepest_object(key, obj_by_path)
         if obj is None:
             unused.append(key)
-        elif getattr(obj, "built", None) is False:  # a layer that makes its variables later
+        elif getattr(obj, "built", None) is False or (  # a layer that makes its variables later,
+                getattr(type(obj), "_defers_missing_children", False) and not hasattr(obj, "built")):  # a tf.Module
             defers.append((obj, rest, key, entry))
         else:
             have = sorted(_child_names(obj))

@@ -37,10 +37,16 @@ def make_closure(k):
 closure_case = case((i32(5),), (i32(60),), (5,), name="closure_over_python_value")(make_closure(3))
 
 
+_loop_variable = []
+
+
 @case((f32(1.5),),)
 def variable_assign_in_tensor_loop(x):
-    v = tf.Variable(0.0)
-    v.assign(0.0)  # the variable lives across calls (created on the first trace only)
+    # Made once: TensorFlow lets a tf.function create variables on its first call only.
+    if not _loop_variable:
+        _loop_variable.append(tf.Variable(0.0))
+    v = _loop_variable[0]
+    v.assign(0.0)  # the variable lives across calls
     for i in tf.range(4):
         v.assign_add(x * tf.cast(i, tf.float32))
     return v.read_value()

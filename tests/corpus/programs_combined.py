@@ -346,9 +346,15 @@ def print_in_graph(x):
     return x
 
 
+_read_assign_variable = []
+
+
 @case((f32(1.0),),)
 def variable_read_assign(x):
-    v = tf.Variable(1.0)
+    # Made once (TensorFlow's rule: a tf.function may create variables on its first call only).
+    if not _read_assign_variable:
+        _read_assign_variable.append(tf.Variable(1.0))
+    v = _read_assign_variable[0]
     return v.read_value() + x
 
 

@@ -89,11 +89,24 @@ def _normalizing_build(build):
     return wrapper
 
 
+def _check_positional_tensors(args):
+    """Keras 3: positional arguments hold only tensors (or arrays, or None); a
+    Python number there (a nested list of floats, a positional `training`) is a
+    ValueError naming it."""
+    for arg in nest.flatten(list(args)):
+        if arg is None or isinstance(arg, (TensorBase, functional.KerasTensor)) or hasattr(arg, "__array__"):
+            continue
+        raise ValueError(with_location(
+            f"Only input tensors may be passed as positional arguments. The following argument value "
+            f"should be passed as a keyword argument: {arg!r} (of type {type(arg)})"))
+
+
 class Layer(Module):
     """Base class of layers: override `build(input_shape)` and `call(inputs, ...)`.
     A tf.Module whose variables and sublayers are tracked when assigned."""
 
     _is_input_layer = False
+    _allow_non_tensor_positional_args = False  # Keras 3: positional arguments are tensors
     # Keras masking: a layer that supports masking passes its input's mask (through
     # compute_mask) on to its outputs; the others drop it.
     supports_masking = False
@@ -344,6 +357,8 @@ class Layer(Module):
     def __call__(self, *args, **kwargs):
         if "inputs" in kwargs and not args:
             args = (kwargs.pop("inputs"),)
+        if not self._allow_non_tensor_positional_args:
+            _check_positional_tensors(args)
         if functional.contains_keras_tensor(args, kwargs):
             return functional.call_symbolically(self, self._call_concrete, args, kwargs)
         return self._call_concrete(*args, **kwargs)

@@ -56,6 +56,8 @@ class OperatorLayer(Lambda):
     """A Python operator applied to KerasTensors (x + y, x[:, 1:], -x): the operator
     is named, so a model using it can be saved as configuration."""
 
+    _allow_non_tensor_positional_args = True  # x[:, 1:], x * 2.0: Python operands
+
     def __init__(self, op, **kwargs):
         from tapeflow.keras.functional import OPERATORS
         from tapeflow.keras.layers.base import unique_name
