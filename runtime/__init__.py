@@ -19,7 +19,10 @@ from .tensor import Tensor, SymbolicTensor, TensorBase, convert_to_tensor  # noq
 # matches warnings attributed to tapeflow's modules only, so a user's NumPy code still
 # warns, and it costs nothing until a warning is raised (errstate per op would cost ~2 us).
 def silence_kernel_warnings():
-    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"tapeflow\.(runtime|compiler|tracer)\b")
+    # Trap: only NumPy's floating-point messages -- tapeflow's own RuntimeWarnings (eager
+    # fallback of a tf.function, a failed compile, C switched off) must still be shown.
+    warnings.filterwarnings("ignore", message=r"(divide by zero|invalid value|overflow|underflow) encountered",
+                            category=RuntimeWarning, module=r"tapeflow\.(runtime|compiler|tracer)\b")
 
 
 silence_kernel_warnings()

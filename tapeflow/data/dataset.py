@@ -5,6 +5,8 @@ lists of NumPy arrays, and `_tmpl` is the element's structure.  Iterating a
 Dataset turns each element into tapeflow Tensors.  Every transformation returns
 a new Dataset wrapping its input's recipe, so each `for` loop starts over.
 """
+import threading
+
 import numpy as np
 
 from tapeflow.data import structure as S
@@ -14,6 +16,15 @@ from tapeflow.data.prefetch import background
 from tapeflow.data.ragged_values import RaggedValue
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
+
+
+_outer = threading.local()  # .graph: the graph being traced around an element's production
+
+
+def graph_being_traced():
+    """The tf.function graph being traced while the pipeline produces an element (its own
+    functions run eagerly, with no graph set), or None."""
+    return getattr(_outer, "graph", None)
 
 
 class Dataset:
@@ -55,10 +66,11 @@ class Dataset:
         produce = iter(self._produce())
         while True:
             saved, state.graph = state.graph, None
+            _outer.graph, outer = saved, getattr(_outer, "graph", None)
             try:
                 flat = next(produce, None)
             finally:
-                state.graph = saved
+                state.graph, _outer.graph = saved, outer
             if flat is None:
                 return
             yield self._element(flat)

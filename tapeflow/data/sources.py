@@ -7,9 +7,10 @@ import threading
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.data.dataset import Dataset
+from tapeflow.data.dataset import Dataset, graph_being_traced
 from tapeflow.data.elements import UNKNOWN
 from tapeflow.runtime import dtypes
+from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import TensorBase
 
@@ -77,6 +78,14 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None, 
     call_args = tuple(a.numpy() if isinstance(a, TensorBase) else a for a in args) if args is not None else ()
 
     def produce():
+        if graph_being_traced() is not None:
+            # A Python loop over this data set while a tf.function is traced would run the
+            # generator once, at trace time, and bake its elements into the graph: every
+            # later call would see the first call's elements (TensorFlow runs the
+            # generator on each call).  The function runs eagerly instead (its fallback).
+            raise OperatorNotAllowedInGraphError(with_location(
+                "Dataset.from_generator: iterating it inside a tf.function would run the Python "
+                "generator only once, while tracing"))
         for i, element in enumerate(generator(*call_args)):
             values = S.flatten(element) if isinstance(element, (tuple, dict)) else [element]
             if len(values) != len(specs):
