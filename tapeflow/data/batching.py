@@ -57,24 +57,32 @@ def pad_stack(buf, targets, pad_value):
     return out
 
 
-def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
-    self._no_windows("batch")
-    batch_size = positive(batch_size, "batch")
-    source = self._produce
-
+def _grouped(source, batch_size, drop_remainder, combine):
+    """produce() of batches: `combine` of every batch_size consecutive elements of
+    `source` (and of the short last group unless drop_remainder)."""
     def produce():
         buf = []
         for flat in source():
             buf.append(flat)
             if len(buf) == batch_size:
-                yield stack(buf)
+                yield combine(buf)
                 buf = []
         if buf and not drop_remainder:
-            yield stack(buf)
+            yield combine(buf)
+    return produce
 
-    card = self._card
-    if card >= 0:
-        card = card // batch_size if drop_remainder else -(-card // batch_size)
+
+def _batched_cardinality(card, batch_size, drop_remainder):
+    if card < 0:  # INFINITE / UNKNOWN stay as they are
+        return card
+    return card // batch_size if drop_remainder else -(-card // batch_size)
+
+
+def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
+    self._no_windows("batch")
+    batch_size = positive(batch_size, "batch")
+    produce = _grouped(self._produce, batch_size, drop_remainder, stack)
+    card = _batched_cardinality(self._card, batch_size, drop_remainder)
     lead = batch_size if drop_remainder else None
     shapes = None if self._shapes is None else [((lead,) + tuple(s), d) for s, d in self._shapes]
     out = self._derive(produce, card, shapes)
@@ -99,20 +107,8 @@ def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop
             return pads[k]
         return 0 if padding_values is None else padding_values
 
-    def produce():
-        buf = []
-        for flat in source():
-            buf.append(flat)
-            if len(buf) == batch_size:
-                yield pad_stack(buf, targets, pad_value)
-                buf = []
-        if buf and not drop_remainder:
-            yield pad_stack(buf, targets, pad_value)
-
-    card = self._card
-    if card >= 0:
-        card = card // batch_size if drop_remainder else -(-card // batch_size)
-    return self._derive(produce, card, shapes=None)
+    produce = _grouped(source, batch_size, drop_remainder, lambda buf: pad_stack(buf, targets, pad_value))
+    return self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=None)
 
 
 def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, name=None):
@@ -120,22 +116,8 @@ def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, 
     of every component becomes ragged; ragged components gain a ragged dimension)."""
     self._no_windows("ragged_batch")
     batch_size = positive(batch_size, "ragged_batch")
-    source = self._produce
-
-    def produce():
-        buf = []
-        for flat in source():
-            buf.append(flat)
-            if len(buf) == batch_size:
-                yield ragged_stack(buf)
-                buf = []
-        if buf and not drop_remainder:
-            yield ragged_stack(buf)
-
-    card = self._card
-    if card >= 0:
-        card = card // batch_size if drop_remainder else -(-card // batch_size)
-    return self._derive(produce, card, shapes=None)
+    produce = _grouped(self._produce, batch_size, drop_remainder, ragged_stack)
+    return self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=None)
 
 
 def ragged_stack(buf):
