@@ -53,7 +53,7 @@ def main(directory, mode):
         model.fit(x, y, batch_size=16, epochs=1, shuffle=False, verbose=1, callbacks=cbs)
         step.assign_add(4)
         path = manager.save()
-        model.save_weights(os.path.join(directory, f"weights-{n}"))
+        model.save_weights(os.path.join(directory, f"weights-{n}.weights.h5"))
         model.save(os.path.join(directory, f"model-{n}.keras"))
         np.savez(os.path.join(directory, f"{n}-rank{rank}-save.npz"), path=path, **values(model, step))
     else:
@@ -64,7 +64,7 @@ def main(directory, mode):
         restored = values(model, step)
         other = build(strategy, 55)
         other(x[:1])
-        other.load_weights(os.path.join(directory, f"weights-{source}"))
+        other.load_weights(os.path.join(directory, f"weights-{source}.weights.h5"))
         restored.update({f"loaded{i}": w for i, w in enumerate(other.get_weights())})
         whole = tf.keras.models.load_model(os.path.join(directory, f"model-{source}.keras"))
         restored.update({f"model{i}": w for i, w in enumerate(whole.get_weights())})
