@@ -28,7 +28,11 @@ def test_corpus_round_trip(name, fn, arg_sets, tmp_path):
     expected = [compiled(*[_arg(a) for a in args]) for args in arg_sets]
     tf.saved_model.save(compiled, str(tmp_path / name))
     loaded = tf.saved_model.load(str(tmp_path / name))
-    assert len(loaded._call.concrete_functions) == compiled.experimental_get_tracing_count()
+    # one saved trace per concrete function the cache holds; a first trace that created
+    # variables is traced again (TensorFlow's rule), so the tracing count can be one more
+    traces = compiled.pretty_printed_concrete_signatures().count("\n\n") + 1
+    assert len(loaded._call.concrete_functions) == traces
+    assert compiled.experimental_get_tracing_count() in (traces, traces + 1)
     for args, want in zip(arg_sets, expected):
         got = loaded(*[_arg(a) for a in args])
         w, g = _flat(want), _flat(got)
