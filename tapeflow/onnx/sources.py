@@ -4,20 +4,12 @@ import os
 import re
 
 from tapeflow.runtime import nest
+from tapeflow.saved_model.saving import unique_names
 
 
 def _clean(name, fallback):
     name = re.sub(r"[^A-Za-z0-9_.:-]", "_", str(name or "")).strip("_")
     return name or fallback
-
-
-def _unique(names):
-    seen, out = {}, []
-    for n in names:
-        k = seen.get(n, 0)
-        seen[n] = k + 1
-        out.append(n if k == 0 else f"{n}_{k}")
-    return out
 
 
 def _concrete_names(concrete, signature=None, python_function=None):
@@ -30,7 +22,7 @@ def _concrete_names(concrete, signature=None, python_function=None):
     params = _parameter_names(python_function) if python_function is not None else []
     if len(params) == n:
         names = [name or param for name, param in zip(names, params)]
-    ins = _unique([_clean(name, f"input_{i}") for i, name in enumerate(names)])
+    ins = unique_names([_clean(name, f"input_{i}") for i, name in enumerate(names)])
     outs = [f"output_{i}" for i in range(len(concrete.graph.outputs))]
     return ins, outs
 
@@ -73,10 +65,10 @@ def _keras(model, input_signature):
     if callable(graph_in):
         graph_in = graph_in()
     if graph_in and len(graph_in) == len(ins):
-        ins = _unique([_clean(n, f"input_{i}") for i, n in enumerate(graph_in)])
+        ins = unique_names([_clean(n, f"input_{i}") for i, n in enumerate(graph_in)])
     out_names = getattr(model, "output_names", None)
     if out_names and not callable(out_names) and len(out_names) == len(outs):
-        outs = _unique([_clean(n, f"output_{i}") for i, n in enumerate(out_names)])
+        outs = unique_names([_clean(n, f"output_{i}") for i, n in enumerate(out_names)])
     return concrete.graph, ins, outs, _clean(model.name, "model")
 
 
@@ -92,11 +84,11 @@ def _saved_model(path):
         raise ValueError(f"tapeflow.onnx: the saved model {path} has no 'serving_default' signature "
                          f"(signatures: {sorted(sigs)})")
     graph = sig.concrete.graph
-    ins = _unique([_clean(n, f"input_{i}") for i, (n, _) in enumerate(sig.inputs)])
+    ins = unique_names([_clean(n, f"input_{i}") for i, (n, _) in enumerate(sig.inputs)])
     # Signature outputs are named graph outputs; the same output may appear under two names.
     order = sorted(sig.outputs, key=lambda o: o[1])
     from tapeflow.compiler.ir import Graph
     outputs = tuple(graph.outputs[i] for _, i, _ in order)
     graph = Graph(graph.nodes, graph.inputs, outputs, graph.name)
-    outs = _unique([_clean(n, f"output_{k}") for k, (n, _, _) in enumerate(order)])
+    outs = unique_names([_clean(n, f"output_{k}") for k, (n, _, _) in enumerate(order)])
     return graph, ins, outs, _clean(sig.name, "serving_default")

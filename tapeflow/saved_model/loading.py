@@ -7,7 +7,6 @@ duplicate keys and NaN literals refused, every graph is rebuilt node by node
 under decode.py's checks, arrays come from checked .npy reads (never pickle),
 and any problem is a SavedModelError naming the file and the place in it.
 """
-import json
 import keyword
 import os
 
@@ -60,19 +59,6 @@ def load(export_dir):
 
 
 # ------------------------------------------------------------------ the program
-def _no_duplicate_keys(pairs):
-    out = {}
-    for k, v in pairs:
-        if k in out:
-            raise SavedModelError(f"duplicate key {k!r}")
-        out[k] = v
-    return out
-
-
-def _no_constants(name):
-    raise SavedModelError(f"non-standard JSON constant {name}")
-
-
 def read_json(file, root, limit, what):
     """The JSON in `file` (a regular file inside `root`), parsed strictly."""
     try:
@@ -83,9 +69,8 @@ def read_json(file, root, limit, what):
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise SavedModelError(f"{file!r} cannot be read: {reason}") from None
     try:
-        text = data.decode("utf-8")
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
-    except SavedModelError as exc:
+        return files.strict_json(data)
+    except files.StrictJSONError as exc:
         raise SavedModelError(f"{file!r}: {exc}") from None
     except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise SavedModelError(f"{file!r} is not valid JSON: {type(exc).__name__}: {exc}") from None

@@ -260,7 +260,7 @@ def _input_names(concrete, params):
                     names.append(spec.name or _path_name(base, path))
     if len(names) != len(concrete.graph.inputs):
         names = [f"args_{i}" for i in range(len(concrete.graph.inputs))]
-    return _unique(names)
+    return unique_names(names)
 
 
 def _leaf_paths(s, path):
@@ -294,11 +294,12 @@ def _output_names(s, n_outputs):
     else:
         leaves = [v for v in (nest.flatten(s) if nest.is_nested(s) else [s]) if isinstance(v, _Output)]
         pairs = [(f"output_{j}", v.index) for j, v in enumerate(leaves)]
-    names = _unique([n for n, _ in pairs])
+    names = unique_names([n for n, _ in pairs])
     return list(zip(names, [i for _, i in pairs]))
 
 
-def _unique(names):
+def unique_names(names):
+    """names with a _k suffix on the k-th repeat of one (shared with the ONNX exporter)."""
     seen, out = {}, []
     for n in names:
         k = seen.get(n, 0)

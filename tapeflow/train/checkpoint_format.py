@@ -18,7 +18,6 @@ a regular file inside the directory and read without unpickling.  A restore
 reads and checks every value before it assigns any, so a failed restore
 changes nothing.
 """
-import json
 import math
 import os
 
@@ -146,19 +145,6 @@ def _check_index_entry(path, key, entry):
         raise _bad(path, f"unknown dtype {dtype!r}", key)
 
 
-def _no_duplicates(pairs):
-    out = {}
-    for k, v in pairs:
-        if k in out:
-            raise ValueError(f"duplicate key {k!r}")
-        out[k] = v
-    return out
-
-
-def _no_constant(name):
-    raise ValueError(f"non-standard JSON constant {name}")
-
-
 def resolve(path):
     """The directory holding the checkpoint `path` (its aside copy after a killed overwrite)."""
     return files.published(os.fspath(path), INDEX)
@@ -179,7 +165,7 @@ def read_index(path):
     except ValueError as exc:
         raise _bad(path, f"cannot read {INDEX}: {exc}") from None
     try:
-        index = json.loads(text.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        index = files.strict_json(text)
     except (ValueError, RecursionError) as exc:
         raise _bad(path, f"{INDEX} is not valid JSON: {exc}") from None
     if not isinstance(index, dict) or index.get("format") != FORMAT or index.get("version") != VERSION:

@@ -221,6 +221,29 @@ def read_limited(path, root, limit):
         return f.read(limit + 1)
 
 
+class StrictJSONError(ValueError):
+    """A JSON text that parses but is not what a saved file may hold."""
+
+
+def _no_duplicate_keys(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise StrictJSONError(f"duplicate key {k!r}")
+        out[k] = v
+    return out
+
+
+def _no_constants(name):
+    raise StrictJSONError(f"non-standard JSON constant {name}")
+
+
+def strict_json(data):
+    """JSON from UTF-8 bytes, refusing duplicate keys and NaN/Infinity literals (a
+    StrictJSONError); malformed text or bytes raise the usual ValueErrors."""
+    return json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+
+
 def read_npy(path, root, dtype, shape, limit, declared_by="the index"):
     """The array in the .npy file `path` (inside `root`), which must hold exactly a
     `dtype` (NumPy) array of `shape` (None: any vector).  Never unpickles: a header naming an object,
