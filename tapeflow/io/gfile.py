@@ -75,22 +75,22 @@ def rmtree(path):
     shutil.rmtree(path)
 
 
-def rename(src, dst, overwrite=False):
+def _source_and_target(src, dst, overwrite):
+    """rename/copy's paths: src must exist, dst must not unless overwrite."""
     src, dst = _path(src), _path(dst)
     if not os.path.exists(src):
         raise _not_found(src)
     if not overwrite and os.path.exists(dst):
         raise AlreadyExistsError("file already exists")
-    os.replace(src, dst)
+    return src, dst
+
+
+def rename(src, dst, overwrite=False):
+    os.replace(*_source_and_target(src, dst, overwrite))
 
 
 def copy(src, dst, overwrite=False):
-    src, dst = _path(src), _path(dst)
-    if not os.path.exists(src):
-        raise _not_found(src)
-    if not overwrite and os.path.exists(dst):
-        raise AlreadyExistsError("file already exists")
-    shutil.copyfile(src, dst)
+    shutil.copyfile(*_source_and_target(src, dst, overwrite))
 
 
 class FileStatistics:
