@@ -146,6 +146,8 @@ _DTYPES["bool"] = _dt.bool_
 math = _namespace("math", "tf.math: elementwise math, reductions, comparisons.",
                   {n: _OPS[n] for n in _MATH})
 nn = _namespace("nn", "tf.nn: activations, losses, convolution and pooling.", _NN)
+nn.experimental = _namespace("nn.experimental", "tf.nn.experimental: stateless dropout.",
+                             dict(stateless_dropout=_N.stateless_dropout))
 random = _namespace("random", "tf.random: seeded random tensors, generators and stateless ops.", dict(
     normal=_R.normal, uniform=_R.uniform, truncated_normal=_R.truncated_normal, shuffle=_R.shuffle,
     set_seed=_R.set_seed, **_pick(_RG, """Generator get_global_generator set_global_generator stateless_normal

@@ -196,20 +196,41 @@ def bias_add(value, bias, data_format=None, name=None):
     return M.add(x, b)
 
 
+def _dropout(x, rate, noise_shape, draw_uniform, op):
+    """TF's dropout: x scaled by 1 / (1 - rate), then zeroed where a uniform draw
+    of `noise_shape` falls below `rate`.  The scale is the float 1 / keep_prob
+    rounded to x's dtype and multiplied in, as TF does (not x / (1 - rate),
+    which differs in the last bit)."""
+    x = _floating(x, op)
+    if isinstance(rate, (int, float)):
+        if not 0 <= rate < 1:
+            raise ValueError(with_location(f"{op}: rate must be in [0, 1), got {rate}"))
+        if rate == 0:
+            return x
+        scaled = M.multiply(x, convert_to_tensor(1 / (1 - rate), dtype=x.dtype))
+    else:
+        rate = M.cast(convert_to_tensor(rate), x.dtype)
+        scaled = M.divide(x, 1 - rate)
+    shape = A.shape(x) if noise_shape is None else noise_shape
+    keep = M.greater_equal(draw_uniform(shape, x.dtype), rate)
+    return A.where(keep, scaled, A.zeros_like(x))
+
+
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zero entries with probability `rate`, scale the rest by 1 / (1 - rate)."""
     from . import random_ops
-    x = _floating(x, "dropout")
-    if isinstance(rate, (int, float)):
-        if not 0 <= rate < 1:
-            raise ValueError(with_location(f"dropout: rate must be in [0, 1), got {rate}"))
-        if rate == 0:
-            return x
-    rate = M.cast(convert_to_tensor(rate), x.dtype)
-    shape = A.shape(x) if noise_shape is None else noise_shape
-    noise = random_ops.uniform(shape, dtype=x.dtype, seed=seed)
-    keep = M.greater_equal(noise, rate)
-    return A.where(keep, x / (1 - rate), A.zeros_like(x))
+    return _dropout(x, rate, noise_shape, lambda shape, dtype: random_ops.uniform(shape, dtype=dtype, seed=seed),
+                    "dropout")
+
+
+def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+    """tf.nn.experimental.stateless_dropout: dropout whose mask is the stateless
+    uniform draw of `seed` (the same mask for the same seed)."""
+    from . import random_generator
+    alg = "auto_select" if rng_alg is None else rng_alg
+    return _dropout(x, rate, noise_shape,
+                    lambda shape, dtype: random_generator.stateless_uniform(shape, seed, dtype=dtype, alg=alg),
+                    "stateless_dropout")
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None):

@@ -3,15 +3,20 @@ import random
 
 import numpy as np
 
-from tapeflow.keras import initializers
 from tapeflow.keras.preprocessing.sequence import pad_sequences  # noqa: F401 - keras.utils.pad_sequences
 
 
 def set_random_seed(seed):
-    """Seed Python's, NumPy's and tapeflow's generators (initializers and tf.random)."""
+    """Seed Python's, NumPy's and tapeflow's generators, as Keras 3: Python's
+    generator gives initializers and SeedGenerators their default seeds, and the
+    global keras.random generator is made anew from it on its next draw."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed} "
+                         f"(of type {type(seed)})")
+    from tapeflow.keras import random as keras_random
+    keras_random.reset_global_seed_generator()
     random.seed(seed)
     np.random.seed(seed)
-    initializers.set_seed(seed)
     import tapeflow
     tf_random = getattr(tapeflow, "random", None)
     if tf_random is not None and hasattr(tf_random, "set_seed"):

@@ -16,6 +16,7 @@ from tapeflow.runtime.ops import math_ops
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.runtime.variables import Variable
 from tapeflow.tracer.signature import TensorSpec
+from tapeflow.tracer.graph_ops import init_scope
 from tapeflow.train.trackable import Trackable
 
 _name_counts = defaultdict(int)
@@ -228,7 +229,10 @@ class Layer(Module):
         dtype = dtypes.as_dtype(dtype or self.dtype)
         init = initializers.get(initializer if initializer is not None else
                                 ("glorot_uniform" if dtype.is_floating else "zeros"))
-        value = init(tuple(int(d) for d in shape), dtype=dtype)  # by keyword, as Keras: tf.random.normal fits
+        # Initial values are computed eagerly even when the layer is built inside a
+        # trace (TF lifts variable initializers out of functions: init_scope).
+        with init_scope():
+            value = init(tuple(int(d) for d in shape), dtype=dtype)  # by keyword, as Keras: tf.random.normal fits
         var = Variable(value, trainable=trainable, name=f"{self.name}/{name}", dtype=dtype)
         self.__dict__["_own_weights"].append((name, var))
         regularizer = regularizers.get(regularizer)
