@@ -138,7 +138,7 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
                                                 noise_shape=noise_shape)
 
 
-def categorical(logits, num_samples, dtype="int64", seed=None):
+def categorical(logits, num_samples, dtype="int32", seed=None):
     """[batch, num_samples] class indices: tf.random.stateless_categorical."""
     logits = tf.convert_to_tensor(logits)
     if logits.shape.rank != 2:
