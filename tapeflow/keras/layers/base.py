@@ -12,7 +12,7 @@ from tapeflow.module import Module
 from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.shape import TensorShape
-from tapeflow.runtime.ops import math_ops
+from tapeflow.runtime.ops import array_ops, math_ops
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.runtime.variables import Variable
 from tapeflow.tracer.signature import TensorSpec
@@ -399,7 +399,11 @@ class Layer(Module):
         if self.activity_regularizer is not None:
             for out in nest.flatten(outputs):
                 if isinstance(out, TensorBase):
-                    self.add_loss(self.activity_regularizer(out))
+                    loss = self.activity_regularizer(out)
+                    if out.shape.rank:  # Keras 3 divides by the batch size (0 for an empty batch)
+                        batch = math_ops.cast(array_ops.shape(out)[0], loss.dtype)
+                        loss = math_ops.div_no_nan(loss, batch)
+                    self.add_loss(loss)
         first = nest.flatten(outputs)[0] if outputs is not None else None
         if isinstance(first, TensorBase):
             self.__dict__["_output_shape"] = tuple(first.shape.dims) if len(nest.flatten(outputs)) == 1 \

@@ -119,3 +119,44 @@ def program_seeded_fit_with_dropout(tf):
     h = model.fit(X, Y, batch_size=4, epochs=3, shuffle=False, verbose=0)
     return {"loss": [float(v) for v in h.history["loss"]], "weights": model.get_weights(),
             "predict": model.predict(X[:2], verbose=0)}
+
+
+def program_noise_and_dropout_layers(tf):
+    tf.keras.utils.set_random_seed(2)
+    x = tf.reshape(tf.range(1.0, 25.0), [2, 3, 4])
+    layers = {
+        "gaussian_noise": tf.keras.layers.GaussianNoise(0.5),
+        "gaussian_noise_seeded": tf.keras.layers.GaussianNoise(0.3, seed=4),
+        "gaussian_dropout": tf.keras.layers.GaussianDropout(0.4),
+        "alpha_dropout": tf.keras.layers.AlphaDropout(0.3, seed=1),
+        "alpha_dropout_noise_shape": tf.keras.layers.AlphaDropout(0.5, noise_shape=(2, 1, 4), seed=2),
+        "spatial_1d": tf.keras.layers.SpatialDropout1D(0.5, seed=3),
+    }
+    out = {name: layer(x, training=True) for name, layer in layers.items()}
+    out["inference"] = layers["gaussian_noise"](x)
+    images = tf.ones([2, 2, 2, 3])
+    out["spatial_2d"] = tf.keras.layers.SpatialDropout2D(0.5, seed=5)(images, training=True)
+    out["spatial_2d_first"] = tf.keras.layers.SpatialDropout2D(0.5, data_format="channels_first", seed=6)(
+        images, training=True)
+    out["spatial_3d"] = tf.keras.layers.SpatialDropout3D(0.5, seed=7)(tf.ones([1, 2, 2, 2, 2]), training=True)
+    return out
+
+
+def program_spatial_dropout_wrong_rank(tf):
+    return {"y": tf.keras.layers.SpatialDropout2D(0.5)(tf.ones([2, 3]), training=True)}
+
+
+def program_activity_regularization(tf):
+    layer = tf.keras.layers.ActivityRegularization(l1=0.1, l2=0.01)
+    y = layer(tf.constant([[1.0, -2.0], [3.0, 0.5]]))
+    return {"y": y, "losses": layer.losses}
+
+
+def program_noise_layer_bad_argument(tf):
+    return {"layer": tf.keras.layers.GaussianDropout(1.5)}
+
+
+def program_dense_activity_regularizer(tf):
+    layer = tf.keras.layers.Dense(2, kernel_initializer="ones", activity_regularizer=tf.keras.regularizers.L2(0.1))
+    y = layer(tf.constant([[1.0, 2.0], [0.5, -1.0], [2.0, 0.0]]))
+    return {"y": y, "losses": layer.losses}
