@@ -51,6 +51,9 @@ class DType:
     def __repr__(self):
         return "tf." + self.name
 
+    def __str__(self):  # TensorFlow's: print(tf.float32) shows <dtype: 'float32'>, repr tf.float32
+        return f"<dtype: '{self.name}'>"
+
     def __eq__(self, other):
         if isinstance(other, DType):
             return self is other

@@ -32,6 +32,7 @@ from tapeflow.runtime.ops import svd_ops as _SVD
 from tapeflow.runtime.ops import random_ops as _R
 from tapeflow.runtime.ops import reduce_ops as _RD
 from tapeflow.runtime.ops import segment_ops as _SG
+from tapeflow.runtime.ops import sequence_ops as _SQ
 from tapeflow.runtime.ops import sort_ops as _S
 from tapeflow.runtime.ops import special_ops as _SP
 from tapeflow.runtime.shape import TensorShape
@@ -70,7 +71,7 @@ _OPS.update(_pick(_RD, """
     reduce_variance reduce_std reduce_euclidean_norm argmax argmin count_nonzero"""))
 _OPS.update(_pick(_A, """
     reshape transpose broadcast_to expand_dims squeeze identity stop_gradient where constant fill
-    zeros ones zeros_like ones_like shape size rank linspace eye"""))
+    zeros ones zeros_like ones_like shape size rank eye"""))
 _OPS.update(_pick(_J, "concat split stack unstack pad slice reverse tile"))
 _OPS.update(_pick(_G, "gather gather_nd scatter_nd boolean_mask one_hot"))
 _OPS.update(_pick(_S, "cumsum sort argsort top_k"))
@@ -85,11 +86,15 @@ _OPS.update(_pick(_SG, """
 _OPS.update(_pick(_SP, """
     lgamma digamma polygamma cumprod xlogy xlog1py xdivy reciprocal_no_nan truncatediv truncatemod polyval
     in_top_k"""))
-_OPS.update(_pick(_LO, "meshgrid repeat roll"))
+_OPS.update(_pick(_LO, "meshgrid repeat roll linspace"))
 _OPS.update(_pick(_MX, "norm clip_by_norm clip_by_global_norm global_norm"))
 _OPS.update(range=_A.range_, add_n=add_n, divide_no_nan=_M.div_no_nan, log_sigmoid=log_sigmoid, softplus=_N.softplus,
             realdiv=_M.truediv, scalar_mul=_M.multiply, l2_normalize=_N.l2_normalize,
             strided_slice=_IX.strided_slice)
+_OPS.update(_pick(_SQ, """
+    reverse_sequence invert_permutation is_non_decreasing is_strictly_increasing saturate_cast multiply_no_nan"""))
+_OPS.update(rint=_M.round, accumulate_n=add_n, broadcast_static_shape=_LO.broadcast_static_shape,
+            broadcast_dynamic_shape=_LO.broadcast_dynamic_shape)
 
 _TOP_LEVEL = """
     add subtract multiply truediv divide floordiv pow negative abs sign square sqrt exp sin cos tan tanh cosh
@@ -103,6 +108,7 @@ _TOP_LEVEL = """
     tensor_scatter_nd_update tensor_scatter_nd_add tensor_scatter_nd_sub tensor_scatter_nd_max
     tensor_scatter_nd_min unique unique_with_counts searchsorted histogram_fixed_width meshgrid repeat roll
     norm clip_by_norm clip_by_global_norm truncatediv truncatemod strided_slice
+    reverse_sequence saturate_cast broadcast_static_shape broadcast_dynamic_shape
 """.split()
 
 _MATH = """
@@ -116,13 +122,16 @@ _MATH = """
     unsorted_segment_max unsorted_segment_min unsorted_segment_mean unsorted_segment_sqrt_n bincount
     confusion_matrix lgamma digamma polygamma cumprod xlogy xlog1py xdivy reciprocal_no_nan truncatediv
     truncatemod polyval in_top_k
+    invert_permutation is_non_decreasing is_strictly_increasing multiply_no_nan rint accumulate_n
 """.split()
 
 _NN = dict(_pick(_N, """
     relu relu6 leaky_relu elu selu gelu softplus softsign silu swish sigmoid tanh softmax log_softmax
     softmax_cross_entropy_with_logits sparse_softmax_cross_entropy_with_logits
     sigmoid_cross_entropy_with_logits l2_normalize l2_loss moments batch_normalization bias_add dropout
-    embedding_lookup crelu log_poisson_loss weighted_cross_entropy_with_logits"""),
+    embedding_lookup crelu log_poisson_loss weighted_cross_entropy_with_logits normalize_moments
+    local_response_normalization zero_fraction"""),
+           lrn=_N.local_response_normalization, **_pick(_SQ, "space_to_depth depth_to_space"),
            **_pick(_C, "conv2d max_pool2d avg_pool2d max_pool avg_pool"),
            **_pick(_CV, "conv1d conv2d_transpose depthwise_conv2d separable_conv2d max_pool1d avg_pool1d"))
 _NN.update(log_sigmoid=log_sigmoid, top_k=_S.top_k, in_top_k=_SP.in_top_k,
@@ -157,7 +166,8 @@ linalg = _namespace("linalg", "tf.linalg: matrix products, solves, decomposition
     matrix_transpose=_L.matrix_transpose, adjoint=_L.matrix_transpose, l2_normalize=_N.l2_normalize,
     **_pick(_D, "inv det slogdet logdet solve triangular_solve cholesky cholesky_solve"),
     svd=_SVD.svd,
-    **_pick(_MX, "band_part diag diag_part set_diag tensor_diag tensor_diag_part trace matvec norm global_norm")))
+    **_pick(_MX, """band_part diag diag_part set_diag tensor_diag tensor_diag_part trace matvec norm global_norm
+    cross lstsq""")))
 dtypes = _namespace("dtypes", "tf.dtypes: element types.",
                     dict(_DTYPES, DType=_dt.DType, as_dtype=_dt.as_dtype, cast=_M.cast))
 bitwise = _namespace("bitwise", "tf.bitwise: integer bit operations.", {

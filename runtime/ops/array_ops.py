@@ -469,22 +469,6 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
     return Tensor(np.arange(vals[0], vals[1], vals[2]).astype(dtype.np))
 
 
-def linspace(start, stop, num, name=None, axis=0):
-    """num evenly spaced values from start to stop inclusive (scalars)."""
-    start = convert_to_tensor(start)
-    if not start.dtype.is_floating:
-        start = M.cast(start, dtypes.float32)
-    stop = M.cast(convert_to_tensor(stop), start.dtype)
-    num = int(num)
-    if num < 1:
-        raise ValueError(with_location(f"linspace: num must be at least 1, got {num}"))
-    if num == 1:
-        return reshape(start, [1])
-    steps = range_(num, dtype=start.dtype)
-    frac = steps / float(num - 1)
-    return start + (stop - start) * frac
-
-
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
     num_columns = num_rows if num_columns is None else num_columns
     m = np.eye(int(num_rows), int(num_columns), dtype=dtypes.as_dtype(dtype).np)

@@ -264,3 +264,42 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     z = M.cast(convert_to_tensor(labels), x.dtype)
     log_weight = (M.cast(convert_to_tensor(pos_weight), x.dtype) - 1) * z + 1
     return (1 - z) * x + log_weight * (M.log1p(M.exp(-M.abs(x))) + M.relu(-x))
+
+
+def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
+    """Mean and variance from sufficient statistics (sums of x - shift and of its square)."""
+    mean_ss = convert_to_tensor(mean_ss)
+    divisor = M.reciprocal(M.cast(convert_to_tensor(counts), mean_ss.dtype))
+    shifted_mean = M.multiply(mean_ss, divisor)
+    mean = shifted_mean if shift is None else M.add(shifted_mean, M.cast(convert_to_tensor(shift), mean_ss.dtype))
+    variance = M.subtract(M.multiply(convert_to_tensor(variance_ss), divisor), M.square(shifted_mean))
+    return mean, variance
+
+
+def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, name=None):  # noqa: A002
+    """x / (bias + alpha * sum of x^2 over the 2r+1 nearest channels) ** beta (NHWC)."""
+    from . import join_ops
+    x = _floating(input, "local_response_normalization")
+    if x.shape.rank == 4 and x.shape[3] is not None:
+        depth = x.shape[3]
+    else:
+        depth = None
+    if x.shape.rank != 4:
+        raise ValueError(with_location(f"local_response_normalization: expects a 4-D NHWC tensor, got shape "
+                                       f"{list(x.shape)}"))
+    r = int(depth_radius)
+    squared = join_ops.pad(M.square(x), [[0, 0], [0, 0], [0, 0], [r, r]])
+    if depth is None:
+        depth = A.shape(x)[3]
+    # The window sum along channels, slice by slice (a cumulative-sum difference
+    # would lose float32 digits): 2r + 1 shifted views of the padded squares.
+    window = squared[..., 0:depth]
+    for k in range(1, 2 * r + 1):
+        window = M.add(window, squared[..., k:k + depth])
+    return M.divide(x, M.pow(M.add(bias, M.multiply(alpha, window)), beta))
+
+
+def zero_fraction(value, name=None):
+    """The fraction of entries equal to zero, as float32."""
+    v = convert_to_tensor(value)
+    return RD.reduce_mean(M.cast(M.equal(v, A.zeros_like(v)), "float32"))
