@@ -85,6 +85,22 @@ class UnimplementedError(OpError):
     (TensorFlow's name: a cast between string and a number)."""
 
 
+def bad_shape_error():
+    """TF's error class for arguments a kernel checks (shapes, axes): InvalidArgumentError
+    eagerly, ValueError from shape inference while tracing."""
+    from .registry import state
+    return ValueError if state.graph is not None else InvalidArgumentError
+
+
+def dtype_not_supported(op_name, x, tracing):
+    """TF's error for an op given a dtype it has no kernel for: TypeError while
+    tracing (op construction checks the type), InvalidArgumentError eagerly
+    (the kernel lookup fails)."""
+    cls = TypeError if tracing else InvalidArgumentError
+    return cls(with_location(f"{op_name} does not support {x.dtype.name} tensors "
+                             f"(got {x.dtype.name}{list(x.shape) if x.shape.rank is not None else ''})"))
+
+
 def no_strings(op_name, x):
     """The error of an op that has no string kernel (TensorFlow: InvalidArgumentError)."""
     return InvalidArgumentError(with_location(

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import devices, dtypes
 from .. import shape_rules as R
-from ..errors import arg_error, with_location
+from ..errors import arg_error, bad_shape_error, with_location
 from ..registry import Aval, bind, defprim, state
 from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import math_ops as M
@@ -253,7 +253,7 @@ def expand_dims(input, axis, name=None):  # noqa: A002
     rank = len(dims)
     axis = int(axis)
     if not -rank - 1 <= axis <= rank:
-        raise ValueError(with_location(f"expand_dims: axis {axis} is out of range for a tensor of rank {rank}"))
+        raise bad_shape_error()(with_location(f"expand_dims: axis {axis} is out of range for a tensor of rank {rank}"))
     axis = axis % (rank + 1)
     return reshape_keeping_unknown(x, dims[:axis] + [1] + dims[axis:])
 

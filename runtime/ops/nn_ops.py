@@ -7,8 +7,8 @@ and 0 * inf would be NaN.
 """
 import math
 
-from ..errors import with_location
-from ..registry import bind, defprim
+from ..errors import dtype_not_supported, with_location
+from ..registry import bind, defprim, state
 from .. import shape_rules as R
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -28,7 +28,7 @@ SOFTPLUS = defprim("softplus", _softplus_impl, R.floating, lambda g, out, x: g *
 def _floating(x, op):
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
-        raise TypeError(with_location(f"{op} expects a floating-point tensor, got {x.dtype.name} {list(x.shape)}"))
+        raise dtype_not_supported(op, x, tracing=state.graph is not None)
     return x
 
 

@@ -20,6 +20,7 @@ import random as _python_random
 import numpy as np
 
 import tapeflow as tf
+from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.runtime.errors import with_location
 
 _GLOBAL = {"generator": None}
@@ -36,15 +37,18 @@ class SeedGenerator:
     def __init__(self, seed=None, name=None, **kwargs):
         if kwargs:
             raise ValueError(f"SeedGenerator: unrecognized keyword arguments {kwargs}")
-        self.name = name or "seed_generator"
+        if name is None:
+            from tapeflow.keras.layers.base import unique_name  # Keras's auto_name: seed_generator_<n>
+            name = unique_name("seed_generator")
+        self.name = name
         self._initial_seed = seed
         if seed is None:
             seed = make_default_seed()
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise ValueError(with_location(f"SeedGenerator: seed must be an integer, got seed={seed!r}"))
         self.seed = int(seed)
-        self.state = tf.Variable(np.array([self.seed, 0], np.int64), trainable=False, dtype=tf.int64,
-                                 name=f"{self.name}/seed_generator_state")
+        self.state = KerasVariable(np.array([self.seed, 0], np.int64), trainable=False, dtype=tf.int64,
+                                   name="seed_generator_state", path=f"{self.name}/seed_generator_state")
 
     def next(self, ordered=True):
         """The current int64 seed pair; the state moves on ([0, 1] added, or

@@ -154,6 +154,7 @@ class _RNN(Layer):
 
 
 class SimpleRNN(_RNN):
+    cell_name = "simple_rnn_cell"
     """h = activation(x @ kernel + h @ recurrent_kernel + bias)."""
     _n_states = 1
 
@@ -182,6 +183,7 @@ class _UnitForgetBias:
 
 
 class LSTM(_RNN):
+    cell_name = "lstm_cell"
     """Gates i, f, c, o (in that order along the kernel's columns):
     c = f * c + i * tanh(c~);  h = o * tanh(c)."""
     n_gates = 4
@@ -213,6 +215,7 @@ class LSTM(_RNN):
 
 
 class GRU(_RNN):
+    cell_name = "gru_cell"
     """Keras 3's GRU (reset_after=True): gates z, r, h; bias (2, 3 * units) holds
     the input bias and the recurrent bias;  h = z * h_prev + (1 - z) * h~."""
     n_gates = 3
