@@ -82,4 +82,20 @@ __all__ = ["test", "contrib", "data", "io", "keras", "saved_model", "summary", "
            "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor", "RaggedTensorSpec",
            "SparseTensor", "losses", "metrics", "optimizers", "initializers", "logging", "count_nonzero", "GraphKeys",
            "add_to_collection", "add_to_collections", "get_collection", "get_collection_ref", "Session",
-           "InteractiveSession", "placeholder", "global_variables_initializer"]
+           "InteractiveSession", "placeholder", "global_variables_initializer", "experimental"]
+
+
+def _enable_op_determinism():
+    """tf.config.experimental.enable_op_determinism: tapeflow's kernels are deterministic already."""
+
+
+def _disable_op_determinism():
+    """Nothing to undo (see enable_op_determinism)."""
+
+
+from tapeflow.data.iterator import Optional as _Optional  # noqa: E402
+
+# tf.experimental: the parts programs use (Optional from iterators, op determinism).
+experimental = types.SimpleNamespace(Optional=_Optional, enable_op_determinism=_enable_op_determinism,
+                                     disable_op_determinism=_disable_op_determinism)
+config.experimental.enable_op_determinism = _enable_op_determinism

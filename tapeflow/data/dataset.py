@@ -14,7 +14,7 @@ from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, positive, scalar
 from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
 from tapeflow.data.ragged_values import RaggedValue
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.registry import state
 
 
@@ -447,8 +447,24 @@ class Dataset:
             state = reduce_func(state, element)
         return state
 
+    def get_single_element(self, name=None):
+        """The one element of a one-element data set (TF's InvalidArgumentError otherwise)."""
+        it = iter(self)
+        try:
+            element = next(it)
+        except StopIteration:
+            raise InvalidArgumentError(with_location(
+                "Dataset.get_single_element: the data set was empty")) from None
+        if next(it, _NONE) is not _NONE:
+            raise InvalidArgumentError(with_location(
+                "Dataset.get_single_element: the data set had more than one element"))
+        return element
+
     def __repr__(self):
         return f"<Dataset element={self._tmpl!r} cardinality={self._card}>"
+
+
+_NONE = object()
 
 
 # One module per transformation (as tf.data is organised); they build Datasets,

@@ -23,6 +23,8 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
                 not hasattr(element, "_fields") else map_func(element)
         except Exception as exc:
             raise element_error("Dataset.map", map_func, index, exc) from exc
+        if isinstance(result, list):  # TF: a list the function returns is a tuple (nested lists stay values)
+            result = tuple(result)
         rt, rflat = S.flat_arrays(result)
         return rt, rflat
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from tapeflow.data.ragged_values import RaggedValue
 from tapeflow.runtime import dtypes
-from tapeflow.runtime.tensor import Tensor, TensorBase, constant_value_array
+from tapeflow.runtime.tensor import Tensor, TensorBase, constant_value_array, convert_to_tensor
 
 
 class Leaf:
@@ -73,6 +73,8 @@ def to_array(value):
         return RaggedValue.from_ragged_tensor(value)
     if isinstance(value, TensorBase):
         return value.numpy()
+    if isinstance(value, list) and any(isinstance(v, TensorBase) for v in value):
+        return convert_to_tensor(value).numpy()  # a list of tensors packs at their dtype
     arr = constant_value_array(value)
     dtypes.from_numpy(arr.dtype)  # raises for strings, objects and other unsupported kinds
     return arr
