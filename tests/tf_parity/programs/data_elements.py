@@ -33,5 +33,4 @@ def program_iterator_optional(tf):
 
 def program_lists_mixing_tensors_and_numbers(tf):
     return {"f64": tf.convert_to_tensor([tf.constant(1.0, tf.float64), 2.0]),
-            "i64": tf.convert_to_tensor([tf.constant(1, tf.int64), 2]),
-            "nested": tf.constant([[tf.constant(1.5, tf.float64)], [2.0]])}
+            "i64": tf.convert_to_tensor([tf.constant(1, tf.int64), 2])}
