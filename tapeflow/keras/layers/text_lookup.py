@@ -114,6 +114,7 @@ def frequency_order(counts):
 
 class IndexLookup(Layer):
     """What StringLookup and IntegerLookup share (Keras's IndexLookup)."""
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     _is_string = True
 
