@@ -33,6 +33,7 @@ from tapeflow.runtime.ops import random_ops as _R
 from tapeflow.runtime.ops import reduce_ops as _RD
 from tapeflow.runtime.ops import segment_ops as _SG
 from tapeflow.runtime.ops import sequence_ops as _SQ
+from tapeflow.runtime.ops import trig_ops as _TR
 from tapeflow.runtime.ops import sort_ops as _S
 from tapeflow.runtime.ops import special_ops as _SP
 from tapeflow.runtime.shape import TensorShape
@@ -93,6 +94,7 @@ _OPS.update(range=_A.range_, add_n=add_n, divide_no_nan=_M.div_no_nan, log_sigmo
             strided_slice=_IX.strided_slice)
 _OPS.update(_pick(_SQ, """
     reverse_sequence invert_permutation is_non_decreasing is_strictly_increasing saturate_cast multiply_no_nan"""))
+_OPS.update(_pick(_TR, "sinh asin acos atan asinh acosh atanh"))
 _OPS.update(rint=_M.round, accumulate_n=add_n, broadcast_static_shape=_LO.broadcast_static_shape,
             broadcast_dynamic_shape=_LO.broadcast_dynamic_shape)
 
@@ -109,6 +111,7 @@ _TOP_LEVEL = """
     tensor_scatter_nd_min unique unique_with_counts searchsorted histogram_fixed_width meshgrid repeat roll
     norm clip_by_norm clip_by_global_norm truncatediv truncatemod strided_slice
     reverse_sequence saturate_cast broadcast_static_shape broadcast_dynamic_shape
+    sinh asin acos atan asinh acosh atanh
 """.split()
 
 _MATH = """
@@ -123,6 +126,7 @@ _MATH = """
     confusion_matrix lgamma digamma polygamma cumprod xlogy xlog1py xdivy reciprocal_no_nan truncatediv
     truncatemod polyval in_top_k
     invert_permutation is_non_decreasing is_strictly_increasing multiply_no_nan rint accumulate_n
+    sinh asin acos atan asinh acosh atanh
 """.split()
 
 _NN = dict(_pick(_N, """
