@@ -136,6 +136,41 @@ class ResourceExhaustedError(OpError):
     """Out of memory or another resource (TensorFlow's name)."""
 
 
+class CancelledError(OpError):
+    """An operation was cancelled (TensorFlow's name)."""
+
+
+class UnknownError(OpError):
+    """An error of no other kind (TensorFlow's name)."""
+
+
+class DeadlineExceededError(OpError):
+    """An operation ran past its deadline (TensorFlow's name)."""
+
+
+class AbortedError(OpError):
+    """An operation was aborted, typically by a concurrent one (TensorFlow's name)."""
+
+
+class InternalError(OpError):
+    """An internal invariant broke (TensorFlow's name)."""
+
+
+class UnavailableError(OpError):
+    """A service is unavailable for now (TensorFlow's name)."""
+
+
+class UnauthenticatedError(OpError):
+    """The request lacks valid credentials (TensorFlow's name)."""
+
+
+# TensorFlow's status codes (tf.errors.OK ... tf.errors.UNAUTHENTICATED), in its numbering.
+ERROR_CODES = dict(OK=0, CANCELLED=1, UNKNOWN=2, INVALID_ARGUMENT=3, DEADLINE_EXCEEDED=4, NOT_FOUND=5,
+                   ALREADY_EXISTS=6, PERMISSION_DENIED=7, RESOURCE_EXHAUSTED=8, FAILED_PRECONDITION=9,
+                   ABORTED=10, OUT_OF_RANGE=11, UNIMPLEMENTED=12, INTERNAL=13, UNAVAILABLE=14, DATA_LOSS=15,
+                   UNAUTHENTICATED=16)
+
+
 # The eager forms of a bad argument.  TensorFlow's kernels raise InvalidArgumentError
 # eagerly, where graph construction raises ValueError (shapes) or TypeError (dtypes);
 # each class below is an InvalidArgumentError and also the graph-time type, and is

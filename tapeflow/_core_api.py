@@ -95,6 +95,8 @@ _OPS.update(range=_A.range_, add_n=add_n, divide_no_nan=_M.div_no_nan, log_sigmo
 _OPS.update(_pick(_SQ, """
     reverse_sequence invert_permutation is_non_decreasing is_strictly_increasing saturate_cast multiply_no_nan"""))
 _OPS.update(_pick(_TR, "sinh asin acos atan asinh acosh atanh"))
+_OPS.update(_pick(_SQ, "sequence_mask unravel_index"))
+_OPS.update(log_softmax=_N.log_softmax, softmax=_N.softmax, softsign=_N.softsign, zero_fraction=_N.zero_fraction)
 _OPS.update(rint=_M.round, accumulate_n=add_n, broadcast_static_shape=_LO.broadcast_static_shape,
             broadcast_dynamic_shape=_LO.broadcast_dynamic_shape)
 
@@ -111,7 +113,7 @@ _TOP_LEVEL = """
     tensor_scatter_nd_min unique unique_with_counts searchsorted histogram_fixed_width meshgrid repeat roll
     norm clip_by_norm clip_by_global_norm truncatediv truncatemod strided_slice
     reverse_sequence saturate_cast broadcast_static_shape broadcast_dynamic_shape
-    sinh asin acos atan asinh acosh atanh
+    sinh asin acos atan asinh acosh atanh atan2 sequence_mask unravel_index
 """.split()
 
 _MATH = """
@@ -126,7 +128,7 @@ _MATH = """
     confusion_matrix lgamma digamma polygamma cumprod xlogy xlog1py xdivy reciprocal_no_nan truncatediv
     truncatemod polyval in_top_k
     invert_permutation is_non_decreasing is_strictly_increasing multiply_no_nan rint accumulate_n
-    sinh asin acos atan asinh acosh atanh
+    sinh asin acos atan asinh acosh atanh log_softmax softmax softsign zero_fraction
 """.split()
 
 _NN = dict(_pick(_N, """
@@ -222,7 +224,10 @@ errors = _namespace("errors", "tf.errors: exception types.", {
     "PermissionDeniedError": _errors_mod.PermissionDeniedError,
     "InaccessibleTensorError": _errors_mod.InaccessibleTensorError,
     **{n: getattr(_errors_mod, n) for n in
-       ("UnimplementedError", "NotFoundError", "FailedPreconditionError", "ResourceExhaustedError")}})
+       ("UnimplementedError", "NotFoundError", "FailedPreconditionError", "ResourceExhaustedError",
+        "CancelledError", "UnknownError", "DeadlineExceededError", "AbortedError", "InternalError",
+        "UnavailableError", "UnauthenticatedError")},
+    **_errors_mod.ERROR_CODES})
 
 globals().update({n: _OPS[n] for n in _TOP_LEVEL})
 globals().update(_DTYPES)

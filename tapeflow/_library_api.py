@@ -82,7 +82,9 @@ __all__ = ["test", "contrib", "data", "io", "keras", "saved_model", "summary", "
            "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor", "RaggedTensorSpec",
            "SparseTensor", "losses", "metrics", "optimizers", "initializers", "logging", "count_nonzero", "GraphKeys",
            "add_to_collection", "add_to_collections", "get_collection", "get_collection_ref", "Session",
-           "InteractiveSession", "placeholder", "global_variables_initializer", "experimental"]
+           "InteractiveSession", "placeholder", "global_variables_initializer", "experimental",
+           "constant_initializer", "ones_initializer", "random_normal_initializer", "random_uniform_initializer",
+           "zeros_initializer", "VariableAggregation", "VariableSynchronization", "get_current_name_scope"]
 
 
 def _enable_op_determinism():
@@ -94,6 +96,12 @@ def _disable_op_determinism():
 
 
 from tapeflow.data.iterator import Optional as _Optional  # noqa: E402
+from tapeflow.init_ops import (  # noqa: E402,F401  (TF 2's own initializers)
+    constant_initializer, ones_initializer, random_normal_initializer, random_uniform_initializer, zeros_initializer,
+)
+from tapeflow.runtime.variables import (  # noqa: E402,F401
+    VariableAggregation, VariableSynchronization, current_name_scope as get_current_name_scope,
+)
 
 # tf.experimental: the parts programs use (Optional from iterators, op determinism).
 experimental = types.SimpleNamespace(Optional=_Optional, enable_op_determinism=_enable_op_determinism,

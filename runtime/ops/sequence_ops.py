@@ -140,3 +140,35 @@ def multiply_no_nan(x, y, name=None):
     x, y = convert_to_tensor(x), convert_to_tensor(y)
     product = M.multiply(x, y)
     return A.where(M.equal(y, 0), A.zeros_like(product), product)
+
+
+def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool_, name=None):
+    """mask[..., j] = j < lengths[...], over maxlen columns (default: the largest length)."""
+    n = convert_to_tensor(lengths)
+    if not n.dtype.is_integer:
+        raise TypeError(with_location(f"sequence_mask: lengths must be integers, got {n.dtype.name}"))
+    if maxlen is None:
+        maxlen = RD.reduce_max(n) if n.shape.rank != 0 else n
+        maxlen = M.maximum(maxlen, M.cast(convert_to_tensor(0), n.dtype))
+    limit = M.cast(convert_to_tensor(maxlen), n.dtype)
+    columns = A.range_(0, limit, dtype=n.dtype)
+    mask = M.less(columns, A.expand_dims(n, -1))
+    return mask if dtypes.as_dtype(dtype) is dtypes.bool_ else M.cast(mask, dtype)
+
+
+def unravel_index(indices, dims, name=None):
+    """The coordinates of flat indices in an array of shape `dims`: one row per dim."""
+    idx = convert_to_tensor(indices)
+    d = M.cast(convert_to_tensor(dims), idx.dtype)
+    if not idx.dtype.is_integer:
+        raise TypeError(with_location(f"unravel_index: indices must be integers, got {idx.dtype.name}"))
+    size = RD.reduce_prod(d)
+    bad = RD.reduce_any(M.logical_or(M.less(idx, 0), M.greater_equal(idx, size)))
+    if not isinstance(bad, SymbolicTensor) and bool(bad.numpy()):
+        raise InvalidArgumentError(with_location(
+            f"unravel_index: flat indices {idx.numpy().tolist()} out of range for dims {d.numpy().tolist()}"))
+    # Row-major strides: the product of the dims after each one.
+    from .special_ops import cumprod
+    strides = cumprod(d, exclusive=True, reverse=True)
+    return M.floormod(M.floordiv(A.expand_dims(idx, 0), A.reshape(strides, [-1] + [1] * idx.shape.rank)),
+                      A.reshape(d, [-1] + [1] * idx.shape.rank))
