@@ -86,13 +86,15 @@ def to_float64(hi, lo):
 
 
 def _libm():
-    """glibc's scalar logf/sinf/cosf/log/sin/cos, which the kernels call (None without libm)."""
+    """glibc's scalar logf/sinf/cosf/log/sin/cos/lgamma, which the kernels
+    call (None without libm)."""
     try:
         lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
     except OSError:
         return None
     fns = {}
     for name, ctype in (("logf", ctypes.c_float), ("sinf", ctypes.c_float), ("cosf", ctypes.c_float),
+                        ("lgamma", ctypes.c_double),
                         ("log", ctypes.c_double), ("sin", ctypes.c_double), ("cos", ctypes.c_double)):
         fn = getattr(lib, name)
         fn.restype, fn.argtypes = ctype, [ctype]

@@ -160,12 +160,9 @@ class Generator:
         return RO._draw(RO.RANDOM_UNIFORM, shape, dtype, self._key, "uniform_full_int", bounds=None)
 
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
-        """Binomial draws; NOT TensorFlow's numbers (its BTRS kernel is not reproduced), but
-        seeded from and advancing this generator's state."""
-        counts = convert_to_tensor(counts, dtypes.float32) if not hasattr(counts, "dtype") else counts
-        probs = convert_to_tensor(probs, counts.dtype) if not hasattr(probs, "dtype") else probs
-        return RO._draw(RO.RANDOM_BINOMIAL, shape, dtypes.as_dtype(dtype), self._key, "binomial",
-                        counts=float(np.asarray(counts.numpy())), probs=float(np.asarray(probs.numpy())))
+        """Binomial draws, TensorFlow's numbers; the parameters broadcast to the trailing dims."""
+        from .random_parametric import binomial_from
+        return binomial_from(self._key, shape, counts, probs, dtype)
 
     def make_seeds(self, count=1):
         """int64 seeds of shape [2, count] for the stateless ops: [keys; zeros], as TensorFlow."""
@@ -224,7 +221,7 @@ def _stateless_rule(seed, *dims, shape, dtype, **_):
 STATELESS_RANDOM = defprim("stateless_random", _stateless_impl, _stateless_rule, None)
 
 
-def _seed_tensor(seed, op):
+def seed_tensor(seed, op):
     s = convert_to_tensor(seed)
     if not s.dtype.is_integer or s.shape.rank != 1 or s.shape[0] not in (None, 2):
         raise arg_error(ValueError, with_location(f"{op}: seed must be an integer tensor of shape [2], got "
@@ -234,7 +231,7 @@ def _seed_tensor(seed, op):
 
 def _stateless(shape, seed, dtype, dist, op, alg, bounds=(0, 1)):
     _alg(alg, op)
-    s = _seed_tensor(seed, op)
+    s = seed_tensor(seed, op)
     dims, static = RO._shape_inputs(shape, op)
     attrs = {"shape": static, "dtype": dtype, "dist": dist, "bounds": bounds}
     return bind(STATELESS_RANDOM, (s,) + dims, attrs)
@@ -315,4 +312,4 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
     attrs = {"num_samples": int(num_samples), "dtype": dtypes.as_dtype(dtype)}
     from . import array_ops as A
     A._check_rule(_categorical_rule, "random.stateless_categorical", x, **attrs)
-    return bind(STATELESS_CATEGORICAL, (x, _seed_tensor(seed, "stateless_categorical")), attrs)
+    return bind(STATELESS_CATEGORICAL, (x, seed_tensor(seed, "stateless_categorical")), attrs)

@@ -156,15 +156,6 @@ def _shuffle_impl(xp, x, seed):
     return x[to_xp(xp, perm)]
 
 
-def _binomial_impl(xp, *dims, shape, dtype, seed, counts, probs):
-    # Not TensorFlow's numbers (its BTRS sampler is not reproduced): NumPy's binomial,
-    # seeded from this call's Philox position so it is reproducible per seed.
-    size = _draw_shape(dims, shape)
-    counter, key = reserve("binomial", dtype, seed, int(np.prod(size, dtype=np.int64)))
-    gen = np.random.default_rng([counter & P.M64, counter >> 64, key])
-    return to_xp(xp, gen.binomial(int(counts), probs, size=size).astype(dtype.np))
-
-
 def _draw_rule(*dims, shape, dtype, seed, **_):
     return Aval(shape, dtype)
 
@@ -172,7 +163,6 @@ def _draw_rule(*dims, shape, dtype, seed, **_):
 RANDOM_NORMAL = defprim("random_normal", _normal_impl, _draw_rule, None, stateful=True)
 TRUNCATED_NORMAL = defprim("truncated_normal", _truncated_impl, _draw_rule, None, stateful=True)
 RANDOM_UNIFORM = defprim("random_uniform", _uniform_impl, _draw_rule, None, stateful=True)
-RANDOM_BINOMIAL = defprim("random_binomial", _binomial_impl, _draw_rule, None, stateful=True)
 SHUFFLE = defprim("random_shuffle", _shuffle_impl, lambda x, seed: Aval(x.shape, x.dtype), None, stateful=True)
 
 
