@@ -9,13 +9,14 @@ numbers on every run and set_seed() leaves generators alone.  Stateless ops are
 pure: the seed pair is an input and is scrambled into a Philox key and counter
 as TensorFlow's GenerateKey does.
 """
+import enum
 import itertools
 import os
 
 import numpy as np
 
 from .. import dtypes
-from ..errors import arg_error, with_location
+from ..errors import InvalidArgumentError, UnimplementedError, arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import Tensor, convert_to_tensor
 from ..variables import Variable
@@ -25,22 +26,36 @@ from . import random_ops as RO
 _generator_numbers = itertools.count()
 PHILOX, THREEFRY, AUTO_SELECT = 1, 2, 3
 _STATE_SIZE = 3
+_STATE_SIZES = {PHILOX: 3, THREEFRY: 2, AUTO_SELECT: 3}
+_ALG_NAMES = {"philox": PHILOX, "threefry": THREEFRY, "auto_select": AUTO_SELECT}
 
 
-class Algorithm:
-    """tf.random.Algorithm."""
-    PHILOX, THREEFRY, AUTO_SELECT = PHILOX, THREEFRY, AUTO_SELECT
+class Algorithm(enum.Enum):
+    """tf.random.Algorithm (an Enum, as TensorFlow's: Algorithm.PHILOX != 1)."""
+    PHILOX = 1
+    THREEFRY = 2
+    AUTO_SELECT = 3
 
 
-def _alg(alg, op):
-    """TensorFlow's algorithm number (Philox for None/auto_select); ThreeFry is not implemented."""
-    value = getattr(alg, "value", alg)
-    if value is None or value in ("auto_select", "philox", PHILOX, AUTO_SELECT):
-        return PHILOX
-    if value in ("threefry", THREEFRY):
-        raise NotImplementedError(with_location(f"{op}: the ThreeFry algorithm is not implemented; "
-                                                "use alg='philox' (TensorFlow's choice on CPU)"))
-    raise ValueError(with_location(f"{op}: unknown random algorithm {alg!r}"))
+def _alg(alg, op, default=PHILOX):
+    """TensorFlow's algorithm number of a name, number or Algorithm (None: `default`).
+
+    On CPU TensorFlow runs ThreeFry only under XLA: its stateless ops raise
+    InvalidArgumentError and a ThreeFry Generator's draws UnimplementedError (threefry_error)."""
+    value = alg.value if isinstance(alg, Algorithm) else alg
+    if value is None:
+        return default
+    if isinstance(value, str) and value.lower() in _ALG_NAMES:
+        return _ALG_NAMES[value.lower()]
+    if isinstance(value, (int, np.integer)) and int(value) in _STATE_SIZES:
+        return int(value)
+    raise ValueError(with_location(f"{op}: argument `alg` got unsupported value {alg}; supported values are "
+                                   "philox (1), threefry (2) and auto_select (3)"))
+
+
+def threefry_error(op, cls):
+    return cls(with_location(f"{op}: TensorFlow runs the ThreeFry algorithm only under XLA, not on CPU "
+                             "(use alg='philox' or 'auto_select')"))
 
 
 def _to_int64(v):
@@ -48,37 +63,40 @@ def _to_int64(v):
     return v - (1 << 64) if v >= (1 << 63) else v
 
 
-def _state_from_seed(seed):
+def _state_from_seed(seed, size=_STATE_SIZE):
     """TensorFlow's create_rng_state: an int cut into 64-bit words (low first), a list of
     words padded with zeros on the left (so a short seed lands in the key)."""
     if isinstance(seed, Tensor) or hasattr(seed, "numpy"):
         seed = np.asarray(seed.numpy()).tolist()
     if isinstance(seed, (int, np.integer)):
         seed, words = int(seed), []
-        for _ in range(_STATE_SIZE):
+        for _ in range(size):
             words.append(seed & P.M64)
             seed >>= 64
     else:
-        words = [int(v) for v in np.asarray(seed).reshape(-1).tolist()][:_STATE_SIZE]
-        words = [0] * (_STATE_SIZE - len(words)) + words
+        words = [int(v) for v in np.asarray(seed).reshape(-1).tolist()][:size]
+        words = [0] * (size - len(words)) + words
     return np.array([_to_int64(w) for w in words], dtype=np.int64)
 
 
 class Generator:
-    """A random number generator with its own Philox state (TensorFlow's tf.random.Generator)."""
+    """A random number generator with its own Philox state (TensorFlow's tf.random.Generator).
+    A ThreeFry generator has ThreeFry's state ([counter, key]) but draws nothing: TensorFlow
+    raises UnimplementedError on CPU."""
 
     def __init__(self, copy_from=None, state=None, alg=None):
         if copy_from is not None:
             if state is not None or alg is not None:
                 raise ValueError(with_location("Generator: give copy_from or state/alg, not both"))
-            state = copy_from.state.numpy()
+            state, alg = copy_from.state.numpy(), copy_from.algorithm
         elif state is None:
             raise ValueError(with_location("Generator: give copy_from or state (or use from_seed)"))
         self._alg = _alg(alg, "Generator")
         value = np.asarray(state.numpy() if hasattr(state, "numpy") else state).astype(np.int64).reshape(-1)
-        if value.shape != (_STATE_SIZE,):
-            raise ValueError(with_location(f"Generator: a Philox state has {_STATE_SIZE} int64 words, "
-                                           f"got shape {list(value.shape)}"))
+        size = _STATE_SIZES[self._alg]
+        if value.shape != (size,):
+            raise ValueError(with_location(f"Generator: a {'ThreeFry' if self._alg == THREEFRY else 'Philox'} "
+                                           f"state has {size} int64 words, got shape {list(value.shape)}"))
         self._state_var = Variable(value, trainable=False, name="StateVar")
         self._number = next(_generator_numbers)
         RO.generators[self._number] = self
@@ -86,7 +104,8 @@ class Generator:
 
     @classmethod
     def from_seed(cls, seed, alg=None):
-        return cls(state=_state_from_seed(seed), alg=alg)
+        alg = _alg(alg, "Generator.from_seed")
+        return cls(state=_state_from_seed(seed, _STATE_SIZES[alg]), alg=alg)
 
     @classmethod
     def from_state(cls, state, alg):
@@ -99,7 +118,8 @@ class Generator:
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
-        return cls(state=np.frombuffer(os.urandom(8 * _STATE_SIZE), dtype=np.int64).copy(), alg=alg)
+        alg = _alg(alg, "Generator.from_non_deterministic_state")
+        return cls(state=np.frombuffer(os.urandom(8 * _STATE_SIZES[alg]), dtype=np.int64).copy(), alg=alg)
 
     @property
     def state(self):
@@ -117,12 +137,15 @@ class Generator:
         self._state_var.assign(convert_to_tensor(np.asarray(state, dtype=np.int64)))
 
     def reset_from_seed(self, seed):
-        self._state_var.assign(convert_to_tensor(_state_from_seed(seed)))
+        self._state_var.assign(convert_to_tensor(_state_from_seed(seed, _STATE_SIZES[self._alg])))
 
     def reset_from_key_counter(self, key, counter):
         self.reset(np.concatenate([np.asarray(counter, np.int64).reshape(-1), np.asarray(key, np.int64).reshape(-1)]))
 
     def _position(self):
+        """(counter, key) of the Philox state; a ThreeFry generator raises, as TensorFlow's on CPU."""
+        if self._alg == THREEFRY:
+            raise threefry_error("RngReadAndSkip", UnimplementedError)
         s = [int(v) & P.M64 for v in np.asarray(self._state_var._value.numpy()).tolist()]
         return s[0] | (s[1] << 64), s[2]
 
@@ -162,6 +185,9 @@ class Generator:
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
         """Binomial draws, TensorFlow's numbers; the parameters broadcast to the trailing dims."""
         from .random_parametric import binomial_from
+        if self._alg != PHILOX:   # TensorFlow's binomial kernel takes algorithm 1 only (not auto_select)
+            raise InvalidArgumentError(with_location(
+                f"Generator.binomial: unsupported algorithm id {self._alg}; the binomial kernel runs Philox (1) only"))
         return binomial_from(self._key, shape, counts, probs, dtype)
 
     def make_seeds(self, count=1):
@@ -230,7 +256,8 @@ def seed_tensor(seed, op):
 
 
 def _stateless(shape, seed, dtype, dist, op, alg, bounds=(0, 1)):
-    _alg(alg, op)
+    if _alg(alg, op, AUTO_SELECT) == THREEFRY:
+        raise threefry_error(op, InvalidArgumentError)
     s = seed_tensor(seed, op)
     dims, static = RO._shape_inputs(shape, op)
     attrs = {"shape": static, "dtype": dtype, "dist": dist, "bounds": bounds}
