@@ -104,6 +104,11 @@ def _libm():
 
 _LIBM = _libm()
 
+# The compiler layer sets this when it loads (compiler/random_c.py): native(name) -> a
+# C kernel on word arrays, or None without a C compiler.  The kernels call the same
+# glibc functions as _math below, so both paths give the same bits.
+native = None
+
 
 def _math(name, x):
     """libm's `name` elementwise.  NumPy's own float32 log/sin/cos are SIMD code that
@@ -118,6 +123,9 @@ def _math(name, x):
 
 
 def _box_muller32(x0, x1):
+    fn = native and native("box_muller_f32")
+    if fn is not None:
+        return fn(x0, x1)
     # The kernel's `2.0f * M_PI * u` is a double product rounded to float.
     u1 = np.maximum(to_float32(x0), np.float32(1.0e-7))
     v1 = (2.0 * math.pi * to_float32(x1).astype(np.float64)).astype(np.float32)
@@ -126,6 +134,9 @@ def _box_muller32(x0, x1):
 
 
 def _box_muller64(x0, x1, x2, x3):
+    fn = native and native("box_muller_f64")
+    if fn is not None:
+        return fn(x0, x1, x2, x3)
     u1 = np.maximum(to_float64(x0, x1), 1.0e-34)
     v1 = 2.0 * math.pi * to_float64(x2, x3)
     u2 = np.sqrt(-2.0 * _math("log", u1))

@@ -1,0 +1,53 @@
+"""Exact TensorFlow normals: elements per second of the Box-Muller transform's two paths,
+measured in one run -- the C kernel (compiler/random_c.py) against the NumPy + ctypes
+path it replaced (glibc's logf/sinf/cosf called once per element), both bit-identical
+to TensorFlow.  Rows: stateless_normal, Generator.normal, truncated_normal (float32)
+and stateless_normal float64.  Each measurement interleaves the two paths and keeps
+the best of several repeats, so a busy machine slows both alike.
+
+Run: python benchmarks/random_normals.py [--quick]
+"""
+import sys
+import time
+
+import tapeflow as tf
+from tapeflow.runtime.ops import philox
+
+
+def _draws(n):
+    g = tf.random.Generator.from_seed(1)
+    return {"stateless_normal f32": lambda: tf.random.stateless_normal([n], seed=[1, 2]),
+            "Generator.normal f32": lambda: g.normal([n]),
+            "truncated_normal f32": lambda: tf.random.stateless_truncated_normal([n], seed=[1, 2]),
+            "stateless_normal f64": lambda: tf.random.stateless_normal([n], seed=[1, 2], dtype=tf.float64)}
+
+
+def _best(fn, repeat):
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main(quick=False):
+    n, repeat = (2 ** 14, 2) if quick else (2 ** 18, 3)
+    native = philox.native
+    rows = []
+    for label, fn in _draws(n).items():
+        fn()                                          # builds the C kernel once (compile cache)
+        c_s, py_s = float("inf"), float("inf")
+        for _ in range(repeat):                       # interleaved
+            c_s = min(c_s, _best(fn, 1))
+            philox.native = None
+            py_s = min(py_s, _best(fn, 1))
+            philox.native = native
+        rows.append((label, n / py_s, n / c_s))
+        print(f"{label:22s} n={n}  numpy+ctypes {n / py_s / 1e6:7.2f} M elem/s  C {n / c_s / 1e6:7.2f} M elem/s  "
+              f"speedup {py_s / c_s:5.1f}x")
+    return rows
+
+
+if __name__ == "__main__":
+    main(quick="--quick" in sys.argv)

@@ -1,0 +1,86 @@
+"""The C Box-Muller kernels (compiler/random_c.py) and philox.py's NumPy + ctypes path give
+the same bits -- on random words, on the edge words, and on every recorded TensorFlow
+random program compared exactly (rtol = atol = 0)."""
+import json
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.compiler import random_c
+from tapeflow.runtime.ops import philox
+
+PARITY = pathlib.Path(__file__).resolve().parent / "tf_parity"
+sys.path.insert(0, str(PARITY))
+import parity  # noqa: E402
+import record  # noqa: E402
+
+NORMAL_TOPICS = ("random_stateless", "random_generator", "random_seeded", "random2_params")
+INEXACT = {"random_stateless.program_large_normal_moments"}   # float32 sums: TF's summation order
+
+
+@pytest.fixture(params=["c", "numpy"])
+def path(request, monkeypatch):
+    """Each test once with the C kernels and once with the fallback."""
+    if request.param == "numpy":
+        monkeypatch.setattr(philox, "native", None)
+    else:
+        assert philox.native is random_c.native
+        if random_c.native("box_muller_f32") is None:
+            pytest.skip("no working C compiler")
+    return request.param
+
+
+def _words(n, seed):
+    w = np.random.default_rng(seed).integers(0, 2 ** 32, size=(4, n), dtype=np.uint64).astype(np.uint32)
+    edges = np.array([0, 1, 2, 0x7FFFFF, 0x800000, 0xFFFFFFFF, 0x80000000, 0x3F800000], np.uint32)
+    for i, row in enumerate(w):        # every edge word against every other, in each position
+        row[:64] = np.repeat(edges, 8) if i % 2 == 0 else np.tile(edges, 8)
+    return w
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_c_kernels_give_the_fallbacks_bits(wide, monkeypatch):
+    if random_c.native("box_muller_f32") is None:
+        pytest.skip("no working C compiler")
+    w = _words(200_000, 1 + wide)
+    bits = np.uint64 if wide else np.uint32
+    fast = philox._box_muller64(*w) if wide else philox._box_muller32(w[0], w[1])
+    monkeypatch.setattr(philox, "native", None)
+    slow = philox._box_muller64(*w) if wide else philox._box_muller32(w[0], w[1])
+    for a, b in zip(fast, slow):
+        assert a.dtype == b.dtype == (np.float64 if wide else np.float32)
+        np.testing.assert_array_equal(a.view(bits), b.view(bits))
+
+
+def _recorded_programs():
+    for topic in NORMAL_TOPICS:
+        outcomes = json.loads((PARITY / "recorded" / f"{topic}.json").read_text())["programs"]
+        module = record.load_module(PARITY / "programs" / f"{topic}.py")
+        for name, fn in parity.programs_of(module):
+            if "values" in outcomes[name] and f"{topic}.{name}" not in INEXACT:
+                yield pytest.param(fn, outcomes[name], id=f"{topic}.{name}")
+
+
+@pytest.mark.parametrize("fn, want", list(_recorded_programs()))
+def test_recorded_tensorflow_numbers_bit_for_bit(fn, want, path):
+    tf.keras.backend.clear_session()
+    got = parity.encode_outcome(fn, tf)
+    assert "values" in got, got
+    assert parity.compare(got["values"], want["values"], rtol=0.0, atol=0.0) == []
+
+
+def test_large_draws_agree_between_paths(monkeypatch):
+    """Sizes past the kernels' GIL threshold, through the public ops."""
+    if random_c.native("box_muller_f32") is None:
+        pytest.skip("no working C compiler")
+    draws = (lambda: tf.random.stateless_normal([3, 5000], seed=[7, 8]),
+             lambda: tf.random.stateless_truncated_normal([10001], seed=[1, 1]),
+             lambda: tf.random.stateless_normal([4099], seed=[2, 9], dtype=tf.float64),
+             lambda: tf.random.stateless_normal([9000], seed=[3, 3], dtype=tf.float16))
+    fast = [d().numpy() for d in draws]
+    monkeypatch.setattr(philox, "native", None)
+    for f, d in zip(fast, draws):
+        np.testing.assert_array_equal(f, d().numpy())
