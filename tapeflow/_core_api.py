@@ -151,7 +151,11 @@ random = _namespace("random", "tf.random: seeded random tensors, generators and 
     normal=_R.normal, uniform=_R.uniform, truncated_normal=_R.truncated_normal, shuffle=_R.shuffle,
     set_seed=_R.set_seed, **_pick(_RG, """Generator get_global_generator set_global_generator stateless_normal
     stateless_uniform stateless_truncated_normal stateless_categorical categorical Algorithm"""),
-    **_pick(_RP, "stateless_binomial stateless_poisson stateless_gamma")))
+    **_pick(_RP, "stateless_binomial stateless_poisson stateless_gamma gamma poisson"),
+    split=_RG.stateless_split, fold_in=_RG.stateless_fold_in, create_rng_state=_RG.create_rng_state,
+    experimental=_namespace("random.experimental", "tf.random.experimental: generators and seed splitting.", dict(
+        **_pick(_RG, """Algorithm Generator create_rng_state get_global_generator set_global_generator
+        stateless_split stateless_fold_in""")))))
 linalg = _namespace("linalg", "tf.linalg: matrix products, solves, decompositions and norms.", dict(
     matmul=_L.matmul, einsum=_L.einsum, tensordot=_L.tensordot, eye=_A.eye,
     matrix_transpose=_L.matrix_transpose, adjoint=_L.matrix_transpose, l2_normalize=_N.l2_normalize,

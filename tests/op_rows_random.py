@@ -1,5 +1,5 @@
 """Op-table rows for stateless_random, stateless_categorical, random_categorical (random_generator),
-random_binomial and stateless_parametric (random_parametric), merged into test_ops_table.ROWS.  TensorFlow's exact
+random_parametric and stateless_parametric (random_parametric), merged into test_ops_table.ROWS.  TensorFlow's exact
 numbers are checked by the parity programs (tests/tf_parity/programs/random_*.py)."""
 import numpy as np
 
@@ -91,7 +91,7 @@ def _check_binomial_graph():
 
 ROWS = {
     "stateless_categorical": Row([], False, check=_check_stateless_categorical),
-    "random_binomial": Row([], False, check=lambda: (_check_binomial(), _check_binomial_graph())),
+    "random_parametric": Row([], False, check=lambda: (_check_binomial(), _check_binomial_graph())),
     "stateless_parametric": Row([], False, check=_check_stateless_parametric),
     "stateless_random": Row([], False, check=_check_stateless),
     "random_categorical": Row([], False, check=_check_categorical),

@@ -294,6 +294,24 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     return RO.bounded(out, minval, maxval, dtype)
 
 
+def stateless_split(seed, num=2, alg="auto_select"):
+    """`num` new seed pairs from `seed`: full-range draws of the seed's dtype, as TensorFlow."""
+    s = convert_to_tensor(seed)
+    return stateless_uniform([int(num), 2], s, minval=None, maxval=None, dtype=s.dtype, alg=alg)
+
+
+def stateless_fold_in(seed, data, alg="auto_select"):
+    """A new seed pair: [one full-range draw of data's dtype from `seed`, data]."""
+    from . import join_ops as J
+    d = convert_to_tensor(data)
+    return J.stack([stateless_uniform([], seed, minval=None, maxval=None, dtype=d.dtype, alg=alg), d])
+
+
+def create_rng_state(seed, alg):
+    """The Generator state TensorFlow makes from `seed` for `alg` (an int64 tensor)."""
+    return convert_to_tensor(_state_from_seed(seed, _STATE_SIZES[_alg(alg, "create_rng_state")]))
+
+
 # --- categorical -------------------------------------------------------------------------
 def _multinomial(xp, logits, num_samples, dtype, counter, key):
     host = logits if xp is np else logits.get()

@@ -1,10 +1,13 @@
-"""Random draws with tensor parameters -- Generator.binomial, stateless_binomial,
-stateless_poisson, stateless_gamma -- with TensorFlow's numbers (philox_samplers.py).
+"""Random draws with tensor parameters -- Generator.binomial, random.gamma, random.poisson,
+stateless_binomial, stateless_poisson, stateless_gamma -- with TensorFlow's numbers
+(philox_samplers.py).
 
 The parameters broadcast to the trailing part of the output shape (TensorFlow's
-"Shape passed in must end with broadcasted shape"); the leading part counts the
-samples per parameter.  The stateful binomial moves its generator on by
-256 * (params * 2 * 100 * (samples + 3) / 4) counter steps, as its kernel does.
+"Shape passed in must end with broadcasted shape"; random.gamma and random.poisson
+append the parameters' shape to the one given); the leading part counts the samples
+per parameter.  The stateful binomial moves its generator on by
+256 * (params * 2 * 100 * (samples + 3) / 4) counter steps, gamma and Poisson by 256
+per output, as their kernels do.
 """
 import numpy as np
 
@@ -45,15 +48,18 @@ def _sample(dist, counter, key, params, samples):
     return (S.poisson if dist == "poisson" else S.gamma)(counter, key, params[0], samples)
 
 
-def _binomial_impl(xp, counts, probs, *dims, shape, dtype, seed):
-    size = RO._draw_shape(dims, shape)
-    host = [a if xp is np else a.get() for a in (counts, probs)]
+def _stateful_impl(xp, *rest, shape, dtype, seed, dist):
+    n = _PARAM_COUNT[dist]
+    host = [a if xp is np else a.get() for a in rest[:n]]
+    size = RO._draw_shape(rest[n:], shape)
     params, samples, flat = _layout(size, host)
-    steps = params * 2 * 100 * (samples + 3) // 4 * P.RESERVED_PER_OUTPUT
-    counter, key = RO.reserve("binomial", dtype, seed, 0, steps=steps)
+    steps = None
+    if dist == "binomial":
+        steps = params * 2 * 100 * (samples + 3) // 4 * P.RESERVED_PER_OUTPUT
+    counter, key = RO.reserve(dist, dtype, seed, params * samples, steps=steps)
     if not params * samples:
         return _finish(xp, np.empty(0), size, dtype)
-    return _finish(xp, S.binomial(counter, key, flat[0], flat[1], samples), size, dtype)
+    return _finish(xp, _sample(dist, counter, key, flat, samples), size, dtype)
 
 
 def _stateless_impl(xp, seed, *rest, shape, dtype, dist):
@@ -68,7 +74,7 @@ def _stateless_impl(xp, seed, *rest, shape, dtype, dist):
     return _finish(xp, _sample(dist, counter, key, flat, samples), size, dtype)
 
 
-def _binomial_rule(counts, probs, *dims, shape, dtype, **_):
+def _stateful_rule(*inputs, shape, dtype, **_):
     return Aval(shape, dtype)
 
 
@@ -78,7 +84,7 @@ def _stateless_rule(seed, *rest, shape, dtype, dist):
     return Aval(shape, dtype)
 
 
-RANDOM_BINOMIAL = defprim("random_binomial", _binomial_impl, _binomial_rule, None, stateful=True)
+RANDOM_PARAMETRIC = defprim("random_parametric", _stateful_impl, _stateful_rule, None, stateful=True)
 STATELESS_PARAMETRIC = defprim("stateless_parametric", _stateless_impl, _stateless_rule, None)
 
 
@@ -98,7 +104,52 @@ def binomial_from(key, shape, counts, probs, dtype, op="Generator.binomial"):
     _check_types(op, counts.dtype, _BINOMIAL_TYPES, "the dtype of counts and probs")
     _check_types(op, dtype, _OUT_TYPES, "dtype")
     dims, static = RO._shape_inputs(shape, op)
-    return bind(RANDOM_BINOMIAL, (counts, probs) + dims, {"shape": static, "dtype": dtype, "seed": key})
+    return bind(RANDOM_PARAMETRIC, (counts, probs) + dims,
+                {"shape": static, "dtype": dtype, "seed": key, "dist": "binomial"})
+
+
+def _appended(shape, param, op):
+    """(dims inputs, static shape) of `shape` followed by the parameter's (static) shape."""
+    tail = tuple(param.shape)
+    if None in tail:
+        raise ValueError(with_location(f"{op}: the parameter's shape must be known, got {list(tail)}"))
+    dims, static = RO._shape_inputs(shape, op)
+    if not dims:
+        return (), tuple(static) + tail
+    from . import join_ops as J
+    full = J.concat([dims[0], convert_to_tensor(np.array(tail, np.int64))], 0)
+    return (full,), tuple(static) + tail
+
+
+def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
+    """Gamma draws of shape `shape + broadcast(alpha, beta).shape`, TensorFlow's numbers for its seeds."""
+    dtype, op = dtypes.as_dtype(dtype), "random.gamma"
+    alpha_b, beta = _gamma_params(alpha, beta, dtype, op)
+    dims, static = _appended(shape, alpha_b, op)
+    rnd = bind(RANDOM_PARAMETRIC, (alpha_b,) + dims,
+               {"shape": static, "dtype": dtype, "seed": RO._key(seed), "dist": "gamma"})
+    return M.maximum(convert_to_tensor(np.finfo(dtype.np).tiny, dtype), rnd / beta)
+
+
+def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
+    """Poisson draws of shape `shape + lam.shape`, TensorFlow's numbers for its seeds."""
+    lam = lam if isinstance(lam, TensorBase) else convert_to_tensor(lam, dtypes.float32)
+    dtype, op = dtypes.as_dtype(dtype), "random.poisson"
+    _check_types(op, lam.dtype, _BINOMIAL_TYPES, "the dtype of lam")
+    _check_types(op, dtype, _OUT_TYPES, "dtype")
+    dims, static = _appended(shape, lam, op)
+    return bind(RANDOM_PARAMETRIC, (lam,) + dims,
+                {"shape": static, "dtype": dtype, "seed": RO._key(seed), "dist": "poisson"})
+
+
+def _gamma_params(alpha, beta, dtype, op):
+    """alpha broadcast against beta, and beta, in `dtype` (a float type)."""
+    if dtype not in _BINOMIAL_TYPES:
+        raise TypeError(with_location(f"{op}: dtype must be floating-point, got {dtype.name}"))
+    alpha = convert_to_tensor(alpha, dtype)
+    beta = convert_to_tensor(1 if beta is None else beta, dtype)
+    from . import array_ops as A
+    return A.broadcast_to(alpha, np.broadcast_shapes(tuple(alpha.shape), tuple(beta.shape))), beta
 
 
 def _stateless(dist, op, shape, seed, params, dtype):
@@ -133,11 +184,6 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
     """Gamma draws for a seed pair: unit-scale draws for alpha broadcast against beta,
     divided by beta and kept above the dtype's smallest normal number, as TensorFlow."""
     dtype, op = dtypes.as_dtype(dtype), "stateless_gamma"
-    if dtype not in _BINOMIAL_TYPES:
-        raise TypeError(with_location(f"{op}: dtype must be floating-point, got {dtype.name}"))
-    alpha = convert_to_tensor(alpha, dtype)
-    beta = convert_to_tensor(1 if beta is None else beta, dtype)
-    from . import array_ops as A
-    alpha_b = A.broadcast_to(alpha, np.broadcast_shapes(tuple(alpha.shape), tuple(beta.shape)))
+    alpha_b, beta = _gamma_params(alpha, beta, dtype, op)
     rnd = _stateless("gamma", op, shape, seed, (alpha_b,), dtype)
     return M.maximum(convert_to_tensor(np.finfo(dtype.np).tiny, dtype), rnd / beta)
