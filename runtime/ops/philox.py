@@ -102,7 +102,7 @@ def _libm():
     return fns
 
 
-_LIBM = _libm()
+LIBM = _libm()
 
 # The compiler layer sets this when it loads (compiler/random_c.py): native(name) -> a
 # C kernel on word arrays, or None without a C compiler.  The kernels call the same
@@ -115,14 +115,14 @@ def _math(name, x):
     differs from glibc in the last bit for ~1% of inputs; float64 math rounded to
     float32 is the fallback (within one ulp) where libm cannot be loaded."""
     wide = x.dtype == np.float64
-    if _LIBM is None:
+    if LIBM is None:
         out = getattr(np, name)(x.astype(np.float64))
         return out if wide else out.astype(np.float32)
-    fn = _LIBM[name if wide else name + "f"]
+    fn = LIBM[name if wide else name + "f"]
     return np.fromiter(map(fn, x.tolist()), dtype=x.dtype, count=x.size)
 
 
-def _box_muller32(x0, x1):
+def box_muller32(x0, x1):
     fn = native and native("box_muller_f32")
     if fn is not None:
         return fn(x0, x1)
@@ -133,7 +133,7 @@ def _box_muller32(x0, x1):
     return _math("sin", v1) * u2, _math("cos", v1) * u2
 
 
-def _box_muller64(x0, x1, x2, x3):
+def box_muller64(x0, x1, x2, x3):
     fn = native and native("box_muller_f64")
     if fn is not None:
         return fn(x0, x1, x2, x3)
@@ -155,20 +155,20 @@ def uniform(counter, key, size, np_dtype):
 def normal(counter, key, size, np_dtype):
     if np_dtype == np.float64:
         b = blocks(counter, key, -(-size // 2))
-        f0, f1 = _box_muller64(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
+        f0, f1 = box_muller64(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
         return np.stack([f0, f1], axis=1).reshape(-1)[:size]
     w = words(counter, key, size + size % 2).reshape(-1, 2)
-    f0, f1 = _box_muller32(w[:, 0], w[:, 1])
+    f0, f1 = box_muller32(w[:, 0], w[:, 1])
     return np.stack([f0, f1], axis=1).reshape(-1)[:size].astype(np_dtype)
 
 
 def _box_muller_rows(b, wide):
     """Box-Muller outputs of Philox rows in the order the truncation loop meets them."""
     if wide:
-        f0, f1 = _box_muller64(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
+        f0, f1 = box_muller64(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
     else:
         w = b.reshape(-1, 2)
-        f0, f1 = _box_muller32(w[:, 0], w[:, 1])
+        f0, f1 = box_muller32(w[:, 0], w[:, 1])
     return np.stack([f0, f1], axis=1).reshape(-1)
 
 

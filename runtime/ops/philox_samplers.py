@@ -94,7 +94,7 @@ def _div(x, y):
     return math.nan if x == 0 or x != x else math.copysign(_INF, x) * math.copysign(1.0, y)
 
 
-_lgamma = math.lgamma if P._LIBM is None else P._LIBM["lgamma"]   # CPython's own lgamma is not glibc's
+_lgamma = math.lgamma if P.LIBM is None else P.LIBM["lgamma"]   # CPython's own lgamma is not glibc's
 
 
 def _place(out, values, p, params):

@@ -180,7 +180,7 @@ class Generator:
         dtype = dtypes.as_dtype(dtype)
         if not dtype.is_integer:
             raise TypeError(with_location(f"uniform_full_int: dtype must be an integer type, got {dtype.name}"))
-        return RO._draw(RO.RANDOM_UNIFORM, shape, dtype, self._key, "uniform_full_int", bounds=None)
+        return RO.draw(RO.RANDOM_UNIFORM, shape, dtype, self._key, "uniform_full_int", bounds=None)
 
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
         """Binomial draws, TensorFlow's numbers; the parameters broadcast to the trailing dims."""
@@ -223,18 +223,18 @@ def set_global_generator(generator):
 def _stateless_impl(xp, seed, *dims, shape, dtype, dist, bounds):
     words = np.asarray(seed if xp is np else seed.get()).reshape(-1).tolist()
     counter, key = P.key_counter_from_seed(int(words[0]), int(words[1]))
-    size = RO._draw_shape(dims, shape)
+    size = RO.draw_shape(dims, shape)
     n = int(np.prod(size, dtype=np.int64))
     if dist == "normal":
-        out = P.normal(counter, key, n, RO._sample_dtype(dtype))
+        out = P.normal(counter, key, n, RO.sample_dtype(dtype))
     elif dist == "truncated_normal":
-        out = P.truncated_normal(counter, key, n, RO._sample_dtype(dtype))
+        out = P.truncated_normal(counter, key, n, RO.sample_dtype(dtype))
     elif dist == "full_int":
         out = P.full_int(counter, key, n, dtype.np)
     elif dtype.is_integer:
         out = P.uniform_int(counter, key, n, bounds[0], bounds[1], dtype.np)
     else:
-        out = P.uniform(counter, key, n, RO._sample_dtype(dtype))
+        out = P.uniform(counter, key, n, RO.sample_dtype(dtype))
     return RO.to_xp(xp, out.reshape(size).astype(dtype.np))
 
 
@@ -259,21 +259,21 @@ def _stateless(shape, seed, dtype, dist, op, alg, bounds=(0, 1)):
     if _alg(alg, op, AUTO_SELECT) == THREEFRY:
         raise threefry_error(op, InvalidArgumentError)
     s = seed_tensor(seed, op)
-    dims, static = RO._shape_inputs(shape, op)
+    dims, static = RO.shape_inputs(shape, op)
     attrs = {"shape": static, "dtype": dtype, "dist": dist, "bounds": bounds}
     return bind(STATELESS_RANDOM, (s,) + dims, attrs)
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):
     out = _stateless(shape, seed, RO.float_dtype(dtype, "stateless_normal"), "normal", "stateless_normal", alg)
-    return RO._scale(out, mean, stddev)
+    return RO.scale(out, mean, stddev)
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                                alg="auto_select"):
     dtype = RO.float_dtype(dtype, "stateless_truncated_normal")
     out = _stateless(shape, seed, dtype, "truncated_normal", "stateless_truncated_normal", alg)
-    return RO._scale(out, mean, stddev)
+    return RO.scale(out, mean, stddev)
 
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None, alg="auto_select"):
@@ -349,7 +349,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     attrs = {"num_samples": int(num_samples), "dtype": dtype}
     from . import array_ops as A
     A._check_rule(_categorical_rule, "random.categorical", x, **attrs)
-    return bind(RANDOM_CATEGORICAL, (x,), dict(attrs, seed=RO._key(seed)))
+    return bind(RANDOM_CATEGORICAL, (x,), dict(attrs, seed=RO.seed_key(seed)))
 
 
 def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):

@@ -51,7 +51,7 @@ def _sample(dist, counter, key, params, samples):
 def _stateful_impl(xp, *rest, shape, dtype, seed, dist):
     n = _PARAM_COUNT[dist]
     host = [a if xp is np else a.get() for a in rest[:n]]
-    size = RO._draw_shape(rest[n:], shape)
+    size = RO.draw_shape(rest[n:], shape)
     params, samples, flat = _layout(size, host)
     steps = None
     if dist == "binomial":
@@ -65,7 +65,7 @@ def _stateful_impl(xp, *rest, shape, dtype, seed, dist):
 def _stateless_impl(xp, seed, *rest, shape, dtype, dist):
     n = _PARAM_COUNT[dist]
     host = [a if xp is np else a.get() for a in (seed,) + rest[:n]]
-    size = RO._draw_shape(rest[n:], shape)
+    size = RO.draw_shape(rest[n:], shape)
     params, samples, flat = _layout(size, host[1:])
     if not params * samples:
         return _finish(xp, np.empty(0), size, dtype)
@@ -103,7 +103,7 @@ def binomial_from(key, shape, counts, probs, dtype, op="Generator.binomial"):
             f"{op}: counts ({counts.dtype.name}) and probs ({probs.dtype.name}) must have the same dtype"))
     _check_types(op, counts.dtype, _BINOMIAL_TYPES, "the dtype of counts and probs")
     _check_types(op, dtype, _OUT_TYPES, "dtype")
-    dims, static = RO._shape_inputs(shape, op)
+    dims, static = RO.shape_inputs(shape, op)
     return bind(RANDOM_PARAMETRIC, (counts, probs) + dims,
                 {"shape": static, "dtype": dtype, "seed": key, "dist": "binomial"})
 
@@ -113,7 +113,7 @@ def _appended(shape, param, op):
     tail = tuple(param.shape)
     if None in tail:
         raise ValueError(with_location(f"{op}: the parameter's shape must be known, got {list(tail)}"))
-    dims, static = RO._shape_inputs(shape, op)
+    dims, static = RO.shape_inputs(shape, op)
     if not dims:
         return (), tuple(static) + tail
     from . import join_ops as J
@@ -127,7 +127,7 @@ def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
     alpha_b, beta = _gamma_params(alpha, beta, dtype, op)
     dims, static = _appended(shape, alpha_b, op)
     rnd = bind(RANDOM_PARAMETRIC, (alpha_b,) + dims,
-               {"shape": static, "dtype": dtype, "seed": RO._key(seed), "dist": "gamma"})
+               {"shape": static, "dtype": dtype, "seed": RO.seed_key(seed), "dist": "gamma"})
     return M.maximum(convert_to_tensor(np.finfo(dtype.np).tiny, dtype), rnd / beta)
 
 
@@ -139,7 +139,7 @@ def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
     _check_types(op, dtype, _OUT_TYPES, "dtype")
     dims, static = _appended(shape, lam, op)
     return bind(RANDOM_PARAMETRIC, (lam,) + dims,
-                {"shape": static, "dtype": dtype, "seed": RO._key(seed), "dist": "poisson"})
+                {"shape": static, "dtype": dtype, "seed": RO.seed_key(seed), "dist": "poisson"})
 
 
 def _gamma_params(alpha, beta, dtype, op):
@@ -153,7 +153,7 @@ def _gamma_params(alpha, beta, dtype, op):
 
 
 def _stateless(dist, op, shape, seed, params, dtype):
-    dims, static = RO._shape_inputs(shape, op)
+    dims, static = RO.shape_inputs(shape, op)
     return bind(STATELESS_PARAMETRIC, (seed_tensor(seed, op),) + tuple(params) + dims,
                 {"shape": static, "dtype": dtype, "dist": dist})
 
