@@ -1,8 +1,8 @@
-"""Exact TensorFlow normals: elements per second of the Box-Muller transform's two paths,
-measured in one run -- the C kernel (compiler/random_c.py) against the NumPy + ctypes
-path it replaced (glibc's logf/sinf/cosf called once per element), both bit-identical
-to TensorFlow.  Rows: stateless_normal, Generator.normal, truncated_normal (float32)
-and stateless_normal float64.  Each measurement interleaves the two paths and keeps
+"""Exact TensorFlow random numbers: elements per second of philox.py's two paths, measured
+in one run -- the C kernels (compiler/random_c.py: Philox-4x32-10 and Box-Muller) against
+the NumPy + ctypes path they replaced (NumPy Philox rounds, glibc's logf/sinf/cosf
+called once per element), both bit-identical to TensorFlow.  Rows: stateless_normal,
+Generator.normal, truncated_normal, stateless_uniform (float32), stateless_normal float64.  Each measurement interleaves the two paths and keeps
 the best of several repeats, so a busy machine slows both alike.
 
 Run: python benchmarks/random_normals.py [--quick]
@@ -19,6 +19,7 @@ def _draws(n):
     return {"stateless_normal f32": lambda: tf.random.stateless_normal([n], seed=[1, 2]),
             "Generator.normal f32": lambda: g.normal([n]),
             "truncated_normal f32": lambda: tf.random.stateless_truncated_normal([n], seed=[1, 2]),
+            "stateless_uniform f32": lambda: tf.random.stateless_uniform([n], seed=[1, 2]),
             "stateless_normal f64": lambda: tf.random.stateless_normal([n], seed=[1, 2], dtype=tf.float64)}
 
 

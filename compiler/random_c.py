@@ -1,4 +1,4 @@
-"""The Box-Muller transforms of TensorFlow's normal draws in C, for runtime/ops/philox.py.
+"""Philox-4x32-10 and the Box-Muller transforms of TensorFlow's draws in C, for runtime/ops/philox.py.
 
 The runtime knows no C: when this module loads it sets `philox.native`, a lookup
 the runtime calls for a kernel by name; the library is built (through the compile
@@ -39,6 +39,34 @@ static inline double tf_uniform_f64(uint32_t hi, uint32_t lo) {
     double d;
     memcpy(&d, &bits, sizeof d);
     return d - 1.0;
+}
+
+/* out[4 i .. 4 i + 3] = Philox-4x32-10 of counter + offsets[i] (a 128-bit sum) under `key`. */
+int tapeflow_philox_blocks(int64_t counter_lo, int64_t counter_hi, int64_t key, int64_t poffsets, int64_t n,
+                           int64_t pout) {
+    const uint64_t *offsets = (const uint64_t *)(intptr_t)poffsets;
+    uint32_t *out = (uint32_t *)(intptr_t)pout;
+    const uint64_t base_lo = (uint64_t)counter_lo, base_hi = (uint64_t)counter_hi;
+    for (int64_t i = 0; i < n; i++) {
+        const uint64_t lo = base_lo + offsets[i], hi = base_hi + (lo < base_lo);
+        uint32_t c0 = (uint32_t)lo, c1 = (uint32_t)(lo >> 32), c2 = (uint32_t)hi, c3 = (uint32_t)(hi >> 32);
+        uint32_t k0 = (uint32_t)(uint64_t)key, k1 = (uint32_t)((uint64_t)key >> 32);
+        for (int round = 0; round < 10; round++) {
+            const uint64_t p0 = (uint64_t)0xD2511F53u * c0, p1 = (uint64_t)0xCD9E8D57u * c2;
+            const uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+            c1 = (uint32_t)p1;
+            c3 = (uint32_t)p0;
+            c0 = n0;
+            c2 = n2;
+            k0 += 0x9E3779B9u;
+            k1 += 0xBB67AE85u;
+        }
+        out[4 * i] = c0;
+        out[4 * i + 1] = c1;
+        out[4 * i + 2] = c2;
+        out[4 * i + 3] = c3;
+    }
+    return 0;
 }
 
 /* out0[i], out1[i] = sin, cos Box-Muller pair of the words (x0[i], x1[i]). */
@@ -111,7 +139,23 @@ def _box_muller_f64(fns, x0, x1, x2, x3):
     return out0, out1
 
 
-_KERNELS = {"box_muller_f32": (_box_muller_f32, 5), "box_muller_f64": (_box_muller_f64, 7)}
+def _signed(v):
+    """A 64-bit word as the int64 ctypes passes."""
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+def _philox_blocks(fns, counter, offsets, key):
+    offsets = np.ascontiguousarray(offsets, dtype=np.uint64)
+    n = offsets.size
+    out = np.empty((n, 4), np.uint32)
+    fns[n >= _RELEASE_GIL_AT](_signed(counter), _signed(counter >> 64), _signed(key), offsets.ctypes.data, n,
+                              out.ctypes.data)
+    return out
+
+
+_KERNELS = {"philox_blocks": (_philox_blocks, 6), "box_muller_f32": (_box_muller_f32, 5),
+            "box_muller_f64": (_box_muller_f64, 7)}
 _bound = {}
 
 

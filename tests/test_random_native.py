@@ -1,5 +1,5 @@
-"""The C Box-Muller kernels (compiler/random_c.py) and philox.py's NumPy + ctypes path give
-the same bits -- on random words, on the edge words, and on every recorded TensorFlow
+"""The C Philox and Box-Muller kernels (compiler/random_c.py) and philox.py's NumPy + ctypes
+path give the same bits -- on random words, on the edge words, and on every recorded TensorFlow
 random program compared exactly (rtol = atol = 0)."""
 import json
 import pathlib
@@ -54,6 +54,17 @@ def test_c_kernels_give_the_fallbacks_bits(wide, monkeypatch):
     for a, b in zip(fast, slow):
         assert a.dtype == b.dtype == (np.float64 if wide else np.float32)
         np.testing.assert_array_equal(a.view(bits), b.view(bits))
+
+
+def test_c_philox_gives_the_numpy_blocks(monkeypatch):
+    if random_c.native("philox_blocks") is None:
+        pytest.skip("no working C compiler")
+    offsets = np.concatenate([np.arange(5000, dtype=np.uint64), np.array([2 ** 64 - 1, 2 ** 63, 7], np.uint64)])
+    cases = [(0, 0), (2 ** 64 - 3, 2 ** 64 - 1), (2 ** 128 - 2, 0x123456789ABCDEF0), (12345 << 64, 42)]
+    fast = [philox.blocks_at(c, offsets, k) for c, k in cases]   # the low word wraps, carrying into the high
+    monkeypatch.setattr(philox, "native", None)
+    for (c, k), f in zip(cases, fast):
+        np.testing.assert_array_equal(f, philox.blocks_at(c, offsets, k))
 
 
 def _recorded_programs():

@@ -1,6 +1,7 @@
 """Philox-4x32-10 and the distributions TensorFlow's CPU kernels build on it.
 
-Pure NumPy, so that tapeflow draws TensorFlow's numbers for the same seeds:
+NumPy (and, where the compiler layer provides them, C kernels with the same bits:
+`native` below), so that tapeflow draws TensorFlow's numbers for the same seeds:
 the same counter/key layout, the same number of counter steps per output group,
 the same float conversions (23 mantissa bits for float32, 52 for float64) and the
 same Box-Muller and truncation loops.  A generator position is (counter, key):
@@ -36,6 +37,9 @@ def blocks(counter, key, n):
 def blocks_at(counter, offsets, key):
     """Philox outputs at counter + each of `offsets` (uint64 array): shape (len, 4)."""
     counter &= M128
+    fn = native and native("philox_blocks")
+    if fn is not None:
+        return fn(counter, offsets, key & M64)
     base_lo, base_hi = np.uint64(counter & M64), np.uint64(counter >> 64)
     lo = base_lo + offsets                                # wraps mod 2**64
     hi = base_hi + (lo < base_lo).astype(np.uint64)
@@ -105,8 +109,9 @@ def _libm():
 LIBM = _libm()
 
 # The compiler layer sets this when it loads (compiler/random_c.py): native(name) -> a
-# C kernel on word arrays, or None without a C compiler.  The kernels call the same
-# glibc functions as _math below, so both paths give the same bits.
+# C kernel ("philox_blocks", "box_muller_f32", "box_muller_f64"), or None without a C
+# compiler.  The kernels do the same integer steps and call the same glibc functions
+# as the NumPy code here, so both paths give the same bits.
 native = None
 
 
