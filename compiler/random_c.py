@@ -20,12 +20,36 @@ import numpy as np
 from tapeflow.runtime.ops import philox
 
 from . import cbuild
+from .random_samplers_c import SAMPLER_KERNELS, SAMPLERS_SOURCE, signed
 
-SOURCE = r"""
+PRELUDE = r"""
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+/* No a * b + c may become a fused multiply-add: TensorFlow's kernels round each step. */
+#pragma STDC FP_CONTRACT OFF
+#pragma GCC optimize ("fp-contract=off")
+
+/* Philox-4x32-10 of the 128-bit counter (lo, hi) under the 64-bit key: out[0..3]. */
+static inline void tf_philox(uint64_t lo, uint64_t hi, uint64_t key, uint32_t out[4]) {
+    uint32_t c0 = (uint32_t)lo, c1 = (uint32_t)(lo >> 32), c2 = (uint32_t)hi, c3 = (uint32_t)(hi >> 32);
+    uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
+    for (int round = 0; round < 10; round++) {
+        const uint64_t p0 = (uint64_t)0xD2511F53u * c0, p1 = (uint64_t)0xCD9E8D57u * c2;
+        const uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+        c1 = (uint32_t)p1;
+        c3 = (uint32_t)p0;
+        c0 = n0;
+        c2 = n2;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+    out[0] = c0;
+    out[1] = c1;
+    out[2] = c2;
+    out[3] = c3;
+}
 
 static inline float tf_uniform_f32(uint32_t x) {
     uint32_t bits = (x & 0x7fffffu) | 0x3f800000u;      /* 1.mantissa: [1, 2) */
@@ -40,7 +64,9 @@ static inline double tf_uniform_f64(uint32_t hi, uint32_t lo) {
     memcpy(&d, &bits, sizeof d);
     return d - 1.0;
 }
+"""
 
+SOURCE = PRELUDE + r"""
 /* out[4 i .. 4 i + 3] = Philox-4x32-10 of counter + offsets[i] (a 128-bit sum) under `key`. */
 int tapeflow_philox_blocks(int64_t counter_lo, int64_t counter_hi, int64_t key, int64_t poffsets, int64_t n,
                            int64_t pout) {
@@ -49,22 +75,7 @@ int tapeflow_philox_blocks(int64_t counter_lo, int64_t counter_hi, int64_t key, 
     const uint64_t base_lo = (uint64_t)counter_lo, base_hi = (uint64_t)counter_hi;
     for (int64_t i = 0; i < n; i++) {
         const uint64_t lo = base_lo + offsets[i], hi = base_hi + (lo < base_lo);
-        uint32_t c0 = (uint32_t)lo, c1 = (uint32_t)(lo >> 32), c2 = (uint32_t)hi, c3 = (uint32_t)(hi >> 32);
-        uint32_t k0 = (uint32_t)(uint64_t)key, k1 = (uint32_t)((uint64_t)key >> 32);
-        for (int round = 0; round < 10; round++) {
-            const uint64_t p0 = (uint64_t)0xD2511F53u * c0, p1 = (uint64_t)0xCD9E8D57u * c2;
-            const uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
-            c1 = (uint32_t)p1;
-            c3 = (uint32_t)p0;
-            c0 = n0;
-            c2 = n2;
-            k0 += 0x9E3779B9u;
-            k1 += 0xBB67AE85u;
-        }
-        out[4 * i] = c0;
-        out[4 * i + 1] = c1;
-        out[4 * i + 2] = c2;
-        out[4 * i + 3] = c3;
+        tf_philox(lo, hi, (uint64_t)key, out + 4 * i);
     }
     return 0;
 }
@@ -104,7 +115,7 @@ int tapeflow_box_muller_f64(int64_t px0, int64_t px1, int64_t px2, int64_t px3, 
     }
     return 0;
 }
-"""
+""" + SAMPLERS_SOURCE
 
 _RELEASE_GIL_AT = 4096      # elements: below this the GIL round trip costs more than it frees
 _lock = threading.Lock()
@@ -139,23 +150,17 @@ def _box_muller_f64(fns, x0, x1, x2, x3):
     return out0, out1
 
 
-def _signed(v):
-    """A 64-bit word as the int64 ctypes passes."""
-    v &= (1 << 64) - 1
-    return v - (1 << 64) if v >= 1 << 63 else v
-
-
 def _philox_blocks(fns, counter, offsets, key):
     offsets = np.ascontiguousarray(offsets, dtype=np.uint64)
     n = offsets.size
     out = np.empty((n, 4), np.uint32)
-    fns[n >= _RELEASE_GIL_AT](_signed(counter), _signed(counter >> 64), _signed(key), offsets.ctypes.data, n,
+    fns[n >= _RELEASE_GIL_AT](signed(counter), signed(counter >> 64), signed(key), offsets.ctypes.data, n,
                               out.ctypes.data)
     return out
 
 
 _KERNELS = {"philox_blocks": (_philox_blocks, 6), "box_muller_f32": (_box_muller_f32, 5),
-            "box_muller_f64": (_box_muller_f64, 7)}
+            "box_muller_f64": (_box_muller_f64, 7), **SAMPLER_KERNELS}
 _bound = {}
 
 

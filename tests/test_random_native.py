@@ -96,3 +96,33 @@ def test_large_draws_agree_between_paths(monkeypatch):
     monkeypatch.setattr(philox, "native", None)
     for f, d in zip(fast, draws):
         np.testing.assert_array_equal(f, d().numpy())
+
+
+def _sampler_draws():
+    inf, nan = float("inf"), float("nan")
+    counts = np.array([0.0, 1.0, 7.5, 20.0, 100.0, 1e4, -3.0, inf, nan, 30.0, 50.0, 12.0], np.float32)
+    probs = np.array([0.5, 0.3, 0.4, 0.5, 0.9, 1e-3, 0.5, 0.2, 0.5, 1.0, nan, 0.97], np.float32)
+    rates = [0.0, -2.0, 0.3, 9.99, 10.0, 37.5, 1e5, nan, inf]
+    alphas = [1.0, 0.3, 0.0, -0.3, -2.0, 1e-3, 2.5, 1e4, nan, inf]
+    return (lambda: tf.random.stateless_binomial([300, 12], [3, 4], counts=counts, probs=probs),
+            lambda: tf.random.stateless_binomial([50, 2], [5, 6], counts=tf.constant([40.0, 3.0], tf.float64),
+                                                 probs=tf.constant([0.55, 0.45], tf.float64), output_dtype=tf.float64),
+            lambda: tf.random.stateless_poisson([300, 9], [3, 4], lam=rates, dtype=tf.float64),
+            lambda: tf.random.stateless_gamma([300, 10], [3, 4], alpha=alphas, dtype=tf.float64),
+            lambda: tf.random.Generator.from_seed(8).binomial([500], counts=64.0, probs=0.25),
+            lambda: tf.random.gamma([200, 2], alpha=[0.6, 3.0], seed=4, dtype=tf.float64),
+            lambda: tf.random.poisson([200], lam=6.5, seed=4))
+
+
+def test_c_samplers_give_the_python_loops_bits(monkeypatch):
+    """Every branch (BTRS, inversion, flips, edge parameters, nan and inf) on both paths."""
+    if random_c.native("sample_binomial") is None:
+        pytest.skip("no working C compiler")
+    tf.random.set_seed(1)
+    fast = [d().numpy() for d in _sampler_draws()]
+    monkeypatch.setattr(philox, "native", None)
+    tf.random.set_seed(1)
+    for f, d in zip(fast, _sampler_draws()):
+        slow = d().numpy()
+        assert f.dtype == slow.dtype
+        np.testing.assert_array_equal(f, slow)

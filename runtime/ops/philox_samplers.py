@@ -7,6 +7,9 @@ Within a stream a distribution fills a buffer from one Philox call and hands the
 results out LAST FIRST (the kernels' UNIFORM macro and SampleBuffer); the gamma
 sampler keeps a normal and a uniform buffer on the same stream.
 
+The same loops run in C when the compiler layer provides them (philox.native:
+compiler/random_samplers_c.py); this Python is the fallback and the definition.
+
 Arithmetic is the kernels': float64 for every parameter dtype (the binomial
 compares and combines its parameters in their own dtype first), with glibc's libm
 (philox.py's), because a last-bit difference can flip an accept/reject and change
@@ -50,7 +53,19 @@ class _Stream:
         self.j += 1
         if j < _AHEAD:
             return o.pre[self.i][j]
-        return P.blocks(o.counter + self.i * o.skip + j, o.key, 1)[0].tolist()
+        return _block(o.counter + self.i * o.skip + j, o.key)
+
+
+def _block(counter, key):
+    """One Philox-4x32-10 call on Python ints (a NumPy call for one block costs ~10x more)."""
+    counter &= P.M128
+    c0, c1, c2, c3 = counter & P.M32, (counter >> 32) & P.M32, (counter >> 64) & P.M32, counter >> 96
+    k0, k1 = key & P.M32, (key >> 32) & P.M32
+    for _ in range(10):
+        p0, p1 = 0xD2511F53 * c0, 0xCD9E8D57 * c2
+        c0, c1, c2, c3 = (p1 >> 32) ^ c1 ^ k0, p1 & P.M32, (p0 >> 32) ^ c3 ^ k1, p0 & P.M32
+        k0, k1 = (k0 + 0x9E3779B9) & P.M32, (k1 + 0xBB67AE85) & P.M32
+    return [c0, c1, c2, c3]
 
 
 class _Buffer:
@@ -158,11 +173,35 @@ def _btrs(count, prob, stream):
             return float(k)
 
 
+_ZERO, _COUNT, _BTRS, _INVERSION, _NAN = range(5)      # the binomial's method per parameter
+
+
+def _binomial_methods(counts, probs):
+    """(method, float64 count, float64 p or 1 - p, flip) per parameter, decided in the
+    parameters' dtype T as the kernel decides: p > 0.5 draws 1 - p and flips, and
+    count * p >= 10 (in T) picks BTRS over inversion.  A count that is not finite gives
+    nan (TensorFlow's inversion loop would never end)."""
+    T = counts.dtype.type
+    with np.errstate(all="ignore"):
+        dcount = counts.astype(np.float64)
+        flip = probs > T(0.5)
+        q = np.where(flip, T(1) - probs, probs)
+        method = np.where(counts * q >= T(10), _BTRS, _INVERSION)
+    method = np.where(np.isnan(probs), _NAN, method)              # later rules win, as the kernel's first
+    method = np.where(probs >= T(1), _COUNT, method)
+    method = np.where((dcount <= 0) | (probs <= T(0)), _ZERO, method)
+    method = np.where(np.isfinite(dcount), method, _NAN)
+    return method.astype(np.int32), dcount, q.astype(np.float64), flip.astype(np.int32)
+
+
 def binomial(counter, key, counts, probs, samples):
     """float64 draws in the kernel's layout; counts, probs: flat arrays of one dtype T
-    (the broadcast batch), compared and combined in T as the kernel does.  A count that
-    is not finite gives nan (TensorFlow's inversion loop would never end)."""
-    params = counts.size
+    (the broadcast batch)."""
+    method, dcount, q, flip = _binomial_methods(counts, probs)
+    fn = P.native and P.native("sample_binomial")
+    if fn is not None:
+        return fn(counter, key, method, dcount, q, flip, samples)
+    params = method.size
     out = np.empty(params * samples)
     streams = {}
 
@@ -171,27 +210,15 @@ def binomial(counter, key, counts, probs, samples):
             streams[skip] = _Streams(counter, key, params * samples, skip)
         return streams[skip][i]
 
-    T = counts.dtype.type
     for p in range(params):
-        count, prob = counts[p], probs[p]
-        dcount = float(count)
-        first = p * samples
-        if not math.isfinite(dcount):
-            vals = [math.nan] * samples
-        elif dcount <= 0.0 or prob <= T(0):
-            vals = [0.0] * samples
-        elif prob >= T(1):
-            vals = [dcount] * samples
-        elif prob <= T(0.5) or prob > T(0.5):
-            flip = not prob <= T(0.5)
-            q = T(1) - prob if flip else prob
-            big = bool(count * q >= T(10))
-            draw, skip = (_btrs, 256) if big else (_inversion, 42)
-            vals = [draw(dcount, float(q), stream(skip, first + s)) for s in range(samples)]
-            if flip:
-                vals = [dcount - v for v in vals]
-        else:                                             # prob is nan
-            vals = [math.nan] * samples
+        m, count = int(method[p]), float(dcount[p])
+        if m in (_BTRS, _INVERSION):
+            draw, skip = (_btrs, 256) if m == _BTRS else (_inversion, 42)
+            vals = [draw(count, float(q[p]), stream(skip, p * samples + s)) for s in range(samples)]
+            if flip[p]:
+                vals = [count - v for v in vals]
+        else:
+            vals = [{_ZERO: 0.0, _COUNT: count, _NAN: math.nan}[m]] * samples
         _place(out, vals, p, params)
     return out
 
@@ -231,6 +258,9 @@ def _poisson(rate, stream):
 def poisson(counter, key, rates, samples):
     """float64 draws in the kernel's layout; rates: a flat float array.  A rate that is
     not finite gives nan (the kernel's loop would not end)."""
+    fn = P.native and P.native("sample_poisson")
+    if fn is not None:
+        return fn(counter, key, rates, samples)
     params = rates.size
     out = np.empty(params * samples)
     streams = _Streams(counter, key, params * samples, P.RESERVED_PER_OUTPUT)
@@ -270,6 +300,9 @@ def _pow(x, y):
 def gamma(counter, key, alphas, samples):
     """float64 draws (unit scale) in the kernel's layout; alphas: a flat float array.
     alpha in (-2/3, 0] runs the kernel's loop as it stands (TensorFlow does not check)."""
+    fn = P.native and P.native("sample_gamma")
+    if fn is not None:
+        return fn(counter, key, alphas, samples)
     params = alphas.size
     out = np.empty(params * samples)
     streams = _Streams(counter, key, params * samples, P.RESERVED_PER_OUTPUT)
