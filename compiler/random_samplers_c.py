@@ -163,7 +163,8 @@ int tapeflow_sample_poisson(int64_t lo, int64_t hi, int64_t key, int64_t prates,
     for (int64_t p = 0; p < params; p++) {
         for (int64_t j = 0; j < samples; j++) {
             tf_stream st = tf_stream_at(lo, hi, key, (uint64_t)(p * samples + j) * 256);
-            out[j * params + p] = isfinite(rates[p]) ? tf_poisson(rates[p], &st) : NAN;
+            const double rate = rates[p];       /* nan: the kernel never ends; inf: it returns inf */
+            out[j * params + p] = isfinite(rate) ? tf_poisson(rate, &st) : rate > 0 ? rate : NAN;
         }
     }
     return 0;

@@ -102,6 +102,19 @@ def _log(x):
     return math.log(x) if x > 0 else (-_INF if x == 0 else math.nan)
 
 
+def _floor(x):
+    """C's floor: inf and nan pass through (Python's math.floor raises)."""
+    return float(math.floor(x)) if math.isfinite(x) else x
+
+
+def _exp(x):
+    """C's exp: inf on overflow (Python's math.exp raises)."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return _INF
+
+
 def _div(x, y):
     """C's x / y for doubles: +-inf (or nan) where Python raises."""
     if y:
@@ -152,25 +165,25 @@ def _btrs(count, prob, stream):
     v_r = 0.92 - 4.2 / b
     r = prob / (1 - prob)
     alpha = (2.83 + 5.1 / b) * stddev
-    m = math.floor((count + 1) * prob)
+    m = _floor((count + 1) * prob)
     uniform = _Buffer(_uniform64)
     while True:
         u = uniform(stream)
         v = uniform(stream)
         u = u - 0.5
         us = 0.5 - abs(u)
-        k = math.floor((_div(2 * a, us) + b) * u + c) if us else (math.nan if u == 0 else -_INF)
+        k = _floor((_div(2 * a, us) + b) * u + c)
         if us >= 0.07 and v <= v_r:
-            return float(k)
+            return k
         if not (0 <= k <= count):
             continue
         v = _log(v * alpha / (_div(a, us * us) + b))
-        upper = ((m + 0.5) * math.log((m + 1) / (r * (count - m + 1)))
-                 + (count + 1) * math.log((count - m + 1) / (count - k + 1))
-                 + (k + 0.5) * math.log(r * (count - k + 1) / (k + 1))
+        upper = ((m + 0.5) * _log(_div(m + 1, r * (count - m + 1)))
+                 + (count + 1) * _log(_div(count - m + 1, count - k + 1))
+                 + (k + 0.5) * _log(_div(r * (count - k + 1), k + 1))
                  + _stirling_tail(m) + _stirling_tail(count - m) - _stirling_tail(k) - _stirling_tail(count - k))
         if v <= upper:
-            return float(k)
+            return k
 
 
 _ZERO, _COUNT, _BTRS, _INVERSION, _NAN = range(5)      # the binomial's method per parameter
@@ -179,8 +192,8 @@ _ZERO, _COUNT, _BTRS, _INVERSION, _NAN = range(5)      # the binomial's method p
 def _binomial_methods(counts, probs):
     """(method, float64 count, float64 p or 1 - p, flip) per parameter, decided in the
     parameters' dtype T as the kernel decides: p > 0.5 draws 1 - p and flips, and
-    count * p >= 10 (in T) picks BTRS over inversion.  A count that is not finite gives
-    nan (TensorFlow's inversion loop would never end)."""
+    count * p >= 10 (in T) picks BTRS over inversion.  A nan count gives nan (TensorFlow's
+    inversion loop would never end)."""
     T = counts.dtype.type
     with np.errstate(all="ignore"):
         dcount = counts.astype(np.float64)
@@ -190,7 +203,7 @@ def _binomial_methods(counts, probs):
     method = np.where(np.isnan(probs), _NAN, method)              # later rules win, as the kernel's first
     method = np.where(probs >= T(1), _COUNT, method)
     method = np.where((dcount <= 0) | (probs <= T(0)), _ZERO, method)
-    method = np.where(np.isfinite(dcount), method, _NAN)
+    method = np.where(np.isnan(dcount), _NAN, method)
     return method.astype(np.int32), dcount, q.astype(np.float64), flip.astype(np.int32)
 
 
@@ -228,7 +241,7 @@ def _poisson(rate, stream):
     """Knuth's product of uniforms below rate 10, Hormann's transformed rejection above."""
     uniform = _Buffer(_uniform64)
     if rate < 10:
-        exp_neg_rate = math.exp(-rate)
+        exp_neg_rate = _exp(-rate)
         prod, x = 1.0, 0.0
         while True:
             prod = prod * uniform(stream)
@@ -244,20 +257,20 @@ def _poisson(rate, stream):
         u = uniform(stream) - 0.5
         v = uniform(stream)
         us = 0.5 - abs(u)
-        k = math.floor((_div(2 * a, us) + b) * u + rate + 0.43) if us else -_INF
+        k = _floor((_div(2 * a, us) + b) * u + rate + 0.43)
         if us >= 0.07 and v <= v_r:
-            return float(k)
+            return k
         if k < 0 or (us < 0.013 and v > us):
             continue
         s = _log(v * inv_alpha / (_div(a, us * us) + b))
         t = -rate + k * log_rate - _lgamma(k + 1)
         if s <= t:
-            return float(k)
+            return k
 
 
 def poisson(counter, key, rates, samples):
-    """float64 draws in the kernel's layout; rates: a flat float array.  A rate that is
-    not finite gives nan (the kernel's loop would not end)."""
+    """float64 draws in the kernel's layout; rates: a flat float array.  A nan rate gives
+    nan (the kernel's loop would never end), an infinite one inf (TensorFlow's numbers)."""
     fn = P.native and P.native("sample_poisson")
     if fn is not None:
         return fn(counter, key, rates, samples)
@@ -266,8 +279,8 @@ def poisson(counter, key, rates, samples):
     streams = _Streams(counter, key, params * samples, P.RESERVED_PER_OUTPUT)
     for p in range(params):
         rate = float(rates[p])
-        if not math.isfinite(rate):
-            vals = [math.nan] * samples
+        if not math.isfinite(rate):           # nan: the kernel never ends; inf: it returns inf
+            vals = [rate if rate > 0 else math.nan] * samples
         else:
             vals = [_poisson(rate, streams[p * samples + s]) for s in range(samples)]
         _place(out, vals, p, params)
@@ -293,8 +306,13 @@ def _gamma(alpha, d, c, stream):
 
 
 def _pow(x, y):
-    """C's pow for x in [0, 1): inf where Python raises (0 ** negative)."""
-    return _INF if x == 0 and y < 0 else math.pow(x, y)
+    """C's pow for x in [0, 1): inf where Python raises (0 ** negative, overflow)."""
+    if x == 0 and y < 0:
+        return _INF
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return _INF
 
 
 def gamma(counter, key, alphas, samples):

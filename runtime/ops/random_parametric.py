@@ -37,7 +37,9 @@ def _layout(size, param_shapes):
     return params, samples, [np.broadcast_to(p, bshape).reshape(-1) for p in param_shapes]
 
 
-def _finish(xp, out, size, dtype):
+def _finish(xp, out, size, dtype, dist=None):
+    if dist == "poisson" and dtype.is_integer:   # TensorFlow's Poisson kernel casts inf and nan to 0
+        out = np.where(np.isfinite(out), out, 0.0)
     with np.errstate(invalid="ignore"):      # nan into an integer type: the kernel's cast
         return RO.to_xp(xp, out.reshape(size).astype(dtype.np))
 
@@ -59,7 +61,7 @@ def _stateful_impl(xp, *rest, shape, dtype, seed, dist):
     counter, key = RO.reserve(dist, dtype, seed, params * samples, steps=steps)
     if not params * samples:
         return _finish(xp, np.empty(0), size, dtype)
-    return _finish(xp, _sample(dist, counter, key, flat, samples), size, dtype)
+    return _finish(xp, _sample(dist, counter, key, flat, samples), size, dtype, dist)
 
 
 def _stateless_impl(xp, seed, *rest, shape, dtype, dist):
@@ -71,7 +73,7 @@ def _stateless_impl(xp, seed, *rest, shape, dtype, dist):
         return _finish(xp, np.empty(0), size, dtype)
     words = np.asarray(host[0]).reshape(-1).tolist()
     counter, key = P.key_counter_from_seed(int(words[0]), int(words[1]))
-    return _finish(xp, _sample(dist, counter, key, flat, samples), size, dtype)
+    return _finish(xp, _sample(dist, counter, key, flat, samples), size, dtype, dist)
 
 
 def _stateful_rule(*inputs, shape, dtype, **_):

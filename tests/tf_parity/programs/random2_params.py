@@ -109,3 +109,20 @@ def program_stateless_params_in_function(tf):
     b = f(tf.constant([3, 4]))
     return {"a": a, "same": [bool(tf.reduce_all(x == y)) for x, y in zip(a, b)],
             "eager": tf.random.stateless_poisson([5], [3, 4], lam=4.0), "traces": f.experimental_get_tracing_count()}
+
+
+def program_extreme_parameters(tf):
+    inf, s = float("inf"), [1, 2]
+    return {"b_inf_lo": tf.random.stateless_binomial([8], s, counts=inf, probs=0.3, output_dtype=tf.float32),
+            "b_inf_hi": tf.random.stateless_binomial([8], s, counts=inf, probs=0.7, output_dtype=tf.float32),
+            "b_inf_int": tf.random.stateless_binomial([8], s, counts=inf, probs=0.3),
+            "b_big": tf.random.stateless_binomial([8], s, counts=3e38, probs=0.3, output_dtype=tf.float32),
+            "b_tiny_p": tf.random.stateless_binomial([8], s, counts=tf.constant(1e6, tf.float64),
+                                                     probs=tf.constant(1e-300, tf.float64), output_dtype=tf.float64),
+            "p_inf": tf.random.stateless_poisson([8], s, lam=inf, dtype=tf.float32),
+            "p_inf_int": tf.random.stateless_poisson([8], s, lam=inf),
+            "p_neg_big": tf.random.stateless_poisson([4], s, lam=-1000.0),
+            "p_huge": tf.random.stateless_poisson([4], s, lam=1e30, dtype=tf.float32),
+            "g_inf": tf.random.stateless_gamma([8], s, alpha=inf),
+            "g_tiny": tf.random.stateless_gamma([8], s, alpha=1e-300, dtype=tf.float64),
+            "g_neg_small": tf.random.stateless_gamma([8], s, alpha=-0.6, dtype=tf.float64)}
