@@ -2,8 +2,9 @@
 
 The runtime knows no C: when this module loads it sets `philox.native`, a lookup
 the runtime calls for a kernel by name; the library is built (through the compile
-cache of cbuild.py) at the first normal draw, not at import.  Without a working
-compiler the lookup answers None and philox.py keeps its NumPy + ctypes path.
+cache of cbuild.py) at the first draw, not at import.  Without a working compiler,
+or with the no_c flag on, the lookup answers None and philox.py keeps its NumPy and
+Python path (same bits).
 
 Bit-identity with TensorFlow (and with that path) rests on three facts: the kernels
 call glibc's scalar logf/log and sincosf/sincos, as TensorFlow's BoxMullerFloat /
@@ -19,7 +20,7 @@ import numpy as np
 
 from tapeflow.runtime.ops import philox
 
-from . import cbuild
+from . import cbuild, flags
 from .random_samplers_c import SAMPLER_KERNELS, SAMPLERS_SOURCE, signed
 
 PRELUDE = r"""
@@ -123,6 +124,9 @@ _built = []                 # [Library or None], once tried
 
 
 def _library():
+    """The built library, or None: no compiler (remembered), or the no_c flag (asked each time)."""
+    if flags.is_on("no_c"):
+        return None
     if not _built:
         with _lock:
             if not _built:
@@ -166,7 +170,7 @@ _bound = {}
 
 def native(name):
     """philox.py's hook: a callable on word arrays for kernel `name`, or None (no C)."""
-    fn = _bound.get(name)
+    fn = None if flags.is_on("no_c") else _bound.get(name)
     if fn is None and name in _KERNELS:
         lib = _library()
         if lib is None:

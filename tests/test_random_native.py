@@ -67,6 +67,17 @@ def test_c_philox_gives_the_numpy_blocks(monkeypatch):
         np.testing.assert_array_equal(f, philox.blocks_at(c, offsets, k))
 
 
+def test_no_c_flag_selects_the_fallback():
+    from tapeflow import compiler
+    compiler.set_flag("no_c", 1)
+    try:
+        assert random_c.native("box_muller_f32") is None and random_c.native("sample_gamma") is None
+        a = tf.random.stateless_normal([64], seed=[1, 2]).numpy()
+    finally:
+        compiler.set_flag("no_c", None)
+    np.testing.assert_array_equal(a, tf.random.stateless_normal([64], seed=[1, 2]).numpy())
+
+
 def _recorded_programs():
     for topic in EXACT_TOPICS:
         outcomes = json.loads((PARITY / "recorded" / f"{topic}.json").read_text())["programs"]
