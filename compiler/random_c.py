@@ -20,7 +20,8 @@ import numpy as np
 
 from tapeflow.runtime.ops import philox
 
-from . import cbuild, flags
+from . import cbuild
+from .flags import is_on
 from .random_samplers_c import SAMPLER_KERNELS, SAMPLERS_SOURCE, signed
 
 PRELUDE = r"""
@@ -125,7 +126,7 @@ _built = []                 # [Library or None], once tried
 
 def _library():
     """The built library, or None: no compiler (remembered), or the no_c flag (asked each time)."""
-    if flags.is_on("no_c"):
+    if is_on("no_c"):
         return None
     if not _built:
         with _lock:
@@ -170,7 +171,7 @@ _bound = {}
 
 def native(name):
     """philox.py's hook: a callable on word arrays for kernel `name`, or None (no C)."""
-    fn = None if flags.is_on("no_c") else _bound.get(name)
+    fn = None if is_on("no_c") else _bound.get(name)
     if fn is None and name in _KERNELS:
         lib = _library()
         if lib is None:

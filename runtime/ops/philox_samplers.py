@@ -125,11 +125,6 @@ def _div(x, y):
 _lgamma = math.lgamma if P.LIBM is None else P.LIBM["lgamma"]   # CPython's own lgamma is not glibc's
 
 
-def _place(out, values, p, params):
-    """values[s] of parameter p into the kernels' layout."""
-    out[p::params] = values
-
-
 # --- binomial ------------------------------------------------------------------------------
 _TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
          0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
@@ -214,9 +209,7 @@ def binomial(counter, key, counts, probs, samples):
     fn = P.native and P.native("sample_binomial")
     if fn is not None:
         return fn(counter, key, method, dcount, q, flip, samples)
-    params = method.size
-    out = np.empty(params * samples)
-    streams = {}
+    params, out, streams = method.size, np.empty(method.size * samples), {}
 
     def stream(skip, i):
         if skip not in streams:
@@ -232,7 +225,7 @@ def binomial(counter, key, counts, probs, samples):
                 vals = [count - v for v in vals]
         else:
             vals = [{_ZERO: 0.0, _COUNT: count, _NAN: math.nan}[m]] * samples
-        _place(out, vals, p, params)
+        out[p::params] = vals                 # the kernels' layout
     return out
 
 
@@ -283,7 +276,7 @@ def poisson(counter, key, rates, samples):
             vals = [rate if rate > 0 else math.nan] * samples
         else:
             vals = [_poisson(rate, streams[p * samples + s]) for s in range(samples)]
-        _place(out, vals, p, params)
+        out[p::params] = vals                 # the kernels' layout
     return out
 
 
@@ -335,5 +328,5 @@ def gamma(counter, key, alphas, samples):
         else:
             c = 1.0 / 3 / math.sqrt(d)
             vals = [_gamma(alpha, d, c, streams[first + s]) for s in range(samples)]
-        _place(out, vals, p, params)
+        out[p::params] = vals                 # the kernels' layout
     return out
