@@ -3,6 +3,7 @@ table existed (tests/fixtures/api_surface_before.json, written by tests/api_surf
 hand-assembled API), namespaces are importable modules, and a bad table line is a clear error."""
 import json
 import os
+import re
 import subprocess
 import sys
 import types
@@ -68,7 +69,7 @@ def _build(lines, docs=None):
     """Build a throwaway package `fakeflow` from table lines; its modules leave sys.modules after."""
     fake = types.ModuleType("fakeflow")
     fake.__file__ = tf.__file__
-    table = [B.Row(*line.split()[:2], tuple(line.split()[2:]), "test") for line in lines]
+    table = [row for line in lines for row in B.parse_line(line, "test")]
     before = set(sys.modules)
     try:
         B.build(fake, table, {"math": "doc", "config": "doc", "config.experimental": "doc", **(docs or {})})
@@ -79,8 +80,7 @@ def _build(lines, docs=None):
 
 
 def test_the_builder_makes_nested_namespaces_and_wraps_ragged_ops():
-    fake = _build(["add runtime.ops.math_ops:add tf math",
-                   "set_memory_growth misc_api:set_memory_growth config.experimental"])
+    fake = _build(["runtime.ops.math_ops | tf math | add", "misc_api | config.experimental | set_memory_growth"])
     assert fake.__all__ == ["add", "config", "math"] and fake.config.__all__ == ["experimental"]
     assert fake.config.experimental.__name__ == "fakeflow.config.experimental"
     assert fake.add is fake.math.add and fake.add._ragged_dispatch
@@ -89,21 +89,21 @@ def test_the_builder_makes_nested_namespaces_and_wraps_ragged_ops():
 
 
 @pytest.mark.parametrize("lines, message", [
-    (["add runtime.ops.math_ops:add tf", "add runtime.ops.math_ops:subtract tf"], "tf.add is in the API table twice"),
-    (["add runtime.ops.math_ops:add mth"], "namespace 'mth', which no NAMESPACES entry documents"),
-    (["add runtime.ops.math_ops:addd tf"], r"add -> runtime.ops.math_ops:addd"),
-    (["add runtime.no_such_module:add tf"], r"add -> runtime.no_such_module:add"),
-    (["sparse runtime.ops.math_ops:add tf"], "tf.sparse would be replaced by the module tapeflow/sparse"),
-    (["math runtime.ops.math_ops:add tf", "add runtime.ops.math_ops:add math"], "tf.math is in the API table twice"),
+    (["runtime.ops.math_ops | tf | add add=subtract"], "tf.add is in the API table twice"),
+    (["runtime.ops.math_ops | mth | add"], "namespace 'mth', which tapeflow/_api NAMESPACES does not document"),
+    (["runtime.ops.math_ops | tf | add=addd"], r"add -> runtime.ops.math_ops:addd"),
+    (["runtime.no_such_module | tf | add"], r"add -> runtime.no_such_module:add"),
+    ([". | tf | add=no_such_package"], r"add -> no_such_package"),
+    (["runtime.ops.math_ops | tf | sparse=add"], "tf.sparse would be replaced by the module tapeflow/sparse"),
+    (["runtime.ops.math_ops | tf | math=add", "runtime.ops.math_ops | math | add"], "tf.math is in the API table twice"),
 ])
 def test_a_bad_table_line_is_a_clear_error(lines, message):
     with pytest.raises(B.APITableError, match=message):
         _build(lines)
 
 
-def test_a_table_line_without_namespaces_is_a_clear_error(monkeypatch):
-    fake_table = types.ModuleType("tapeflow._api.core")
-    fake_table.NAMESPACES, fake_table.ROWS = {}, "\nadd runtime.ops.math_ops:add\n"
-    monkeypatch.setitem(sys.modules, "tapeflow._api.core", fake_table)
-    with pytest.raises(B.APITableError, match="'add runtime.ops.math_ops:add' needs name, object, namespaces"):
-        B.rows()
+@pytest.mark.parametrize("line", ["runtime.ops.math_ops | add", "runtime.ops.math_ops | tf |",
+                                  "runtime.ops math_ops | tf | add", "| tf | add"])
+def test_a_malformed_table_line_is_a_clear_error(line):
+    with pytest.raises(B.APITableError, match=re.escape(f"{line.strip()!r} is not `module | namespaces | names`")):
+        B.parse_line(line, "test")

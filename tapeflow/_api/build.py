@@ -18,18 +18,31 @@ class APITableError(Exception):
 
 
 def rows():
-    """Every row of the API table, with the namespace docs: (rows, {namespace: doc})."""
-    out, docs = [], {}
+    """Every row of the API table, one per public name, with the namespace docs: (rows, {namespace: doc})."""
+    from tapeflow._api import NAMESPACES
+    out = []
     for table in TABLES:
         mod = importlib.import_module(f"tapeflow._api.{table}")
-        docs.update(mod.NAMESPACES)
         for line in mod.ROWS.splitlines():
-            line = line.split("#", 1)[0].split()
-            if line:
-                if len(line) < 3:
-                    raise APITableError(f"tapeflow/_api/{table}.py: {' '.join(line)!r} needs name, object, namespaces")
-                out.append(Row(line[0], line[1], tuple(line[2:]), table))
-    return out, docs
+            line = line.split("#", 1)[0]
+            if line.strip():
+                out += parse_line(line, table)
+    return out, dict(NAMESPACES)
+
+
+def parse_line(line, table):
+    """`module | namespaces | names` -> one Row per name (`public=attr` where the two differ)."""
+    fields = [f.split() for f in line.split("|")]
+    if len(fields) != 3 or len(fields[0]) != 1 or not fields[1] or not fields[2]:
+        raise APITableError(f"tapeflow/_api/{table}.py: {line.strip()!r} is not `module | namespaces | names`")
+    (module,), namespaces, names = fields
+    found = []
+    for item in names:
+        name, _, attr = item.partition("=")
+        attr = attr or name
+        ref = attr if module == "." else f"{module}:{attr}"
+        found.append(Row(name, ref, tuple(namespaces), table))
+    return found
 
 
 def resolve(ref):
@@ -54,7 +67,7 @@ def build(tf, table=None, docs=None):
     def space(path):
         if path not in spaces:
             if path not in docs:
-                raise APITableError(f"the API table uses namespace {path!r}, which no NAMESPACES entry documents")
+                raise APITableError(f"the API table uses namespace {path!r}, which tapeflow/_api NAMESPACES does not document")
             parent, _, leaf = path.rpartition(".")
             mod = types.ModuleType(f"{tf.__name__}.{path}", docs[path])
             sys.modules[mod.__name__] = mod

@@ -2,75 +2,33 @@
 
 Add a public name: one line below (format: tapeflow/_api/__init__.py)."""
 
-NAMESPACES = {
-    "nn": "tf.nn: activations, losses, convolution and pooling.",
-    "image": "tf.image: flips, resize, standardization, dtype conversion.",
-}
-
 ROWS = """
-# name                             object                                             namespaces
+# module                     | namespaces            | names (public=attr where the two differ)
 # ---- tf.nn
-sigmoid                            runtime.ops.math_ops:sigmoid                       tf math nn
-tanh                               runtime.ops.math_ops:tanh                          tf math nn
-l2_normalize                       runtime.ops.nn_ops:l2_normalize                    linalg math nn
-in_top_k                           runtime.ops.special_ops:in_top_k                   math nn
-log_sigmoid                        runtime.ops.nn_ops:log_sigmoid                     math nn
-softplus                           runtime.ops.nn_ops:softplus                        math nn
-top_k                              runtime.ops.sort_ops:top_k                         math nn
-avg_pool                           runtime.ops.conv_ops:avg_pool                      nn
-avg_pool1d                         runtime.ops.conv_variants:avg_pool1d               nn
-avg_pool2d                         runtime.ops.conv_ops:avg_pool2d                    nn
-batch_normalization                runtime.ops.nn_ops:batch_normalization             nn
-bias_add                           runtime.ops.nn_ops:bias_add                        nn
-compute_average_loss               distribute.strategy:compute_average_loss           nn
-conv1d                             runtime.ops.conv_variants:conv1d                   nn
-conv2d                             runtime.ops.conv_ops:conv2d                        nn
-conv2d_transpose                   runtime.ops.conv_variants:conv2d_transpose         nn
-crelu                              runtime.ops.nn_ops:crelu                           nn
-depthwise_conv2d                   runtime.ops.conv_variants:depthwise_conv2d         nn
-dropout                            runtime.ops.nn_ops:dropout                         nn
-elu                                runtime.ops.nn_ops:elu                             nn
-embedding_lookup                   runtime.ops.nn_ops:embedding_lookup                nn
-gelu                               runtime.ops.nn_ops:gelu                            nn
-l2_loss                            runtime.ops.nn_ops:l2_loss                         nn
-leaky_relu                         runtime.ops.nn_ops:leaky_relu                      nn
-log_poisson_loss                   runtime.ops.nn_ops:log_poisson_loss                nn
-log_softmax                        runtime.ops.nn_ops:log_softmax                     nn
-max_pool                           runtime.ops.conv_ops:max_pool                      nn
-max_pool1d                         runtime.ops.conv_variants:max_pool1d               nn
-max_pool2d                         runtime.ops.conv_ops:max_pool2d                    nn
-moments                            runtime.ops.nn_ops:moments                         nn
-relu                               runtime.ops.math_ops:relu                          nn
-relu6                              runtime.ops.nn_ops:relu6                           nn
-scale_regularization_loss          distribute.strategy:scale_regularization_loss      nn
-selu                               runtime.ops.nn_ops:selu                            nn
-separable_conv2d                   runtime.ops.conv_variants:separable_conv2d         nn
-sigmoid_cross_entropy_with_logits  runtime.ops.nn_ops:sigmoid_cross_entropy_with_logits nn
-silu                               runtime.ops.nn_ops:silu                            nn
-softmax                            runtime.ops.nn_ops:softmax                         nn
-softmax_cross_entropy_with_logits  runtime.ops.nn_ops:softmax_cross_entropy_with_logits nn
-softsign                           runtime.ops.nn_ops:softsign                        nn
-sparse_softmax_cross_entropy_with_logits runtime.ops.nn_ops:sparse_softmax_cross_entropy_with_logits nn
-swish                              runtime.ops.nn_ops:swish                           nn
-weighted_cross_entropy_with_logits runtime.ops.nn_ops:weighted_cross_entropy_with_logits nn
-
+runtime.ops.math_ops         | tf math nn            | sigmoid tanh
+runtime.ops.nn_ops           | linalg math nn        | l2_normalize
+runtime.ops.special_ops      | math nn               | in_top_k
+runtime.ops.nn_ops           | math nn               | log_sigmoid softplus
+runtime.ops.sort_ops         | math nn               | top_k
+runtime.ops.conv_ops         | nn                    | avg_pool avg_pool2d conv2d max_pool max_pool2d
+runtime.ops.conv_variants    | nn                    | avg_pool1d conv1d conv2d_transpose depthwise_conv2d
+runtime.ops.conv_variants    | nn                    | max_pool1d separable_conv2d
+runtime.ops.nn_ops           | nn                    | batch_normalization bias_add crelu dropout elu
+runtime.ops.nn_ops           | nn                    | embedding_lookup gelu l2_loss leaky_relu
+runtime.ops.nn_ops           | nn                    | log_poisson_loss log_softmax moments relu6 selu
+runtime.ops.nn_ops           | nn                    | sigmoid_cross_entropy_with_logits silu softmax
+runtime.ops.nn_ops           | nn                    | softmax_cross_entropy_with_logits softsign
+runtime.ops.nn_ops           | nn                    | sparse_softmax_cross_entropy_with_logits swish
+runtime.ops.nn_ops           | nn                    | weighted_cross_entropy_with_logits
+distribute.strategy          | nn                    | compute_average_loss scale_regularization_loss
+runtime.ops.math_ops         | nn                    | relu
 # ---- tf.image
-ResizeMethod                       runtime.ops.image_ops:ResizeMethod                 image
-adjust_brightness                  runtime.ops.image_adjust_ops:adjust_brightness     image
-adjust_contrast                    runtime.ops.image_adjust_ops:adjust_contrast       image
-central_crop                       runtime.ops.image_adjust_ops:central_crop          image
-convert_image_dtype                runtime.ops.image_ops:convert_image_dtype          image
-extract_patches                    runtime.ops.conv_ops:image_extract_patches         image
-flip_left_right                    runtime.ops.image_ops:flip_left_right              image
-flip_up_down                       runtime.ops.image_ops:flip_up_down                 image
-per_image_standardization          runtime.ops.image_ops:per_image_standardization    image
-random_brightness                  runtime.ops.image_adjust_ops:random_brightness     image
-random_contrast                    runtime.ops.image_adjust_ops:random_contrast       image
-random_crop                        runtime.ops.image_adjust_ops:random_crop           image
-random_flip_left_right             runtime.ops.image_ops:random_flip_left_right       image
-random_flip_up_down                runtime.ops.image_ops:random_flip_up_down          image
-resize                             runtime.ops.image_ops:resize                       image
-resize_with_crop_or_pad            runtime.ops.image_adjust_ops:resize_with_crop_or_pad image
-rgb_to_grayscale                   runtime.ops.image_ops:rgb_to_grayscale             image
-rot90                              runtime.ops.image_adjust_ops:rot90                 image
+runtime.ops.image_ops        | image                 | ResizeMethod convert_image_dtype flip_left_right
+runtime.ops.image_ops        | image                 | flip_up_down per_image_standardization
+runtime.ops.image_ops        | image                 | random_flip_left_right random_flip_up_down resize
+runtime.ops.image_ops        | image                 | rgb_to_grayscale
+runtime.ops.image_adjust_ops | image                 | adjust_brightness adjust_contrast central_crop
+runtime.ops.image_adjust_ops | image                 | random_brightness random_contrast random_crop
+runtime.ops.image_adjust_ops | image                 | resize_with_crop_or_pad rot90
+runtime.ops.conv_ops         | image                 | extract_patches=image_extract_patches
 """
