@@ -3,24 +3,7 @@ the "Limitations" and "Known issues" sections (Python side effects, iterators, l
 tensors, recursion, globals and closures, object arguments, creating variables,
 several optimizers).  tfguide_function.py has the sections before them.
 """
-import contextlib
-import io
-
-
-def _printed(fn, *args, **kwargs):
-    """(result, the lines fn printed with Python print)."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        result = fn(*args, **kwargs)
-    return result, out.getvalue().splitlines()
-
-
-def _error_name(fn):
-    try:
-        fn()
-    except Exception as exc:  # the class name is what the guide cell demonstrates
-        return type(exc).__name__
-    return None
+from _cells import error_name, printed
 
 
 def program_python_side_effects(tf):
@@ -28,7 +11,7 @@ def program_python_side_effects(tf):
     def f(x):
         print("Traced with", x)
         tf.print("Executed with", x)
-    _, lines = _printed(lambda: (f(1), f(1), f(2)))
+    _, lines = printed(lambda: (f(1), f(1), f(2)))
     return {"lines": lines, "traces": f.experimental_get_tracing_count()}
 
 
@@ -39,7 +22,7 @@ def program_changing_globals(tf):
     def side_effect(x):
         print('Python side effect')
         external_list.append(x)
-    _, lines = _printed(lambda: (side_effect(1), side_effect(1), side_effect(1)))
+    _, lines = printed(lambda: (side_effect(1), side_effect(1), side_effect(1)))
     return {"lines": lines, "appended": len(external_list)}
 
 
@@ -131,7 +114,7 @@ def program_leaked_tensor_returned(tf):
     except AttributeError:
         caught = "AttributeError"
     return {"correct": correct_a.numpy(), "leaked_numpy": caught,
-            "captured": _error_name(lambda: captures_leaked_tensor(tf.constant(2)))}
+            "captured": error_name(lambda: captures_leaked_tensor(tf.constant(2)))}
 
 
 def program_leaky_collections(tf):
@@ -157,7 +140,7 @@ def program_recursive_tensor(tf):
             return recursive_fn(n - 1)
         else:
             return 1
-    return {"raises": _error_name(lambda: recursive_fn(tf.constant(5))) is not None}
+    return {"raises": error_name(lambda: recursive_fn(tf.constant(5))) is not None}
 
 
 def program_recursive_python(tf):
@@ -168,7 +151,7 @@ def program_recursive_python(tf):
             return recursive_fn(n - 1)
         else:
             return 1
-    out, lines = _printed(recursive_fn, 5)
+    out, lines = printed(recursive_fn, 5)
     return {"out": out, "lines": lines}
 
 
@@ -254,7 +237,7 @@ def program_variable_created_every_call(tf):
     def f(x):
         v = tf.Variable(1.0)
         return v
-    return {"error": _error_name(lambda: f(1.0))}
+    return {"error": error_name(lambda: f(1.0))}
 
 
 def program_variable_created_once(tf):
@@ -288,7 +271,7 @@ def program_two_optimizers_one_function(tf):
     train_step(w, x, y, opt1)
     after_first = w.numpy()
     return {"after_first": after_first,
-            "second_optimizer": _error_name(lambda: train_step(w, x, y, opt2))}
+            "second_optimizer": error_name(lambda: train_step(w, x, y, opt2))}
 
 
 def program_concrete_function_per_optimizer(tf):

@@ -238,7 +238,7 @@ def _flexible_dense(tf):
     return FlexibleDense
 
 
-def program_keras_model(tf):
+def _keras_sequential_model(tf):
     FlexibleDense = _flexible_dense(tf)
 
     class MySequentialModel(tf.keras.Model):
@@ -250,6 +250,11 @@ def program_keras_model(tf):
         def call(self, x):
             x = self.dense_1(x)
             return self.dense_2(x)
+    return MySequentialModel
+
+
+def program_keras_model(tf):
+    MySequentialModel = _keras_sequential_model(tf)
     my_sequential_model = MySequentialModel(name="the_model")
     out = my_sequential_model(tf.constant([[2.0, 2.0, 2.0]]))
     # The guide's next cells list .variables and .submodules: Keras 3 collects no raw
@@ -270,17 +275,7 @@ def program_keras_functional(tf):
 
 
 def program_keras_model_save_load(tf):
-    FlexibleDense = _flexible_dense(tf)
-
-    class MySequentialModel(tf.keras.Model):
-        def __init__(self, name=None, **kwargs):
-            super().__init__(**kwargs)
-            self.dense_1 = FlexibleDense(out_features=3)
-            self.dense_2 = FlexibleDense(out_features=2)
-
-        def call(self, x):
-            x = self.dense_1(x)
-            return self.dense_2(x)
+    MySequentialModel = _keras_sequential_model(tf)
     my_sequential_model = MySequentialModel(name="the_model")
     my_sequential_model(tf.constant([[2.0, 2.0, 2.0]]))
     with tempfile.TemporaryDirectory() as tmp:
@@ -302,3 +297,53 @@ def program_keras_build_step(tf):
     except tf.errors.InvalidArgumentError as e:
         failed = type(e).__name__
     return {"out": out, "failed": failed}
+
+
+# ---- tf.Module details outside the guide's cells (formerly guide_modules.py).
+def program_module_variables_order(tf):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.z = tf.Variable(1.0)
+            self.a = tf.Variable(2.0)
+            self.lst = [tf.Variable(3.0), tf.Variable(4.0)]
+    return {"values": [v.numpy() for v in M().variables]}
+
+
+def program_module_function_trace(tf):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(2.0)
+
+        @tf.function
+        def __call__(self, x):
+            return self.v * x
+    m = M()
+    return {"a": m(tf.constant(3.0)), "b": m(tf.constant([1.0, 2.0]))}
+
+
+def program_name_scope(tf):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__(name="outer")
+            with self.name_scope:
+                self.v = tf.Variable(1.0, name="v")
+    return {"name": M().v.name}
+
+
+def program_saved_model_module(tf):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(3.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def __call__(self, x):
+            return self.v * x
+    m = M()
+    d = tempfile.mkdtemp()
+    tf.saved_model.save(m, d)
+    loaded = tf.saved_model.load(d)
+    return {"out": loaded(tf.constant([1.0, 2.0])), "v": loaded.v}
+

@@ -37,6 +37,18 @@ def _model_class(tf, base):
     return MyModel
 
 
+def _keras_model_class(tf):
+    class MyModelKeras(tf.keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.w = tf.Variable(5.0)
+            self.b = tf.Variable(0.0)
+
+        def call(self, x):
+            return self.w * x + self.b
+    return MyModelKeras
+
+
 def _loss(tf):
     def loss(target_y, predicted_y):
         return tf.reduce_mean(tf.square(target_y - predicted_y))
@@ -106,14 +118,7 @@ def program_keras_model_custom_loop(tf):
     loss = _loss(tf)
     _, _, training_loop = _training(tf, loss)
 
-    class MyModelKeras(tf.keras.Model):
-        def __init__(self, **kwargs):
-            super().__init__(**kwargs)
-            self.w = tf.Variable(5.0)
-            self.b = tf.Variable(0.0)
-
-        def call(self, x):
-            return self.w * x + self.b
+    MyModelKeras = _keras_model_class(tf)
     keras_model = MyModelKeras()
     weights, biases = [], []
     with contextlib.redirect_stdout(io.StringIO()):
@@ -122,14 +127,7 @@ def program_keras_model_custom_loop(tf):
 
 
 def program_keras_save_weights_no_extension(tf):
-    class MyModelKeras(tf.keras.Model):
-        def __init__(self, **kwargs):
-            super().__init__(**kwargs)
-            self.w = tf.Variable(5.0)
-            self.b = tf.Variable(0.0)
-
-        def call(self, x):
-            return self.w * x + self.b
+    MyModelKeras = _keras_model_class(tf)
     keras_model = MyModelKeras()
     keras_model(tf.constant([1.0]))
     with tempfile.TemporaryDirectory() as tmp:
