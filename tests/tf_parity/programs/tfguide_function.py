@@ -108,6 +108,41 @@ def program_new_function_retraces(tf):
     return {"lines": lines}
 
 
+def _fruits_with_trace_type(tf, complete):
+    """The guide's fruit classes with a custom TraceType; complete=True adds the
+    placeholder_value that TF 2.21 requires (the guide's cell lacks it)."""
+    class FruitTraceType(tf.types.experimental.TraceType):
+        def __init__(self, fruit_type):
+            self.fruit_type = fruit_type
+
+        def is_subtype_of(self, other):
+            return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
+
+        def most_specific_common_supertype(self, others):
+            return self if all(self == other for other in others) else None
+
+        if complete:
+            def placeholder_value(self, placeholder_context=None):
+                return self.fruit_type()
+
+        def __eq__(self, other):
+            return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
+
+        def __hash__(self):
+            return hash(self.fruit_type)
+
+    class FruitWithTraceType:
+        def __tf_tracing_type__(self, context):
+            return FruitTraceType(type(self))
+
+    class AppleWithTraceType(FruitWithTraceType):
+        flavor = tf.constant([1, 2])
+
+    class MangoWithTraceType(FruitWithTraceType):
+        flavor = tf.constant([3, 4])
+    return AppleWithTraceType, MangoWithTraceType
+
+
 def program_tracing_protocol(tf):
     @tf.function
     def get_mixed_flavor(fruit_a, fruit_b):
@@ -126,32 +161,7 @@ def program_tracing_protocol(tf):
     get_mixed_flavor(Apple(), Mango())
     generic_traces = get_mixed_flavor.experimental_get_tracing_count()
 
-    class FruitTraceType(tf.types.experimental.TraceType):
-        def __init__(self, fruit_type):
-            self.fruit_type = fruit_type
-
-        def is_subtype_of(self, other):
-            return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
-
-        def most_specific_common_supertype(self, others):
-            return self if all(self == other for other in others) else None
-
-        def __eq__(self, other):
-            return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
-
-        def __hash__(self):
-            return hash(self.fruit_type)
-
-    class FruitWithTraceType:
-        def __tf_tracing_type__(self, context):
-            return FruitTraceType(type(self))
-
-    class AppleWithTraceType(FruitWithTraceType):
-        flavor = tf.constant([1, 2])
-
-    class MangoWithTraceType(FruitWithTraceType):
-        flavor = tf.constant([3, 4])
-
+    AppleWithTraceType, MangoWithTraceType = _fruits_with_trace_type(tf, complete=False)
     second = get_mixed_flavor(AppleWithTraceType(), MangoWithTraceType())
     get_mixed_flavor(AppleWithTraceType(), MangoWithTraceType())
     return {"first": first, "second": second, "generic_traces": generic_traces,
@@ -165,34 +175,7 @@ def program_tracing_protocol_complete(tf):
     def get_mixed_flavor(fruit_a, fruit_b):
         return fruit_a.flavor + fruit_b.flavor
 
-    class FruitTraceType(tf.types.experimental.TraceType):
-        def __init__(self, fruit_type):
-            self.fruit_type = fruit_type
-
-        def is_subtype_of(self, other):
-            return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
-
-        def most_specific_common_supertype(self, others):
-            return self if all(self == other for other in others) else None
-
-        def placeholder_value(self, placeholder_context=None):
-            return self.fruit_type()
-
-        def __eq__(self, other):
-            return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
-
-        def __hash__(self):
-            return hash(self.fruit_type)
-
-    class FruitWithTraceType:
-        def __tf_tracing_type__(self, context):
-            return FruitTraceType(type(self))
-
-    class AppleWithTraceType(FruitWithTraceType):
-        flavor = tf.constant([1, 2])
-
-    class MangoWithTraceType(FruitWithTraceType):
-        flavor = tf.constant([3, 4])
+    AppleWithTraceType, MangoWithTraceType = _fruits_with_trace_type(tf, complete=True)
 
     first = get_mixed_flavor(AppleWithTraceType(), MangoWithTraceType())
     second = get_mixed_flavor(AppleWithTraceType(), MangoWithTraceType())

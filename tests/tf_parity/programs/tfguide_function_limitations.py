@@ -3,6 +3,8 @@ the "Limitations" and "Known issues" sections (Python side effects, iterators, l
 tensors, recursion, globals and closures, object arguments, creating variables,
 several optimizers).  tfguide_function.py has the sections before them.
 """
+import contextlib
+
 from _cells import error_name, printed
 
 
@@ -26,7 +28,9 @@ def program_changing_globals(tf):
     return {"lines": lines, "appended": len(external_list)}
 
 
-def program_python_counter_guard(tf):
+def _counter_model(tf, init_scope):
+    """The guide's Model that guards a variable update with a Python counter (inside
+    tf.init_scope when init_scope: then the update runs once, eagerly)."""
     class Model(tf.Module):
         def __init__(self):
             self.v = tf.Variable(0)
@@ -35,27 +39,20 @@ def program_python_counter_guard(tf):
         @tf.function
         def __call__(self):
             if self.counter == 0:
-                self.counter += 1
-                self.v.assign_add(1)
+                with tf.init_scope() if init_scope else contextlib.nullcontext():
+                    self.counter += 1
+                    self.v.assign_add(1)
             return self.v
-    m = Model()
+    return Model()
+
+
+def program_python_counter_guard(tf):
+    m = _counter_model(tf, init_scope=False)
     return {"values": [m().numpy() for _ in range(3)], "counter": m.counter}
 
 
 def program_init_scope_guard(tf):
-    class Model(tf.Module):
-        def __init__(self):
-            self.v = tf.Variable(0)
-            self.counter = 0
-
-        @tf.function
-        def __call__(self):
-            if self.counter == 0:
-                with tf.init_scope():
-                    self.counter += 1
-                    self.v.assign_add(1)
-            return self.v
-    m = Model()
+    m = _counter_model(tf, init_scope=True)
     return {"values": [m().numpy() for _ in range(3)], "counter": m.counter}
 
 
