@@ -118,32 +118,20 @@ def _binary_assert(op_text, fn, x, y, message, summarize):
                  (x, y), summarize=summarize or 3)
 
 
-def _all(fn):
-    return lambda x, y: reduce_ops.reduce_all(fn(x, y))
+def _binary_assertion(public_name, op_text, fn):
+    """tf.debugging.<public_name>(x, y, ...): every element satisfies `x <op_text> y`."""
+    def assertion(x, y, data=None, summarize=None, message=None, name=None):
+        return _binary_assert(op_text, lambda a, b: reduce_ops.reduce_all(fn(a, b)), x, y, message, summarize)
+    assertion.__name__ = assertion.__qualname__ = public_name
+    return assertion
 
 
-def assert_equal(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert("==", _all(math_ops.equal), x, y, message, summarize)
-
-
-def assert_none_equal(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert("!=", _all(math_ops.not_equal), x, y, message, summarize)
-
-
-def assert_less(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert("<", _all(math_ops.less), x, y, message, summarize)
-
-
-def assert_less_equal(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert("<=", _all(math_ops.less_equal), x, y, message, summarize)
-
-
-def assert_greater(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert(">", _all(math_ops.greater), x, y, message, summarize)
-
-
-def assert_greater_equal(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert(">=", _all(math_ops.greater_equal), x, y, message, summarize)
+assert_equal = _binary_assertion("assert_equal", "==", math_ops.equal)
+assert_none_equal = _binary_assertion("assert_none_equal", "!=", math_ops.not_equal)
+assert_less = _binary_assertion("assert_less", "<", math_ops.less)
+assert_less_equal = _binary_assertion("assert_less_equal", "<=", math_ops.less_equal)
+assert_greater = _binary_assertion("assert_greater", ">", math_ops.greater)
+assert_greater_equal = _binary_assertion("assert_greater_equal", ">=", math_ops.greater_equal)
 
 
 def _sign_assert(op_text, fn, x, message, summarize):

@@ -251,16 +251,21 @@ def program_variable_created_once(tf):
     return {"first": c(), "second": c()}
 
 
-def program_two_optimizers_one_function(tf):
-    opt1 = tf.keras.optimizers.Adam(learning_rate=1e-2)
-    opt2 = tf.keras.optimizers.Adam(learning_rate=1e-3)
-
-    @tf.function
+def _train_step(tf):
+    """The guide's train_step, taking the optimizer as an argument."""
     def train_step(w, x, y, optimizer):
         with tf.GradientTape() as tape:
             L = tf.reduce_sum(tf.square(w * x - y))
         gradients = tape.gradient(L, [w])
         optimizer.apply_gradients(zip(gradients, [w]))
+    return train_step
+
+
+def program_two_optimizers_one_function(tf):
+    opt1 = tf.keras.optimizers.Adam(learning_rate=1e-2)
+    opt2 = tf.keras.optimizers.Adam(learning_rate=1e-3)
+
+    train_step = tf.function(_train_step(tf))
 
     w = tf.Variable(2.)
     x = tf.constant([-1.])
@@ -275,11 +280,7 @@ def program_concrete_function_per_optimizer(tf):
     opt1 = tf.keras.optimizers.Adam(learning_rate=1e-2)
     opt2 = tf.keras.optimizers.Adam(learning_rate=1e-3)
 
-    def train_step(w, x, y, optimizer):
-        with tf.GradientTape() as tape:
-            L = tf.reduce_sum(tf.square(w * x - y))
-        gradients = tape.gradient(L, [w])
-        optimizer.apply_gradients(zip(gradients, [w]))
+    train_step = _train_step(tf)
 
     w = tf.Variable(2.)
     x = tf.constant([-1.])
