@@ -142,16 +142,14 @@ def _graph_mode_name(name, advice):
 
 _COLLECTIONS_ADVICE = ("collections are not supported by tapeflow (there is no default graph); keep the "
                        "objects in a Python list, or use model.trainable_variables / model.losses")
-add_to_collection = _graph_mode_name("add_to_collection", _COLLECTIONS_ADVICE)
-add_to_collections = _graph_mode_name("add_to_collections", _COLLECTIONS_ADVICE)
-get_collection = _graph_mode_name("get_collection", _COLLECTIONS_ADVICE)
-get_collection_ref = _graph_mode_name("get_collection_ref", _COLLECTIONS_ADVICE)
+add_to_collection, add_to_collections, get_collection, get_collection_ref = (
+    _graph_mode_name(n, _COLLECTIONS_ADVICE)
+    for n in ("add_to_collection", "add_to_collections", "get_collection", "get_collection_ref"))
 _SESSION_ADVICE = ("(placeholders, Session) is not supported by tapeflow; run eagerly and put the "
                    "computation in a @tf.function")
-Session = _graph_mode_name("Session", _SESSION_ADVICE)
-InteractiveSession = _graph_mode_name("InteractiveSession", _SESSION_ADVICE)
-placeholder = _graph_mode_name("placeholder", _SESSION_ADVICE)
-global_variables_initializer = _graph_mode_name("global_variables_initializer", _SESSION_ADVICE)
+Session, InteractiveSession, placeholder, global_variables_initializer = (
+    _graph_mode_name(n, _SESSION_ADVICE)
+    for n in ("Session", "InteractiveSession", "placeholder", "global_variables_initializer"))
 
 
 # ---- tf.losses as TensorFlow 1 wrote it: (labels, predictions/logits, weights=1.0, ..., reduction=)
