@@ -140,18 +140,11 @@ def program_checkpoint_restore_before_build(tf):
 
 
 def _graph_module(tf):
-    Dense, _ = _modules(tf)
+    """The guide's SequentialModule with its __call__ decorated with @tf.function."""
+    _, SequentialModule = _modules(tf)
 
-    class MySequentialModule(tf.Module):
-        def __init__(self, name=None):
-            super().__init__(name=name)
-            self.dense_1 = Dense(in_features=3, out_features=3)
-            self.dense_2 = Dense(in_features=3, out_features=2)
-
-        @tf.function
-        def __call__(self, x):
-            x = self.dense_1(x)
-            return self.dense_2(x)
+    class MySequentialModule(SequentialModule):
+        __call__ = tf.function(SequentialModule.__call__)
     return MySequentialModule
 
 
