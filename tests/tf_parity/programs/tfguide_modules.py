@@ -41,6 +41,22 @@ def _modules(tf):
     return Dense, SequentialModule
 
 
+def _two_flexible_layers(base, layer, method):
+    """The guide's two-layer model of flexible layers: a tf.Module called through __call__
+    or a keras.Model called through call."""
+    class MySequential(base):
+        def __init__(self, name=None, **kwargs):
+            super().__init__(name=name, **kwargs)
+            self.dense_1 = layer(out_features=3)
+            self.dense_2 = layer(out_features=2)
+
+        def forward(self, x):
+            x = self.dense_1(x)
+            return self.dense_2(x)
+    setattr(MySequential, method, MySequential.forward)
+    return MySequential
+
+
 def _flexible(tf):
     class FlexibleDenseModule(tf.Module):
         def __init__(self, out_features, name=None):
@@ -56,16 +72,7 @@ def _flexible(tf):
             y = tf.matmul(x, self.w) + self.b
             return tf.nn.relu(y)
 
-    class MySequentialModule(tf.Module):
-        def __init__(self, name=None):
-            super().__init__(name=name)
-            self.dense_1 = FlexibleDenseModule(out_features=3)
-            self.dense_2 = FlexibleDenseModule(out_features=2)
-
-        def __call__(self, x):
-            x = self.dense_1(x)
-            return self.dense_2(x)
-    return MySequentialModule
+    return _two_flexible_layers(tf.Module, FlexibleDenseModule, "__call__")
 
 
 def program_simple_module(tf):
@@ -232,18 +239,7 @@ def _flexible_dense(tf):
 
 
 def _keras_sequential_model(tf):
-    FlexibleDense = _flexible_dense(tf)
-
-    class MySequentialModel(tf.keras.Model):
-        def __init__(self, name=None, **kwargs):
-            super().__init__(**kwargs)
-            self.dense_1 = FlexibleDense(out_features=3)
-            self.dense_2 = FlexibleDense(out_features=2)
-
-        def call(self, x):
-            x = self.dense_1(x)
-            return self.dense_2(x)
-    return MySequentialModel
+    return _two_flexible_layers(tf.keras.Model, _flexible_dense(tf), "call")
 
 
 def program_keras_model(tf):
