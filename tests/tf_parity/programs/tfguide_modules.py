@@ -106,11 +106,16 @@ def program_waiting_to_create_variables(tf):
             "variables": [(v.name, v.shape) for v in my_model.variables]}
 
 
-def program_checkpoint_roundtrip(tf):
+def _flexible_model_called(tf):
+    """(the class, the guide's model of it, its input, its output) for the checkpoint cells."""
     MySequentialModule = _flexible(tf)
     my_model = MySequentialModule(name="the_model")
     x = tf.constant([[2.0, 2.0, 2.0]])
-    before = my_model(x)
+    return MySequentialModule, my_model, x, my_model(x)
+
+
+def program_checkpoint_roundtrip(tf):
+    MySequentialModule, my_model, x, before = _flexible_model_called(tf)
     with tempfile.TemporaryDirectory() as tmp:
         chkp_path = os.path.join(tmp, "my_checkpoint")
         checkpoint = tf.train.Checkpoint(model=my_model)
@@ -132,10 +137,7 @@ def program_checkpoint_roundtrip(tf):
 def program_checkpoint_restore_before_build(tf):
     # The guide restores into a new, not yet built module and then calls it:
     # the variables created on that first call take the checkpoint's values.
-    MySequentialModule = _flexible(tf)
-    my_model = MySequentialModule(name="the_model")
-    x = tf.constant([[2.0, 2.0, 2.0]])
-    before = my_model(x)
+    MySequentialModule, my_model, x, before = _flexible_model_called(tf)
     with tempfile.TemporaryDirectory() as tmp:
         chkp_path = os.path.join(tmp, "my_checkpoint")
         tf.train.Checkpoint(model=my_model).write(chkp_path)
