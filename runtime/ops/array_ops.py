@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import devices, dtypes
 from .. import shape_rules as R
-from ..errors import arg_error, bad_shape_error, with_location
+from ..errors import InvalidArgumentError, arg_error, bad_shape_error, with_location
 from ..registry import Aval, bind, defprim, state
 from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import math_ops as M
@@ -274,7 +274,15 @@ def reshape_keeping_unknown(x, dims):
 
 def _expand_squeeze_impl(xp, x, shape):
     # Size-1 axes are inserted or dropped; unknown dims come from x in order.
-    src = iter(d for d in x.shape if d != 1)
+    sizes = [d for d in x.shape if d != 1]
+    if len(sizes) != sum(1 for d in shape if d != 1):
+        # A dim unknown while tracing is 1 now: eager tf.squeeze would drop it too, so
+        # the traced shape would be wrong -- refuse rather than answer differently.
+        raise InvalidArgumentError(
+            f"squeeze: the value of shape {list(x.shape)} has a size-1 dimension that was unknown when the "
+            f"function was traced (traced result shape {['?' if d is None else d for d in shape]}); "
+            f"give tf.squeeze an explicit axis")
+    src = iter(sizes)
     real = [1 if d == 1 else next(src) for d in shape]
     return xp.reshape(x, real)
 
@@ -289,6 +297,8 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
     rank = len(dims)
     if axis is None:
         axes = [i for i, d in enumerate(dims) if d == 1]
+        if None in dims:  # checked when it runs: an unknown dim may turn out to be 1
+            return bind(EXPAND_SQUEEZE, (x,), {"shape": tuple(d for i, d in enumerate(dims) if i not in axes)})
     else:
         axes = [int(a) % rank for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
         for a in axes:
