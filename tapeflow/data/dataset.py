@@ -10,7 +10,7 @@ import threading
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, positive, scalar_result
+from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, positive, python_sources_of, scalar_result
 from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
 from tapeflow.data.ragged_values import RaggedValue
@@ -27,8 +27,20 @@ def graph_being_traced():
     return getattr(_outer, "graph", None)
 
 
+def _eagerly(fn):
+    """fn() with no graph being traced: a structure or spec learnt from the first element
+    (after map) runs the pipeline's functions eagerly, even when asked for while a
+    tf.function is traced (a staged loop over the data set needs its element_spec)."""
+    saved, state.graph = state.graph, None
+    try:
+        return fn()
+    finally:
+        state.graph = saved
+
+
 class Dataset:
-    def __init__(self, produce, tmpl=None, cardinality=UNKNOWN, shapes=None, tmpl_fn=None):
+    def __init__(self, produce, tmpl=None, cardinality=UNKNOWN, shapes=None, tmpl_fn=None,
+                 python_sources=frozenset()):
         self._produce = produce
         # The structure template, through a function: after map it is learnt from
         # the first mapped element, so it is read only while iterating.
@@ -42,10 +54,14 @@ class Dataset:
         # True after batch(drop_remainder=False) over elements of unknown shape: element_spec
         # learns the shapes from the first element, whose batch size is not the static one.
         self._lead_varies = False
+        # Non-empty when a pass runs Python outside the pipeline's own functions (a generator, an
+        # SQL query): a `for` over it inside a tf.function is staged, each call pulling the
+        # elements when the graph runs, instead of being unrolled at trace time.
+        self._python_sources = python_sources  # their names ('from_generator', 'from_sql')
 
     @property
     def _tmpl(self):
-        return self._tmpl_fn()
+        return _eagerly(self._tmpl_fn)
 
     # ------------------------------------------------------------ iteration
     def _element(self, flat):
@@ -118,7 +134,7 @@ class Dataset:
             return S.pack(self._tmpl, self._row_specs)
         shapes, first = self._shapes, None
         if shapes is None:  # e.g. after map: look at the first element
-            first = next(iter(self._produce()), None)
+            first = _eagerly(lambda: next(iter(self._produce()), None))
             if first is None:
                 raise ValueError("element_spec: the dataset is empty and its element structure is unknown")
             shapes = [(a.shape, a.dtype) for a in first]
@@ -135,6 +151,7 @@ class Dataset:
                       shapes=self._shapes if shapes == "same" else shapes, tmpl_fn=self._tmpl_fn)
         out._nested, out._options = self._nested, self._options
         out._lead_varies = self._lead_varies and shapes == "same"
+        out._python_sources = self._python_sources
         return out
 
     # ------------------------------------------------------------ sources
@@ -201,7 +218,8 @@ class Dataset:
             card = UNKNOWN
         shapes = None if any(d._shapes is None for d in parts) else [s for d in parts for s in d._shapes]
         return Dataset(produce, cardinality=card, shapes=shapes,
-                       tmpl_fn=lambda: S.pack(tmpl_of, [d._tmpl for d in parts]))
+                       tmpl_fn=lambda: S.pack(tmpl_of, [d._tmpl for d in parts]),
+                       python_sources=python_sources_of(parts))
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None,
@@ -349,7 +367,8 @@ class Dataset:
                 yield [np.asarray(i, np.int64)] + flat
 
         shapes = None if self._shapes is None else [((), np.dtype(np.int64))] + list(self._shapes)
-        return Dataset(produce, cardinality=self._card, shapes=shapes, tmpl_fn=lambda: (S.LEAF, self._tmpl))
+        return Dataset(produce, cardinality=self._card, shapes=shapes, tmpl_fn=lambda: (S.LEAF, self._tmpl),
+                       python_sources=self._python_sources)
 
     def concatenate(self, dataset, name=None):
         first, second = self, dataset
@@ -367,7 +386,9 @@ class Dataset:
 
         a, b = self._card, dataset._card
         card = INFINITE if INFINITE in (a, b) else (a + b if a >= 0 and b >= 0 else UNKNOWN)
-        return self._derive(produce, card, shapes=None)
+        out = self._derive(produce, card, shapes=None)
+        out._python_sources = self._python_sources | dataset._python_sources
+        return out
 
     def cache(self, filename="", name=None):
         """Keep the elements of the first complete pass in memory and replay them."""

@@ -60,7 +60,8 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
                 yield flat
             index = (index + 1) % cycle
 
-    out = Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=learnt_tmpl(store, produce, "interleave"))
+    out = Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=learnt_tmpl(store, produce, "interleave"),
+                  python_sources=self._python_sources)
     out._options = self._options
     return out
 

@@ -6,7 +6,10 @@ Inside a function being traced, `next(iterator)` (in converted code) and `get_ne
 graph nodes that take the next element when the graph runs, as TensorFlow's iterator ops
 do: one element per call of the function, and one per iteration of a tensor loop.  An
 iterator created while tracing starts over on every call (TensorFlow makes a new one per
-call).  A Python `for` over an iterator while tracing still reads it at trace time.
+call).  A `for` over a data set that runs Python (`from_generator`) while tracing is a staged
+loop whose condition is `has_next_in_graph()` (a node that fetches the next element into
+`_peeked` when the graph runs, or says the data has ended) and whose body takes it; a `for`
+over any other finite data set still reads it at trace time (unrolled).
 
 Checkpointing: an iterator's state is the number of elements it has produced, kept in an
 int64 variable made when a checkpoint first asks for it (so an iterator made inside a
@@ -20,12 +23,14 @@ saves its buffers).
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.runtime.errors import OutOfRangeError
+from tapeflow.runtime.errors import FailedPreconditionError, OutOfRangeError
 from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import state
 from tapeflow.runtime.tensor import Tensor
 from tapeflow.runtime.variables import Variable
 from tapeflow.train.trackable import Trackable
+from tapeflow.tracer.py_function import data_pull
+from tapeflow.tracer.signature import TensorSpec
 
 
 class DatasetIterator(Trackable):
@@ -42,10 +47,11 @@ class DatasetIterator(Trackable):
         # node takes elements from it (a Python `for` over it needs no node).
         self._made_in = state.graph
         self._restart_staged = False
+        self._peeked = []            # an element fetched by has_next_in_graph, not yet given
 
     def _restart(self):
         self._elements = iter(self._dataset._iter_elements())
-        self._count, self._log, self._cursor = 0, None, 0
+        self._count, self._log, self._cursor, self._peeked = 0, None, 0, []
         return []
 
     def __iter__(self):
@@ -54,6 +60,11 @@ class DatasetIterator(Trackable):
     def __next__(self):
         if self._position is not None and self._position._value is not self._written:
             self._restore_to(self._position._value)
+        element = self._peeked.pop() if self._peeked else self._fetch()
+        self._count += 1
+        return element
+
+    def _fetch(self):
         log = self._log
         if log is None:
             element = next(self._elements)
@@ -64,7 +75,6 @@ class DatasetIterator(Trackable):
             log.append(element)
         if log is not None:
             self._cursor += 1
-        self._count += 1
         return element
 
     def next(self):  # TF1 eager iterators had .next() as well
@@ -80,13 +90,7 @@ class DatasetIterator(Trackable):
 
     def next_in_graph(self):
         """The next element, taken when the graph runs (a stateful node)."""
-        from tapeflow.tracer.py_function import py_function
-        if self._made_in is not None and not self._restart_staged:
-            # In the graph that made the iterator (not in a loop body being traced):
-            # stateful nodes keep program order, so it runs before any element is taken.
-            with graph_context(self._made_in):
-                py_function(self._restart, [], [])
-            self._restart_staged = True
+        self._stage_restart()
         specs = S.flatten(self.element_spec)
 
         def pull():
@@ -96,11 +100,39 @@ class DatasetIterator(Trackable):
                 raise OutOfRangeError("End of sequence: the iterator's data set has no more elements") from None
             return list(S.flatten(element))
 
-        return S.pack(S.template(self.element_spec), py_function(pull, [], list(specs)))
+        return S.pack(S.template(self.element_spec), data_pull(pull, list(specs)))
+
+    def has_next_in_graph(self):
+        """A bool node: whether the data has another element, fetched when the graph runs
+        and kept for the next `next` (so a loop that stops on another condition loses none)."""
+        self._stage_restart()
+
+        def peek():
+            if self._position is not None and self._position._value is not self._written:
+                self._restore_to(self._position._value)
+            if not self._peeked:
+                try:
+                    self._peeked.append(self._fetch())
+                except StopIteration:
+                    return np.bool_(False)
+            return np.bool_(True)
+
+        return data_pull(peek, TensorSpec((), "bool"))
+
+    def _stage_restart(self):
+        if self._made_in is not None and not self._restart_staged:
+            # In the graph that made the iterator (not in a loop body being traced):
+            # stateful nodes keep program order, so it runs before any element is taken.
+            with graph_context(self._made_in):
+                data_pull(self._restart, [])
+            self._restart_staged = True
 
     def _restore_to(self, restored):
         """Continue after the first `restored` elements (a restored position)."""
         count = int(restored._value)
+        if self._peeked and self._log is not None:
+            self._cursor -= 1  # the peeked element is the log's last one given: not given after all
+        self._peeked = []
         start = self._count - self._cursor if self._log is not None else None
         if start is not None and start <= count <= start + len(self._log):
             self._cursor = count - start
@@ -123,9 +155,15 @@ class DatasetIterator(Trackable):
     def _before_save(self):
         """Called by a checkpoint write: the count goes into the variable, and the elements
         from here on are kept (with those a replay has not yet given again)."""
+        if "from_generator" in self._dataset._python_sources:
+            # TensorFlow cannot save a Python generator's state either ("PyFunc is stateful").
+            raise FailedPreconditionError(
+                "checkpoint: the iterator's data set reads a Python generator (Dataset.from_generator), "
+                "whose position cannot be saved")
         self._position._value = self._written = Tensor(np.array(self._count, dtype=np.int64))
-        self._log = [] if self._log is None else self._log[self._cursor:]
-        self._cursor = 0
+        # A peeked element was fetched but not given: it is the first one to replay.
+        self._log = self._peeked + ([] if self._log is None else self._log[self._cursor:])
+        self._cursor, self._peeked = 0, []
 
 
 _END = object()

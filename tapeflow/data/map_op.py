@@ -50,4 +50,5 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
             raise ValueError("the element structure of an empty mapped dataset is unknown")
         return out_tmpl[0]
 
-    return Dataset(produce, cardinality=self._card, shapes=None, tmpl_fn=tmpl_fn)
+    return Dataset(produce, cardinality=self._card, shapes=None, tmpl_fn=tmpl_fn,
+                   python_sources=self._python_sources)

@@ -45,14 +45,19 @@ class _Rows:
 
 
 class Pull:
-    """The elements of an endless data set, taken one per iteration when the graph
-    runs (the iterator's graph `next`); the loop ends only by break or return."""
+    """The elements of a data set, taken one per iteration when the graph runs (the
+    iterator's graph `next`).  An endless one ends only by break or return; a finite
+    one also when `more()` (the iterator's graph end-of-data check, run by the loop's
+    condition before each iteration) is false."""
 
-    def __init__(self, iterator):
-        self.iterator = iterator
+    def __init__(self, iterator, finite):
+        self.iterator, self.finite = iterator, finite
 
     def length(self):
         return convert_to_tensor(2 ** 31 - 1)
+
+    def more(self):
+        return self.iterator.has_next_in_graph() if self.finite else None
 
     def element(self, i):
         return self.iterator.next_in_graph()
@@ -67,6 +72,13 @@ def is_endless_dataset(it):
         return int(card()) == -1
     except (TypeError, ValueError):
         return False
+
+
+def runs_python(it):
+    """A data set (or an iterator over one) whose passes run Python, duck-typed: unrolled
+    at trace time it would run that Python once, so a loop over it is staged."""
+    dataset = getattr(it, "_dataset", it)
+    return bool(getattr(dataset, "_python_sources", None)) and hasattr(it, "element_spec")
 
 
 def source(it):

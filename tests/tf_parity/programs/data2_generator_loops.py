@@ -1,0 +1,228 @@
+"""Loops over Python-run tf.data pipelines (from_generator) inside a tf.function: a
+staged loop that runs the generator anew on every call, never unrolled at trace time."""
+import tempfile
+
+
+def _counting_generator(tf):
+    """A data set whose n-th pass yields 0 .. n-1, and the count of passes."""
+    calls = [0]
+
+    def gen():
+        calls[0] += 1
+        for i in range(calls[0]):
+            yield i
+
+    return tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.int64)), calls
+
+
+def program_closure_dataset_runs_generator_each_call(tf):
+    ds, calls = _counting_generator(tf)
+    traces = []
+
+    @tf.function
+    def total():
+        traces.append(1)
+        s = tf.constant(0, tf.int64)
+        for x in ds:
+            s += x
+        return s
+
+    return {"totals": [total() for _ in range(4)], "generator_runs": calls[0], "traces": len(traces)}
+
+
+def program_dataset_argument_one_trace(tf):
+    ds, calls = _counting_generator(tf)
+    traces = []
+
+    @tf.function
+    def total(d):
+        traces.append(1)
+        s = tf.constant(0, tf.int64)
+        for x in d:
+            s += x * x
+        return s
+
+    return {"totals": [total(ds) for _ in range(3)], "generator_runs": calls[0], "traces": len(traces)}
+
+
+def program_concrete_function_iterates_anew(tf):
+    ds, calls = _counting_generator(tf)
+
+    @tf.function
+    def count():
+        n = tf.constant(0)
+        for _ in ds:
+            n += 1
+        return n
+
+    cf = count.get_concrete_function()
+    return {"calls": [cf(), cf(), count()], "generator_runs": calls[0],
+            "traces": count.experimental_get_tracing_count()}
+
+
+def program_map_and_batch_over_generator(tf):
+    def gen():
+        for i in range(7):
+            yield float(i), i % 2
+
+    ds = tf.data.Dataset.from_generator(
+        gen, output_signature=(tf.TensorSpec((), tf.float32), tf.TensorSpec((), tf.int32)))
+    ds = ds.map(lambda x, y: (x * 10.0, y)).batch(3)
+
+    @tf.function
+    def sums():
+        acc = tf.constant(0.0)
+        odd = tf.constant(0)
+        rows = tf.constant(0)
+        for x, y in ds:
+            acc += tf.reduce_sum(x)
+            odd += tf.reduce_sum(y)
+            rows += tf.shape(x)[0]
+        return acc, odd, rows
+
+    return {"first": sums(), "second": sums()}
+
+
+def program_break_on_tensor_condition(tf):
+    def gen():
+        yield from range(10)
+
+    ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.int32))
+
+    @tf.function
+    def until(limit):
+        s = tf.constant(0)
+        for x in ds:
+            if x >= limit:
+                break
+            s += x
+        return s
+
+    return {"three": until(tf.constant(3)), "six": until(tf.constant(6)), "all": until(tf.constant(99)),
+            "traces": until.experimental_get_tracing_count()}
+
+
+def program_continue_and_enumerate(tf):
+    def gen():
+        for i in range(6):
+            yield [i, 2 * i]
+
+    ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((2,), tf.int64))
+
+    @tf.function
+    def f():
+        s = tf.constant(0, tf.int64)
+        for i, v in ds.enumerate():
+            if i % 2 == 0:
+                continue
+            s += v[1] * i
+        return s
+
+    return {"a": f(), "b": f()}
+
+
+def program_zip_generator_with_range(tf):
+    def gen():
+        yield from (1.5, 2.5, 3.5)
+
+    g = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.float32))
+    ds = tf.data.Dataset.zip((g, tf.data.Dataset.range(10)))
+
+    @tf.function
+    def f():
+        s = tf.constant(0.0)
+        for a, b in ds:
+            s += a * tf.cast(b, tf.float32)
+        return s
+
+    return {"a": f(), "b": f()}
+
+
+def program_empty_generator_loop(tf):
+    def gen():
+        return iter(())
+
+    ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.float32))
+
+    @tf.function
+    def f():
+        s = tf.constant(5.0)
+        for x in ds:
+            s += x
+        return s
+
+    return {"a": f()}
+
+
+def program_next_over_generator_iterator_advances_per_call(tf):
+    def gen():
+        yield from range(3)
+
+    it = iter(tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.int64)))
+
+    @tf.function
+    def take():
+        return next(it)
+
+    got = [take() for _ in range(3)]
+    try:
+        take()
+        end = "none"
+    except tf.errors.OutOfRangeError:
+        end = "OutOfRangeError"
+    return {"got": got, "end": end, "traces": take.experimental_get_tracing_count()}
+
+
+def program_for_over_outer_iterator_consumes_it(tf):
+    def gen():
+        yield from range(5)
+
+    it = iter(tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.int64)))
+    first = next(it)
+
+    @tf.function
+    def rest():
+        s = tf.constant(0, tf.int64)
+        for x in it:
+            s += x
+        return s
+
+    return {"first": first, "rest": rest(), "again": rest()}
+
+
+def program_saved_model_refuses_generator_loop(tf):
+    def gen():
+        yield from range(3)
+
+    ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.int64))
+    m = tf.Module()
+
+    @tf.function(input_signature=[])
+    def total():
+        s = tf.constant(0, tf.int64)
+        for x in ds:
+            s += x
+        return s
+
+    m.total = total
+    value = total()
+    try:
+        tf.saved_model.save(m, tempfile.mkdtemp())
+        refused = False
+    except AssertionError:
+        refused = True
+    return {"value": value, "refused": refused}
+
+
+def program_checkpoint_refuses_generator_iterator(tf):
+    def gen():
+        yield from range(4)
+
+    it = iter(tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.int64)))
+    first = next(it)
+    try:
+        tf.train.Checkpoint(it=it).write(tempfile.mkdtemp() + "/ckpt")
+        refused = "no"
+    except tf.errors.FailedPreconditionError:
+        refused = "FailedPreconditionError"
+    return {"first": first, "refused": refused, "next": next(it)}
