@@ -20,11 +20,6 @@ def remember(store, tmpl, flat):
     return flat
 
 
-def python_sources_of(datasets):
-    """The Python sources (Dataset._python_sources) of a result built from `datasets`."""
-    return frozenset().union(*(d._python_sources for d in datasets))
-
-
 def positive(n, op):
     n = int(n)
     if n <= 0:

@@ -51,7 +51,7 @@ def group_by_window(self, key_func, reduce_func, window_size=None, window_size_f
 
     return Dataset(produce, cardinality=UNKNOWN, shapes=None,
                    tmpl_fn=learnt_tmpl(store, produce, "group_by_window"), 
-                   python_sources=self._python_sources)
+                   parents=(self,))
 
 
 def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_batch_sizes,

@@ -61,7 +61,7 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
             index = (index + 1) % cycle
 
     out = Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=learnt_tmpl(store, produce, "interleave"),
-                  python_sources=self._python_sources)
+                  parents=(self,))
     out._options = self._options
     return out
 

@@ -13,16 +13,20 @@ over any other finite data set still reads it at trace time (unrolled).
 
 Checkpointing: an iterator's state is the number of elements it has produced, kept in an
 int64 variable made when a checkpoint first asks for it (so an iterator made inside a
-tf.function creates no variable).  From a save on, the iterator keeps the elements it
-produces until the next save, so restoring into the same iterator replays exactly what
-followed the save, shuffled or not.  Restoring into another iterator (a new process)
-starts a fresh pass and skips as many elements: the same sequence for a deterministic
-data set, but a reshuffling or unseeded shuffle gives another order there (TensorFlow
-saves its buffers).
+tf.function creates no variable), and, when the pipeline shuffles, the pass numbers its
+shuffles draw from (a second variable: TensorFlow saves its seed state).  From a save on,
+the iterator keeps the elements it produces until the next save, so restoring into the
+same iterator replays exactly what followed the save.  Restoring into another iterator (a
+new process) starts a pass at the saved position: directly where the pipeline knows how
+(Dataset._start_at: sources, map, batch, seeded shuffle, repeat, take, skip, prefetch,
+zip, enumerate, concatenate), else by producing and dropping that many elements (filter,
+interleave, ...; an unseeded reshuffle there gives another order).  An iterator over a
+Python generator refuses to be saved (TensorFlow's FailedPreconditionError).
 """
 import numpy as np
 
 from tapeflow.data import structure as S
+from tapeflow.data.dataset import eagerly
 from tapeflow.runtime.errors import FailedPreconditionError, OutOfRangeError
 from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import state
@@ -48,8 +52,15 @@ class DatasetIterator(Trackable):
         self._made_in = state.graph
         self._restart_staged = False
         self._peeked = []            # an element fetched by has_next_in_graph, not yet given
+        self._epochs = self._pass_epochs()  # the pass numbers its shuffles draw this pass from
+        self._epochs_variable = None  # checkpointed with the position, when there are shuffles
+
+    def _pass_epochs(self):
+        # Read before the pass starts (a pass takes its number when it produces its first element).
+        return [e[0] for e in self._dataset._shuffle_epochs()]
 
     def _restart(self):
+        self._epochs = self._pass_epochs()
         self._elements = iter(self._dataset._iter_elements())
         self._count, self._log, self._cursor, self._peeked = 0, None, 0, []
         return []
@@ -137,20 +148,43 @@ class DatasetIterator(Trackable):
         if start is not None and start <= count <= start + len(self._log):
             self._cursor = count - start
         else:
-            self._elements = iter(self._dataset._iter_elements())
-            for _ in range(count):
-                if next(self._elements, _END) is _END:
-                    break
+            self._start_pass_at(count)
             self._log = None
             self._cursor = 0
         self._count = count
         self._written = restored
 
+    def _start_pass_at(self, count):
+        """A new pass, positioned after `count` elements: directly where the pipeline knows
+        how (range, from_tensor_slices, map, batch, shuffle, repeat, take, skip, prefetch,
+        zip, ...: nothing before `count` is produced or mapped), else by producing and
+        dropping them (filter, interleave, ...)."""
+        lists = self._dataset._shuffle_epochs()
+        saved = self._epochs if self._epochs_variable is None else \
+            [int(v) for v in np.asarray(self._epochs_variable._value._value).reshape(-1)]
+        if len(saved) == len(lists):
+            flats = eagerly(lambda: self._dataset._start_at(count, {id(e): v for e, v in zip(lists, saved)}))
+            if flats is not None:
+                self._elements = iter(self._dataset._iter_elements(flats))
+                self._epochs = saved
+                return
+        self._epochs = self._pass_epochs()
+        self._elements = iter(self._dataset._iter_elements())
+        for _ in range(count):
+            if next(self._elements, _END) is _END:
+                break
+
     def _trackable_children(self):
         if self._position is None:
             self._position = Variable(np.int64(self._count), trainable=False, name="iterator_position")
             self._written = self._position._value
-        return {"_iterator_position": self._position}
+            if self._epochs:
+                self._epochs_variable = Variable(np.array(self._epochs, np.int64), trainable=False,
+                                                 name="iterator_shuffle_epochs")
+        children = {"_iterator_position": self._position}
+        if self._epochs_variable is not None:
+            children["_iterator_shuffle_epochs"] = self._epochs_variable
+        return children
 
     def _before_save(self):
         """Called by a checkpoint write: the count goes into the variable, and the elements
@@ -161,6 +195,8 @@ class DatasetIterator(Trackable):
                 "checkpoint: the iterator's data set reads a Python generator (Dataset.from_generator), "
                 "whose position cannot be saved")
         self._position._value = self._written = Tensor(np.array(self._count, dtype=np.int64))
+        if self._epochs_variable is not None:
+            self._epochs_variable._value = Tensor(np.array(self._epochs, dtype=np.int64))
         # A peeked element was fetched but not given: it is the first one to replay.
         self._log = self._peeked + ([] if self._log is None else self._log[self._cursor:])
         self._cursor, self._peeked = 0, []

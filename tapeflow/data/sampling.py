@@ -4,7 +4,7 @@ import numpy as np
 
 from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
-from tapeflow.data.elements import INFINITE, UNKNOWN, python_sources_of
+from tapeflow.data.elements import INFINITE, UNKNOWN
 from tapeflow.runtime.errors import with_location
 
 
@@ -48,7 +48,7 @@ def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
             yield flat
 
     return Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=_first_tmpl(datasets),
-                   python_sources=python_sources_of(datasets + [choice_dataset]))
+                   parents=datasets + [choice_dataset])
 
 
 def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
@@ -85,4 +85,4 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
     cards = [d._card for d in datasets]
     card = INFINITE if all(c == INFINITE for c in cards) and not stop_on_empty_dataset else UNKNOWN
     return Dataset(produce, cardinality=card, shapes=None, tmpl_fn=_first_tmpl(datasets),
-                   python_sources=python_sources_of(datasets))
+                   parents=datasets)

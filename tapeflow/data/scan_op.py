@@ -34,4 +34,4 @@ def scan(self, initial_state, scan_func, name=None):
             yield out_flat
 
     return Dataset(produce, cardinality=self._card, shapes=None, tmpl_fn=learnt_tmpl(store, produce, "scan"),
-                   python_sources=self._python_sources)
+                   parents=(self,))
