@@ -54,21 +54,27 @@ class Dataset:
         # True after batch(drop_remainder=False) over elements of unknown shape: element_spec
         # learns the shapes from the first element, whose batch size is not the static one.
         self._lead_varies = False
-        # Non-empty when a pass runs Python outside the pipeline's own functions (a generator, an
-        # SQL query): a `for` over it inside a tf.function is staged, each call pulling the
-        # elements when the graph runs, instead of being unrolled at trace time.
+        # A pass that runs Python outside the pipeline's own functions (a generator, an SQL
+        # query) is one reason for _passes_differ.
         self._python_source = python_source  # 'from_generator', 'from_sql' or None
         self._parents = tuple(parents)  # the data sets this one reads (for facts of the whole pipeline)
         # seek(k, epochs): a fresh pass's flat elements from element k on, reached without
         # producing the first k (a restored iterator's position); None where unknown how.
         self._seek = seek
         self._epoch = None  # shuffle(): the [count] of its passes started (the seed of the next)
+        self._reshuffles = False  # shuffle(reshuffle_each_iteration=True): each pass another order
 
     @property
     def _python_sources(self):
         """The Python sources anywhere in the pipeline, by name."""
         own = frozenset(() if self._python_source is None else (self._python_source,))
         return own.union(*(p._python_sources for p in self._parents))
+
+    @property
+    def _passes_differ(self):
+        """Whether two passes may give different elements (a Python source, a reshuffle):
+        a `for` over it inside a tf.function is staged, never unrolled at trace time."""
+        return bool(self._python_sources) or self._reshuffles or any(p._passes_differ for p in self._parents)
 
     @property
     def _tmpl(self):

@@ -6,8 +6,8 @@ Inside a function being traced, `next(iterator)` (in converted code) and `get_ne
 graph nodes that take the next element when the graph runs, as TensorFlow's iterator ops
 do: one element per call of the function, and one per iteration of a tensor loop.  An
 iterator created while tracing starts over on every call (TensorFlow makes a new one per
-call).  A `for` over a data set that runs Python (`from_generator`) while tracing is a staged
-loop whose condition is `has_next_in_graph()` (a node that fetches the next element into
+call).  A `for` over a data set whose passes differ (`from_generator`, a reshuffle) while
+tracing is a staged loop whose condition is `has_next_in_graph()` (a node that fetches the next element into
 `_peeked` when the graph runs, or says the data has ended) and whose body takes it; a `for`
 over any other finite data set still reads it at trace time (unrolled).
 

@@ -77,4 +77,5 @@ def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=No
 
     out = self._derive(produce, seek=seek)
     out._epoch = epoch
+    out._reshuffles = bool(reshuffle_each_iteration)
     return out

@@ -6,8 +6,8 @@ returns the new state.  The decision is made at run time, per statement:
   - a symbolic condition stages a cond / while_loop node;
   - a for loop over a tensor (or tf.range / enumerate / zip of tensors) while
     tracing is a staged loop over the first axis; over an endless data set or one
-    that runs Python (from_generator) a staged loop pulling elements when the graph
-    runs; over a Python iterable (list, range of ints, other data sets) it runs in
+    whose passes differ (from_generator, a reshuffle) a staged loop pulling elements
+    when the graph runs; over a Python iterable (list, range of ints, other data sets) it runs in
     Python, unrolled into the graph.
 A Python while loop whose condition turns symbolic part way is staged from
 that iteration on.  Loops are never unrolled when the condition is a tensor.
@@ -100,9 +100,9 @@ def _staged_source(iter_):
     if iteration.is_endless_dataset(iter_):
         # Unrolled at trace time it would never end: staged, one element per iteration.
         return iteration.Pull(iter(iter_), finite=False)
-    if iteration.runs_python(iter_):
-        # Unrolled, its Python would run once, at trace time: staged, pulling elements
-        # until the data ends, anew on every call.
+    if iteration.varies_per_pass(iter_):
+        # Unrolled, its Python would run (its shuffle draw) once, at trace time: staged,
+        # pulling elements until the data ends, anew on every call.
         return iteration.Pull(iter(iter_), finite=True)
     return None
 

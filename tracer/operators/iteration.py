@@ -74,11 +74,12 @@ def is_endless_dataset(it):
         return False
 
 
-def runs_python(it):
-    """A data set (or an iterator over one) whose passes run Python, duck-typed: unrolled
-    at trace time it would run that Python once, so a loop over it is staged."""
+def varies_per_pass(it):
+    """A data set (or an iterator over one) whose passes may differ (it runs Python, or
+    reshuffles), duck-typed: unrolled at trace time, every call would see the elements of
+    the pass made while tracing, so a loop over it is staged."""
     dataset = getattr(it, "_dataset", it)
-    return bool(getattr(dataset, "_python_sources", None)) and hasattr(it, "element_spec")
+    return getattr(dataset, "_passes_differ", False) is True and hasattr(it, "element_spec")
 
 
 def source(it):

@@ -1,5 +1,6 @@
-"""Loops over Python-run tf.data pipelines (from_generator) inside a tf.function: a
-staged loop that runs the generator anew on every call, never unrolled at trace time."""
+"""Loops inside a tf.function over tf.data pipelines whose passes differ (from_generator,
+a reshuffle): a staged loop that makes a new pass on every call, never unrolled at trace
+time."""
 import tempfile
 
 
@@ -226,3 +227,38 @@ def program_checkpoint_refuses_generator_iterator(tf):
     except tf.errors.FailedPreconditionError:
         refused = "FailedPreconditionError"
     return {"first": first, "refused": refused, "next": next(it)}
+
+
+def program_reshuffled_dataset_loop_reshuffles_per_call(tf):
+    # The orders themselves differ between the libraries (their shuffles draw differently):
+    # compared is that each call is a new pass, as in TensorFlow, not the trace's pass again.
+    ds = tf.data.Dataset.range(6).shuffle(6, seed=3)
+
+    @tf.function
+    def order():
+        out = tf.TensorArray(tf.int64, size=0, dynamic_size=True)
+        i = 0
+        for x in ds:
+            out = out.write(i, x)
+            i += 1
+        return out.stack()
+
+    a, b, c = (order().numpy().tolist() for _ in range(3))
+    return {"permutations": [sorted(v) for v in (a, b, c)], "calls_differ": a != b and b != c,
+            "traces": order.experimental_get_tracing_count()}
+
+
+def program_fixed_shuffle_loop_keeps_its_order(tf):
+    ds = tf.data.Dataset.range(6).shuffle(6, seed=3, reshuffle_each_iteration=False)
+
+    @tf.function
+    def digits():
+        s = tf.constant(0, tf.int64)
+        w = tf.constant(1, tf.int64)
+        for x in ds:
+            s += x * w
+            w *= 10
+        return s
+
+    a, b = digits(), digits()
+    return {"same": bool(a == b), "digit_sum": sum(int(d) for d in str(int(a)))}
