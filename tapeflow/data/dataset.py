@@ -419,10 +419,17 @@ class Dataset:
         return transformation_func(self)
 
     def reduce(self, initial_state, reduce_func):
-        state = initial_state
+        if state.graph is not None and self._passes_differ:
+            # Traced: a staged loop (a new pass per call), as a `for` over it is.
+            from tapeflow.runtime import nest
+            from tapeflow.runtime.tensor import convert_to_tensor
+            from tapeflow.tracer.operators.control_flow import for_stmt
+            init = nest.map_structure(convert_to_tensor, initial_state)
+            return for_stmt(self, None, lambda element, s: (reduce_func(s, element),), (init,), ("state",), None)[0]
+        value = initial_state
         for element in self:
-            state = reduce_func(state, element)
-        return state
+            value = reduce_func(value, element)
+        return value
 
     def __repr__(self):
         return f"<Dataset element={self._tmpl!r} cardinality={self._card}>"

@@ -133,13 +133,24 @@ def range_(*args):
     return range(*[int(a) if isinstance(a, TensorBase) else a for a in args])
 
 
+def _staged_dataset(it):
+    """A data set (not an iterator) whose loop is staged while tracing: enumerate and zip
+    over it stay data sets (Dataset.enumerate / Dataset.zip), as in AutoGraph."""
+    return dispatch_state.graph is not None and varies_per_pass(it) and callable(getattr(it, "enumerate", None))
+
+
 def enumerate_(iterable, start=0):
     if _tracing_tensor(iterable):
         return TensorEnumerate(iterable, start)
+    if _staged_dataset(iterable):
+        return iterable.enumerate(start)
     return enumerate(iterable, start)
 
 
 def zip_(*iterables, **kwargs):
+    if iterables and not kwargs and any(_staged_dataset(it) for it in iterables) and all(
+            callable(getattr(it, "enumerate", None)) and hasattr(it, "element_spec") for it in iterables):
+        return type(iterables[0]).zip(tuple(iterables))
     if any(_tracing_tensor(it) for it in iterables):
         if kwargs:
             raise NotImplementedError(with_location("zip(..., strict=) over tensors"))

@@ -262,3 +262,49 @@ def program_fixed_shuffle_loop_keeps_its_order(tf):
 
     a, b = digits(), digits()
     return {"same": bool(a == b), "digit_sum": sum(int(d) for d in str(int(a)))}
+
+
+def _three_floats(tf):
+    def gen():
+        yield from (3.0, 4.0, 5.0)
+    return tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.float32))
+
+
+def program_builtin_enumerate_over_generator(tf):
+    g = _three_floats(tf)
+
+    @tf.function
+    def f():
+        s = tf.constant(0.0)
+        for i, x in enumerate(g, 1):
+            s += tf.cast(i, tf.float32) * x
+        return s
+
+    return {"a": f(), "b": f(), "traces": f.experimental_get_tracing_count()}
+
+
+def program_builtin_zip_of_datasets(tf):
+    g = _three_floats(tf)
+
+    @tf.function
+    def f():
+        s = tf.constant(0.0)
+        for a, b in zip(g, tf.data.Dataset.range(2)):
+            s += a * tf.cast(b + 1, tf.float32)
+        return s
+
+    return {"a": f(), "b": f(), "traces": f.experimental_get_tracing_count()}
+
+
+def program_reduce_over_generator_in_function(tf):
+    g = _three_floats(tf)
+
+    @tf.function
+    def f():
+        return g.reduce(tf.constant(0.0), lambda s, x: s + x * x)
+
+    @tf.function
+    def pair():
+        return g.map(lambda x: (x, 2.0 * x)).reduce((0.0, 0.0), lambda s, e: (s[0] + e[0], s[1] + e[1]))
+
+    return {"a": f(), "b": f(), "pair": pair(), "traces": f.experimental_get_tracing_count()}
