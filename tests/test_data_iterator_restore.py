@@ -37,6 +37,10 @@ PIPELINES = [
         6, seed=5, reshuffle_each_iteration=False), 5, 7),
     ("shuffle_in_repeat", lambda c: _counted(tf.data.Dataset.range(10), c).shuffle(4, seed=2).repeat(3), 14, 5),
     ("shuffle_drain", lambda c: _counted(tf.data.Dataset.range(10), c).shuffle(6, seed=9), 7, 4),
+    ("interleave", lambda c: tf.data.Dataset.range(5).interleave(
+        lambda x: _counted(tf.data.Dataset.range(x * 10, x * 10 + 2 + x), c), cycle_length=2, block_length=3), 7, 1),
+    ("flat_map", lambda c: tf.data.Dataset.range(1, 5).flat_map(
+        lambda x: _counted(tf.data.Dataset.range(x), c)), 4, 1),
     ("map_after_shuffle_batch", lambda c: _counted(tf.data.Dataset.range(30).shuffle(5, seed=1), c).batch(3), 4, 3),
 ]
 
@@ -94,9 +98,16 @@ def test_a_seeded_reshuffle_restores_the_saved_pass_and_the_passes_after(tmp_pat
     assert sorted(third) == list(range(12)) and third not in (first_pass, head + tail)
 
 
-def test_restore_is_exact_across_positions(tmp_path):
-    ds = tf.data.Dataset.range(9).shuffle(3, seed=7).repeat(2).batch(2)
-    full = _values(ds)
+@pytest.mark.parametrize("make", [
+    lambda: tf.data.Dataset.range(9).shuffle(3, seed=7).repeat(2).batch(2),
+    lambda: tf.data.Dataset.range(6).interleave(lambda x: tf.data.Dataset.range(x * 10, x * 11 + 1),
+                                                cycle_length=3, block_length=2),
+    lambda: tf.data.Dataset.range(4).interleave(lambda x: tf.data.Dataset.range(3).map(lambda y: y + x * 5)
+                                                .shuffle(3, seed=1), cycle_length=2).take(9),
+], ids=["shuffle_repeat_batch", "interleave_uneven", "interleave_of_shuffles"])
+def test_restore_is_exact_across_positions(tmp_path, make):
+    ds = make()
+    full = _values(ds, 200)
     for k in range(len(full) + 1):
         it = iter(ds)
         for _ in range(k):

@@ -19,8 +19,8 @@ the iterator keeps the elements it produces until the next save, so restoring in
 same iterator replays exactly what followed the save.  Restoring into another iterator (a
 new process) starts a pass at the saved position: directly where the pipeline knows how
 (Dataset._start_at: sources, map, batch, seeded shuffle, repeat, take, skip, prefetch,
-zip, enumerate, concatenate), else by producing and dropping that many elements (filter,
-interleave, ...; an unseeded reshuffle there gives another order).  An iterator over a
+zip, enumerate, concatenate, interleave over children of known length), else by producing
+and dropping that many elements (filter, ...; an unseeded reshuffle there gives another order).  An iterator over a
 Python generator refuses to be saved (TensorFlow's FailedPreconditionError).
 """
 import numpy as np
