@@ -308,3 +308,65 @@ def program_reduce_over_generator_in_function(tf):
         return g.map(lambda x: (x, 2.0 * x)).reduce((0.0, 0.0), lambda s, e: (s[0] + e[0], s[1] + e[1]))
 
     return {"a": f(), "b": f(), "pair": pair(), "traces": f.experimental_get_tracing_count()}
+
+
+def _zero_one_two(tf):
+    def gen():
+        yield from range(3)
+    return tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.int64))
+
+
+def program_nested_generator_loops(tf):
+    g = _zero_one_two(tf)
+
+    @tf.function
+    def nested():
+        s = tf.constant(0, tf.int64)
+        for a in g:
+            for b in g:
+                s += a * 10 + b
+        return s
+
+    return {"a": nested(), "b": nested()}
+
+
+def program_generator_loop_inside_tensor_loop_and_cond(tf):
+    g = _zero_one_two(tf)
+
+    @tf.function
+    def in_range(n):
+        s = tf.constant(0, tf.int64)
+        for i in tf.range(n):
+            for x in g:
+                s += x * tf.cast(i + 1, tf.int64)
+        return s
+
+    @tf.function
+    def in_cond(c):
+        s = tf.constant(0, tf.int64)
+        if c:
+            for x in g:
+                s += x
+        else:
+            s = s - 1
+        return s
+
+    return {"range3": in_range(tf.constant(3)), "range2": in_range(tf.constant(2)),
+            "true": in_cond(tf.constant(True)), "false": in_cond(tf.constant(False))}
+
+
+def program_generator_with_args_batched(tf):
+    def gen(n):
+        for i in range(n):
+            yield i
+
+    g = tf.data.Dataset.from_generator(gen, args=(4,), output_signature=tf.TensorSpec((), tf.int32))
+
+    @tf.function
+    def f():
+        s = tf.constant(0)
+        for x in g.batch(3):
+            s += tf.reduce_sum(x) * tf.size(x)
+        return s
+
+    return {"a": f(), "b": f(), "traces": f.experimental_get_tracing_count()}
