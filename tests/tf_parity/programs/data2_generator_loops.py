@@ -370,3 +370,26 @@ def program_generator_with_args_batched(tf):
         return s
 
     return {"a": f(), "b": f(), "traces": f.experimental_get_tracing_count()}
+
+
+def program_iterator_made_inside_the_function_starts_over(tf):
+    def gen():
+        yield from range(5)
+
+    g = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.int64))
+
+    @tf.function
+    def two():
+        it = iter(g)
+        a = next(it)
+        b = next(it)
+        return a * 10 + b
+
+    @tf.function
+    def total():
+        s = tf.constant(0, tf.int64)
+        for x in iter(g.shuffle(5, seed=1)):
+            s += x
+        return s
+
+    return {"two": [two(), two()], "total": [total(), total()]}
