@@ -10,8 +10,7 @@ def _counting_generator(tf):
 
     def gen():
         calls[0] += 1
-        for i in range(calls[0]):
-            yield i
+        yield from range(calls[0])
 
     return tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec((), tf.int64)), calls
 
@@ -288,12 +287,15 @@ def program_builtin_zip_of_datasets(tf):
 
     @tf.function
     def f():
-        s = tf.constant(0.0)
+        pairs = tf.constant(0)
+        weighted = tf.constant(0.0)
         for a, b in zip(g, tf.data.Dataset.range(2)):
-            s += a * tf.cast(b + 1, tf.float32)
-        return s
+            pairs += 1
+            weighted += a * tf.cast(b + 1, tf.float32)
+        return pairs, weighted
 
-    return {"a": f(), "b": f(), "traces": f.experimental_get_tracing_count()}
+    first, second = f(), f()
+    return {"first": first, "second": second, "traces": f.experimental_get_tracing_count()}
 
 
 def program_reduce_over_generator_in_function(tf):
