@@ -72,6 +72,14 @@ def _grouped(source, batch_size, drop_remainder, combine):
     return produce
 
 
+def _grouped_seek(parent, batch_size, drop_remainder, combine):
+    """seek() of batches: batch k starts at input element k * batch_size."""
+    def seek(k, epochs):
+        rest = parent._start_at(k * batch_size, epochs)
+        return None if rest is None else _grouped(lambda: rest, batch_size, drop_remainder, combine)()
+    return seek
+
+
 def _batched_cardinality(card, batch_size, drop_remainder):
     if card < 0:  # INFINITE / UNKNOWN stay as they are
         return card
@@ -85,7 +93,7 @@ def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deter
     card = _batched_cardinality(self._card, batch_size, drop_remainder)
     lead = batch_size if drop_remainder else None
     shapes = None if self._shapes is None else [((lead,) + tuple(s), d) for s, d in self._shapes]
-    out = self._derive(produce, card, shapes)
+    out = self._derive(produce, card, shapes, seek=_grouped_seek(self, batch_size, drop_remainder, stack))
     out._lead_varies = shapes is None and not drop_remainder
     return out
 
@@ -107,8 +115,12 @@ def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop
             return pads[k]
         return 0 if padding_values is None else padding_values
 
-    produce = _grouped(source, batch_size, drop_remainder, lambda buf: pad_stack(buf, targets, pad_value))
-    return self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=None)
+    def combine(buf):
+        return pad_stack(buf, targets, pad_value)
+
+    produce = _grouped(source, batch_size, drop_remainder, combine)
+    return self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=None,
+                        seek=_grouped_seek(self, batch_size, drop_remainder, combine))
 
 
 def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, name=None):
@@ -117,7 +129,8 @@ def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, 
     self._no_windows("ragged_batch")
     batch_size = positive(batch_size, "ragged_batch")
     produce = _grouped(self._produce, batch_size, drop_remainder, ragged_stack)
-    return self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=None)
+    return self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=None,
+                        seek=_grouped_seek(self, batch_size, drop_remainder, ragged_stack))
 
 
 def ragged_stack(buf):

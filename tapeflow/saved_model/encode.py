@@ -25,7 +25,9 @@ from tapeflow.runtime import string_values
 from tapeflow.runtime.dtypes import DType
 
 from . import arrays
-from .format import SavedModelSaveError
+from tapeflow.tracer.py_function import DATA_PULL
+
+from .format import PythonDataSaveError, SavedModelSaveError
 
 
 def encode_aval(aval):
@@ -90,6 +92,11 @@ class GraphWriter:
 
     def _node(self, node, graph_name):
         where = f"graph {graph_name!r}, node %{node.id} ({node.op})"
+        if node.op == "py_function" and dict(node.attrs).get("what") == DATA_PULL:
+            raise PythonDataSaveError(
+                f"{where}: the function iterates a tf.data pipeline that runs Python when the graph "
+                f"runs (Dataset.from_generator, from_sql); a saved model cannot hold it. Save a "
+                f"function that takes the elements as arguments instead")
         attrs = {}
         for key, value in node.attrs:
             if isinstance(value, Holder):
