@@ -96,6 +96,12 @@ DECODE_CSV = defprim("decode_csv", _decode_csv_impl, _decode_csv_rule, multiple_
 
 
 def _csv_default(d, i):
+    if type(d) is list and len(d) == 1:             # [0] / [0.0]: the usual defaults, without a tensor
+        v = d[0]
+        if type(v) is float:
+            return float(np.float32(v)), "float32"
+        if type(v) is int and -(1 << 31) <= v < 1 << 31:
+            return v, "int32"
     t = d if isinstance(d, TensorBase) else convert_to_tensor(d)
     if type(t).__name__ != "Tensor":
         raise ValueError(with_location("decode_csv: record_defaults must be known when the op is made "
