@@ -10,7 +10,7 @@ from tapeflow import testing as test  # noqa: F401  (tf.test)
 from tapeflow.misc_api import get_logger, version  # noqa: F401
 from tapeflow.ragged_spec import RaggedTensorSpec  # noqa: F401
 from tapeflow.ragged_tensor import RaggedTensor  # noqa: F401
-from tapeflow.sparse import SparseTensor  # noqa: F401
+from tapeflow.sparse import SparseTensor, SparseTensorSpec  # noqa: F401
 from tapeflow.module import Module, name_scope  # noqa: F401
 from tapeflow.compat_v1 import (  # noqa: F401
     enable_eager_execution, executing_eagerly, layers, log, random_normal, random_uniform, truncated_normal,
@@ -80,6 +80,6 @@ __all__ = ["test", "contrib", "data", "io", "keras", "saved_model", "summary", "
            "to_int32", "to_int64",
            "random_uniform", "truncated_normal", "enable_eager_execution", "executing_eagerly",
            "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor", "RaggedTensorSpec",
-           "SparseTensor", "losses", "metrics", "optimizers", "initializers", "logging", "count_nonzero", "GraphKeys",
+           "SparseTensor", "SparseTensorSpec", "losses", "metrics", "optimizers", "initializers", "logging", "count_nonzero", "GraphKeys",
            "add_to_collection", "add_to_collections", "get_collection", "get_collection_ref", "Session",
            "InteractiveSession", "placeholder", "global_variables_initializer"]

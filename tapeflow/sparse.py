@@ -81,6 +81,32 @@ class SparseTensor:
         return self.with_values(-self.values)
 
 
+class SparseTensorSpec:
+    """The type of a SparseTensor: its (dense) shape and dtype (tf.SparseTensorSpec)."""
+
+    def __init__(self, shape=None, dtype=dtypes.float32):
+        self.shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+
+    @classmethod
+    def from_value(cls, value):
+        return cls(value.shape, value.dtype)
+
+    def is_compatible_with(self, other):
+        return isinstance(other, (SparseTensor, SparseTensorSpec)) and other.dtype is self.dtype and \
+            self.shape.is_compatible_with(other.shape)
+
+    def __eq__(self, other):
+        return isinstance(other, SparseTensorSpec) and (self.shape.dims, self.dtype) == (other.shape.dims, other.dtype)
+
+    def __hash__(self):
+        return hash((self.shape.dims, self.dtype))
+
+    def __repr__(self):
+        dims = self.shape.as_list() if self.shape.rank is not None else None
+        return f"SparseTensorSpec(TensorShape({dims}), tf.{self.dtype.name})"
+
+
 def _check(sp, what):
     if not isinstance(sp, SparseTensor):
         raise TypeError(with_location(f"tf.sparse.{what}: expected a SparseTensor, got {type(sp).__name__}"))
