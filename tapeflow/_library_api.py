@@ -9,6 +9,7 @@ from tapeflow import misc_api as _misc
 from tapeflow import testing as test  # noqa: F401  (tf.test)
 from tapeflow.misc_api import get_logger, version  # noqa: F401
 from tapeflow.ragged_spec import RaggedTensorSpec  # noqa: F401
+from tapeflow.ragged_shape import DynamicRaggedShape as _DynamicRaggedShape
 from tapeflow.ragged_tensor import RaggedTensor  # noqa: F401
 from tapeflow.sparse import SparseTensor, SparseTensorSpec  # noqa: F401
 from tapeflow.module import Module, name_scope  # noqa: F401
@@ -51,6 +52,8 @@ def _run_functions_eagerly(run_eagerly):
     return switch(run_eagerly)
 
 
+# tf.experimental: what tapeflow has of it
+experimental = types.SimpleNamespace(DynamicRaggedShape=_DynamicRaggedShape)
 config = types.SimpleNamespace(
     list_physical_devices=_devices.list_physical_devices,
     list_logical_devices=_misc.list_logical_devices,
@@ -79,7 +82,7 @@ __all__ = ["test", "contrib", "data", "io", "keras", "saved_model", "summary", "
            "assign_sub", "div", "multinomial", "random_shuffle", "set_random_seed", "to_double", "to_float",
            "to_int32", "to_int64",
            "random_uniform", "truncated_normal", "enable_eager_execution", "executing_eagerly",
-           "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor", "RaggedTensorSpec",
+           "compat", "distribute", "ragged", "sparse", "strings", "version", "get_logger", "RaggedTensor", "RaggedTensorSpec", "experimental",
            "SparseTensor", "SparseTensorSpec", "losses", "metrics", "optimizers", "initializers", "logging", "count_nonzero", "GraphKeys",
            "add_to_collection", "add_to_collections", "get_collection", "get_collection_ref", "Session",
            "InteractiveSession", "placeholder", "global_variables_initializer"]
