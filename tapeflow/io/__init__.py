@@ -6,11 +6,11 @@ rules), example_parsing.py (parse_example), tensor_proto.py (serialize_tensor), 
 ops.py makes them ops on tensors."""
 from tapeflow.io import gfile  # noqa: F401
 from tapeflow.io.ops import (  # noqa: F401
-    FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, decode_csv, parse_example, parse_single_example,
+    FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, VarLenFeature, decode_csv, parse_example, parse_single_example,
     parse_tensor, read_file, serialize_tensor, write_file,
 )
 from tapeflow.io.tfrecord import TFRecordOptions, TFRecordWriter, tf_record_iterator  # noqa: F401
 
-__all__ = ["gfile", "FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "decode_csv", "parse_example",
+__all__ = ["gfile", "FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "VarLenFeature", "decode_csv", "parse_example",
            "parse_single_example", "parse_tensor", "read_file", "serialize_tensor", "write_file",
            "TFRecordOptions", "TFRecordWriter"]

@@ -218,9 +218,7 @@ def parse(serialized, features):
     for key, spec in specs.items():
         if isinstance(spec, FixedLenSequenceFeature) and not spec.allow_missing:
             raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to be True.")
-    columns = _native_columns(serialized, dtypes)
-    if columns is None:
-        columns = _python_columns(serialized, dtypes)
+    columns = read_columns(serialized, dtypes)
     out = {}
     for key, spec in specs.items():
         dtype = dtypes[key]
@@ -237,6 +235,12 @@ def parse(serialized, features):
 # on the wire; counts int64 [B]: values of the wanted kind; values: those values, flat, in
 # example order).  The C reader and the Python decoders both produce columns, and everything
 # after them is shared, so both give the same arrays and the same errors.
+
+def read_columns(serialized, dtypes):
+    """{name: column} of the features named in `dtypes` ({name: "float32" | "int64" | "string"})."""
+    columns = _native_columns(serialized, dtypes)
+    return columns if columns is not None else _python_columns(serialized, dtypes)
+
 
 def _native_columns(serialized, dtypes):
     """The columns read by C, or None (no C, or an example the C reader leaves to Python)."""
@@ -321,6 +325,13 @@ def _fixed(key, spec, dtype, column, batch):
     return out
 
 
+def check_kinds(key, dtype, column):
+    """A column's first Example whose feature has another kind than `dtype`'s is an error."""
+    wrong = _first_wrong_kind(key, dtype, column[0])
+    if wrong is not None:
+        _check_kind(key, wrong, int(column[0][wrong]), dtype)
+
+
 def _first_wrong_kind(key, dtype, kinds):
     wrong = np.flatnonzero((kinds != 0) & (kinds != _KIND_OF_DTYPE[dtype]))
     return None if not len(wrong) else int(wrong[0])
@@ -328,9 +339,7 @@ def _first_wrong_kind(key, dtype, kinds):
 
 def _var_len(key, dtype, column, batch):
     kinds, lengths, values = column
-    wrong = _first_wrong_kind(key, dtype, kinds)
-    if wrong is not None:
-        _check_kind(key, wrong, int(kinds[wrong]), dtype)
+    check_kinds(key, dtype, column)
     n = int(lengths.sum())
     rows = np.repeat(np.arange(batch, dtype=np.int64), lengths)
     starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
