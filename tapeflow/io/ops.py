@@ -263,11 +263,6 @@ def _parse(serialized, features, op):
         example_parsing.dtype_name(features[k], k)
     single = serialized.shape.rank == 0
     batch = array_ops.reshape(serialized, [1]) if single else serialized
-    if state.graph is not None and any(s[0] == "var" for s in specs):
-        raise ValueError(with_location(
-            f"{op}: a VarLenFeature gives a SparseTensor whose dense_shape is only known when the data is "
-            f"read; tapeflow's SparseTensor needs it when it is made, so parse it outside tf.function "
-            f"(for example in Dataset.map, which runs eagerly)"))
     outs = list(bind(PARSE_EXAMPLE, (batch,), {"keys": keys, "specs": specs}))
     result = {}
     for k, s in zip(keys, specs):
