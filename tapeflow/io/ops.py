@@ -338,8 +338,9 @@ def _tf_type(name):
 
 
 def _parse_tensor_rule(serialized, out_type):
-    raise ValueError("parse_tensor: the rank of the parsed tensor is only known from the data; tapeflow "
-                     "graphs need it, so call parse_tensor outside tf.function (for example in Dataset.map)")
+    # The rank is only known from the data: unknown rank, as TensorFlow (tf.ensure_shape
+    # or tf.reshape gives later ops the static shape they need)
+    return Aval(None, dtypes.as_dtype(out_type))
 
 
 PARSE_TENSOR = defprim("parse_tensor", _parse_tensor_impl, _parse_tensor_rule)

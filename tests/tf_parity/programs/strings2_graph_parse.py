@@ -65,3 +65,28 @@ def program_sparse_tensor_argument_keeps_its_shape(tf):
     s3 = tf.sparse.SparseTensor([[2, 2]], [7], [3, 3])
     r1, r2, r3 = f(s1), f(s2), f(s3)
     return {"r1": r1[0], "r2": r2[0], "r3": r3[0], "traces": len(traces)}
+
+
+def program_parse_tensor_in_a_function(tf):
+    seen = {}
+
+    @tf.function
+    def f(serialized):
+        t = tf.io.parse_tensor(serialized, tf.float32)
+        seen["rank_while_tracing"] = t.shape.rank
+        fixed = tf.ensure_shape(t, [None, 2])
+        seen["ensured"] = fixed.shape
+        return t, tf.reduce_sum(fixed, axis=1), tf.reshape(t, [-1])
+
+    t, sums, flat = f(tf.io.serialize_tensor(tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])))
+    return {"t": t, "sums": sums, "flat": flat, **seen}
+
+
+def program_parse_tensor_in_a_function_checks_the_dtype(tf):
+    f = tf.function(lambda s: tf.io.parse_tensor(s, tf.int32))
+    return {"t": f(tf.io.serialize_tensor(tf.constant([1.0])))}
+
+
+def program_parse_tensor_ensure_shape_checks_when_it_runs(tf):
+    f = tf.function(lambda s: tf.ensure_shape(tf.io.parse_tensor(s, tf.float32), [None, 3]))
+    return {"t": f(tf.io.serialize_tensor(tf.constant([[1.0, 2.0]])))}
