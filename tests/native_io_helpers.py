@@ -2,8 +2,15 @@
 input, and comparing the outcomes (values bit for bit, dtypes, shapes; or the same
 exception type and message)."""
 import numpy as np
+import pytest
 
+from tapeflow.compiler import cbuild
 from tapeflow.io import native
+
+# Comparing the two paths needs the C one (as every C-kernel test here, skipped only where
+# the machine has no compiler or TAPEFLOW_NO_C is set).
+needs_c = pytest.mark.skipif(cbuild.find_cc() is None or cbuild.flags.is_on("no_c"),
+                             reason="no C compiler (or TAPEFLOW_NO_C): the readers run their Python path only")
 
 
 def outcome(fn):

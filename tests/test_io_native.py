@@ -7,7 +7,7 @@ import struct
 import numpy as np
 import pytest
 
-from native_io_helpers import assert_same_paths, both_paths
+from native_io_helpers import assert_same_paths, both_paths, needs_c
 from tapeflow.io import crc32c as crc_mod
 from tapeflow.io import csv_fields as cf
 from tapeflow.io import example_parsing as ep
@@ -15,6 +15,8 @@ from tapeflow.io import example_pb as pb
 from tapeflow.io import native
 from tapeflow.io import record_format as rf
 from tapeflow.runtime import dtypes
+
+pytestmark = needs_c
 
 
 class _Str:

@@ -6,12 +6,14 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from native_io_helpers import assert_same_paths
+from native_io_helpers import assert_same_paths, needs_c
 from tapeflow.io import csv_fields as cf
 from tapeflow.io import example_parsing as ep
 from tapeflow.io import example_pb as pb
 from tapeflow.io import record_format as rf
 from tapeflow.runtime import dtypes
+
+pytestmark = needs_c
 
 
 class _Str:
