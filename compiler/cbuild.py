@@ -159,6 +159,12 @@ class Library:
         fn.restype = ctypes.c_int
         return fn
 
+    def c_function(self, name, argtypes, restype):
+        """A plain-C entry point (pointers and integers), called with the GIL released."""
+        fn = getattr(self._cdll, name)
+        fn.argtypes, fn.restype = list(argtypes), restype
+        return fn
+
 
 def build(source, mvec_source=None, include_dirs=()):
     """Compile `source` (or `mvec_source`, the same code with SIMD math

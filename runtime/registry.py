@@ -17,6 +17,17 @@ from . import dtypes
 from .errors import dtype_not_supported, op_error
 
 PRIMITIVES = {}
+# Attr value classes a saved model may hold (name -> class): such an attr has
+# `_saved_name`, `_saved_attr()` (plain values: tuples, bytes, str, ints, bools) and the
+# class a `_from_saved(value, where)` that validates what it is given (saved models are
+# untrusted input) -- e.g. the vocabulary of Keras's lookup layers.
+ATTR_TYPES = {}
+
+
+def attr_type(cls):
+    """Registers an attr value class that saved models can store (see ATTR_TYPES)."""
+    ATTR_TYPES[cls._saved_name] = cls
+    return cls
 
 
 class Aval:

@@ -19,7 +19,7 @@ def _static_shape(x):
 # --- reshape / transpose / broadcast ------------------------------------------
 def _reshape_rule(x, shape):
     known = [d for d in shape if d != -1]
-    total = None if None in x.shape else int(np.prod(x.shape, dtype=np.int64))
+    total = None if x.shape is None or None in x.shape else int(np.prod(x.shape, dtype=np.int64))
     if -1 in shape:
         rest = int(np.prod(known, dtype=np.int64)) if known else 1
         if total is None:
@@ -87,7 +87,7 @@ def _reshape_dynamic_rule(x, shape, known):
     dims = list(known)
     if -1 in dims:
         rest = [d for d in dims if d != -1]
-        total = None if None in x.shape else int(np.prod(x.shape, dtype=np.int64))
+        total = None if x.shape is None or None in x.shape else int(np.prod(x.shape, dtype=np.int64))
         fill = None
         if total is not None and None not in rest:
             size = int(np.prod(rest, dtype=np.int64))

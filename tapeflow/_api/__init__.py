@@ -30,7 +30,7 @@ NAMESPACES = {
     "bitwise": "tf.bitwise: integer bit operations.",
     "nn": "tf.nn: activations, losses, convolution and pooling.",
     "nn.experimental": "tf.nn.experimental: stateless dropout.",
-    "experimental": "tf.experimental: Optional values and op determinism.",
+    "experimental": "tf.experimental: Optional values, DynamicRaggedShape and op determinism.",
     "image": "tf.image: flips, resize, standardization, dtype conversion.",
     "debugging": "tf.debugging: assertions and numeric checks.",
     "autograph": "tf.autograph: the conversion of Python control flow.",

@@ -18,7 +18,8 @@ misc_api                     | config                | threading
 module                       | tf                    | Module name_scope
 ragged_tensor                | tf                    | RaggedTensor
 ragged_spec                  | tf                    | RaggedTensorSpec
-sparse                       | tf                    | SparseTensor
+sparse                       | tf                    | SparseTensor SparseTensorSpec
+ragged_shape                 | experimental          | DynamicRaggedShape
 misc_api                     | tf                    | get_logger
 # ---- TensorFlow 1 names (tapeflow/compat_v1.py)
 compat_v1                    | tf                    | GraphKeys InteractiveSession Session add_to_collection

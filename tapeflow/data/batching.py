@@ -2,7 +2,7 @@
 and the stacking of elements into batches (with padding for padded_batch)."""
 import numpy as np
 
-from tapeflow.data import ragged_values
+from tapeflow.data import ragged_values, sparse_values
 from tapeflow.data import structure as S
 from tapeflow.data.elements import UNKNOWN, positive
 from tapeflow.data.ragged_values import RaggedValue
@@ -12,6 +12,8 @@ from tapeflow.runtime.errors import with_location
 def _stack_one(parts):
     if type(parts[0]) is RaggedValue:  # a batch of ragged elements: one more ragged dimension
         return ragged_values.stack(parts)
+    if type(parts[0]) is sparse_values.SparseValue:  # indices gain the row, dense_shape the batch
+        return sparse_values.stack(parts)
     return np.stack(parts)
 
 

@@ -14,6 +14,7 @@ from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, positive, scalar
 from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
 from tapeflow.data.ragged_values import RaggedValue
+from tapeflow.data.sparse_values import SparseValue
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.registry import state
 
@@ -179,7 +180,9 @@ class Dataset:
                 shapes = [((None,) + tuple(shape)[1:], dtype) for shape, dtype in shapes]
         leaves = first if first is not None else [None] * len(shapes)
         specs = [tapeflow.RaggedTensorSpec((None,) + tuple(a.shape[1:]), tapeflow.as_dtype(a.dtype), a.ragged_rank)
-                 if isinstance(a, RaggedValue) else tapeflow.TensorSpec(shape, tapeflow.as_dtype(dtype))
+                 if isinstance(a, RaggedValue) else
+                 tapeflow.SparseTensorSpec(shape, tapeflow.as_dtype(dtype)) if isinstance(a, SparseValue) else
+                 tapeflow.TensorSpec(shape, tapeflow.as_dtype(dtype))
                  for (shape, dtype), a in zip(shapes, leaves)]
         return S.pack(self._tmpl, specs)
 
@@ -195,8 +198,8 @@ class Dataset:
     @staticmethod
     def from_tensor_slices(tensors, name=None):
         tmpl, flat = S.flat_arrays(tensors)
-        ragged = any(isinstance(a, RaggedValue) for a in flat)
-        flat = [a if isinstance(a, RaggedValue) else np.array(a) for a in flat]  # our own copy of arrays
+        ragged = any(isinstance(a, (RaggedValue, SparseValue)) for a in flat)
+        flat = [a if isinstance(a, (RaggedValue, SparseValue)) else np.array(a) for a in flat]  # our own copy
         if any(a.ndim == 0 for a in flat):
             raise ValueError(with_location("from_tensor_slices: every component needs a first dimension "
                                            f"to slice, got {S.describe(tmpl, flat)}"))
@@ -212,12 +215,14 @@ class Dataset:
         def produce():
             return seek(0, None)
 
-        if ragged:  # rows of a RaggedTensor: ragged specs (ragged_rank one less; 0 is a dense row)
+        if ragged:  # rows of a RaggedTensor / SparseTensor: their specs (ragged_rank one less; 0: a dense row)
             import tapeflow
             out = Dataset(produce, tmpl, n, None, seek=seek)
             out._row_specs = [tapeflow.RaggedTensorSpec((None,) * a.ragged_rank + tuple(a.values.shape[1:]),
                                                         tapeflow.as_dtype(a.dtype), a.ragged_rank - 1)
                               if isinstance(a, RaggedValue) else
+                              tapeflow.SparseTensorSpec(a.shape[1:], tapeflow.as_dtype(a.dtype))
+                              if isinstance(a, SparseValue) else
                               tapeflow.TensorSpec(a.shape[1:], tapeflow.as_dtype(a.dtype)) for a in flat]
             return out
         return Dataset(produce, tmpl, n, [(a.shape[1:], a.dtype) for a in flat], seek=seek)
@@ -225,8 +230,9 @@ class Dataset:
     @staticmethod
     def from_tensors(tensors, name=None):
         tmpl, flat = S.flat_arrays(tensors)
-        flat = [np.array(a) for a in flat]
-        return Dataset(lambda: iter([flat]), tmpl, 1, [(a.shape, a.dtype) for a in flat],
+        composite = any(isinstance(a, (RaggedValue, SparseValue)) for a in flat)
+        flat = [a if isinstance(a, (RaggedValue, SparseValue)) else np.array(a) for a in flat]
+        return Dataset(lambda: iter([flat]), tmpl, 1, None if composite else [(a.shape, a.dtype) for a in flat],
                        seek=lambda k, epochs: iter([flat][k:]))
 
     @staticmethod

@@ -16,6 +16,7 @@ Attr values (the only kinds a loader accepts, see decode.py):
     {"variable": i}               the i-th entry of the program's variable table
 Arrays and variables appear only as the value of a "const" / "variable" node.
 """
+import base64
 import math
 
 import numpy as np
@@ -23,6 +24,7 @@ import numpy as np
 from tapeflow.compiler.ir import Graph, Holder
 from tapeflow.runtime import string_values
 from tapeflow.runtime.dtypes import DType
+from tapeflow.runtime.registry import ATTR_TYPES
 
 from . import arrays
 from tapeflow.tracer.py_function import DATA_PULL
@@ -133,4 +135,8 @@ class GraphWriter:
             return [self._value(x, where) for x in v]
         if isinstance(v, DType):
             return {"dtype": v.name}
+        if isinstance(v, bytes):
+            return {"bytes": base64.b64encode(v).decode("ascii")}
+        if getattr(type(v), "_saved_name", None) in ATTR_TYPES:
+            return {"object": [type(v)._saved_name, self._value(v._saved_attr(), where)]}
         return encode_scalar(v, where)
