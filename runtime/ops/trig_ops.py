@@ -24,29 +24,13 @@ ACOSH = _u("acosh", lambda xp, x: xp.arccosh(x), lambda g, out, x: g / sinh(out)
 ATANH = _u("atanh", lambda xp, x: xp.arctanh(x), lambda g, out, x: g / _one_minus_square(x))
 
 
-def sinh(x, name=None):
-    return M.float_unary(SINH, x)
+def _public(prim):
+    """The tf.math function of a floating unary primitive: refuses non-floating input."""
+    def op(x, name=None):
+        return M.float_unary(prim, x)
+    op.__name__ = op.__qualname__ = prim.name
+    return op
 
 
-def asin(x, name=None):
-    return M.float_unary(ASIN, x)
-
-
-def acos(x, name=None):
-    return M.float_unary(ACOS, x)
-
-
-def atan(x, name=None):
-    return M.float_unary(ATAN, x)
-
-
-def asinh(x, name=None):
-    return M.float_unary(ASINH, x)
-
-
-def acosh(x, name=None):
-    return M.float_unary(ACOSH, x)
-
-
-def atanh(x, name=None):
-    return M.float_unary(ATANH, x)
+sinh, asin, acos, atan = _public(SINH), _public(ASIN), _public(ACOS), _public(ATAN)
+asinh, acosh, atanh = _public(ASINH), _public(ACOSH), _public(ATANH)

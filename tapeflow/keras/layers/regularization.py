@@ -19,16 +19,30 @@ def _check_fraction(layer, name, value):
         raise ValueError(with_location(f"{layer}: `{name}` must be a float between 0 and 1, got {name}={value}"))
 
 
-class GaussianNoise(Layer):
-    """In training, add N(0, stddev) noise."""
+class _RandomLayer(Layer):
+    """A layer drawing noise in training: `amount` (its rate or stddev) checked in [0, 1],
+    and Keras's SeedGenerator made here when the amount is positive."""
     supports_masking = True
+    amount_name = "rate"
+
+    def __init__(self, amount, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        _check_fraction(type(self).__name__, self.amount_name, amount)
+        setattr(self, self.amount_name, amount)
+        self.seed = seed
+        if amount > 0:
+            self.seed_generator = keras_random.SeedGenerator(seed)
+
+    def get_config(self):
+        return {**super().get_config(), self.amount_name: getattr(self, self.amount_name), "seed": self.seed}
+
+
+class GaussianNoise(_RandomLayer):
+    """In training, add N(0, stddev) noise."""
+    amount_name = "stddev"
 
     def __init__(self, stddev, seed=None, **kwargs):
-        super().__init__(**kwargs)
-        _check_fraction("GaussianNoise", "stddev", stddev)
-        self.stddev, self.seed = stddev, seed
-        if stddev > 0:
-            self.seed_generator = keras_random.SeedGenerator(seed)
+        super().__init__(stddev, seed, **kwargs)
 
     def call(self, inputs, training=None):
         if training and self.stddev > 0:
@@ -37,20 +51,12 @@ class GaussianNoise(Layer):
             return inputs + noise
         return inputs
 
-    def get_config(self):
-        return {**super().get_config(), "stddev": self.stddev, "seed": self.seed}
 
-
-class GaussianDropout(Layer):
+class GaussianDropout(_RandomLayer):
     """In training, multiply by N(1, sqrt(rate / (1 - rate))) noise."""
-    supports_masking = True
 
     def __init__(self, rate, seed=None, **kwargs):
-        super().__init__(**kwargs)
-        _check_fraction("GaussianDropout", "rate", rate)
-        self.rate, self.seed = rate, seed
-        if rate > 0:
-            self.seed_generator = keras_random.SeedGenerator(seed)
+        super().__init__(rate, seed, **kwargs)
 
     def call(self, inputs, training=None):
         if training and self.rate > 0:
@@ -59,25 +65,18 @@ class GaussianDropout(Layer):
                                                 seed=self.seed_generator)
         return inputs
 
-    def get_config(self):
-        return {**super().get_config(), "rate": self.rate, "seed": self.seed}
-
 
 # SELU's fixed point (alpha, scale): AlphaDropout keeps SELU activations' mean and variance.
 _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 
 
-class AlphaDropout(Layer):
+class AlphaDropout(_RandomLayer):
     """In training, set dropped units to SELU's negative saturation value and
     rescale so the mean and variance are kept."""
-    supports_masking = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
-        super().__init__(**kwargs)
-        _check_fraction("AlphaDropout", "rate", rate)
-        self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
-        if rate > 0:
-            self.seed_generator = keras_random.SeedGenerator(seed)
+        super().__init__(rate, seed, **kwargs)
+        self.noise_shape = noise_shape
 
     def call(self, inputs, training=None):
         if not (training and self.rate > 0):
@@ -92,7 +91,7 @@ class AlphaDropout(Layer):
         return a * (inputs * kept + alpha_p * (1 - kept)) + b
 
     def get_config(self):
-        return {**super().get_config(), "rate": self.rate, "noise_shape": self.noise_shape, "seed": self.seed}
+        return {**super().get_config(), "noise_shape": self.noise_shape}
 
 
 class _SpatialDropout(Dropout):
