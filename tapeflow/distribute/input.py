@@ -125,3 +125,35 @@ class PerReplicaDataset(DistributedDataset):
 
     def __iter__(self):
         return iter(self._dataset)
+
+
+class LocalReplicasDataset:
+    """What a MirroredStrategy over several devices of this process iterates:
+    PerReplica batches.  Globally batched (experimental_distribute_dataset):
+    each global batch split in replica order, as DistributedDataset splits it
+    across processes; per-replica batched (distribute_datasets_from_function):
+    n consecutive batches, one per replica."""
+
+    def __init__(self, dataset, n, per_replica=False):
+        self._dataset, self._n, self._per_replica = dataset, n, per_replica
+
+    def __iter__(self):
+        from .mirrored import regroup
+        n = self._n
+        if self._per_replica:
+            batches = []
+            for element in self._dataset:
+                batches.append(element)
+                if len(batches) == n:
+                    yield regroup(batches, collapse=False)
+                    batches = []
+            return
+        for element in self._dataset:
+            yield regroup([slice_batch(element, r, n) for r in range(n)], collapse=False)
+
+    @property
+    def element_spec(self):
+        return self._dataset.element_spec
+
+    def __repr__(self):
+        return f"<DistributedDataset over {self._n} local replicas>"
