@@ -21,7 +21,7 @@ from tapeflow.runtime import nest, registry, variables as variables_mod
 from tapeflow.runtime import devices as devices_mod
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.ops import array_ops, join_ops, math_ops, reduce_ops
-from tapeflow.runtime.tensor import convert_to_tensor
+from tapeflow.runtime.tensor import Tensor, convert_to_tensor
 
 
 class PerReplica:
@@ -54,14 +54,17 @@ def component(value, r):
                               expand_composites=False)
 
 
-def regroup(per_replica, collapse=True):
+def regroup(per_replica, collapse=True, mirrored=()):
     """One structure from the replicas' structures: PerReplica leaves, or the leaf
-    itself where every replica returned the same object (TF's regroup)."""
+    itself where every replica returned the same object (TF's regroup).  Eager
+    tensors are the same object by chance too (tapeflow caches small constants):
+    they collapse only when `mirrored` (the ids of merge_call's results) says so."""
     flats = [nest.flatten(v, expand_composites=False) for v in per_replica]
     leaves = []
     for values in zip(*flats):
-        same = collapse and all(v is values[0] for v in values)
-        leaves.append(values[0] if same else PerReplica(values))
+        v0 = values[0]
+        same = collapse and all(v is v0 for v in values) and (type(v0) is not Tensor or id(v0) in mirrored)
+        leaves.append(v0 if same else PerReplica(values))
     return nest.pack_sequence_as(per_replica[0], leaves, expand_composites=False)
 
 
@@ -87,6 +90,8 @@ class _Group:
         self.slots = [None] * n
         self.result = None
         self.error = None
+        self.mirrored = set()  # ids of merge_call results: one object for every replica
+        self.keep = []  # ... kept alive while their ids are in use
 
     def _wait_turn(self, r):
         while self.turn != r and self.error is None:
@@ -193,7 +198,7 @@ def run_replicas(devices, enter, fn, args, kwargs):
         t.join()
     if group.error is not None:
         raise group.error
-    return regroup(outs)
+    return regroup(outs, mirrored=group.mirrored)
 
 
 def replica_id():
@@ -221,7 +226,9 @@ def sum_in_replica(values):
 
     def combine(slots):
         totals = [_add_all(column) for column in zip(*slots)]
-        return [totals] * group.n
+        # each replica its own tensor, as each TF replica gets a copy on its device
+        return [totals] + [[None if t is None else array_ops.identity(t) for t in totals]
+                           for _ in range(group.n - 1)]
     return group.collective(r, list(values), combine, "an all-reduce")
 
 
@@ -235,6 +242,9 @@ def merge_in_replica(strategy, merge_fn, args, kwargs, cross_replica):
         kwargs_all = regroup([k for _, k in slots], collapse=False)
         with cross_replica():
             out = merge_fn(strategy, *args_all, **kwargs_all)
+        leaves = nest.flatten(out, expand_composites=False)
+        group.keep.extend(leaves)
+        group.mirrored.update(id(v) for v in leaves)
         return [out] * group.n
     return group.collective(r, (tuple(args), dict(kwargs or {})), combine, "merge_call")
 
