@@ -16,12 +16,16 @@ after 0 run after that update and read the updated values, as they would read
 their own updated copy under TensorFlow.
 """
 import threading
+import time
+import weakref
 
-from tapeflow.runtime import nest, registry, variables as variables_mod
-from tapeflow.runtime import devices as devices_mod
+from tapeflow.runtime import devices as devices_mod, nest, registry, variables as variables_mod
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.ops import array_ops, join_ops, math_ops, reduce_ops
 from tapeflow.runtime.tensor import Tensor, convert_to_tensor
+from tapeflow.tracer.function import Function
+
+from . import collective
 
 
 class PerReplica:
@@ -92,10 +96,12 @@ class _Group:
         self.error = None
         self.mirrored = set()  # ids of merge_call results: one object for every replica
         self.keep = []  # ... kept alive while their ids are in use
+        self.moves = 0  # changes of turn seen: the watchdog's sign of progress
 
     def _wait_turn(self, r):
         while self.turn != r and self.error is None:
             self.cond.wait()
+            self.moves += 1
         if self.error is not None:
             raise _Aborted()
 
@@ -131,6 +137,25 @@ class _Group:
             if r:
                 self._wait_turn(r)
             return mine
+
+    def watch(self, timeout):
+        """Wait (in the calling thread) until every replica returned or one raised;
+        a replica that holds its turn for `timeout` seconds stops the run with an
+        error rather than hanging (a lock held across a collective: see below)."""
+        with self.cond:
+            last, since = None, time.monotonic()
+            while self.finished < self.n and self.error is None:
+                self.cond.wait(1.0)
+                now, mark = time.monotonic(), (self.turn, self.waiting, self.finished, self.moves)
+                if mark != last:
+                    last, since = mark, now
+                elif now - since > timeout:
+                    self._fail(RuntimeError(with_location(
+                        f"MirroredStrategy: replica {self.turn} made no progress for {timeout:.0f} s while "
+                        f"{self.waiting} replica(s) waited at a collective; a tf.function called inside the "
+                        f"replica function around a collective (apply_gradients, all_reduce) deadlocks its "
+                        f"replicas: pass that tf.function to strategy.run itself (the limit is "
+                        f"TAPEFLOW_COLLECTIVE_TIMEOUT_S)")))
 
     def run(self, r, body):
         try:
@@ -173,11 +198,33 @@ def _adopt(snap):
     s.graph, s.tapes, s.xp, p.stack, p.modules, variables_mod._scopes.stack = snap
 
 
+_wrapped = weakref.WeakKeyDictionary()  # tf.function -> {devices: tf.function of all replicas}
+
+
 def run_replicas(devices, enter, fn, args, kwargs):
     """fn once per device, each in its own replica thread; the regrouped results.
 
     `enter()` gives the context manager of the strategy's replica context for
-    the thread that calls it (the strategy stack is per thread)."""
+    the thread that calls it (the strategy stack is per thread).
+
+    A tf.function `fn` is not called from the replica threads (its trace lock
+    would be held by a replica waiting at a collective: a deadlock); as in
+    TensorFlow, the replicas trace its Python function, eagerly inside one
+    tf.function made for all replicas."""
+    if isinstance(fn, Function):
+        python = fn._python_to_trace()
+        if registry.state.graph is not None:
+            return _run_threads(devices, enter, python, args, kwargs)
+        per_devices = _wrapped.setdefault(fn, {})
+        if devices not in per_devices:
+            per_devices[devices] = Function(
+                lambda *a, **k: _run_threads(devices, enter, python, a, k), autograph=False,
+                name=f"{fn.__name__}_on_replicas")
+        return per_devices[devices](*args, **kwargs)
+    return _run_threads(devices, enter, fn, args, kwargs)
+
+
+def _run_threads(devices, enter, fn, args, kwargs):
     n = len(devices)
     group, outs, snap = _Group(n), [None] * n, _snapshot()
 
@@ -194,8 +241,7 @@ def run_replicas(devices, enter, fn, args, kwargs):
                for r in range(n)]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
+    group.watch(timeout=collective.default_timeout())
     if group.error is not None:
         raise group.error
     return regroup(outs, mirrored=group.mirrored)

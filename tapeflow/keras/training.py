@@ -358,7 +358,7 @@ class Trainer:
             for step, batch in enumerate(data):
                 if steps_per_epoch is not None and step >= steps_per_epoch:
                     break
-                self._prepare(batch)
+                self._prepare(distributed.first_replica(batch))
                 cb.on_train_batch_begin(step)
                 logs = distributed.global_logs(
                     strategy, _floats(distributed.run_step(strategy, self._step_fn("train"), batch)))
@@ -396,7 +396,7 @@ class Trainer:
         for step, batch in enumerate(data):
             if steps is not None and step >= steps:
                 break
-            self._prepare(batch)
+            self._prepare(distributed.first_replica(batch))
             cb.on_test_batch_begin(step)
             logs = distributed.global_logs(
                 strategy, _floats(distributed.run_step(strategy, self._step_fn("test"), batch)))
@@ -420,7 +420,7 @@ class Trainer:
         for step, batch in enumerate(data):
             if steps is not None and step >= steps:
                 break
-            out = distributed.run_step(strategy, self._step_fn("predict"), batch)
+            out = distributed.run_step(strategy, self._step_fn("predict"), batch, gather=True)
             outputs.append(distributed.gathered(strategy, nest.map_structure(lambda t: t.numpy(), out)))
         if not outputs:
             raise ValueError(with_location(f"{self.name}.predict: the input has no examples"))
