@@ -80,6 +80,31 @@ ALLREDUCE_START = defprim("allreduce_start", _start_impl, _start_rule, stateful=
 ALLREDUCE_WAIT = defprim("allreduce_wait", _wait_impl, _wait_rule, stateful=True, multiple_results=True)
 
 
+def _gather_impl(xp, x, *, engine, axis):
+    parts = engine.allgather(np.moveaxis(np.asarray(x), axis, 0))
+    return np.moveaxis(np.concatenate(parts, axis=0), 0, axis)
+
+
+def _gather_rule(x, *, engine, axis):
+    if x.shape is None:
+        raise ValueError(with_location("gather: a value of unknown rank cannot be gathered across replicas"))
+    shape = list(x.shape)
+    shape[axis] = None  # the other ranks' sizes along `axis` are known when the graph runs
+    return Aval(tuple(shape), x.dtype)
+
+
+# Every rank's value concatenated along `axis` (rank order); stateful: a collective.
+ALLGATHER = defprim("allgather", _gather_impl, _gather_rule, stateful=True)
+
+
+def gather(engine, value, axis):
+    value = convert_to_tensor(value)
+    rank = value.shape.rank
+    if rank is None or not -rank <= axis < rank:
+        raise ValueError(with_location(f"gather: axis {axis} is out of range for a value of shape {value.shape}"))
+    return bind(ALLGATHER, [value], {"engine": engine, "axis": axis % rank})
+
+
 def progress():
     """Poll every started all-reduce: MPI moves large messages only while some
     rank's MPI library is called, so eager backward passes call this as they go."""

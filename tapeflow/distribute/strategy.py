@@ -172,15 +172,10 @@ class Strategy:
         return (value,)
 
     def gather(self, value, axis):
-        """Every replica's value concatenated along `axis` (eager only across processes)."""
+        """Every replica's value concatenated along `axis`, eagerly or in a tf.function."""
         if self.num_replicas_in_sync == 1:
             return value
-        if state.graph is not None:
-            raise NotImplementedError(with_location(
-                "Strategy.gather across processes runs eagerly; call it outside tf.function"))
-        a = np.moveaxis(np.asarray(convert_to_tensor(value)._value), axis, 0)
-        parts = self._engine.allgather(a)
-        return Tensor(np.moveaxis(np.concatenate(parts, axis=0), 0, axis))
+        return reduce_mod.gather(self._engine, value, axis)
 
     def __repr__(self):
         return f"<{type(self).__name__} on {self._device or 'the default device'}>"

@@ -183,3 +183,20 @@ def program_custom_loop_sgd_eager(tf):
 
 def program_custom_loop_adam_function(tf):
     return _custom_loop(tf, True, lambda: tf.keras.optimizers.Adam(0.01))
+
+
+def program_fit_evaluate_predict(tf):
+    def body(s):
+        rng = np.random.default_rng(5)
+        x = rng.normal(size=(16, 3)).astype(np.float32)
+        y = rng.normal(size=(16, 1)).astype(np.float32)
+        with s.scope():
+            m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(4, activation="tanh"),
+                                     tf.keras.layers.Dense(1)])
+            m.set_weights([rng.normal(size=w.shape).astype(np.float32) * 0.5 for w in m.weights])
+            m.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+        h = m.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+        return {"history": h.history, "weights": m.get_weights(),
+                "evaluate": m.evaluate(x, y, batch_size=8, verbose=0),
+                "predict": m.predict(x[:6], batch_size=4, verbose=0)}
+    return _two_cpus(tf, body)
