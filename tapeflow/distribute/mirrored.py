@@ -189,13 +189,15 @@ replica = _Replica()
 
 def _snapshot():
     """The calling thread's dispatch, placement and naming state, for a replica thread."""
-    s, p = registry.state, devices_mod._placement
-    return (s.graph, list(s.tapes), s.xp, list(p.stack), list(p.modules), list(variables_mod.name_scopes()))
+    s = registry.state
+    return (s.graph, list(s.tapes), s.xp, devices_mod.placement_context(), list(variables_mod.name_scopes()))
 
 
 def _adopt(snap):
-    s, p = registry.state, devices_mod._placement
-    s.graph, s.tapes, s.xp, p.stack, p.modules, variables_mod._scopes.stack = snap
+    s = registry.state
+    s.graph, s.tapes, s.xp, placement, scopes = snap
+    devices_mod.adopt_placement_context(placement)
+    variables_mod.name_scopes()[:] = scopes
 
 
 _wrapped = weakref.WeakKeyDictionary()  # tf.function -> {devices: tf.function of all replicas}
