@@ -44,7 +44,7 @@ def _start_impl(xp, *arrays, engine, wire):
         flat = np.asarray(arrays[0], wire).reshape(-1)
     else:
         flat = reusable_buffer(sum(a.size for a in arrays), wire)
-        np.concatenate([np.asarray(a).reshape(-1) for a in arrays], out=flat, casting="same_kind")
+        np.concatenate([a.reshape(-1) for a in arrays], out=flat, casting="same_kind")
     token = next(_tokens)
     if len(_PENDING) >= _MAX_PENDING:  # a compiled step that computes gradients it never applies
         oldest = next(iter(_PENDING))
@@ -67,7 +67,8 @@ def _wait_impl(xp, token, *, engine, wire, specs):
     out, at = [], 0
     for shape, dtype in shapes:
         n = math.prod(shape)
-        out.append(flat[at:at + n].reshape(shape).astype(dtype, copy=False))
+        part = flat[at:at + n].reshape(shape)
+        out.append(part if part.dtype == dtype else part.astype(dtype))
         at += n
     return tuple(out)
 
@@ -225,8 +226,10 @@ def _dense(g):
 
 def all_reduce_sum(engine, values, limit=DEFAULT_BUCKET_BYTES):
     """The sums over replicas of a list of tensors (None stays None), bucketed."""
-    if len(values) == 1 and type(values[0]) is Tensor and state.graph is None and registry.place is None:
-        return [_sum_now(engine, values[0])]
+    if state.graph is None and registry.place is None:
+        if len(values) == 1 and type(values[0]) is Tensor:
+            return [_sum_now(engine, values[0])]
+        return _sum_eager(engine, values, limit)
     packer = _Packer(engine, limit)
     dense = [None if v is None else _dense(v) for v in values]
     for t in dense:
@@ -234,6 +237,34 @@ def all_reduce_sum(engine, values, limit=DEFAULT_BUCKET_BYTES):
             packer.add(t)
     where = {id(t): (b, i) for t, b, i in packer.flush()}
     return [None if t is None else where[id(t)][0].results()[where[id(t)][1]] for t in dense]
+
+
+def _sum_eager(engine, values, limit):
+    """all_reduce_sum when not tracing: the packer's buckets (per wire dtype, each
+    started once it holds `limit` bytes, all started before the first is waited
+    for) without its per-tensor bookkeeping objects."""
+    out, open_buckets, started = [None] * len(values), {}, []
+    start = ALLREDUCE_START.impl
+    for k, v in enumerate(values):
+        if v is None:
+            continue
+        a = _dense(v)._value
+        wire = wire_dtype(a.dtype)
+        entry = open_buckets.get(wire)
+        if entry is None:
+            entry = open_buckets[wire] = [[], [], 0]
+        entry[0].append(k)
+        entry[1].append(a)
+        entry[2] += a.size * wire.itemsize
+        if entry[2] >= limit:
+            del open_buckets[wire]
+            started.append((entry[0], start(np, *entry[1], engine=engine, wire=wire)))
+    for wire, (ks, arrays, _) in open_buckets.items():
+        started.append((ks, start(np, *arrays, engine=engine, wire=wire)))
+    for ks, token in started:
+        for k, a in zip(ks, ALLREDUCE_WAIT.impl(np, token, engine=engine, wire=None, specs=None)):
+            out[k] = Tensor(a)
+    return out
 
 
 def _sum_now(engine, t):
