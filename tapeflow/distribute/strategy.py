@@ -231,8 +231,8 @@ class MirroredStrategy(Strategy):
 
     def __init__(self, devices=None, cross_device_ops=None):
         devices = [_canonical(d) for d in devices] if devices is not None else None
-        if devices is not None and len(set(devices)) != len(devices):
-            raise ValueError(with_location(f"MirroredStrategy: the devices {devices} name one device twice"))
+        if devices is not None and len(set(devices)) != len(devices):  # TF's type and words
+            raise AssertionError(with_location(f"No duplicates allowed in `devices` argument: {tuple(devices)}"))
         if devices and len(devices) > 1:
             self._local_devices = tuple(devices)
             name = None
