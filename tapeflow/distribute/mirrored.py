@@ -54,6 +54,8 @@ class PerReplica:
 
 def component(value, r):
     """Replica r's part of a (nest of) per-replica values; other values as they are."""
+    if not any(isinstance(v, PerReplica) for v in nest.flatten(value, expand_composites=False)):
+        return value
     return nest.map_structure(lambda v: v.values[r] if isinstance(v, PerReplica) else v, value,
                               expand_composites=False)
 
