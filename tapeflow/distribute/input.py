@@ -153,6 +153,7 @@ class PerReplicaDataset(DistributedDataset):
 
     def __init__(self, dataset, engine):
         self._dataset, self._engine, self._every_batch = dataset, engine, False
+        self._by_files = self._files_only = False  # the user's function shards (or not)
 
     def __iter__(self):
         return iter(self._dataset)
