@@ -114,6 +114,16 @@ def list_logical_devices(device_type=None):
     return out
 
 
+def placement_context():
+    """This thread's tf.device blocks, to hand to another thread (tf.distribute's
+    replica threads run under their caller's blocks)."""
+    return list(_placement.stack), list(_placement.modules)
+
+
+def adopt_placement_context(context):
+    _placement.stack, _placement.modules = list(context[0]), list(context[1])
+
+
 def set_soft_device_placement(enabled):
     _settings["soft_placement"] = bool(enabled)
 

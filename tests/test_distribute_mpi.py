@@ -102,7 +102,10 @@ def test_reduce_gather_across_ranks(trained):
     expected = {"sum": both[0] + both[1], "mean": (both[0] + both[1]) / 2,
                 "sum0": (both[0] + both[1]).sum(0), "mean0": np.concatenate(both).mean(0),
                 "gather": np.concatenate(both, 0), "gather1": np.concatenate(both, 1),
-                "all_reduce": (both[0] + both[1]) / 2, "replicas": 2}
+                "all_reduce": (both[0] + both[1]) / 2, "replicas": 2,
+                "uneven": np.array([[0, 0], [1, 1], [1, 1]], np.float32)}
+    for name in ("sum", "mean0", "gather", "gather1", "uneven"):  # the same inside a tf.function
+        expected["fn_" + name] = expected[name]
     for name, want in expected.items():
         for rank in (rank0, rank1):
             np.testing.assert_allclose(rank[f"reduce_gather/{name}"], want, err_msg=name)

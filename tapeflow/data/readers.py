@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 
 from tapeflow.data.dataset import AUTOTUNE, UNKNOWN, Dataset
-from tapeflow.data import structure as S
+from tapeflow.data import file_shard, structure as S
 from tapeflow.io import gfile
 from tapeflow.io import record_format as rf
 from tapeflow.runtime.errors import DataLossError, InvalidArgumentError, with_location
@@ -110,6 +110,21 @@ def _line_chunks(path, compression_type):
         raw.close()
 
 
+def _source_names(filenames, op, token):
+    """A reader's file names; a list of them (not one name: a reader made per
+    element inside interleave) is a file source that FILE auto-sharding may shard."""
+    names = file_names(filenames, op)
+    return names if _one_name(filenames) else file_shard.shard_names(token, names)
+
+
+def _one_name(filenames):
+    if isinstance(filenames, Dataset):
+        return False
+    if hasattr(filenames, "numpy"):
+        filenames = filenames.numpy()
+    return np.ndim(np.asarray(filenames, dtype=object)) == 0
+
+
 def file_chunks(per_file, names, num_parallel_reads):
     """Lists of elements: each file's own lists when files are read one after another, else
     TF's interleave of single elements cut into lists."""
@@ -188,10 +203,10 @@ class TextLineDataset(_RecordSource):
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
         ctype = rf.compression_of(compression_type, "TextLineDataset")
-        source = filenames
+        source, token = filenames, object()
 
         def chunks():
-            names = file_names(source, "TextLineDataset")
+            names = _source_names(source, "TextLineDataset", token)
             return file_chunks(lambda n: _line_chunks(n, ctype), names, num_parallel_reads)
 
         super().__init__(chunks)
@@ -202,10 +217,10 @@ class TFRecordDataset(_RecordSource):
 
     def __init__(self, filenames, compression_type=None, buffer_size=None, num_parallel_reads=None, name=None):
         ctype = rf.compression_of(compression_type, "TFRecordDataset")
-        source = filenames
+        source, token = filenames, object()
 
         def chunks():
-            names = file_names(source, "TFRecordDataset")
+            names = _source_names(source, "TFRecordDataset", token)
             return file_chunks(lambda n: rf.iter_record_chunks(n, ctype), names, num_parallel_reads)
 
         super().__init__(chunks)
@@ -246,14 +261,24 @@ class FixedLengthRecordDataset(_RecordSource):
         record_bytes, header, footer = int(record_bytes), int(header_bytes or 0), int(footer_bytes or 0)
         if record_bytes <= 0:
             raise InvalidArgumentError(with_location("FixedLengthRecordDataset: record_bytes must be positive"))
-        source = filenames
+        source, token = filenames, object()
 
         def chunks():
-            names = file_names(source, "FixedLengthRecordDataset")
+            names = _source_names(source, "FixedLengthRecordDataset", token)
             per_file = (lambda n: ([r] for r in _fixed_records(n, record_bytes, header, footer, ctype)))
             return file_chunks(per_file, names, num_parallel_reads)
 
         super().__init__(chunks)
+
+
+def _shardable_names(names, n):
+    """list_files' names as a file source of FILE auto-sharding (sharded before the shuffle)."""
+    source, token = names._produce, object()
+
+    def produce():
+        keep = set(file_shard.shard_names(token, list(range(n))))
+        return (flat for i, flat in enumerate(source()) if i in keep)
+    return names._derive(produce)
 
 
 def list_files(file_pattern, shuffle=None, seed=None, name=None):
@@ -266,6 +291,7 @@ def list_files(file_pattern, shuffle=None, seed=None, name=None):
             f"Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: "
             f"b'No files matched pattern: {', '.join(patterns)}'"))
     ds = Dataset.from_tensor_slices(np.array([m.encode("utf-8") for m in matches], dtype=object))
+    ds = _shardable_names(ds, len(matches))
     if shuffle is None or shuffle:
         ds = ds.shuffle(len(matches), seed=seed)
     return ds

@@ -115,21 +115,28 @@ class MPI:
         self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
         self.local_size = self.comm.Split_type(mpi.COMM_TYPE_SHARED).Get_size()  # ranks on this host
         self.timeout = default_timeout() if timeout is None else float(timeout)
+        self._ops = {"sum": mpi.SUM, "max": mpi.MAX, "min": mpi.MIN}
         _install_abort_hook(self)
         if self.local_size > 1:
             _share_cores(self.local_size)
 
-    def _op(self, op):
-        return {"sum": self.mpi.SUM, "max": self.mpi.MAX, "min": self.mpi.MIN}[op]
-
     def start_allreduce(self, array, op="sum"):
         """Start an all-reduce of a contiguous array now; `.wait()` gives the result."""
         send = _contiguous(array)
-        recv = reusable_buffer(send.size, send.dtype).reshape(send.shape)
-        return _Pending(self, self.comm.Iallreduce(send, recv, op=self._op(op)), recv, send, "an all-reduce")
+        recv = reusable_buffer(send.size, send.dtype)
+        if send.ndim != 1:
+            recv = recv.reshape(send.shape)
+        return _Pending(self, self.comm.Iallreduce(send, recv, self._ops[op]), recv, send, "an all-reduce")
 
     def allreduce(self, array, op="sum"):
-        return self.start_allreduce(array, op).wait()
+        send = _contiguous(array)
+        recv = reusable_buffer(send.size, send.dtype)
+        if send.ndim != 1:
+            recv = recv.reshape(send.shape)
+        request = self.comm.Iallreduce(send, recv, self._ops[op])
+        if request.Test():  # small messages: often done at once, no waiter made
+            return recv
+        return _Pending(self, request, recv, send, "an all-reduce").wait()
 
     def broadcast(self, array, root=0):
         buf = _contiguous(array) if self.rank == root else np.empty_like(_contiguous(array))
@@ -181,8 +188,9 @@ def reusable_buffer(size, dtype):
     a new buffer takes about twice as long); results handed out are views of
     the buffer, so a buffer whose reference count is back to the pool's own is
     free (3 below: the pool's list, the loop variable, getrefcount's argument)."""
-    dtype = np.dtype(dtype)
-    buffers = _POOL.setdefault((size, dtype), [])
+    buffers = _POOL.get((size, dtype))
+    if buffers is None:
+        buffers = _POOL[(size, np.dtype(dtype))] = []
     for buf in buffers:
         if sys.getrefcount(buf) == 3:
             return buf
@@ -228,6 +236,9 @@ class _Pending:
         return self.done
 
     def wait(self):
+        if self.done or self.request.Test():  # small messages are often done at once
+            self.done, self.keep = True, None
+            return self.result
         spins, deadline = 0, None
         while not self.test():
             spins += 1

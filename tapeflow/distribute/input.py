@@ -6,14 +6,22 @@ seeded the same on every rank) and keeps its slice of each global batch, which
 is TF's DATA auto-shard policy after rebatching: with global batch B over N
 replicas, replica r of step j gets the elements [jB + rB/N, jB + (r+1)B/N).
 A global batch that does not split evenly (the last, partial one) is cut into
-sizes that differ by at most one, rank order.  AUTO shards by DATA (tapeflow
-has no file-level sharding); OFF gives every rank every per-replica batch.
+sizes that differ by at most one, rank order.  FILE (and AUTO on a pipeline
+reading files: data/file_shard.py) gives each rank its own files and every
+per-replica part of its batches; AUTO without files is DATA; OFF gives every
+rank every per-replica batch.
 """
+import itertools
+
 import numpy as np
 
+from tapeflow.data import file_shard
 from tapeflow.runtime import nest
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import NotFoundError, with_location
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
+
+
+_END = object()
 
 
 class InputContext:
@@ -89,23 +97,46 @@ class DistributedDataset:
         opts = getattr(dataset, "options", None)
         if opts is not None:
             policy = opts().experimental_distribute.auto_shard_policy
-        if policy == AutoShardPolicy.FILE:
-            raise NotImplementedError(with_location(
-                "experimental_distribute_dataset: AutoShardPolicy.FILE is not implemented (tapeflow "
-                "shards by DATA); set auto_shard_policy to AUTO or DATA"))
         self._every_batch = policy == AutoShardPolicy.OFF
+        self._by_files = policy in (AutoShardPolicy.AUTO, AutoShardPolicy.FILE)
+        self._files_only = policy == AutoShardPolicy.FILE
 
     def __iter__(self):
         size, rank = self._engine.size, self._engine.rank
-        for element in self._dataset:
-            if self._every_batch:
-                for r in range(size):
-                    yield slice_batch(element, r, size)
-            else:
-                yield slice_batch(element, rank, size)
+        if not self._by_files or size == 1:
+            for element in self._dataset:
+                yield from self._split(element, size, rank, self._every_batch)
+            return
+        with file_shard.sharding_files(size, rank) as request:
+            elements = iter(self._dataset)
+            first = next(elements, _END)
+            request.close()
+            if request.claimed is None and self._files_only:
+                raise NotFoundError(with_location(
+                    "Found an unshardable source dataset: AutoShardPolicy.FILE needs a pipeline that reads "
+                    "files from Dataset.list_files or from a reader given a list of file names (tapeflow "
+                    "finds no other file source); use AUTO or DATA"))
+            # sharded by files: this rank's own files, every non-empty per-replica
+            # part of each batch (TF rebatches, then shards); else DATA: its part of each
+            by_files = request.claimed is not None
+            for element in itertools.chain([first], elements) if first is not _END else ():
+                yield from self._split(element, size, rank, by_files, skip_empty=by_files)
+
+    @staticmethod
+    def _split(element, size, rank, every_part, skip_empty=False):
+        if not every_part:
+            yield slice_batch(element, rank, size)
+            return
+        for r in range(size):
+            part = slice_batch(element, r, size)
+            flat = nest.flatten(part)
+            if not (skip_empty and flat and _rows(flat[0]) == 0):
+                yield part
 
     def cardinality(self):
         n = int(self._dataset.cardinality())
+        if self._files_only and self._engine.size > 1:
+            return -2  # UNKNOWN: this rank's share of the files
         return n * self._engine.size if self._every_batch and n >= 0 else n
 
     @property
@@ -122,6 +153,39 @@ class PerReplicaDataset(DistributedDataset):
 
     def __init__(self, dataset, engine):
         self._dataset, self._engine, self._every_batch = dataset, engine, False
+        self._by_files = self._files_only = False  # the user's function shards (or not)
 
     def __iter__(self):
         return iter(self._dataset)
+
+
+class LocalReplicasDataset:
+    """What a MirroredStrategy over several devices of this process iterates:
+    PerReplica batches.  Globally batched (experimental_distribute_dataset):
+    each global batch split in replica order, as DistributedDataset splits it
+    across processes; per-replica batched (distribute_datasets_from_function):
+    n consecutive batches, one per replica."""
+
+    def __init__(self, dataset, n, per_replica=False):
+        self._dataset, self._n, self._per_replica = dataset, n, per_replica
+
+    def __iter__(self):
+        from .mirrored import regroup
+        n = self._n
+        if self._per_replica:
+            batches = []
+            for element in self._dataset:
+                batches.append(element)
+                if len(batches) == n:
+                    yield regroup(batches, collapse=False)
+                    batches = []
+            return
+        for element in self._dataset:
+            yield regroup([slice_batch(element, r, n) for r in range(n)], collapse=False)
+
+    @property
+    def element_spec(self):
+        return self._dataset.element_spec
+
+    def __repr__(self):
+        return f"<DistributedDataset over {self._n} local replicas>"

@@ -24,10 +24,10 @@ import math
 
 import numpy as np
 
-from tapeflow.runtime import backprop, dtypes
+from tapeflow.runtime import backprop, dtypes, registry
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import Aval, bind, defprim, state
-from tapeflow.runtime.tensor import convert_to_tensor
+from tapeflow.runtime.tensor import Tensor, convert_to_tensor
 from tapeflow.runtime.variables import Variable
 
 from .collective import reusable_buffer, wire_dtype
@@ -44,7 +44,7 @@ def _start_impl(xp, *arrays, engine, wire):
         flat = np.asarray(arrays[0], wire).reshape(-1)
     else:
         flat = reusable_buffer(sum(a.size for a in arrays), wire)
-        np.concatenate([np.asarray(a).reshape(-1) for a in arrays], out=flat, casting="same_kind")
+        np.concatenate([a.reshape(-1) for a in arrays], out=flat, casting="same_kind")
     token = next(_tokens)
     if len(_PENDING) >= _MAX_PENDING:  # a compiled step that computes gradients it never applies
         oldest = next(iter(_PENDING))
@@ -61,10 +61,14 @@ def _start_rule(*avals, engine, wire):
 def _wait_impl(xp, token, *, engine, wire, specs):
     started, shapes = _PENDING.pop(int(token))
     flat = started.wait()
+    if len(shapes) == 1:
+        shape, dtype = shapes[0]
+        return (flat.reshape(shape).astype(dtype, copy=False),)
     out, at = [], 0
     for shape, dtype in shapes:
         n = math.prod(shape)
-        out.append(flat[at:at + n].reshape(shape).astype(dtype, copy=False))
+        part = flat[at:at + n].reshape(shape)
+        out.append(part if part.dtype == dtype else part.astype(dtype))
         at += n
     return tuple(out)
 
@@ -77,6 +81,31 @@ ALLREDUCE_START = defprim("allreduce_start", _start_impl, _start_rule, stateful=
 ALLREDUCE_WAIT = defprim("allreduce_wait", _wait_impl, _wait_rule, stateful=True, multiple_results=True)
 
 
+def _gather_impl(xp, x, *, engine, axis):
+    parts = engine.allgather(np.moveaxis(np.asarray(x), axis, 0))
+    return np.moveaxis(np.concatenate(parts, axis=0), 0, axis)
+
+
+def _gather_rule(x, *, engine, axis):
+    if x.shape is None:
+        raise ValueError(with_location("gather: a value of unknown rank cannot be gathered across replicas"))
+    shape = list(x.shape)
+    shape[axis] = None  # the other ranks' sizes along `axis` are known when the graph runs
+    return Aval(tuple(shape), x.dtype)
+
+
+# Every rank's value concatenated along `axis` (rank order); stateful: a collective.
+ALLGATHER = defprim("allgather", _gather_impl, _gather_rule, stateful=True)
+
+
+def gather(engine, value, axis):
+    value = convert_to_tensor(value)
+    rank = value.shape.rank
+    if rank is None or not -rank <= axis < rank:
+        raise ValueError(with_location(f"gather: axis {axis} is out of range for a value of shape {value.shape}"))
+    return bind(ALLGATHER, [value], {"engine": engine, "axis": axis % rank})
+
+
 def progress():
     """Poll every started all-reduce: MPI moves large messages only while some
     rank's MPI library is called, so eager backward passes call this as they go."""
@@ -85,21 +114,48 @@ def progress():
 
 
 class _Bucket:
-    """Started tensors of one all-reduce; `results()` waits (once) for their sums."""
+    """Started tensors of one all-reduce; `results()` waits (once) for their sums.
 
-    def __init__(self, engine, tensors):
-        wire = wire_dtype(tensors[0].dtype.np)
-        self.token = bind(ALLREDUCE_START, tensors, {"engine": engine, "wire": wire})
-        self.specs = tuple((tuple(t.shape.as_list()), t.dtype) for t in tensors)
+    Eagerly the two primitives' impls are called directly: bind's generic
+    dispatch (placement, error wrapping, tape records of ops without gradients,
+    a tensor around the token) cost most of a small bucket's time.  While
+    tracing they are bound, so the graph holds them in program order."""
+
+    __slots__ = ("engine", "wire", "count", "token", "specs", "_results")
+
+    def __init__(self, engine, wire, tensors):
         self.engine, self.wire, self.count = engine, wire, len(tensors)
         self._results = None
+        if state.graph is None and registry.place is None:
+            self.specs = None
+            self.token = ALLREDUCE_START.impl(np, *[t._value for t in tensors], engine=engine, wire=wire)
+        else:
+            self.specs = tuple((tuple(t.shape.as_list()), t.dtype) for t in tensors)
+            self.token = bind(ALLREDUCE_START, tensors, {"engine": engine, "wire": wire})
 
     def results(self):
         if self._results is None:
-            out = bind(ALLREDUCE_WAIT, [self.token],
-                       {"engine": self.engine, "wire": self.wire, "specs": self.specs})
-            self._results = list(out) if isinstance(out, (list, tuple)) else [out]
+            if self.specs is None:
+                out = ALLREDUCE_WAIT.impl(np, self.token, engine=self.engine, wire=self.wire, specs=None)
+                self._results = [Tensor(a) for a in out]
+            else:
+                out = bind(ALLREDUCE_WAIT, [self.token],
+                           {"engine": self.engine, "wire": self.wire, "specs": self.specs})
+                self._results = list(out) if isinstance(out, (list, tuple)) else [out]
         return self._results
+
+
+def _size_and_dtype(t):
+    """(elements, numpy dtype) of an eager tensor or a traced value of static shape."""
+    value = getattr(t, "_value", None)
+    if value is not None:
+        return value.size, value.dtype
+    shape = t.shape.as_list()
+    if None in shape:
+        raise ValueError(with_location(
+            f"all_reduce: a gradient of unknown shape {t.shape} cannot be bucketed; give the "
+            f"traced function an input_signature with static shapes"))
+    return math.prod(shape), t.dtype.np
 
 
 class _Packer:
@@ -111,20 +167,19 @@ class _Packer:
         self.where = []  # (tensor, bucket, index) for every tensor started
 
     def add(self, t):
-        if None in t.shape.as_list():
-            raise ValueError(with_location(
-                f"all_reduce: a gradient of unknown shape {t.shape} cannot be bucketed; give the "
-                f"traced function an input_signature with static shapes"))
-        wire = wire_dtype(t.dtype.np)
-        entry = self.open.setdefault(wire, [[], 0])
+        size, dtype = _size_and_dtype(t)
+        wire = wire_dtype(dtype)
+        entry = self.open.get(wire)
+        if entry is None:
+            entry = self.open[wire] = [[], 0]
         entry[0].append(t)
-        entry[1] += t.shape.num_elements() * wire.itemsize
+        entry[1] += size * wire.itemsize
         if entry[1] >= self.limit:
             self._start(wire)
 
     def _start(self, wire):
         tensors, _ = self.open.pop(wire)
-        bucket = _Bucket(self.engine, tensors)
+        bucket = _Bucket(self.engine, wire, tensors)
         self.where.extend((t, bucket, i) for i, t in enumerate(tensors))
 
     def flush(self):
@@ -166,11 +221,15 @@ def _drain_stale():
 
 
 def _dense(g):
-    return convert_to_tensor(g)
+    return g if type(g) is Tensor else convert_to_tensor(g)
 
 
 def all_reduce_sum(engine, values, limit=DEFAULT_BUCKET_BYTES):
     """The sums over replicas of a list of tensors (None stays None), bucketed."""
+    if state.graph is None and registry.place is None:
+        if len(values) == 1 and type(values[0]) is Tensor:
+            return [_sum_now(engine, values[0])]
+        return _sum_eager(engine, values, limit)
     packer = _Packer(engine, limit)
     dense = [None if v is None else _dense(v) for v in values]
     for t in dense:
@@ -178,6 +237,46 @@ def all_reduce_sum(engine, values, limit=DEFAULT_BUCKET_BYTES):
             packer.add(t)
     where = {id(t): (b, i) for t, b, i in packer.flush()}
     return [None if t is None else where[id(t)][0].results()[where[id(t)][1]] for t in dense]
+
+
+def _sum_eager(engine, values, limit):
+    """all_reduce_sum when not tracing: the packer's buckets (per wire dtype, each
+    started once it holds `limit` bytes, all started before the first is waited
+    for) without its per-tensor bookkeeping objects."""
+    out, open_buckets, started = [None] * len(values), {}, []
+    start = ALLREDUCE_START.impl
+    for k, v in enumerate(values):
+        if v is None:
+            continue
+        a = _dense(v)._value
+        wire = wire_dtype(a.dtype)
+        entry = open_buckets.get(wire)
+        if entry is None:
+            entry = open_buckets[wire] = [[], [], 0]
+        entry[0].append(k)
+        entry[1].append(a)
+        entry[2] += a.size * wire.itemsize
+        if entry[2] >= limit:
+            del open_buckets[wire]
+            started.append((entry[0], start(np, *entry[1], engine=engine, wire=wire)))
+    for wire, (ks, arrays, _) in open_buckets.items():
+        started.append((ks, start(np, *arrays, engine=engine, wire=wire)))
+    for ks, token in started:
+        for k, a in zip(ks, ALLREDUCE_WAIT.impl(np, token, engine=engine, wire=None, specs=None)):
+            out[k] = Tensor(a)
+    return out
+
+
+def _sum_now(engine, t):
+    """One eager tensor summed now (strategy.reduce, all_reduce of one value): no
+    packing, no token, the tensor's own buffer sent when it is of its wire dtype."""
+    a = t._value
+    wire = wire_dtype(a.dtype)
+    if a.dtype is wire:
+        out = engine.allreduce(a if a.ndim == 1 else a.reshape(-1))
+    else:
+        out = engine.allreduce(a.astype(wire).reshape(-1)).astype(a.dtype)
+    return Tensor(out if a.ndim == 1 else out.reshape(a.shape))
 
 
 def sum_gradients(engine, grads, limit):
@@ -202,7 +301,7 @@ def sum_gradients(engine, grads, limit):
 def _watch_gradients(sources):
     from .strategy import replica_strategy  # the strategy module imports this one
     strategy = replica_strategy()
-    if strategy is None or strategy.num_replicas_in_sync == 1 or not sources:
+    if strategy is None or strategy._engine.size == 1 or not sources:  # in-process replicas: no buckets
         return None
     if not all(isinstance(s, Variable) for s in sources):
         return None

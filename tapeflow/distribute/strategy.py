@@ -23,7 +23,7 @@ from tapeflow.runtime.ops import math_ops, reduce_ops
 from tapeflow.runtime.registry import state
 from tapeflow.runtime.tensor import Tensor, convert_to_tensor
 
-from . import collective, input as input_mod, reduce as reduce_mod
+from . import collective, input as input_mod, mirrored, reduce as reduce_mod
 
 
 class ReduceOp(enum.Enum):
@@ -41,7 +41,8 @@ class ReplicaContext:
     @property
     def replica_id_in_sync_group(self):
         from tapeflow.runtime import dtypes
-        return convert_to_tensor(self.strategy._engine.rank, dtypes.int32)
+        local = len(self.strategy._local_devices)
+        return convert_to_tensor(self.strategy._engine.rank * local + mirrored.replica_id(), dtypes.int32)
 
     def all_reduce(self, reduce_op, value, options=None):
         """The sum (or mean) over replicas of every tensor in the structure `value`."""
@@ -50,17 +51,26 @@ class ReplicaContext:
         flat = [convert_to_tensor(v) for v in nest.flatten(value)]
         n = self.strategy.num_replicas_in_sync
         if n > 1:
-            flat = reduce_mod.all_reduce_sum(self.strategy._engine, flat, self.strategy._bucket_bytes)
+            flat = (mirrored.sum_in_replica(flat) if mirrored.in_local_replica() else
+                    reduce_mod.all_reduce_sum(self.strategy._engine, flat, self.strategy._bucket_bytes))
             if op is ReduceOp.MEAN:
                 flat = [math_ops.divide(t, math_ops.cast(n, t.dtype)) for t in flat]
         return nest.pack_sequence_as(value, flat)
 
     def merge_call(self, merge_fn, args=(), kwargs=None):
-        _local.in_replica -= 1  # merge_fn runs in the cross-replica context
-        try:
+        if mirrored.in_local_replica():
+            return mirrored.merge_in_replica(self.strategy, merge_fn, args, kwargs, _cross_replica)
+        with _cross_replica():
             return merge_fn(self.strategy, *args, **(kwargs or {}))
-        finally:
-            _local.in_replica += 1
+
+
+@contextlib.contextmanager
+def _cross_replica():
+    _local.in_replica -= 1  # merge_fn runs in the cross-replica context
+    try:
+        yield
+    finally:
+        _local.in_replica += 1
 
 
 class _Local(threading.local):
@@ -73,7 +83,10 @@ _local = _Local()
 
 
 class Strategy:
-    """One replica on one device: the strategy every tapeflow program runs under."""
+    """One replica on one device: the strategy every tapeflow program runs under.
+    (MirroredStrategy over several devices overrides what its local replicas change.)"""
+
+    _local_devices = (None,)  # the devices of this process's replicas
 
     def __init__(self, device_name=None):
         self._device = device_name
@@ -84,7 +97,7 @@ class Strategy:
 
     @property
     def num_replicas_in_sync(self):
-        return self._engine.size
+        return self._engine.size * len(self._local_devices)
 
     @contextlib.contextmanager
     def _entered(self):
@@ -159,15 +172,10 @@ class Strategy:
         return (value,)
 
     def gather(self, value, axis):
-        """Every replica's value concatenated along `axis` (eager only across processes)."""
+        """Every replica's value concatenated along `axis`, eagerly or in a tf.function."""
         if self.num_replicas_in_sync == 1:
             return value
-        if state.graph is not None:
-            raise NotImplementedError(with_location(
-                "Strategy.gather across processes runs eagerly; call it outside tf.function"))
-        a = np.moveaxis(np.asarray(convert_to_tensor(value)._value), axis, 0)
-        parts = self._engine.allgather(a)
-        return Tensor(np.moveaxis(np.concatenate(parts, axis=0), 0, axis))
+        return reduce_mod.gather(self._engine, value, axis)
 
     def __repr__(self):
         return f"<{type(self).__name__} on {self._device or 'the default device'}>"
@@ -178,6 +186,11 @@ class _Extended:
 
     def __init__(self, strategy):
         self._strategy = strategy
+
+    @property
+    def worker_devices(self):
+        s = self._strategy
+        return s._local_devices if s._local_devices[0] else (s._device or "/job:localhost/replica:0/task:0/device:CPU:0",)
 
     def update(self, var, fn, args=(), kwargs=None, group=True):
         return fn(var, *args, **(kwargs or {}))
@@ -213,22 +226,89 @@ class OneDeviceStrategy(Strategy):
 
 
 class MirroredStrategy(Strategy):
-    """Mirroring over one device (tapeflow runs one replica per process); more than
-    one device is an error rather than a silent single-device run."""
+    """Mirroring over the devices of this process: one replica per device, run
+    in lockstep threads (mirrored.py); one device (or none given): one replica."""
 
     def __init__(self, devices=None, cross_device_ops=None):
-        devices = list(devices) if devices is not None else None
-        if devices is not None and len(devices) > 1:
-            raise ValueError(with_location(
-                f"MirroredStrategy: tapeflow runs one replica per process; got {len(devices)} devices "
-                f"{devices} (use MultiWorkerMirroredStrategy under mpiexec, one process per device)"))
-        if devices:
-            kind, index = parse_device(devices[0])
-            name = f"/device:{kind}:{index}"
+        devices = [_canonical(d) for d in devices] if devices is not None else None
+        if devices is not None and len(set(devices)) != len(devices):  # TF's type and words
+            raise AssertionError(with_location(f"No duplicates allowed in `devices` argument: {tuple(devices)}"))
+        if devices and len(devices) > 1:
+            self._local_devices = tuple(devices)
+            name = None
+        elif devices:
+            name = devices[0]
         else:
             gpus = list_logical_devices("GPU")
             name = gpus[0].name if gpus else None
         super().__init__(name)
+
+    def _replicated(self):
+        return len(self._local_devices) > 1
+
+    @contextlib.contextmanager
+    def _replica_entered(self):
+        _local.stack.append(self)
+        _local.in_replica += 1
+        try:
+            yield
+        finally:
+            _local.in_replica -= 1
+            _local.stack.pop()
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        if not self._replicated():
+            return super().run(fn, args, kwargs, options)
+        with self._entered():
+            return mirrored.run_replicas(self._local_devices, self._replica_entered, fn, args, kwargs or {})
+
+    def reduce(self, reduce_op, value, axis=None):
+        if not self._replicated():
+            return super().reduce(reduce_op, value, axis)
+        return mirrored.reduce_values(_reduce_op(reduce_op).value, value, len(self._local_devices), axis)
+
+    def gather(self, value, axis):
+        if not self._replicated():
+            return super().gather(value, axis)
+        return mirrored.gather_values(value, axis)
+
+    def experimental_local_results(self, value):
+        return mirrored.local_results(value, len(self._local_devices))
+
+    def experimental_distribute_dataset(self, dataset, options=None):
+        if not self._replicated():
+            return super().experimental_distribute_dataset(dataset, options)
+        return input_mod.LocalReplicasDataset(dataset, len(self._local_devices))
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        if not self._replicated():
+            return super().distribute_datasets_from_function(dataset_fn, options)
+        n = len(self._local_devices)
+        return input_mod.LocalReplicasDataset(dataset_fn(input_mod.InputContext(1, 0, n)), n, per_replica=True)
+
+    experimental_distribute_datasets_from_function = distribute_datasets_from_function
+
+    def experimental_distribute_values_from_function(self, value_fn):
+        n = len(self._local_devices)
+        return mirrored.PerReplica([value_fn(ValueContext(r, n)) for r in range(n)])
+
+    def __repr__(self):
+        if not self._replicated():
+            return super().__repr__()
+        return f"<MirroredStrategy on {', '.join(self._local_devices)}>"
+
+
+class ValueContext:
+    """What experimental_distribute_values_from_function passes to its function."""
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
+        self.replica_id_in_sync_group = replica_id_in_sync_group
+        self.num_replicas_in_sync = num_replicas_in_sync
+
+
+def _canonical(spec):
+    kind, index = parse_device(spec)
+    return f"/job:localhost/replica:0/task:0/device:{kind}:{index}"
 
 
 class CommunicationImplementation(enum.Enum):

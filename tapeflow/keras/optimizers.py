@@ -7,6 +7,7 @@ rate at the current `iterations`, decay the weights, update each variable, then
 increment `iterations`."""
 import numpy as np
 
+from tapeflow.distribute import mirrored
 from tapeflow.keras import schedules
 from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.runtime import dtypes
@@ -103,6 +104,8 @@ class Optimizer(SlotOwner):
         if not pairs:
             raise ValueError(with_location(f"{self.name}.apply_gradients: no gradients provided for any variable"))
         grads = _summed_over_replicas(self._clip([g for g, _ in pairs]))
+        if mirrored.replica_id():  # in-process replicas share each variable: replica 0 updates it
+            return self.iterations
         lr = self.learning_rate
         for g, var in zip(grads, [v for _, v in pairs]):
             if not var.dtype.is_floating:
@@ -151,6 +154,8 @@ def _summed_over_replicas(grads):
     strategy = replica_strategy()
     if strategy is None or strategy.num_replicas_in_sync == 1:
         return grads
+    if mirrored.in_local_replica():
+        return mirrored.sum_in_replica(grads)
     return reduce_mod.sum_gradients(strategy._engine, grads, strategy._bucket_bytes)
 
 

@@ -379,7 +379,7 @@ class Trainer:
         for step, batch in enumerate(data):
             if limit is not None and step >= limit:
                 break
-            self._prepare(batch)
+            self._prepare(distributed.first_replica(batch))
             on_begin(step)
             logs = distributed.global_logs(
                 strategy, _floats(distributed.run_step(strategy, self._step_fn(kind), batch)))
@@ -420,7 +420,7 @@ class Trainer:
         for step, batch in enumerate(data):
             if steps is not None and step >= steps:
                 break
-            out = distributed.run_step(strategy, self._step_fn("predict"), batch)
+            out = distributed.run_step(strategy, self._step_fn("predict"), batch, gather=True)
             outputs.append(distributed.gathered(strategy, nest.map_structure(lambda t: t.numpy(), out)))
         if not outputs:
             raise ValueError(with_location(f"{self.name}.predict: the input has no examples"))

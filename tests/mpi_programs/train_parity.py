@@ -154,6 +154,15 @@ def program_reduce_gather(strategy):
            "gather": strategy.gather(v, axis=0), "gather1": strategy.gather(v, axis=1),
            "all_reduce": strategy.run(lambda: tf.distribute.get_replica_context().all_reduce("MEAN", v)),
            "replicas": np.array(n)}
+    uneven = tf.constant(np.full((1 + r, 2), r, np.float32))  # rank r has 1 + r rows
+
+    @tf.function
+    def compiled(v, uneven):
+        return {"sum": strategy.reduce("SUM", v, axis=None), "mean0": strategy.reduce("MEAN", v, axis=0),
+                "gather": strategy.gather(v, axis=0), "gather1": strategy.gather(v, axis=-1),
+                "uneven": strategy.gather(uneven, axis=0) * 1.0}
+    out.update({f"fn_{k}": val for k, val in compiled(v, uneven).items()})
+    out["uneven"] = strategy.gather(uneven, axis=0)
     return {k: np.asarray(val) for k, val in out.items()}
 
 
