@@ -5,6 +5,7 @@ lists of NumPy arrays, and `_tmpl` is the element's structure.  Iterating a
 Dataset turns each element into tapeflow Tensors.  Every transformation returns
 a new Dataset wrapping its input's recipe, so each `for` loop starts over.
 """
+import itertools
 import threading
 
 import numpy as np
@@ -181,6 +182,19 @@ class Dataset:
         return Dataset(lambda: ([np.asarray(i, np_dtype)] for i in r), S.LEAF, len(r), [((), np_dtype)])
 
     @staticmethod
+    def counter(start=0, step=1, dtype="int64", name=None):
+        """start, start + step, ... without end."""
+        from tapeflow.runtime import dtypes
+        np_dtype = dtypes.as_dtype(dtype).np
+        start, step = (S.to_array(v).astype(np_dtype) for v in (start, step))
+        return Dataset(lambda: ([start + np_dtype.type(i) * step] for i in itertools.count()), S.LEAF, INFINITE,
+                       [((), np.dtype(np_dtype))])
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        return random_data.random(seed, rerandomize_each_iteration)
+
+    @staticmethod
     def zip(*datasets, name=None):
         """Elements of several datasets side by side, until the shortest ends."""
         if len(datasets) == 1 and isinstance(datasets[0], (tuple, dict)):
@@ -256,34 +270,8 @@ class Dataset:
     def unbatch(self, name=None):
         return batching.unbatch(self, name)
 
-    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
-        """tf.data's buffered shuffle: fill a buffer of buffer_size elements, then
-        repeatedly emit a random one and put the next input element in its place."""
-        buffer_size = positive(buffer_size, "shuffle")
-        source = self._produce
-        fixed_seed = seed if seed is not None else int(np.random.SeedSequence().entropy % (2 ** 63))
-        epoch = [0]
-
-        def produce():
-            if reshuffle_each_iteration:
-                rng = np.random.default_rng([fixed_seed, epoch[0]]) if seed is not None else np.random.default_rng()
-                epoch[0] += 1
-            else:
-                rng = np.random.default_rng(fixed_seed)
-            buf = []
-            for flat in source():
-                if len(buf) < buffer_size:
-                    buf.append(flat)
-                    continue
-                i = int(rng.integers(len(buf)))
-                yield buf[i]
-                buf[i] = flat
-            while buf:
-                i = int(rng.integers(len(buf)))
-                buf[i], buf[-1] = buf[-1], buf[i]
-                yield buf.pop()
-
-        return self._derive(produce)
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
+        return random_data.shuffle(self, buffer_size, seed, reshuffle_each_iteration)
 
     def repeat(self, count=None, name=None):
         source = self._produce
@@ -454,5 +442,6 @@ class Dataset:
 # One module per transformation (as tf.data is organised); they build Datasets,
 # so they are imported after the class (each imports it from this module).
 from tapeflow.data import (  # noqa: E402
-    batching, grouping, interleave_op, map_op, readers, sampling, scan_op, shard_op, sources, take_while_op, window_op,
+    batching, grouping, interleave_op, map_op, random_data, readers, sampling, scan_op, shard_op, sources,
+    take_while_op, window_op,
 )
