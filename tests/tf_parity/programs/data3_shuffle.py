@@ -109,3 +109,21 @@ def program_list_files_shuffled(tf):
     return {"epoch0": names(), "epoch1": names(),
             "unshuffled": [os.path.basename(p.decode()) for p in
                            tf.data.Dataset.list_files(os.path.join(root, "*.txt"), shuffle=False).as_numpy_iterator()]}
+
+
+def program_shuffle_endless_input(tf):
+    tf.random.set_seed(None)
+    ds = tf.data.Dataset.counter().shuffle(4, seed=tf.constant(1, tf.int64)).take(8)
+    return {"v": _values(ds), "cardinality": tf.data.Dataset.counter().shuffle(4).cardinality(),
+            "random_shuffled": _values(tf.data.Dataset.random(seed=2).shuffle(3, seed=2).take(3))}
+
+
+def program_shuffle_bad_buffer(tf):
+    return tf.data.Dataset.range(3).shuffle(0)
+
+
+def program_shuffle_unknown_buffer(tf):
+    tf.random.set_seed(None)
+    return {"whole": _values(tf.data.Dataset.range(10).shuffle(-2, seed=1)),
+            "filtered": _values(tf.data.Dataset.range(10).filter(lambda x: x < 7).shuffle(-2, seed=1)),
+            "empty": _values(tf.data.Dataset.range(0).shuffle(-2, seed=1))}
