@@ -429,6 +429,10 @@ class Dataset:
     def apply(self, transformation_func):
         return transformation_func(self)
 
+    def get_single_element(self, name=None):
+        from tapeflow.data.iterator import single_element
+        return single_element(self)
+
     def reduce(self, initial_state, reduce_func):
         state = initial_state
         for element in self:

@@ -20,7 +20,7 @@ saves its buffers).
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.runtime.errors import OutOfRangeError
+from tapeflow.runtime.errors import InvalidArgumentError, OutOfRangeError
 from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import state
 from tapeflow.runtime.tensor import Tensor
@@ -129,3 +129,24 @@ class DatasetIterator(Trackable):
 
 
 _END = object()
+
+
+def single_element(dataset):
+    """Dataset.get_single_element: the one element (InvalidArgumentError for none or more),
+    taken when the graph runs while a function is traced."""
+    from tapeflow.tracer.py_function import py_function
+
+    def pull():
+        elements = iter(dataset._iter_elements())
+        first = next(elements, _END)
+        if first is _END:
+            raise InvalidArgumentError("Dataset.get_single_element: Dataset was empty.")
+        if next(elements, _END) is not _END:
+            raise InvalidArgumentError("Dataset.get_single_element: Dataset had more than one element.")
+        return first
+
+    if state.graph is None:
+        return pull()
+    specs = S.flatten(dataset.element_spec)
+    return S.pack(S.template(dataset.element_spec),
+                  py_function(lambda: list(S.flatten(pull())), [], list(specs)))

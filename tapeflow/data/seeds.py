@@ -11,6 +11,8 @@ TensorFlow's data kernels make them, so a seeded pipeline gives TensorFlow's ord
 - An iterator draws uint32 words one at a time from Philox seeded with its pair
   (PhiloxRandom(seed, seed2): key = seed, counter high half = seed2), four words
   per Philox call, in order -- TensorFlow's SingleSampleAdapter.
+- A data set made inside a tf.function is made anew by every call in TensorFlow: its
+  generator starts over on each call.
 """
 import os
 import threading
@@ -19,6 +21,7 @@ import numpy as np
 
 from tapeflow.runtime.ops import philox as P
 from tapeflow.runtime.ops.random_ops import get_seed
+from tapeflow.runtime.registry import state
 
 _CHUNK = 64   # Philox calls computed at once; the words are the same as one by one
 
@@ -58,8 +61,20 @@ class SeedGenerator:
 
     def __init__(self, seed, reshuffle):
         self._pair = dataset_seeds(seed)
-        self._stream = WordStream(*self._pair) if reshuffle else None
+        self._reshuffle = reshuffle
         self._lock = threading.Lock()
+        self._reset()
+        if state.graph is not None:
+            # Made while tracing: TensorFlow makes the data set, and its generator, anew on
+            # every call, so each call starts the generator over (a stateful node, in
+            # program order before anything takes elements).
+            from tapeflow.tracer.py_function import py_function
+            py_function(self._reset, [], [])
+
+    def _reset(self):
+        with self._lock:
+            self._stream = WordStream(*self._pair) if self._reshuffle else None
+        return []
 
     def next_pair(self):
         if self._stream is None:
