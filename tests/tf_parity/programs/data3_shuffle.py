@@ -127,3 +127,10 @@ def program_shuffle_unknown_buffer(tf):
     return {"whole": _values(tf.data.Dataset.range(10).shuffle(-2, seed=1)),
             "filtered": _values(tf.data.Dataset.range(10).filter(lambda x: x < 7).shuffle(-2, seed=1)),
             "empty": _values(tf.data.Dataset.range(0).shuffle(-2, seed=1))}
+
+
+def program_experimental_aliases(tf):
+    tf.random.set_seed(None)
+    e = tf.data.experimental
+    return {"counter": _values(e.Counter(2).take(2)), "random": _values(e.RandomDataset(seed=4).take(2)),
+            "shuffle_and_repeat": _values(tf.data.Dataset.range(5).apply(e.shuffle_and_repeat(5, 2, seed=1)))}
