@@ -14,8 +14,9 @@ tf.function creates no variable).  From a save on, the iterator keeps the elemen
 produces until the next save, so restoring into the same iterator replays exactly what
 followed the save, shuffled or not.  Restoring into another iterator (a new process)
 starts a fresh pass and skips as many elements: the same sequence for a deterministic
-data set, but a reshuffling or unseeded shuffle gives another order there (TensorFlow
-saves its buffers).
+data set and for a seeded shuffle in a data set built anew (its first iterator gets the
+seeds the saved one got), but an unseeded shuffle, or another iterator of a reshuffling
+data set (the next epoch's seeds), gives another order there (TensorFlow saves its buffers).
 """
 import numpy as np
 
