@@ -15,8 +15,9 @@ produces until the next save, so restoring into the same iterator replays exactl
 followed the save, shuffled or not.  Restoring into another iterator (a new process)
 starts a fresh pass and skips as many elements: the same sequence for a deterministic
 data set and for a seeded shuffle in a data set built anew (its first iterator gets the
-seeds the saved one got), but an unseeded shuffle, or another iterator of a reshuffling
-data set (the next epoch's seeds), gives another order there (TensorFlow saves its buffers).
+seeds the saved data set's first iterator got), but an unseeded shuffle, or a later
+iterator of a reshuffling data set (the next epoch's seeds), gives another order there
+(TensorFlow saves its buffers).
 """
 import numpy as np
 
