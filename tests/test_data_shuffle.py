@@ -78,3 +78,16 @@ def test_fit_shuffle_orders_are_permutations_of_all_rows(mode):
     assert sorted(epochs[0]) == list(range(10)) and epochs[0] == epochs[1]   # Keras 3: same each epoch
     if mode == "batch":
         assert [sorted(b) for b in seen[:3]] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+
+
+@pytest.mark.parametrize("look", [
+    lambda ds: ds.element_spec,
+    lambda ds: ds.interleave(lambda x: tf.data.Dataset.from_tensors(x)).element_spec,
+    lambda ds: ds.map(lambda x: {"v": x}).element_spec,
+])
+def test_learning_the_structure_leaves_the_epochs_alone(look):
+    make = lambda: tf.data.Dataset.range(8).shuffle(8, seed=1).map(lambda x: x * 2)
+    want = [[int(v) for v in d] for d in [make()] for _ in range(2)]
+    ds = make()
+    look(ds)
+    assert [[int(v) for v in ds] for _ in range(2)] == want

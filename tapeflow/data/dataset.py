@@ -11,7 +11,7 @@ import threading
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, positive, scalar_result
+from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, peek, positive, scalar_result
 from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
 from tapeflow.data.ragged_values import RaggedValue
@@ -119,7 +119,7 @@ class Dataset:
             return S.pack(self._tmpl, self._row_specs)
         shapes, first = self._shapes, None
         if shapes is None:  # e.g. after map: look at the first element
-            first = next(iter(self._produce()), None)
+            first = peek(self._produce)
             if first is None:
                 raise ValueError("element_spec: the dataset is empty and its element structure is unknown")
             shapes = [(a.shape, a.dtype) for a in first]

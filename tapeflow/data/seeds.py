@@ -14,6 +14,8 @@ TensorFlow's data kernels make them, so a seeded pipeline gives TensorFlow's ord
 - A data set made inside a tf.function is made anew by every call in TensorFlow: its
   generator starts over on each call.
 """
+import contextlib
+import copy
 import os
 import threading
 
@@ -80,4 +82,20 @@ class SeedGenerator:
         if self._stream is None:
             return self._pair
         with self._lock:
-            return self._stream(), self._stream()
+            stream = copy.copy(self._stream) if _peeks[0] else self._stream
+            return stream(), stream()
+
+
+_peeks = [0]   # > 0 while some thread peeks (global: a prefetching thread may do the producing)
+
+
+@contextlib.contextmanager
+def peeking():
+    """Within: iterators get the pairs they would get, without using them up.  tapeflow
+    looks at a first element to learn a structure TensorFlow knows statically; looking
+    must not move the orders of the epochs that follow."""
+    _peeks[0] += 1
+    try:
+        yield
+    finally:
+        _peeks[0] -= 1
