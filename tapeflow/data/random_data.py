@@ -4,7 +4,7 @@ import numpy as np
 
 from tapeflow.data import structure as S
 from tapeflow.data.elements import INFINITE, UNKNOWN
-from tapeflow.data.seeds import SeedGenerator, WordStream, _scalar
+from tapeflow.data.seeds import SeedGenerator, WordStream, scalar_value
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
 
 
@@ -12,7 +12,7 @@ def shuffle(ds, buffer_size, seed=None, reshuffle_each_iteration=None):
     """The kernel's streaming shuffle over a ring buffer of buffer_size slots: fill it,
     then emit a random one of the buffered elements, move the oldest into the emitted
     slot and refill.  Memory stays at buffer_size elements (UNKNOWN_CARDINALITY: all)."""
-    size = int(_scalar(buffer_size))
+    size = int(scalar_value(buffer_size))
     if size <= 0 and size != UNKNOWN:
         raise InvalidArgumentError(with_location(
             f"Dataset.shuffle: buffer_size must be greater than zero or UNKNOWN_CARDINALITY (-2), got {size}"))

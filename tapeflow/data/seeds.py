@@ -30,7 +30,7 @@ _CHUNK = 64   # Philox calls computed at once; the words are the same as one by 
 
 def dataset_seeds(seed):
     """The (seed, seed2) a tf.data op made now holds (tensorflow/python/data/util/random_seed)."""
-    seed, seed2 = get_seed(None if seed is None else int(_scalar(seed)))
+    seed, seed2 = get_seed(None if seed is None else int(scalar_value(seed)))
     seed = 0 if seed is None else seed
     seed2 = 0 if seed2 is None else seed2
     if seed == 0 and seed2 == 0:
@@ -38,7 +38,7 @@ def dataset_seeds(seed):
     return seed, seed2
 
 
-def _scalar(value):
+def scalar_value(value):
     return np.asarray(value.numpy() if hasattr(value, "numpy") else value).reshape(())
 
 
