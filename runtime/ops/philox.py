@@ -230,23 +230,6 @@ def full_int(counter, key, size, np_dtype):
     return w.view(np.int32 if np.dtype(np_dtype).kind == "i" else np.uint32).astype(np_dtype)
 
 
-def shuffle_steps(n):
-    """Counter steps one RandomShuffle of n rows reserves: a word per swap, in whole calls."""
-    return (n + 2) // 4
-
-
-def permutation(counter, key, n):
-    """RandomShuffle's order of n rows: swap row i with i + word % (n - i), front to back."""
-    perm = np.arange(n)
-    if n < 2:
-        return perm
-    w = words(counter, key, n - 1)
-    for i in range(n - 1):
-        k = i + int(w[i]) % (n - i)
-        perm[i], perm[k] = perm[k], perm[i]
-    return perm
-
-
 def categorical(counter, key, logits, num_samples, np_dtype):
     """Multinomial draws over rows of `logits` as the CPU kernel makes them (one shard)."""
     rows, classes = logits.shape

@@ -64,20 +64,11 @@ def get_seed(op_seed):
             else:
                 op_seed = _seeds.graph_counts.get(graph, 0)
                 _seeds.graph_counts[graph] = op_seed + 1
-        return _pair(g, op_seed)
-    if op_seed is not None:
-        return _pair(_DEFAULT_GLOBAL_SEED, op_seed)
-    return None, None
-
-
-def first_function_seed():
-    """The pair of the first unseeded random op in a function traced now (op seed 0), or
-    None without a global seed -- e.g. the tf.random.shuffle in Keras' array pipeline."""
-    return None if _seeds.global_seed is None else _pair(_seeds.global_seed, 0)
-
-
-def _pair(seed, op_seed):
-    seeds = seed % _MAXINT32, int(op_seed) % _MAXINT32
+        seeds = g % _MAXINT32, int(op_seed) % _MAXINT32
+    elif op_seed is not None:
+        seeds = _DEFAULT_GLOBAL_SEED, int(op_seed) % _MAXINT32
+    else:
+        return None, None
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
@@ -153,9 +144,17 @@ def _uniform_impl(xp, *dims, shape, dtype, seed, bounds):
 def _shuffle_impl(xp, x, seed):
     if not x.ndim or x.shape[0] < 2:
         return x
-    n = x.shape[0]
-    counter, key = reserve("shuffle", dtypes.int64, seed, n - 1, steps=P.shuffle_steps(n))
-    return x[to_xp(xp, P.permutation(counter, key, n))]
+    n = x.shape[0]  # the kernel reserves a word per swap (n - 1), in whole Philox calls:
+    return x[to_xp(xp, permutation(*reserve("shuffle", dtypes.int64, seed, n - 1, steps=(n + 2) // 4), n))]
+
+
+def permutation(counter, key, n):
+    """RandomShuffle's order of n rows: swap row i with i + word % (n - i), front to back."""
+    perm, w = np.arange(n), P.words(counter, key, n - 1)
+    for i in range(n - 1):
+        k = i + int(w[i]) % (n - i)
+        perm[i], perm[k] = perm[k], perm[i]
+    return perm
 
 
 def _draw_rule(*dims, shape, dtype, seed, **_):

@@ -20,7 +20,7 @@ from tapeflow.runtime import nest
 from tapeflow.runtime.backprop import GradientTape
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.ops import philox as P
-from tapeflow.runtime.ops.random_ops import first_function_seed as function_seed
+from tapeflow.runtime.ops.random_ops import get_global_seed, get_seed, permutation
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 
 from .utils import pack_x_y_sample_weight
@@ -70,14 +70,13 @@ class _ArrayBatches:
         the same order; shuffle="batch" permutes each batch, one kernel per epoch."""
         if not self.shuffle or not self.n:
             return None
-        pair = function_seed()
-        pos = None if pair is None else P.from_seeds(*pair)
+        pos = P.from_seeds(*get_seed(0)) if get_global_seed() is not None else None   # op seed 0
         bs = self.n if self.shuffle != "batch" else self.batch_size
         parts = []
         for start in range(0, self.n, bs):
             size = min(bs, self.n - start)
-            parts.append(start + (self.rng.permutation(size) if pos is None else P.permutation(*pos, size)))
-            pos = None if pos is None else (pos[0] + P.shuffle_steps(size), pos[1])
+            parts.append(start + (self.rng.permutation(size) if pos is None else permutation(*pos, size)))
+            pos = None if pos is None else (pos[0] + (size + 2) // 4, pos[1])   # as _shuffle_impl reserves
         return np.concatenate(parts)
 
     def __iter__(self):
