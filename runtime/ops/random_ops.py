@@ -144,16 +144,17 @@ def _uniform_impl(xp, *dims, shape, dtype, seed, bounds):
 def _shuffle_impl(xp, x, seed):
     if not x.ndim or x.shape[0] < 2:
         return x
-    n = x.shape[0]
-    # The kernel reserves one word per swap (n - 1), in whole Philox calls, and swaps
-    # element i with i + word % (n - i), front to back.
-    counter, key = reserve("shuffle", dtypes.int64, seed, n - 1, steps=(n + 2) // 4)
-    w = P.words(counter, key, n - 1)
-    perm = np.arange(n)
+    n = x.shape[0]  # the kernel reserves a word per swap (n - 1), in whole Philox calls:
+    return x[to_xp(xp, permutation(*reserve("shuffle", dtypes.int64, seed, n - 1, steps=(n + 2) // 4), n))]
+
+
+def permutation(counter, key, n):
+    """RandomShuffle's order of n rows: swap row i with i + word % (n - i), front to back."""
+    perm, w = np.arange(n), P.words(counter, key, n - 1)
     for i in range(n - 1):
         k = i + int(w[i]) % (n - i)
         perm[i], perm[k] = perm[k], perm[i]
-    return x[to_xp(xp, perm)]
+    return perm
 
 
 def _draw_rule(*dims, shape, dtype, seed, **_):

@@ -28,6 +28,13 @@ class experimental:  # noqa: N801 - tf.data.experimental namespace
     choose_from_datasets = staticmethod(_sampling.choose_from_datasets)
     sample_from_datasets = staticmethod(_sampling.sample_from_datasets)
     bucket_by_sequence_length = staticmethod(_grouping.bucket_by_sequence_length)
+    Counter = staticmethod(Dataset.counter)
+    RandomDataset = staticmethod(Dataset.random)
+
+    @staticmethod
+    def shuffle_and_repeat(buffer_size, count=None, seed=None):
+        """The same order as shuffle(buffer_size, seed).repeat(count) (TF fuses the two alike)."""
+        return lambda dataset: dataset.shuffle(buffer_size, seed).repeat(count)
 
     @staticmethod
     def cardinality(dataset):

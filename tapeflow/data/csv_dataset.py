@@ -174,17 +174,19 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
                           use_quote_delim=use_quote_delim, na_value=na_value, select_cols=picked,
                           _skip_bad_rows=ignore_errors)
 
-    ds = _as_features(reader(files), picked_names, label_name)
-    if num_parallel_reads and num_parallel_reads > 1:
-        per_file = [_as_features(reader(f), picked_names, label_name) for f in files]
-        ds = Dataset.from_tensor_slices(np.arange(len(files))).interleave(
-            lambda i: per_file[int(i)], cycle_length=num_parallel_reads)
-    if num_epochs != 1:
-        ds = ds.repeat(num_epochs)
+    # TensorFlow's pipeline, so a seeded shuffle gives its order: the file names shuffled,
+    # their rows interleaved (num_parallel_reads files at a time), the rows shuffled, then
+    # repeated, batched (whole batches only when endless).
+    order = Dataset.from_tensor_slices(np.arange(len(files)))
+    if shuffle:
+        order = order.shuffle(len(files), seed=shuffle_seed)
+    per_file = [_as_features(reader(f), picked_names, label_name) for f in files]
+    ds = order.interleave(lambda i: per_file[int(i)], cycle_length=max(int(num_parallel_reads or 1), 1))
     if shuffle:
         ds = ds.shuffle(shuffle_buffer_size, seed=shuffle_seed)
-
-    return ds.batch(batch_size)
+    if num_epochs != 1:
+        ds = ds.repeat(num_epochs)
+    return ds.batch(batch_size, drop_remainder=num_epochs is None)
 
 
 def _as_features(rows, names, label_name):

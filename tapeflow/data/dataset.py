@@ -5,12 +5,13 @@ lists of NumPy arrays, and `_tmpl` is the element's structure.  Iterating a
 Dataset turns each element into tapeflow Tensors.  Every transformation returns
 a new Dataset wrapping its input's recipe, so each `for` loop starts over.
 """
+import itertools
 import threading
 
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, positive, scalar_result
+from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, peek, positive, scalar_result
 from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
 from tapeflow.data.ragged_values import RaggedValue
@@ -172,7 +173,7 @@ class Dataset:
             return S.pack(self._tmpl, self._row_specs)
         shapes, first = self._shapes, None
         if shapes is None:  # e.g. after map: look at the first element
-            first = eagerly(lambda: next(iter(self._produce()), None))
+            first = eagerly(lambda: peek(self._produce))
             if first is None:
                 raise ValueError("element_spec: the dataset is empty and its element structure is unknown")
             shapes = [(a.shape, a.dtype) for a in first]
@@ -244,6 +245,19 @@ class Dataset:
         def seek(k, epochs):
             return ([np.asarray(i, np_dtype)] for i in r[k:])
         return Dataset(lambda: seek(0, None), S.LEAF, len(r), [((), np_dtype)], seek=seek)
+
+    @staticmethod
+    def counter(start=0, step=1, dtype="int64", name=None):
+        """start, start + step, ... without end."""
+        from tapeflow.runtime import dtypes
+        np_dtype = dtypes.as_dtype(dtype).np
+        start, step = (S.to_array(v).astype(np_dtype) for v in (start, step))
+        return Dataset(lambda: ([start + np_dtype.type(i) * step] for i in itertools.count()), S.LEAF, INFINITE,
+                       [((), np.dtype(np_dtype))])
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        return random_data.random(seed, rerandomize_each_iteration)
 
     @staticmethod
     def zip(*datasets, name=None):
@@ -329,8 +343,8 @@ class Dataset:
     def unbatch(self, name=None):
         return batching.unbatch(self, name)
 
-    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
-        return shuffle_op.shuffle(self, buffer_size, seed, reshuffle_each_iteration, name)
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None, name=None):
+        return random_data.shuffle(self, buffer_size, seed, reshuffle_each_iteration)
 
     def repeat(self, count=None, name=None):
         return positional_ops.repeat(self, count, name)
@@ -424,6 +438,10 @@ class Dataset:
     def apply(self, transformation_func):
         return transformation_func(self)
 
+    def get_single_element(self, name=None):
+        from tapeflow.data.iterator import single_element
+        return single_element(self)
+
     def reduce(self, initial_state, reduce_func):
         if state.graph is not None and self._passes_differ:
             # Traced: a staged loop (a new pass per call), as a `for` over it is.
@@ -437,29 +455,14 @@ class Dataset:
             value = reduce_func(value, element)
         return value
 
-    def get_single_element(self, name=None):
-        """The one element of a one-element data set (TF's InvalidArgumentError otherwise)."""
-        it = iter(self)
-        try:
-            element = next(it)
-        except StopIteration:
-            raise InvalidArgumentError(with_location(
-                "Dataset.get_single_element: the data set was empty")) from None
-        if next(it, _NONE) is not _NONE:
-            raise InvalidArgumentError(with_location(
-                "Dataset.get_single_element: the data set had more than one element"))
-        return element
-
     def __repr__(self):
         return f"<Dataset element={self._tmpl!r} cardinality={self._card}>"
 
-
-_NONE = object()
 
 
 # One module per transformation (as tf.data is organised); they build Datasets,
 # so they are imported after the class (each imports it from this module).
 from tapeflow.data import (  # noqa: E402
-    batching, grouping, interleave_op, map_op, positional_ops, readers, sampling, scan_op, shard_op, shuffle_op,
+    batching, grouping, interleave_op, map_op, positional_ops, random_data, readers, sampling, scan_op, shard_op,
     sources, take_while_op, window_op,
 )

@@ -62,10 +62,17 @@ def element_error(op, fn, index, exc):
         return RuntimeError(message)
 
 
+def peek(produce):
+    """The first element of a fresh pass (None if empty), leaving random data sets' epochs as they were."""
+    from tapeflow.data.seeds import peeking
+    with peeking():
+        return next(iter(produce()), None)
+
+
 def learnt_tmpl(store, produce, op):
     def tmpl_fn():
         if not store:  # not iterated yet: run until the first child dataset is made
-            next(iter(produce()), None)
+            peek(produce)
         if not store:
             raise ValueError(f"Dataset.{op}: the element structure of an empty result is unknown")
         return store[0]

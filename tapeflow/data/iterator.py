@@ -13,15 +13,17 @@ over any other finite data set still reads it at trace time (unrolled).
 
 Checkpointing: an iterator's state is the number of elements it has produced, kept in an
 int64 variable made when a checkpoint first asks for it (so an iterator made inside a
-tf.function creates no variable), and, when the pipeline shuffles, the pass numbers its
-shuffles draw from (a second variable: TensorFlow saves its seed state).  From a save on,
-the iterator keeps the elements it produces until the next save, so restoring into the
-same iterator replays exactly what followed the save.  Restoring into another iterator (a
-new process) starts a pass at the saved position: directly where the pipeline knows how
-(Dataset._start_at: sources, map, batch, seeded shuffle, repeat, take, skip, prefetch,
-zip, enumerate, concatenate, interleave over children of known length), else by producing
-and dropping that many elements (filter, ...; an unseeded reshuffle there gives another order).  An iterator over a
-Python generator refuses to be saved (TensorFlow's FailedPreconditionError).
+tf.function creates no variable).  From a save on, the iterator keeps the elements it
+produces until the next save, so restoring into the same iterator replays exactly what
+followed the save.  Restoring into another iterator (a new process) starts a pass at the
+saved position: directly where the pipeline knows how (Dataset._start_at: sources, map,
+batch, repeat, take, skip, prefetch, zip, enumerate, concatenate, interleave over children
+of known length), else by producing and dropping that many elements (filter, shuffle, ...).
+A seeded shuffle in a data set built anew replays the same order (its first iterator gets
+the seeds the saved data set's first iterator got); an unseeded shuffle, or a later
+iterator of a reshuffling data set, gives another order there (TensorFlow saves its
+buffers).  An iterator over a Python generator refuses to be saved (TensorFlow's
+FailedPreconditionError).
 """
 import numpy as np
 
@@ -234,3 +236,24 @@ class DatasetIterator(Trackable):
 
 
 _END = object()
+
+
+def single_element(dataset):
+    """Dataset.get_single_element: the one element (InvalidArgumentError for none or more),
+    taken when the graph runs while a function is traced."""
+    from tapeflow.tracer.py_function import py_function
+
+    def pull():
+        elements = iter(dataset._iter_elements())
+        first = next(elements, _END)
+        if first is _END:
+            raise InvalidArgumentError("Dataset.get_single_element: Dataset was empty.")
+        if next(elements, _END) is not _END:
+            raise InvalidArgumentError("Dataset.get_single_element: Dataset had more than one element.")
+        return first
+
+    if state.graph is None:
+        return pull()
+    specs = S.flatten(dataset.element_spec)
+    return S.pack(S.template(dataset.element_spec),
+                  py_function(lambda: list(S.flatten(pull())), [], list(specs)))

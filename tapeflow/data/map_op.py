@@ -6,7 +6,7 @@ import os
 
 from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
-from tapeflow.data.elements import AUTOTUNE, element_error, remember
+from tapeflow.data.elements import AUTOTUNE, element_error, peek, remember
 
 
 def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
@@ -54,7 +54,7 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
 
     def tmpl_fn():
         if not out_tmpl:  # not iterated yet: map the first element to learn the structure
-            next(iter(produce()), None)
+            peek(produce)
         if not out_tmpl:
             raise ValueError("the element structure of an empty mapped dataset is unknown")
         return out_tmpl[0]

@@ -6,6 +6,8 @@ from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
 from tapeflow.data.elements import INFINITE, UNKNOWN
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.ops import philox as P
+from tapeflow.runtime.tensor import TensorBase
 
 
 def _check_members(op, datasets):
@@ -51,36 +53,73 @@ def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
                    parents=datasets + [choice_dataset])
 
 
+def _logits(datasets, weights):
+    """(datasets, logits row or None for a weights data set) as TensorFlow picks them: a
+    Python list drops the datasets of weight 0; weights must be float32 or float64."""
+    if weights is None:
+        return datasets, np.ones((1, len(datasets)), np.float32)
+    if isinstance(weights, Dataset):
+        return datasets, None
+    if not isinstance(weights, TensorBase):
+        if len(weights) != len(datasets):
+            raise ValueError(with_location(
+                f"Dataset.sample_from_datasets: `weights` should have the same length as `datasets` but got "
+                f"len(weights)={len(weights)} vs. len(datasets)={len(datasets)}"))
+        kept = [(d, w) for d, w in zip(datasets, weights) if w > 0]
+        datasets, weights = ([d for d, _ in kept], [w for _, w in kept]) if kept else ([datasets[0].take(0)], [1.0])
+    w = S.to_array(weights)
+    if w.dtype not in (np.float32, np.float64):
+        raise TypeError(with_location(
+            f"Dataset.sample_from_datasets: `weights` type must be either tf.float32 or tf.float64 but is "
+            f"{w.dtype.name}"))
+    if w.shape != (len(datasets),):
+        raise ValueError(with_location(
+            f"Dataset.sample_from_datasets: the shape of `weights` should be compatible with "
+            f"[{len(datasets)}] but is {list(w.shape)}"))
+    with np.errstate(divide="ignore"):
+        return datasets, np.log(w).reshape(1, -1)
+
+
+def _draw(logits, pair):
+    """stateless_multinomial(logits, 1, seed=pair)[0, 0]."""
+    counter, key = P.key_counter_from_seed(int(pair[0]), int(pair[1]))
+    return int(P.categorical(counter, key, logits, 1, np.int64)[0, 0])
+
+
 def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
                          rerandomize_each_iteration=None):
-    """Each element from a dataset picked at random with probability proportional to
-    `weights` (default uniform).  An ended dataset stops the result
-    (stop_on_empty_dataset) or drops out of the draw.  With a seed every pass draws
-    the same sequence unless rerandomize_each_iteration."""
+    """TensorFlow's construction: each choice is a stateless categorical draw over
+    log(weights), seeded by the next two words of Dataset.random(seed); a chosen dataset
+    that has ended stops the result (stop_on_empty_dataset) or the draw is repeated
+    (the weights stay as they are)."""
     datasets = _check_members("sample_from_datasets", datasets)
-    w = np.ones(len(datasets)) if weights is None else np.asarray(S.to_array(weights), np.float64).reshape(-1)
-    if w.shape != (len(datasets),) or np.any(w < 0) or not np.isfinite(w).all():
-        raise ValueError(with_location(
-            f"Dataset.sample_from_datasets: expected {len(datasets)} non-negative weights, got {w.tolist()}"))
-    passes = [0]
+    datasets, logits = _logits(datasets, weights)
+    if len(datasets) == 1:
+        return datasets[0]
+    pairs = Dataset.random(seed, rerandomize_each_iteration).batch(2)
+    if logits is None:
+        choices = Dataset.zip((weights, pairs))
+        draws = lambda flat: _draw(np.log(np.stack(flat[:-1])).reshape(1, -1), flat[-1])
+    else:
+        choices = pairs
+        draws = lambda flat: _draw(logits, flat[0])
 
     def produce():
-        if seed is None:
-            rng = np.random.default_rng()
-        else:
-            rng = np.random.default_rng([int(seed), passes[0]] if rerandomize_each_iteration else int(seed))
-            passes[0] += 1
         its = [iter(d._produce()) for d in datasets]
-        live = w.copy()
-        while live.sum() > 0:
-            k = int(rng.choice(len(its), p=live / live.sum()))
-            flat = next(its[k], None)
-            if flat is None:
-                if stop_on_empty_dataset:
-                    return
-                live[k] = 0.0
+        active = len(its)
+        for flat in choices._produce():
+            k = draws(flat)
+            if its[k] is None:
                 continue
-            yield flat
+            out = next(its[k], None)
+            if out is not None:
+                yield out
+                continue
+            if stop_on_empty_dataset:
+                return
+            its[k], active = None, active - 1
+            if not active:
+                return
 
     cards = [d._card for d in datasets]
     card = INFINITE if all(c == INFINITE for c in cards) and not stop_on_empty_dataset else UNKNOWN

@@ -19,6 +19,8 @@ from tapeflow.keras import optimizers as optimizers_mod
 from tapeflow.runtime import nest
 from tapeflow.runtime.backprop import GradientTape
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.ops import philox as P
+from tapeflow.runtime.ops.random_ops import get_global_seed, get_seed, permutation
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 
 from .utils import pack_x_y_sample_weight
@@ -56,15 +58,29 @@ class _ArrayBatches:
                     f"fit: x has {self.n} examples but {name} has {_first_dim(part)}"))
         self.batch_size = int(batch_size or 32)
         self.shuffle = shuffle
-        # Drawn from NumPy's global generator, so keras.utils.set_random_seed makes the
-        # per-epoch shuffles reproducible, as in Keras.
+        # Without a global seed: from NumPy's global generator (keras.utils.set_random_seed).
         self.rng = np.random.default_rng(np.random.randint(2**31) if seed is None else seed)
 
     def steps(self):
         return -(-self.n // self.batch_size)
 
+    def _order(self):
+        """Keras' order: its TF pipeline's tf.random.shuffle is the first random op of a map
+        function (op seed 0), a new kernel per epoch, so with a global seed every epoch has
+        the same order; shuffle="batch" permutes each batch, one kernel per epoch."""
+        if not self.shuffle or not self.n:
+            return None
+        pos = P.from_seeds(*get_seed(0)) if get_global_seed() is not None else None   # op seed 0
+        bs = self.n if self.shuffle != "batch" else self.batch_size
+        parts = []
+        for start in range(0, self.n, bs):
+            size = min(bs, self.n - start)
+            parts.append(start + (self.rng.permutation(size) if pos is None else permutation(*pos, size)))
+            pos = None if pos is None else (pos[0] + (size + 2) // 4, pos[1])   # as _shuffle_impl reserves
+        return np.concatenate(parts)
+
     def __iter__(self):
-        order = self.rng.permutation(self.n) if self.shuffle else None
+        order = self._order()
         arrays = [None if p is None else nest.map_structure(np.asarray, p) for p in self.parts]
         for start in range(0, self.n, self.batch_size):
             idx = slice(start, start + self.batch_size) if order is None else order[start:start + self.batch_size]

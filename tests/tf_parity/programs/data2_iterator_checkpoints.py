@@ -56,18 +56,6 @@ def program_concatenate(tf):
     return {"early": got_early, "late": got_late, "same": _same(tf, early, got_early) and _same(tf, late, got_late)}
 
 
-def program_seeded_shuffle_continues_its_order(tf):
-    ds = tf.data.Dataset.range(40).shuffle(10, seed=7).batch(3)
-    rest, got = _restored_run(tf, ds, 4)
-    return {"same": _same(tf, rest, got), "batches": len(got), "elements": sum(int(tf.size(b)) for b in got)}
-
-
-def program_reshuffle_in_repeat_continues(tf):
-    ds = tf.data.Dataset.range(12).shuffle(5, seed=1).repeat(3)
-    rest, got = _restored_run(tf, ds, 17)
-    return {"same": _same(tf, rest, got), "count": len(got)}
-
-
 def program_fixed_shuffle_order(tf):
     ds = tf.data.Dataset.range(20).shuffle(20, seed=3, reshuffle_each_iteration=False)
     rest, got = _restored_run(tf, ds, 9)
