@@ -11,6 +11,7 @@ from tapeflow.runtime import dtypes as _dt
 from tapeflow.runtime import nest as _nest
 from tapeflow.runtime.backprop import GradientTape, UnconnectedGradients
 from tapeflow.runtime.custom_gradient import custom_gradient
+from tapeflow.runtime.forward import ForwardAccumulator
 from tapeflow.runtime.errors import InvalidArgumentError
 from tapeflow.runtime.ops import array_ops as _A
 from tapeflow.runtime.ops import conv_ops as _C
@@ -198,6 +199,8 @@ nest = _namespace("nest", "tf.nest: nested structures (dicts flatten in sorted k
     "is_nested": lambda seq: isinstance(seq, (list, tuple, dict))})
 from tapeflow.runtime import errors as _errors_mod  # noqa: E402
 
+autodiff = _namespace("autodiff", "tf.autodiff: the gradient tape and forward-mode accumulator.", {
+    "GradientTape": GradientTape, "ForwardAccumulator": ForwardAccumulator})
 errors = _namespace("errors", "tf.errors: exception types.", {
     "InvalidArgumentError": InvalidArgumentError,
     "OperatorNotAllowedInGraphError": OperatorNotAllowedInGraphError,
@@ -215,6 +218,6 @@ newaxis = None
 __all__ = sorted(set(_TOP_LEVEL) | set(_DTYPES) | {
     "DType", "as_dtype", "TensorShape", "Tensor", "convert_to_tensor", "is_tensor", "Variable",
     "GradientTape", "UnconnectedGradients", "custom_gradient", "InvalidArgumentError", "newaxis",
-    "math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image"})
+    "math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image", "autodiff"})
 DType = _dt.DType
 as_dtype = _dt.as_dtype
