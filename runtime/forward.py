@@ -49,7 +49,7 @@ class ForwardAccumulator:
             if not p.shape.is_compatible_with(t.shape):
                 raise ValueError(with_location(
                     f"ForwardAccumulator: the tangent of a primal of shape {p.shape} has shape {t.shape}"))
-            if not p.dtype.is_floating:
+            if not p.dtype.is_inexact:
                 # TensorFlow warns and gives such a primal no tangent.
                 _log.warning("The dtype of the watched primal must be floating (e.g. tf.float32), "
                              "got %s", p.dtype.name)
@@ -77,7 +77,7 @@ class ForwardAccumulator:
 
     def _jvp_one(self, y, zero):
         out = None
-        if y.dtype.is_floating and self._primals:
+        if y.dtype.is_inexact and self._primals:
             with pause():
                 # A fresh tensor: ones_like may hand back a shared scalar constant (the
                 # runtime's scalar cache), which VJP rules use too, and watching that

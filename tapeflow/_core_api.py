@@ -14,6 +14,7 @@ from tapeflow.runtime.custom_gradient import custom_gradient
 from tapeflow.runtime.forward import ForwardAccumulator
 from tapeflow.runtime.errors import InvalidArgumentError
 from tapeflow.runtime.ops import array_ops as _A
+from tapeflow.runtime.ops import complex_ops as _CX
 from tapeflow.runtime.ops import conv_ops as _C
 from tapeflow.runtime.ops import conv_variants as _CV
 from tapeflow.runtime.ops import decomp_ops as _D
@@ -87,6 +88,7 @@ _OPS.update(_pick(_SP, """
     lgamma digamma polygamma cumprod xlogy xlog1py xdivy reciprocal_no_nan truncatediv truncatemod polyval
     in_top_k"""))
 _OPS.update(_pick(_LO, "meshgrid repeat roll"))
+_OPS.update(_pick(_CX, "complex real imag conj angle"))
 _OPS.update(_pick(_MX, "norm clip_by_norm clip_by_global_norm global_norm"))
 _OPS.update(range=_A.range_, add_n=add_n, divide_no_nan=_M.div_no_nan, log_sigmoid=log_sigmoid, softplus=_N.softplus,
             realdiv=_M.truediv, scalar_mul=_M.multiply, l2_normalize=_N.l2_normalize,
@@ -103,7 +105,7 @@ _TOP_LEVEL = """
     log mod floormod rsqrt expm1 log1p erf ceil floor div_no_nan squared_difference is_nan is_finite
     tensor_scatter_nd_update tensor_scatter_nd_add tensor_scatter_nd_sub tensor_scatter_nd_max
     tensor_scatter_nd_min unique unique_with_counts searchsorted histogram_fixed_width meshgrid repeat roll
-    norm clip_by_norm clip_by_global_norm truncatediv truncatemod strided_slice
+    norm clip_by_norm clip_by_global_norm truncatediv truncatemod strided_slice complex
 """.split()
 
 _MATH = """
@@ -116,7 +118,7 @@ _MATH = """
     segment_sum segment_prod segment_max segment_min segment_mean unsorted_segment_sum unsorted_segment_prod
     unsorted_segment_max unsorted_segment_min unsorted_segment_mean unsorted_segment_sqrt_n bincount
     confusion_matrix lgamma digamma polygamma cumprod xlogy xlog1py xdivy reciprocal_no_nan truncatediv
-    truncatemod polyval in_top_k
+    truncatemod polyval in_top_k complex real imag conj angle
 """.split()
 
 _NN = dict(_pick(_N, """
@@ -140,7 +142,8 @@ def _namespace(name, doc, members):
     return mod
 
 
-_DTYPE_NAMES = """float16 float32 float64 half double int8 int16 int32 int64 uint8 uint16 uint32 uint64 string""".split()
+_DTYPE_NAMES = """float16 float32 float64 half double int8 int16 int32 int64 uint8 uint16 uint32 uint64 string
+complex64 complex128""".split()
 _DTYPES = {n: getattr(_dt, n) for n in _DTYPE_NAMES}
 _DTYPES["bool"] = _dt.bool_
 
@@ -153,7 +156,7 @@ random = _namespace("random", "tf.random: seeded random tensors, generators and 
     stateless_uniform stateless_truncated_normal stateless_categorical categorical Algorithm""")))
 linalg = _namespace("linalg", "tf.linalg: matrix products, solves, decompositions and norms.", dict(
     matmul=_L.matmul, einsum=_L.einsum, tensordot=_L.tensordot, eye=_A.eye,
-    matrix_transpose=_L.matrix_transpose, adjoint=_L.matrix_transpose, l2_normalize=_N.l2_normalize,
+    matrix_transpose=_L.matrix_transpose, adjoint=_L.adjoint, l2_normalize=_N.l2_normalize,
     **_pick(_D, "inv det slogdet logdet solve triangular_solve cholesky cholesky_solve"),
     svd=_SVD.svd,
     **_pick(_MX, "band_part diag diag_part set_diag tensor_diag tensor_diag_part trace matvec norm global_norm")))

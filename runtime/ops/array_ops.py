@@ -213,6 +213,9 @@ def transpose(a, perm=None, conjugate=False, name=None):
     rank = x.shape.rank
     perm = tuple(range(rank))[::-1] if perm is None else tuple(int(p) % rank for p in shape_arg(perm, "transpose"))
     check_rule(_transpose_rule, "transpose", x, perm=perm)
+    if conjugate and x.dtype.is_complex:
+        from .complex_ops import conj
+        x = conj(x)
     if perm == tuple(range(rank)):
         return x
     return bind(TRANSPOSE, (x,), {"perm": perm})

@@ -28,6 +28,8 @@ def _matmul_rule(a, b, transpose_a, transpose_b):
 
 
 def _matmul_vjp(g, out, a, b, transpose_a, transpose_b):
+    # Complex: the products below are with the conjugates (the gradients' adjoints).
+    a, b = M.conj_of(a), M.conj_of(b)
     if not transpose_a:
         ga = matmul(g, b, transpose_b=not transpose_b)
     else:
@@ -45,6 +47,8 @@ MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp)
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     a, b = M.binary_args(a, b, "matmul")
+    a = M.conj_of(a) if adjoint_a else a
+    b = M.conj_of(b) if adjoint_b else b
     attrs = {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
     try:
         _matmul_rule(Aval(a.shape.dims, a.dtype), Aval(b.shape.dims, b.dtype), **attrs)
@@ -62,7 +66,12 @@ def matrix_transpose(a, name=None, conjugate=False):
     rank = x.shape.rank
     if rank < 2:
         raise ValueError(with_location(f"matrix_transpose: needs rank >= 2, got shape {list(x.shape)}"))
-    return A.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
+    return A.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2], conjugate=conjugate)
+
+
+def adjoint(matrix, name=None):
+    """The conjugate transpose of the last two axes."""
+    return matrix_transpose(matrix, conjugate=True)
 
 
 # --- einsum ---------------------------------------------------------------------

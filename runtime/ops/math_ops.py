@@ -36,21 +36,23 @@ def _b(name, impl, vjp, rule=R.broadcast):
 
 # --- unary --------------------------------------------------------------------
 NEG = _u("neg", lambda xp, x: xp.negative(x), lambda g, out, x: negative(g))
-ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: g * sign(x))
+ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: _abs_vjp(g, out, x), R.real_part)
 # TensorFlow's sign has a zero gradient (not None), so gradient() returns zeros.
 SIGN = _u("sign", lambda xp, x: xp.sign(x), lambda g, out, x: A.zeros_like(g))
-EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * out, R.floating)
-EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * (out + 1), R.floating)
-LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / x, R.floating)
-LOG1P = _u("log1p", lambda xp, x: xp.log1p(x), lambda g, out, x: g / (x + 1), R.floating)
-SQRT = _u("sqrt", lambda xp, x: xp.sqrt(x), lambda g, out, x: g / (out * 2), R.floating)
-RSQRT = _u("rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda g, out, x: g * out * out * out * -0.5, R.floating)
-SIN = _u("sin", lambda xp, x: xp.sin(x), lambda g, out, x: g * cos(x), R.floating)
-COS = _u("cos", lambda xp, x: xp.cos(x), lambda g, out, x: -(g * sin(x)), R.floating)
-TAN = _u("tan", lambda xp, x: xp.tan(x), lambda g, out, x: g * (out * out + 1), R.floating)
-COSH = _u("cosh", lambda xp, x: xp.cosh(x), lambda g, out, x: g * ((exp(x) - exp(negative(x))) * 0.5),
-          R.floating)
-TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * (1 - out * out), R.floating)
+# Complex inputs too (R.inexact); the gradient is g * conj(f'(x)) (see complex_ops).
+EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * conj_of(out), R.inexact)
+EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * conj_of(out + 1), R.inexact)
+LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / conj_of(x), R.inexact)
+LOG1P = _u("log1p", lambda xp, x: xp.log1p(x), lambda g, out, x: g / conj_of(x + 1), R.inexact)
+SQRT = _u("sqrt", lambda xp, x: xp.sqrt(x), lambda g, out, x: g / conj_of(out * 2), R.inexact)
+RSQRT = _u("rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda g, out, x: g * conj_of(out * out * out * -0.5),
+           R.inexact)
+SIN = _u("sin", lambda xp, x: xp.sin(x), lambda g, out, x: g * conj_of(cos(x)), R.inexact)
+COS = _u("cos", lambda xp, x: xp.cos(x), lambda g, out, x: -(g * conj_of(sin(x))), R.inexact)
+TAN = _u("tan", lambda xp, x: xp.tan(x), lambda g, out, x: g * conj_of(out * out + 1), R.inexact)
+COSH = _u("cosh", lambda xp, x: xp.cosh(x),
+          lambda g, out, x: g * conj_of((exp(x) - exp(negative(x))) * 0.5), R.inexact)
+TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * conj_of(1 - out * out), R.inexact)
 # sigmoid is a primitive, not exp-based composite, because 1/(1+exp(-x))
 # overflows to a NaN gradient for large |x| and the fused kernel wants one node.
 SIGMOID = _u("sigmoid", lambda xp, x: _sigmoid_impl(xp, x), lambda g, out, x: g * out * (1 - out), R.floating)
@@ -61,6 +63,22 @@ ROUND = _u("round", lambda xp, x: xp.round(x), None)  # half to even
 # relu is a primitive so that its gradient at 0 is 0 (TensorFlow's choice).
 RELU = _u("relu", lambda xp, x: xp.maximum(x, 0).astype(x.dtype, copy=False),
           lambda g, out, x: A.where(out > 0, g, A.zeros_like(g)))
+
+
+def _abs_vjp(g, out, x):
+    if not x.dtype.is_complex:
+        return g * sign(x)
+    from . import complex_ops as C  # d|z| = re(conj(z/|z|) dz): TensorFlow's z/|z|, 0 at z = 0
+    return div_no_nan(C.complex(g, A.zeros_like(g)) * x, C.complex(out, A.zeros_like(out)))
+
+
+def conj_of(t):
+    """conj(t) for a complex tensor, t itself otherwise: the conjugate TensorFlow's
+    gradients of complex functions take (nothing is added to real programs)."""
+    if not t.dtype.is_complex:
+        return t
+    from . import complex_ops
+    return complex_ops.conj(t)
 
 
 def _sigmoid_impl(xp, x):
@@ -81,6 +99,8 @@ INVERT = _u("invert", lambda xp, x: xp.invert(x), None)
 
 # --- binary -------------------------------------------------------------------
 def _pow_vjp(g, out, x, y):
+    if x.dtype.is_complex:  # no ordering: the principal branch, as TensorFlow's
+        return g * conj_of(y * pow(x, y - 1)), g * conj_of(out * log(x))
     gx = g * y * pow(x, y - 1)
     safe_x = A.where(x > 0, x, A.ones_like(x))
     gy = g * out * A.where(x > 0, log(safe_x), A.zeros_like(x))
@@ -103,8 +123,9 @@ def _mod_impl(xp, x, y):
 
 ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g))
 SUB = _b("sub", lambda xp, x, y: xp.subtract(x, y), lambda g, out, x, y: (g, negative(g)))
-MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * y, g * x))
-DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y), lambda g, out, x, y: (g / y, -(g * out) / y))
+MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * conj_of(y), g * conj_of(x)))
+DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y),
+         lambda g, out, x, y: (g / conj_of(y), -(g * conj_of(out)) / conj_of(y)))
 FLOORDIV = _b("floordiv", _floordiv_impl, None)
 MOD = _b("mod", _mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))))
 POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp)
@@ -116,10 +137,10 @@ ATAN2 = _b("atan2", lambda xp, x, y: xp.arctan2(x, y),
            lambda g, out, x, y: (g * y / (x * x + y * y), -(g * x) / (x * x + y * y)))
 EQUAL = _b("equal", lambda xp, x, y: xp.equal(x, y), None, R.compare)
 NOT_EQUAL = _b("not_equal", lambda xp, x, y: xp.not_equal(x, y), None, R.compare)
-LESS = _b("less", lambda xp, x, y: xp.less(x, y), None, R.compare)
-LESS_EQUAL = _b("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, R.compare)
-GREATER = _b("greater", lambda xp, x, y: xp.greater(x, y), None, R.compare)
-GREATER_EQUAL = _b("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, R.compare)
+LESS = _b("less", lambda xp, x, y: xp.less(x, y), None, R.order)
+LESS_EQUAL = _b("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, R.order)
+GREATER = _b("greater", lambda xp, x, y: xp.greater(x, y), None, R.order)
+GREATER_EQUAL = _b("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, R.order)
 LOGICAL_AND = _b("logical_and", lambda xp, x, y: xp.logical_and(x, y), None)
 LOGICAL_OR = _b("logical_or", lambda xp, x, y: xp.logical_or(x, y), None)
 LOGICAL_XOR = _b("logical_xor", lambda xp, x, y: xp.logical_xor(x, y), None)
@@ -135,12 +156,18 @@ def _cast_rule(x, dtype, **_):
 
 
 def _cast_vjp(g, out, x, dtype):
-    if x.dtype.is_floating and dtype.is_floating:
-        return cast(g, x.dtype)
+    if x.dtype.is_inexact and dtype.is_inexact:
+        return cast(g, x.dtype)  # complex to real drops the imaginary part, as TensorFlow's
     return None
 
 
-CAST = defprim("cast", lambda xp, x, dtype: x.astype(dtype.np), _cast_rule, _cast_vjp, kind="unary")
+def _cast_impl(xp, x, dtype):
+    if x.dtype.kind == "c" and dtype.np.kind != "c":  # TensorFlow: the real part (bool: nonzero)
+        return (x != 0) if dtype.is_bool else xp.real(x).astype(dtype.np)
+    return x.astype(dtype.np)
+
+
+CAST = defprim("cast", _cast_impl, _cast_rule, _cast_vjp, kind="unary")
 
 
 # --- wrappers -----------------------------------------------------------------
@@ -219,10 +246,24 @@ def dtype_mismatch(op, x, y):
 _STRING_BINARY = frozenset(("add", "equal", "not_equal"))
 
 
+# Primitives whose NumPy kernels would order complex numbers (lexicographically), where
+# TensorFlow has no kernel: refused before they run.
+_NO_COMPLEX = frozenset(("less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "floordiv",
+                         "mod", "atan2", "relu", "round", "sign", "reduce_max", "reduce_min"))
+
+
+def no_complex(name, x):
+    if x.dtype.is_complex and name in _NO_COMPLEX:
+        raise arg_error(TypeError, with_location(
+            f"{name}: {x.dtype.name}{list(x.shape)} is not supported (complex numbers have no order)"))
+
+
 def _binary(prim, x, y):
     x, y = binary_args(x, y, prim.name)
     if x.dtype is dtypes.string and prim.name not in _STRING_BINARY:
         raise no_strings(prim.name, x)
+    if x.dtype.is_complex:
+        no_complex(prim.name, x)
     return bind(prim, (x, y), _NO_ATTRS)
 
 
@@ -231,12 +272,14 @@ def _unary(prim, x):
         x = convert_to_tensor(x)
     if x.dtype is dtypes.string:
         raise no_strings(prim.name, x)
+    if x.dtype.is_complex:
+        no_complex(prim.name, x)
     return bind(prim, (x,), _NO_ATTRS)
 
 
 def float_unary(prim, x):
     x = convert_to_tensor(x)
-    if not x.dtype.is_floating:
+    if not (x.dtype.is_floating or (x.dtype.is_complex and prim.shape_rule is R.inexact)):
         raise TypeError(with_location(
             f"{prim.name} expects a floating-point tensor, got {x.dtype.name} {list(x.shape)}"))
     return bind(prim, (x,), _NO_ATTRS)
@@ -257,7 +300,7 @@ def multiply(x, y, name=None):
 def truediv(x, y, name=None):
     """x / y.  Integer operands divide as float64 (int8/16 as float32), as in TensorFlow."""
     x, y = binary_args(x, y, "truediv")
-    if not x.dtype.is_floating:
+    if not x.dtype.is_inexact:
         target = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
         x, y = cast(x, target), cast(y, target)
     return bind(DIV, (x, y), _NO_ATTRS)

@@ -39,7 +39,7 @@ def _prod_vjp(g, out, x, axis, keepdims):
     zero = A.zeros_like(x)
     grad_at_nonzero = A.where(M.equal(zeros, 0), prod_nz / nonzero, zero)
     grad_at_zero = A.where(M.equal(zeros, 1), prod_nz, zero)
-    return _keep_shape_grad(g, x, axis, keepdims) * A.where(is_zero, grad_at_zero, grad_at_nonzero)
+    return _keep_shape_grad(g, x, axis, keepdims) * M.conj_of(A.where(is_zero, grad_at_zero, grad_at_nonzero))
 
 
 def _bool_rule(x, axis, keepdims):
@@ -119,6 +119,8 @@ def _reduce(prim, x, axis, keepdims):
     x = convert_to_tensor(x)
     if x.dtype is dtypes.string:
         raise no_strings(prim.name, x)
+    if x.dtype.is_complex:
+        M.no_complex(prim.name, x)
     axes = normalize_axes(axis, x.shape.rank, prim.name)
     return bind(prim, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 
