@@ -11,7 +11,7 @@ from tapeflow.runtime import dtypes as _dt
 from tapeflow.runtime import nest as _nest
 from tapeflow.runtime.backprop import GradientTape, UnconnectedGradients
 from tapeflow.runtime.custom_gradient import custom_gradient
-from tapeflow.runtime.forward import ForwardAccumulator
+from tapeflow.forward_mode import ForwardAccumulator
 from tapeflow.runtime.errors import InvalidArgumentError
 from tapeflow.runtime.ops import array_ops as _A
 from tapeflow.runtime.ops import complex_ops as _CX

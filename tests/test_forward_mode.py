@@ -1,4 +1,4 @@
-"""tf.autodiff.ForwardAccumulator.  The JVP is the transpose of the VJP (runtime/forward.py),
+"""tf.autodiff.ForwardAccumulator.  The JVP is the transpose of the VJP (tapeflow/forward_mode.py),
 so every differentiable primitive of the op table has one: each row's float64 cases are
 checked against a central finite difference along a random direction, eagerly and in
 tf.function.  The parity programs (tests/tf_parity/programs/math2_forward.py) hold

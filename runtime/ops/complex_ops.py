@@ -2,18 +2,22 @@
 
 TensorFlow's gradient convention for complex tensors, which every VJP here and in the
 other op modules follows: the gradient of a real loss L with respect to z = x + iy is
-dL/dx + i dL/dy, so a holomorphic f(z) passes back g * conj(f'(z)) (math_ops'
-`conj_of` is that conj, a no-op on real tensors).  The C code generator has no complex
+dL/dx + i dL/dy, so a holomorphic f(z) passes back g * conj(f'(z)) (`conj` below,
+which returns a real tensor as it is, so real programs gain no node).  The C code generator has no complex
 type: compiled functions run complex nodes through NumPy (compiler/c_templates CTYPES).
 """
 from .. import dtypes
-from ..errors import with_location
+from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import math_ops as M
 
 _NO_ATTRS = {}
+# Primitives whose NumPy kernels would order complex numbers (lexicographically), where
+# TensorFlow has no kernel: refused before they run.
+_NO_COMPLEX = frozenset(("less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "floordiv",
+                         "mod", "atan2", "relu", "round", "sign", "reduce_max", "reduce_min"))
 _COMPLEX_OF = {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128}
 
 
@@ -44,6 +48,12 @@ REAL = defprim("real", lambda xp, z: xp.real(z).copy(), _part_rule,
 IMAG = defprim("imag", lambda xp, z: xp.imag(z).copy(), _part_rule,
                lambda g, out, z: complex(A.zeros_like(g), g), kind="unary")
 CONJ = defprim("conj", lambda xp, z: xp.conj(z), _conj_rule, lambda g, out, z: conj(g), kind="unary")
+
+
+def no_complex(name, x):
+    if x.dtype.is_complex and name in _NO_COMPLEX:
+        raise arg_error(TypeError, with_location(
+            f"{name}: {x.dtype.name}{list(x.shape)} is not supported (complex numbers have no order)"))
 
 
 def _np_complex(real_np_dtype):

@@ -3,6 +3,7 @@ from .. import shape_rules as R
 from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
+from . import complex_ops as C
 from . import math_ops as M
 
 
@@ -29,7 +30,7 @@ def _matmul_rule(a, b, transpose_a, transpose_b):
 
 def _matmul_vjp(g, out, a, b, transpose_a, transpose_b):
     # Complex: the products below are with the conjugates (the gradients' adjoints).
-    a, b = M.conj_of(a), M.conj_of(b)
+    a, b = C.conj(a), C.conj(b)
     if not transpose_a:
         ga = matmul(g, b, transpose_b=not transpose_b)
     else:
@@ -47,8 +48,8 @@ MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp)
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     a, b = M.binary_args(a, b, "matmul")
-    a = M.conj_of(a) if adjoint_a else a
-    b = M.conj_of(b) if adjoint_b else b
+    a = C.conj(a) if adjoint_a else a
+    b = C.conj(b) if adjoint_b else b
     attrs = {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
     try:
         _matmul_rule(Aval(a.shape.dims, a.dtype), Aval(b.shape.dims, b.dtype), **attrs)

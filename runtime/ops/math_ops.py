@@ -14,6 +14,7 @@ from ..errors import UnimplementedError, arg_error, no_strings, with_location
 from ..registry import bind, defprim
 from ..tensor import Tensor, TensorBase, convert_to_tensor
 from . import array_ops as A
+from . import complex_ops as C
 from . import erf_numpy
 
 _NO_ATTRS = {}
@@ -40,19 +41,19 @@ ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: _abs_vjp(g, out, x), 
 # TensorFlow's sign has a zero gradient (not None), so gradient() returns zeros.
 SIGN = _u("sign", lambda xp, x: xp.sign(x), lambda g, out, x: A.zeros_like(g))
 # Complex inputs too (R.inexact); the gradient is g * conj(f'(x)) (see complex_ops).
-EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * conj_of(out), R.inexact)
-EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * conj_of(out + 1), R.inexact)
-LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / conj_of(x), R.inexact)
-LOG1P = _u("log1p", lambda xp, x: xp.log1p(x), lambda g, out, x: g / conj_of(x + 1), R.inexact)
-SQRT = _u("sqrt", lambda xp, x: xp.sqrt(x), lambda g, out, x: g / conj_of(out * 2), R.inexact)
-RSQRT = _u("rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda g, out, x: g * conj_of(out * out * out * -0.5),
+EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * C.conj(out), R.inexact)
+EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * C.conj(out + 1), R.inexact)
+LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / C.conj(x), R.inexact)
+LOG1P = _u("log1p", lambda xp, x: xp.log1p(x), lambda g, out, x: g / C.conj(x + 1), R.inexact)
+SQRT = _u("sqrt", lambda xp, x: xp.sqrt(x), lambda g, out, x: g / C.conj(out * 2), R.inexact)
+RSQRT = _u("rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda g, out, x: g * C.conj(out * out * out * -0.5),
            R.inexact)
-SIN = _u("sin", lambda xp, x: xp.sin(x), lambda g, out, x: g * conj_of(cos(x)), R.inexact)
-COS = _u("cos", lambda xp, x: xp.cos(x), lambda g, out, x: -(g * conj_of(sin(x))), R.inexact)
-TAN = _u("tan", lambda xp, x: xp.tan(x), lambda g, out, x: g * conj_of(out * out + 1), R.inexact)
+SIN = _u("sin", lambda xp, x: xp.sin(x), lambda g, out, x: g * C.conj(cos(x)), R.inexact)
+COS = _u("cos", lambda xp, x: xp.cos(x), lambda g, out, x: -(g * C.conj(sin(x))), R.inexact)
+TAN = _u("tan", lambda xp, x: xp.tan(x), lambda g, out, x: g * C.conj(out * out + 1), R.inexact)
 COSH = _u("cosh", lambda xp, x: xp.cosh(x),
-          lambda g, out, x: g * conj_of((exp(x) - exp(negative(x))) * 0.5), R.inexact)
-TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * conj_of(1 - out * out), R.inexact)
+          lambda g, out, x: g * C.conj((exp(x) - exp(negative(x))) * 0.5), R.inexact)
+TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * C.conj(1 - out * out), R.inexact)
 # sigmoid is a primitive, not exp-based composite, because 1/(1+exp(-x))
 # overflows to a NaN gradient for large |x| and the fused kernel wants one node.
 SIGMOID = _u("sigmoid", lambda xp, x: _sigmoid_impl(xp, x), lambda g, out, x: g * out * (1 - out), R.floating)
@@ -68,17 +69,8 @@ RELU = _u("relu", lambda xp, x: xp.maximum(x, 0).astype(x.dtype, copy=False),
 def _abs_vjp(g, out, x):
     if not x.dtype.is_complex:
         return g * sign(x)
-    from . import complex_ops as C  # d|z| = re(conj(z/|z|) dz): TensorFlow's z/|z|, 0 at z = 0
+    # d|z| = re(conj(z/|z|) dz): TensorFlow's z/|z|, 0 at z = 0
     return div_no_nan(C.complex(g, A.zeros_like(g)) * x, C.complex(out, A.zeros_like(out)))
-
-
-def conj_of(t):
-    """conj(t) for a complex tensor, t itself otherwise: the conjugate TensorFlow's
-    gradients of complex functions take (nothing is added to real programs)."""
-    if not t.dtype.is_complex:
-        return t
-    from . import complex_ops
-    return complex_ops.conj(t)
 
 
 def _sigmoid_impl(xp, x):
@@ -100,7 +92,7 @@ INVERT = _u("invert", lambda xp, x: xp.invert(x), None)
 # --- binary -------------------------------------------------------------------
 def _pow_vjp(g, out, x, y):
     if x.dtype.is_complex:  # no ordering: the principal branch, as TensorFlow's
-        return g * conj_of(y * pow(x, y - 1)), g * conj_of(out * log(x))
+        return g * C.conj(y * pow(x, y - 1)), g * C.conj(out * log(x))
     gx = g * y * pow(x, y - 1)
     safe_x = A.where(x > 0, x, A.ones_like(x))
     gy = g * out * A.where(x > 0, log(safe_x), A.zeros_like(x))
@@ -123,9 +115,9 @@ def _mod_impl(xp, x, y):
 
 ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g))
 SUB = _b("sub", lambda xp, x, y: xp.subtract(x, y), lambda g, out, x, y: (g, negative(g)))
-MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * conj_of(y), g * conj_of(x)))
+MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * C.conj(y), g * C.conj(x)))
 DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y),
-         lambda g, out, x, y: (g / conj_of(y), -(g * conj_of(out)) / conj_of(y)))
+         lambda g, out, x, y: (g / C.conj(y), -(g * C.conj(out)) / C.conj(y)))
 FLOORDIV = _b("floordiv", _floordiv_impl, None)
 MOD = _b("mod", _mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))))
 POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp)
@@ -246,24 +238,12 @@ def dtype_mismatch(op, x, y):
 _STRING_BINARY = frozenset(("add", "equal", "not_equal"))
 
 
-# Primitives whose NumPy kernels would order complex numbers (lexicographically), where
-# TensorFlow has no kernel: refused before they run.
-_NO_COMPLEX = frozenset(("less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "floordiv",
-                         "mod", "atan2", "relu", "round", "sign", "reduce_max", "reduce_min"))
-
-
-def no_complex(name, x):
-    if x.dtype.is_complex and name in _NO_COMPLEX:
-        raise arg_error(TypeError, with_location(
-            f"{name}: {x.dtype.name}{list(x.shape)} is not supported (complex numbers have no order)"))
-
-
 def _binary(prim, x, y):
     x, y = binary_args(x, y, prim.name)
     if x.dtype is dtypes.string and prim.name not in _STRING_BINARY:
         raise no_strings(prim.name, x)
     if x.dtype.is_complex:
-        no_complex(prim.name, x)
+        C.no_complex(prim.name, x)
     return bind(prim, (x, y), _NO_ATTRS)
 
 
@@ -273,7 +253,7 @@ def _unary(prim, x):
     if x.dtype is dtypes.string:
         raise no_strings(prim.name, x)
     if x.dtype.is_complex:
-        no_complex(prim.name, x)
+        C.no_complex(prim.name, x)
     return bind(prim, (x,), _NO_ATTRS)
 
 

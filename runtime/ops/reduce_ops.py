@@ -9,6 +9,7 @@ from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
+from . import complex_ops as C
 from . import math_ops as M
 
 
@@ -39,7 +40,7 @@ def _prod_vjp(g, out, x, axis, keepdims):
     zero = A.zeros_like(x)
     grad_at_nonzero = A.where(M.equal(zeros, 0), prod_nz / nonzero, zero)
     grad_at_zero = A.where(M.equal(zeros, 1), prod_nz, zero)
-    return _keep_shape_grad(g, x, axis, keepdims) * M.conj_of(A.where(is_zero, grad_at_zero, grad_at_nonzero))
+    return _keep_shape_grad(g, x, axis, keepdims) * C.conj(A.where(is_zero, grad_at_zero, grad_at_nonzero))
 
 
 def _bool_rule(x, axis, keepdims):
@@ -120,7 +121,7 @@ def _reduce(prim, x, axis, keepdims):
     if x.dtype is dtypes.string:
         raise no_strings(prim.name, x)
     if x.dtype.is_complex:
-        M.no_complex(prim.name, x)
+        C.no_complex(prim.name, x)
     axes = normalize_axes(axis, x.shape.rank, prim.name)
     return bind(prim, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 

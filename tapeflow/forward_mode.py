@@ -16,13 +16,13 @@ they are traced like any gradient.
 """
 import logging
 
-from . import nest
-from .backprop import UnconnectedGradients
-from .errors import with_location
-from .ops import array_ops
-from .registry import state
-from .tape import Tape, backprop, pause
-from .tensor import TensorBase, convert_to_tensor
+from tapeflow.runtime import nest
+from tapeflow.runtime.backprop import UnconnectedGradients
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.ops import array_ops
+from tapeflow.runtime.registry import state
+from tapeflow.runtime.tape import Tape, backprop, pause
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 
 _log = logging.getLogger("tapeflow")
 
