@@ -46,18 +46,14 @@ class DType:
 
     @property
     def min(self):
-        if self.is_complex:
-            raise TypeError(f"Cannot find minimum value of {self!r}.")
-        if self.is_string:
-            raise TypeError("Cannot find minimum value of string.")
+        if self.is_string or self.is_complex:
+            raise TypeError(f"Cannot find minimum value of {'string' if self.is_string else repr(self)}.")
         return np.finfo(self.np).min if self.is_floating else np.iinfo(self.np).min
 
     @property
     def max(self):
-        if self.is_complex:
-            raise TypeError(f"Cannot find maximum value of {self!r}.")
-        if self.is_string:
-            raise TypeError("Cannot find maximum value of string.")
+        if self.is_string or self.is_complex:
+            raise TypeError(f"Cannot find maximum value of {'string' if self.is_string else repr(self)}.")
         return np.finfo(self.np).max if self.is_floating else np.iinfo(self.np).max
 
     @property

@@ -47,11 +47,6 @@ def inexact(x, **_):
     return Aval(x.shape, x.dtype)
 
 
-def real_part(x, **_):
-    """Same shape; a complex dtype gives its real dtype (abs)."""
-    return Aval(x.shape, x.dtype.real_dtype)
-
-
 def _check_same_dtype(avals):
     d = avals[0].dtype
     for a in avals[1:]:

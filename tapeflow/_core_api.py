@@ -31,6 +31,7 @@ from tapeflow.runtime.ops import nn_ops as _N
 from tapeflow.distribute import strategy as _distribute
 from tapeflow.runtime.ops import random_generator as _RG
 from tapeflow.runtime.ops import svd_ops as _SVD
+from tapeflow import fft_api as _SIG
 from tapeflow.runtime.ops import random_ops as _R
 from tapeflow.runtime.ops import reduce_ops as _RD
 from tapeflow.runtime.ops import segment_ops as _SG
@@ -202,6 +203,8 @@ nest = _namespace("nest", "tf.nest: nested structures (dicts flatten in sorted k
     "is_nested": lambda seq: isinstance(seq, (list, tuple, dict))})
 from tapeflow.runtime import errors as _errors_mod  # noqa: E402
 
+signal = _namespace("signal", "tf.signal: fast Fourier transforms.", _pick(_SIG, """
+    fft fft2d fft3d ifft ifft2d ifft3d rfft rfft2d rfft3d irfft irfft2d irfft3d"""))
 autodiff = _namespace("autodiff", "tf.autodiff: the gradient tape and forward-mode accumulator.", {
     "GradientTape": GradientTape, "ForwardAccumulator": ForwardAccumulator})
 errors = _namespace("errors", "tf.errors: exception types.", {
@@ -221,6 +224,6 @@ newaxis = None
 __all__ = sorted(set(_TOP_LEVEL) | set(_DTYPES) | {
     "DType", "as_dtype", "TensorShape", "Tensor", "convert_to_tensor", "is_tensor", "Variable",
     "GradientTape", "UnconnectedGradients", "custom_gradient", "InvalidArgumentError", "newaxis",
-    "math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image", "autodiff"})
+    "math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image", "autodiff", "signal"})
 DType = _dt.DType
 as_dtype = _dt.as_dtype

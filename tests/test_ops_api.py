@@ -6,7 +6,7 @@ import pytest
 import tapeflow as tf
 from tapeflow import _core_api
 
-NAMESPACES = ["math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image", "autodiff"]
+NAMESPACES = ["math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image", "autodiff", "signal"]
 
 
 def test_no_implementation_modules_leak_into_the_namespace():

@@ -18,46 +18,37 @@ _NO_ATTRS = {}
 # TensorFlow has no kernel: refused before they run.
 _NO_COMPLEX = frozenset(("less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "floordiv",
                          "mod", "atan2", "relu", "round", "sign", "reduce_max", "reduce_min"))
-_COMPLEX_OF = {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128}
+COMPLEX_OF = {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128}
 
 
 def _complex_rule(x, y):
-    if x.dtype is not y.dtype or x.dtype not in _COMPLEX_OF:
+    if x.dtype is not y.dtype or x.dtype not in COMPLEX_OF:
         raise TypeError(f"The `real` and `imag` components have incorrect types: {x.dtype.name} "
                         f"{y.dtype.name}. They must be consistent, and one of [tf.float32, tf.float64]")
     from ..shape_rules import broadcast_shapes
-    return Aval(broadcast_shapes(x.shape, y.shape), _COMPLEX_OF[x.dtype])
+    return Aval(broadcast_shapes(x.shape, y.shape), COMPLEX_OF[x.dtype])
 
 
-def _part_rule(z):
+def _unary_rule(z, real=True):
     if not z.dtype.is_complex:
         raise TypeError(f"expects a complex tensor, got {z.dtype.name}")
-    return Aval(z.shape, z.dtype.real_dtype)
+    return Aval(z.shape, z.dtype.real_dtype if real else z.dtype)
 
 
-def _conj_rule(z):
-    if not z.dtype.is_complex:
-        raise TypeError(f"expects a complex tensor, got {z.dtype.name}")
-    return Aval(z.shape, z.dtype)
-
-
-COMPLEX = defprim("complex", lambda xp, x, y: (x + 1j * y).astype(_np_complex(x.dtype)), _complex_rule,
+COMPLEX = defprim("complex", lambda xp, x, y: (x + 1j * y).astype(x.dtype.char.upper()), _complex_rule,
                   lambda g, out, x, y: (real(g), imag(g)), kind="binary")
-REAL = defprim("real", lambda xp, z: xp.real(z).copy(), _part_rule,
+REAL = defprim("real", lambda xp, z: xp.real(z).copy(), _unary_rule,
                lambda g, out, z: complex(g, A.zeros_like(g)), kind="unary")
-IMAG = defprim("imag", lambda xp, z: xp.imag(z).copy(), _part_rule,
+IMAG = defprim("imag", lambda xp, z: xp.imag(z).copy(), _unary_rule,
                lambda g, out, z: complex(A.zeros_like(g), g), kind="unary")
-CONJ = defprim("conj", lambda xp, z: xp.conj(z), _conj_rule, lambda g, out, z: conj(g), kind="unary")
+CONJ = defprim("conj", lambda xp, z: xp.conj(z), lambda z: _unary_rule(z, real=False),
+               lambda g, out, z: conj(g), kind="unary")
 
 
 def no_complex(name, x):
     if x.dtype.is_complex and name in _NO_COMPLEX:
         raise arg_error(TypeError, with_location(
             f"{name}: {x.dtype.name}{list(x.shape)} is not supported (complex numbers have no order)"))
-
-
-def _np_complex(real_np_dtype):
-    return "complex64" if real_np_dtype.itemsize == 4 else "complex128"
 
 
 def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name

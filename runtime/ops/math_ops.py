@@ -37,7 +37,8 @@ def _b(name, impl, vjp, rule=R.broadcast):
 
 # --- unary --------------------------------------------------------------------
 NEG = _u("neg", lambda xp, x: xp.negative(x), lambda g, out, x: negative(g))
-ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: _abs_vjp(g, out, x), R.real_part)
+ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: _abs_vjp(g, out, x),  # complex: its real dtype
+         lambda x: R.Aval(x.shape, x.dtype.real_dtype))
 # TensorFlow's sign has a zero gradient (not None), so gradient() returns zeros.
 SIGN = _u("sign", lambda xp, x: xp.sign(x), lambda g, out, x: A.zeros_like(g))
 # Complex inputs too (R.inexact); the gradient is g * conj(f'(x)) (see complex_ops).

@@ -57,15 +57,13 @@ def _svd_vjp(g, out, a, full_matrices):
     k = s.shape[-1]
     if _is_zero(g_u) and _is_zero(g_v):  # the common case: only s is used
         return (L.matmul(u[..., :k] * A.expand_dims(g_s, -2), v[..., :k], transpose_b=True),)
-    m, n = a.shape[-2], a.shape[-1]
+    m, n = a.shape[-2:]
     if m is None or n is None:
         raise NotImplementedError(with_location(
             "svd: the gradient through u, v needs the matrix dimensions to be known statically"))
-    tall = m > n
+    tall, t, s2 = m > n, L.matrix_transpose, s * s
     if tall:
         u, v, g_u, g_v, m, n = v, u, g_v, g_u, n, m
-    t = L.matrix_transpose
-    s2 = s * s
     f = MX.set_diag(_safe_reciprocal(A.expand_dims(s2, -2) - A.expand_dims(s2, -1)), A.zeros_like(s))
     s_mat = MX.diag(s)
     v1, g_v1 = v[..., :, :m], g_v[..., :, :m]
