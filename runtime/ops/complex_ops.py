@@ -14,10 +14,10 @@ from . import array_ops as A
 from . import math_ops as M
 
 _NO_ATTRS = {}
-# Primitives whose NumPy kernels would order complex numbers (lexicographically), where
-# TensorFlow has no kernel: refused before they run.
-_NO_COMPLEX = frozenset(("less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "floordiv",
-                         "mod", "atan2", "relu", "round", "sign", "reduce_max", "reduce_min"))
+# Ops TensorFlow has no complex kernel for, whose NumPy kernels would order complex numbers
+# (lexicographically) or answer: refused before they run.
+_NO_COMPLEX = frozenset("""less less_equal greater greater_equal maximum minimum floordiv mod atan2 relu round
+    reduce_max reduce_min argmax argmin sort argsort top_k max min is_nan is_finite is_inf""".split())
 COMPLEX_OF = {dtypes.float32: dtypes.complex64, dtypes.float64: dtypes.complex128}
 
 
@@ -48,7 +48,7 @@ CONJ = defprim("conj", lambda xp, z: xp.conj(z), lambda z: _unary_rule(z, real=F
 def no_complex(name, x):
     if x.dtype.is_complex and name in _NO_COMPLEX:
         raise arg_error(TypeError, with_location(
-            f"{name}: {x.dtype.name}{list(x.shape)} is not supported (complex numbers have no order)"))
+            f"{name}: {x.dtype.name}{list(x.shape)} is not supported (TensorFlow has no complex kernel)"))
 
 
 def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name

@@ -57,7 +57,7 @@ COSH = _u("cosh", lambda xp, x: xp.cosh(x),
 TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * C.conj(1 - out * out), R.inexact)
 # sigmoid is a primitive, not exp-based composite, because 1/(1+exp(-x))
 # overflows to a NaN gradient for large |x| and the fused kernel wants one node.
-SIGMOID = _u("sigmoid", lambda xp, x: _sigmoid_impl(xp, x), lambda g, out, x: g * out * (1 - out), R.floating)
+SIGMOID = _u("sigmoid", lambda xp, x: _sigmoid_impl(xp, x), lambda g, out, x: g * C.conj(out * (1 - out)), R.inexact)
 ERF = _u("erf", _erf_impl, lambda g, out, x: g * (2 / math.sqrt(math.pi)) * exp(-(x * x)), R.floating)
 FLOOR = _u("floor", lambda xp, x: xp.floor(x), None, R.floating)
 CEIL = _u("ceil", lambda xp, x: xp.ceil(x), None, R.floating)
@@ -75,7 +75,9 @@ def _abs_vjp(g, out, x):
 
 
 def _sigmoid_impl(xp, x):
-    # Stable in both tails: exp only of non-positive numbers.
+    # Stable in both tails: exp only of non-positive numbers (complex: the plain formula).
+    if x.dtype.kind == "c":
+        return 1 / (1 + xp.exp(-x))
     e = xp.exp(-xp.abs(x))
     return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
@@ -261,8 +263,8 @@ def _unary(prim, x):
 def float_unary(prim, x):
     x = convert_to_tensor(x)
     if not (x.dtype.is_floating or (x.dtype.is_complex and prim.shape_rule is R.inexact)):
-        raise TypeError(with_location(
-            f"{prim.name} expects a floating-point tensor, got {x.dtype.name} {list(x.shape)}"))
+        message = with_location(f"{prim.name} expects a floating-point tensor, got {x.dtype.name} {list(x.shape)}")
+        raise arg_error(TypeError, message) if x.dtype.is_complex else TypeError(message)  # TF: no complex kernel
     return bind(prim, (x,), _NO_ATTRS)
 
 
@@ -329,7 +331,7 @@ def atan2(y, x, name=None):
 
 def squared_difference(x, y, name=None):
     d = subtract(x, y)
-    return d * d
+    return d * C.conj(d)  # complex: TensorFlow's |x - y|^2
 
 
 def equal(x, y, name=None):
@@ -499,6 +501,7 @@ def ceil(x, name=None):
 
 def round(x, name=None):  # noqa: A001 - half to even, as TensorFlow
     x = convert_to_tensor(x)
+    C.no_complex("round", x)
     return x if x.dtype.is_integer else bind(ROUND, (x,), _NO_ATTRS)
 
 
@@ -524,17 +527,17 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 
 def is_nan(x, name=None):
-    x = convert_to_tensor(x)
+    C.no_complex("is_nan", x := convert_to_tensor(x))
     return not_equal(x, x)
 
 
 def is_finite(x, name=None):
-    x = convert_to_tensor(x)
+    C.no_complex("is_finite", x := convert_to_tensor(x))
     return logical_and(equal(x, x), less(abs(x), float("inf")))
 
 
 def is_inf(x, name=None):
-    x = convert_to_tensor(x)
+    C.no_complex("is_inf", x := convert_to_tensor(x))
     return equal(abs(x), float("inf"))
 
 

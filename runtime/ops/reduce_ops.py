@@ -194,11 +194,11 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
     x = convert_to_tensor(input_tensor)
-    return M.sqrt(reduce_sum(x * x, axis, keepdims))
+    return M.sqrt(reduce_sum(x * C.conj(x), axis, keepdims))  # complex: TF's complex sqrt(sum |x|^2)
 
 
 def _arg(prim, x, axis, output_type):
-    x = convert_to_tensor(x)
+    C.no_complex(prim.name, x := convert_to_tensor(x))
     if x.dtype is dtypes.string:
         raise no_strings(prim.name, x)
     rank = x.shape.rank

@@ -1,13 +1,8 @@
-"""tf.signal FFTs over the innermost `rank` axes (1, 2 or 3): fft / ifft (complex to
-complex), rfft (real to the half spectrum n//2 + 1) and irfft (back), unnormalized
-forward and 1/n inverse, as TensorFlow and NumPy.
-
-Gradients in TensorFlow's complex convention (complex_ops): the adjoint of fft is
-n * ifft, of rfft the real part of n * ifft of the zero-extended half spectrum, of irfft
-the rfft of the cotangent weighted 1 or 2 (the bins irfft counts once or twice), each
-then cropped or zero-padded back to the input's length where fft_length changed it.
-TensorFlow raises for that last step; here it is differentiated as NumPy crops and pads.
-The public tf.signal functions (argument checks, default lengths) are tapeflow/fft_api.py.
+"""FFTs over the innermost `rank` axes (1-3): fft / ifft, rfft (to the half spectrum) and
+irfft, as NumPy's (public functions: tapeflow/fft_api.py).  Gradients (TensorFlow's
+complex convention): fft's is n * ifft, rfft's the real part of n * ifft of the zero-
+extended half spectrum, irfft's the rfft weighted 1 or 2 per bin, then cropped or padded
+back where fft_length changed the input's length (TensorFlow's gradients raise there).
 """
 import math
 
@@ -36,10 +31,6 @@ def _rfft_impl(xp, x, rank, fft_length):
 
 def _irfft_impl(xp, x, rank, fft_length):
     return xp.fft.irfftn(x, s=fft_length, axes=_axes(rank)).astype(x.real.dtype, copy=False)
-
-
-def _fft_rule(x, rank, inverse):
-    return Aval(x.shape, x.dtype)
 
 
 def _rfft_rule(x, rank, fft_length):
@@ -82,6 +73,6 @@ def _irfft_vjp(g, out, x, rank, fft_length):
     return _fit(spec, tuple(x.shape.as_list()[-rank:]))
 
 
-FFT = defprim("fft", _fft_impl, _fft_rule, _fft_vjp)
+FFT = defprim("fft", _fft_impl, lambda x, rank, inverse: Aval(x.shape, x.dtype), _fft_vjp)
 RFFT = defprim("rfft", _rfft_impl, _rfft_rule, _rfft_vjp)
 IRFFT = defprim("irfft", _irfft_impl, _irfft_rule, _irfft_vjp)

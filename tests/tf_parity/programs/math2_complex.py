@@ -192,3 +192,35 @@ def program_gradient_in_tf_function(tf):
             loss = tf.reduce_sum(tf.abs(tf.exp(z) * z) ** 2)
         return tape.gradient(loss, z)
     return {"g": g(tf.constant([0.5 + 1j, -1 + 0.25j], tf.complex128))}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def program_more_ops(tf):
+    z = tf.constant([1 + 1j, -2 + 0.5j, 0j], tf.complex64)
+    m = tf.reshape(tf.concat([z, z * 1j, z + 1.0], 0), [3, 3])
+    return {"sign": tf.sign(z), "sigmoid": tf.sigmoid(z), "norm": tf.norm(z),
+            "euclidean_norm": tf.math.reduce_euclidean_norm(z), "cumsum": tf.cumsum(z),
+            "segment_sum": tf.math.segment_sum(z, [0, 0, 1]), "add_n": tf.add_n([z, z]),
+            "trace": tf.linalg.trace(m), "matvec": tf.linalg.matvec(m, z), "squared_difference":
+            tf.math.squared_difference(z, z * 2.0), "where": tf.where(tf.abs(z) > 1, z, tf.zeros_like(z))}
+
+
+def _refuse(op):
+    def program(tf):
+        z = tf.constant([1 + 1j, -2 + 0.5j, 0j], tf.complex64)
+        return {"r": op(tf, z)}
+    return program
+
+
+# TensorFlow has no complex kernel for these (NumPy would order complex numbers).
+_REFUSED = {
+    "maximum": lambda tf, z: tf.maximum(z, z), "relu": lambda tf, z: tf.nn.relu(z),
+    "atan2": lambda tf, z: tf.math.atan2(z, z), "floormod": lambda tf, z: tf.math.floormod(z, z),
+    "is_nan": lambda tf, z: tf.math.is_nan(z), "is_finite": lambda tf, z: tf.math.is_finite(z),
+    "argmax": lambda tf, z: tf.argmax(z), "sort": lambda tf, z: tf.sort(z), "argsort": lambda tf, z: tf.argsort(z),
+    "top_k": lambda tf, z: tf.math.top_k(z, 2).values, "erf": lambda tf, z: tf.math.erf(z),
+    "floor": lambda tf, z: tf.floor(z), "reduce_min": lambda tf, z: tf.reduce_min(z),
+    "segment_max": lambda tf, z: tf.math.segment_max(z, [0, 0, 1]),
+}
+for _name, _op in _REFUSED.items():
+    globals()[f"program_refuses_{_name}"] = _refuse(_op)
