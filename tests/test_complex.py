@@ -21,6 +21,7 @@ LOSSES = {
     "matvec": lambda z: tf.reduce_sum(tf.abs(tf.linalg.matvec(tf.constant(_W), z))),
     "matmul_adjoint": lambda z: tf.math.real(tf.reduce_sum(
         tf.matmul(z[:, None], tf.constant(_W), adjoint_a=True, adjoint_b=True))),
+    "einsum": lambda z: tf.abs(tf.einsum("i,ij,j->", z, tf.constant(_W[:, :3].T @ _W[:, :3]), z * z)),
     "pow": lambda z: tf.reduce_sum(tf.math.real(z ** 3 + z ** (0.5 + 0.5j))),
     "angle": lambda z: tf.reduce_sum(tf.math.angle(z) * tf.constant([1.0, 2.0, -1.0], tf.float64)),
     "conj_mean": lambda z: tf.math.imag(tf.reduce_mean(tf.math.conj(z) * z * (1 + 2j))),

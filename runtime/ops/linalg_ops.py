@@ -131,7 +131,7 @@ def _einsum_vjp(g, out, *ops, inputs, output):
         kept = "".join(c for c in letters if c in present)
         has_ell = "..." in term and ("..." in output or any("..." in t for t in others))
         target = kept if not has_ell else _with_ellipsis(term, kept)
-        gx = einsum(",".join([output] + others) + "->" + target, g, *[o for j, o in enumerate(ops) if j != i])
+        gx = einsum(",".join([output] + others) + "->" + target, g, *[C.conj(o) for j, o in enumerate(ops) if j != i])
         # Labels summed only inside this operand come back as size-1 axes, then broadcast.
         labels = _split_terms(term, x.shape.rank)
         ell_kept = has_ell

@@ -188,3 +188,19 @@ def program_integer_primal(tf):
     with tf.autodiff.ForwardAccumulator(x, tf.constant([1, 1])) as acc:
         y = x * 2
     return {"y": "None" if acc.jvp(y) is None else acc.jvp(y)}
+
+
+def program_through_tf_function_called_inside(tf):
+    # (Backward-over-forward through such a call is None in TensorFlow: its function's JVP
+    # is not recorded on outer tapes; tapeflow's is, so that case is not a program here.)
+    @tf.function
+    def f(x):
+        return tf.sin(x) * x
+    x = tf.constant([1.0, 2.0])
+    t = tf.constant([1.0, 0.5])
+    with tf.autodiff.ForwardAccumulator(x, t) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        g = tape.gradient(y, x)
+    return {"jvp": acc.jvp(y), "hvp": acc.jvp(g)}
