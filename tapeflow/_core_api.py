@@ -33,6 +33,7 @@ from tapeflow.runtime.ops import random_generator as _RG
 from tapeflow.runtime.ops import svd_ops as _SVD
 from tapeflow import fft_api as _SIG
 from tapeflow.runtime.ops import random_ops as _R
+from tapeflow.runtime.ops import random_parametric as _RP
 from tapeflow.runtime.ops import reduce_ops as _RD
 from tapeflow.runtime.ops import segment_ops as _SG
 from tapeflow.runtime.ops import sort_ops as _S
@@ -154,7 +155,12 @@ nn = _namespace("nn", "tf.nn: activations, losses, convolution and pooling.", _N
 random = _namespace("random", "tf.random: seeded random tensors, generators and stateless ops.", dict(
     normal=_R.normal, uniform=_R.uniform, truncated_normal=_R.truncated_normal, shuffle=_R.shuffle,
     set_seed=_R.set_seed, **_pick(_RG, """Generator get_global_generator set_global_generator stateless_normal
-    stateless_uniform stateless_truncated_normal stateless_categorical categorical Algorithm""")))
+    stateless_uniform stateless_truncated_normal stateless_categorical categorical Algorithm"""),
+    **_pick(_RP, "stateless_binomial stateless_poisson stateless_gamma gamma poisson"),
+    split=_RG.stateless_split, fold_in=_RG.stateless_fold_in, create_rng_state=_RG.create_rng_state,
+    experimental=_namespace("random.experimental", "tf.random.experimental: generators and seed splitting.", dict(
+        **_pick(_RG, """Algorithm Generator create_rng_state get_global_generator set_global_generator
+        stateless_split stateless_fold_in""")))))
 linalg = _namespace("linalg", "tf.linalg: matrix products, solves, decompositions and norms.", dict(
     matmul=_L.matmul, einsum=_L.einsum, tensordot=_L.tensordot, eye=_A.eye,
     matrix_transpose=_L.matrix_transpose, adjoint=_L.adjoint, l2_normalize=_N.l2_normalize,
