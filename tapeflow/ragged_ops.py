@@ -3,8 +3,9 @@ they trace and differentiate): tf.ragged.constant, map_flat_values, elementwise
 math, reductions, concat/stack/gather/boolean_mask/where (indexing is in
 ragged_indexing.py).
 
-`dispatch_table()` maps public op names to their ragged versions; _library_api
-wraps the public functions so that `tf.reduce_sum(rt, axis=1)` lands here.
+`dispatch_table()` maps public op names to their ragged versions; the API table's
+builder (tapeflow/_api) wraps those public functions with `with_ragged_dispatch`, so
+that `tf.reduce_sum(rt, axis=1)` lands here.
 """
 import numpy as np
 
@@ -385,17 +386,11 @@ def _dispatching(dense_fn, ragged_fn, kind):
     return op
 
 
-def install(*namespaces):
-    """Wrap the public functions of `namespaces` (dicts or modules) that have a ragged
-    version, so that a RaggedTensor argument runs it (as TensorFlow's dispatch)."""
-    for ns in namespaces:
-        get = ns.get if isinstance(ns, dict) else (lambda n, ns=ns: getattr(ns, n, None))
-        for name, (ragged_name, kind) in dispatch_table().items():
-            dense_fn = get(name)
-            if dense_fn is None or getattr(dense_fn, "_ragged_dispatch", False):
-                continue
-            wrapped = _dispatching(dense_fn, ragged_version(ragged_name, kind, dense_fn), kind)
-            if isinstance(ns, dict):
-                ns[name] = wrapped
-            else:
-                setattr(ns, name, wrapped)
+def with_ragged_dispatch(name, dense_fn):
+    """The public function `name`: `dense_fn`, or, when `name` has a ragged version, a wrapper
+    that runs the ragged version for a RaggedTensor argument (TensorFlow's dispatch)."""
+    entry = dispatch_table().get(name)
+    if entry is None or getattr(dense_fn, "_ragged_dispatch", False):
+        return dense_fn
+    ragged_name, kind = entry
+    return _dispatching(dense_fn, ragged_version(ragged_name, kind, dense_fn), kind)

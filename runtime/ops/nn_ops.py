@@ -149,6 +149,11 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 
 # --- normalization, dropout, misc -------------------------------------------------------
+def log_sigmoid(x, name=None):
+    """log(sigmoid(x)) = -softplus(-x), finite for large |x|."""
+    return M.negative(softplus(M.negative(x)))
+
+
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     x = _floating(x, "l2_normalize")
     axis = dim if axis is None else axis

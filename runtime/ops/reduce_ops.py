@@ -221,3 +221,14 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
 def count_nonzero(input, axis=None, keepdims=False, dtype=dtypes.int64, name=None):  # noqa: A002
     x = convert_to_tensor(input)
     return reduce_sum(M.cast(M.not_equal(x, 0), dtype), axis, keepdims)
+
+
+def add_n(inputs, name=None):
+    """The elementwise sum of a list of tensors of one shape and dtype."""
+    inputs = list(inputs)
+    if not inputs:
+        raise ValueError(with_location("add_n: needs at least one tensor"))
+    total = convert_to_tensor(inputs[0])
+    for x in inputs[1:]:
+        total = M.add(total, x)
+    return total

@@ -355,16 +355,8 @@ class Trainer:
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cb.on_epoch_begin(epoch)
-            for step, batch in enumerate(data):
-                if steps_per_epoch is not None and step >= steps_per_epoch:
-                    break
-                self._prepare(batch)
-                cb.on_train_batch_begin(step)
-                logs = distributed.global_logs(
-                    strategy, _floats(distributed.run_step(strategy, self._step_fn("train"), batch)))
-                cb.on_train_batch_end(step, logs)
-                if self.stop_training:
-                    break
+            logs = self._run_steps(strategy, data, steps_per_epoch, "train", cb.on_train_batch_begin,
+                                   cb.on_train_batch_end) or logs
             epoch_logs = dict(logs)
             if validation_data is not None:
                 val = self.evaluate(**_validation_kwargs(validation_data),
@@ -379,6 +371,23 @@ class Trainer:
         history.model = self
         return history
 
+    def _run_steps(self, strategy, data, limit, kind, on_begin, on_end):
+        """Run the train or test step on each batch of `data` (at most `limit`), between the
+        callbacks; training stops early when a callback sets stop_training (evaluation never does).
+        The last step's logs ({}: none ran)."""
+        logs = {}
+        for step, batch in enumerate(data):
+            if limit is not None and step >= limit:
+                break
+            self._prepare(batch)
+            on_begin(step)
+            logs = distributed.global_logs(
+                strategy, _floats(distributed.run_step(strategy, self._step_fn(kind), batch)))
+            on_end(step, logs)
+            if kind == "train" and self.stop_training:
+                break
+        return logs
+
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
                  callbacks=None, return_dict=False, **unused):
         self._require_compiled("evaluate")
@@ -392,15 +401,7 @@ class Trainer:
         cb = callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
         self.reset_metrics()
         cb.on_test_begin()
-        logs = {}
-        for step, batch in enumerate(data):
-            if steps is not None and step >= steps:
-                break
-            self._prepare(batch)
-            cb.on_test_batch_begin(step)
-            logs = distributed.global_logs(
-                strategy, _floats(distributed.run_step(strategy, self._step_fn("test"), batch)))
-            cb.on_test_batch_end(step, logs)
+        logs = self._run_steps(strategy, data, steps, "test", cb.on_test_batch_begin, cb.on_test_batch_end)
         cb.on_test_end(logs)
         if verbose and verbose != "auto":
             print(callbacks_mod.format_logs(logs))
