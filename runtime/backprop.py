@@ -91,10 +91,10 @@ class GradientTape:
         ready = None
         if watcher is not None:
             def ready(k, g):  # noqa: E306 - the watcher sees only floating sources' gradients
-                watcher.ready(k, g if k is None or flat_sources[k].dtype.is_floating else None)
+                watcher.ready(k, g if k is None or flat_sources[k].dtype.is_inexact else None)
         grads = backprop(tape, targets, out_grads, flat_sources, ready)
-        # TF differentiates only floating sources: an integer source's gradient is None.
-        grads = [g if s.dtype.is_floating else None for g, s in zip(grads, flat_sources)]
+        # TF differentiates only floating and complex sources: an integer source's gradient is None.
+        grads = [g if s.dtype.is_inexact else None for g, s in zip(grads, flat_sources)]
         if watcher is not None:
             watcher.finish(grads)
         if UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO:

@@ -13,7 +13,8 @@ import numpy as np
 class DType:
     """A tensor element type. Compares equal to its name, its NumPy dtype and other DTypes."""
 
-    __slots__ = ("name", "np", "kind", "is_floating", "is_integer", "is_bool", "is_unsigned", "size")
+    __slots__ = ("name", "np", "kind", "is_floating", "is_integer", "is_bool", "is_unsigned", "is_complex",
+                 "size")
 
     def __init__(self, name, np_dtype):
         self.name = name
@@ -23,6 +24,9 @@ class DType:
         self.is_integer = self.np.kind in "iu"
         self.is_unsigned = self.np.kind == "u"
         self.is_bool = self.np.kind == "b"
+        # complex is neither floating nor integer, as in TensorFlow; `is_inexact` is
+        # what gradients and the floating-point functions accept.
+        self.is_complex = self.np.kind == "c"
         self.size = 0 if self.np.kind == "O" else self.np.itemsize  # TF's tf.string.size is 0
 
     @property
@@ -30,19 +34,28 @@ class DType:
         return self.np.type
 
     @property
+    def is_inexact(self):
+        return self.is_floating or self.is_complex
+
+    @property
+    def real_dtype(self):
+        """float32 of complex64, float64 of complex128, the dtype itself otherwise."""
+        return _REAL_OF.get(self.name, self)
+
+    @property
     def is_string(self):
         return self.np.kind == "O"
 
     @property
     def min(self):
-        if self.is_string:
-            raise TypeError("Cannot find minimum value of string.")
+        if self.is_string or self.is_complex:
+            raise TypeError(f"Cannot find minimum value of {'string' if self.is_string else repr(self)}.")
         return np.finfo(self.np).min if self.is_floating else np.iinfo(self.np).min
 
     @property
     def max(self):
-        if self.is_string:
-            raise TypeError("Cannot find maximum value of string.")
+        if self.is_string or self.is_complex:
+            raise TypeError(f"Cannot find maximum value of {'string' if self.is_string else repr(self)}.")
         return np.finfo(self.np).max if self.is_floating else np.iinfo(self.np).max
 
     @property
@@ -83,9 +96,13 @@ uint32 = DType("uint32", np.uint32)
 uint64 = DType("uint64", np.uint64)
 bool_ = DType("bool", np.bool_)
 string = DType("string", object)
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
 half, double = float16, float64
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string)
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string,
+       complex64, complex128)
+_REAL_OF = {"complex64": float32, "complex128": float64}
 FLOATS = (float16, float32, float64)
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
@@ -104,6 +121,8 @@ def as_dtype(x):
         return int32
     if x is bool:
         return bool_
+    if x is complex:
+        return complex128
     if x is str or x is bytes:  # TensorFlow refuses the Python types (np.str_ / np.bytes_ convert)
         raise TypeError(f"Cannot convert {x!r} to a tapeflow dtype")
     try:

@@ -40,6 +40,13 @@ def floating(x, **_):
     return Aval(x.shape, x.dtype)
 
 
+def inexact(x, **_):
+    """Floating or complex (exp, log, sqrt, trigonometric functions)."""
+    if not x.dtype.is_inexact:
+        raise TypeError(f"expects a floating-point or complex tensor, got {x.dtype.name}")
+    return Aval(x.shape, x.dtype)
+
+
 def _check_same_dtype(avals):
     d = avals[0].dtype
     for a in avals[1:]:
@@ -56,6 +63,13 @@ def broadcast(*avals, **_):
 def compare(*avals, **_):
     _check_same_dtype(avals)
     return Aval(broadcast_shapes(*[a.shape for a in avals]), dtypes.bool_)
+
+
+def order(*avals, **_):
+    """less / greater: complex numbers have no order."""
+    if avals[0].dtype.is_complex:
+        raise TypeError(f"{avals[0].dtype.name} values have no order")
+    return compare(*avals)
 
 
 def reduce(x, axis, keepdims, dtype=None, **_):

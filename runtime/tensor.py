@@ -257,6 +257,8 @@ def _python_to_array(value, dtype):
         if _is_text_value(value):
             raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
         np_dtype = dtype.np
+        if not dtype.is_complex and np.asarray(value).dtype.kind == "c":
+            raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
         if dtype.is_integer or dtype.is_bool:
             arr = np.asarray(value)
             if arr.dtype.kind == "f" and dtype.is_integer and arr.size:  # [] is float64 in NumPy; TF allows it

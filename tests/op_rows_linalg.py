@@ -36,6 +36,36 @@ def _svd_abs_u(a):
     return tf.abs(tf.linalg.svd(a)[1])
 
 
+def _svd_uv_invariant(a, full_matrices=False):
+    """A function of u and v unchanged by the sign of each singular pair: the rebuilt
+    matrix with s squared, squares of u and v, and (full) the projections on u's and v's
+    extra columns (any orthonormal basis of the null space may come out: only the
+    projection is a function of the matrix)."""
+    s, u, v = tf.linalg.svd(a, full_matrices=full_matrices)
+    k = s.shape[-1]
+    u1, v1 = u[..., :k], v[..., :k]
+    w = tf.constant(np.linspace(-1.0, 2.0, u1.shape[-2] * k).reshape(u1.shape[-2:]))
+    out = tf.matmul(u1 * (s * s)[..., None, :], v1, transpose_b=True)
+    out = tf.reduce_sum(out * out) + tf.reduce_sum(u1 * u1 * w) + tf.reduce_sum(tf.sin(v1 * v1))
+    for q in (u[..., k:], v[..., k:]):
+        p = tf.matmul(q, q, transpose_b=True)
+        out = out + tf.reduce_sum(p * tf.constant(np.arange(p.shape[-1] ** 2).reshape(p.shape[-2:]) / 7.0))
+    return out
+
+
+def _np_svd_uv_invariant(a, full_matrices=False):
+    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    v, k = np.swapaxes(vh, -1, -2), s.shape[-1]
+    u1, v1 = u[..., :k], v[..., :k]
+    w = np.linspace(-1.0, 2.0, u1.shape[-2] * k).reshape(u1.shape[-2:])
+    out = (u1 * (s * s)[..., None, :]) @ np.swapaxes(v1, -1, -2)
+    out = np.sum(out * out) + np.sum(u1 * u1 * w) + np.sum(np.sin(v1 * v1))
+    for q in (u[..., k:], v[..., k:]):
+        p = q @ np.swapaxes(q, -1, -2)
+        out = out + np.sum(p * (np.arange(p.shape[-1] ** 2).reshape(p.shape[-2:]) / 7.0))
+    return out
+
+
 def _np_abs_u(a):
     return np.abs(np.linalg.svd(a, full_matrices=False)[0])
 
@@ -44,11 +74,13 @@ ROWS = {
     # u and v are unique up to sign: compare the rebuilt matrix and |u|; s has a gradient
     "svd": Row([Case(_svd_rebuilt, lambda a: a, [rand((4, 3))]),
                 Case(_svd_rebuilt, lambda a: a, [rand((2, 2, 3))]),
-                Case(_svd_abs_u, _np_abs_u, [rand((3, 3))]),
-                # its gradient (of s) is checked eagerly only: traced, the tape's zeros for u, v
-                # cannot be told from a real gradient there, and svd says so (singular_values below)
+                Case(_svd_abs_u, _np_abs_u, [rand((3, 3))], wrt=(0,)),
                 Case(lambda a: tf.linalg.svd(a)[0], lambda a: np.linalg.svd(a, compute_uv=False),
-                     [rand((3, 4))], wrt=(0,), trace=False)], True),
+                     [rand((3, 4))], wrt=(0,))]
+               # gradients through u and v: tall, wide, square, batched, full_matrices
+               + [Case(lambda a, f=f: _svd_uv_invariant(a, f), lambda a, f=f: _np_svd_uv_invariant(a, f),
+                       [rand(shape)], wrt=(0,), tol=1e-5)
+                  for shape in ((4, 3), (3, 5), (3, 3), (2, 4, 2)) for f in (False, True)], True),
     "singular_values": Row([Case(lambda a: tf.linalg.svd(a, compute_uv=False),
                                  lambda a: np.linalg.svd(a, compute_uv=False), [rand((4, 3))], wrt=(0,)),
                             Case(lambda a: tf.linalg.svd(a, compute_uv=False),

@@ -106,8 +106,10 @@ def test_dtype_objects():
     assert tf.int32.is_integer and tf.float16.is_floating and tf.bool.is_bool
     assert tf.uint8.max == 255 and tf.int8.min == -128
     assert repr(tf.float32) == "tf.float32"
-    with pytest.raises(TypeError, match="Cannot convert 'complex128' to a tapeflow dtype"):
-        tf.as_dtype("complex128")
+    assert tf.as_dtype("complex128") is tf.complex128 and tf.as_dtype(complex) is tf.complex128
+    assert tf.complex64.real_dtype is tf.float32 and not tf.complex64.is_floating
+    with pytest.raises(TypeError, match="Cannot convert 'bfloat16' to a tapeflow dtype"):
+        tf.as_dtype("bfloat16")
 
 
 def test_reductions_keep_small_int_dtypes():

@@ -5,7 +5,8 @@ import pytest
 
 import tapeflow as tf
 
-NAMESPACES = ["math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image", "experimental"]
+NAMESPACES = ["math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image", "experimental",
+              "autodiff", "signal"]
 
 
 PACKAGES = """autograph benchmark compat config contrib data debugging distribute initializers io keras layers

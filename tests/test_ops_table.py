@@ -16,6 +16,7 @@ from tapeflow.runtime.registry import bind
 
 from conftest import check_grads, run_traced
 
+import op_rows_complex
 import op_rows_linalg
 import op_rows_random
 import op_rows_segment
@@ -426,6 +427,7 @@ ROWS.update({
 })
 
 
+ROWS.update(op_rows_complex.ROWS)
 ROWS.update(op_rows_linalg.ROWS)
 ROWS.update(op_rows_segment.ROWS)
 ROWS.update(op_rows_random.ROWS)

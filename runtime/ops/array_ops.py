@@ -7,6 +7,7 @@ from .. import shape_rules as R
 from ..errors import InvalidArgumentError, arg_error, bad_shape_error, with_location
 from ..registry import Aval, bind, defprim, state
 from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
+from . import complex_ops as C
 from . import math_ops as M
 
 _NO_ATTRS = {}
@@ -213,9 +214,8 @@ def transpose(a, perm=None, conjugate=False, name=None):
     rank = x.shape.rank
     perm = tuple(range(rank))[::-1] if perm is None else tuple(int(p) % rank for p in shape_arg(perm, "transpose"))
     check_rule(_transpose_rule, "transpose", x, perm=perm)
-    if perm == tuple(range(rank)):
-        return x
-    return bind(TRANSPOSE, (x,), {"perm": perm})
+    x = C.conj(x) if conjugate else x
+    return x if perm == tuple(range(rank)) else bind(TRANSPOSE, (x,), {"perm": perm})
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002

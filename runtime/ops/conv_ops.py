@@ -65,10 +65,13 @@ def _patches_rule(x, ksize, strides, dilations, padding, pad_value):
 
 EXTRACT_PATCHES = defprim("extract_patches", _patches_impl, _patches_rule,
                           lambda g, out, x, **attrs: bind(PATCHES_GRAD, (g, x), attrs))
-# The transpose of extract_patches: windows summed back onto the image.
+# The transpose of extract_patches: windows summed back onto the image.  Its own transpose
+# is the linear part of extract_patches, which pads with zeros whatever the forward
+# padded with (max_pool pads with -inf; -inf cotangents would poison every JVP).
 PATCHES_GRAD = defprim("patches_grad", _patches_grad_impl,
                        lambda g, like, **attrs: Aval(like.shape, g.dtype),
-                       lambda gg, out, g, like, **attrs: (bind(EXTRACT_PATCHES, (gg,), attrs), None))
+                       lambda gg, out, g, like, **attrs: (
+                           bind(EXTRACT_PATCHES, (gg,), dict(attrs, pad_value=0)), None))
 
 
 # --- argument normalization --------------------------------------------------------------

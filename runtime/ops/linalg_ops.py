@@ -3,6 +3,7 @@ from .. import shape_rules as R
 from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
+from . import complex_ops as C
 from . import math_ops as M
 
 
@@ -28,6 +29,8 @@ def _matmul_rule(a, b, transpose_a, transpose_b):
 
 
 def _matmul_vjp(g, out, a, b, transpose_a, transpose_b):
+    # Complex: the products below are with the conjugates (the gradients' adjoints).
+    a, b = C.conj(a), C.conj(b)
     if not transpose_a:
         ga = matmul(g, b, transpose_b=not transpose_b)
     else:
@@ -45,6 +48,8 @@ MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp)
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     a, b = M.binary_args(a, b, "matmul")
+    a = C.conj(a) if adjoint_a else a
+    b = C.conj(b) if adjoint_b else b
     attrs = {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
     try:
         _matmul_rule(Aval(a.shape.dims, a.dtype), Aval(b.shape.dims, b.dtype), **attrs)
@@ -62,7 +67,12 @@ def matrix_transpose(a, name=None, conjugate=False):
     rank = x.shape.rank
     if rank < 2:
         raise ValueError(with_location(f"matrix_transpose: needs rank >= 2, got shape {list(x.shape)}"))
-    return A.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
+    return A.transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2], conjugate=conjugate)
+
+
+def adjoint(matrix, name=None):
+    """The conjugate transpose of the last two axes."""
+    return matrix_transpose(matrix, conjugate=True)
 
 
 # --- einsum ---------------------------------------------------------------------
@@ -121,7 +131,7 @@ def _einsum_vjp(g, out, *ops, inputs, output):
         kept = "".join(c for c in letters if c in present)
         has_ell = "..." in term and ("..." in output or any("..." in t for t in others))
         target = kept if not has_ell else _with_ellipsis(term, kept)
-        gx = einsum(",".join([output] + others) + "->" + target, g, *[o for j, o in enumerate(ops) if j != i])
+        gx = einsum(",".join([output] + others) + "->" + target, g, *[C.conj(o) for j, o in enumerate(ops) if j != i])
         # Labels summed only inside this operand come back as size-1 axes, then broadcast.
         labels = _split_terms(term, x.shape.rank)
         ell_kept = has_ell

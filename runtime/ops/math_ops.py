@@ -14,6 +14,7 @@ from ..errors import UnimplementedError, arg_error, dtype_not_supported, no_stri
 from ..registry import bind, defprim, state
 from ..tensor import Tensor, TensorBase, convert_to_tensor
 from . import array_ops as A
+from . import complex_ops as C
 from . import erf_numpy
 
 _NO_ATTRS = {}
@@ -37,24 +38,27 @@ def _b(name, impl, vjp, rule=R.broadcast, **kw):
 # --- unary --------------------------------------------------------------------
 # `rejects`: dtype kinds TF has no kernel for (b bool, u unsigned) -- measured against TF 2.21.
 NEG = _u("neg", lambda xp, x: xp.negative(x), lambda g, out, x: negative(g), rejects="bu")
-ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: g * sign(x), rejects="bu")
+ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: _abs_vjp(g, out, x),  # complex: its real dtype
+         lambda x: R.Aval(x.shape, x.dtype.real_dtype), rejects="bu")
 # TensorFlow's sign has a zero gradient (not None), so gradient() returns zeros.
 SIGN = _u("sign", lambda xp, x: xp.sign(x), lambda g, out, x: A.zeros_like(g), rejects="bu")
-EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * out, R.floating)
-EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * (out + 1), R.floating)
-LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / x, R.floating)
-LOG1P = _u("log1p", lambda xp, x: xp.log1p(x), lambda g, out, x: g / (x + 1), R.floating)
-SQRT = _u("sqrt", lambda xp, x: xp.sqrt(x), lambda g, out, x: g / (out * 2), R.floating)
-RSQRT = _u("rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda g, out, x: g * out * out * out * -0.5, R.floating)
-SIN = _u("sin", lambda xp, x: xp.sin(x), lambda g, out, x: g * cos(x), R.floating)
-COS = _u("cos", lambda xp, x: xp.cos(x), lambda g, out, x: -(g * sin(x)), R.floating)
-TAN = _u("tan", lambda xp, x: xp.tan(x), lambda g, out, x: g * (out * out + 1), R.floating)
-COSH = _u("cosh", lambda xp, x: xp.cosh(x), lambda g, out, x: g * ((exp(x) - exp(negative(x))) * 0.5),
-          R.floating)
-TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * (1 - out * out), R.floating)
+# Complex inputs too (R.inexact); the gradient is g * conj(f'(x)) (see complex_ops).
+EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * C.conj(out), R.inexact)
+EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * C.conj(out + 1), R.inexact)
+LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / C.conj(x), R.inexact)
+LOG1P = _u("log1p", lambda xp, x: xp.log1p(x), lambda g, out, x: g / C.conj(x + 1), R.inexact)
+SQRT = _u("sqrt", lambda xp, x: xp.sqrt(x), lambda g, out, x: g / C.conj(out * 2), R.inexact)
+RSQRT = _u("rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda g, out, x: g * C.conj(out * out * out * -0.5),
+           R.inexact)
+SIN = _u("sin", lambda xp, x: xp.sin(x), lambda g, out, x: g * C.conj(cos(x)), R.inexact)
+COS = _u("cos", lambda xp, x: xp.cos(x), lambda g, out, x: -(g * C.conj(sin(x))), R.inexact)
+TAN = _u("tan", lambda xp, x: xp.tan(x), lambda g, out, x: g * C.conj(out * out + 1), R.inexact)
+COSH = _u("cosh", lambda xp, x: xp.cosh(x),
+          lambda g, out, x: g * C.conj((exp(x) - exp(negative(x))) * 0.5), R.inexact)
+TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * C.conj(1 - out * out), R.inexact)
 # sigmoid is a primitive, not exp-based composite, because 1/(1+exp(-x))
 # overflows to a NaN gradient for large |x| and the fused kernel wants one node.
-SIGMOID = _u("sigmoid", lambda xp, x: _sigmoid_impl(xp, x), lambda g, out, x: g * out * (1 - out), R.floating)
+SIGMOID = _u("sigmoid", lambda xp, x: _sigmoid_impl(xp, x), lambda g, out, x: g * C.conj(out * (1 - out)), R.inexact)
 ERF = _u("erf", _erf_impl, lambda g, out, x: g * (2 / math.sqrt(math.pi)) * exp(-(x * x)), R.floating)
 FLOOR = _u("floor", lambda xp, x: xp.floor(x), None, R.floating)
 CEIL = _u("ceil", lambda xp, x: xp.ceil(x), None, R.floating)
@@ -64,8 +68,17 @@ RELU = _u("relu", lambda xp, x: xp.maximum(x, 0).astype(x.dtype, copy=False),
           lambda g, out, x: A.where(out > 0, g, A.zeros_like(g)))
 
 
+def _abs_vjp(g, out, x):
+    if not x.dtype.is_complex:
+        return g * sign(x)
+    # d|z| = re(conj(z/|z|) dz): TensorFlow's z/|z|, 0 at z = 0
+    return div_no_nan(C.complex(g, A.zeros_like(g)) * x, C.complex(out, A.zeros_like(out)))
+
+
 def _sigmoid_impl(xp, x):
-    # Stable in both tails: exp only of non-positive numbers.
+    # Stable in both tails: exp only of non-positive numbers (complex: the plain formula).
+    if x.dtype.kind == "c":
+        return 1 / (1 + xp.exp(-x))
     e = xp.exp(-xp.abs(x))
     return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
@@ -82,6 +95,8 @@ INVERT = _u("invert", lambda xp, x: xp.invert(x), None)
 
 # --- binary -------------------------------------------------------------------
 def _pow_vjp(g, out, x, y):
+    if x.dtype.is_complex:  # no ordering: the principal branch, as TensorFlow's
+        return g * C.conj(y * pow(x, y - 1)), g * C.conj(out * log(x))
     gx = g * y * pow(x, y - 1)
     safe_x = A.where(x > 0, x, A.ones_like(x))
     gy = g * out * A.where(x > 0, log(safe_x), A.zeros_like(x))
@@ -104,9 +119,9 @@ def _mod_impl(xp, x, y):
 
 ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g), rejects="b")
 SUB = _b("sub", lambda xp, x, y: xp.subtract(x, y), lambda g, out, x, y: (g, negative(g)), rejects="b")
-MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * y, g * x))  # bool: logical and
-DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y), lambda g, out, x, y: (g / y, -(g * out) / y),
-         rejects="b")
+MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * C.conj(y), g * C.conj(x)))  # bool: logical and
+DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y),
+         lambda g, out, x, y: (g / C.conj(y), -(g * C.conj(out)) / C.conj(y)), rejects="b")
 FLOORDIV = _b("floordiv", _floordiv_impl, None, rejects="b")
 MOD = _b("mod", _mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))), rejects="b")
 POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp, rejects="b")
@@ -120,10 +135,10 @@ ATAN2 = _b("atan2", lambda xp, x, y: xp.arctan2(x, y),
            lambda g, out, x, y: (g * y / (x * x + y * y), -(g * x) / (x * x + y * y)))
 EQUAL = _b("equal", lambda xp, x, y: xp.equal(x, y), None, R.compare)
 NOT_EQUAL = _b("not_equal", lambda xp, x, y: xp.not_equal(x, y), None, R.compare)
-LESS = _b("less", lambda xp, x, y: xp.less(x, y), None, R.compare, rejects="b")
-LESS_EQUAL = _b("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, R.compare, rejects="b")
-GREATER = _b("greater", lambda xp, x, y: xp.greater(x, y), None, R.compare, rejects="b")
-GREATER_EQUAL = _b("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, R.compare, rejects="b")
+LESS = _b("less", lambda xp, x, y: xp.less(x, y), None, R.order, rejects="b")
+LESS_EQUAL = _b("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, R.order, rejects="b")
+GREATER = _b("greater", lambda xp, x, y: xp.greater(x, y), None, R.order, rejects="b")
+GREATER_EQUAL = _b("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, R.order, rejects="b")
 LOGICAL_AND = _b("logical_and", lambda xp, x, y: xp.logical_and(x, y), None)
 LOGICAL_OR = _b("logical_or", lambda xp, x, y: xp.logical_or(x, y), None)
 LOGICAL_XOR = _b("logical_xor", lambda xp, x, y: xp.logical_xor(x, y), None)
@@ -139,12 +154,18 @@ def _cast_rule(x, dtype, **_):
 
 
 def _cast_vjp(g, out, x, dtype):
-    if x.dtype.is_floating and dtype.is_floating:
-        return cast(g, x.dtype)
+    if x.dtype.is_inexact and dtype.is_inexact:
+        return cast(g, x.dtype)  # complex to real drops the imaginary part, as TensorFlow's
     return None
 
 
-CAST = defprim("cast", lambda xp, x, dtype: x.astype(dtype.np), _cast_rule, _cast_vjp, kind="unary")
+def _cast_impl(xp, x, dtype):
+    if x.dtype.kind == "c" and dtype.np.kind != "c":  # TensorFlow: the real part (bool: nonzero)
+        return (x != 0) if dtype.is_bool else xp.real(x).astype(dtype.np)
+    return x.astype(dtype.np)
+
+
+CAST = defprim("cast", _cast_impl, _cast_rule, _cast_vjp, kind="unary")
 
 
 # --- wrappers -----------------------------------------------------------------
@@ -227,6 +248,8 @@ def _binary(prim, x, y):
     x, y = binary_args(x, y, prim.name)
     if x.dtype is dtypes.string and prim.name not in _STRING_BINARY:
         raise no_strings(prim.name, x)
+    if x.dtype.is_complex:
+        C.no_complex(prim.name, x)
     return bind(prim, (x, y), _NO_ATTRS)
 
 
@@ -235,12 +258,17 @@ def _unary(prim, x):
         x = convert_to_tensor(x)
     if x.dtype is dtypes.string:
         raise no_strings(prim.name, x)
+    if x.dtype.is_complex:
+        C.no_complex(prim.name, x)
     return bind(prim, (x,), _NO_ATTRS)
 
 
 def float_unary(prim, x):
     x = convert_to_tensor(x)
-    if not x.dtype.is_floating:
+    if not (x.dtype.is_floating or (x.dtype.is_complex and prim.shape_rule is R.inexact)):
+        if x.dtype.is_complex:  # TF: no complex kernel
+            raise arg_error(TypeError, with_location(
+                f"{prim.name} expects a floating-point tensor, got {x.dtype.name} {list(x.shape)}"))
         raise dtype_not_supported(prim.name, x, tracing=state.graph is not None)
     return bind(prim, (x,), _NO_ATTRS)
 
@@ -262,7 +290,7 @@ def truediv(x, y, name=None):
     x, y = binary_args(x, y, "truediv")
     if x.dtype.is_bool:  # TF refuses before any kernel: TypeError in both modes
         raise TypeError(with_location(f"truediv: x and y must not be bool, got {x.dtype.name} and {y.dtype.name}"))
-    if not x.dtype.is_floating:
+    if not x.dtype.is_inexact:
         target = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
         x, y = cast(x, target), cast(y, target)
     return bind(DIV, (x, y), _NO_ATTRS)
@@ -310,7 +338,7 @@ def atan2(y, x, name=None):
 
 def squared_difference(x, y, name=None):
     d = subtract(x, y)
-    return d * d
+    return d * C.conj(d)  # complex: TensorFlow's |x - y|^2
 
 
 def equal(x, y, name=None):
@@ -482,6 +510,7 @@ def ceil(x, name=None):
 
 def round(x, name=None):  # noqa: A001 - half to even, as TensorFlow
     x = convert_to_tensor(x)
+    C.no_complex("round", x)
     return x if x.dtype.is_integer else bind(ROUND, (x,), _NO_ATTRS)
 
 
@@ -509,6 +538,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 def _float_only(x, op):
     """TF defines is_nan / is_inf / is_finite for floating types only."""
     x = convert_to_tensor(x)
+    C.no_complex(op, x)
     if not x.dtype.is_floating:
         raise dtype_not_supported(op, x, tracing=state.graph is not None)
     return x

@@ -11,6 +11,7 @@ from .. import dtypes
 from ..errors import with_location
 from ..tensor import convert_to_tensor
 from . import array_ops as A
+from . import complex_ops as C
 from . import indexing as I
 from . import join_ops as J
 from . import linalg_ops as L
@@ -145,7 +146,7 @@ _VECTOR_ORDS = ("euclidean", "fro", 1, 2, math.inf)
 
 def _vector_norm(x, ord, axis, keepdims):  # noqa: A002
     if ord in ("euclidean", "fro", 2):
-        return M.sqrt(RD.reduce_sum(x * x, axis, keepdims))
+        return M.sqrt(RD.reduce_sum(x * C.conj(x), axis, keepdims))
     ax = M.abs(x)
     if ord == 1:
         return RD.reduce_sum(ax, axis, keepdims)
@@ -158,7 +159,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     """Vector norms (over all entries or one axis) and matrix norms (over two axes):
     'euclidean' / 'fro', 1, 2 (vectors only), inf, and any p > 0 for vectors."""
     x = convert_to_tensor(tensor)
-    if not x.dtype.is_floating:
+    if not (x.dtype.is_floating or (x.dtype.is_complex and ord in ("euclidean", "fro"))):
         raise TypeError(with_location(f"norm expects a floating-point tensor, got {x.dtype.name}{list(x.shape)}"))
     keepdims = bool(keepdims)
     rank = x.shape.rank
@@ -171,7 +172,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
         if rows == cols:
             raise ValueError(with_location(f"norm: the two axes must differ, got {axis!r}"))
         if ord in ("euclidean", "fro"):
-            return M.sqrt(RD.reduce_sum(x * x, [rows, cols], keepdims))
+            return M.sqrt(RD.reduce_sum(x * C.conj(x), [rows, cols], keepdims))
         if ord in (1, math.inf):
             summed, other = (rows, cols) if ord == 1 else (cols, rows)  # 1: max column sum; inf: max row sum
             sums = RD.reduce_sum(M.abs(x), summed, keepdims=True)

@@ -9,6 +9,7 @@ from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
+from . import complex_ops as C
 from . import math_ops as M
 
 
@@ -39,7 +40,7 @@ def _prod_vjp(g, out, x, axis, keepdims):
     zero = A.zeros_like(x)
     grad_at_nonzero = A.where(M.equal(zeros, 0), prod_nz / nonzero, zero)
     grad_at_zero = A.where(M.equal(zeros, 1), prod_nz, zero)
-    return _keep_shape_grad(g, x, axis, keepdims) * A.where(is_zero, grad_at_zero, grad_at_nonzero)
+    return _keep_shape_grad(g, x, axis, keepdims) * C.conj(A.where(is_zero, grad_at_zero, grad_at_nonzero))
 
 
 def _bool_rule(x, axis, keepdims):
@@ -119,6 +120,8 @@ def _reduce(prim, x, axis, keepdims):
     x = convert_to_tensor(x)
     if x.dtype is dtypes.string:
         raise no_strings(prim.name, x)
+    if x.dtype.is_complex:
+        C.no_complex(prim.name, x)
     axes = normalize_axes(axis, x.shape.rank, prim.name)
     return bind(prim, (x,), {"axis": axes, "keepdims": bool(keepdims)})
 
@@ -191,11 +194,11 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
     x = convert_to_tensor(input_tensor)
-    return M.sqrt(reduce_sum(x * x, axis, keepdims))
+    return M.sqrt(reduce_sum(x * C.conj(x), axis, keepdims))  # complex: TF's complex sqrt(sum |x|^2)
 
 
 def _arg(prim, x, axis, output_type):
-    x = convert_to_tensor(x)
+    C.no_complex(prim.name, x := convert_to_tensor(x))
     if x.dtype is dtypes.string:
         raise no_strings(prim.name, x)
     rank = x.shape.rank

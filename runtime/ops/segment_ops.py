@@ -20,6 +20,7 @@ from ..errors import with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import SymbolicTensor, convert_to_tensor
 from . import array_ops as A
+from . import complex_ops as C
 from . import gather_ops as G
 from . import join_ops as J
 from . import math_ops as M
@@ -129,6 +130,7 @@ def _segment(reducer, data, segment_ids, num_segments, op):
             raise ValueError(with_location(f"{op}: num_segments must be >= 0, got {static}"))
     if x.dtype.is_bool:
         raise TypeError(with_location(f"{op}: bool data cannot be reduced; cast it first"))
+    C.no_complex(reducer, x)
     attrs = {"reducer": reducer, "num_segments": static}
     A.check_rule(_segment_rule, op, *inputs, **attrs)
     return bind(SEGMENT_REDUCE, inputs, attrs)

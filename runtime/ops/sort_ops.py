@@ -9,6 +9,7 @@ from ..errors import with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
+from . import complex_ops as C
 from . import gather_ops as G
 
 
@@ -92,7 +93,7 @@ def _direction(direction, op):
 
 
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
-    x = convert_to_tensor(values)
+    C.no_complex("argsort", x := convert_to_tensor(values))
     return bind(ARGSORT, (x,), {"axis": A.static_axis(axis, x.shape.rank, "argsort"),
                                 "descending": _direction(direction, "argsort")})
 
@@ -104,7 +105,7 @@ def _take_along_last(x, idx):
 
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """Sorted values; the gradient flows back through the gather to the original positions."""
-    x = convert_to_tensor(values)
+    C.no_complex("sort", x := convert_to_tensor(values))
     axis = A.static_axis(axis, x.shape.rank, "sort")
     last = x.shape.rank - 1
     perm = list(range(x.shape.rank))
@@ -119,7 +120,7 @@ TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002
     """The k largest entries along the last axis (ties: the lower index first)."""
-    x = convert_to_tensor(input)
+    C.no_complex("top_k", x := convert_to_tensor(input))
     k = int(k)
     n = x.shape[-1] if x.shape.rank else None
     if x.shape.rank == 0 or k < 0 or (n is not None and k > n):

@@ -5,9 +5,10 @@ TensorFlow's result order and layout: s (descending), u, v with a = u diag(s) v^
 repeated singular values); LAPACK's choice here may differ from TensorFlow's
 Eigen kernel, so compare u diag(s) v^T or |u|, not u itself.
 
-Gradient: of s only, dA = u diag(g_s) v^T (reduced form); compute_uv=False is its
-own primitive, differentiable in graphs too.  A gradient that flows through u or v is
-not implemented and says so, rather than being dropped.
+Gradient: through s, u and v (TensorFlow's rule, below; of s only it is
+dA = u diag(g_s) v^T).  Only functions of u, v invariant under the sign flips have a
+well-defined gradient; repeated singular values give none (their terms are dropped,
+as TensorFlow drops them).  compute_uv=False is its own primitive.
 """
 import numpy as np
 
@@ -16,6 +17,7 @@ from ..registry import Aval, bind, defprim
 from ..tensor import SymbolicTensor, Tensor, convert_to_tensor
 from . import array_ops as A
 from . import linalg_ops as L
+from . import matrix_ops as MX
 
 
 def _svd_impl(xp, a, full_matrices):
@@ -42,19 +44,41 @@ def _is_zero(g):
                          and not np.any(np.asarray(g.numpy())))
 
 
+def _safe_reciprocal(x):
+    """1/x, and 0 where x is 0 (repeated or zero singular values), as TensorFlow's."""
+    return x / (x * x + 1e-20)
+
+
 def _svd_vjp(g, out, a, full_matrices):
+    """TensorFlow's rule (the reduced-SVD adjoint of Townsend's notes), in its layout: a
+    tall matrix is differentiated as its transpose, so m <= n below and u is square."""
     g_s, g_u, g_v = g
-    if not (_is_zero(g_u) and _is_zero(g_v)):
-        raise NotImplementedError(with_location(
-            "svd: the gradient through the singular vectors u, v is not implemented; "
-            "only the singular values s have a gradient (eagerly; inside tf.function use "
-            "compute_uv=False)"))
-    if g_s is None:
-        return (None,)
     s, u, v = out
     k = s.shape[-1]
-    u_k, v_k = u[..., :k], v[..., :k]
-    return (L.matmul(u_k * A.expand_dims(g_s, -2), v_k, transpose_b=True),)
+    if _is_zero(g_u) and _is_zero(g_v):  # the common case: only s is used
+        return (L.matmul(u[..., :k] * A.expand_dims(g_s, -2), v[..., :k], transpose_b=True),)
+    m, n = a.shape[-2:]
+    if m is None or n is None:
+        raise NotImplementedError(with_location(
+            "svd: the gradient through u, v needs the matrix dimensions to be known statically"))
+    tall, t, s2 = m > n, L.matrix_transpose, s * s
+    if tall:
+        u, v, g_u, g_v, m, n = v, u, g_v, g_u, n, m
+    f = MX.set_diag(_safe_reciprocal(A.expand_dims(s2, -2) - A.expand_dims(s2, -1)), A.zeros_like(s))
+    s_mat = MX.diag(s)
+    v1, g_v1 = v[..., :, :m], g_v[..., :, :m]
+    f_u = f * L.matmul(u, g_u, transpose_a=True)
+    f_v = f * L.matmul(v1, g_v1, transpose_a=True)
+    inner = MX.diag(g_s) + L.matmul(f_u + t(f_u), s_mat) + L.matmul(s_mat, f_v + t(f_v))
+    grad = L.matmul(u, L.matmul(inner, v1, transpose_b=True))
+    if m != n:
+        g_v1t = t(g_v1)
+        rest = g_v1t - L.matmul(L.matmul(g_v1t, v1), v1, transpose_b=True)
+        if full_matrices:
+            v2, g_v2 = v[..., :, m:], g_v[..., :, m:]
+            rest = rest - L.matmul(L.matmul(v1, g_v2, transpose_a=True), v2, transpose_b=True)
+        grad = grad + L.matmul(u * A.expand_dims(_safe_reciprocal(s), -2), rest)
+    return (t(grad) if tall else grad,)
 
 
 SVD = defprim("svd", _svd_impl, _svd_rule, _svd_vjp, multiple_results=True)

@@ -28,6 +28,8 @@ NAMESPACES = {
     "math": "tf.math: elementwise math, reductions, comparisons.",
     "linalg": "tf.linalg: matrix products, solves, decompositions and norms.",
     "bitwise": "tf.bitwise: integer bit operations.",
+    "autodiff": "tf.autodiff: the gradient tape and forward-mode accumulator.",
+    "signal": "tf.signal: fast Fourier transforms.",
     "nn": "tf.nn: activations, losses, convolution and pooling.",
     "nn.experimental": "tf.nn.experimental: stateless dropout.",
     "experimental": "tf.experimental: Optional values, DynamicRaggedShape and op determinism.",

@@ -59,13 +59,18 @@ runtime.ops.sequence_ops     | math                  | is_strictly_increasing mu
 runtime.ops.math_ops         | math                  | rint=round
 runtime.ops.reduce_ops       | math                  | accumulate_n=add_n
 # ---- tf.linalg only
-runtime.ops.linalg_ops       | linalg                | adjoint=matrix_transpose matrix_transpose
+runtime.ops.linalg_ops       | linalg                | adjoint matrix_transpose
 runtime.ops.matrix_ops       | linalg                | band_part diag diag_part global_norm matvec set_diag
 runtime.ops.matrix_ops       | linalg                | tensor_diag tensor_diag_part trace
 runtime.ops.decomp_ops       | linalg                | cholesky cholesky_solve det inv logdet slogdet solve
 runtime.ops.decomp_ops       | linalg                | triangular_solve
 runtime.ops.svd_ops          | linalg                | svd
 runtime.ops.matrix_ops       | linalg                | cross lstsq
+# ---- complex numbers, tf.signal
+runtime.ops.complex_ops      | tf math               | complex
+runtime.ops.complex_ops      | math                  | real imag conj angle
+fft_api                      | signal                | fft fft2d fft3d ifft ifft2d ifft3d rfft rfft2d rfft3d
+fft_api                      | signal                | irfft irfft2d irfft3d
 # ---- tf.bitwise
 runtime.ops.math_ops         | bitwise               | bitwise_and bitwise_or bitwise_xor invert left_shift
 runtime.ops.math_ops         | bitwise               | right_shift

@@ -179,9 +179,10 @@ def compare(got, want, rtol=DEFAULT_RTOL, atol=DEFAULT_ATOL, path="result"):
                 problems.append(f"{path}: shape {got.get('shape')} vs TF {want.get('shape')}")
             if problems:
                 return problems
-            if "real" in want:
-                return (compare(got.get("real"), want["real"], rtol, atol, path + ".real")
-                        + compare(got.get("imag"), want["imag"], rtol, atol, path + ".imag"))
+            if "real" in want:  # complex: each part is a plain {"flat": [...]} of floats
+                return [p for part in ("real", "imag")
+                        for p in _compare_flat(f"{path}.{part}", got[part]["flat"], want[part]["flat"], "f",
+                                               rtol, atol)]
             if len(got["flat"]) and isinstance(want["flat"][0] if want["flat"] else None, (dict, str)):
                 return [p for i, (g, w) in enumerate(zip(got["flat"], want["flat"]))
                         for p in compare(g, w, rtol, atol, f"{path}[{i}]")]
