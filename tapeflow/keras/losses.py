@@ -79,7 +79,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
         per = M.relu(y_pred) - y_pred * y_true + M.log1p(M.exp(-M.abs(y_pred)))
     else:
         p = M.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
-        per = -(y_true * M.log(p + EPSILON) + (1.0 - y_true) * M.log(1.0 - p + EPSILON))
+        per = -(y_true * M.log(p) + (1.0 - y_true) * M.log(1.0 - p))
     return R.reduce_mean(per, axis=-1)
 
 

@@ -272,7 +272,8 @@ def load_model(filepath, custom_objects=None, compile=True, **unused):  # noqa: 
 def _object_config(obj):
     import inspect
     params = inspect.signature(type(obj).__init__).parameters
-    kept = {**getattr(obj, "fn_kwargs", {}), **vars(obj)}
+    # _init_args: constructor arguments an object keeps in another form (AUC's thresholds).
+    kept = {**getattr(obj, "fn_kwargs", {}), **vars(obj), **getattr(obj, "_init_args", {})}
     config = {}
     for p in params:
         if p == "self" or params[p].kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
@@ -281,6 +282,8 @@ def _object_config(obj):
         if p == "learning_rate":
             value = getattr(obj, "learning_rate", value)
             value = float(value.numpy()) if hasattr(value, "numpy") else value
+        if p == "dtype" and hasattr(value, "is_floating"):
+            value = value.name
         if isinstance(value, (bool, int, float, str, type(None))) or (
                 isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) for v in value)):
             config[p] = value
