@@ -239,13 +239,11 @@ def _accuracy_for(loss, y_true_shape, y_pred_shape):
     return SparseCategoricalAccuracy
 
 
+
 def serialize(metric):
     """A metric object as Keras's {"module", "class_name", "config", "registered_name"}."""
     from tapeflow.keras import saving
-    config = saving._object_config(metric)
-    if config is None:
-        raise ValueError(f"metrics.serialize: {metric!r} has settings that are not plain data")
-    return {"module": "keras.metrics", **config, "registered_name": None}
+    return saving.serialize_keras_object(metric)
 
 
 def deserialize(config, custom_objects=None):
@@ -253,8 +251,7 @@ def deserialize(config, custom_objects=None):
     import sys
 
     from tapeflow.keras import saving
-    if isinstance(config, str):
-        return get(config)
-    with saving.CustomObjectScope(custom_objects):
-        cls = saving._registered(sys.modules[__name__], Metric, config.get("class_name"))
-        return cls(**config.get("config", {}))
+    if isinstance(config, str):  # Keras gives the function of that name ("dice"), else the class's object
+        fn = vars(sys.modules[__name__]).get(config)
+        return fn if callable(fn) and not isinstance(fn, type) else get(config)
+    return saving.rebuild(config, sys.modules[__name__], Metric, custom_objects)

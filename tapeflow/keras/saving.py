@@ -275,8 +275,12 @@ def _object_config(obj):
     # _init_args: constructor arguments an object keeps in another form (AUC's thresholds).
     kept = {**getattr(obj, "fn_kwargs", {}), **vars(obj), **getattr(obj, "_init_args", {})}
     config = {}
-    for p in params:
-        if p == "self" or params[p].kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+    names = list(params)
+    if any(params[p].kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        names += [k for k in getattr(obj, "fn_kwargs", {}) if k not in params]  # a wrapper's **options
+    for p in names:
+        if p == "self" or p in params and params[p].kind in (inspect.Parameter.VAR_POSITIONAL,
+                                                             inspect.Parameter.VAR_KEYWORD):
             continue
         value = kept.get(p, kept.get("_" + p))
         if p == "learning_rate":
@@ -359,3 +363,28 @@ def _from_compile_config(config):
             "loss": decode(config.get("loss"), losses, losses.Loss),
             "metrics": decode(config.get("metrics"), metrics, metrics.Metric),
             "loss_weights": config.get("loss_weights")}
+
+
+def serialize_keras_object(obj):
+    """Keras's {"module", "class_name", "config", "registered_name"} for a loss, metric,
+    optimizer or initializer object rebuilt from its constructor arguments."""
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    config = _object_config(obj)
+    if config is None:
+        raise ValueError(with_location(f"serialize_keras_object: {obj!r} has settings that are not plain data"))
+    module = type(obj).__module__.replace("tapeflow.", "").split("_")[0]
+    registered = getattr(type(obj), "_registered_name", None)
+    return {"module": module, **config, "registered_name": registered}
+
+
+def rebuild(config, module, base, custom_objects=None):
+    """The `base` subclass object a serialize_keras_object() dict of `module` describes."""
+    if not isinstance(config, dict) or not isinstance(config.get("config", {}), dict):
+        raise ValueError(with_location(f"deserialize: expected a dict with class_name and config, got {config!r}"))
+    with CustomObjectScope(custom_objects):
+        name = config.get("registered_name") or config.get("class_name")
+        cls = _SCOPE[-1].get(name) or _REGISTERED.get(name)
+        if cls is None:
+            cls = _registered(module, base, config.get("class_name"))
+        return cls(**config.get("config", {}))
