@@ -388,3 +388,25 @@ def rebuild(config, module, base, custom_objects=None):
         if cls is None:
             cls = _registered(module, base, config.get("class_name"))
         return cls(**config.get("config", {}))
+
+
+def deserialize_keras_object(config, custom_objects=None, **unused):
+    """The loss, metric, optimizer or initializer a serialize_keras_object() dict describes."""
+    if not isinstance(config, dict):
+        return config
+    import importlib
+    from tapeflow.keras import initializers, losses, metrics, optimizers
+    bases = {"keras.losses": (losses, losses.Loss), "keras.metrics": (metrics, metrics.Metric),
+             "keras.optimizers": (optimizers, optimizers.Optimizer)}
+    module = config.get("module", "")
+    if module.startswith("keras.initializers"):
+        return initializers.deserialize(config, custom_objects)
+    if module not in bases:
+        importlib.import_module("tapeflow.keras")  # the registered classes are imported with it
+        name = config.get("registered_name") or config.get("class_name")
+        cls = (custom_objects or {}).get(name) or _SCOPE[-1].get(name) or _REGISTERED.get(name)
+        if cls is None:
+            raise ValueError(with_location(f"deserialize_keras_object: cannot find {name!r} "
+                                           f"(module {module!r}); pass it in custom_objects"))
+        return cls(**config.get("config", {}))
+    return rebuild(config, *bases[module], custom_objects)
