@@ -2,6 +2,9 @@
 time series and the split of one dataset into two."""
 import numpy as np
 
+from tapeflow.runtime import nest
+from tapeflow.runtime.tensor import convert_to_tensor
+
 
 def timeseries_dataset_from_array(data, targets, sequence_length, sequence_stride=1, sampling_rate=1,
                                   batch_size=128, shuffle=False, seed=None, start_index=None, end_index=None):
@@ -76,3 +79,50 @@ def _from_items(items, columns):
     if items and isinstance(items[0], dict):
         return Dataset.from_tensor_slices({k: np.stack([it[k] for it in items]) for k in items[0]})
     return Dataset.from_tensor_slices(np.stack(items)) if items else Dataset.from_tensor_slices(np.zeros((0,)))
+
+
+class PyDataset:
+    """A Python source of batches for fit/evaluate/predict: `__len__` batches per epoch,
+    `__getitem__(i)` the i-th batch ((x,), (x, y) or (x, y, sample_weight)), and
+    `on_epoch_end()` called after each epoch (to reshuffle, say)."""
+
+    def __init__(self, workers=1, use_multiprocessing=False, max_queue_size=10):
+        # Batches are read in order on the calling thread; the options are accepted for Keras's API.
+        self.workers, self.use_multiprocessing, self.max_queue_size = workers, use_multiprocessing, max_queue_size
+
+    def __getitem__(self, index):
+        raise NotImplementedError(f"{type(self).__name__} must define __getitem__")
+
+    def __len__(self):
+        raise NotImplementedError(f"{type(self).__name__} must define __len__")
+
+    @property
+    def num_batches(self):
+        return len(self)
+
+    def on_epoch_begin(self):
+        pass
+
+    def on_epoch_end(self):
+        pass
+
+
+Sequence = PyDataset
+
+
+class PyDatasetBatches:
+    """fit's view of a PyDataset: one pass over its batches per epoch, then on_epoch_end."""
+
+    def __init__(self, source):
+        self.source = source
+
+    def steps(self):
+        return len(self.source)
+
+    def __iter__(self):
+        self.source.on_epoch_begin()
+        for i in range(len(self.source)):
+            batch = self.source[i]
+            # NumPy batches become tensors, as a Dataset's elements are.
+            yield nest.map_structure(convert_to_tensor, tuple(batch) if isinstance(batch, list) else batch)
+        self.source.on_epoch_end()

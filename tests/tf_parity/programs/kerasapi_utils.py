@@ -83,3 +83,34 @@ def program_tensors_and_dtypes(tf):
     return {"before": before, "after": after, "is_kt": [u.is_keras_tensor(a), u.is_keras_tensor(tf.ones(2))],
             "sources": [len(sources), sources[0] is a or sources[0] is b, u.get_source_inputs(a)[0] is a],
             "dtypes": [u.standardize_dtype(d) for d in ("float16", tf.int64, np.float64, "bool", float, int)]}
+
+
+def program_pydataset_fit(tf):
+    """A keras.utils.PyDataset (and the Sequence alias) feeding fit, evaluate and predict."""
+    x = np.linspace(-1, 1, 24, dtype="float32").reshape(12, 2)
+    y = (x @ np.array([[1.5], [-0.5]], "float32")).astype("float32")
+    ends = []
+
+    class Batches(tf.keras.utils.PyDataset):
+        def __init__(self, with_y=True, **kwargs):
+            super().__init__(**kwargs)
+            self.with_y = with_y
+
+        def __len__(self):
+            return 3
+
+        def __getitem__(self, i):
+            sl = slice(4 * i, 4 * i + 4)
+            return (x[sl], y[sl]) if self.with_y else (x[sl],)
+
+        def on_epoch_end(self):
+            ends.append(1)
+
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.layers[0].set_weights([np.array([[0.1], [0.2]], "float32"), np.zeros(1, "float32")])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    h = model.fit(Batches(), epochs=3, verbose=0, shuffle=False)
+    return {"history": {k: [float(v) for v in vals] for k, vals in h.history.items()},
+            "evaluate": [float(v) for v in model.evaluate(Batches(), verbose=0)],
+            "predict": model.predict(Batches(with_y=False), verbose=0),
+            "epoch_ends": len(ends) >= 3, "alias": tf.keras.utils.Sequence is not None}
