@@ -114,3 +114,46 @@ def program_pydataset_fit(tf):
             "evaluate": [float(v) for v in model.evaluate(Batches(), verbose=0)],
             "predict": model.predict(Batches(with_y=False), verbose=0),
             "epoch_ends": len(ends) >= 3, "alias": tf.keras.utils.Sequence is not None}
+
+
+def _text_tree():
+    import tempfile
+    root = tempfile.mkdtemp(prefix="kerasapi_text_")
+    texts = {"neg": ["bad film", "awful", "dull plot"], "pos": ["great", "loved it", "fine acting", "superb"]}
+    for label, items in texts.items():
+        import os
+        os.makedirs(os.path.join(root, label))
+        for i, t in enumerate(items):
+            with open(os.path.join(root, label, f"{i}.txt"), "w") as f:
+                f.write(t)
+        with open(os.path.join(root, label, "skip.md"), "w") as f:
+            f.write("not text")
+    return root
+
+
+def program_text_dataset(tf):
+    import shutil
+    root = _text_tree()
+    try:
+        return _text_datasets(tf.keras.utils, root)
+    finally:
+        shutil.rmtree(root)
+
+
+def _text_datasets(u, root):
+
+    def rows(ds):
+        return [[[s.decode() if isinstance(s, bytes) else s for s in np.asarray(b[0]).tolist()],
+                 np.asarray(b[1]).tolist()] for b in ds]
+    plain = u.text_dataset_from_directory(root, batch_size=4, shuffle=False, verbose=False)
+    cat = u.text_dataset_from_directory(root, label_mode="categorical", batch_size=3, shuffle=False, verbose=False)
+    binary = u.text_dataset_from_directory(root, label_mode="binary", batch_size=None, shuffle=False,
+                                           max_length=4, verbose=False)
+    train, val = u.text_dataset_from_directory(root, batch_size=8, shuffle=False, validation_split=0.3,
+                                               subset="both", verbose=False)
+    shuffled = u.text_dataset_from_directory(root, batch_size=8, shuffle=True, seed=3, verbose=False)
+    return {"plain": rows(plain), "class_names": plain.class_names, "cat": rows(cat),
+            "binary": [[s.decode() if isinstance(s, bytes) else s, np.asarray(y).tolist()]
+                       for s, y in ((np.asarray(a).item(), b) for a, b in binary)],
+            "train": rows(train), "val": rows(val),
+            "shuffled_sorted": sorted(sum((r[0] for r in rows(shuffled)), []))}
