@@ -1,7 +1,7 @@
 """Losses for imbalanced classes and segmentation masks (Keras 3's formulas): focal
 cross-entropies, which down-weight well-classified examples, the overlap losses Dice
 and Tversky, and the noise-robust generalized cross-entropy."""
-from tapeflow.keras.losses import EPSILON, _wrapper_class, binary_crossentropy, one_hot_labels
+from tapeflow.keras.losses import EPSILON, _wrapper_class, one_hot_labels
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import reduce_ops as R
