@@ -115,6 +115,7 @@ def test_metrics_in_compiled_fit():
     # Seeded here: the initial weights and fit's shuffles would otherwise depend on
     # which tests ran before (global generators).
     K.utils.set_random_seed(0)
+    K.backend.clear_session()  # Precision() is auto-named: "precision" only as the first one
     x = np.random.default_rng(0).normal(size=(64, 3)).astype("float32")
     y = (x[:, :1] > 0).astype("float32")
     model = K.Sequential([L.Dense(1, activation="sigmoid", input_shape=(3,))])

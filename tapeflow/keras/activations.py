@@ -85,12 +85,72 @@ def exponential(x):
     return tf.exp(x)
 
 
+def celu(x, alpha=1.0):
+    """max(x, 0) + min(alpha * (exp(x / alpha) - 1), 0)."""
+    return tf.maximum(x, 0.0) + tf.minimum(alpha * (tf.exp(x / alpha) - 1.0), 0.0)
+
+
+def glu(x, axis=-1):
+    """a * sigmoid(b) of the two halves a, b of `x` along `axis`."""
+    if x.shape[axis] is not None and x.shape[axis] % 2:
+        raise ValueError(f"axis size must be divisible by 2. Received: x.shape={tuple(x.shape)} with axis={axis}")
+    a, b = tf.split(x, 2, axis=axis)
+    return a * tf.sigmoid(b)
+
+
+def hard_shrink(x, threshold=0.5):
+    return tf.where(tf.abs(x) > threshold, x, tf.zeros_like(x))
+
+
+def hard_tanh(x):
+    return tf.clip_by_value(x, -1.0, 1.0)
+
+
+def soft_shrink(x, threshold=0.5):
+    return tf.where(x > threshold, x - threshold, tf.where(x < -threshold, x + threshold, tf.zeros_like(x)))
+
+
+def sparse_plus(x):
+    """0 for x <= -1, x for x >= 1, (x + 1)^2 / 4 between."""
+    return tf.where(x <= -1.0, tf.zeros_like(x), tf.where(x >= 1.0, x, tf.square(x + 1.0) / 4.0))
+
+
+def sparse_sigmoid(x):
+    return tf.where(x <= -1.0, tf.zeros_like(x), tf.where(x >= 1.0, tf.ones_like(x), 0.5 * (x + 1.0)))
+
+
+def squareplus(x, b=4):
+    return (x + tf.sqrt(tf.square(x) + b)) / 2.0
+
+
+def tanh_shrink(x):
+    return x - tf.tanh(x)
+
+
+def threshold(x, threshold, default_value):  # noqa: A002 - Keras's argument names
+    return tf.where(x > threshold, x, tf.cast(default_value, x.dtype) * tf.ones_like(x))
+
+
+def sparsemax(x, axis=-1):
+    """Keras 3.15's sparsemax: max(x - tau, 0) over the support {j : z_j > (cumsum_j - 1) / j}
+    of the sorted z.  Trap: Keras's tau is (sum over the support of the cumulative sums
+    - 1) / k, not Martins & Astudillo's (cumsum_k - 1) / k, so rows need not sum to 1;
+    TF decides the values here, so its formula is kept."""
+    z = tf.sort(x, axis=axis, direction="DESCENDING")
+    cum = tf.cumsum(z, axis=axis)
+    support = z - (cum - 1.0) / tf.cumsum(tf.ones_like(z), axis=axis) > 0
+    k = tf.reduce_sum(tf.cast(support, x.dtype), axis=axis, keepdims=True)
+    tau = (tf.reduce_sum(tf.where(support, cum, tf.zeros_like(cum)), axis=axis, keepdims=True) - 1.0) / k
+    return tf.maximum(x - tau, 0.0)
+
+
 swish = silu
 hard_swish = hard_silu
 
 _BY_NAME = {f.__name__: f for f in (linear, relu, relu6, leaky_relu, sigmoid, hard_sigmoid, hard_silu, tanh,
                                     softmax, log_softmax, elu, selu, gelu, softplus, softsign, silu, mish,
-                                    log_sigmoid, exponential)}
+                                    log_sigmoid, exponential, celu, glu, hard_shrink, hard_tanh, soft_shrink,
+                                    sparse_plus, sparse_sigmoid, squareplus, tanh_shrink, threshold, sparsemax)}
 _BY_NAME.update(swish=silu, hard_swish=hard_silu)
 
 

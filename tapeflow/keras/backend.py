@@ -67,3 +67,90 @@ def set_value(x, value):
     if not hasattr(x, "assign"):
         raise TypeError(f"set_value: {type(x).__name__} is not a variable; cannot assign {value!r}")
     x.assign(value)
+
+
+# ---- legacy tf.keras.backend tensor functions (backend_legacy), one per line ----
+from tapeflow.keras import backend_legacy as _legacy  # noqa: E402
+
+abs = _legacy.abs
+all = _legacy.all
+any = _legacy.any
+sum = _legacy.sum
+prod = _legacy.prod
+max = _legacy.max
+min = _legacy.min
+mean = _legacy.mean
+std = _legacy.std
+var = _legacy.var
+argmax = _legacy.argmax
+argmin = _legacy.argmin
+arange = _legacy.arange
+cast = _legacy.cast
+cast_to_floatx = _legacy.cast_to_floatx
+clip = _legacy.clip
+concatenate = _legacy.concatenate
+constant = _legacy.constant
+variable = _legacy.variable
+ones = _legacy.ones
+zeros = _legacy.zeros
+eye = _legacy.eye
+ones_like = _legacy.ones_like
+zeros_like = _legacy.zeros_like
+count_params = _legacy.count_params
+ndim = _legacy.ndim
+shape = _legacy.shape
+eval = _legacy.eval
+batch_get_value = _legacy.batch_get_value
+batch_set_value = _legacy.batch_set_value
+update = _legacy.update
+update_add = _legacy.update_add
+update_sub = _legacy.update_sub
+dot = _legacy.dot
+batch_dot = _legacy.batch_dot
+batch_flatten = _legacy.batch_flatten
+flatten = _legacy.flatten
+expand_dims = _legacy.expand_dims
+squeeze = _legacy.squeeze
+reshape = _legacy.reshape
+permute_dimensions = _legacy.permute_dimensions
+transpose = _legacy.transpose
+stack = _legacy.stack
+tile = _legacy.tile
+repeat = _legacy.repeat
+repeat_elements = _legacy.repeat_elements
+reverse = _legacy.reverse
+gather = _legacy.gather
+one_hot = _legacy.one_hot
+l2_normalize = _legacy.l2_normalize
+switch = _legacy.switch
+stop_gradient = _legacy.stop_gradient
+softmax = _legacy.softmax
+relu = _legacy.relu
+binary_crossentropy = _legacy.binary_crossentropy
+categorical_crossentropy = _legacy.categorical_crossentropy
+sparse_categorical_crossentropy = _legacy.sparse_categorical_crossentropy
+cumsum = _legacy.cumsum
+cumprod = _legacy.cumprod
+exp = _legacy.exp
+log = _legacy.log
+sqrt = _legacy.sqrt
+square = _legacy.square
+sign = _legacy.sign
+round = _legacy.round
+sin = _legacy.sin
+cos = _legacy.cos
+tanh = _legacy.tanh
+sigmoid = _legacy.sigmoid
+softplus = _legacy.softplus
+softsign = _legacy.softsign
+elu = _legacy.elu
+equal = _legacy.equal
+not_equal = _legacy.not_equal
+greater = _legacy.greater
+greater_equal = _legacy.greater_equal
+less = _legacy.less
+less_equal = _legacy.less_equal
+maximum = _legacy.maximum
+minimum = _legacy.minimum
+pow = _legacy.pow
+# ---- end of legacy backend functions ----

@@ -201,7 +201,8 @@ class Identity(Initializer):
 
     def __call__(self, shape, dtype=None):
         if len(shape) != 2:
-            raise ValueError(f"Identity initializer: needs a 2-D shape, got {tuple(shape)}")
+            raise ValueError(f"Identity matrix initializer can only be used for 2D matrices. "
+                             f"Received: shape={tuple(shape)} of rank {len(shape)}.")
         return _tensor((self.gain * np.eye(*shape)).astype(_np_dtype(dtype)))
 
     def get_config(self):
@@ -243,6 +244,25 @@ _BY_NAME = {
     "uniform": RandomUniform, "normal": RandomNormal,
 }
 _BY_CLASS_NAME = {cls.__name__: cls for cls in _BY_NAME.values()}
+_BY_CLASS_NAME.update(IdentityInitializer=Identity, OrthogonalInitializer=Orthogonal)
+
+# ---- keras.initializers names: the lowercase aliases of the classes (one per line) ----
+zeros = Zeros
+ones = Ones
+constant = Constant
+random_uniform = RandomUniform
+random_normal = RandomNormal
+truncated_normal = TruncatedNormal
+variance_scaling = VarianceScaling
+glorot_uniform = GlorotUniform
+glorot_normal = GlorotNormal
+he_uniform = HeUniform
+he_normal = HeNormal
+lecun_uniform = LecunUniform
+lecun_normal = LecunNormal
+identity = IdentityInitializer = Identity
+orthogonal = OrthogonalInitializer = Orthogonal
+# ---- end of keras.initializers names ----
 
 
 def get(identifier):
@@ -272,3 +292,10 @@ def serialize(initializer):
     if type(initializer).__name__ in _BY_CLASS_NAME:
         return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
     return initializer  # a user's callable: usable to copy a layer, not saved as JSON
+
+
+def deserialize(config, custom_objects=None):
+    """The initializer a serialize() dict or a name describes."""
+    if custom_objects and isinstance(config, dict) and config.get("class_name") in custom_objects:
+        return custom_objects[config["class_name"]](**config.get("config", {}))
+    return get(config)

@@ -79,7 +79,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
         per = M.relu(y_pred) - y_pred * y_true + M.log1p(M.exp(-M.abs(y_pred)))
     else:
         p = M.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
-        per = -(y_true * M.log(p + EPSILON) + (1.0 - y_true) * M.log(1.0 - p + EPSILON))
+        per = -(y_true * M.log(p) + (1.0 - y_true) * M.log(1.0 - p))
     return R.reduce_mean(per, axis=-1)
 
 
@@ -297,6 +297,20 @@ msle = MSLE = mean_squared_logarithmic_error
 kld = KLD = kullback_leibler_divergence = kl_divergence
 logcosh = log_cosh
 
+# ---- keras.losses names defined in losses_imbalanced (one per line) ----
+# Imported here, after the helpers that module takes from this one are defined.
+from tapeflow.keras.losses_imbalanced import BinaryFocalCrossentropy  # noqa: E402
+from tapeflow.keras.losses_imbalanced import CategoricalFocalCrossentropy  # noqa: E402
+from tapeflow.keras.losses_imbalanced import CategoricalGeneralizedCrossEntropy  # noqa: E402
+from tapeflow.keras.losses_imbalanced import Dice  # noqa: E402
+from tapeflow.keras.losses_imbalanced import Tversky  # noqa: E402
+from tapeflow.keras.losses_imbalanced import binary_focal_crossentropy  # noqa: E402
+from tapeflow.keras.losses_imbalanced import categorical_focal_crossentropy  # noqa: E402
+from tapeflow.keras.losses_imbalanced import categorical_generalized_cross_entropy  # noqa: E402
+from tapeflow.keras.losses_imbalanced import dice  # noqa: E402
+from tapeflow.keras.losses_imbalanced import tversky  # noqa: E402
+# ---- end of keras.losses names from losses_imbalanced ----
+
 _BY_NAME = {
     "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
     "mae": MeanAbsoluteError, "mean_absolute_error": MeanAbsoluteError,
@@ -308,6 +322,8 @@ _BY_NAME = {
     "huber": Huber, "huber_loss": Huber, "log_cosh": LogCosh, "logcosh": LogCosh,
     "kl_divergence": KLDivergence, "kld": KLDivergence, "poisson": Poisson, "hinge": Hinge,
     "squared_hinge": SquaredHinge, "categorical_hinge": CategoricalHinge, "cosine_similarity": CosineSimilarity,
+    "binary_focal_crossentropy": BinaryFocalCrossentropy,
+    "categorical_focal_crossentropy": CategoricalFocalCrossentropy, "dice": Dice, "tversky": Tversky,
 }
 
 
@@ -324,3 +340,21 @@ def get(identifier):
     if callable(identifier):
         return LossFunctionWrapper(identifier, name=getattr(identifier, "__name__", "loss"))
     raise ValueError(f"Could not interpret loss {identifier!r}")
+
+
+
+def serialize(loss):
+    """A loss object as Keras's {"module", "class_name", "config", "registered_name"}."""
+    from tapeflow.keras import saving
+    return saving.serialize_keras_object(loss)
+
+
+def deserialize(config, custom_objects=None):
+    """The loss a serialize() dict (or a loss name) describes."""
+    import sys
+
+    from tapeflow.keras import saving
+    if isinstance(config, str):  # Keras gives the function of that name ("dice"), else the class's object
+        fn = vars(sys.modules[__name__]).get(config)
+        return fn if callable(fn) and not isinstance(fn, type) else get(config)
+    return saving.rebuild(config, sys.modules[__name__], Loss, custom_objects)

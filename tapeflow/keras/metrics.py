@@ -1,121 +1,19 @@
-"""Stateful metrics.  State lives in non-trainable variables updated with
-assign_add, so `update_state` works eagerly and inside a compiled train step."""
-import numpy as np
-
+"""keras.metrics: the accuracy family, the metric forms of the losses, and the one
+table of metric names `compile(metrics=[...])` accepts.  The base classes live in
+metrics_base, the confusion-count metrics in metrics_confusion, the per-class scores
+(F-beta, R^2, IoU) in metrics_scores."""
 from tapeflow.keras import losses
-from tapeflow.keras.variables import Variable as KerasVariable
+from tapeflow.keras.metrics_base import Mean, MeanMetricWrapper, Metric, Sum  # noqa: F401
+from tapeflow.keras.metrics_confusion import (  # noqa: F401
+    AUC, FalseNegatives, FalsePositives, Precision, PrecisionAtRecall, Recall, RecallAtPrecision,
+    SensitivityAtSpecificity, SpecificityAtSensitivity, TrueNegatives, TruePositives)
+from tapeflow.keras.metrics_scores import (  # noqa: F401
+    BinaryIoU, F1Score, FBetaScore, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU, R2Score)
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import reduce_ops as R
 from tapeflow.runtime.tensor import convert_to_tensor
-from tapeflow.train.trackable import Trackable
-
-
-class Metric(Trackable):
-    def __init__(self, name=None, dtype="float32"):
-        self.name = name or losses._snake(type(self).__name__)
-        self.dtype = dtypes.as_dtype(dtype)
-        self._variables = {}
-
-    def add_variable(self, shape=(), initializer=0.0, dtype=None, aggregation="sum", name=None):
-        # Keras 3 order: (shape, initializer, dtype, aggregation, name).
-        if name is None:
-            name = f"variable_{len(self._variables)}"
-        shape = () if shape is None else tuple(int(d) for d in shape)
-        dtype = dtypes.as_dtype(dtype or self.dtype)
-        var = KerasVariable(self._initial_value(shape, initializer, dtype), trainable=False, name=name,
-                            dtype=dtype, path=f"{self.name}/{name}")
-        self._variables[name] = (var, initializer)
-        self._take_deferred(name, var)
-        return var
-
-    add_weight = add_variable
-
-    @staticmethod
-    def _initial_value(shape, initializer, dtype):
-        """A numpy array for a number, an initializer name ("zeros") or an initializer object."""
-        if isinstance(initializer, (int, float, np.number)):
-            return np.full(shape, initializer, dtype.np)
-        from tapeflow.keras import initializers
-        value = initializers.get(initializer)(shape, dtype)
-        return np.asarray(value.numpy() if hasattr(value, "numpy") else value, dtype.np)
-
-    @property
-    def variables(self):
-        return [v for v, _ in self._variables.values()]
-
-    def reset_state(self):
-        for var, init in self._variables.values():
-            var.assign(self._initial_value(tuple(var.shape.as_list()), init, var.dtype))
-
-    def update_state(self, *args, **kwargs):
-        raise NotImplementedError(f"{type(self).__name__} must define update_state")
-
-    def result(self):
-        raise NotImplementedError(f"{type(self).__name__} must define result")
-
-    def __call__(self, *args, **kwargs):
-        self.update_state(*args, **kwargs)
-        return self.result()
-
-    def _trackable_children(self):
-        return {name: var for name, (var, _) in self._variables.items()}
-
-    def __repr__(self):
-        return f"<{type(self).__name__} name={self.name}>"
-
-
-class Mean(Metric):
-    """The (weighted) mean of all values seen."""
-
-    def __init__(self, name="mean", dtype="float32"):
-        super().__init__(name, dtype)
-        self.total = self.add_variable(name="total")
-        self.count = self.add_variable(name="count")
-
-    def update_state(self, values, sample_weight=None):
-        values = M.cast(convert_to_tensor(values), self.dtype)
-        if sample_weight is None:
-            self.total.assign_add(R.reduce_sum(values))
-            self.count.assign_add(M.cast(A.size(values), self.dtype))
-            return
-        w = M.cast(convert_to_tensor(sample_weight), self.dtype)
-        while w.shape.rank > values.shape.rank and w.shape[-1] == 1:
-            w = A.squeeze(w, -1)
-        w = A.broadcast_like(w, values) if w.shape.rank <= values.shape.rank else w
-        self.total.assign_add(R.reduce_sum(values * w))
-        self.count.assign_add(R.reduce_sum(w))
-
-    def result(self):
-        return M.div_no_nan(self.total.value(), self.count.value())
-
-
-class Sum(Metric):
-    def __init__(self, name="sum", dtype="float32"):
-        super().__init__(name, dtype)
-        self.total = self.add_variable(name="total")
-
-    def update_state(self, values, sample_weight=None):
-        values = M.cast(convert_to_tensor(values), self.dtype)
-        if sample_weight is not None:
-            values = values * M.cast(convert_to_tensor(sample_weight), self.dtype)
-        self.total.assign_add(R.reduce_sum(values))
-
-    def result(self):
-        return self.total.value()
-
-
-class MeanMetricWrapper(Mean):
-    """The mean of fn(y_true, y_pred) over all examples seen."""
-
-    def __init__(self, fn, name=None, dtype="float32", **fn_kwargs):
-        super().__init__(name or fn.__name__, dtype)
-        self.fn = fn
-        self.fn_kwargs = fn_kwargs
-
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        super().update_state(self.fn(y_true, y_pred, **self.fn_kwargs), sample_weight)
 
 
 def accuracy(y_true, y_pred):
@@ -161,28 +59,6 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
         super().__init__(sparse_categorical_accuracy, name, dtype)
 
 
-class MeanSquaredError(MeanMetricWrapper):
-    def __init__(self, name="mean_squared_error", dtype="float32"):
-        super().__init__(losses.mean_squared_error, name, dtype)
-
-
-class MeanAbsoluteError(MeanMetricWrapper):
-    def __init__(self, name="mean_absolute_error", dtype="float32"):
-        super().__init__(losses.mean_absolute_error, name, dtype)
-
-
-class RootMeanSquaredError(Mean):
-    def __init__(self, name="root_mean_squared_error", dtype="float32"):
-        super().__init__(name, dtype)
-
-    def update_state(self, y_true, y_pred, sample_weight=None):
-        y_true, y_pred = losses._prepare(y_true, y_pred)
-        super().update_state(M.square(y_pred - y_true), sample_weight)
-
-    def result(self):
-        return M.sqrt(super().result())
-
-
 def _in_top_k(target_scores, y_pred, k):
     """1.0 where fewer than k classes score strictly higher than the target (ties count as in)."""
     higher = R.reduce_sum(M.cast(M.greater(y_pred, A.expand_dims(target_scores, -1)), dtypes.float32), axis=-1)
@@ -214,78 +90,95 @@ class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
         super().__init__(sparse_top_k_categorical_accuracy, name, dtype, k=k)
 
 
-class _Confusion(Metric):
-    """Counts of true/false positives/negatives of `y_pred > threshold`, per threshold."""
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """cos(y_true, y_pred) along `axis` (the metric: 1 means the same direction)."""
+    return -losses.cosine_similarity(y_true, y_pred, axis=axis)
 
-    def __init__(self, thresholds, name, dtype="float32"):
+
+def pearson_correlation(y_true, y_pred, axis=-1):
+    y_true, y_pred = losses._prepare(y_true, y_pred)
+    t = y_true - R.reduce_mean(y_true, axis=axis, keepdims=True)
+    p = y_pred - R.reduce_mean(y_pred, axis=axis, keepdims=True)
+    t = t / R.reduce_std(t, axis=axis, keepdims=True)
+    p = p / R.reduce_std(p, axis=axis, keepdims=True)
+    return R.reduce_mean(t * p, axis=axis)
+
+
+def concordance_correlation(y_true, y_pred, axis=-1):
+    y_true, y_pred = losses._prepare(y_true, y_pred)
+    t_mean = R.reduce_mean(y_true, axis=axis, keepdims=True)
+    p_mean = R.reduce_mean(y_pred, axis=axis, keepdims=True)
+    t_var = R.reduce_variance(y_true - t_mean, axis=axis, keepdims=True)
+    p_var = R.reduce_variance(y_pred - p_mean, axis=axis, keepdims=True)
+    # Keras 3.15 centres y_true on y_pred's mean here (not its own); kept for parity.
+    covar = (y_true - p_mean) * (y_pred - p_mean)
+    norm = t_var + p_var + M.square(t_mean - p_mean)
+    return R.reduce_mean(2.0 * covar / (norm + losses.EPSILON), axis=axis)
+
+
+def _wrapper_class(class_name, fn, default_name, **defaults):
+    """A MeanMetricWrapper class: the mean of fn(y_true, y_pred, **options)."""
+    def __init__(self, name=default_name, dtype="float32", **options):
+        unknown = set(options) - set(defaults)
+        if unknown:
+            raise TypeError(f"{class_name}: unexpected arguments {sorted(unknown)}")
+        MeanMetricWrapper.__init__(self, fn, name, dtype, **{**defaults, **options})
+    return type(class_name, (MeanMetricWrapper,), {"__init__": __init__, "__doc__": fn.__doc__})
+
+
+MeanSquaredError = _wrapper_class("MeanSquaredError", losses.mean_squared_error, "mean_squared_error")
+MeanAbsoluteError = _wrapper_class("MeanAbsoluteError", losses.mean_absolute_error, "mean_absolute_error")
+MeanAbsolutePercentageError = _wrapper_class("MeanAbsolutePercentageError", losses.mean_absolute_percentage_error,
+                                             "mean_absolute_percentage_error")
+MeanSquaredLogarithmicError = _wrapper_class("MeanSquaredLogarithmicError", losses.mean_squared_logarithmic_error,
+                                             "mean_squared_logarithmic_error")
+LogCoshError = _wrapper_class("LogCoshError", losses.log_cosh, "logcosh")
+CosineSimilarity = _wrapper_class("CosineSimilarity", cosine_similarity, "cosine_similarity", axis=-1)
+PearsonCorrelation = _wrapper_class("PearsonCorrelation", pearson_correlation, "pearson_correlation", axis=-1)
+ConcordanceCorrelation = _wrapper_class("ConcordanceCorrelation", concordance_correlation,
+                                        "concordance_correlation", axis=-1)
+BinaryCrossentropy = _wrapper_class("BinaryCrossentropy", losses.binary_crossentropy, "binary_crossentropy",
+                                    from_logits=False, label_smoothing=0.0)
+CategoricalCrossentropy = _wrapper_class("CategoricalCrossentropy", losses.categorical_crossentropy,
+                                         "categorical_crossentropy", from_logits=False, label_smoothing=0.0)
+SparseCategoricalCrossentropy = _wrapper_class("SparseCategoricalCrossentropy",
+                                               losses.sparse_categorical_crossentropy,
+                                               "sparse_categorical_crossentropy", from_logits=False)
+KLDivergence = _wrapper_class("KLDivergence", losses.kl_divergence, "kl_divergence")
+Poisson = _wrapper_class("Poisson", losses.poisson, "poisson")
+Hinge = _wrapper_class("Hinge", losses.hinge, "hinge")
+SquaredHinge = _wrapper_class("SquaredHinge", losses.squared_hinge, "squared_hinge")
+CategoricalHinge = _wrapper_class("CategoricalHinge", losses.categorical_hinge, "categorical_hinge")
+
+
+class RootMeanSquaredError(Mean):
+    def __init__(self, name="root_mean_squared_error", dtype="float32"):
         super().__init__(name, dtype)
-        self.thresholds = [float(t) for t in thresholds]
-        n = len(self.thresholds)
-        self.true_positives = self.add_variable((n,), name="true_positives")
-        self.false_positives = self.add_variable((n,), name="false_positives")
-        self.true_negatives = self.add_variable((n,), name="true_negatives")
-        self.false_negatives = self.add_variable((n,), name="false_negatives")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        y_pred = M.cast(convert_to_tensor(y_pred), dtypes.float32)
-        y_true = M.cast(convert_to_tensor(y_true), dtypes.float32)
-        t = convert_to_tensor(np.asarray(self.thresholds, np.float32))
-        pred = M.cast(M.greater(A.expand_dims(A.reshape(y_pred, [-1]), -1), t), dtypes.float32)  # (N, T)
-        true = A.expand_dims(M.cast(M.greater(A.reshape(y_true, [-1]), 0.5), dtypes.float32), -1)  # (N, 1)
-        w = 1.0
-        if sample_weight is not None:
-            sw = M.cast(convert_to_tensor(sample_weight), dtypes.float32)
-            while sw.shape.rank < y_true.shape.rank:
-                sw = A.expand_dims(sw, -1)  # (batch,) weights over (batch, 1) targets
-            w = A.expand_dims(A.reshape(sw * A.ones_like(y_true), [-1]), -1)
-        self.true_positives.assign_add(R.reduce_sum(pred * true * w, axis=0))
-        self.false_positives.assign_add(R.reduce_sum(pred * (1.0 - true) * w, axis=0))
-        self.true_negatives.assign_add(R.reduce_sum((1.0 - pred) * (1.0 - true) * w, axis=0))
-        self.false_negatives.assign_add(R.reduce_sum((1.0 - pred) * true * w, axis=0))
-
-
-class Precision(_Confusion):
-    """tp / (tp + fp) of predictions above `thresholds` (default 0.5)."""
-
-    def __init__(self, thresholds=None, name="precision", dtype="float32"):
-        self._single = not isinstance(thresholds, (list, tuple))
-        super().__init__([0.5 if thresholds is None else thresholds] if self._single else thresholds, name, dtype)
+        y_true, y_pred = losses._prepare(y_true, y_pred)
+        super().update_state(M.square(y_pred - y_true), sample_weight)
 
     def result(self):
-        tp = self.true_positives.value()
-        r = M.div_no_nan(tp, tp + self.false_positives.value())
-        return r[0] if self._single else r
+        return M.sqrt(super().result())
 
 
-class Recall(_Confusion):
-    """tp / (tp + fn) of predictions above `thresholds` (default 0.5)."""
-
-    def __init__(self, thresholds=None, name="recall", dtype="float32"):
-        self._single = not isinstance(thresholds, (list, tuple))
-        super().__init__([0.5 if thresholds is None else thresholds] if self._single else thresholds, name, dtype)
-
-    def result(self):
-        tp = self.true_positives.value()
-        r = M.div_no_nan(tp, tp + self.false_negatives.value())
-        return r[0] if self._single else r
-
-
-class AUC(_Confusion):
-    """Area under the ROC curve by the trapezoid rule over `num_thresholds` evenly
-    spaced thresholds (with -eps and 1 + eps at the ends), as Keras."""
-
-    def __init__(self, num_thresholds=200, curve="ROC", name="auc", dtype="float32", **unused):
-        if curve != "ROC":
-            raise ValueError(f"AUC: only curve='ROC' is supported, got {curve!r}")
-        inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
-        super().__init__([-1e-7] + inner + [1.0 + 1e-7], name, dtype)
-
-    def result(self):
-        tp, fp = self.true_positives.value(), self.false_positives.value()
-        tn, fn = self.true_negatives.value(), self.false_negatives.value()
-        tpr = M.div_no_nan(tp, tp + fn)
-        fpr = M.div_no_nan(fp, fp + tn)
-        return R.reduce_sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2.0)
+# ---- keras.metrics function names (one per line; the losses' per-example forms) ----
+mean_squared_error = mse = MSE = losses.mean_squared_error
+mean_absolute_error = mae = MAE = losses.mean_absolute_error
+mean_absolute_percentage_error = mape = MAPE = losses.mean_absolute_percentage_error
+mean_squared_logarithmic_error = msle = MSLE = losses.mean_squared_logarithmic_error
+kl_divergence = kld = KLD = kullback_leibler_divergence = losses.kl_divergence
+logcosh = log_cosh = losses.log_cosh
+binary_crossentropy = losses.binary_crossentropy
+categorical_crossentropy = losses.categorical_crossentropy
+sparse_categorical_crossentropy = losses.sparse_categorical_crossentropy
+poisson = losses.poisson
+hinge = losses.hinge
+squared_hinge = losses.squared_hinge
+categorical_hinge = losses.categorical_hinge
+huber = losses.huber
+# ---- end of keras.metrics function names ----
 
 
 _BY_NAME = {
@@ -297,6 +190,15 @@ _BY_NAME = {
     "sparse_top_k_categorical_accuracy": SparseTopKCategoricalAccuracy,
     "precision": Precision, "recall": Recall, "auc": AUC,
     "root_mean_squared_error": RootMeanSquaredError, "rmse": RootMeanSquaredError,
+    "mape": MeanAbsolutePercentageError, "mean_absolute_percentage_error": MeanAbsolutePercentageError,
+    "msle": MeanSquaredLogarithmicError, "mean_squared_logarithmic_error": MeanSquaredLogarithmicError,
+    "logcosh": LogCoshError, "log_cosh": LogCoshError, "cosine_similarity": CosineSimilarity,
+    "binary_crossentropy": BinaryCrossentropy, "categorical_crossentropy": CategoricalCrossentropy,
+    "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
+    "kld": KLDivergence, "kl_divergence": KLDivergence, "kullback_leibler_divergence": KLDivergence,
+    "poisson": Poisson, "hinge": Hinge, "squared_hinge": SquaredHinge, "categorical_hinge": CategoricalHinge,
+    "pearson_correlation": PearsonCorrelation, "concordance_correlation": ConcordanceCorrelation,
+    "r2_score": R2Score, "f1_score": F1Score, "fbeta_score": FBetaScore,
 }
 
 
@@ -335,3 +237,21 @@ def _accuracy_for(loss, y_true_shape, y_pred_shape):
     if len(y_true_shape) == len(y_pred_shape) and y_true_shape[-1] == pred_last:
         return CategoricalAccuracy
     return SparseCategoricalAccuracy
+
+
+
+def serialize(metric):
+    """A metric object as Keras's {"module", "class_name", "config", "registered_name"}."""
+    from tapeflow.keras import saving
+    return saving.serialize_keras_object(metric)
+
+
+def deserialize(config, custom_objects=None):
+    """The metric a serialize() dict (or a metric name) describes."""
+    import sys
+
+    from tapeflow.keras import saving
+    if isinstance(config, str):  # Keras gives the function of that name ("dice"), else the class's object
+        fn = vars(sys.modules[__name__]).get(config)
+        return fn if callable(fn) and not isinstance(fn, type) else get(config)
+    return saving.rebuild(config, sys.modules[__name__], Metric, custom_objects)

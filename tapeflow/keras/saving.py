@@ -272,15 +272,22 @@ def load_model(filepath, custom_objects=None, compile=True, **unused):  # noqa: 
 def _object_config(obj):
     import inspect
     params = inspect.signature(type(obj).__init__).parameters
-    kept = {**getattr(obj, "fn_kwargs", {}), **vars(obj)}
+    # _init_args: constructor arguments an object keeps in another form (AUC's thresholds).
+    kept = {**getattr(obj, "fn_kwargs", {}), **vars(obj), **getattr(obj, "_init_args", {})}
     config = {}
-    for p in params:
-        if p == "self" or params[p].kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+    names = list(params)
+    if any(params[p].kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        names += [k for k in getattr(obj, "fn_kwargs", {}) if k not in params]  # a wrapper's **options
+    for p in names:
+        if p == "self" or p in params and params[p].kind in (inspect.Parameter.VAR_POSITIONAL,
+                                                             inspect.Parameter.VAR_KEYWORD):
             continue
         value = kept.get(p, kept.get("_" + p))
         if p == "learning_rate":
             value = getattr(obj, "learning_rate", value)
             value = float(value.numpy()) if hasattr(value, "numpy") else value
+        if p == "dtype" and hasattr(value, "is_floating"):
+            value = value.name
         if isinstance(value, (bool, int, float, str, type(None))) or (
                 isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) for v in value)):
             config[p] = value
@@ -356,3 +363,50 @@ def _from_compile_config(config):
             "loss": decode(config.get("loss"), losses, losses.Loss),
             "metrics": decode(config.get("metrics"), metrics, metrics.Metric),
             "loss_weights": config.get("loss_weights")}
+
+
+def serialize_keras_object(obj):
+    """Keras's {"module", "class_name", "config", "registered_name"} for a loss, metric,
+    optimizer or initializer object rebuilt from its constructor arguments."""
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    config = _object_config(obj)
+    if config is None:
+        raise ValueError(with_location(f"serialize_keras_object: {obj!r} has settings that are not plain data"))
+    module = type(obj).__module__.replace("tapeflow.", "").split("_")[0]
+    registered = getattr(type(obj), "_registered_name", None)
+    return {"module": module, **config, "registered_name": registered}
+
+
+def rebuild(config, module, base, custom_objects=None):
+    """The `base` subclass object a serialize_keras_object() dict of `module` describes."""
+    if not isinstance(config, dict) or not isinstance(config.get("config", {}), dict):
+        raise ValueError(with_location(f"deserialize: expected a dict with class_name and config, got {config!r}"))
+    with CustomObjectScope(custom_objects):
+        name = config.get("registered_name") or config.get("class_name")
+        cls = _SCOPE[-1].get(name) or _REGISTERED.get(name)
+        if cls is None:
+            cls = _registered(module, base, config.get("class_name"))
+        return cls(**config.get("config", {}))
+
+
+def deserialize_keras_object(config, custom_objects=None, **unused):
+    """The loss, metric, optimizer or initializer a serialize_keras_object() dict describes."""
+    if not isinstance(config, dict):
+        return config
+    import importlib
+    from tapeflow.keras import initializers, losses, metrics, optimizers
+    bases = {"keras.losses": (losses, losses.Loss), "keras.metrics": (metrics, metrics.Metric),
+             "keras.optimizers": (optimizers, optimizers.Optimizer)}
+    module = config.get("module", "")
+    if module.startswith("keras.initializers"):
+        return initializers.deserialize(config, custom_objects)
+    if module not in bases:
+        importlib.import_module("tapeflow.keras")  # the registered classes are imported with it
+        name = config.get("registered_name") or config.get("class_name")
+        cls = (custom_objects or {}).get(name) or _SCOPE[-1].get(name) or _REGISTERED.get(name)
+        if cls is None:
+            raise ValueError(with_location(f"deserialize_keras_object: cannot find {name!r} "
+                                           f"(module {module!r}); pass it in custom_objects"))
+        return cls(**config.get("config", {}))
+    return rebuild(config, *bases[module], custom_objects)

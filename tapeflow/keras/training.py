@@ -142,6 +142,11 @@ def _batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False):
         if y is not None:
             raise ValueError(with_location("fit: when x is a Dataset, y must come from the dataset"))
         return _DatasetBatches(x)
+    from tapeflow.keras.utils_data import PyDataset, PyDatasetBatches
+    if isinstance(x, PyDataset):
+        if y is not None:
+            raise ValueError(with_location("fit: when x is a PyDataset, y must come from its batches"))
+        return PyDatasetBatches(x)
     return _ArrayBatches(x, y, sample_weight, batch_size, shuffle)
 
 

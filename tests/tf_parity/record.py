@@ -33,6 +33,7 @@ def record(path, tf):
     module = load_module(path)
     outcomes = {}
     for name, fn in parity.programs_of(module):
+        tf.keras.backend.clear_session()  # as test_parity does: auto-names restart per program
         outcomes[name] = parity.encode_outcome(fn, tf)
         if "error" in outcomes[name]:
             print(f"  {path.stem}.{name}: TensorFlow raises {outcomes[name]['error']}")

@@ -1,0 +1,274 @@
+"""Metrics over confusion counts: true/false positives/negatives of `y_pred > threshold`
+per threshold, and what Keras derives from them (precision, recall, the counts
+themselves, the best value of one rate under a constraint on another, AUC)."""
+import numpy as np
+
+from tapeflow.keras.metrics_base import Metric
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.ops import reduce_ops as R
+from tapeflow.runtime.tensor import convert_to_tensor
+
+_COUNTS = ("true_positives", "false_positives", "true_negatives", "false_negatives")
+
+
+def _even_thresholds(num_thresholds, low, high):
+    """Keras's grid: `low`, the num_thresholds - 2 inner points i / (num_thresholds - 1), `high`."""
+    inner = [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+    return [low] + inner + [high]
+
+
+def _threshold_list(thresholds, default=0.5):
+    """(thresholds as a list, whether a single number was given: then results are scalars)."""
+    if thresholds is None:
+        return [default], True
+    if isinstance(thresholds, (list, tuple, np.ndarray)):
+        values = [float(t) for t in thresholds]
+    else:
+        values = [float(thresholds)]
+    for t in values:
+        if not 0.0 <= t <= 1.0:
+            raise ValueError(f"Threshold values must be in [0, 1]. Received: {t}")
+    return values, len(values) == 1
+
+
+class _Confusion(Metric):
+    """Counts of true/false positives/negatives of `y_pred > threshold`, per threshold.
+    y_true counts as positive where it is nonzero (Keras casts it to bool)."""
+
+    _counts = _COUNTS
+
+    def __init__(self, thresholds, name, dtype="float32", class_id=None, top_k=None):
+        super().__init__(name, dtype)
+        self.thresholds = [float(t) for t in thresholds]
+        self.class_id, self.top_k = class_id, top_k
+        n = len(self.thresholds)
+        for count in self._counts:
+            setattr(self, count, self.add_variable((n,), name=count))
+
+    def _prepare(self, y_true, y_pred):
+        y_pred = M.cast(convert_to_tensor(y_pred), dtypes.float32)
+        y_true = M.cast(convert_to_tensor(y_true), dtypes.float32)
+        if self.top_k is not None:
+            # Keep the k largest scores of each row; the others can never pass a threshold.
+            kth = R.reduce_min(_top_k_values(y_pred, self.top_k), axis=-1, keepdims=True)
+            y_pred = A.where(M.greater_equal(y_pred, kth), y_pred, A.zeros_like(y_pred) - 1.0)
+        if self.class_id is not None:
+            y_true, y_pred = y_true[..., self.class_id], y_pred[..., self.class_id]
+        return y_true, y_pred
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true, y_pred = self._prepare(y_true, y_pred)
+        if y_true.shape.rank is not None and y_pred.shape.rank is not None and \
+                y_true.shape.num_elements() != y_pred.shape.num_elements():
+            raise ValueError(f"{type(self).__name__}: y_true of shape {list(y_true.shape)} and y_pred of "
+                             f"shape {list(y_pred.shape)} have different sizes")
+        t = convert_to_tensor(np.asarray(self.thresholds, np.float32))
+        pred = M.cast(M.greater(A.expand_dims(A.reshape(y_pred, [-1]), -1), t), dtypes.float32)  # (N, T)
+        true = A.expand_dims(M.cast(M.not_equal(A.reshape(y_true, [-1]), 0.0), dtypes.float32), -1)  # (N, 1)
+        w = 1.0
+        if sample_weight is not None:
+            sw = M.cast(convert_to_tensor(sample_weight), dtypes.float32)
+            while sw.shape.rank < y_pred.shape.rank:
+                sw = A.expand_dims(sw, -1)  # (batch,) weights over (batch, 1) targets
+            w = A.expand_dims(A.reshape(sw * A.ones_like(y_pred), [-1]), -1)
+        cells = {"true_positives": pred * true, "false_positives": pred * (1.0 - true),
+                 "true_negatives": (1.0 - pred) * (1.0 - true), "false_negatives": (1.0 - pred) * true}
+        for count in self._counts:
+            getattr(self, count).assign_add(R.reduce_sum(cells[count] * w, axis=0))
+
+    def _counts_now(self):
+        return [getattr(self, c).value() for c in _COUNTS]
+
+
+def _top_k_values(x, k):
+    from tapeflow.runtime.ops import sort_ops
+    return sort_ops.top_k(x, k)[0]
+
+
+class _Single(_Confusion):
+    """One count (e.g. true positives) per threshold; a scalar for a single threshold."""
+
+    _count = None
+
+    def __init__(self, thresholds=None, name=None, dtype="float32"):
+        self._init_args = {"thresholds": thresholds}
+        self._counts = (self._count,)
+        thresholds, self._single = _threshold_list(thresholds)
+        super().__init__(thresholds, name, dtype)
+
+    def result(self):
+        value = getattr(self, self._count).value()
+        return value[0] if self._single else value
+
+
+class TruePositives(_Single):
+    _count = "true_positives"
+
+
+class FalsePositives(_Single):
+    _count = "false_positives"
+
+
+class TrueNegatives(_Single):
+    _count = "true_negatives"
+
+
+class FalseNegatives(_Single):
+    _count = "false_negatives"
+
+
+class Precision(_Confusion):
+    """tp / (tp + fp) of predictions above `thresholds` (default 0.5)."""
+
+    _counts = ("true_positives", "false_positives")
+
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype="float32"):
+        self._init_args = {"thresholds": thresholds}
+        thresholds, self._single = _threshold_list(thresholds, 0.5 if top_k is None else -1e-7)
+        super().__init__(thresholds, name, dtype, class_id, top_k)
+
+    def result(self):
+        tp = self.true_positives.value()
+        r = M.div_no_nan(tp, tp + self.false_positives.value())
+        return r[0] if self._single else r
+
+
+class Recall(_Confusion):
+    """tp / (tp + fn) of predictions above `thresholds` (default 0.5)."""
+
+    _counts = ("true_positives", "false_negatives")
+
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype="float32"):
+        self._init_args = {"thresholds": thresholds}
+        thresholds, self._single = _threshold_list(thresholds, 0.5 if top_k is None else -1e-7)
+        super().__init__(thresholds, name, dtype, class_id, top_k)
+
+    def result(self):
+        tp = self.true_positives.value()
+        r = M.div_no_nan(tp, tp + self.false_negatives.value())
+        return r[0] if self._single else r
+
+
+class _AtConstraint(_Confusion):
+    """The largest `dependent` rate over the thresholds whose `constrained` rate is >= value
+    (0 when none is): Keras's SensitivitySpecificityBase, thresholds 0, ..., 1."""
+
+    _arg = None
+
+    def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype="float32"):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"Argument `{self._arg}` must be in the range [0, 1]. Received: {self._arg}={value}")
+        if num_thresholds <= 0:
+            raise ValueError(f"Argument `num_thresholds` must be an integer > 0. "
+                             f"Received: num_thresholds={num_thresholds}")
+        setattr(self, self._arg, value)
+        self.value, self.num_thresholds = float(value), num_thresholds
+        thresholds = [0.5] if num_thresholds == 1 else _even_thresholds(num_thresholds, 0.0, 1.0)
+        super().__init__(thresholds, name, dtype, class_id)
+
+    def _rates(self):
+        tp, fp, tn, fn = self._counts_now()
+        return {"recall": M.div_no_nan(tp, tp + fn), "precision": M.div_no_nan(tp, tp + fp),
+                "specificity": M.div_no_nan(tn, tn + fp)}
+
+    def _best(self, constrained, dependent):
+        rates = self._rates()
+        feasible = M.greater_equal(rates[constrained], self.value)
+        return R.reduce_max(M.maximum(A.where(feasible, rates[dependent], A.zeros_like(rates[dependent])), 0.0))
+
+
+class SensitivityAtSpecificity(_AtConstraint):
+    _arg = "specificity"
+
+    def result(self):
+        return self._best("specificity", "recall")
+
+
+class SpecificityAtSensitivity(_AtConstraint):
+    _arg = "sensitivity"
+
+    def result(self):
+        return self._best("recall", "specificity")
+
+
+class PrecisionAtRecall(_AtConstraint):
+    _arg = "recall"
+
+    def result(self):
+        return self._best("recall", "precision")
+
+
+class RecallAtPrecision(_AtConstraint):
+    _arg = "precision"
+
+    def result(self):
+        return self._best("precision", "recall")
+
+
+class AUC(_Confusion):
+    """Area under the ROC or precision-recall curve over `num_thresholds` evenly spaced
+    thresholds (with -eps and 1 + eps at the ends), or the given `thresholds`, as Keras:
+    trapezoids for ROC, Davis & Goadrich's interpolation for PR, or Riemann sums of the
+    smaller ("minoring") or larger ("majoring") end of each interval."""
+
+    def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation", name=None,
+                 dtype="float32", thresholds=None, multi_label=False, num_labels=None, label_weights=None,
+                 from_logits=False):
+        curve, summation_method = str(curve).upper(), str(summation_method).lower()
+        if curve not in ("ROC", "PR"):
+            raise ValueError(f'Invalid `curve` argument value "{curve}". Expected one of: ROC, PR')
+        if summation_method not in ("interpolation", "minoring", "majoring"):
+            raise ValueError(f'Invalid `summation_method` argument value "{summation_method}". '
+                             f"Expected one of: interpolation, minoring, majoring")
+        if multi_label or label_weights is not None:
+            raise NotImplementedError("AUC: multi_label and label_weights are not supported; "
+                                      "use one AUC per label")
+        self._init_args = {"thresholds": thresholds}
+        if thresholds is not None:
+            inner = sorted(_threshold_list(thresholds)[0])
+            thresholds = [-1e-7] + inner + [1.0 + 1e-7]
+        else:
+            if num_thresholds <= 1:
+                raise ValueError(f"Argument `num_thresholds` must be an integer > 1. "
+                                 f"Received: num_thresholds={num_thresholds}")
+            thresholds = _even_thresholds(num_thresholds, -1e-7, 1.0 + 1e-7)
+        self.num_thresholds = len(thresholds)
+        self.curve, self.summation_method = curve, summation_method
+        self.multi_label, self.from_logits = multi_label, from_logits
+        super().__init__(thresholds, name, dtype)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if self.from_logits:
+            y_pred = M.sigmoid(convert_to_tensor(y_pred))
+        super().update_state(y_true, y_pred, sample_weight)
+
+    def _interpolate_pr_auc(self):
+        tp, fp, _, fn = self._counts_now()
+        dtp = tp[:-1] - tp[1:]
+        p = tp + fp
+        dp = p[:-1] - p[1:]
+        slope = M.div_no_nan(dtp, M.maximum(dp, 0.0))
+        intercept = tp[1:] - slope * p[1:]
+        both = M.logical_and(M.greater(p[:-1], 0.0), M.greater(p[1:], 0.0))
+        ratio = A.where(both, M.div_no_nan(p[:-1], M.maximum(p[1:], 0.0)), A.ones_like(p[1:]))
+        increments = M.div_no_nan(slope * (dtp + intercept * M.log(ratio)), M.maximum(tp[1:] + fn[1:], 0.0))
+        return R.reduce_sum(increments)
+
+    def result(self):
+        if self.curve == "PR" and self.summation_method == "interpolation":
+            return self._interpolate_pr_auc()
+        tp, fp, tn, fn = self._counts_now()
+        recall = M.div_no_nan(tp, tp + fn)
+        if self.curve == "ROC":
+            x, y = M.div_no_nan(fp, fp + tn), recall
+        else:
+            x, y = recall, M.div_no_nan(tp, tp + fp)
+        if self.summation_method == "interpolation":
+            heights = (y[:-1] + y[1:]) / 2.0
+        elif self.summation_method == "minoring":
+            heights = M.minimum(y[:-1], y[1:])
+        else:
+            heights = M.maximum(y[:-1], y[1:])
+        return R.reduce_sum((x[:-1] - x[1:]) * heights)

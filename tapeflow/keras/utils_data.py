@@ -1,0 +1,128 @@
+"""keras.utils helpers that build tf.data pipelines from arrays: sliding windows of a
+time series and the split of one dataset into two."""
+import numpy as np
+
+from tapeflow.runtime import nest
+from tapeflow.runtime.tensor import convert_to_tensor
+
+
+def timeseries_dataset_from_array(data, targets, sequence_length, sequence_stride=1, sampling_rate=1,
+                                  batch_size=128, shuffle=False, seed=None, start_index=None, end_index=None):
+    """Batches of windows data[i : i + sequence_length * sampling_rate : sampling_rate] for
+    i = start_index, start_index + sequence_stride, ...; window i's target is targets[i]."""
+    from tapeflow.data import Dataset
+    if start_index is not None and (start_index < 0 or start_index >= len(data)):
+        raise ValueError(f"`start_index` must be 0 <= start_index < len(data). Received: start_index={start_index}")
+    if end_index is not None and (end_index <= (start_index or 0) or end_index > len(data)):
+        raise ValueError(f"`end_index` must be start_index < end_index <= len(data). Received: end_index={end_index}")
+    for arg, value in (("sequence_stride", sequence_stride), ("sampling_rate", sampling_rate)):
+        if value <= 0:
+            raise ValueError(f"`{arg}` must be higher than 0. Received: {arg}={value}")
+    start = start_index or 0
+    end = len(data) if end_index is None else end_index
+    span = (sequence_length - 1) * sampling_rate + 1
+    starts = np.arange(start, end - span + 1, sequence_stride, dtype="int64")
+    if shuffle:
+        np.random.default_rng(seed).shuffle(starts)
+    data = np.asarray(data)
+    windows = data[starts[:, None] + np.arange(sequence_length) * sampling_rate] if len(starts) \
+        else np.zeros((0, sequence_length) + data.shape[1:], data.dtype)
+    if targets is None:
+        ds = Dataset.from_tensor_slices(windows)
+    else:
+        ds = Dataset.from_tensor_slices((windows, np.asarray(targets)[starts]))
+    return ds if batch_size is None else ds.batch(batch_size)
+
+
+def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=None):
+    """Two tf.data Datasets from a Dataset, an array or a tuple of arrays: sizes are counts
+    (int) or fractions (float); the one not given is the rest."""
+    from tapeflow.data import Dataset
+    if isinstance(dataset, Dataset):
+        items = list(dataset.as_numpy_iterator())
+        columns = None
+    else:
+        columns = dataset if isinstance(dataset, (tuple, list)) else None
+        items = list(zip(*[np.asarray(c) for c in columns])) if columns is not None else list(np.asarray(dataset))
+    n = len(items)
+    if left_size is None and right_size is None:
+        raise TypeError("The `left_size` and `right_size` arguments cannot both be None.")
+
+    def count(size, name):
+        if size is None:
+            return None
+        if isinstance(size, float):
+            if not 0 < size < 1:
+                raise ValueError(f"`{name}` should be in the range (0, 1) as a float. Received: {name}={size}")
+            return int(round(size * n))
+        if not 0 < size <= n:
+            raise ValueError(f"`{name}` should be in the range [1, {n}] as an int. Received: {name}={size}")
+        return int(size)
+    left, right = count(left_size, "left_size"), count(right_size, "right_size")
+    left = n - right if left is None else left
+    right = n - left if right is None else right
+    if left + right > n:
+        raise ValueError(f"The sum of `left_size` and `right_size` is greater than the total number of "
+                         f"samples. Received: left_size + right_size = {left + right} and total_size = {n}")
+    order = np.arange(n)
+    if shuffle:
+        np.random.default_rng(seed).shuffle(order)
+    # Keras takes the right part from the end: with both sizes given, the middle is dropped.
+    return _from_items([items[i] for i in order[:left]], columns), \
+        _from_items([items[i] for i in order[n - right:]], columns)
+
+
+def _from_items(items, columns):
+    from tapeflow.data import Dataset
+    if items and isinstance(items[0], tuple):
+        return Dataset.from_tensor_slices(tuple(np.stack(c) for c in zip(*items)))
+    if items and isinstance(items[0], dict):
+        return Dataset.from_tensor_slices({k: np.stack([it[k] for it in items]) for k in items[0]})
+    return Dataset.from_tensor_slices(np.stack(items)) if items else Dataset.from_tensor_slices(np.zeros((0,)))
+
+
+class PyDataset:
+    """A Python source of batches for fit/evaluate/predict: `__len__` batches per epoch,
+    `__getitem__(i)` the i-th batch ((x,), (x, y) or (x, y, sample_weight)), and
+    `on_epoch_end()` called after each epoch (to reshuffle, say)."""
+
+    def __init__(self, workers=1, use_multiprocessing=False, max_queue_size=10):
+        # Batches are read in order on the calling thread; the options are accepted for Keras's API.
+        self.workers, self.use_multiprocessing, self.max_queue_size = workers, use_multiprocessing, max_queue_size
+
+    def __getitem__(self, index):
+        raise NotImplementedError(f"{type(self).__name__} must define __getitem__")
+
+    def __len__(self):
+        raise NotImplementedError(f"{type(self).__name__} must define __len__")
+
+    @property
+    def num_batches(self):
+        return len(self)
+
+    def on_epoch_begin(self):
+        pass
+
+    def on_epoch_end(self):
+        pass
+
+
+Sequence = PyDataset
+
+
+class PyDatasetBatches:
+    """fit's view of a PyDataset: one pass over its batches per epoch, then on_epoch_end."""
+
+    def __init__(self, source):
+        self.source = source
+
+    def steps(self):
+        return len(self.source)
+
+    def __iter__(self):
+        self.source.on_epoch_begin()
+        for i in range(len(self.source)):
+            batch = self.source[i]
+            # NumPy batches become tensors, as a Dataset's elements are.
+            yield nest.map_structure(convert_to_tensor, tuple(batch) if isinstance(batch, list) else batch)
+        self.source.on_epoch_end()
