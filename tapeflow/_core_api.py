@@ -218,3 +218,40 @@ __all__ = sorted(set(_TOP_LEVEL) | set(_DTYPES) | {
     "math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image"})
 DType = _dt.DType
 as_dtype = _dt.as_dtype
+
+
+# --- names added by tf_api2 (one line per public name; to move into the table of issue #16) ---
+from tapeflow.runtime.ops import eigen_ops as _EG  # noqa: E402
+from tapeflow.runtime.ops import erf_family as _EF  # noqa: E402
+from tapeflow.runtime.ops import partition_ops as _PT  # noqa: E402
+
+
+def _extend(namespace, members):
+    namespace.__dict__.update(members)
+    namespace.__all__ = sorted(set(namespace.__all__) | set(members))
+
+
+_extend(math, {
+    "erfc": _EF.erfc,
+    "erfinv": _EF.erfinv,
+    "erfcinv": _EF.erfcinv,
+    "ndtri": _EF.ndtri,
+    "lbeta": _SP.lbeta,
+    "cumulative_logsumexp": _SP.cumulative_logsumexp,
+    "nextafter": _SP.nextafter,
+})
+_extend(linalg, {
+    "qr": _EG.qr,
+    "eigh": _EG.eigh,
+    "eigvalsh": _EG.eigvalsh,
+    "pinv": _EG.pinv,
+    "matrix_rank": _EG.matrix_rank,
+    "normalize": _EG.normalize,
+})
+_TOP_LEVEL_API2 = {
+    "dynamic_partition": _PT.dynamic_partition,
+    "dynamic_stitch": _PT.dynamic_stitch,
+    "shape_n": _PT.shape_n,
+}
+globals().update(_TOP_LEVEL_API2)
+__all__ = sorted(set(__all__) | set(_TOP_LEVEL_API2))

@@ -138,6 +138,18 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     return bind(CUMPROD, (x,), attrs)
 
 
+# --- nextafter ------------------------------------------------------------------------------
+# The next representable value after x toward y; piecewise constant, so no gradient (TF's too).
+NEXTAFTER = defprim("nextafter", lambda xp, x, y: xp.nextafter(x, y), R.broadcast, None, kind="binary")
+
+
+def nextafter(x1, x2, name=None):
+    x, y = M.binary_args(x1, x2, "nextafter")
+    if x.dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(with_location(f"nextafter expects float32 or float64 tensors, got {x.dtype.name}"))
+    return bind(NEXTAFTER, (x, y), _NO_ATTRS)
+
+
 # --- composites ------------------------------------------------------------------------------
 def _x_times(fn, x, y, op):
     """x * fn(y), and 0 where x == 0 (even where fn(y) is inf or NaN)."""
@@ -211,3 +223,53 @@ def in_top_k(targets, predictions, k, name=None):
     above = RD.reduce_sum(M.cast(M.greater(preds, picked), dtypes.int32), -1)
     finite = RD.reduce_all(M.is_finite(preds), -1)
     return M.logical_and(M.logical_and(valid, finite), M.less(above, int(k)))
+
+
+def lbeta(x, name=None):
+    """log |Beta(x)| over the last axis: sum(lgamma(x)) - lgamma(sum(x)) (-inf for an empty axis,
+    as in TensorFlow: lgamma(0) is +inf)."""
+    x = convert_to_tensor(x)
+    if x.shape.rank == 0:
+        raise ValueError(with_location("lbeta: needs a tensor of rank >= 1, got a scalar"))
+    return RD.reduce_sum(lgamma(x), -1) - lgamma(RD.reduce_sum(x, -1))
+
+
+
+def _log_add_exp(a, b):
+    # m is a constant for the gradient: d/da = exp(a - m) / (exp(a - m) + exp(b - m)), which
+    # splits ties evenly (a maximum-based form would give the whole gradient to one side)
+    m = A.stop_gradient(M.maximum(a, b))
+    return m + M.log(M.exp(a - m) + M.exp(b - m))
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """log(cumsum(exp(x))) along `axis`, exact for every prefix: a Hillis-Steele scan of
+    log-add-exp (log2(n) steps), each prefix scaled by its own maximum.  Past the ends the
+    scan reads the dtype's lowest finite value, not -inf (-inf - -inf would be NaN)."""
+    from . import join_ops as J
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise TypeError(with_location(f"cumulative_logsumexp expects floating-point, got {x.dtype.name}"))
+    ax = A.static_axis(axis, x.shape.rank, "cumulative_logsumexp")
+    n = x.shape[ax]
+    if n is None:
+        raise ValueError(with_location("cumulative_logsumexp: the axis needs a static length"))
+    if reverse:
+        x = J.reverse(x, [ax])
+    lowest = float(np.finfo(x.dtype.np).min)
+
+    def shifted(v, k):  # v moved k places along the axis, `lowest` in front
+        begin, size = [0] * x.shape.rank, [-1] * x.shape.rank
+        size[ax] = n - k
+        pad = [[0, 0]] * x.shape.rank
+        pad[ax] = [k, 0]
+        return J.pad(J.slice(v, begin, size), pad, constant_values=lowest)
+
+    if exclusive:
+        x = shifted(x, 1) if n else x
+    k = 1
+    while k < n:
+        x = _log_add_exp(x, shifted(x, k))
+        k *= 2
+    out = A.where(M.equal(x, lowest), A.zeros_like(x) - np.inf, x)
+    return J.reverse(out, [ax]) if reverse else out
