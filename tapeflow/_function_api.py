@@ -54,3 +54,17 @@ __all__ = ["types", "ConcreteFunction", "Function", "TensorArray", "TensorSpec",
            "numpy_function", "ensure_shape", "control_dependencies", "no_op", "group", "identity_n", "tuple",
            "get_static_value", "is_symbolic_tensor", "init_scope"]
 globals()["tuple"] = _graph_ops.tuple_  # tf.tuple (assigned last: it shadows the builtin in this module)
+
+# --- names added by tf_api2 (one line per public name; to move into the table of issue #16) ---
+from tapeflow.tracer import gradient_wrappers as _GW  # noqa: E402
+from tapeflow.tracer.control_flow_ops import case as _case  # noqa: E402
+
+_TOP_LEVEL_API2 = {
+    "case": _case,
+    "grad_pass_through": _GW.grad_pass_through,
+    "recompute_grad": _GW.recompute_grad,
+    "inside_function": _GW.inside_function,
+    "timestamp": _GW.timestamp,
+}
+globals().update(_TOP_LEVEL_API2)
+__all__ = __all__ + sorted(_TOP_LEVEL_API2)
