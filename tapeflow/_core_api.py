@@ -255,3 +255,14 @@ _TOP_LEVEL_API2 = {
 }
 globals().update(_TOP_LEVEL_API2)
 __all__ = sorted(set(__all__) | set(_TOP_LEVEL_API2))
+from tapeflow.runtime.ops import image_geometry_ops as _IG  # noqa: E402
+
+_extend(image, {
+    "crop_to_bounding_box": _IG.crop_to_bounding_box,
+    "pad_to_bounding_box": _IG.pad_to_bounding_box,
+    "grayscale_to_rgb": _IG.grayscale_to_rgb,
+    "transpose": _IG.transpose,
+    "total_variation": _IG.total_variation,
+    "image_gradients": _IG.image_gradients,
+    "psnr": _IG.psnr,
+})
