@@ -222,8 +222,10 @@ as_dtype = _dt.as_dtype
 
 # --- names added by tf_api2 (one line per public name; to move into the table of issue #16) ---
 from tapeflow.runtime.ops import eigen_ops as _EG  # noqa: E402
+from tapeflow import linalg_svd as _LS  # noqa: E402
+from tapeflow import log_space as _LG  # noqa: E402
 from tapeflow.runtime.ops import erf_family as _EF  # noqa: E402
-from tapeflow.runtime.ops import partition_ops as _PT  # noqa: E402
+from tapeflow import partition as _PT  # noqa: E402
 
 
 def _extend(namespace, members):
@@ -236,17 +238,17 @@ _extend(math, {
     "erfinv": _EF.erfinv,
     "erfcinv": _EF.erfcinv,
     "ndtri": _EF.ndtri,
-    "lbeta": _SP.lbeta,
-    "cumulative_logsumexp": _SP.cumulative_logsumexp,
+    "lbeta": _LG.lbeta,
+    "cumulative_logsumexp": _LG.cumulative_logsumexp,
     "nextafter": _SP.nextafter,
 })
 _extend(linalg, {
     "qr": _EG.qr,
     "eigh": _EG.eigh,
     "eigvalsh": _EG.eigvalsh,
-    "pinv": _EG.pinv,
-    "matrix_rank": _EG.matrix_rank,
-    "normalize": _EG.normalize,
+    "pinv": _LS.pinv,
+    "matrix_rank": _LS.matrix_rank,
+    "normalize": _LS.normalize,
 })
 _TOP_LEVEL_API2 = {
     "dynamic_partition": _PT.dynamic_partition,
@@ -255,7 +257,7 @@ _TOP_LEVEL_API2 = {
 }
 globals().update(_TOP_LEVEL_API2)
 __all__ = sorted(set(__all__) | set(_TOP_LEVEL_API2))
-from tapeflow.runtime.ops import image_geometry_ops as _IG  # noqa: E402
+from tapeflow import image_geometry as _IG  # noqa: E402
 
 _extend(image, {
     "crop_to_bounding_box": _IG.crop_to_bounding_box,

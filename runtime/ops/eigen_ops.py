@@ -1,5 +1,5 @@
-"""Orthogonal decompositions and what is built on them: qr, eigh (self-adjoint eigen-
-decomposition), eigvalsh, pinv, matrix_rank, normalize; batched over leading axes.
+"""Orthogonal decompositions: qr, eigh (self-adjoint eigendecomposition) and eigvalsh,
+batched over leading axes (pinv, matrix_rank, normalize: tapeflow/linalg_svd.py).
 
 Gradients, written in tapeflow ops (tapeable and traceable):
   qr (m >= n, reduced):  M = R gR^T - gQ^T Q,  gA = (gQ + Q copyltu(M)) R^-T
@@ -7,14 +7,9 @@ Gradients, written in tapeflow ops (tapeable and traceable):
   eigh:                  gA = V (diag(ge) + F o (V^T gV)) V^T,  F_ij = 1 / (e_j - e_i) (0 on
                          ties), then folded onto the lower triangle, which is all eigh reads
                          (TensorFlow's rule: an input change above the diagonal does nothing).
-  pinv:                  the Golub-Pereyra derivative of A^+ at constant rank.
 Eigenvectors and Q's columns are unique only up to sign; LAPACK's signs may differ from
 TensorFlow's Eigen kernels, so compare Q R, V diag(e) V^T or |V|, not V itself.
 """
-import numpy as np
-
-from .. import dtypes
-from ..custom_gradient import custom_gradient
 from ..errors import with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
@@ -24,7 +19,6 @@ from . import linalg_ops as L
 from . import math_ops as M
 from . import matrix_ops as MX
 from . import reduce_ops as RD
-from . import svd_ops
 
 
 def _float_matrices(a, op):
@@ -114,58 +108,3 @@ def eigh(tensor, name=None):
 
 def eigvalsh(tensor, name=None):
     return eigh(tensor)[0]
-
-
-# --- built on svd ------------------------------------------------------------------------
-def _default_rcond(a):
-    m, n = a.shape[-2:]
-    if m is None or n is None:
-        raise ValueError(with_location("pinv / matrix_rank: the matrix dimensions must be static"))
-    return 10.0 * max(m, n) * float(np.finfo(a.dtype.np).eps)
-
-
-def _pinv_value(a, rcond):
-    s, u, v = svd_ops.svd(a)
-    cutoff = rcond * RD.reduce_max(s, -1, keepdims=True)
-    s_inv = A.where(M.greater(s, cutoff), M.reciprocal(A.where(M.greater(s, cutoff), s, A.ones_like(s))),
-                    A.zeros_like(s))
-    return L.matmul(v * A.expand_dims(s_inv, -2), u, transpose_b=True)
-
-
-def pinv(a, rcond=None, validate_args=False, name=None):
-    """The Moore-Penrose pseudo-inverse (singular values <= rcond * max(s) count as 0)."""
-    a = convert_to_tensor(a)
-    _float_matrices(a, "pinv")
-    rcond = _default_rcond(a) if rcond is None else float(rcond)
-
-    @custom_gradient
-    def _pinv(x):
-        p = _pinv_value(x, rcond)
-
-        def grad(g):
-            # gA = -P^T g P^T + (I - A P) g^T P P^T + P^T P g^T (I - P A)
-            pt, gt = L.matrix_transpose(p), L.matrix_transpose(g)
-            eye_m = A.eye(x.shape[-2], dtype=x.dtype)
-            eye_n = A.eye(x.shape[-1], dtype=x.dtype)
-            left = L.matmul(eye_m - L.matmul(x, p), L.matmul(gt, L.matmul(p, pt)))
-            right = L.matmul(L.matmul(pt, p), L.matmul(gt, eye_n - L.matmul(p, x)))
-            return -L.matmul(pt, L.matmul(g, pt)) + left + right
-        return p, grad
-
-    return _pinv(a)
-
-
-def matrix_rank(a, tol=None, validate_args=False, name=None):
-    """The number of singular values above tol (default: 10 max(m, n) eps max(s)), int32."""
-    a = convert_to_tensor(a)
-    _float_matrices(a, "matrix_rank")
-    s = svd_ops.svd(a, compute_uv=False)
-    cutoff = (_default_rcond(a) * RD.reduce_max(s, -1, keepdims=True)) if tol is None else tol
-    return RD.count_nonzero(M.greater(s, cutoff), -1, dtype=dtypes.int32)
-
-
-def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
-    """(tensor / norm(tensor), norm(tensor)) with the norm's axes kept."""
-    x = convert_to_tensor(tensor)
-    norm = MX.norm(x, ord=ord, axis=axis, keepdims=True)
-    return x / norm, norm

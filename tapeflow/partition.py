@@ -3,15 +3,15 @@ dynamic_stitch (its inverse), and shape_n.  Composites of gather / boolean_mask 
 segment ops, so their gradients come from those ops."""
 import numpy as np
 
-from .. import dtypes
-from ..errors import InvalidArgumentError, with_location
-from ..tensor import SymbolicTensor, convert_to_tensor
-from . import array_ops as A
-from . import gather_ops as G
-from . import join_ops as J
-from . import math_ops as M
-from . import reduce_ops as RD
-from . import segment_ops as SG
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.tensor import SymbolicTensor, convert_to_tensor
+from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import gather_ops as G
+from tapeflow.runtime.ops import join_ops as J
+from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.ops import reduce_ops as RD
+from tapeflow.runtime.ops import segment_ops as SG
 
 
 def dynamic_partition(data, partitions, num_partitions, name=None):

@@ -5,15 +5,15 @@ Python ints checked against the static image size (ValueError, as TensorFlow's s
 checks)."""
 import math
 
-from .. import dtypes
-from ..errors import with_location
-from ..tensor import convert_to_tensor
-from . import array_ops as A
-from . import join_ops as J
-from . import math_ops as M
-from . import reduce_ops as RD
-from .image_adjust_ops import _static_hw
-from .image_ops import _axes, _images, convert_image_dtype
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.tensor import convert_to_tensor
+from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import join_ops as J
+from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.ops import reduce_ops as RD
+from tapeflow.runtime.ops.image_adjust_ops import _static_hw
+from tapeflow.runtime.ops.image_ops import _axes, _images, convert_image_dtype
 
 
 def _box(x, op, offset_height, offset_width, target_height, target_width):
