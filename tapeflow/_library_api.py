@@ -83,3 +83,8 @@ __all__ = ["test", "contrib", "data", "io", "keras", "saved_model", "summary", "
            "SparseTensor", "losses", "metrics", "optimizers", "initializers", "logging", "count_nonzero", "GraphKeys",
            "add_to_collection", "add_to_collections", "get_collection", "get_collection_ref", "Session",
            "InteractiveSession", "placeholder", "global_variables_initializer"]
+
+# --- names added by tf_api2 (one line per public name; to move into the table of issue #16) ---
+from tapeflow import lookup  # noqa: E402,F401  (tf.lookup)
+
+__all__ += ["lookup"]
