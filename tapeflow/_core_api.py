@@ -257,6 +257,7 @@ _TOP_LEVEL_API2 = {
 }
 globals().update(_TOP_LEVEL_API2)
 __all__ = sorted(set(__all__) | set(_TOP_LEVEL_API2))
+from tapeflow import image_color as _IC  # noqa: E402
 from tapeflow import image_geometry as _IG  # noqa: E402
 
 _extend(image, {
@@ -267,4 +268,9 @@ _extend(image, {
     "total_variation": _IG.total_variation,
     "image_gradients": _IG.image_gradients,
     "psnr": _IG.psnr,
+    "rgb_to_hsv": _IC.rgb_to_hsv,
+    "hsv_to_rgb": _IC.hsv_to_rgb,
+    "adjust_hue": _IC.adjust_hue,
+    "adjust_saturation": _IC.adjust_saturation,
+    "adjust_gamma": _IC.adjust_gamma,
 })

@@ -47,3 +47,20 @@ def program_measures(tf):
     return {"tv": tf.image.total_variation(x), "tv_single": tf.image.total_variation(x[0]), "tv_grad": tape.gradient(tv, x),
             "dy": dy, "dx": dx, "psnr": tf.image.psnr(x, y, max_val=1.0), "psnr_same": tf.image.psnr(x, x, 1.0),
             "psnr_uint8": tf.image.psnr(img, img + 1, 255)}
+
+
+@tolerance(rtol=1e-5, atol=2e-6)
+def program_color(tf):
+    rgb = tf.constant([[[0.2, 0.4, 0.6], [0.9, 0.1, 0.1], [0.5, 0.5, 0.5], [0.0, 0.0, 0.0]],
+                       [[0.3, 0.8, 0.2], [0.7, 0.2, 0.9], [1.0, 1.0, 0.0], [0.1, 0.6, 0.6]]])
+    hsv = tf.image.rgb_to_hsv(rgb)
+    u8 = tf.constant([[[10, 200, 30], [250, 5, 128]]], tf.uint8)
+    with tf.GradientTape() as tape:
+        tape.watch(rgb)
+        loss = tf.reduce_sum(tf.image.adjust_gamma(rgb + 0.1, 2.0) * tf.constant([1.0, 2.0, 3.0]))
+    return {"hsv": hsv, "back": tf.image.hsv_to_rgb(hsv),
+            "hue": tf.image.adjust_hue(rgb, 0.2), "hue_neg": tf.image.adjust_hue(rgb, -0.45),
+            "sat": tf.image.adjust_saturation(rgb, 0.5), "sat_up": tf.image.adjust_saturation(rgb, 3.0),
+            "gamma": tf.image.adjust_gamma(rgb, 0.5, gain=2.0), "gamma_u8": tf.image.adjust_gamma(u8, 2.0),
+            "gamma_grad": tape.gradient(loss, rgb),
+            "hsv64": tf.image.rgb_to_hsv(tf.cast(rgb, tf.float64))}
