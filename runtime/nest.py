@@ -98,3 +98,35 @@ def _assert_same(a, b, check_types):
 
 def _components(x):
     return list(x._nest_components()) if hasattr(type(x), "_nest_components") else x
+
+
+# ---- tf.nest: TensorFlow's signatures and defaults (expand_composites=False) over the above.
+def public_is_nested(seq):
+    """tf.nest.is_nested: a list, tuple or dict (a composite tensor is a leaf)."""
+    return isinstance(seq, (list, tuple, dict))
+
+
+def public_flatten(structure, expand_composites=False):
+    return flatten(structure, expand_composites)
+
+
+def public_pack_sequence_as(structure, flat_sequence, expand_composites=False):
+    flat_sequence = list(flat_sequence)
+    want = len(flatten(structure, expand_composites))
+    if len(flat_sequence) != want:
+        raise ValueError(f"pack_sequence_as: the structure has {want} entries, the flat sequence "
+                         f"{len(flat_sequence)}")
+    return pack_sequence_as(structure, flat_sequence, expand_composites)
+
+
+def public_map_structure(func, *structure, **kwargs):
+    """func applied to the leaves of the structures (which must nest alike), packed as the first."""
+    check_types = kwargs.pop("check_types", True)
+    expand = kwargs.pop("expand_composites", False)
+    if kwargs:
+        raise TypeError(f"map_structure: unexpected arguments {sorted(kwargs)}")
+    if not structure:
+        raise ValueError("map_structure: needs at least one structure")
+    for other in structure[1:]:
+        assert_same_structure(structure[0], other, check_types)
+    return map_structure(func, *structure, expand_composites=expand)

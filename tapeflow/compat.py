@@ -10,6 +10,7 @@ import types
 
 import tapeflow
 from tapeflow import compat_v1 as _c1
+from tapeflow.runtime.ops import random_ops as _random_ops
 from tapeflow import train as _train
 from tapeflow.runtime.errors import with_location
 
@@ -82,7 +83,7 @@ v1.__dict__.update(
     enable_eager_execution=_c1.enable_eager_execution, executing_eagerly=_c1.executing_eagerly,
     enable_v2_behavior=_enable_v2_behavior, random_normal=_c1.random_normal, random_uniform=_c1.random_uniform,
     truncated_normal=_c1.truncated_normal, log=_c1.log, layers=_c1.layers, logging=_v1_logging,
-    **_tf1_files(), set_random_seed=_set_random_seed, losses=_c1.losses_namespace("tapeflow.compat.v1.losses", tf1_mse=True),
+    **_tf1_files(), set_random_seed=_set_random_seed, get_seed=_random_ops.get_seed, losses=_c1.losses_namespace("tapeflow.compat.v1.losses", tf1_mse=True),
     train=types.SimpleNamespace(
         GradientDescentOptimizer=_train.GradientDescentOptimizer, MomentumOptimizer=_train.MomentumOptimizer,
         AdamOptimizer=_train.AdamOptimizer, Optimizer=_train.Optimizer,

@@ -142,20 +142,14 @@ def _graph_mode_name(name, advice):
 
 _COLLECTIONS_ADVICE = ("collections are not supported by tapeflow (there is no default graph); keep the "
                        "objects in a Python list, or use model.trainable_variables / model.losses")
-add_to_collection = _graph_mode_name("add_to_collection", _COLLECTIONS_ADVICE)
-add_to_collections = _graph_mode_name("add_to_collections", _COLLECTIONS_ADVICE)
-get_collection = _graph_mode_name("get_collection", _COLLECTIONS_ADVICE)
-get_collection_ref = _graph_mode_name("get_collection_ref", _COLLECTIONS_ADVICE)
+add_to_collection, add_to_collections, get_collection, get_collection_ref = (
+    _graph_mode_name(n, _COLLECTIONS_ADVICE)
+    for n in ("add_to_collection", "add_to_collections", "get_collection", "get_collection_ref"))
 _SESSION_ADVICE = ("(placeholders, Session) is not supported by tapeflow; run eagerly and put the "
                    "computation in a @tf.function")
-Session = _graph_mode_name("Session", _SESSION_ADVICE)
-InteractiveSession = _graph_mode_name("InteractiveSession", _SESSION_ADVICE)
-placeholder = _graph_mode_name("placeholder", _SESSION_ADVICE)
-global_variables_initializer = _graph_mode_name("global_variables_initializer", _SESSION_ADVICE)
-Saver = _graph_mode_name(
-    "train.Saver", "tf.train.Saver is not supported by tapeflow; save and restore with "
-    "tf.train.Checkpoint(model=..., optimizer=...).save(prefix) / .restore(path), or, for a list of "
-    "variables, tf.contrib.eager.Saver(variables)")
+Session, InteractiveSession, placeholder, global_variables_initializer = (
+    _graph_mode_name(n, _SESSION_ADVICE)
+    for n in ("Session", "InteractiveSession", "placeholder", "global_variables_initializer"))
 
 
 # ---- tf.losses as TensorFlow 1 wrote it: (labels, predictions/logits, weights=1.0, ..., reduction=)
@@ -274,3 +268,8 @@ def losses_namespace(module_name, tf1_mse):
         own.pop("absolute_difference")
     mod.__dict__.update(own)
     return mod
+
+
+# tf.losses: keras.losses plus the TF1-only names (softmax_cross_entropy, Reduction, ...) that do
+# not collide with a Keras name; TF1's own mean_squared_error lives in tf.compat.v1.losses.
+tf2_losses = losses_namespace("tapeflow.losses", tf1_mse=False)

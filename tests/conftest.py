@@ -10,6 +10,7 @@ import tapeflow as tf
 from tapeflow.compiler import cbuild, set_flag
 from tapeflow.runtime import registry
 from tapeflow.runtime.registry import Aval
+from keras_helpers import numeric_grad
 
 
 @pytest.fixture
@@ -43,19 +44,10 @@ def _loss(fn, args, weights):
 
 
 def _numeric(f, arrays, i, eps):
-    """Central differences of the scalar f(arrays) with respect to arrays[i]."""
-    x = arrays[i]
-    grad = np.zeros_like(x, dtype=np.float64)
-    flat = x.reshape(-1)
-    for k in range(flat.size):
-        old = flat[k]
-        flat[k] = old + eps
-        up = f(arrays)
-        flat[k] = old - eps
-        down = f(arrays)
-        flat[k] = old
-        grad.reshape(-1)[k] = (up - down) / (2 * eps)
-    return grad
+    """Central differences of the scalar f(arrays) with respect to arrays[i] (kept in its dtype)."""
+    def at(x):
+        return f([*arrays[:i], x.astype(arrays[i].dtype), *arrays[i + 1:]])
+    return numeric_grad(at, arrays[i], eps)
 
 
 def _tape_gradient(f, ts, wrt, weights):

@@ -1,5 +1,5 @@
-"""Op-table rows for stateless_random, stateless_categorical, random_categorical and
-random_binomial (random_generator), merged into test_ops_table.ROWS.  TensorFlow's exact
+"""Op-table rows for stateless_random, stateless_categorical, random_categorical (random_generator),
+random_parametric and stateless_parametric (random_parametric), merged into test_ops_table.ROWS.  TensorFlow's exact
 numbers are checked by the parity programs (tests/tf_parity/programs/random_*.py)."""
 import numpy as np
 
@@ -69,9 +69,30 @@ def _check_binomial():
     np.testing.assert_array_equal(x, g.binomial([4000], counts=10.0, probs=0.3).numpy())
 
 
+def _check_stateless_parametric():
+    b = tf.random.stateless_binomial([3000, 2], [1, 2], counts=[10.0, 200.0], probs=[0.3, 0.6]).numpy()
+    np.testing.assert_allclose(b.mean(axis=0), [3.0, 120.0], rtol=0.03)
+    p = tf.random.stateless_poisson([3000, 2], [1, 2], lam=[2.0, 50.0]).numpy()
+    np.testing.assert_allclose(p.mean(axis=0), [2.0, 50.0], rtol=0.05)
+    g = tf.random.stateless_gamma([4000], [1, 2], alpha=0.5, beta=2.0).numpy()
+    assert abs(g.mean() - 0.25) < 0.02 and g.min() > 0
+    first, second = run_graph_twice(lambda: tf.random.stateless_poisson([50], seed=[1, 2], lam=2.0))
+    np.testing.assert_array_equal(first, second)  # pure: every run the same numbers
+    np.testing.assert_array_equal(first, tf.random.stateless_poisson([50], [1, 2], lam=2.0).numpy())
+
+
+def _check_binomial_graph():
+    g = tf.random.Generator.from_seed(3)
+    first, second = run_graph_twice(lambda: g.binomial([50], counts=10.0, probs=0.3))
+    assert not np.array_equal(first, second)  # each run moves the generator on
+    g.reset_from_seed(3)
+    np.testing.assert_array_equal(first, g.binomial([50], counts=10.0, probs=0.3).numpy())
+
+
 ROWS = {
     "stateless_categorical": Row([], False, check=_check_stateless_categorical),
-    "random_binomial": Row([], False, check=_check_binomial),
+    "random_parametric": Row([], False, check=lambda: (_check_binomial(), _check_binomial_graph())),
+    "stateless_parametric": Row([], False, check=_check_stateless_parametric),
     "stateless_random": Row([], False, check=_check_stateless),
     "random_categorical": Row([], False, check=_check_categorical),
 }

@@ -78,3 +78,19 @@ def append(program, new_node):
 def load_fails(path, match):
     with pytest.raises(SavedModelError, match=match):
         tf.saved_model.load(path)
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    """A saved model of Model, written once per test module."""
+    path = str(tmp_path_factory.mktemp("sm") / "model")
+    save_model(path)
+    return path
+
+
+@pytest.fixture
+def copy(saved, tmp_path):
+    """A fresh copy of `saved` for one test to tamper with."""
+    dst = str(tmp_path / "copy")
+    fresh(saved, dst)
+    return dst

@@ -2,8 +2,8 @@
 and `from tapeflow import *` show exactly it, and the internal layers are not in it."""
 import tapeflow as tf
 
-INTERNAL = ("runtime", "compiler", "tracer", "compat_v1", "misc_api", "module", "_core_api", "_function_api",
-            "_library_api")
+INTERNAL = ("runtime", "compiler", "tracer", "compat_v1", "misc_api", "module", "ragged_ops", "ragged_tensor",
+            "testing", "_api")
 
 
 def test_every_public_name_resolves_and_internals_are_not_public():

@@ -11,22 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tapeflow as tf
-from saved_model_helpers import fresh, program_path, save_model
+from saved_model_helpers import copy, program_path, saved  # noqa: F401 (copy, saved: fixtures)
 from tapeflow.saved_model import SavedModelError
-
-
-@pytest.fixture(scope="module")
-def saved(tmp_path_factory):
-    path = str(tmp_path_factory.mktemp("sm") / "model")
-    save_model(path)
-    return path
-
-
-@pytest.fixture
-def copy(saved, tmp_path):
-    dst = str(tmp_path / "copy")
-    fresh(saved, dst)
-    return dst
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

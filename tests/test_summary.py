@@ -103,25 +103,3 @@ def test_step_rules_and_noop_writer(tmp_path):
         assert tf.summary.scalar("y", 2.0) is False
     writer.flush()
     assert [(e["step"], e["values"][0]["tag"]) for e in events_in(tmp_path)[1:]] == [(11, "x")]
-
-
-def test_summaries_inside_tf_function_use_the_running_step(tmp_path):
-    writer = tf.summary.create_file_writer(str(tmp_path))
-    step = tf.Variable(np.int64(0))
-
-    @tf.function
-    def train(x):
-        with writer.as_default(step=step):
-            tf.summary.scalar("double", x * 2.0)
-            tf.summary.histogram("x", tf.stack([x, x + 1.0]), buckets=2)
-        step.assign_add(1)
-        return x
-
-    for v in (1.0, 2.0, 3.0):
-        train(tf.constant(v))
-    writer.flush()
-    got = events_in(tmp_path)[1:]
-    scalars = [(e["step"], e["values"][0]["simple_value"]) for e in got if "simple_value" in e["values"][0]]
-    assert scalars == [(0, 2.0), (1, 4.0), (2, 6.0)]
-    histos = [e["values"][0]["histogram"] for e in got if "histogram" in e["values"][0]]
-    assert [h[0, 0] for h in histos] == [1.0, 2.0, 3.0] and all(h[:, 2].tolist() == [1.0, 1.0] for h in histos)

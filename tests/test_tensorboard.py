@@ -120,8 +120,9 @@ def test_summaries_in_a_tf_function_reach_tensorboard(tmp_path):
     writer.flush()
     board = Board(tmp_path)
     assert board.scalars()["fn"]["double"] == [(0, 2.0), (1, 4.0), (2, 6.0)]
-    assert [(s, t[:, 2].tolist()) for s, t in board.tensors("histograms")["fn"]["x"]] == \
-        [(0, [1.0, 1.0]), (1, [1.0, 1.0]), (2, [1.0, 1.0])]
+    # each step's histogram: two buckets from x, one value each (the running step, the traced x)
+    assert [(s, t[0, 0], t[:, 2].tolist()) for s, t in board.tensors("histograms")["fn"]["x"]] == \
+        [(0, 1.0, [1.0, 1.0]), (1, 2.0, [1.0, 1.0]), (2, 3.0, [1.0, 1.0])]
 
 
 def _traced(tmp_path):

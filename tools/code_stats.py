@@ -19,7 +19,8 @@ LIBRARY = ("runtime", "compiler", "tracer", "tapeflow")
 FILE_LIMIT = 500
 
 BUDGETS = {  # ceilings, with room for the work in flight; the figures when they were set in the comment
-    "lines runtime": 8500,       # 6,496; 8,167 with issue 12 (string and ragged primitives)
+    "lines runtime": 8850,       # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
+                                 # binomial/Poisson/gamma samplers (TensorFlow's rejection loops, philox_samplers.py)
     "lines compiler": 5400,      # 4,624
     "lines tracer": 6200,        # 5,196
     "lines tapeflow": 26000,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings); 23,491 with issues 12-14 and 17 together

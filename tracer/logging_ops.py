@@ -118,32 +118,20 @@ def _binary_assert(op_text, fn, x, y, message, summarize):
                  (x, y), summarize=summarize or 3)
 
 
-def _all(fn):
-    return lambda x, y: reduce_ops.reduce_all(fn(x, y))
+def _binary_assertion(public_name, op_text, fn):
+    """tf.debugging.<public_name>(x, y, ...): every element satisfies `x <op_text> y`."""
+    def assertion(x, y, data=None, summarize=None, message=None, name=None):
+        return _binary_assert(op_text, lambda a, b: reduce_ops.reduce_all(fn(a, b)), x, y, message, summarize)
+    assertion.__name__ = assertion.__qualname__ = public_name
+    return assertion
 
 
-def assert_equal(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert("==", _all(math_ops.equal), x, y, message, summarize)
-
-
-def assert_none_equal(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert("!=", _all(math_ops.not_equal), x, y, message, summarize)
-
-
-def assert_less(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert("<", _all(math_ops.less), x, y, message, summarize)
-
-
-def assert_less_equal(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert("<=", _all(math_ops.less_equal), x, y, message, summarize)
-
-
-def assert_greater(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert(">", _all(math_ops.greater), x, y, message, summarize)
-
-
-def assert_greater_equal(x, y, data=None, summarize=None, message=None, name=None):
-    return _binary_assert(">=", _all(math_ops.greater_equal), x, y, message, summarize)
+assert_equal = _binary_assertion("assert_equal", "==", math_ops.equal)
+assert_none_equal = _binary_assertion("assert_none_equal", "!=", math_ops.not_equal)
+assert_less = _binary_assertion("assert_less", "<", math_ops.less)
+assert_less_equal = _binary_assertion("assert_less_equal", "<=", math_ops.less_equal)
+assert_greater = _binary_assertion("assert_greater", ">", math_ops.greater)
+assert_greater_equal = _binary_assertion("assert_greater_equal", ">=", math_ops.greater_equal)
 
 
 def _sign_assert(op_text, fn, x, message, summarize):
@@ -184,32 +172,31 @@ def assert_near(x, y, rtol=None, atol=None, data=None, summarize=None, message=N
                  (x, y), summarize=summarize or 3)
 
 
+def _fail_now(exc_type, message, text):
+    """A check that fails while tracing (ranks, dtypes are static): raise at once."""
+    raise exc_type(with_location(f"{message}: {text}" if message else text))
+
+
 def assert_rank(x, rank, message=None, name=None):
     x = convert_to_tensor(x)
     rank = int(rank)
     if x.shape.rank != rank:
-        prefix = f"{message}: " if message else ""
-        raise ValueError(with_location(
-            f"{prefix}assert_rank: tensor of shape {list(x.shape)} must have rank {rank}, "
-            f"it has rank {x.shape.rank}"))
+        _fail_now(ValueError, message, f"assert_rank: tensor of shape {list(x.shape)} must have rank {rank}, "
+                                       f"it has rank {x.shape.rank}")
 
 
 def assert_rank_at_least(x, rank, message=None, name=None):
     x = convert_to_tensor(x)
     if x.shape.rank < int(rank):
-        prefix = f"{message}: " if message else ""
-        raise ValueError(with_location(
-            f"{prefix}assert_rank_at_least: tensor of shape {list(x.shape)} must have rank at least "
-            f"{int(rank)}"))
+        _fail_now(ValueError, message, f"assert_rank_at_least: tensor of shape {list(x.shape)} must have rank "
+                                       f"at least {int(rank)}")
 
 
 def assert_type(tensor, tf_type, message=None, name=None):
     from tapeflow.runtime import dtypes
     t = convert_to_tensor(tensor)
     if t.dtype is not dtypes.as_dtype(tf_type):
-        prefix = f"{message}: " if message else ""
-        raise TypeError(with_location(f"{prefix}assert_type: expected {dtypes.as_dtype(tf_type).name}, "
-                                      f"got {t.dtype.name}"))
+        _fail_now(TypeError, message, f"assert_type: expected {dtypes.as_dtype(tf_type).name}, got {t.dtype.name}")
 
 
 def assert_all_finite(t, message, name=None):

@@ -21,6 +21,8 @@ from ..tensor import Tensor, TensorBase, convert_to_tensor
 
 DYN = "dyn"
 
+newaxis = None  # tf.newaxis: x[newaxis] (an index item, as NumPy's)
+
 
 def _to_numpy_index(spec, dyn):
     """The NumPy index of a spec, with DYN bounds taken from the scalar arrays `dyn`."""

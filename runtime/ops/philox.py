@@ -1,6 +1,7 @@
 """Philox-4x32-10 and the distributions TensorFlow's CPU kernels build on it.
 
-Pure NumPy, so that tapeflow draws TensorFlow's numbers for the same seeds:
+NumPy (and, where the compiler layer provides them, C kernels with the same bits:
+`native` below), so that tapeflow draws TensorFlow's numbers for the same seeds:
 the same counter/key layout, the same number of counter steps per output group,
 the same float conversions (23 mantissa bits for float32, 52 for float64) and the
 same Box-Muller and truncation loops.  A generator position is (counter, key):
@@ -36,6 +37,9 @@ def blocks(counter, key, n):
 def blocks_at(counter, offsets, key):
     """Philox outputs at counter + each of `offsets` (uint64 array): shape (len, 4)."""
     counter &= M128
+    fn = native and native("philox_blocks")
+    if fn is not None:
+        return fn(counter, offsets, key & M64)
     base_lo, base_hi = np.uint64(counter & M64), np.uint64(counter >> 64)
     lo = base_lo + offsets                                # wraps mod 2**64
     hi = base_hi + (lo < base_lo).astype(np.uint64)
@@ -86,13 +90,15 @@ def to_float64(hi, lo):
 
 
 def _libm():
-    """glibc's scalar logf/sinf/cosf/log/sin/cos, which the kernels call (None without libm)."""
+    """glibc's scalar logf/sinf/cosf/log/sin/cos/lgamma, which the kernels
+    call (None without libm)."""
     try:
         lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
     except OSError:
         return None
     fns = {}
     for name, ctype in (("logf", ctypes.c_float), ("sinf", ctypes.c_float), ("cosf", ctypes.c_float),
+                        ("lgamma", ctypes.c_double),
                         ("log", ctypes.c_double), ("sin", ctypes.c_double), ("cos", ctypes.c_double)):
         fn = getattr(lib, name)
         fn.restype, fn.argtypes = ctype, [ctype]
@@ -100,7 +106,13 @@ def _libm():
     return fns
 
 
-_LIBM = _libm()
+LIBM = _libm()
+
+# The compiler layer sets this when it loads (compiler/random_c.py): native(name) -> a
+# C kernel ("philox_blocks", "box_muller_f32", "box_muller_f64"), or None without a C
+# compiler.  The kernels do the same integer steps and call the same glibc functions
+# as the NumPy code here, so both paths give the same bits.
+native = None
 
 
 def _math(name, x):
@@ -108,14 +120,17 @@ def _math(name, x):
     differs from glibc in the last bit for ~1% of inputs; float64 math rounded to
     float32 is the fallback (within one ulp) where libm cannot be loaded."""
     wide = x.dtype == np.float64
-    if _LIBM is None:
+    if LIBM is None:
         out = getattr(np, name)(x.astype(np.float64))
         return out if wide else out.astype(np.float32)
-    fn = _LIBM[name if wide else name + "f"]
+    fn = LIBM[name if wide else name + "f"]
     return np.fromiter(map(fn, x.tolist()), dtype=x.dtype, count=x.size)
 
 
-def _box_muller32(x0, x1):
+def box_muller32(x0, x1):
+    fn = native and native("box_muller_f32")
+    if fn is not None:
+        return fn(x0, x1)
     # The kernel's `2.0f * M_PI * u` is a double product rounded to float.
     u1 = np.maximum(to_float32(x0), np.float32(1.0e-7))
     v1 = (2.0 * math.pi * to_float32(x1).astype(np.float64)).astype(np.float32)
@@ -123,7 +138,10 @@ def _box_muller32(x0, x1):
     return _math("sin", v1) * u2, _math("cos", v1) * u2
 
 
-def _box_muller64(x0, x1, x2, x3):
+def box_muller64(x0, x1, x2, x3):
+    fn = native and native("box_muller_f64")
+    if fn is not None:
+        return fn(x0, x1, x2, x3)
     u1 = np.maximum(to_float64(x0, x1), 1.0e-34)
     v1 = 2.0 * math.pi * to_float64(x2, x3)
     u2 = np.sqrt(-2.0 * _math("log", u1))
@@ -142,20 +160,20 @@ def uniform(counter, key, size, np_dtype):
 def normal(counter, key, size, np_dtype):
     if np_dtype == np.float64:
         b = blocks(counter, key, -(-size // 2))
-        f0, f1 = _box_muller64(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
+        f0, f1 = box_muller64(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
         return np.stack([f0, f1], axis=1).reshape(-1)[:size]
     w = words(counter, key, size + size % 2).reshape(-1, 2)
-    f0, f1 = _box_muller32(w[:, 0], w[:, 1])
+    f0, f1 = box_muller32(w[:, 0], w[:, 1])
     return np.stack([f0, f1], axis=1).reshape(-1)[:size].astype(np_dtype)
 
 
 def _box_muller_rows(b, wide):
     """Box-Muller outputs of Philox rows in the order the truncation loop meets them."""
     if wide:
-        f0, f1 = _box_muller64(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
+        f0, f1 = box_muller64(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
     else:
         w = b.reshape(-1, 2)
-        f0, f1 = _box_muller32(w[:, 0], w[:, 1])
+        f0, f1 = box_muller32(w[:, 0], w[:, 1])
     return np.stack([f0, f1], axis=1).reshape(-1)
 
 

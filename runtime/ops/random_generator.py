@@ -9,13 +9,14 @@ numbers on every run and set_seed() leaves generators alone.  Stateless ops are
 pure: the seed pair is an input and is scrambled into a Philox key and counter
 as TensorFlow's GenerateKey does.
 """
+import enum
 import itertools
 import os
 
 import numpy as np
 
 from .. import dtypes
-from ..errors import arg_error, with_location
+from ..errors import InvalidArgumentError, UnimplementedError, arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import Tensor, convert_to_tensor
 from ..variables import Variable
@@ -25,22 +26,36 @@ from . import random_ops as RO
 _generator_numbers = itertools.count()
 PHILOX, THREEFRY, AUTO_SELECT = 1, 2, 3
 _STATE_SIZE = 3
+_STATE_SIZES = {PHILOX: 3, THREEFRY: 2, AUTO_SELECT: 3}
+_ALG_NAMES = {"philox": PHILOX, "threefry": THREEFRY, "auto_select": AUTO_SELECT}
 
 
-class Algorithm:
-    """tf.random.Algorithm."""
-    PHILOX, THREEFRY, AUTO_SELECT = PHILOX, THREEFRY, AUTO_SELECT
+class Algorithm(enum.Enum):
+    """tf.random.Algorithm (an Enum, as TensorFlow's: Algorithm.PHILOX != 1)."""
+    PHILOX = 1
+    THREEFRY = 2
+    AUTO_SELECT = 3
 
 
-def _alg(alg, op):
-    """TensorFlow's algorithm number (Philox for None/auto_select); ThreeFry is not implemented."""
-    value = getattr(alg, "value", alg)
-    if value is None or value in ("auto_select", "philox", PHILOX, AUTO_SELECT):
-        return PHILOX
-    if value in ("threefry", THREEFRY):
-        raise NotImplementedError(with_location(f"{op}: the ThreeFry algorithm is not implemented; "
-                                                "use alg='philox' (TensorFlow's choice on CPU)"))
-    raise ValueError(with_location(f"{op}: unknown random algorithm {alg!r}"))
+def _alg(alg, op, default=PHILOX):
+    """TensorFlow's algorithm number of a name, number or Algorithm (None: `default`).
+
+    On CPU TensorFlow runs ThreeFry only under XLA: its stateless ops raise
+    InvalidArgumentError and a ThreeFry Generator's draws UnimplementedError (threefry_error)."""
+    value = alg.value if isinstance(alg, Algorithm) else alg
+    if value is None:
+        return default
+    if isinstance(value, str) and value.lower() in _ALG_NAMES:
+        return _ALG_NAMES[value.lower()]
+    if isinstance(value, (int, np.integer)) and int(value) in _STATE_SIZES:
+        return int(value)
+    raise ValueError(with_location(f"{op}: argument `alg` got unsupported value {alg}; supported values are "
+                                   "philox (1), threefry (2) and auto_select (3)"))
+
+
+def threefry_error(op, cls):
+    return cls(with_location(f"{op}: TensorFlow runs the ThreeFry algorithm only under XLA, not on CPU "
+                             "(use alg='philox' or 'auto_select')"))
 
 
 def _to_int64(v):
@@ -48,37 +63,40 @@ def _to_int64(v):
     return v - (1 << 64) if v >= (1 << 63) else v
 
 
-def _state_from_seed(seed):
+def _state_from_seed(seed, size=_STATE_SIZE):
     """TensorFlow's create_rng_state: an int cut into 64-bit words (low first), a list of
     words padded with zeros on the left (so a short seed lands in the key)."""
     if isinstance(seed, Tensor) or hasattr(seed, "numpy"):
         seed = np.asarray(seed.numpy()).tolist()
     if isinstance(seed, (int, np.integer)):
         seed, words = int(seed), []
-        for _ in range(_STATE_SIZE):
+        for _ in range(size):
             words.append(seed & P.M64)
             seed >>= 64
     else:
-        words = [int(v) for v in np.asarray(seed).reshape(-1).tolist()][:_STATE_SIZE]
-        words = [0] * (_STATE_SIZE - len(words)) + words
+        words = [int(v) for v in np.asarray(seed).reshape(-1).tolist()][:size]
+        words = [0] * (size - len(words)) + words
     return np.array([_to_int64(w) for w in words], dtype=np.int64)
 
 
 class Generator:
-    """A random number generator with its own Philox state (TensorFlow's tf.random.Generator)."""
+    """A random number generator with its own Philox state (TensorFlow's tf.random.Generator).
+    A ThreeFry generator has ThreeFry's state ([counter, key]) but draws nothing: TensorFlow
+    raises UnimplementedError on CPU."""
 
     def __init__(self, copy_from=None, state=None, alg=None):
         if copy_from is not None:
             if state is not None or alg is not None:
                 raise ValueError(with_location("Generator: give copy_from or state/alg, not both"))
-            state = copy_from.state.numpy()
+            state, alg = copy_from.state.numpy(), copy_from.algorithm
         elif state is None:
             raise ValueError(with_location("Generator: give copy_from or state (or use from_seed)"))
         self._alg = _alg(alg, "Generator")
         value = np.asarray(state.numpy() if hasattr(state, "numpy") else state).astype(np.int64).reshape(-1)
-        if value.shape != (_STATE_SIZE,):
-            raise ValueError(with_location(f"Generator: a Philox state has {_STATE_SIZE} int64 words, "
-                                           f"got shape {list(value.shape)}"))
+        size = _STATE_SIZES[self._alg]
+        if value.shape != (size,):
+            raise ValueError(with_location(f"Generator: a {'ThreeFry' if self._alg == THREEFRY else 'Philox'} "
+                                           f"state has {size} int64 words, got shape {list(value.shape)}"))
         self._state_var = Variable(value, trainable=False, name="StateVar")
         self._number = next(_generator_numbers)
         RO.generators[self._number] = self
@@ -86,7 +104,8 @@ class Generator:
 
     @classmethod
     def from_seed(cls, seed, alg=None):
-        return cls(state=_state_from_seed(seed), alg=alg)
+        alg = _alg(alg, "Generator.from_seed")
+        return cls(state=_state_from_seed(seed, _STATE_SIZES[alg]), alg=alg)
 
     @classmethod
     def from_state(cls, state, alg):
@@ -99,7 +118,8 @@ class Generator:
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
-        return cls(state=np.frombuffer(os.urandom(8 * _STATE_SIZE), dtype=np.int64).copy(), alg=alg)
+        alg = _alg(alg, "Generator.from_non_deterministic_state")
+        return cls(state=np.frombuffer(os.urandom(8 * _STATE_SIZES[alg]), dtype=np.int64).copy(), alg=alg)
 
     @property
     def state(self):
@@ -117,12 +137,15 @@ class Generator:
         self._state_var.assign(convert_to_tensor(np.asarray(state, dtype=np.int64)))
 
     def reset_from_seed(self, seed):
-        self._state_var.assign(convert_to_tensor(_state_from_seed(seed)))
+        self._state_var.assign(convert_to_tensor(_state_from_seed(seed, _STATE_SIZES[self._alg])))
 
     def reset_from_key_counter(self, key, counter):
         self.reset(np.concatenate([np.asarray(counter, np.int64).reshape(-1), np.asarray(key, np.int64).reshape(-1)]))
 
     def _position(self):
+        """(counter, key) of the Philox state; a ThreeFry generator raises, as TensorFlow's on CPU."""
+        if self._alg == THREEFRY:
+            raise threefry_error("RngReadAndSkip", UnimplementedError)
         s = [int(v) & P.M64 for v in np.asarray(self._state_var._value.numpy()).tolist()]
         return s[0] | (s[1] << 64), s[2]
 
@@ -157,15 +180,15 @@ class Generator:
         dtype = dtypes.as_dtype(dtype)
         if not dtype.is_integer:
             raise TypeError(with_location(f"uniform_full_int: dtype must be an integer type, got {dtype.name}"))
-        return RO._draw(RO.RANDOM_UNIFORM, shape, dtype, self._key, "uniform_full_int", bounds=None)
+        return RO.draw(RO.RANDOM_UNIFORM, shape, dtype, self._key, "uniform_full_int", bounds=None)
 
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
-        """Binomial draws; NOT TensorFlow's numbers (its BTRS kernel is not reproduced), but
-        seeded from and advancing this generator's state."""
-        counts = convert_to_tensor(counts, dtypes.float32) if not hasattr(counts, "dtype") else counts
-        probs = convert_to_tensor(probs, counts.dtype) if not hasattr(probs, "dtype") else probs
-        return RO._draw(RO.RANDOM_BINOMIAL, shape, dtypes.as_dtype(dtype), self._key, "binomial",
-                        counts=float(np.asarray(counts.numpy())), probs=float(np.asarray(probs.numpy())))
+        """Binomial draws, TensorFlow's numbers; the parameters broadcast to the trailing dims."""
+        from .random_parametric import binomial_from
+        if self._alg != PHILOX:   # TensorFlow's binomial kernel takes algorithm 1 only (not auto_select)
+            raise InvalidArgumentError(with_location(
+                f"Generator.binomial: unsupported algorithm id {self._alg}; the binomial kernel runs Philox (1) only"))
+        return binomial_from(self._key, shape, counts, probs, dtype)
 
     def make_seeds(self, count=1):
         """int64 seeds of shape [2, count] for the stateless ops: [keys; zeros], as TensorFlow."""
@@ -200,18 +223,18 @@ def set_global_generator(generator):
 def _stateless_impl(xp, seed, *dims, shape, dtype, dist, bounds):
     words = np.asarray(seed if xp is np else seed.get()).reshape(-1).tolist()
     counter, key = P.key_counter_from_seed(int(words[0]), int(words[1]))
-    size = RO._draw_shape(dims, shape)
+    size = RO.draw_shape(dims, shape)
     n = int(np.prod(size, dtype=np.int64))
     if dist == "normal":
-        out = P.normal(counter, key, n, RO._sample_dtype(dtype))
+        out = P.normal(counter, key, n, RO.sample_dtype(dtype))
     elif dist == "truncated_normal":
-        out = P.truncated_normal(counter, key, n, RO._sample_dtype(dtype))
+        out = P.truncated_normal(counter, key, n, RO.sample_dtype(dtype))
     elif dist == "full_int":
         out = P.full_int(counter, key, n, dtype.np)
     elif dtype.is_integer:
         out = P.uniform_int(counter, key, n, bounds[0], bounds[1], dtype.np)
     else:
-        out = P.uniform(counter, key, n, RO._sample_dtype(dtype))
+        out = P.uniform(counter, key, n, RO.sample_dtype(dtype))
     return RO.to_xp(xp, out.reshape(size).astype(dtype.np))
 
 
@@ -224,7 +247,7 @@ def _stateless_rule(seed, *dims, shape, dtype, **_):
 STATELESS_RANDOM = defprim("stateless_random", _stateless_impl, _stateless_rule, None)
 
 
-def _seed_tensor(seed, op):
+def seed_tensor(seed, op):
     s = convert_to_tensor(seed)
     if not s.dtype.is_integer or s.shape.rank != 1 or s.shape[0] not in (None, 2):
         raise arg_error(ValueError, with_location(f"{op}: seed must be an integer tensor of shape [2], got "
@@ -233,23 +256,24 @@ def _seed_tensor(seed, op):
 
 
 def _stateless(shape, seed, dtype, dist, op, alg, bounds=(0, 1)):
-    _alg(alg, op)
-    s = _seed_tensor(seed, op)
-    dims, static = RO._shape_inputs(shape, op)
+    if _alg(alg, op, AUTO_SELECT) == THREEFRY:
+        raise threefry_error(op, InvalidArgumentError)
+    s = seed_tensor(seed, op)
+    dims, static = RO.shape_inputs(shape, op)
     attrs = {"shape": static, "dtype": dtype, "dist": dist, "bounds": bounds}
     return bind(STATELESS_RANDOM, (s,) + dims, attrs)
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):
     out = _stateless(shape, seed, RO.float_dtype(dtype, "stateless_normal"), "normal", "stateless_normal", alg)
-    return RO._scale(out, mean, stddev)
+    return RO.scale(out, mean, stddev)
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                                alg="auto_select"):
     dtype = RO.float_dtype(dtype, "stateless_truncated_normal")
     out = _stateless(shape, seed, dtype, "truncated_normal", "stateless_truncated_normal", alg)
-    return RO._scale(out, mean, stddev)
+    return RO.scale(out, mean, stddev)
 
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None, alg="auto_select"):
@@ -268,6 +292,24 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     dtype = RO.float_dtype(dtype, op)
     out = _stateless(shape, seed, dtype, "uniform", op, alg)
     return RO.bounded(out, minval, maxval, dtype)
+
+
+def stateless_split(seed, num=2, alg="auto_select"):
+    """`num` new seed pairs from `seed`: full-range draws of the seed's dtype, as TensorFlow."""
+    s = convert_to_tensor(seed)
+    return stateless_uniform([int(num), 2], s, minval=None, maxval=None, dtype=s.dtype, alg=alg)
+
+
+def stateless_fold_in(seed, data, alg="auto_select"):
+    """A new seed pair: [one full-range draw of data's dtype from `seed`, data]."""
+    from . import join_ops as J
+    d = convert_to_tensor(data)
+    return J.stack([stateless_uniform([], seed, minval=None, maxval=None, dtype=d.dtype, alg=alg), d])
+
+
+def create_rng_state(seed, alg):
+    """The Generator state TensorFlow makes from `seed` for `alg` (an int64 tensor)."""
+    return convert_to_tensor(_state_from_seed(seed, _STATE_SIZES[_alg(alg, "create_rng_state")]))
 
 
 # --- categorical -------------------------------------------------------------------------
@@ -307,7 +349,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     attrs = {"num_samples": int(num_samples), "dtype": dtype}
     from . import array_ops as A
     A._check_rule(_categorical_rule, "random.categorical", x, **attrs)
-    return bind(RANDOM_CATEGORICAL, (x,), dict(attrs, seed=RO._key(seed)))
+    return bind(RANDOM_CATEGORICAL, (x,), dict(attrs, seed=RO.seed_key(seed)))
 
 
 def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
@@ -315,4 +357,4 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
     attrs = {"num_samples": int(num_samples), "dtype": dtypes.as_dtype(dtype)}
     from . import array_ops as A
     A._check_rule(_categorical_rule, "random.stateless_categorical", x, **attrs)
-    return bind(STATELESS_CATEGORICAL, (x, _seed_tensor(seed, "stateless_categorical")), attrs)
+    return bind(STATELESS_CATEGORICAL, (x, seed_tensor(seed, "stateless_categorical")), attrs)

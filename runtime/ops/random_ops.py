@@ -72,7 +72,7 @@ def get_seed(op_seed):
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
-def _key(seed):
+def seed_key(seed):
     """The stream key of an op created now: its seed pair, and its node in a graph."""
     pair = get_seed(seed)
     if pair == (None, None):
@@ -104,32 +104,32 @@ def to_xp(xp, a):
     return a if xp is np else xp.asarray(a)
 
 
-def _draw_shape(dims, shape):
+def draw_shape(dims, shape):
     if dims:
         return tuple(int(d) for d in (dims[0].get() if hasattr(dims[0], "get") else dims[0]))
     return shape
 
 
-def _sample_dtype(dtype):
+def sample_dtype(dtype):
     """The kernels draw half types through float32 here (bfloat16/float16 ~ float32 then cast)."""
     return np.float64 if dtype.np == np.float64 else np.float32
 
 
 def _philox_draw(xp, dims, shape, dtype, seed, prim_name, fn, *args):
-    size = _draw_shape(dims, shape)
+    size = draw_shape(dims, shape)
     n = int(np.prod(size, dtype=np.int64))
     counter, key = reserve(prim_name, dtype, seed, n)
     return to_xp(xp, fn(counter, key, n, *args).reshape(size).astype(dtype.np))
 
 
 def _normal_impl(xp, *dims, shape, dtype, seed):
-    return _philox_draw(xp, dims, shape, dtype, seed, "normal", P.normal, _sample_dtype(dtype))
+    return _philox_draw(xp, dims, shape, dtype, seed, "normal", P.normal, sample_dtype(dtype))
 
 
 def _truncated_impl(xp, *dims, shape, dtype, seed):
     # Standard normal redrawn outside two standard deviations.
     return _philox_draw(xp, dims, shape, dtype, seed, "truncated_normal", P.truncated_normal,
-                        _sample_dtype(dtype))
+                        sample_dtype(dtype))
 
 
 def _uniform_impl(xp, *dims, shape, dtype, seed, bounds):
@@ -138,7 +138,7 @@ def _uniform_impl(xp, *dims, shape, dtype, seed, bounds):
             return _philox_draw(xp, dims, shape, dtype, seed, "full_int", P.full_int, dtype.np)
         return _philox_draw(xp, dims, shape, dtype, seed, "uniform_int", P.uniform_int, bounds[0], bounds[1],
                             dtype.np)
-    return _philox_draw(xp, dims, shape, dtype, seed, "uniform", P.uniform, _sample_dtype(dtype))
+    return _philox_draw(xp, dims, shape, dtype, seed, "uniform", P.uniform, sample_dtype(dtype))
 
 
 def _shuffle_impl(xp, x, seed):
@@ -156,15 +156,6 @@ def _shuffle_impl(xp, x, seed):
     return x[to_xp(xp, perm)]
 
 
-def _binomial_impl(xp, *dims, shape, dtype, seed, counts, probs):
-    # Not TensorFlow's numbers (its BTRS sampler is not reproduced): NumPy's binomial,
-    # seeded from this call's Philox position so it is reproducible per seed.
-    size = _draw_shape(dims, shape)
-    counter, key = reserve("binomial", dtype, seed, int(np.prod(size, dtype=np.int64)))
-    gen = np.random.default_rng([counter & P.M64, counter >> 64, key])
-    return to_xp(xp, gen.binomial(int(counts), probs, size=size).astype(dtype.np))
-
-
 def _draw_rule(*dims, shape, dtype, seed, **_):
     return Aval(shape, dtype)
 
@@ -172,11 +163,10 @@ def _draw_rule(*dims, shape, dtype, seed, **_):
 RANDOM_NORMAL = defprim("random_normal", _normal_impl, _draw_rule, None, stateful=True)
 TRUNCATED_NORMAL = defprim("truncated_normal", _truncated_impl, _draw_rule, None, stateful=True)
 RANDOM_UNIFORM = defprim("random_uniform", _uniform_impl, _draw_rule, None, stateful=True)
-RANDOM_BINOMIAL = defprim("random_binomial", _binomial_impl, _draw_rule, None, stateful=True)
 SHUFFLE = defprim("random_shuffle", _shuffle_impl, lambda x, seed: Aval(x.shape, x.dtype), None, stateful=True)
 
 
-def _shape_inputs(shape, op):
+def shape_inputs(shape, op):
     """(dims inputs, static shape attr) of a shape given as a list, TensorShape or tensor."""
     if isinstance(shape, SymbolicTensor) or (
             isinstance(shape, (list, tuple)) and any(isinstance(d, SymbolicTensor) for d in shape)):
@@ -202,8 +192,8 @@ def _known_dim(d):
     return None
 
 
-def _draw(prim, shape, dtype, key, op, **attrs):
-    dims, static = _shape_inputs(shape, op)
+def draw(prim, shape, dtype, key, op, **attrs):
+    dims, static = shape_inputs(shape, op)
     return bind(prim, dims, {"shape": static, "dtype": dtype, "seed": key, **attrs})
 
 
@@ -215,27 +205,27 @@ def float_dtype(dtype, op):
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
-    return normal_from(_key(seed), shape, mean, stddev, dtype)
+    return normal_from(seed_key(seed), shape, mean, stddev, dtype)
 
 
 def normal_from(key, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32):
     """random.normal drawing from the stream `key` (also a Generator's)."""
     dtype = float_dtype(dtype, "random.normal")
-    out = _draw(RANDOM_NORMAL, shape, dtype, key, "random.normal")
-    return _scale(out, mean, stddev)
+    out = draw(RANDOM_NORMAL, shape, dtype, key, "random.normal")
+    return scale(out, mean, stddev)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
-    return truncated_normal_from(_key(seed), shape, mean, stddev, dtype)
+    return truncated_normal_from(seed_key(seed), shape, mean, stddev, dtype)
 
 
 def truncated_normal_from(key, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32):
     dtype = float_dtype(dtype, "random.truncated_normal")
-    out = _draw(TRUNCATED_NORMAL, shape, dtype, key, "random.truncated_normal")
-    return _scale(out, mean, stddev)
+    out = draw(TRUNCATED_NORMAL, shape, dtype, key, "random.truncated_normal")
+    return scale(out, mean, stddev)
 
 
-def _scale(out, mean, stddev):
+def scale(out, mean, stddev):
     if not (isinstance(stddev, (int, float)) and stddev == 1):
         out = out * stddev
     if not (isinstance(mean, (int, float)) and mean == 0):
@@ -245,7 +235,7 @@ def _scale(out, mean, stddev):
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
     """Floats in [minval, maxval) (default [0, 1)); integers need both bounds."""
-    return uniform_from(_key(seed), shape, minval, maxval, dtype)
+    return uniform_from(seed_key(seed), shape, minval, maxval, dtype)
 
 
 def uniform_from(key, shape, minval=0, maxval=None, dtype=dtypes.float32):
@@ -256,9 +246,9 @@ def uniform_from(key, shape, minval=0, maxval=None, dtype=dtypes.float32):
         lo, hi = (int(convert_to_tensor(v)._value) if isinstance(v, TensorBase) else int(v) for v in (minval, maxval))
         if lo >= hi:
             raise ValueError(with_location(f"random.uniform: need minval < maxval, got {lo} and {hi}"))
-        return _draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(lo, hi))
+        return draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(lo, hi))
     dtype = float_dtype(dtype, "random.uniform")
-    out = _draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(0, 1))
+    out = draw(RANDOM_UNIFORM, shape, dtype, key, "random.uniform", bounds=(0, 1))
     return bounded(out, minval, maxval, dtype)
 
 
@@ -277,4 +267,4 @@ def bounded(out, minval, maxval, dtype):
 def shuffle(value, seed=None, name=None):
     """A random permutation along the first axis."""
     x = convert_to_tensor(value)
-    return bind(SHUFFLE, (x,), {"seed": _key(seed)})
+    return bind(SHUFFLE, (x,), {"seed": seed_key(seed)})

@@ -91,86 +91,31 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
 
 # --- elementwise ------------------------------------------------------------------------
-def add(x1, x2):
-    return tf.add(x1, x2)
+def _elementwise(keras_name, tf_name, arity):
+    """keras.ops.<keras_name>: tf.<tf_name> under Keras's argument names (x; x1, x2).
+    tf.<tf_name> is looked up per call: it is the public op, with its ragged dispatch."""
+    module, _, attr = tf_name.rpartition(".")
+    if arity == 1:
+        def op(x):
+            return getattr(getattr(tf, module) if module else tf, attr)(x)
+    else:
+        def op(x1, x2):
+            return getattr(getattr(tf, module) if module else tf, attr)(x1, x2)
+    op.__name__ = op.__qualname__ = keras_name
+    op.__doc__ = f"keras.ops.{keras_name}: tf.{tf_name}."
+    return op
 
 
-def subtract(x1, x2):
-    return tf.subtract(x1, x2)
-
-
-def multiply(x1, x2):
-    return tf.multiply(x1, x2)
-
-
-def divide(x1, x2):
-    return tf.math.truediv(x1, x2)
-
-
-true_divide = divide
-
-
-def power(x1, x2):
-    return tf.pow(x1, x2)
-
-
-def negative(x):
-    return tf.negative(x)
-
-
-def abs(x):  # noqa: A001 - Keras's name
-    return tf.abs(x)
-
-
-absolute = abs
-
-
-def sign(x):
-    return tf.sign(x)
-
-
-def sqrt(x):
-    return tf.sqrt(x)
-
-
-def square(x):
-    return tf.square(x)
-
-
-def exp(x):
-    return tf.exp(x)
-
-
-def log(x):
-    return tf.math.log(x)
-
-
-def log1p(x):
-    return tf.math.log1p(x)
-
-
-def expm1(x):
-    return tf.math.expm1(x)
-
-
-def sin(x):
-    return tf.sin(x)
-
-
-def cos(x):
-    return tf.cos(x)
-
-
-def tanh(x):
-    return tf.tanh(x)
-
-
-def floor(x):
-    return tf.floor(x)
-
-
-def ceil(x):
-    return tf.math.ceil(x)
+# Keras name -> the TensorFlow op it is (same meaning, Keras's argument names).
+_UNARY = """negative abs sign sqrt square exp log=math.log log1p=math.log1p expm1=math.expm1 sin cos tanh
+    floor ceil=math.ceil logical_not"""
+_BINARY = """add subtract multiply divide=math.truediv power=pow maximum minimum equal not_equal greater
+    greater_equal less less_equal logical_and logical_or"""
+for _arity, _names in ((1, _UNARY), (2, _BINARY)):
+    for _item in _names.split():
+        _keras, _, _tf = _item.partition("=")
+        globals()[_keras] = _elementwise(_keras, _tf or _keras, _arity)
+true_divide, absolute = divide, abs  # noqa: F821 - defined by the table above
 
 
 def round(x, decimals=0):  # noqa: A001 - Keras's name
@@ -184,52 +129,8 @@ def clip(x, x_min, x_max):
     return tf.clip_by_value(x, x_min, x_max)
 
 
-def maximum(x1, x2):
-    return tf.maximum(x1, x2)
-
-
-def minimum(x1, x2):
-    return tf.minimum(x1, x2)
-
-
 def where(condition, x1=None, x2=None):
     return tf.where(condition, x1, x2)
-
-
-def equal(x1, x2):
-    return tf.equal(x1, x2)
-
-
-def not_equal(x1, x2):
-    return tf.not_equal(x1, x2)
-
-
-def greater(x1, x2):
-    return tf.greater(x1, x2)
-
-
-def greater_equal(x1, x2):
-    return tf.greater_equal(x1, x2)
-
-
-def less(x1, x2):
-    return tf.less(x1, x2)
-
-
-def less_equal(x1, x2):
-    return tf.less_equal(x1, x2)
-
-
-def logical_and(x1, x2):
-    return tf.logical_and(x1, x2)
-
-
-def logical_or(x1, x2):
-    return tf.logical_or(x1, x2)
-
-
-def logical_not(x):
-    return tf.logical_not(x)
 
 
 # --- reductions -------------------------------------------------------------------------
@@ -460,3 +361,4 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
 
 
 from tapeflow.keras.ops_nn import *  # noqa: E402,F401,F403  (nn, losses, conv, control flow)
+from tapeflow.keras.ops_numpy import *  # noqa: E402,F401,F403  (the rest of the NumPy-like surface)

@@ -5,6 +5,9 @@ Keras's crossentropy ops differ from keras.losses: binary_crossentropy is
 elementwise (no mean over the last axis), the categorical ones reduce `axis`.
 """
 import tapeflow as tf
+from tapeflow.keras.activations import (  # noqa: F401  (the same functions as keras.activations')
+    leaky_relu, log_softmax, relu, relu6, sigmoid, silu, softmax, softplus, swish,
+)
 from tapeflow.runtime.errors import with_location
 
 _EPSILON = 1e-7
@@ -15,43 +18,8 @@ __all__ = ["relu", "relu6", "sigmoid", "softmax", "log_softmax", "gelu", "silu",
            "while_loop", "fori_loop", "scan", "vectorized_map"]
 
 
-def relu(x):
-    return tf.nn.relu(x)
-
-
-def relu6(x):
-    return tf.nn.relu6(x)
-
-
-def sigmoid(x):
-    return tf.sigmoid(x)
-
-
-def softmax(x, axis=-1):
-    return tf.nn.softmax(x, axis=axis)
-
-
-def log_softmax(x, axis=-1):
-    return tf.nn.log_softmax(x, axis=axis)
-
-
 def gelu(x, approximate=True):  # Keras 3's ops.gelu defaults to the tanh approximation
     return tf.nn.gelu(x, approximate=approximate)
-
-
-def silu(x):
-    return tf.nn.silu(x)
-
-
-swish = silu
-
-
-def softplus(x):
-    return tf.nn.softplus(x)
-
-
-def leaky_relu(x, negative_slope=0.2):
-    return tf.nn.leaky_relu(x, alpha=negative_slope)
 
 
 def elu(x, alpha=1.0):

@@ -355,16 +355,8 @@ class Trainer:
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cb.on_epoch_begin(epoch)
-            for step, batch in enumerate(data):
-                if steps_per_epoch is not None and step >= steps_per_epoch:
-                    break
-                self._prepare(batch)
-                cb.on_train_batch_begin(step)
-                logs = distributed.global_logs(
-                    strategy, _floats(distributed.run_step(strategy, self._step_fn("train"), batch)))
-                cb.on_train_batch_end(step, logs)
-                if self.stop_training:
-                    break
+            logs = self._run_steps(strategy, data, steps_per_epoch, "train", cb.on_train_batch_begin,
+                                   cb.on_train_batch_end) or logs
             epoch_logs = dict(logs)
             if validation_data is not None:
                 val = self.evaluate(**_validation_kwargs(validation_data),
@@ -379,6 +371,23 @@ class Trainer:
         history.model = self
         return history
 
+    def _run_steps(self, strategy, data, limit, kind, on_begin, on_end):
+        """Run the train or test step on each batch of `data` (at most `limit`), between the
+        callbacks; training stops early when a callback sets stop_training (evaluation never does).
+        The last step's logs ({}: none ran)."""
+        logs = {}
+        for step, batch in enumerate(data):
+            if limit is not None and step >= limit:
+                break
+            self._prepare(batch)
+            on_begin(step)
+            logs = distributed.global_logs(
+                strategy, _floats(distributed.run_step(strategy, self._step_fn(kind), batch)))
+            on_end(step, logs)
+            if kind == "train" and self.stop_training:
+                break
+        return logs
+
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
                  callbacks=None, return_dict=False, **unused):
         self._require_compiled("evaluate")
@@ -392,22 +401,13 @@ class Trainer:
         cb = callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
         self.reset_metrics()
         cb.on_test_begin()
-        logs = {}
-        for step, batch in enumerate(data):
-            if steps is not None and step >= steps:
-                break
-            self._prepare(batch)
-            cb.on_test_batch_begin(step)
-            logs = distributed.global_logs(
-                strategy, _floats(distributed.run_step(strategy, self._step_fn("test"), batch)))
-            cb.on_test_batch_end(step, logs)
+        logs = self._run_steps(strategy, data, steps, "test", cb.on_test_batch_begin, cb.on_test_batch_end)
         cb.on_test_end(logs)
         if verbose and verbose != "auto":
             print(callbacks_mod.format_logs(logs))
         if return_dict:
             return logs
-        values = [logs[n] for n in self.metrics_names if n in logs]
-        return values[0] if len(values) == 1 else values
+        return _flat_logs(logs, self.metrics_names)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **unused):
         with self._scope():
@@ -431,7 +431,7 @@ class Trainer:
         batch = tuple(_to_tensors(p) for p in (x, y, sample_weight) if p is not None)
         self._prepare(batch)
         logs = _floats(self._step_fn("train")(batch))
-        return logs if return_dict else [logs[n] for n in self.metrics_names]
+        return logs if return_dict else _flat_logs(logs, self.metrics_names)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         self._require_compiled("evaluate")
@@ -439,10 +439,17 @@ class Trainer:
         self._prepare(batch)
         self.reset_metrics()
         logs = _floats(self._step_fn("test")(batch))
-        return logs if return_dict else [logs[n] for n in self.metrics_names]
+        return logs if return_dict else _flat_logs(logs, self.metrics_names)
 
     def predict_on_batch(self, x):
         return nest.map_structure(lambda t: t.numpy(), self._step_fn("predict")((_to_tensors(x),)))
+
+
+def _flat_logs(logs, names):
+    """Keras 3's return of evaluate / train_on_batch / test_on_batch without
+    return_dict: the values in metrics_names order, a lone value unwrapped."""
+    values = [logs[n] for n in names if n in logs]
+    return values[0] if len(values) == 1 else values
 
 
 def _single(structure):

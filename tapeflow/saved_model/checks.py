@@ -241,7 +241,7 @@ def _random(in_avals, attrs, avals, where):
     else:
         _expect(all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape), where,
                 f"bad static shape {shape}")
-    # ("seeds", (seed, seed2), graph node token or None): see runtime/ops/random_ops._key
+    # ("seeds", (seed, seed2), graph node token or None): see runtime/ops/random_ops.seed_key
     _expect(isinstance(seed, tuple) and len(seed) == 3 and seed[0] == "seeds"
             and isinstance(seed[1], tuple) and len(seed[1]) == 2 and all(isinstance(s, int) for s in seed[1])
             and (seed[2] is None or isinstance(seed[2], int)), where, f"bad seed {seed!r}")

@@ -42,7 +42,32 @@ class _Context:
 _ctx = _Context()
 
 
-class SummaryWriter:
+class _Writer:
+    """TF's writer API that the file writer and the no-op writer share."""
+
+    @contextlib.contextmanager
+    def as_default(self, step=None):
+        _ctx.stack.append((self, step))
+        try:
+            yield self
+        finally:
+            _ctx.stack.pop()
+            self.flush()
+
+    def set_as_default(self, step=None):
+        _ctx.stack.append((self, step))
+
+    def init(self):
+        return None
+
+    def flush(self):
+        return None
+
+    def close(self):
+        return None
+
+
+class SummaryWriter(_Writer):
     """Writes an event file events.out.tfevents.<time>.<host>.<pid>.<n>.v2 in logdir."""
 
     def __init__(self, logdir, max_queue=None, flush_millis=None, filename_suffix=None):
@@ -60,22 +85,7 @@ class SummaryWriter:
         self.flush()  # TensorBoard sees the file at once
         atexit.register(self.close)
 
-    # -- TF's writer API
-    @contextlib.contextmanager
-    def as_default(self, step=None):
-        _ctx.stack.append((self, step))
-        try:
-            yield self
-        finally:
-            _ctx.stack.pop()
-            self.flush()
-
-    def set_as_default(self, step=None):
-        _ctx.stack.append((self, step))
-
-    def init(self):
-        return None  # the file is created in the constructor
-
+    # -- TF's writer API (init: the file is created in the constructor)
     def flush(self):
         with _lock:
             if self._file is not None:
@@ -104,30 +114,10 @@ class SummaryWriter:
         self._append(proto.event(time.time(), step, values=[value_bytes]))
 
 
-class NoopWriter:
+class NoopWriter(_Writer):
     """create_noop_writer(): a default writer that writes nothing."""
 
     _id = 0
-
-    @contextlib.contextmanager
-    def as_default(self, step=None):
-        _ctx.stack.append((self, step))
-        try:
-            yield self
-        finally:
-            _ctx.stack.pop()
-
-    def set_as_default(self, step=None):
-        _ctx.stack.append((self, step))
-
-    def init(self):
-        return None
-
-    def flush(self):
-        return None
-
-    def close(self):
-        return None
 
 
 def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffix=None, name=None,

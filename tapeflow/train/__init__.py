@@ -2,7 +2,7 @@
 from tapeflow.train.checkpoint_format import (  # noqa: F401
     CheckpointError, CheckpointNotFoundError, list_variables, load_variable,
 )
-from tapeflow.train.checkpoint_classes import Checkpoint, CheckpointManager, latest_checkpoint  # noqa: F401
+from tapeflow.train.checkpoint_classes import Checkpoint, CheckpointManager, Saver, latest_checkpoint  # noqa: F401
 from tapeflow.train.optimizers import (  # noqa: F401
     AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, Optimizer,
     RMSPropOptimizer, exponential_decay, get_global_step,

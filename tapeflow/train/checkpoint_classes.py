@@ -240,3 +240,10 @@ class CheckpointManager:
             self._init_fn()
         return None
 
+
+def Saver(*args, **kwargs):  # noqa: N802 - TensorFlow 1's class name
+    """tf.train.Saver (TensorFlow 1 graph mode) is not provided: a clear error naming the replacement."""
+    raise NotImplementedError(with_location(
+        "tf.train.Saver: TensorFlow 1 graph-mode tf.train.Saver is not supported by tapeflow; save and "
+        "restore with tf.train.Checkpoint(model=..., optimizer=...).save(prefix) / .restore(path), or, "
+        "for a list of variables, tf.contrib.eager.Saver(variables)"))

@@ -11,24 +11,10 @@ import pytest
 
 import tapeflow as tf
 from fork_helpers import run_forked
-from saved_model_helpers import append, edit, fresh, load_fails, save_model
+from saved_model_helpers import append, copy, edit, load_fails, saved  # noqa: F401 (copy, saved: fixtures)
 from tapeflow.saved_model import SavedModelError
 from tapeflow.saved_model.__main__ import main
 from tapeflow.train.checkpoint_format import CheckpointError
-
-
-@pytest.fixture(scope="module")
-def saved(tmp_path_factory):
-    path = str(tmp_path_factory.mktemp("sm") / "model")
-    save_model(path)
-    return path
-
-
-@pytest.fixture
-def copy(saved, tmp_path):
-    dst = str(tmp_path / "copy")
-    fresh(saved, dst)
-    return dst
 
 
 def _checkpoint(tmp_path, name="ck"):

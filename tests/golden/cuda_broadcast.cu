@@ -1,10 +1,5 @@
 extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, const float *__restrict__ in1, const float *__restrict__ in2, float *__restrict__ out0, const int64_t R, const int64_t C) {
-  int err = 0;  // integer division by zero: the result is 0, as in CuPy
-  (void)err;
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < R * C; i += stride) {
-    const int64_t r = i / C;
-    const int64_t c = i - r * C;
+//@ broadcast_loop
     const float x0 = in0[r * C + c];
     const float x1 = in1[r];
     const float x2 = in2[c];

@@ -1,9 +1,5 @@
 extern "C" __global__ void tf_fused_0(const int32_t *__restrict__ in0, const float *__restrict__ in1, float *__restrict__ out0, const int64_t R, const int64_t C) {
-  int err = 0;  // integer division by zero: the result is 0, as in CuPy
-  (void)err;
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; c < C; c += stride) {
-    const int64_t r = 0;
+//@ flat_loop
     const int32_t x0 = in0[r * C + c];
     const float x1 = in1[r * C + c];
     const float v2 = ((float)x0);
@@ -14,11 +10,7 @@ extern "C" __global__ void tf_fused_0(const int32_t *__restrict__ in0, const flo
 
 extern "C" __global__ void tf_fused_1(const float *__restrict__ in0, const int32_t *__restrict__ in1, int32_t *__restrict__ out0, const int64_t R, const int64_t C) {
   const float v4 = __int_as_float((int)0x00000000u);
-  int err = 0;  // integer division by zero: the result is 0, as in CuPy
-  (void)err;
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; c < C; c += stride) {
-    const int64_t r = 0;
+//@ flat_loop
     const float x0 = in0[r * C + c];
     const int32_t x1 = in1[r * C + c];
     const uint8_t v5 = (x0 > v4);

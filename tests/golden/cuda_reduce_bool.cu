@@ -1,11 +1,8 @@
 extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, uint8_t *__restrict__ out0, const int64_t R, const int64_t C) {
   const float v1 = __int_as_float((int)0x3f000000u);
-  int err = 0;  // integer division by zero: the result is 0, as in CuPy
-  (void)err;
-  for (int64_t r = blockIdx.x; r < R; r += gridDim.x) {
+//@ row_loop
     int acc3 = 0;
-    for (int64_t c = threadIdx.x; c < C; c += blockDim.x) {
-      const float x0 = in0[r * C + c];
+//@ column_loop_x0
       const uint8_t v2 = (x0 > v1);
       acc3 |= (v2 != 0);
     }
@@ -17,12 +14,9 @@ extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, uint8_t *__
 
 extern "C" __global__ void tf_fused_1(const float *__restrict__ in0, uint8_t *__restrict__ out0, const int64_t R, const int64_t C) {
   const float v4 = __int_as_float((int)0xbf000000u);
-  int err = 0;  // integer division by zero: the result is 0, as in CuPy
-  (void)err;
-  for (int64_t r = blockIdx.x; r < R; r += gridDim.x) {
+//@ row_loop
     int acc6 = 1;
-    for (int64_t c = threadIdx.x; c < C; c += blockDim.x) {
-      const float x0 = in0[r * C + c];
+//@ column_loop_x0
       const uint8_t v5 = (x0 > v4);
       acc6 &= (v5 != 0);
     }

@@ -1,10 +1,7 @@
 extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, float *__restrict__ out0, const int64_t R, const int64_t C) {
-  int err = 0;  // integer division by zero: the result is 0, as in CuPy
-  (void)err;
-  for (int64_t r = blockIdx.x; r < R; r += gridDim.x) {
+//@ row_loop
     double acc2 = 0;
-    for (int64_t c = threadIdx.x; c < C; c += blockDim.x) {
-      const float x0 = in0[r * C + c];
+//@ column_loop_x0
       const float v1 = (x0 * x0);
       acc2 += v1;
     }
@@ -15,12 +12,9 @@ extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, float *__re
 }
 
 extern "C" __global__ void tf_fused_1(const float *__restrict__ in0, float *__restrict__ out0, const int64_t R, const int64_t C) {
-  int err = 0;  // integer division by zero: the result is 0, as in CuPy
-  (void)err;
-  for (int64_t r = blockIdx.x; r < R; r += gridDim.x) {
+//@ row_loop
     int nan4 = 0; float acc4 = INFINITY;
-    for (int64_t c = threadIdx.x; c < C; c += blockDim.x) {
-      const float x0 = in0[r * C + c];
+//@ column_loop_x0
       acc4 = x0 < acc4 ? x0 : acc4;
       nan4 |= (x0 != x0);
     }

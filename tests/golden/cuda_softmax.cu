@@ -1,10 +1,7 @@
 extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, float *__restrict__ out0, const int64_t R, const int64_t C) {
-  int err = 0;  // integer division by zero: the result is 0, as in CuPy
-  (void)err;
-  for (int64_t r = blockIdx.x; r < R; r += gridDim.x) {
+//@ row_loop
     int nan1 = 0; float acc1 = -INFINITY;
-    for (int64_t c = threadIdx.x; c < C; c += blockDim.x) {
-      const float x0 = in0[r * C + c];
+//@ column_loop_x0
       acc1 = x0 > acc1 ? x0 : acc1;
       nan1 |= (x0 != x0);
     }
@@ -13,16 +10,14 @@ extern "C" __global__ void tf_fused_0(const float *__restrict__ in0, float *__re
     if (nan1) acc1 = NAN;
     const float v1 = (float)acc1;
     double acc5 = 0;
-    for (int64_t c = threadIdx.x; c < C; c += blockDim.x) {
-      const float x0 = in0[r * C + c];
+//@ column_loop_x0
       const float v3 = (x0 - v1);
       const float v4 = expf(v3);
       acc5 += v4;
     }
     acc5 = tf_block_reduce(acc5, TfAdd());
     const float v5 = (float)acc5;
-    for (int64_t c = threadIdx.x; c < C; c += blockDim.x) {
-      const float x0 = in0[r * C + c];
+//@ column_loop_x0
       const float v3 = (x0 - v1);
       const float v4 = expf(v3);
       const float v6 = (v4 / v5);

@@ -2,21 +2,11 @@
 list append -> tf.stack, tensor-dependent if/else with different branches."""
 import numpy as np
 import tapeflow as tf
-
-
-@tf.function
-def collatz_steps(n):
-    steps = tf.constant(0)
-    while n != 1:
-        if n % 2 == 0:
-            n = n // 2
-        else:
-            n = 3 * n + 1
-        steps += 1
-    return steps
+from corpus.programs_basic import while_collatz
 
 
 def test_collatz_while_with_tensor_if():
+    collatz_steps = tf.function(while_collatz)  # the corpus's program (tests/corpus/programs_basic.py)
     for n, want in [(1, 0), (6, 8), (27, 111)]:
         assert int(collatz_steps(tf.constant(n))) == want
 

@@ -92,20 +92,3 @@ def test_custom_gradient_log1pexp_numerically_stable():
         y = log1pexp(x)
     dy = tape.gradient(y, x)
     np.testing.assert_allclose(dy.numpy(), [0.5, 1 / (1 + np.exp(-10)), 1.0], rtol=1e-6)
-
-
-def test_custom_gradient_with_variables():
-    v = tf.Variable(2.0)
-
-    @tf.custom_gradient
-    def scaled(x):
-        def grad(dy, variables=None):
-            return dy * v, [dy * x * 100.0]  # deliberately distinct from the true d/dv
-        return x * v, grad
-
-    x = tf.constant(3.0)
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = scaled(x)
-    gx, gv = tape.gradient(y, [x, v])
-    assert float(gx) == 2.0 and float(gv) == 300.0

@@ -7,9 +7,25 @@ from tapeflow.runtime.errors import with_location
 _MODES = {"horizontal": (2,), "vertical": (1,), "horizontal_and_vertical": (2, 1)}
 
 
+def _image_batch(layer, inputs, known_size):
+    """(an NHWC batch, whether `inputs` was one HWC image); known_size: height and width
+    must be static (the layer builds matrices of that size)."""
+    x = inputs
+    single = x.shape.rank == 3
+    if single:
+        x = tf.expand_dims(x, 0)
+    if x.shape.rank != 4 or (known_size and (x.shape[1] is None or x.shape[2] is None)):
+        size = " with known height and width" if known_size else " or (height, width, channels)"
+        raise ValueError(with_location(
+            f"{type(layer).__name__} {layer.name}: expected images (batch, height, width, channels){size}, "
+            f"got shape {x.shape}"))
+    return x, single
+
+
 class RandomFlip(Layer):
     """Flip each image of an NHWC batch (or a single HWC image) left-right and/or
     up-down, each example independently with probability 1/2."""
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     def __init__(self, mode="horizontal_and_vertical", seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -20,14 +36,7 @@ class RandomFlip(Layer):
     def call(self, inputs, training=None):
         if not training:
             return inputs
-        x = inputs
-        single = x.shape.rank == 3
-        if single:
-            x = tf.expand_dims(x, 0)
-        if x.shape.rank != 4:
-            raise ValueError(with_location(
-                f"RandomFlip {self.name}: expected images (batch, height, width, channels) or "
-                f"(height, width, channels), got shape {x.shape}"))
+        x, single = _image_batch(self, inputs, known_size=False)
         for axis in _MODES[self.mode]:
             # One draw per example: (batch, 1, 1, 1) broadcasts over the image.
             coin = tf.random.uniform(tf.stack([tf.shape(x)[0], 1, 1, 1]), seed=self.seed)
@@ -62,6 +71,7 @@ class RandomTranslation(Layer):
     width (per example), bilinear between pixels.  The shift is separable, so it
     is applied as two per-example (n, n) interpolation matrices (rows, then
     columns); out-of-image pixels come from fill_mode.  Identity unless training."""
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     def __init__(self, height_factor, width_factor, fill_mode="reflect", interpolation="bilinear",
                  seed=None, fill_value=0.0, **kwargs):
@@ -95,14 +105,7 @@ class RandomTranslation(Layer):
     def call(self, inputs, training=None):
         if not training:
             return inputs
-        x = inputs
-        single = x.shape.rank == 3
-        if single:
-            x = tf.expand_dims(x, 0)
-        if x.shape.rank != 4 or x.shape[1] is None or x.shape[2] is None:
-            raise ValueError(with_location(
-                f"RandomTranslation {self.name}: expected images (batch, height, width, channels) with known "
-                f"height and width, got shape {x.shape}"))
+        x, single = _image_batch(self, inputs, known_size=True)
         batch, height, width = tf.shape(x)[0], x.shape[1], x.shape[2]
         rows, row_total = self._shift_matrix(batch, height, self._height_range, x.dtype)
         cols, col_total = self._shift_matrix(batch, width, self._width_range, x.dtype)

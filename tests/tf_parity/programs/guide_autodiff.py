@@ -160,3 +160,22 @@ def program_stop_gradient(tf):
     with tf.GradientTape() as tape:
         y = x * tf.stop_gradient(x * 3.0)
     return {"g": tape.gradient(y, x)}
+
+
+def program_source_dtypes_and_unconnected_none(tf):
+    # (formerly hand-written in tests/programs/test_prog_guide_autodiff.py)
+    x = tf.Variable([1.0, 2.0], dtype=tf.float64)
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(tf.exp(x))
+    g64 = t.gradient(y, x)
+    v = tf.Variable(3)
+    with tf.GradientTape() as t:
+        y = tf.cast(v, tf.float32) * 2.0
+    g_int = t.gradient(y, v)
+    w = tf.Variable([2.0, 2.0])
+    s = tf.Variable(3.0)
+    with tf.GradientTape() as t:
+        z = s ** 2
+    unconnected = t.gradient(z, w, unconnected_gradients="none")
+    return {"float64": g64, "int": "None" if g_int is None else g_int,
+            "none": "None" if unconnected is None else unconnected}

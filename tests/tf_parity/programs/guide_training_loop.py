@@ -5,30 +5,6 @@ XS = np.linspace(-2.0, 2.0, 16).astype("float32")
 YS = (3.0 * XS + 2.0 + np.sin(XS * 7.0) * 0.3).astype("float32")
 
 
-def program_linear_model_gradient_descent(tf):
-    class MyModel(tf.Module):
-        def __init__(self):
-            super().__init__()
-            self.w = tf.Variable(5.0)
-            self.b = tf.Variable(0.0)
-
-        def __call__(self, x):
-            return self.w * x + self.b
-
-    def loss(target_y, predicted_y):
-        return tf.reduce_mean(tf.square(target_y - predicted_y))
-    model = MyModel()
-    losses = []
-    for _ in range(10):
-        with tf.GradientTape() as t:
-            current_loss = loss(YS, model(XS))
-        dw, db = t.gradient(current_loss, [model.w, model.b])
-        model.w.assign_sub(0.1 * dw)
-        model.b.assign_sub(0.1 * db)
-        losses.append(current_loss)
-    return {"losses": losses, "w": model.w, "b": model.b}
-
-
 def program_training_loop_function(tf):
     w = tf.Variable(1.0)
     b = tf.Variable(0.0)

@@ -234,3 +234,60 @@ def program_custom_gradient_returning_input_in_function(tf):
         out_x = f(x)
         out_v = f(v * v)
     return {"dx": t.gradient(out_x, x), "dv": t.gradient(out_v, v)}
+
+
+# ---- Small exact cases of the same APIs (formerly guide_advanced_autodiff.py).
+@tolerance(rtol=1e-5, atol=1e-5)   # 1 - tanh(x)**2 near saturation: float32 cancellation
+def program_jacobian_matrix(tf):
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    w = tf.Variable([[0.5, -1.0, 0.0], [1.0, 0.25, 2.0]])
+    with tf.GradientTape() as tape:
+        y = tf.nn.tanh(x @ w)
+    j = tape.jacobian(y, w)
+    return {"shape": j.shape, "j": j}
+
+
+def program_batch_jacobian_small(tf):
+    x = tf.constant([[1.0, 2.0, 3.0], [0.5, -1.0, 0.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.sigmoid(x * 2.0)[:, :2] * tf.reduce_sum(x, axis=1, keepdims=True)
+    j = tape.batch_jacobian(y, x)
+    return {"shape": j.shape, "j": j}
+
+
+def program_hessian_via_nested_jacobian(tf):
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as t2:
+        with tf.GradientTape() as t1:
+            y = tf.reduce_sum(x ** 3) + x[0] * x[1]
+        g = t1.gradient(y, x)
+    return {"h": t2.jacobian(g, x)}
+
+
+def program_gradient_of_nonscalar_sums(tf):
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as t:
+        y = tf.stack([x[0] * x[1], x[0] ** 2])
+    return {"g": t.gradient(y, x)}
+
+
+def program_output_gradients(tf):
+    x = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as t:
+        y = x * x
+    return {"g": t.gradient(y, x, output_gradients=tf.constant([10.0, 0.5]))}
+
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def program_batch_jacobian_in_function(tf):
+    layer = _dense(tf, 3, "tanh", 2, 0.7)
+    x = _ramp(tf, [4, 2], 0.9)
+
+    def jacobian(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = layer(x)
+        return tape.batch_jacobian(y, x)
+    return {"graph": tf.function(jacobian)(x), "eager": jacobian(x)}

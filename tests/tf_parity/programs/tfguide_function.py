@@ -5,24 +5,7 @@ output is captured and compared; `tf.print` output (written by TensorFlow's kern
 straight to the process's stderr) is not, so cells that show it return the values
 instead.  Cells on tf.string tensors use an int stand-in until strings land.
 """
-import contextlib
-import io
-
-
-def _printed(fn, *args, **kwargs):
-    """(result, the lines fn printed with Python print)."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        result = fn(*args, **kwargs)
-    return result, out.getvalue().splitlines()
-
-
-def _error_name(fn):
-    try:
-        fn()
-    except Exception as exc:  # the class name is what the guide cell demonstrates
-        return type(exc).__name__
-    return None
+from _cells import error_name, printed
 
 
 def program_usage_add(tf):
@@ -80,10 +63,10 @@ def program_input_signature(tf):
         print("Tracing with", x)
         return tf.where(x % 2 == 0, x // 2, 3 * x + 1)
 
-    out, lines = _printed(next_collatz, tf.constant([1, 2]))
+    out, lines = printed(next_collatz, tf.constant([1, 2]))
     return {"out": out, "lines": lines,
-            "rank_error": _error_name(lambda: next_collatz(tf.constant([[1, 2], [3, 4]]))),
-            "dtype_error": _error_name(lambda: next_collatz(tf.constant([1.0, 2.0])))}
+            "rank_error": error_name(lambda: next_collatz(tf.constant([[1, 2], [3, 4]]))),
+            "dtype_error": error_name(lambda: next_collatz(tf.constant([1.0, 2.0])))}
 
 
 def program_unknown_dimensions(tf):
@@ -95,7 +78,7 @@ def program_unknown_dimensions(tf):
     def cell():
         print(g(tf.constant([1, 2, 3])))
         print(g(tf.constant([1, 2, 3, 4, 5])))
-    _, lines = _printed(cell)
+    _, lines = printed(cell)
     return {"lines": lines}
 
 
@@ -114,15 +97,50 @@ def program_python_vs_tensor_arguments(tf):
         train(num_steps=20)
         train(num_steps=tf.constant(10))
         train(num_steps=tf.constant(20))
-    _, lines = _printed(cell)
+    _, lines = printed(cell)
     return {"lines": lines, "traces": train.experimental_get_tracing_count()}
 
 
 def program_new_function_retraces(tf):
     def f():
         print('Tracing!')
-    _, lines = _printed(lambda: (tf.function(f)(), tf.function(f)()))
+    _, lines = printed(lambda: (tf.function(f)(), tf.function(f)()))
     return {"lines": lines}
+
+
+def _fruits_with_trace_type(tf, complete):
+    """The guide's fruit classes with a custom TraceType; complete=True adds the
+    placeholder_value that TF 2.21 requires (the guide's cell lacks it)."""
+    class FruitTraceType(tf.types.experimental.TraceType):
+        def __init__(self, fruit_type):
+            self.fruit_type = fruit_type
+
+        def is_subtype_of(self, other):
+            return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
+
+        def most_specific_common_supertype(self, others):
+            return self if all(self == other for other in others) else None
+
+        if complete:
+            def placeholder_value(self, placeholder_context=None):
+                return self.fruit_type()
+
+        def __eq__(self, other):
+            return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
+
+        def __hash__(self):
+            return hash(self.fruit_type)
+
+    class FruitWithTraceType:
+        def __tf_tracing_type__(self, context):
+            return FruitTraceType(type(self))
+
+    class AppleWithTraceType(FruitWithTraceType):
+        flavor = tf.constant([1, 2])
+
+    class MangoWithTraceType(FruitWithTraceType):
+        flavor = tf.constant([3, 4])
+    return AppleWithTraceType, MangoWithTraceType
 
 
 def program_tracing_protocol(tf):
@@ -143,32 +161,7 @@ def program_tracing_protocol(tf):
     get_mixed_flavor(Apple(), Mango())
     generic_traces = get_mixed_flavor.experimental_get_tracing_count()
 
-    class FruitTraceType(tf.types.experimental.TraceType):
-        def __init__(self, fruit_type):
-            self.fruit_type = fruit_type
-
-        def is_subtype_of(self, other):
-            return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
-
-        def most_specific_common_supertype(self, others):
-            return self if all(self == other for other in others) else None
-
-        def __eq__(self, other):
-            return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
-
-        def __hash__(self):
-            return hash(self.fruit_type)
-
-    class FruitWithTraceType:
-        def __tf_tracing_type__(self, context):
-            return FruitTraceType(type(self))
-
-    class AppleWithTraceType(FruitWithTraceType):
-        flavor = tf.constant([1, 2])
-
-    class MangoWithTraceType(FruitWithTraceType):
-        flavor = tf.constant([3, 4])
-
+    AppleWithTraceType, MangoWithTraceType = _fruits_with_trace_type(tf, complete=False)
     second = get_mixed_flavor(AppleWithTraceType(), MangoWithTraceType())
     get_mixed_flavor(AppleWithTraceType(), MangoWithTraceType())
     return {"first": first, "second": second, "generic_traces": generic_traces,
@@ -182,34 +175,7 @@ def program_tracing_protocol_complete(tf):
     def get_mixed_flavor(fruit_a, fruit_b):
         return fruit_a.flavor + fruit_b.flavor
 
-    class FruitTraceType(tf.types.experimental.TraceType):
-        def __init__(self, fruit_type):
-            self.fruit_type = fruit_type
-
-        def is_subtype_of(self, other):
-            return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
-
-        def most_specific_common_supertype(self, others):
-            return self if all(self == other for other in others) else None
-
-        def placeholder_value(self, placeholder_context=None):
-            return self.fruit_type()
-
-        def __eq__(self, other):
-            return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
-
-        def __hash__(self):
-            return hash(self.fruit_type)
-
-    class FruitWithTraceType:
-        def __tf_tracing_type__(self, context):
-            return FruitTraceType(type(self))
-
-    class AppleWithTraceType(FruitWithTraceType):
-        flavor = tf.constant([1, 2])
-
-    class MangoWithTraceType(FruitWithTraceType):
-        flavor = tf.constant([3, 4])
+    AppleWithTraceType, MangoWithTraceType = _fruits_with_trace_type(tf, complete=True)
 
     first = get_mixed_flavor(AppleWithTraceType(), MangoWithTraceType())
     second = get_mixed_flavor(AppleWithTraceType(), MangoWithTraceType())
@@ -238,13 +204,13 @@ def program_concrete_function(tf):
         print(double_ints(a=tf.constant(2)))
         from_spec = double.get_concrete_function(tf.TensorSpec(shape=[], dtype=tf.int32))
         print(from_spec(tf.constant(3)))
-    _, lines = _printed(cell)
+    _, lines = printed(cell)
     return {"lines": lines, "traces": double.experimental_get_tracing_count()}
 
 
-def program_concrete_function_printed(tf):
+def program_concrete_functionprinted(tf):
     double = _double(tf)
-    _, lines = _printed(lambda: print(double.get_concrete_function(tf.constant(1))))
+    _, lines = printed(lambda: print(double.get_concrete_function(tf.constant(1))))
     return {"lines": lines[1:]}     # lines[0] is the trace-time print
 
 
@@ -259,7 +225,7 @@ def program_concrete_function_signature(tf):
 def program_concrete_function_incompatible(tf):
     double = _double(tf)
     concrete = double.get_concrete_function(tf.constant(1))
-    return {"error": _error_name(lambda: concrete(tf.constant(1.0)))}
+    return {"error": error_name(lambda: concrete(tf.constant(1.0)))}
 
 
 def program_concrete_python_argument(tf):
@@ -270,7 +236,7 @@ def program_concrete_python_argument(tf):
     # tapeflow traces unknown-rank tensors only per rank met (see the report).
     square = pow.get_concrete_function(a=tf.TensorSpec([], tf.float32), b=2)
     return {"printed": str(square), "value": square(tf.constant(10.0)),
-            "error": _error_name(lambda: square(tf.constant(10.0), b=3))}
+            "error": error_name(lambda: square(tf.constant(10.0), b=3))}
 
 
 def program_obtaining_graphs(tf):
@@ -322,7 +288,7 @@ def program_fizzbuzz(tf):
             else:
                 print('Tracing default branch')
                 tf.print(i)
-    _, lines = _printed(lambda: (fizzbuzz(tf.constant(5)), fizzbuzz(tf.constant(20))))
+    _, lines = printed(lambda: (fizzbuzz(tf.constant(5)), fizzbuzz(tf.constant(20))))
     return {"lines": lines, "traces": fizzbuzz.experimental_get_tracing_count()}
 
 
@@ -436,7 +402,7 @@ def program_tracing_double_with_strings(tf):
         print(double(tf.constant(1)))
         print(double(tf.constant("a")))
         print(double(tf.constant("b")))      # no new trace
-    _, lines = _printed(cell)
+    _, lines = printed(cell)
     return {"lines": lines, "traces": double.experimental_get_tracing_count()}
 
 
@@ -451,9 +417,9 @@ def program_concrete_function_strings(tf):
         print(from_spec(tf.constant("c")))
         print(double_strings)
         return double_strings
-    double_strings, lines = _printed(cell)
+    double_strings, lines = printed(cell)
     return {"lines": lines, "traces": double.experimental_get_tracing_count(),
-            "incompatible": _error_name(lambda: double_strings(tf.constant(1)))}
+            "incompatible": error_name(lambda: double_strings(tf.constant(1)))}
 
 
 def program_tracing_double(tf):
@@ -469,5 +435,40 @@ def program_tracing_double(tf):
         print()
         # double(tf.constant("a")): strings skipped until the strings issue lands
         print(double(tf.constant(2)))
-    _, lines = _printed(cell)
+    _, lines = printed(cell)
     return {"lines": lines, "traces": double.experimental_get_tracing_count()}
+
+
+def program_reduce_retracing(tf):
+    # (formerly hand-written in tests/programs/test_prog_guide_function.py)
+    @tf.function(reduce_retracing=True)
+    def g(x):
+        return x * 2
+
+    outs = [g(tf.ones([n])) for n in range(1, 6)]
+    return {"outs": outs, "traces": g.experimental_get_tracing_count()}
+
+
+def program_user_names_like_converter_placeholders(tf):
+    # The guide's dynamic_rnn carries a variable called `state`; the converters' templates
+    # use placeholders with such names, which must not capture user variables.
+    @tf.function
+    def f(x):
+        state, test, body, target = tf.zeros([]), tf.constant(0.0), tf.constant(1.0), tf.constant(2.0)
+        state_out, options, itr = tf.constant(0.0), tf.constant(0.0), tf.constant(0.0)
+        for i in tf.range(3):
+            state += x
+            test += 1.0
+            body *= 2.0
+            target -= 1.0
+            options += 2.0
+            itr += 5.0
+            if state > 1.0:
+                state_out = state
+            else:
+                state_out = -state
+        while test < 5.0:
+            test += 1.0
+            body += 1.0
+        return state, test, body, target, options, itr, state_out
+    return {"out": list(f(tf.constant(1.0)))}

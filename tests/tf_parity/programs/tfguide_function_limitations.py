@@ -4,23 +4,8 @@ tensors, recursion, globals and closures, object arguments, creating variables,
 several optimizers).  tfguide_function.py has the sections before them.
 """
 import contextlib
-import io
 
-
-def _printed(fn, *args, **kwargs):
-    """(result, the lines fn printed with Python print)."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        result = fn(*args, **kwargs)
-    return result, out.getvalue().splitlines()
-
-
-def _error_name(fn):
-    try:
-        fn()
-    except Exception as exc:  # the class name is what the guide cell demonstrates
-        return type(exc).__name__
-    return None
+from _cells import error_name, printed
 
 
 def program_python_side_effects(tf):
@@ -28,7 +13,7 @@ def program_python_side_effects(tf):
     def f(x):
         print("Traced with", x)
         tf.print("Executed with", x)
-    _, lines = _printed(lambda: (f(1), f(1), f(2)))
+    _, lines = printed(lambda: (f(1), f(1), f(2)))
     return {"lines": lines, "traces": f.experimental_get_tracing_count()}
 
 
@@ -39,11 +24,13 @@ def program_changing_globals(tf):
     def side_effect(x):
         print('Python side effect')
         external_list.append(x)
-    _, lines = _printed(lambda: (side_effect(1), side_effect(1), side_effect(1)))
+    _, lines = printed(lambda: (side_effect(1), side_effect(1), side_effect(1)))
     return {"lines": lines, "appended": len(external_list)}
 
 
-def program_python_counter_guard(tf):
+def _counter_model(tf, init_scope):
+    """The guide's Model that guards a variable update with a Python counter (inside
+    tf.init_scope when init_scope: then the update runs once, eagerly)."""
     class Model(tf.Module):
         def __init__(self):
             self.v = tf.Variable(0)
@@ -52,27 +39,20 @@ def program_python_counter_guard(tf):
         @tf.function
         def __call__(self):
             if self.counter == 0:
-                self.counter += 1
-                self.v.assign_add(1)
+                with tf.init_scope() if init_scope else contextlib.nullcontext():
+                    self.counter += 1
+                    self.v.assign_add(1)
             return self.v
-    m = Model()
+    return Model()
+
+
+def program_python_counter_guard(tf):
+    m = _counter_model(tf, init_scope=False)
     return {"values": [m().numpy() for _ in range(3)], "counter": m.counter}
 
 
 def program_init_scope_guard(tf):
-    class Model(tf.Module):
-        def __init__(self):
-            self.v = tf.Variable(0)
-            self.counter = 0
-
-        @tf.function
-        def __call__(self):
-            if self.counter == 0:
-                with tf.init_scope():
-                    self.counter += 1
-                    self.v.assign_add(1)
-            return self.v
-    m = Model()
+    m = _counter_model(tf, init_scope=True)
     return {"values": [m().numpy() for _ in range(3)], "counter": m.counter}
 
 
@@ -131,7 +111,7 @@ def program_leaked_tensor_returned(tf):
     except AttributeError:
         caught = "AttributeError"
     return {"correct": correct_a.numpy(), "leaked_numpy": caught,
-            "captured": _error_name(lambda: captures_leaked_tensor(tf.constant(2)))}
+            "captured": error_name(lambda: captures_leaked_tensor(tf.constant(2)))}
 
 
 def program_leaky_collections(tf):
@@ -157,7 +137,7 @@ def program_recursive_tensor(tf):
             return recursive_fn(n - 1)
         else:
             return 1
-    return {"raises": _error_name(lambda: recursive_fn(tf.constant(5))) is not None}
+    return {"raises": error_name(lambda: recursive_fn(tf.constant(5))) is not None}
 
 
 def program_recursive_python(tf):
@@ -168,7 +148,7 @@ def program_recursive_python(tf):
             return recursive_fn(n - 1)
         else:
             return 1
-    out, lines = _printed(recursive_fn, 5)
+    out, lines = printed(recursive_fn, 5)
     return {"out": out, "lines": lines}
 
 
@@ -254,7 +234,7 @@ def program_variable_created_every_call(tf):
     def f(x):
         v = tf.Variable(1.0)
         return v
-    return {"error": _error_name(lambda: f(1.0))}
+    return {"error": error_name(lambda: f(1.0))}
 
 
 def program_variable_created_once(tf):
@@ -271,16 +251,21 @@ def program_variable_created_once(tf):
     return {"first": c(), "second": c()}
 
 
-def program_two_optimizers_one_function(tf):
-    opt1 = tf.keras.optimizers.Adam(learning_rate=1e-2)
-    opt2 = tf.keras.optimizers.Adam(learning_rate=1e-3)
-
-    @tf.function
+def _train_step(tf):
+    """The guide's train_step, taking the optimizer as an argument."""
     def train_step(w, x, y, optimizer):
         with tf.GradientTape() as tape:
             L = tf.reduce_sum(tf.square(w * x - y))
         gradients = tape.gradient(L, [w])
         optimizer.apply_gradients(zip(gradients, [w]))
+    return train_step
+
+
+def program_two_optimizers_one_function(tf):
+    opt1 = tf.keras.optimizers.Adam(learning_rate=1e-2)
+    opt2 = tf.keras.optimizers.Adam(learning_rate=1e-3)
+
+    train_step = tf.function(_train_step(tf))
 
     w = tf.Variable(2.)
     x = tf.constant([-1.])
@@ -288,18 +273,14 @@ def program_two_optimizers_one_function(tf):
     train_step(w, x, y, opt1)
     after_first = w.numpy()
     return {"after_first": after_first,
-            "second_optimizer": _error_name(lambda: train_step(w, x, y, opt2))}
+            "second_optimizer": error_name(lambda: train_step(w, x, y, opt2))}
 
 
 def program_concrete_function_per_optimizer(tf):
     opt1 = tf.keras.optimizers.Adam(learning_rate=1e-2)
     opt2 = tf.keras.optimizers.Adam(learning_rate=1e-3)
 
-    def train_step(w, x, y, optimizer):
-        with tf.GradientTape() as tape:
-            L = tf.reduce_sum(tf.square(w * x - y))
-        gradients = tape.gradient(L, [w])
-        optimizer.apply_gradients(zip(gradients, [w]))
+    train_step = _train_step(tf)
 
     w = tf.Variable(2.)
     x = tf.constant([-1.])

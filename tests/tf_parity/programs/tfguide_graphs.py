@@ -3,15 +3,7 @@
 Python `print` output is captured and compared.  Timing cells return values only;
 cells drawing tf.random.uniform use fixed tensors so both libraries see the same input.
 """
-import contextlib
-import io
-
-
-def _printed(fn, *args, **kwargs):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        result = fn(*args, **kwargs)
-    return result, out.getvalue().splitlines()
+from _cells import printed
 
 
 def program_regular_vs_function(tf):
@@ -82,7 +74,7 @@ def program_polymorphism(tf):
         print(my_relu(tf.constant([3., -3.])))
         print(my_relu(tf.constant(-2.5)))
         print(my_relu(tf.constant([-1., 1.])))
-    _, lines = _printed(cell)
+    _, lines = printed(cell)
     return {"lines": lines, "traces": my_relu.experimental_get_tracing_count(),
             "signatures": my_relu.pretty_printed_concrete_signatures()}
 
@@ -113,10 +105,10 @@ def program_print_once_per_trace(tf):
         sq_diff = tf.pow(y_true - y_pred, 2)
         return tf.reduce_mean(sq_diff)
     y_true, y_pred = tf.constant(Y_TRUE), tf.constant(Y_PRED)
-    _, graph_lines = _printed(lambda: [get_MSE(y_true, y_pred) for _ in range(3)])
+    _, graph_lines = printed(lambda: [get_MSE(y_true, y_pred) for _ in range(3)])
     tf.config.run_functions_eagerly(True)
     try:
-        error, eager_lines = _printed(lambda: [get_MSE(y_true, y_pred) for _ in range(3)])
+        error, eager_lines = printed(lambda: [get_MSE(y_true, y_pred) for _ in range(3)])
     finally:
         tf.config.run_functions_eagerly(False)
     return {"graph_lines": graph_lines, "eager_lines": eager_lines, "error": error[-1]}
@@ -148,5 +140,25 @@ def program_when_tracing(tf):
         print(a_function_with_python_side_effect(tf.constant(3)))
         print(a_function_with_python_side_effect(2))
         print(a_function_with_python_side_effect(3))
-    _, lines = _printed(cell)
+    _, lines = printed(cell)
     return {"lines": lines}
+
+
+def program_non_strict_execution(tf):
+    # (formerly hand-written in tests/programs/test_prog_guide_function.py)
+    @tf.function
+    def unused_return_graph(x):
+        tf.gather(x, [1])  # a result nobody uses: the graph need not run it
+        return x
+
+    @tf.function
+    def check(x):
+        tf.debugging.assert_positive(x)  # a stateful check: it runs
+        return x
+
+    try:
+        check(tf.constant([-1.0]))
+        raised = None
+    except tf.errors.InvalidArgumentError as exc:
+        raised = type(exc).__name__
+    return {"unused": unused_return_graph(tf.constant([0.0])), "raised": raised}

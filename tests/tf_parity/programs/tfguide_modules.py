@@ -41,6 +41,22 @@ def _modules(tf):
     return Dense, SequentialModule
 
 
+def _two_flexible_layers(base, layer, method):
+    """The guide's two-layer model of flexible layers: a tf.Module called through __call__
+    or a keras.Model called through call."""
+    class MySequential(base):
+        def __init__(self, name=None, **kwargs):
+            super().__init__(name=name, **kwargs)
+            self.dense_1 = layer(out_features=3)
+            self.dense_2 = layer(out_features=2)
+
+        def forward(self, x):
+            x = self.dense_1(x)
+            return self.dense_2(x)
+    setattr(MySequential, method, MySequential.forward)
+    return MySequential
+
+
 def _flexible(tf):
     class FlexibleDenseModule(tf.Module):
         def __init__(self, out_features, name=None):
@@ -56,16 +72,7 @@ def _flexible(tf):
             y = tf.matmul(x, self.w) + self.b
             return tf.nn.relu(y)
 
-    class MySequentialModule(tf.Module):
-        def __init__(self, name=None):
-            super().__init__(name=name)
-            self.dense_1 = FlexibleDenseModule(out_features=3)
-            self.dense_2 = FlexibleDenseModule(out_features=2)
-
-        def __call__(self, x):
-            x = self.dense_1(x)
-            return self.dense_2(x)
-    return MySequentialModule
+    return _two_flexible_layers(tf.Module, FlexibleDenseModule, "__call__")
 
 
 def program_simple_module(tf):
@@ -99,11 +106,16 @@ def program_waiting_to_create_variables(tf):
             "variables": [(v.name, v.shape) for v in my_model.variables]}
 
 
-def program_checkpoint_roundtrip(tf):
+def _flexible_model_called(tf):
+    """(the class, the guide's model of it, its input, its output) for the checkpoint cells."""
     MySequentialModule = _flexible(tf)
     my_model = MySequentialModule(name="the_model")
     x = tf.constant([[2.0, 2.0, 2.0]])
-    before = my_model(x)
+    return MySequentialModule, my_model, x, my_model(x)
+
+
+def program_checkpoint_roundtrip(tf):
+    MySequentialModule, my_model, x, before = _flexible_model_called(tf)
     with tempfile.TemporaryDirectory() as tmp:
         chkp_path = os.path.join(tmp, "my_checkpoint")
         checkpoint = tf.train.Checkpoint(model=my_model)
@@ -125,10 +137,7 @@ def program_checkpoint_roundtrip(tf):
 def program_checkpoint_restore_before_build(tf):
     # The guide restores into a new, not yet built module and then calls it:
     # the variables created on that first call take the checkpoint's values.
-    MySequentialModule = _flexible(tf)
-    my_model = MySequentialModule(name="the_model")
-    x = tf.constant([[2.0, 2.0, 2.0]])
-    before = my_model(x)
+    MySequentialModule, my_model, x, before = _flexible_model_called(tf)
     with tempfile.TemporaryDirectory() as tmp:
         chkp_path = os.path.join(tmp, "my_checkpoint")
         tf.train.Checkpoint(model=my_model).write(chkp_path)
@@ -140,18 +149,11 @@ def program_checkpoint_restore_before_build(tf):
 
 
 def _graph_module(tf):
-    Dense, _ = _modules(tf)
+    """The guide's SequentialModule with its __call__ decorated with @tf.function."""
+    _, SequentialModule = _modules(tf)
 
-    class MySequentialModule(tf.Module):
-        def __init__(self, name=None):
-            super().__init__(name=name)
-            self.dense_1 = Dense(in_features=3, out_features=3)
-            self.dense_2 = Dense(in_features=3, out_features=2)
-
-        @tf.function
-        def __call__(self, x):
-            x = self.dense_1(x)
-            return self.dense_2(x)
+    class MySequentialModule(SequentialModule):
+        __call__ = tf.function(SequentialModule.__call__)
     return MySequentialModule
 
 
@@ -238,18 +240,12 @@ def _flexible_dense(tf):
     return FlexibleDense
 
 
+def _keras_sequential_model(tf):
+    return _two_flexible_layers(tf.keras.Model, _flexible_dense(tf), "call")
+
+
 def program_keras_model(tf):
-    FlexibleDense = _flexible_dense(tf)
-
-    class MySequentialModel(tf.keras.Model):
-        def __init__(self, name=None, **kwargs):
-            super().__init__(**kwargs)
-            self.dense_1 = FlexibleDense(out_features=3)
-            self.dense_2 = FlexibleDense(out_features=2)
-
-        def call(self, x):
-            x = self.dense_1(x)
-            return self.dense_2(x)
+    MySequentialModel = _keras_sequential_model(tf)
     my_sequential_model = MySequentialModel(name="the_model")
     out = my_sequential_model(tf.constant([[2.0, 2.0, 2.0]]))
     # The guide's next cells list .variables and .submodules: Keras 3 collects no raw
@@ -270,17 +266,7 @@ def program_keras_functional(tf):
 
 
 def program_keras_model_save_load(tf):
-    FlexibleDense = _flexible_dense(tf)
-
-    class MySequentialModel(tf.keras.Model):
-        def __init__(self, name=None, **kwargs):
-            super().__init__(**kwargs)
-            self.dense_1 = FlexibleDense(out_features=3)
-            self.dense_2 = FlexibleDense(out_features=2)
-
-        def call(self, x):
-            x = self.dense_1(x)
-            return self.dense_2(x)
+    MySequentialModel = _keras_sequential_model(tf)
     my_sequential_model = MySequentialModel(name="the_model")
     my_sequential_model(tf.constant([[2.0, 2.0, 2.0]]))
     with tempfile.TemporaryDirectory() as tmp:
@@ -302,3 +288,53 @@ def program_keras_build_step(tf):
     except tf.errors.InvalidArgumentError as e:
         failed = type(e).__name__
     return {"out": out, "failed": failed}
+
+
+# ---- tf.Module details outside the guide's cells (formerly guide_modules.py).
+def program_module_variables_order(tf):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.z = tf.Variable(1.0)
+            self.a = tf.Variable(2.0)
+            self.lst = [tf.Variable(3.0), tf.Variable(4.0)]
+    return {"values": [v.numpy() for v in M().variables]}
+
+
+def program_module_function_trace(tf):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(2.0)
+
+        @tf.function
+        def __call__(self, x):
+            return self.v * x
+    m = M()
+    return {"a": m(tf.constant(3.0)), "b": m(tf.constant([1.0, 2.0]))}
+
+
+def program_name_scope(tf):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__(name="outer")
+            with self.name_scope:
+                self.v = tf.Variable(1.0, name="v")
+    return {"name": M().v.name}
+
+
+def program_saved_model_module(tf):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = tf.Variable(3.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def __call__(self, x):
+            return self.v * x
+    m = M()
+    d = tempfile.mkdtemp()
+    tf.saved_model.save(m, d)
+    loaded = tf.saved_model.load(d)
+    return {"out": loaded(tf.constant([1.0, 2.0])), "v": loaded.v}
+

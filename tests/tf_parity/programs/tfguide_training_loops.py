@@ -26,14 +26,18 @@ def _data(tf):
 
 
 def _model_class(tf, base):
+    """The guide's MyModel (base tf.Module: called through __call__) or MyModelKeras
+    (base tf.keras.Model: called through call)."""
     class MyModel(base):
         def __init__(self, **kwargs):
             super().__init__(**kwargs)
             self.w = tf.Variable(5.0)
             self.b = tf.Variable(0.0)
 
-        def __call__(self, x):
+        def call(self, x):
             return self.w * x + self.b
+    if not issubclass(base, tf.keras.Model):
+        MyModel.__call__ = MyModel.call
     return MyModel
 
 
@@ -106,14 +110,7 @@ def program_keras_model_custom_loop(tf):
     loss = _loss(tf)
     _, _, training_loop = _training(tf, loss)
 
-    class MyModelKeras(tf.keras.Model):
-        def __init__(self, **kwargs):
-            super().__init__(**kwargs)
-            self.w = tf.Variable(5.0)
-            self.b = tf.Variable(0.0)
-
-        def call(self, x):
-            return self.w * x + self.b
+    MyModelKeras = _model_class(tf, tf.keras.Model)
     keras_model = MyModelKeras()
     weights, biases = [], []
     with contextlib.redirect_stdout(io.StringIO()):
@@ -122,14 +119,7 @@ def program_keras_model_custom_loop(tf):
 
 
 def program_keras_save_weights_no_extension(tf):
-    class MyModelKeras(tf.keras.Model):
-        def __init__(self, **kwargs):
-            super().__init__(**kwargs)
-            self.w = tf.Variable(5.0)
-            self.b = tf.Variable(0.0)
-
-        def call(self, x):
-            return self.w * x + self.b
+    MyModelKeras = _model_class(tf, tf.keras.Model)
     keras_model = MyModelKeras()
     keras_model(tf.constant([1.0]))
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,0 +1,44 @@
+"""The API table, tf.nn and tf.image.
+
+Add a public name: one line below (format: tapeflow/_api/__init__.py)."""
+
+ROWS = """
+# module                     | namespaces            | names (public=attr where the two differ)
+# ---- tf.nn
+runtime.ops.math_ops         | tf math nn            | sigmoid tanh
+runtime.ops.nn_ops           | linalg math nn        | l2_normalize
+runtime.ops.special_ops      | math nn               | in_top_k
+runtime.ops.nn_ops           | math nn               | log_sigmoid softplus
+runtime.ops.sort_ops         | math nn               | top_k
+runtime.ops.conv_ops         | nn                    | avg_pool avg_pool2d conv2d max_pool max_pool2d
+runtime.ops.conv_variants    | nn                    | avg_pool1d conv1d conv2d_transpose depthwise_conv2d
+runtime.ops.conv_variants    | nn                    | max_pool1d separable_conv2d
+runtime.ops.nn_ops           | nn                    | batch_normalization bias_add crelu dropout elu
+runtime.ops.nn_ops           | nn                    | embedding_lookup gelu l2_loss leaky_relu
+runtime.ops.nn_ops           | nn                    | log_poisson_loss log_softmax moments relu6 selu
+runtime.ops.nn_ops           | nn                    | sigmoid_cross_entropy_with_logits silu softmax
+runtime.ops.nn_ops           | nn                    | softmax_cross_entropy_with_logits softsign
+runtime.ops.nn_ops           | nn                    | sparse_softmax_cross_entropy_with_logits swish
+runtime.ops.nn_ops           | nn                    | weighted_cross_entropy_with_logits
+distribute.strategy          | nn                    | compute_average_loss scale_regularization_loss
+runtime.ops.math_ops         | nn                    | relu
+runtime.ops.nn_ops           | math                  | log_softmax softmax softsign
+runtime.ops.nn_ops           | math nn               | zero_fraction
+runtime.ops.nn_ops           | nn                    | local_response_normalization normalize_moments
+runtime.ops.nn_ops           | nn                    | lrn=local_response_normalization
+runtime.ops.sequence_ops     | nn                    | depth_to_space space_to_depth
+runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
+# ---- tf.image
+runtime.ops.image_ops        | image                 | ResizeMethod convert_image_dtype flip_left_right
+runtime.ops.image_ops        | image                 | flip_up_down per_image_standardization
+runtime.ops.image_ops        | image                 | random_flip_left_right random_flip_up_down resize
+runtime.ops.image_ops        | image                 | rgb_to_grayscale
+runtime.ops.image_adjust_ops | image                 | adjust_brightness adjust_contrast central_crop
+runtime.ops.image_adjust_ops | image                 | random_brightness random_contrast random_crop
+runtime.ops.image_adjust_ops | image                 | resize_with_crop_or_pad rot90
+runtime.ops.conv_ops         | image                 | extract_patches=image_extract_patches
+image_geometry               | image                 | crop_to_bounding_box grayscale_to_rgb image_gradients
+image_geometry               | image                 | pad_to_bounding_box psnr total_variation transpose
+image_color                  | image                 | adjust_gamma adjust_hue adjust_saturation hsv_to_rgb
+image_color                  | image                 | rgb_to_hsv
+"""

@@ -1,0 +1,79 @@
+"""The API table, ops group: the op functions of tf, tf.math, tf.linalg and tf.bitwise.
+
+Add a public name: one line below (format: tapeflow/_api/__init__.py)."""
+
+ROWS = """
+# module                     | namespaces            | names (public=attr where the two differ)
+# ---- tf and tf.math
+runtime.ops.math_ops         | tf math               | abs add ceil cos cosh div_no_nan divide equal erf exp
+runtime.ops.math_ops         | tf math               | expm1 floor floordiv floormod greater greater_equal
+runtime.ops.math_ops         | tf math               | is_finite is_nan less less_equal log log1p logical_and
+runtime.ops.math_ops         | tf math               | logical_not logical_or maximum minimum mod multiply
+runtime.ops.math_ops         | tf math               | negative not_equal pow realdiv=truediv round rsqrt
+runtime.ops.math_ops         | tf math               | scalar_mul=multiply sign sin sqrt square
+runtime.ops.math_ops         | tf math               | squared_difference subtract tan truediv
+runtime.ops.reduce_ops       | tf math               | add_n argmax argmin reduce_all reduce_any
+runtime.ops.reduce_ops       | tf math               | reduce_logsumexp reduce_max reduce_mean reduce_min
+runtime.ops.reduce_ops       | tf math               | reduce_prod reduce_sum
+runtime.ops.sort_ops         | tf                    | argsort sort
+runtime.ops.gather_ops       | tf                    | boolean_mask gather gather_nd one_hot scatter_nd
+runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_add tensor_scatter_nd_max
+runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_min tensor_scatter_nd_sub
+runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_update
+runtime.ops.array_ops        | tf                    | broadcast_to constant expand_dims fill identity
+runtime.ops.array_ops        | tf                    | ones ones_like range=range_ rank reshape shape
+runtime.ops.array_ops        | tf                    | size squeeze stop_gradient transpose where zeros
+runtime.ops.array_ops        | tf                    | zeros_like
+runtime.ops.math_ops         | tf dtypes             | cast
+runtime.ops.matrix_ops       | tf                    | clip_by_global_norm clip_by_norm
+runtime.ops.math_ops         | tf                    | clip_by_value
+runtime.ops.join_ops         | tf                    | concat pad reverse slice split stack tile unstack
+runtime.ops.sort_ops         | tf math               | cumsum
+runtime.ops.linalg_ops       | tf linalg             | einsum matmul tensordot
+runtime.ops.array_ops        | tf linalg             | eye
+runtime.ops.segment_ops      | tf                    | histogram_fixed_width searchsorted unique
+runtime.ops.segment_ops      | tf                    | unique_with_counts
+runtime.ops.layout_ops       | tf                    | linspace meshgrid repeat roll
+runtime.ops.layout_ops       | tf                    | broadcast_dynamic_shape broadcast_static_shape
+runtime.ops.matrix_ops       | tf linalg             | norm
+runtime.ops.indexing         | tf                    | strided_slice
+runtime.ops.special_ops      | tf math               | truncatediv truncatemod
+runtime.ops.sequence_ops     | tf                    | reverse_sequence saturate_cast sequence_mask
+runtime.ops.sequence_ops     | tf                    | unravel_index
+runtime.ops.trig_ops         | tf math               | acos acosh asin asinh atan atanh sinh
+runtime.ops.math_ops         | tf                    | atan2
+# ---- tf.math only
+runtime.ops.math_ops         | math                  | atan2 divide_no_nan=div_no_nan is_inf logical_xor
+runtime.ops.math_ops         | math                  | reciprocal
+runtime.ops.segment_ops      | math                  | bincount confusion_matrix segment_max segment_mean
+runtime.ops.segment_ops      | math                  | segment_min segment_prod segment_sum
+runtime.ops.segment_ops      | math                  | unsorted_segment_max unsorted_segment_mean
+runtime.ops.segment_ops      | math                  | unsorted_segment_min unsorted_segment_prod
+runtime.ops.segment_ops      | math                  | unsorted_segment_sqrt_n unsorted_segment_sum
+runtime.ops.reduce_ops       | math                  | count_nonzero reduce_euclidean_norm reduce_std
+runtime.ops.reduce_ops       | math                  | reduce_variance
+runtime.ops.special_ops      | math                  | cumprod digamma lgamma polygamma polyval
+runtime.ops.special_ops      | math                  | reciprocal_no_nan xdivy xlog1py xlogy
+runtime.ops.sequence_ops     | math                  | invert_permutation is_non_decreasing
+runtime.ops.sequence_ops     | math                  | is_strictly_increasing multiply_no_nan
+runtime.ops.math_ops         | math                  | rint=round
+runtime.ops.reduce_ops       | math                  | accumulate_n=add_n
+# ---- tf.linalg only
+runtime.ops.linalg_ops       | linalg                | adjoint=matrix_transpose matrix_transpose
+runtime.ops.matrix_ops       | linalg                | band_part diag diag_part global_norm matvec set_diag
+runtime.ops.matrix_ops       | linalg                | tensor_diag tensor_diag_part trace
+runtime.ops.decomp_ops       | linalg                | cholesky cholesky_solve det inv logdet slogdet solve
+runtime.ops.decomp_ops       | linalg                | triangular_solve
+runtime.ops.svd_ops          | linalg                | svd
+runtime.ops.matrix_ops       | linalg                | cross lstsq
+runtime.ops.eigen_ops        | linalg                | eigh eigvalsh qr
+linalg_svd                   | linalg                | matrix_rank normalize pinv
+# ---- tf_api2: special functions (tf.math) and partition ops (tf)
+runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
+runtime.ops.special_ops      | math                  | nextafter
+log_space                    | math                  | cumulative_logsumexp lbeta
+partition                    | tf                    | dynamic_partition dynamic_stitch shape_n
+# ---- tf.bitwise
+runtime.ops.math_ops         | bitwise               | bitwise_and bitwise_or bitwise_xor invert left_shift
+runtime.ops.math_ops         | bitwise               | right_shift
+"""
