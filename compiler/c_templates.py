@@ -35,7 +35,8 @@ CTYPES = {
 FLOAT_UNARY = {
     "exp": "@exp({0})", "expm1": "@expm1({0})", "log": "@log({0})", "log1p": "@log1p({0})",
     "sqrt": "@sqrt({0})", "rsqrt": "(1 / @sqrt({0}))", "sin": "@sin({0})", "cos": "@cos({0})",
-    "tan": "@tan({0})", "tanh": "@tanh({0})", "cosh": "@cosh({0})", "erf": "@erf({0})", "floor": "@floor({0})",
+    "tan": "@tan({0})", "tanh": "@tanh({0})", "cosh": "@cosh({0})", "erf": "@erf({0})", "erfc": "@erfc({0})",
+    "floor": "@floor({0})",
     "sinh": "@sinh({0})", "asin": "@asin({0})", "acos": "@acos({0})", "atan": "@atan({0})",
     "asinh": "@asinh({0})", "acosh": "@acosh({0})", "atanh": "@atanh({0})",
     "ceil": "@ceil({0})", "round": "@nearbyint({0})", "abs": "@fabs({0})", "neg": "(-{0})",
@@ -52,7 +53,7 @@ INT_UNARY = {
 }
 FLOAT_BINARY = {
     "add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})", "div": "({0} / {1})",
-    "pow": "@pow({0}, {1})", "atan2": "@atan2({0}, {1})",
+    "pow": "@pow({0}, {1})", "atan2": "@atan2({0}, {1})", "nextafter": "@nextafter({0}, {1})",
     "maximum": "(({0} >= {1} || {0} != {0}) ? {0} : {1})",
     "minimum": "(({0} <= {1} || {0} != {0}) ? {0} : {1})",
     "floordiv": "@floor({0} / {1})",

@@ -70,7 +70,51 @@ def _np_abs_u(a):
     return np.abs(np.linalg.svd(a, full_matrices=False)[0])
 
 
+def _sym(x):
+    return x + tf.linalg.matrix_transpose(x)
+
+
+def _np_sym(x):
+    return x + np.swapaxes(x, -1, -2)
+
+
+def _qr_rebuilt(a):
+    q, r = tf.linalg.qr(a)
+    return tf.matmul(q, r)
+
+
+def _qr_invariants(a):
+    # sign-free functions of Q and R, so that finite differences see a smooth function
+    q, r = tf.linalg.qr(a)
+    return [tf.abs(r), q * q]
+
+
+def _np_qr_invariants(a):
+    q, r = np.linalg.qr(a)
+    return [np.abs(r), q * q]
+
+
+def _eigh_invariants(x):
+    e, v = tf.linalg.eigh(_sym(x))
+    return [e, v * v]
+
+
+def _np_eigh_invariants(x):
+    e, v = np.linalg.eigh(_np_sym(x))
+    return [e, v * v]
+
+
 ROWS = {
+    "qr": Row([Case(_qr_rebuilt, lambda a: a, [rand((4, 3))], wrt=(0,)),
+               Case(_qr_invariants, _np_qr_invariants, [rand((4, 3))], wrt=(0,)),
+               Case(_qr_invariants, _np_qr_invariants, [rand((2, 3, 3))], wrt=(0,)),
+               Case(lambda a: tf.linalg.qr(a, full_matrices=True)[0].shape.as_list(),
+                    lambda a: [5, 5], [rand((5, 2))], trace=False)], True),
+    "eigh": Row([Case(_eigh_invariants, _np_eigh_invariants, [rand((3, 3))], wrt=(0,)),
+                 Case(_eigh_invariants, _np_eigh_invariants, [rand((2, 4, 4))], wrt=(0,)),
+                 # only the lower triangle is read: the gradient above the diagonal is 0
+                 Case(lambda x: tf.linalg.eigvalsh(x), lambda x: np.linalg.eigvalsh(x), [rand((3, 3))],
+                      wrt=(0,))], True),
     # u and v are unique up to sign: compare the rebuilt matrix and |u|; s has a gradient
     "svd": Row([Case(_svd_rebuilt, lambda a: a, [rand((4, 3))]),
                 Case(_svd_rebuilt, lambda a: a, [rand((2, 2, 3))]),

@@ -25,9 +25,9 @@ def _private_cache(tmp_path_factory):
 X86 = platform.machine() in ("x86_64", "AMD64")
 FLOAT_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1e30, -1e-30, 7.25, -88.5, 2.0]
 EXACT_FLOAT_UNARY = ["neg", "abs", "sign", "floor", "ceil", "round", "relu", "sqrt", "rsqrt"]
-APPROX_FLOAT_UNARY = ["exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "softplus", "cosh",
-                      "sinh", "asin", "acos", "atan", "asinh", "acosh", "atanh"]
-EXACT_FLOAT_BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "floordiv", "mod",
+APPROX_FLOAT_UNARY = ["exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "erfc", "softplus",
+                      "cosh", "sinh", "asin", "acos", "atan", "asinh", "acosh", "atanh"]
+EXACT_FLOAT_BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "floordiv", "mod", "nextafter",
                       "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
 APPROX_FLOAT_BINARY = ["pow", "atan2"]
 INT_UNARY = ["neg", "abs", "sign", "relu", "invert"]

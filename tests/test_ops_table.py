@@ -20,6 +20,7 @@ import op_rows_complex
 import op_rows_linalg
 import op_rows_random
 import op_rows_segment
+import op_rows_special
 import op_rows_strings
 
 from op_cases import (F32, F64, I32, Case, Row, away_from_zero, binary, bools, floats_off_grid,  # noqa: F401
@@ -432,6 +433,7 @@ ROWS.update(op_rows_linalg.ROWS)
 ROWS.update(op_rows_segment.ROWS)
 ROWS.update(op_rows_random.ROWS)
 ROWS.update(op_rows_strings.ROWS)
+ROWS.update(op_rows_special.ROWS)
 
 
 # --- the tests ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Public control flow: tf.cond, tf.while_loop, tf.switch_case.
+"""Public control flow: tf.cond, tf.while_loop, tf.switch_case, tf.case.
 
 Eagerly they are Python control flow on the values.  While tracing, a
 predicate known at trace time (a Python bool or an eager tensor) still picks the
@@ -133,5 +133,51 @@ def switch_case(branch_index, branch_fns, default=None, name=None):
             return fallback()
         k, fn = items[pos]
         return staging.stage_cond(math_ops.equal(index, k), fn, lambda: chain(pos + 1), what="switch_case")
+
+    return chain(0)
+
+
+def _case_pairs(pred_fn_pairs):
+    if isinstance(pred_fn_pairs, dict):
+        pred_fn_pairs = list(pred_fn_pairs.items())
+    if not isinstance(pred_fn_pairs, (list, tuple)):
+        raise TypeError(with_location(f"case: pred_fn_pairs must be a list or dict, got "
+                                      f"{type(pred_fn_pairs).__name__}"))
+    for pair in pred_fn_pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(with_location(f"case: each entry of pred_fn_pairs must be a 2-tuple, got {pair!r}"))
+        if not callable(pair[1]):
+            raise TypeError(with_location(f"case: fn for predicate {pair[0]!r} must be callable"))
+    return [staging.as_tensor(p) for p, _ in pred_fn_pairs], [fn for _, fn in pred_fn_pairs]
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """The result of the first fn whose predicate is True, else default().  Without a default
+    the last fn is it, and one predicate must hold (an InvalidArgumentError otherwise, as in
+    TensorFlow); exclusive is accepted and, as in TensorFlow 2, not enforced."""
+    from tapeflow.runtime.ops import join_ops, reduce_ops
+    from tapeflow.runtime import dtypes
+    from .logging_ops import Assert
+    preds, fns = _case_pairs(pred_fn_pairs)
+    if default is not None and not callable(default):
+        raise TypeError(with_location("case: default must be callable"))
+    if not preds:
+        if default is None:
+            raise ValueError(with_location("case: pred_fn_pairs must not be empty"))
+        return default()
+    # exclusive=True checks nothing: TensorFlow 2's check is a control dependency of the
+    # outer cond, which neither eager nor tf.function execution waits for (measured: both
+    # return the first true branch), so a program relying on it never saw an error.
+    if default is None:
+        counted = reduce_ops.reduce_sum(join_ops.stack([math_ops.cast(p, dtypes.int32) for p in preds]))
+        Assert(math_ops.greater(counted, 0), ["case: none of the conditions evaluated as True:",
+                                              join_ops.stack(preds)])
+        default = fns[-1]
+        preds, fns = preds[:-1], fns[:-1]
+
+    def chain(pos):
+        if pos == len(preds):
+            return default()
+        return cond(preds[pos], fns[pos], lambda: chain(pos + 1))
 
     return chain(0)

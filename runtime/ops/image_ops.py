@@ -128,7 +128,8 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
     if x.dtype.is_integer and dtype.is_floating:
         return M.cast(x, dtype) / float(x.dtype.max)
     if x.dtype.is_floating and dtype.is_integer:
-        return M.cast(M.round(M.clip_by_value(x, 0.0, 1.0) * float(dtype.max)), dtype)
+        # TensorFlow's rule: scale by max + 0.5, then truncate (0.5 -> 128 for uint8, 1.0 -> 255)
+        return M.cast(M.clip_by_value(x, 0.0, 1.0) * (float(dtype.max) + 0.5), dtype)
     if x.dtype.is_floating and dtype.is_floating:
         return M.cast(x, dtype)
     raise NotImplementedError(with_location(

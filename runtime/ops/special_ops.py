@@ -138,6 +138,18 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     return bind(CUMPROD, (x,), attrs)
 
 
+# --- nextafter ------------------------------------------------------------------------------
+# The next representable value after x toward y; piecewise constant, so no gradient (TF's too).
+NEXTAFTER = defprim("nextafter", lambda xp, x, y: xp.nextafter(x, y), R.broadcast, None, kind="binary")
+
+
+def nextafter(x1, x2, name=None):
+    x, y = M.binary_args(x1, x2, "nextafter")
+    if x.dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(with_location(f"nextafter expects float32 or float64 tensors, got {x.dtype.name}"))
+    return bind(NEXTAFTER, (x, y), _NO_ATTRS)
+
+
 # --- composites ------------------------------------------------------------------------------
 def _x_times(fn, x, y, op):
     """x * fn(y), and 0 where x == 0 (even where fn(y) is inf or NaN)."""

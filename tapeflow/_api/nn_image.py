@@ -37,4 +37,8 @@ runtime.ops.image_adjust_ops | image                 | adjust_brightness adjust_
 runtime.ops.image_adjust_ops | image                 | random_brightness random_contrast random_crop
 runtime.ops.image_adjust_ops | image                 | resize_with_crop_or_pad rot90
 runtime.ops.conv_ops         | image                 | extract_patches=image_extract_patches
+image_geometry               | image                 | crop_to_bounding_box grayscale_to_rgb image_gradients
+image_geometry               | image                 | pad_to_bounding_box psnr total_variation transpose
+image_color                  | image                 | adjust_gamma adjust_hue adjust_saturation hsv_to_rgb
+image_color                  | image                 | rgb_to_hsv
 """

@@ -71,6 +71,13 @@ runtime.ops.complex_ops      | tf math               | complex
 runtime.ops.complex_ops      | math                  | real imag conj angle
 fft_api                      | signal                | fft fft2d fft3d ifft ifft2d ifft3d rfft rfft2d rfft3d
 fft_api                      | signal                | irfft irfft2d irfft3d
+runtime.ops.eigen_ops        | linalg                | eigh eigvalsh qr
+linalg_svd                   | linalg                | matrix_rank normalize pinv
+# ---- tf_api2: special functions (tf.math) and partition ops (tf)
+runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
+runtime.ops.special_ops      | math                  | nextafter
+log_space                    | math                  | cumulative_logsumexp lbeta
+partition                    | tf                    | dynamic_partition dynamic_stitch shape_n
 # ---- tf.bitwise
 runtime.ops.math_ops         | bitwise               | bitwise_and bitwise_or bitwise_xor invert left_shift
 runtime.ops.math_ops         | bitwise               | right_shift

@@ -62,3 +62,14 @@ class experimental:  # noqa: N801 - tf.data.experimental namespace
             out = dataset._derive(dataset._produce, int(expected_cardinality))
             return out
         return check
+
+
+# --- names added by tf_api2 (one line per public name; to move into the table of issue #16) ---
+from tapeflow.data import experimental_ops as _xops  # noqa: E402
+
+experimental.enumerate_dataset = staticmethod(_xops.enumerate_dataset)
+experimental.dense_to_ragged_batch = staticmethod(_xops.dense_to_ragged_batch)
+experimental.shuffle_and_repeat = staticmethod(_xops.shuffle_and_repeat)
+experimental.map_and_batch = staticmethod(_xops.map_and_batch)
+experimental.unbatch = staticmethod(_xops.unbatch)
+experimental.Counter = staticmethod(_xops.Counter)

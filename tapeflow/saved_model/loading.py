@@ -24,9 +24,13 @@ from .format import CONSTANTS_DIR, FORMAT, MAX_PROGRAM_BYTES, PROGRAM, VARIABLES
 from .loaded import LoadedFunction, LoadedModel, Signature
 
 
-def load(export_dir):
+def load(export_dir, tags=None, options=None):
     """The saved model in directory `export_dir`: `.signatures[name](**inputs)`
-    returns a dict of outputs; saved tf.functions are methods of the object."""
+    returns a dict of outputs; saved tf.functions are methods of the object.  `tags`
+    (TensorFlow's MetaGraph tags) are accepted: a tapeflow saved model has one graph set."""
+    if options is not None and (options.experimental_skip_checkpoint or options.experimental_load_function_aliases):
+        raise NotImplementedError("tf.saved_model.load: LoadOptions(experimental_skip_checkpoint=True or "
+                                  "experimental_load_function_aliases=True) is not implemented")
     path = os.fspath(export_dir)
     if not isinstance(path, str):
         raise SavedModelError(f"no saved model at {path!r}: the path must be a str")
@@ -200,3 +204,9 @@ def _signature(name, entry, functions, where):
         names = [x[0] for x in items]
         expect(len(set(names)) == len(names), where, f"two {kind}s have the same name")
     return Signature(name, concrete, inputs, outputs)
+
+
+def contains_saved_model(export_dir):
+    """Whether `export_dir` holds a (completely written) tapeflow saved model."""
+    path = os.fspath(export_dir)
+    return os.path.isfile(os.path.join(path, PROGRAM))

@@ -31,3 +31,20 @@ class SaveOptions:
         self.experimental_image_format = bool(experimental_image_format)
         self.experimental_skip_saver = bool(experimental_skip_saver)
         self.experimental_sharding_callback = experimental_sharding_callback
+
+
+class LoadOptions:
+    """tf.saved_model.LoadOptions.  tapeflow restores every variable of the model, so
+    allow_partial_checkpoint changes nothing; experimental_skip_checkpoint=True and
+    experimental_load_function_aliases=True are refused by load (not implemented)."""
+    __slots__ = ("allow_partial_checkpoint", "experimental_io_device", "experimental_skip_checkpoint",
+                 "experimental_variable_policy", "experimental_load_function_aliases")
+
+    def __init__(self, allow_partial_checkpoint=False, experimental_io_device=None,
+                 experimental_skip_checkpoint=False, experimental_variable_policy=None,
+                 experimental_load_function_aliases=False):
+        self.allow_partial_checkpoint = bool(allow_partial_checkpoint)
+        self.experimental_io_device = experimental_io_device
+        self.experimental_skip_checkpoint = bool(experimental_skip_checkpoint)
+        self.experimental_variable_policy = experimental_variable_policy
+        self.experimental_load_function_aliases = bool(experimental_load_function_aliases)

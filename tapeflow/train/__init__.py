@@ -11,3 +11,12 @@ from tapeflow.train.optimizers import (  # noqa: F401
 from tapeflow.io.example_pb import (  # noqa: F401  (tf.train's protocol messages)
     BytesList, Example, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List, SequenceExample,
 )
+
+# --- names added by tf_api2 (one line per public name; to move into the table of issue #16) ---
+from tapeflow.train.checkpoint_classes import get_checkpoint_state  # noqa: F401,E402
+from tapeflow.train.checkpoint_reading import (  # noqa: F401,E402
+    CheckpointOptions,
+    checkpoints_iterator,
+    load_checkpoint,
+)
+from tapeflow.train.moving_average import ExponentialMovingAverage  # noqa: F401,E402

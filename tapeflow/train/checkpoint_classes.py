@@ -48,11 +48,11 @@ class Checkpoint(Trackable):
     def _roots(self):
         return self._trackable_children()
 
-    def write(self, file_prefix):
+    def write(self, file_prefix, options=None):
         """Write to exactly `file_prefix` (no numbering, no state file); returns the path."""
         return fmt.write_objects(file_prefix, self._roots())
 
-    def save(self, file_prefix):
+    def save(self, file_prefix, options=None):
         """Write to `file_prefix-N` (N = save_counter after incrementing) and record it
         as the latest checkpoint of its directory; returns the path."""
         counter = self.save_counter
@@ -71,10 +71,10 @@ class Checkpoint(Trackable):
             counter.assign_sub(convert_to_tensor(1, counter.dtype))
             raise
 
-    def read(self, save_path):
+    def read(self, save_path, options=None):
         return fmt.read_objects(save_path, self._roots())
 
-    def restore(self, save_path):
+    def restore(self, save_path, options=None):
         """Restore from `save_path` (None: nothing to restore, for restore-or-initialize)."""
         if save_path is None:
             return fmt.LoadStatus([], [], [])
@@ -147,6 +147,29 @@ def latest_checkpoint(checkpoint_dir):
     return os.path.join(checkpoint_dir, names[-1]) if names else None
 
 
+class CheckpointState:
+    """What tf.train.get_checkpoint_state returns: the newest checkpoint and the recorded ones."""
+
+    def __init__(self, model_checkpoint_path, all_model_checkpoint_paths):
+        self.model_checkpoint_path = model_checkpoint_path
+        self.all_model_checkpoint_paths = list(all_model_checkpoint_paths)
+
+    def __repr__(self):
+        return (f"CheckpointState(model_checkpoint_path={self.model_checkpoint_path!r}, "
+                f"all_model_checkpoint_paths={self.all_model_checkpoint_paths!r})")
+
+
+def get_checkpoint_state(checkpoint_dir, latest_filename=None):
+    """The checkpoint state of `checkpoint_dir` (paths joined to it), or None without one."""
+    if latest_filename is not None:
+        raise NotImplementedError("get_checkpoint_state: latest_filename is not supported (one state file)")
+    checkpoint_dir = os.fspath(checkpoint_dir)
+    names = [n for n in _read_state(checkpoint_dir) if _exists(checkpoint_dir, n)]
+    if not names:
+        return None
+    return CheckpointState(os.path.join(checkpoint_dir, names[-1]), [os.path.join(checkpoint_dir, n) for n in names])
+
+
 class CheckpointManager:
     """Numbered saves of one Checkpoint in a directory, keeping the newest max_to_keep."""
 
@@ -172,7 +195,7 @@ class CheckpointManager:
     def latest_checkpoint(self):
         return self.checkpoints[-1] if self._names else None
 
-    def save(self, checkpoint_number=None, check_interval=True):
+    def save(self, checkpoint_number=None, check_interval=True, options=None):
         if checkpoint_number is None:
             counter = self._checkpoint.save_counter
             counter.assign_add(convert_to_tensor(1, counter.dtype))

@@ -1,0 +1,110 @@
+"""Orthogonal decompositions: qr, eigh (self-adjoint eigendecomposition) and eigvalsh,
+batched over leading axes (pinv, matrix_rank, normalize: tapeflow/linalg_svd.py).
+
+Gradients, written in tapeflow ops (tapeable and traceable):
+  qr (m >= n, reduced):  M = R gR^T - gQ^T Q,  gA = (gQ + Q copyltu(M)) R^-T
+                         (copyltu: M's lower triangle mirrored onto the upper one)
+  eigh:                  gA = V (diag(ge) + F o (V^T gV)) V^T,  F_ij = 1 / (e_j - e_i) (0 on
+                         ties), then folded onto the lower triangle, which is all eigh reads
+                         (TensorFlow's rule: an input change above the diagonal does nothing).
+Eigenvectors and Q's columns are unique only up to sign; LAPACK's signs may differ from
+TensorFlow's Eigen kernels, so compare Q R, V diag(e) V^T or |V|, not V itself.
+"""
+from ..errors import with_location
+from ..registry import Aval, bind, defprim
+from ..tensor import convert_to_tensor
+from . import array_ops as A
+from . import decomp_ops as D
+from . import linalg_ops as L
+from . import math_ops as M
+from . import matrix_ops as MX
+from . import reduce_ops as RD
+
+
+def _float_matrices(a, op):
+    if not a.dtype.is_floating:
+        raise TypeError(f"{op} expects floating-point matrices, got {a.dtype.name}")
+    if len(a.shape) < 2:
+        raise ValueError(f"{op} needs a tensor of rank >= 2, got shape {list(a.shape)}")
+    return a.shape
+
+
+# --- qr ----------------------------------------------------------------------------------
+def _qr_impl(xp, a, full_matrices):
+    q, r = xp.linalg.qr(a, mode="complete" if full_matrices else "reduced")
+    return q.astype(a.dtype), r.astype(a.dtype)
+
+
+def _qr_rule(a, full_matrices):
+    *batch, m, n = _float_matrices(a, "qr")
+    k = None if m is None or n is None else min(m, n)
+    kq = m if full_matrices else k
+    return Aval(tuple(batch) + (m, kq), a.dtype), Aval(tuple(batch) + (kq, n), a.dtype)
+
+
+def _copyltu(x):
+    low = MX.band_part(x, -1, 0)
+    return low + L.matrix_transpose(MX.band_part(x, -1, 0) - MX.band_part(x, 0, 0))
+
+
+def _qr_vjp(g, out, a, full_matrices):
+    g_q, g_r = g
+    q, r = out
+    m, n = a.shape[-2:]
+    if full_matrices and m != n or m < n:
+        raise NotImplementedError(with_location(
+            f"qr: the gradient is implemented for full_matrices=False and rows >= columns "
+            f"(TensorFlow's condition), got shape {list(a.shape)}"))
+    g_q = A.zeros_like(q) if g_q is None else g_q
+    g_r = A.zeros_like(r) if g_r is None else g_r
+    mm = L.matmul(r, g_r, transpose_b=True) - L.matmul(g_q, q, transpose_a=True)
+    rhs = g_q + L.matmul(q, _copyltu(mm))
+    # rhs R^-T = (R^-1 rhs^T)^T
+    return (L.matrix_transpose(D.triangular_solve(r, L.matrix_transpose(rhs), lower=False)),)
+
+
+QR = defprim("qr", _qr_impl, _qr_rule, _qr_vjp, multiple_results=True)
+
+
+def qr(input, full_matrices=False, name=None):  # noqa: A002
+    """(q, r) with input = q r, q orthonormal columns, r upper triangular."""
+    return bind(QR, (convert_to_tensor(input),), {"full_matrices": bool(full_matrices)})
+
+
+# --- eigh --------------------------------------------------------------------------------
+def _eigh_impl(xp, a):
+    e, v = xp.linalg.eigh(a)  # reads the lower triangle, as TensorFlow does
+    return e.astype(a.dtype), v.astype(a.dtype)
+
+
+def _eigh_rule(a):
+    *batch, m, n = _float_matrices(a, "eigh")
+    if m is not None and n is not None and m != n:
+        raise ValueError(f"eigh needs square matrices, got shape {list(a.shape)}")
+    return Aval(tuple(batch) + (m,), a.dtype), Aval(a.shape, a.dtype)
+
+
+def _eigh_vjp(g, out, a):
+    g_e, g_v = g
+    e, v = out
+    inner = A.zeros_like(v)
+    if g_v is not None:
+        gap = A.expand_dims(e, -2) - A.expand_dims(e, -1)  # gap[i, j] = e_j - e_i
+        inner = M.div_no_nan(L.matmul(v, g_v, transpose_a=True), gap)
+    if g_e is not None:
+        inner = MX.set_diag(inner, g_e)
+    grad = L.matmul(v, L.matmul(inner, v, transpose_b=True))
+    grad = MX.band_part(grad + L.matrix_transpose(grad), -1, 0)
+    return (MX.set_diag(grad, MX.diag_part(grad) * 0.5),)
+
+
+EIGH = defprim("eigh", _eigh_impl, _eigh_rule, _eigh_vjp, multiple_results=True)
+
+
+def eigh(tensor, name=None):
+    """(e, v): ascending eigenvalues and eigenvectors (columns) of self-adjoint matrices."""
+    return bind(EIGH, (convert_to_tensor(tensor),), {})
+
+
+def eigvalsh(tensor, name=None):
+    return eigh(tensor)[0]

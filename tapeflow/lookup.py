@@ -1,0 +1,108 @@
+"""tf.lookup: StaticHashTable, StaticVocabularyTable and KeyValueTensorInitializer.
+
+A table is its keys and values as constant tensors; lookup compares every input with every
+key (equal over a broadcast [..., n_keys] matrix, then the first match), so it is one
+composite of tensor ops that runs eagerly, inside tf.function and in Dataset.map alike.
+Its cost is inputs x keys: fine for vocabularies of thousands, not of millions."""
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.tensor import convert_to_tensor
+from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import gather_ops as G
+from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.ops import reduce_ops as RD
+
+
+class KeyValueTensorInitializer:
+    def __init__(self, keys, values, key_dtype=None, value_dtype=None, name=None):
+        self._keys = convert_to_tensor(keys, dtype=key_dtype)
+        self._values = convert_to_tensor(values, dtype=value_dtype)
+        if self._keys.shape.rank != 1 or self._values.shape.rank != 1 or \
+                self._keys.shape[0] != self._values.shape[0]:
+            raise ValueError(with_location(
+                f"KeyValueTensorInitializer: keys and values must be vectors of one length, got shapes "
+                f"{list(self._keys.shape)} and {list(self._values.shape)}"))
+
+    @property
+    def key_dtype(self):
+        return self._keys.dtype
+
+    @property
+    def value_dtype(self):
+        return self._values.dtype
+
+
+def _match(table_keys, keys, op):
+    keys = convert_to_tensor(keys)
+    if keys.dtype is not table_keys.dtype:
+        raise TypeError(with_location(f"{op}: the table's keys are {table_keys.dtype.name}, the lookup keys "
+                                      f"{keys.dtype.name}"))
+    hits = M.equal(A.expand_dims(keys, -1), table_keys)
+    found = RD.reduce_any(hits, -1)
+    first = RD.argmax(M.cast(hits, dtypes.int32), -1, output_type=dtypes.int32)
+    return keys, found, first
+
+
+class StaticHashTable:
+    """An immutable map from the initializer's keys to its values; default_value elsewhere."""
+
+    def __init__(self, initializer, default_value, name=None, experimental_is_anonymous=False):
+        self._init = initializer
+        self._default = convert_to_tensor(default_value, dtype=initializer.value_dtype)
+        self.name = name
+
+    key_dtype = property(lambda self: self._init.key_dtype)
+    value_dtype = property(lambda self: self._init.value_dtype)
+    default_value = property(lambda self: self._default)
+
+    def size(self, name=None):
+        return A.size(self._init._keys, dtypes.int64)
+
+    def lookup(self, keys, name=None):
+        keys, found, first = _match(self._init._keys, keys, "StaticHashTable.lookup")
+        if self._init._keys.shape[0] == 0:
+            return A.fill(A.shape(keys), self._default)
+        picked = G.gather(self._init._values, first)
+        return A.where(found, picked, A.zeros_like(picked) + self._default)
+
+    def export(self, name=None):
+        return self._init._keys, self._init._values
+
+    def __getitem__(self, keys):
+        return self.lookup(keys)
+
+
+class StaticVocabularyTable:
+    """Known keys map to their int64 ids; others to size + hash(key) % num_oov_buckets
+    (farmhash Fingerprint64 for strings, TensorFlow's buckets)."""
+
+    def __init__(self, initializer, num_oov_buckets, lookup_key_dtype=None, name=None,
+                 experimental_is_anonymous=False):
+        if num_oov_buckets <= 0:
+            raise ValueError(with_location(f"StaticVocabularyTable: num_oov_buckets must be > 0, got "
+                                           f"{num_oov_buckets}"))
+        if initializer.value_dtype is not dtypes.int64:
+            raise TypeError(with_location(f"StaticVocabularyTable: the values must be int64, got "
+                                          f"{initializer.value_dtype.name}"))
+        if initializer.key_dtype is not dtypes.string:
+            raise NotImplementedError("StaticVocabularyTable: only string keys are implemented")
+        self._init = initializer
+        self._buckets = int(num_oov_buckets)
+        self.name = name
+
+    key_dtype = property(lambda self: self._init.key_dtype)
+    value_dtype = property(lambda self: dtypes.int64)
+
+    def size(self, name=None):
+        return A.size(self._init._keys, dtypes.int64) + self._buckets
+
+    def lookup(self, keys, name=None):
+        from tapeflow import strings
+        keys, found, first = _match(self._init._keys, keys, "StaticVocabularyTable.lookup")
+        oov = strings.to_hash_bucket_fast(keys, self._buckets) + A.size(self._init._keys, dtypes.int64)
+        if self._init._keys.shape[0] == 0:
+            return oov
+        return A.where(found, G.gather(self._init._values, first), oov)
+
+    def __getitem__(self, keys):
+        return self.lookup(keys)
