@@ -61,8 +61,9 @@ def _fold(x):
     return A.reshape(x, [-1] + list(x.shape.dims[2:]))
 
 
-def _unfold(y, depth):
-    return A.reshape(y, [-1, depth] + list(y.shape.dims[1:]))
+def _unfold(y, depth, dims=None):
+    """(N * D, ...) -> (N, D, ...); `dims` when y's static shape lost them (a dynamic batch)."""
+    return A.reshape(y, [-1, depth] + list(dims or y.shape.dims[1:]))
 
 
 def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None, name=None):  # noqa: A002
@@ -128,7 +129,9 @@ def _static_shape(output_shape, op):
     if isinstance(output_shape, TensorBase):
         output_shape = output_shape.numpy()
     try:
-        return [int(d.numpy() if isinstance(d, TensorBase) else d) for d in output_shape]
+        # The batch may be None (a Keras layer on a symbolic batch): it follows the input's.
+        return [None if i == 0 and d is None else int(d.numpy() if isinstance(d, TensorBase) else d)
+                for i, d in enumerate(output_shape)]
     except Exception as e:
         raise ValueError(with_location(f"{op}: output_shape must be known, got {output_shape!r}")) from e
 
@@ -153,9 +156,10 @@ def conv3d_transpose(input, filters, output_shape, strides, padding="SAME", data
         raise InvalidArgumentError(with_location(
             f"{op}: output_shape {shape} does not give input {list(y.shape)} under strides {s} and padding {p}"))
     full, flat = depth + pb + pa, _fold(y)
+    rows = A.shape(flat)[0] if n is None or flat.shape[0] is None else n * od
     total = None
     for i in range(w.shape[0]):
-        z = _unfold(V.conv2d_transpose(flat, w[i], [n * od] + shape[2:], s[1:], p, dilations=d[1:]), od)
+        z = _unfold(V.conv2d_transpose(flat, w[i], [rows] + shape[2:], s[1:], p, dilations=d[1:]), od, shape[2:])
         if s[0] > 1:  # spread the od depths s[0] apart, zeros between
             z = J.stack([z] + [A.zeros_like(z)] * (s[0] - 1), 2)
             z = A.reshape(z, [-1, od * s[0]] + shape[2:])[:, :s[0] * (od - 1) + 1]
@@ -176,7 +180,7 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
     if len(shape) != 3:
         raise ValueError(with_location(f"{op}: output_shape must have 3 entries, got {shape}"))
     z = V.conv2d_transpose(A.expand_dims(y, 1), A.expand_dims(convert_to_tensor(filters), 0),
-                           [shape[0], 1, shape[1], shape[2]], [1, V._one(strides, "strides", op)], padding,
+                           [A.shape(y)[0] if shape[0] is None else shape[0], 1, shape[1], shape[2]], [1, V._one(strides, "strides", op)], padding,
                            dilations=[1, V._one(dilations, "dilations", op)])
     return V._back1(z, data_format)
 

@@ -33,4 +33,11 @@ from tapeflow.keras.layers.recurrent_cells import (  # noqa: F401
 from tapeflow.keras.layers.reshaping import (  # noqa: F401
     Cropping1D, Cropping2D, Permute, RepeatVector, UpSampling1D, UpSampling2D, ZeroPadding1D, ZeroPadding2D,
 )
+# ---- volumetric layers, Conv1DTranspose and Keras's other spellings (keras_layers2)
+from tapeflow.keras.layers.volumetric import (  # noqa: F401
+    AveragePooling3D, AvgPool3D, Conv1DTranspose, Conv3D, Conv3DTranspose, Convolution1DTranspose,
+    Convolution2D, Convolution3D, Convolution3DTranspose, Cropping3D, GlobalAveragePooling3D, GlobalAvgPool3D,
+    GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D, SeparableConvolution2D, UpSampling3D,
+    ZeroPadding3D,
+)
 from tapeflow.keras.layers.wrappers import Bidirectional, TimeDistributed  # noqa: F401
