@@ -10,6 +10,7 @@ from tapeflow.keras.layers.conv import (  # noqa: F401
 )
 from tapeflow.keras.layers.conv_variants import (  # noqa: F401
     Conv1D, Conv2DTranspose, Convolution1D, Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D,
+    DepthwiseConv1D, SeparableConv1D, SeparableConvolution1D,  # keras_layers2
 )
 from tapeflow.keras.layers.core import Activation, Dense, Dropout, Embedding, Flatten, Reshape  # noqa: F401
 from tapeflow.keras.layers.input import Input, InputLayer  # noqa: F401
@@ -18,7 +19,8 @@ from tapeflow.keras.layers.merge import (  # noqa: F401
     Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract, add, average, concatenate, dot,
     maximum, minimum, multiply, subtract,
 )
-from tapeflow.keras.layers.normalization import BatchNormalization, LayerNormalization  # noqa: F401
+from tapeflow.keras.layers.normalization import (  # noqa: F401
+    BatchNormalization, LayerNormalization, RMSNormalization)
 from tapeflow.keras.layers.pooling import (  # noqa: F401
     AveragePooling1D, AvgPool1D, GlobalAveragePooling1D, GlobalAvgPool1D, GlobalMaxPool1D, GlobalMaxPool2D,
     GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D, MaxPooling1D,

@@ -92,3 +92,25 @@ def program_volumetric_model(tf):
     y, grads = step(x)
     step(x * 2.0)
     return {"y": y, "grads": grads, "out_shape": out_shape, "traces": len(traces)}
+
+
+@tolerance(rtol=1e-4, atol=1e-4)
+def program_conv1d_variants_rmsnorm(tf):
+    L = tf.keras.layers
+    x3 = tf.constant(_arr([2, 7, 3], 5))
+    cases = {
+        "dw1d": L.DepthwiseConv1D(3, depth_multiplier=2), "dw1d_same": L.DepthwiseConv1D(2, 2, padding="same"),
+        "dw1d_dil": L.DepthwiseConv1D(3, dilation_rate=2),
+        "sep1d": L.SeparableConv1D(4, 3, depth_multiplier=2, activation="tanh"),
+        "sep1d_alias": L.SeparableConvolution1D(2, 2, strides=2, padding="same"),
+        "rms": L.RMSNormalization(), "rms_eps": L.RMSNormalization(epsilon=0.5),
+    }
+    out = {name: _run(tf, layer, x3, 30 + 3 * i) for i, (name, layer) in enumerate(cases.items())}
+    x4 = tf.constant(_arr([2, 3, 4, 5], 6))
+    out["rms_axes"] = _run(tf, L.RMSNormalization(axis=[2, 3]), x4, 50)
+    try:
+        L.DepthwiseConv1D(3, padding="causal")(x3)
+    except ValueError as e:
+        out["causal"] = type(e).__name__
+    out["rms_half"] = L.RMSNormalization()(tf.cast(x3, tf.float16))
+    return out
