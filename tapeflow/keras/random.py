@@ -4,9 +4,10 @@ dropout, categorical and SeedGenerator.
 `seed=` semantics, as Keras 3:
 - None: a fresh draw from the global stream on every call (tf.random's ops);
 - an int: a fixed draw -- the same numbers on every call (stateless ops);
-- a SeedGenerator: its own stream; each draw advances it, so a generator made
-  with the same seed replays the same sequence. Its draws are stateful random
-  primitives, so inside tf.function every call of the graph gives new numbers.
+- a SeedGenerator: Keras's own rule -- a variable state [seed, 0]; each draw is a
+  stateless draw with the state as its seed, and then adds [0, 1] to the state, so
+  a generator made with the same seed replays Keras's sequence, and inside
+  tf.function every call of the graph gives new numbers.
 """
 import tapeflow as tf
 from tapeflow.runtime.errors import with_location
@@ -19,12 +20,15 @@ class SeedGenerator:
     def __init__(self, seed=None, name=None, **kwargs):
         self.name = name or "seed_generator"
         self.seed = seed
-        self._generator = (Generator.from_non_deterministic_state() if seed is None
-                           else Generator.from_seed(int(seed)))
+        start = int(Generator.from_non_deterministic_state().make_seeds(1)[0, 0].numpy()) % (2 ** 31) \
+            if seed is None else int(seed)
+        self.state = tf.Variable([start, 0], dtype=tf.int64, trainable=False, name="seed_generator_state")
 
     def next(self, ordered=True):
-        """A fresh int64 seed pair drawn from this generator's stream."""
-        return self._generator.make_seeds(1)[:, 0]
+        """The seed pair of the next draw: the state, which then advances by [0, 1]."""
+        value = self.state.read_value() * 1
+        self.state.assign_add(tf.constant([0, 1], tf.int64))
+        return value
 
 
 def _kind(seed, op):
@@ -44,7 +48,7 @@ def _draw(name, shape, a, b, dtype, seed):
     dtype = dtype or "float32"
     kind = _kind(seed, name)
     if kind == "generator":
-        return getattr(seed._generator, name)(shape, a, b, dtype=dtype)
+        return getattr(tf.random, "stateless_" + name)(shape, seed.next(), a, b, dtype=dtype)
     if kind == "fixed":
         return getattr(tf.random, "stateless_" + name)(shape, [seed, 0], a, b, dtype=dtype)
     return getattr(tf.random, name)(shape, a, b, dtype=dtype)
