@@ -9,14 +9,14 @@ order, come from the 2-D ops, slices and pads.
 """
 import numpy as np
 
-from ..errors import InvalidArgumentError, with_location
-from ..tensor import TensorBase, convert_to_tensor
-from . import array_ops as A
-from . import conv_ops as C
-from . import conv_variants as V
-from . import join_ops as J
-from . import math_ops as M
-from . import reduce_ops as RD
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
+from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import conv_ops as C
+from tapeflow.runtime.ops import conv_variants as V
+from tapeflow.runtime.ops import join_ops as J
+from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.ops import reduce_ops as RD
 
 
 def _triple(v, name, op, channels_last=True):
