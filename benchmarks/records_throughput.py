@@ -94,6 +94,9 @@ def run_engine(engine, d, batch):
     out["csv"] = {"seconds": dt, "examples": n, "mb_s": os.path.getsize(csv_path) / 2 ** 20 / dt,
                   "examples_s": n / dt, "check": round(check, 1)}
     out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if engine == "tapeflow":
+        from tapeflow.io import native
+        out["c_readers"] = native.get() is not None
     print(json.dumps(out))
 
 
@@ -127,11 +130,14 @@ def main():
     if args.engine:
         return run_engine(args.engine, args.dir, args.batch)
     make_files(args.dir, args.mb)
+    load_before = os.getloadavg()
     results = [_run(sys.executable, "tapeflow", args.dir, args.batch)]
     tf_python = _tf_python(args.tf_python)
     if tf_python:
         results.append(_run(tf_python, "tensorflow", args.dir, args.batch))
-    print(f"files: {args.mb} MB each, batch {args.batch}")
+    print(f"files: {args.mb} MB each, batch {args.batch}; load average (1 min) {load_before[0]:.1f} before, "
+          f"{os.getloadavg()[0]:.1f} after, on {os.cpu_count()} cores; tapeflow's C readers "
+          f"{'on' if results[0].get('c_readers') else 'off (NumPy/Python path)'}")
     print(f"{'engine':<11} {'pipeline':<9} {'MB/s':>8} {'examples/s':>12} {'seconds':>8} {'peak RSS MB':>12}")
     for r in results:
         for kind in ("tfrecord", "csv"):

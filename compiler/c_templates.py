@@ -36,6 +36,8 @@ FLOAT_UNARY = {
     "exp": "@exp({0})", "expm1": "@expm1({0})", "log": "@log({0})", "log1p": "@log1p({0})",
     "sqrt": "@sqrt({0})", "rsqrt": "(1 / @sqrt({0}))", "sin": "@sin({0})", "cos": "@cos({0})",
     "tan": "@tan({0})", "tanh": "@tanh({0})", "cosh": "@cosh({0})", "erf": "@erf({0})", "floor": "@floor({0})",
+    "sinh": "@sinh({0})", "asin": "@asin({0})", "acos": "@acos({0})", "atan": "@atan({0})",
+    "asinh": "@asinh({0})", "acosh": "@acosh({0})", "atanh": "@atanh({0})",
     "ceil": "@ceil({0})", "round": "@nearbyint({0})", "abs": "@fabs({0})", "neg": "(-{0})",
     # the stable form of the runtime's implementation: exp only of -|x|
     "sigmoid": "({0} >= 0 ? 1 / (1 + @exp(-@fabs({0}))) : @exp(-@fabs({0})) / (1 + @exp(-@fabs({0}))))",

@@ -26,7 +26,9 @@ from .ir import Ref
 from .passes import optimize
 from .reference import run_while
 
-NVRTC_OPTIONS = ()  # the source needs nothing beyond C++11 and NVRTC's built-in math
+# --fmad=false: as -ffp-contract=off on the CPU, a * b + c is rounded twice, as the
+# eager (one op per kernel) path rounds it.  The source needs nothing else.
+NVRTC_OPTIONS = ("--fmad=false",)
 
 
 class DeviceProgram:

@@ -256,6 +256,11 @@ class GraphBuilder(GraphHook):
         except Exception as exc:
             from tapeflow.runtime.errors import with_location
             desc = ", ".join(repr(a) for a in in_avals)
+            if any(a.shape is None for a in in_avals):   # only a few rules take an unknown rank
+                raise ValueError(with_location(
+                    f"{prim.name}({desc}): tapeflow needs the rank of this input while tracing (it has an "
+                    f"unknown rank, e.g. from tf.io.parse_tensor); give it one with tf.ensure_shape or "
+                    f"tf.reshape")) from None
             # ShapeError is a ValueError, which is what TensorFlow's graph construction raises
             cls = next((c for c in (TypeError, IndexError, ValueError) if isinstance(exc, c)), ValueError)
             raise cls(with_location(f"{prim.name}({desc}): {exc}")) from None

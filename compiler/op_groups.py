@@ -25,7 +25,7 @@ ALIASING = ("identity", "stop_gradient")
 
 # Ops worth keeping in a row buffer when several loops of a kernel need them (costly to recompute).
 COSTLY = {"exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "pow",
-          "atan2", "div", "sqrt", "rsqrt"}
+          "atan2", "div", "sqrt", "rsqrt", "sinh", "asin", "acos", "atan", "asinh", "acosh", "atanh"}
 
 # Functions of <math.h> that glibc's libmvec has SIMD variants of (one and two arguments).
 MVEC_UNARY = ("exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "erf")

@@ -13,11 +13,12 @@ import numpy as np
 class DType:
     """A tensor element type. Compares equal to its name, its NumPy dtype and other DTypes."""
 
-    __slots__ = ("name", "np", "is_floating", "is_integer", "is_bool", "is_unsigned", "size")
+    __slots__ = ("name", "np", "kind", "is_floating", "is_integer", "is_bool", "is_unsigned", "size")
 
     def __init__(self, name, np_dtype):
         self.name = name
         self.np = np.dtype(np_dtype)
+        self.kind = self.np.kind  # NumPy's letter: b bool, i int, u unsigned, f float, O string
         self.is_floating = self.np.kind == "f"
         self.is_integer = self.np.kind in "iu"
         self.is_unsigned = self.np.kind == "u"
@@ -50,6 +51,9 @@ class DType:
 
     def __repr__(self):
         return "tf." + self.name
+
+    def __str__(self):  # TensorFlow's: print(tf.float32) shows <dtype: 'float32'>, repr tf.float32
+        return f"<dtype: '{self.name}'>"
 
     def __eq__(self, other):
         if isinstance(other, DType):

@@ -85,6 +85,22 @@ class UnimplementedError(OpError):
     (TensorFlow's name: a cast between string and a number)."""
 
 
+def bad_shape_error():
+    """TF's error class for arguments a kernel checks (shapes, axes): InvalidArgumentError
+    eagerly, ValueError from shape inference while tracing."""
+    from .registry import state
+    return ValueError if state.graph is not None else InvalidArgumentError
+
+
+def dtype_not_supported(op_name, x, tracing):
+    """TF's error for an op given a dtype it has no kernel for: TypeError while
+    tracing (op construction checks the type), InvalidArgumentError eagerly
+    (the kernel lookup fails)."""
+    cls = TypeError if tracing else InvalidArgumentError
+    return cls(with_location(f"{op_name} does not support {x.dtype.name} tensors "
+                             f"(got {x.dtype.name}{list(x.shape) if x.shape.rank is not None else ''})"))
+
+
 def no_strings(op_name, x):
     """The error of an op that has no string kernel (TensorFlow: InvalidArgumentError)."""
     return InvalidArgumentError(with_location(
@@ -118,6 +134,40 @@ class FailedPreconditionError(OpError):
 
 class ResourceExhaustedError(OpError):
     """Out of memory or another resource (TensorFlow's name)."""
+
+
+class CancelledError(OpError):
+    """An operation was cancelled (TensorFlow's name)."""
+
+
+class UnknownError(OpError):
+    """An error of no other kind (TensorFlow's name)."""
+
+
+class DeadlineExceededError(OpError):
+    """An operation ran past its deadline (TensorFlow's name)."""
+
+
+class AbortedError(OpError):
+    """An operation was aborted, typically by a concurrent one (TensorFlow's name)."""
+
+
+class InternalError(OpError):
+    """An internal invariant broke (TensorFlow's name)."""
+
+
+class UnavailableError(OpError):
+    """A service is unavailable for now (TensorFlow's name)."""
+
+
+class UnauthenticatedError(OpError):
+    """The request lacks valid credentials (TensorFlow's name)."""
+
+
+# TensorFlow's status codes (tf.errors.OK ... tf.errors.UNAUTHENTICATED), in its numbering.
+OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
+ALREADY_EXISTS, PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION, ABORTED = 6, 7, 8, 9, 10
+OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED = 11, 12, 13, 14, 15, 16
 
 
 # The eager forms of a bad argument.  TensorFlow's kernels raise InvalidArgumentError

@@ -14,9 +14,20 @@ import threading
 import numpy as np
 
 from . import dtypes
-from .errors import op_error
+from .errors import dtype_not_supported, op_error
 
 PRIMITIVES = {}
+# Attr value classes a saved model may hold (name -> class): such an attr has
+# `_saved_name`, `_saved_attr()` (plain values: tuples, bytes, str, ints, bools) and the
+# class a `_from_saved(value, where)` that validates what it is given (saved models are
+# untrusted input) -- e.g. the vocabulary of Keras's lookup layers.
+ATTR_TYPES = {}
+
+
+def attr_type(cls):
+    """Registers an attr value class that saved models can store (see ATTR_TYPES)."""
+    ATTR_TYPES[cls._saved_name] = cls
+    return cls
 
 
 class Aval:
@@ -48,10 +59,10 @@ class Primitive:
     """
 
     __slots__ = ("name", "impl", "shape_rule", "vjp", "stateful",
-                 "multiple_results", "kind")
+                 "multiple_results", "kind", "rejects")
 
     def __init__(self, name, impl, shape_rule, vjp=None, stateful=False,
-                 multiple_results=False, kind="other"):
+                 multiple_results=False, kind="other", rejects=""):
         self.name = name
         self.impl = impl
         self.shape_rule = shape_rule
@@ -59,6 +70,9 @@ class Primitive:
         self.stateful = stateful
         self.multiple_results = multiple_results
         self.kind = kind  # "unary" | "binary" | "reduce" | "other": what fusion may do with it
+        # NumPy kind letters of input dtypes TF has no kernel for ("b" bool, "u" unsigned):
+        # bind refuses them in both modes, so eager and graph agree with TF.
+        self.rejects = rejects
 
     def __repr__(self):
         return f"<primitive {self.name}>"
@@ -101,6 +115,10 @@ def bind(prim, inputs, attrs):
     the arrays, and is recorded on every active tape that watches an input.
     """
     graph = state.graph
+    if prim.rejects:
+        for t in inputs:
+            if t.dtype.kind in prim.rejects:
+                raise dtype_not_supported(prim.name, t, tracing=graph is not None)
     if graph is not None:
         outs = graph.add(prim, inputs, attrs)
     else:

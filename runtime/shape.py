@@ -36,7 +36,73 @@ class TensorShape:
         return len(self.dims) == len(other.dims) and all(
             a is None or b is None or a == b for a, b in zip(self.dims, other.dims))
 
+    def merge_with(self, other):
+        """The shape with every dim known in either (ValueError where they disagree)."""
+        other = as_shape(other)
+        if self.dims is None:
+            return other
+        if other.dims is None:
+            return self
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
+        return TensorShape([a if a is not None else b for a, b in zip(self.dims, other.dims)])
+
+    def most_specific_compatible_shape(self, other):
+        """The most specific shape compatible with both: dims where they agree."""
+        other = as_shape(other)
+        if self.dims is None or other.dims is None or len(self.dims) != len(other.dims):
+            return TensorShape(None)
+        return TensorShape([a if a == b else None for a, b in zip(self.dims, other.dims)])
+
+    def concatenate(self, other):
+        other = as_shape(other)
+        if self.dims is None or other.dims is None:
+            return TensorShape(None)
+        return TensorShape(self.dims + other.dims)
+
+    def __add__(self, other):
+        return self.concatenate(other)
+
+    def __radd__(self, other):
+        return as_shape(other).concatenate(self)
+
+    def with_rank(self, rank):
+        """This shape merged with an unknown shape of `rank` (ValueError if the rank differs)."""
+        try:
+            return self.merge_with(TensorShape([None] * rank))
+        except ValueError:
+            raise ValueError(f"Shape {self} must have rank {rank}") from None
+
+    def with_rank_at_least(self, rank):
+        if self.dims is not None and len(self.dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank):
+        if self.dims is not None and len(self.dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def assert_is_compatible_with(self, other):
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
+
+    def assert_has_rank(self, rank):
+        if self.dims is not None and len(self.dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_same_rank(self, other):
+        other = as_shape(other)
+        if self.dims is not None and other.dims is not None and len(self.dims) != len(other.dims):
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def assert_is_fully_defined(self):
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
     def __iter__(self):
+        if self.dims is None:
+            raise ValueError("Cannot iterate over a shape with unknown rank.")
         return iter(self.dims)
 
     def __len__(self):
@@ -45,6 +111,8 @@ class TensorShape:
         return len(self.dims)
 
     def __getitem__(self, i):
+        if self.dims is None:  # TF: any dim of an unknown shape is unknown
+            return TensorShape(None) if isinstance(i, slice) else None
         if isinstance(i, slice):
             return TensorShape(self.dims[i])
         return self.dims[i]
@@ -69,3 +137,8 @@ class TensorShape:
         if len(self.dims) == 1:
             return f"({self.dims[0]},)"
         return "(" + ", ".join("None" if d is None else str(d) for d in self.dims) + ")"
+
+
+def as_shape(shape):
+    """A TensorShape from a TensorShape, a list of dims or None."""
+    return shape if isinstance(shape, TensorShape) else TensorShape(shape)

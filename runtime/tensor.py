@@ -340,6 +340,8 @@ def convert_to_tensor(value, dtype=None, name=None):
         return t
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
         from .ops import join_ops
+        if dtype is None:  # TF: the tensors' dtype decides, Python numbers beside them take it
+            dtype = _first_tensor_dtype(value)
         return join_ops.stack([convert_to_tensor(v, dtype) for v in value])
     if hasattr(value, "__cuda_array_interface__"):
         from . import devices
@@ -351,6 +353,17 @@ def convert_to_tensor(value, dtype=None, name=None):
     if xp is np or arr.dtype == object:  # strings stay on the host, even inside tf.device('/gpu:0')
         return Tensor(arr)
     return Tensor(xp.asarray(arr))  # inside tf.device('/gpu:0'): on the GPU
+
+
+def _first_tensor_dtype(seq):
+    for v in seq:
+        if isinstance(v, TensorBase):
+            return v.dtype
+        if isinstance(v, (list, tuple)):
+            found = _first_tensor_dtype(v)
+            if found is not None:
+                return found
+    return None
 
 
 def _contains_tensor(seq):

@@ -1,5 +1,6 @@
 """tf.Variable: a mutable holder of a tensor value.  Reads go through `value()`,
 which is where tapes (watch on access) and graphs (read nodes) hook in."""
+import enum
 import itertools
 import threading
 import weakref
@@ -17,6 +18,27 @@ _scopes = threading.local()
 # Functions called with every new variable, last pushed first (tf.distribute's
 # strategies push one in scope() to mirror the initial value across processes).
 creation_hooks = []
+
+
+class VariableSynchronization(enum.Enum):
+    """tf.VariableSynchronization: accepted by tf.Variable (one copy per variable here)."""
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """tf.VariableAggregation: how replicas' updates combine (accepted by tf.Variable)."""
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+
+
+def current_name_scope():
+    """tf.get_current_name_scope: the active tf.name_scope names joined by '/'."""
+    return "/".join(name_scopes())
 
 
 def name_scopes():

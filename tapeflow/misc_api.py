@@ -142,3 +142,11 @@ def list_logical_devices(device_type=None):
     visible = {v.name for v in get_visible_devices(device_type)}
     return [d for d in _devices.list_logical_devices(device_type)
             if d.device_type == "CPU" or d.name.replace("/device:", "/physical_device:") in visible]
+
+
+def enable_op_determinism():
+    """tf.config.experimental.enable_op_determinism: tapeflow's kernels are deterministic already."""
+
+
+def disable_op_determinism():
+    """Nothing to undo (see enable_op_determinism)."""

@@ -19,7 +19,10 @@ from tapeflow.runtime.ops import ragged_ops as RO
 from tapeflow.runtime.ops import reduce_ops as RD
 from tapeflow.runtime.ops import segment_ops as SG
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
+from tapeflow.ragged_shape import DynamicRaggedShape, filled
 from tapeflow.ragged_tensor import RaggedTensor
+
+_DISPATCHED = (RaggedTensor, DynamicRaggedShape)   # argument types that select the ragged version
 
 
 def is_ragged(x):
@@ -109,6 +112,15 @@ def _same_partition(a, b):
                     f"ragged operands have different row partitions: {x._value.tolist()} and {y._value.tolist()}"))
 
 
+def _check_rows(a, b, op):
+    """The outer row partition of `b` must equal `a`'s (checked eagerly)."""
+    x, y = a.row_splits, b.row_splits
+    if type(x) is Tensor and type(y) is Tensor and (x._value.shape != y._value.shape or np.any(x._value != y._value)):
+        raise InvalidArgumentError(with_location(
+            f"{op}: ragged inputs must have the same row lengths before the axis; got row splits "
+            f"{x._value.tolist()} and {y._value.tolist()}"))
+
+
 def _flat_operand(base, x):
     """The operand that lines up with base.flat_values: its own flat values when ragged,
     a dense [nrows, 1, ...] tensor gathered per row, anything else as given (broadcast)."""
@@ -179,6 +191,19 @@ def _segment_reduce(kind, values, ids, n):
     return _SEGMENT[kind](values, ids, n)
 
 
+def _grouped_rows(kind, values, ids, n):
+    """Reduces the rows of `values` that share an id (ids: one per row, n groups), as reducing
+    axis 0 of each group would: rows align by position, a group is as long as its longest
+    row.  Ragged rows recurse level by level: each value's group is its row's group's
+    output row plus its column."""
+    if not is_ragged(values):
+        return _segment_reduce(kind, values, ids, n)
+    widths = M.maximum(SG.unsorted_segment_max(values.row_lengths(), ids, n), 0)   # 0: an empty group
+    splits = RO.splits_from_lengths(widths)
+    inner_ids = G.gather(G.gather(splits, ids), values.value_rowids()) + RO.ids(values.row_splits, "col")
+    return RaggedTensor(_grouped_rows(kind, values.values, inner_ids, splits[-1]), splits, _validate=False)
+
+
 def _reduce(kind):
     def reduce(input_tensor, axis=None, keepdims=False, name=None):
         rt = input_tensor
@@ -195,17 +220,10 @@ def _reduce(kind):
             raise NotImplementedError(with_location(f"tf.reduce_{kind}(ragged, keepdims=True)"))
         if a > rt.ragged_rank:  # a dense inner axis of the flat values
             return rt.with_flat_values(_DENSE[kind](rt.flat_values, axis=a - rt.ragged_rank))
-        if a == 0:
-            if rt.ragged_rank > 1:
-                raise NotImplementedError(with_location(f"tf.reduce_{kind}(ragged, axis=0) of ragged_rank > 1"))
-            width = RD.reduce_max(J.concat([rt.row_lengths(), A.zeros((1,), dtypes.int64)], 0))
-            return _segment_reduce(kind, rt.values, RO.ids(rt.row_splits, "col"), width)
-        # a == 1..ragged_rank: reduce the rows of the partition at depth a - 1
-        if a == 1:
-            inner = rt.values
-            if is_ragged(inner):  # rows of ragged rows: reduce along the outer ragged axis of the inner
-                raise NotImplementedError(with_location(f"tf.reduce_{kind}(ragged, axis=1) of ragged_rank > 1"))
-            return _segment_reduce(kind, inner, rt.value_rowids(), rt.nrows())
+        if a == 0:                # every row is one group
+            return _grouped_rows(kind, rt, A.zeros_like(rt.row_splits[1:]), 1).values
+        if a == 1:                # the rows of each row are a group
+            return _grouped_rows(kind, rt.values, rt.value_rowids(), rt.nrows())
         return rt.with_values(reduce(rt.values, a - 1, keepdims))
     reduce.__name__ = f"reduce_{kind}"
     return reduce
@@ -292,7 +310,7 @@ def concat(values, axis=0, name=None):
         inner = parts[0].values
         values = concat([p.values for p in parts], 0) if is_ragged(inner) else J.concat([p.values for p in parts], 0)
         return RaggedTensor(values, J.concat(splits, 0), _validate=False)
-    if axis == 1 and rr == 1:
+    if axis == 1:
         # Row i is every part's row i, one after another: gather from the concatenated values.
         lengths = [p.row_lengths() for p in parts]
         total = lengths[0]
@@ -309,12 +327,15 @@ def concat(values, axis=0, name=None):
             source = A.where(inside, base + G.gather(p.row_starts(), row) + col - lo, source)
             before = before + ln
             base = base + p.row_splits[-1]
-        values = J.concat([p.values for p in parts], 0)
-        return RaggedTensor(G.gather(values, source), splits, _validate=False)
+        if rr == 1:
+            return RaggedTensor(G.gather(J.concat([p.values for p in parts], 0), source), splits, _validate=False)
+        return RaggedTensor(gather_rows(concat([p.values for p in parts], 0), source), splits, _validate=False)
     if axis > rr:
         return parts[0].with_flat_values(J.concat([p.flat_values for p in parts], axis - rr))
-    raise NotImplementedError(with_location(f"tf.concat of ragged tensors along axis {axis} "
-                                            f"(ragged_rank {rr})"))
+    if axis >= 2:                 # inside each row: the rows must line up
+        for p in parts[1:]:
+            _check_rows(parts[0], p, "tf.concat")
+        return parts[0].with_values(concat([p.values for p in parts], axis - 1))
 
 
 def stack(values, axis=0, name=None):
@@ -335,6 +356,19 @@ def stack(values, axis=0, name=None):
     return RaggedTensor(concat(parts, 0), RO.splits_from_lengths(counts), _validate=False)
 
 
+def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002
+    """tf.shape of a RaggedTensor: a DynamicRaggedShape (as TensorFlow 2.21)."""
+    return DynamicRaggedShape.from_tensor(input, out_type)
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    return filled(shape, 1, dtypes.as_dtype(dtype))
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    return filled(shape, 0, dtypes.as_dtype(dtype))
+
+
 def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
     return M.cast(A.size(input.flat_values), out_type)
 
@@ -351,7 +385,7 @@ def dispatch_table():
     for n in binary:
         table[n] = n, "binary"
     for n in ("reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_mean", "reduce_any",
-              "reduce_all", "where", "gather", "size"):
+              "reduce_all", "where", "gather", "size", "shape", "ones", "zeros"):
         table[n] = n, "own"
     table["boolean_mask"] = "dense_boolean_mask", "own"
     for n in ("concat", "stack"):
@@ -379,7 +413,7 @@ def _dispatching(dense_fn, ragged_fn, kind):
     else:
         @functools.wraps(dense_fn)
         def op(*args, **kwargs):
-            if any(type(a) is RaggedTensor for a in args) or any(type(v) is RaggedTensor for v in kwargs.values()):
+            if any(type(a) in _DISPATCHED for a in args) or any(type(v) in _DISPATCHED for v in kwargs.values()):
                 return ragged_fn(*args, **kwargs)
             return dense_fn(*args, **kwargs)
     op._ragged_dispatch = True

@@ -10,6 +10,7 @@ import numpy as np
 
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import arg_error, with_location
+from tapeflow.runtime.registry import Aval, bind, defprim
 from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
 from tapeflow.runtime.ops import array_ops, gather_ops, join_ops, linalg_ops, math_ops, reduce_ops
@@ -28,11 +29,23 @@ def _static_shape(dense_shape):
     return tuple(int(d) for d in dims)
 
 
+def _traced_shape(dense_shape):
+    """The static dims of a dense_shape computed in a graph (None where only the data knows)."""
+    if dense_shape.shape.rank != 1 or dense_shape.shape.dims[0] is None:
+        raise ValueError(with_location(f"SparseTensor: dense_shape must be a vector of known length, got "
+                                       f"shape {list(dense_shape.shape)}"))
+    return (None,) * dense_shape.shape.dims[0]
+
+
 class SparseTensor:
-    """tf.SparseTensor(indices, values, dense_shape)."""
+    """tf.SparseTensor(indices, values, dense_shape).  Inside tf.function, dense_shape may
+    be a graph value (parse_example's VarLenFeature): its dims are then None in `.shape`
+    and to_dense runs as one NumPy-executed node; the ops that need the shape itself
+    while tracing (reorder, expand_dims, ...) say so."""
 
     def __init__(self, indices, values, dense_shape):
-        shape = _static_shape(dense_shape)
+        traced = isinstance(dense_shape, TensorBase) and not isinstance(dense_shape, Tensor)
+        shape = _traced_shape(dense_shape) if traced else _static_shape(dense_shape)
         idx = convert_to_tensor(indices, dtypes.int64) if not isinstance(indices, TensorBase) else \
             math_ops.cast(convert_to_tensor(indices), dtypes.int64)
         vals = convert_to_tensor(values)
@@ -47,11 +60,29 @@ class SparseTensor:
         self.indices = idx
         self.values = vals
         self._shape = shape
-        self.dense_shape = convert_to_tensor(np.asarray(shape, np.int64))
+        self._traced = traced
+        self.dense_shape = math_ops.cast(dense_shape, dtypes.int64) if traced else \
+            convert_to_tensor(np.asarray(shape, np.int64))
 
     @property
     def shape(self):
         return TensorShape(self._shape)
+
+    # A composite for tf.function and nest: its three tensors.  Rebuilt from traced
+    # components, a SparseTensor of static shape keeps it (and the signature keys on it,
+    # so another static shape is another trace, as TensorFlow's SparseTensorSpec).
+    def _nest_components(self):
+        return (self.indices, self.values, self.dense_shape)
+
+    def _nest_rebuild(self, components):
+        if not all(isinstance(c, TensorBase) for c in components):
+            return _Slots(self, tuple(components))   # the tracer's output markers
+        indices, values, dense_shape = components
+        return SparseTensor(indices, values, dense_shape if self._traced else self._shape)
+
+    @property
+    def _nest_static(self):
+        return self._shape
 
     @property
     def dtype(self):
@@ -81,6 +112,46 @@ class SparseTensor:
         return self.with_values(-self.values)
 
 
+class SparseTensorSpec:
+    """The type of a SparseTensor: its (dense) shape and dtype (tf.SparseTensorSpec)."""
+
+    def __init__(self, shape=None, dtype=dtypes.float32):
+        self.shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+
+    @classmethod
+    def from_value(cls, value):
+        return cls(value.shape, value.dtype)
+
+    def is_compatible_with(self, other):
+        return isinstance(other, (SparseTensor, SparseTensorSpec)) and other.dtype is self.dtype and \
+            self.shape.is_compatible_with(other.shape)
+
+    def __eq__(self, other):
+        return isinstance(other, SparseTensorSpec) and (self.shape.dims, self.dtype) == (other.shape.dims, other.dtype)
+
+    def __hash__(self):
+        return hash((self.shape.dims, self.dtype))
+
+    def __repr__(self):
+        dims = self.shape.as_list() if self.shape.rank is not None else None
+        return f"SparseTensorSpec(TensorShape({dims}), tf.{self.dtype.name})"
+
+
+class _Slots:
+    """The place of a SparseTensor in a structure whose leaves are not tensors yet (the
+    tracer's output placeholders): packs back into a SparseTensor once they are."""
+
+    def __init__(self, like, components):
+        self._like, self._components = like, components
+
+    def _nest_components(self):
+        return self._components
+
+    def _nest_rebuild(self, components):
+        return self._like._nest_rebuild(components)
+
+
 def _check(sp, what):
     if not isinstance(sp, SparseTensor):
         raise TypeError(with_location(f"tf.sparse.{what}: expected a SparseTensor, got {type(sp).__name__}"))
@@ -90,13 +161,19 @@ def from_dense(tensor, name=None):
     """The nonzero entries of a dense tensor (with a known shape)."""
     x = convert_to_tensor(tensor)
     indices = array_ops.where(math_ops.not_equal(x, array_ops.zeros_like(x)))
-    return SparseTensor(indices, gather_ops.gather_nd(x, indices), x.shape)
+    shape = x.shape if x.shape.is_fully_defined() else array_ops.shape(x, out_type=dtypes.int64)
+    return SparseTensor(indices, gather_ops.gather_nd(x, indices), shape)
 
 
 def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     """The dense tensor; entries not in `indices` are default_value (0)."""
     _check(sp_input, "to_dense")
     sp = sp_input
+    if sp._traced:
+        default = np.zeros((), sp.dtype.np) if default_value is None else default_value
+        default = convert_to_tensor(b"" if sp.dtype is dtypes.string and default_value is None else default,
+                                    sp.dtype)
+        return bind(TRACED_TO_DENSE, (sp.indices, sp.values, sp.dense_shape, default), {"rank": len(sp._shape)})
     if sp.dtype is dtypes.string:
         return _strings_to_dense(sp, b"" if default_value is None else default_value)
     dense = gather_ops.scatter_nd(sp.indices, sp.values, sp._shape)
@@ -106,6 +183,24 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
     present = gather_ops.scatter_nd(sp.indices, array_ops.ones_like(sp.values), sp._shape)
     return array_ops.where(math_ops.not_equal(present, array_ops.zeros_like(present)), dense,
                            array_ops.broadcast_to(default, sp._shape))
+
+
+def _traced_to_dense_impl(xp, indices, values, dense_shape, default, rank):
+    out = np.empty(tuple(int(d) for d in np.asarray(dense_shape).tolist()), dtype=values.dtype)
+    out[...] = default if values.dtype != object else np.asarray(default, dtype=object)[()]
+    idx = np.asarray(indices)
+    if len(idx):
+        out[tuple(idx.T)] = values
+    return out
+
+
+def _traced_to_dense_rule(indices, values, dense_shape, default, rank):
+    return Aval((None,) * rank, values.dtype)
+
+
+# to_dense of a SparseTensor whose dense_shape is known only when the graph runs (no gradient:
+# parse_example's sparse outputs have none)
+TRACED_TO_DENSE = defprim("sparse_to_dense_traced", _traced_to_dense_impl, _traced_to_dense_rule)
 
 
 def _strings_to_dense(sp, default_value):

@@ -29,9 +29,9 @@ def _table_names():
     for row in B.rows()[0]:
         for path in row.namespaces:
             names.setdefault("" if path == "tf" else path, set()).add(row.name)
-    for path in list(names):  # a nested namespace is a name of its parent (tf.random.experimental)
-        if "." in path:
-            parent, child = path.rsplit(".", 1)
+    for path in list(names):  # a namespace is a name of its parent (tf.experimental, tf.random.experimental)
+        if path:
+            parent, _, child = path.rpartition(".")
             names.setdefault(parent, set()).add(child)
     return names
 

@@ -23,7 +23,8 @@ def test_dense_deferred_build_and_forward():
     limit = np.sqrt(6 / (3 + 4))  # glorot uniform
     assert np.all(np.abs(layer.kernel.numpy()) <= limit)
     np.testing.assert_allclose(y.numpy(), np.maximum(x @ layer.kernel.numpy(), 0), rtol=1e-6)
-    assert [v.name for v in layer.weights] == [f"{layer.name}/kernel:0", f"{layer.name}/bias:0"]
+    assert [v.name for v in layer.weights] == ["kernel", "bias"]  # Keras 3: .name is the weight's own
+    assert [v.path for v in layer.weights] == [f"{layer.name}/kernel", f"{layer.name}/bias"]
 
 
 def test_dense_rank3_and_gradients():
@@ -66,8 +67,7 @@ def test_batch_normalization_training_and_inference():
     inference = layer(x).numpy()  # training defaults to False
     expected = (x - layer.moving_mean.numpy()) / np.sqrt(layer.moving_variance.numpy() + 1e-3)
     np.testing.assert_allclose(inference, expected, rtol=1e-8)
-    assert [v.name.split("/")[-1] for v in layer.weights] == [
-        "gamma:0", "beta:0", "moving_mean:0", "moving_variance:0"]
+    assert [v.name for v in layer.weights] == ["gamma", "beta", "moving_mean", "moving_variance"]  # Keras 3
     assert len(layer.trainable_variables) == 2 and len(layer.non_trainable_variables) == 2
     check_variable_grads(layer, x, lambda y: tf.reduce_sum(y * tf.constant(np.arange(3.0))), atol=1e-5)
 

@@ -5,7 +5,7 @@ import pytest
 
 import tapeflow as tf
 
-NAMESPACES = ["math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image"]
+NAMESPACES = ["math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image", "experimental"]
 
 
 PACKAGES = """autograph benchmark compat config contrib data debugging distribute initializers io keras layers

@@ -40,6 +40,27 @@ def test_constant_folding_does_not_grow_memory():
     assert "broadcast_to" in ops_of(constant_folding.run(g))
 
 
+def test_constant_folding_never_runs_a_loop_whose_body_has_effects():
+    from tapeflow.tracer import staging
+    from tapeflow.tracer.py_function import py_function
+    pulls = []
+
+    def pull():
+        pulls.append(1)
+        return np.float32(len(pulls))
+
+    def fn(x):
+        def body(i, s):
+            return i + 1, s + py_function(pull, [], "float32")
+        n, total = staging.stage_while(lambda i, s: M.less(i, 3), body, [Tensor(np.int32(0)), Tensor(np.float32(0))],
+                                       staging.LoopSpec(["i", "s"], {}, None, "while"))
+        return x + total
+    g = trace(fn, [aval((2,))])
+    folded = constant_folding.run(g)
+    assert pulls == [] and "while_loop" in ops_of(folded)  # not run at compile time
+    np.testing.assert_array_equal(run_reference(folded, [np.zeros(2, np.float32)])[0], [6.0, 6.0])
+
+
 @pytest.mark.parametrize("expr,gone", [
     (lambda x: x * 1.0, "mul"), (lambda x: 1.0 * x, "mul"), (lambda x: x / 1.0, "div"),
     (lambda x: x - 0.0, "sub"), (lambda x: -(-x), "neg"), (lambda x: A.identity(x), "identity"),

@@ -326,3 +326,30 @@ def test_strings_in_attrs_never_reach_generated_code(copy, tmp_path, capfd):
     model.signatures["serving_default"](x=X)
     assert evil in capfd.readouterr().out
     assert not os.path.exists(sentinel)
+
+
+def _text_model(path):
+    inp = tf.keras.Input(shape=(), dtype="string")
+    lookup = tf.keras.layers.StringLookup(vocabulary=["a", "b"])
+    tf.saved_model.save(tf.keras.Model(inp, lookup(inp)), path)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (["vocab", [[1, 2], 1, 0, True]], "a vocabulary is"),               # int tokens for a string table
+    (["vocab", [[{"bytes": "YQ=="}], 1]], "a vocabulary is"),           # too few fields
+    (["pickle", [1]], "a known kind"),                                   # not a registered attr class
+    (["vocab", [[{"bytes": "%%%"}], 1, 0, True]], "not base64"),
+])
+def test_tampered_vocabulary_attr_is_refused(tmp_path, bad, match):
+    path = str(tmp_path / "m")
+    _text_model(path)
+    loaded = tf.saved_model.load(path)                                   # the untampered one loads and runs
+    out = loaded.signatures["serving_default"](inputs=tf.constant(["b", "z"]))
+    assert out["output_0"].numpy().tolist() == [2, 0]
+
+    def tamper(program):
+        n = node(program, "vocab_lookup")
+        n["attrs"]["vocab"] = {"object": bad}
+
+    edit(path, tamper)
+    load_fails(path, match)

@@ -34,6 +34,8 @@ def _ensure_shape_impl(xp, x, dims):
 
 
 def _ensure_shape_rule(x, dims):
+    if x.shape is None:                 # an unknown rank (parse_tensor's result) takes the given shape
+        return Aval(tuple(dims), x.dtype)
     if len(x.shape) != len(dims) or any(a is not None and b is not None and a != b
                                         for a, b in zip(x.shape, dims)):
         raise ValueError(f"ensure_shape: the tensor has shape {list(x.shape)}, expected {list(dims)}")

@@ -194,6 +194,16 @@ def py_function(func=None, inp=None, Tout=None, name=None):
     return _call(func, inp, Tout, False, "py_function")
 
 
+# The label of the nodes a tf.data iterator stages (next, end-of-data check, restart):
+# they call into a Python pipeline, which no saved model can hold (the writer refuses them).
+DATA_PULL = "tf.data iterator"
+
+
+def data_pull(func, Tout):
+    """A py_function node of no inputs labelled DATA_PULL: a data set iterator's step."""
+    return _call(func, [], Tout, False, DATA_PULL)
+
+
 def numpy_function(func, inp, Tout, stateful=True, name=None):
     """Call func(*numpy arrays) -> values of dtypes Tout; no gradient."""
     return _call(func, inp, Tout, True, "numpy_function")

@@ -57,7 +57,7 @@ def _arg_key(a):
 
 def _slow_key(a):
     if nest.is_composite(a):  # a RaggedTensor: the keys of its component tensors
-        return ("C", type(a), tuple(_arg_key(c) for c in a._nest_components()))
+        return ("C", type(a), tuple(_arg_key(c) for c in a._nest_components()), getattr(a, "_nest_static", None))
     if isinstance(a, np.ndarray):
         return (a.shape, a.dtype)
     if isinstance(a, Variable):

@@ -1,4 +1,4 @@
-"""Constant folding: a pure primitive whose inputs are all constants is run once,
+"""Constant folding: a pure primitive (no effects, none in its bodies) whose inputs are all constants is run once,
 now, through its eager implementation, and becomes a constant.
 
 Folding never grows the program's memory: a result larger than its inputs
@@ -10,7 +10,7 @@ import numpy as np
 from tapeflow.runtime.registry import PRIMITIVES
 
 from ..ir import Ref
-from .graph_edit import GraphEditor, constant_like, contiguous
+from .graph_edit import GraphEditor, constant_like, contiguous, has_effects
 
 NAME = "constant_folding"
 _SMALL = 1024  # results up to this many elements are always worth folding
@@ -31,7 +31,9 @@ def run(graph):
 
 def _try_fold(ed, node):
     prim = PRIMITIVES.get(node.op)
-    if prim is None or prim.stateful or prim.impl is None or not node.inputs:
+    # has_effects, not prim.stateful: a while/cond whose body holds a stateful node (a
+    # py_function pulling data) would otherwise run once here, at compile time.
+    if prim is None or has_effects(node) or prim.impl is None or not node.inputs:
         return None
     if any(a.shape is None or None in a.shape for a in node.avals):
         return None

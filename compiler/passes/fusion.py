@@ -523,7 +523,7 @@ def _unfused_reason(graph, node):
             axes = tuple(node.attr["axis"])
             rank = len(_aval(graph, node.inputs[0]).shape)
             if axes and axes == tuple(range(axes[0], rank)):
-                return f"reduction over dtype {in_dtypes[0]}: no C kernel for it"
+                return f"reduction over dtype {getattr(in_dtypes[0], 'name', in_dtypes[0])}: no C kernel for it"
             return f"reduction over axes {axes} of a rank-{rank} value: kernels reduce trailing axes only"
         return "reduction whose space no neighbouring elementwise cluster shares; alone it runs in NumPy"
     if op in ROW_RESHAPES or op in PASS_THROUGH:

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import devices, dtypes
 from .. import shape_rules as R
-from ..errors import arg_error, with_location
+from ..errors import InvalidArgumentError, arg_error, bad_shape_error, with_location
 from ..registry import Aval, bind, defprim, state
 from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import math_ops as M
@@ -19,7 +19,7 @@ def _static_shape(x):
 # --- reshape / transpose / broadcast ------------------------------------------
 def _reshape_rule(x, shape):
     known = [d for d in shape if d != -1]
-    total = None if None in x.shape else int(np.prod(x.shape, dtype=np.int64))
+    total = None if x.shape is None or None in x.shape else int(np.prod(x.shape, dtype=np.int64))
     if -1 in shape:
         rest = int(np.prod(known, dtype=np.int64)) if known else 1
         if total is None:
@@ -87,7 +87,7 @@ def _reshape_dynamic_rule(x, shape, known):
     dims = list(known)
     if -1 in dims:
         rest = [d for d in dims if d != -1]
-        total = None if None in x.shape else int(np.prod(x.shape, dtype=np.int64))
+        total = None if x.shape is None or None in x.shape else int(np.prod(x.shape, dtype=np.int64))
         fill = None
         if total is not None and None not in rest:
             size = int(np.prod(rest, dtype=np.int64))
@@ -253,7 +253,7 @@ def expand_dims(input, axis, name=None):  # noqa: A002
     rank = len(dims)
     axis = int(axis)
     if not -rank - 1 <= axis <= rank:
-        raise ValueError(with_location(f"expand_dims: axis {axis} is out of range for a tensor of rank {rank}"))
+        raise bad_shape_error()(with_location(f"expand_dims: axis {axis} is out of range for a tensor of rank {rank}"))
     axis = axis % (rank + 1)
     return reshape_keeping_unknown(x, dims[:axis] + [1] + dims[axis:])
 
@@ -274,7 +274,15 @@ def reshape_keeping_unknown(x, dims):
 
 def _expand_squeeze_impl(xp, x, shape):
     # Size-1 axes are inserted or dropped; unknown dims come from x in order.
-    src = iter(d for d in x.shape if d != 1)
+    sizes = [d for d in x.shape if d != 1]
+    if len(sizes) != sum(1 for d in shape if d != 1):
+        # A dim unknown while tracing is 1 now: eager tf.squeeze would drop it too, so
+        # the traced shape would be wrong -- refuse rather than answer differently.
+        raise InvalidArgumentError(
+            f"squeeze: the value of shape {list(x.shape)} has a size-1 dimension that was unknown when the "
+            f"function was traced (traced result shape {['?' if d is None else d for d in shape]}); "
+            f"give tf.squeeze an explicit axis")
+    src = iter(sizes)
     real = [1 if d == 1 else next(src) for d in shape]
     return xp.reshape(x, real)
 
@@ -289,6 +297,8 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
     rank = len(dims)
     if axis is None:
         axes = [i for i, d in enumerate(dims) if d == 1]
+        if None in dims:  # checked when it runs: an unknown dim may turn out to be 1
+            return bind(EXPAND_SQUEEZE, (x,), {"shape": tuple(d for i, d in enumerate(dims) if i not in axes)})
     else:
         axes = [int(a) % rank for a in (axis if isinstance(axis, (list, tuple)) else [axis])]
         for a in axes:
@@ -467,22 +477,6 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
     if vals[2] == 0:
         raise ValueError(with_location("range: delta must not be zero"))
     return Tensor(np.arange(vals[0], vals[1], vals[2]).astype(dtype.np))
-
-
-def linspace(start, stop, num, name=None, axis=0):
-    """num evenly spaced values from start to stop inclusive (scalars)."""
-    start = convert_to_tensor(start)
-    if not start.dtype.is_floating:
-        start = M.cast(start, dtypes.float32)
-    stop = M.cast(convert_to_tensor(stop), start.dtype)
-    num = int(num)
-    if num < 1:
-        raise ValueError(with_location(f"linspace: num must be at least 1, got {num}"))
-    if num == 1:
-        return reshape(start, [1])
-    steps = range_(num, dtype=start.dtype)
-    frac = steps / float(num - 1)
-    return start + (stop - start) * frac
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):

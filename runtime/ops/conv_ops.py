@@ -8,7 +8,7 @@ count, and every gradient, of any order, comes from those ops' own rules.
 """
 import numpy as np
 
-from ..errors import with_location
+from ..errors import bad_shape_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -124,7 +124,7 @@ def conv_operands(input, filters, data_format, op, channel_axis, layout):  # noq
         raise TypeError(with_location(
             f"{op}: input is {x.dtype.name} but filters are {w.dtype.name}; cast one with tf.cast"))
     if w.shape.rank != 4 or (x.shape[3] is not None and w.shape[channel_axis] != x.shape[3]):
-        raise ValueError(with_location(
+        raise bad_shape_error()(with_location(
             f"{op}: filters of shape {list(w.shape)} ({layout}) do not fit input of shape {list(x.shape)} (NHWC)"))
     return x, w
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import arg_error, with_location
+from ..errors import InvalidArgumentError, arg_error, bad_shape_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import SymbolicTensor, TensorBase, convert_to_tensor
 from . import array_ops as A
@@ -125,7 +125,7 @@ def stack(values, axis=0, name=None):
             raise TypeError(with_location(
                 f"stack: dtypes {', '.join(x.dtype.name for x in xs)} do not match"))
         if not x.shape.is_compatible_with(xs[0].shape):
-            raise ValueError(with_location(
+            raise bad_shape_error()(with_location(
                 f"stack: shapes {', '.join(str(list(x.shape)) for x in xs)} differ"))
     return concat([A.expand_dims(x, axis) for x in xs], axis)
 
@@ -258,7 +258,7 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
     for axis, (lo, n, d) in enumerate(zip(b, s, x.shape.dims)):
         stop = None if n == -1 else lo + n
         if lo < 0 or n < -1 or (d is not None and (stop or d) > d):
-            raise ValueError(with_location(
+            raise InvalidArgumentError(with_location(  # TF: a run-time check, in both modes
                 f"slice: begin {list(b)} size {list(s)} is out of bounds for shape {list(x.shape)}"))
         index.append(_py_slice(lo, stop))
     return I.getitem(x, tuple(index))
@@ -279,7 +279,7 @@ def tile(input, multiples, name=None):  # noqa: A002
     reps = A.shape_arg(multiples, "tile")
     dims = x.shape.dims
     if len(reps) != len(dims) or any(r < 0 for r in reps):
-        raise ValueError(with_location(
+        raise bad_shape_error()(with_location(
             f"tile: multiples {list(reps)} must be non-negative, one per axis of shape {list(dims)}"))
     if None not in dims:
         # Broadcast a (1, d0, 1, d1, ...) view to (m0, d0, m1, d1, ...) and merge the pairs.

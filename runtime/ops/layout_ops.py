@@ -1,4 +1,4 @@
-"""Layout composites: meshgrid, repeat and roll.
+"""Layout composites: linspace, meshgrid, repeat, roll and the broadcast shape of two shapes.
 
 repeat and roll are gathers along one axis with computed indices, so they
 trace with unknown sizes and tensor arguments, and take gather's gradient.
@@ -8,6 +8,7 @@ from ..errors import with_location
 from ..tensor import SymbolicTensor, convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
+from . import join_ops as J
 from . import indexing as I
 from . import math_ops as M
 from . import reduce_ops as RD
@@ -19,6 +20,30 @@ def _axis_size(x, axis):
     """The static size of an axis, or an int32 scalar tensor when unknown while tracing."""
     d = x.shape[axis]
     return d if d is not None else I.getitem(A.shape(x), axis)
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """num evenly spaced values from start to stop inclusive, along a new `axis`
+    of the broadcast of start and stop.  As TF computes it: start + i * delta for
+    the inner points, the endpoints exactly start and stop."""
+    start = convert_to_tensor(start)
+    if not start.dtype.is_floating:
+        start = M.cast(start, dtypes.float32)
+    stop = M.cast(convert_to_tensor(stop), start.dtype)
+    num = int(num)
+    if num < 1:
+        raise ValueError(with_location(f"linspace: num must be at least 1, got {num}"))
+    start, stop = start + A.zeros_like(stop), stop + A.zeros_like(start)  # broadcast to one shape
+    rank = start.shape.rank + 1
+    axis = axis % rank
+    first, last = A.expand_dims(start, axis), A.expand_dims(stop, axis)
+    if num == 1:
+        return first
+    delta = (last - first) / float(num - 1)
+    along = [1] * rank
+    along[axis] = num - 2
+    inner = first + A.reshape(A.range_(1, num - 1, dtype=start.dtype), along) * delta
+    return J.concat([first, inner, last], axis)
 
 
 def meshgrid(*args, **kwargs):
@@ -95,3 +120,41 @@ def roll(input, shift, axis, name=None):  # noqa: A002
         idx = M.floormod(A.range_(n, dtype=dtypes.int32) - s, n)
         x = G.gather(x, idx, axis=a)
     return x
+
+
+def _broadcast_dims(a, b):
+    """NumPy's broadcast of two static dim lists; ValueError if they clash.  An
+    unknown dim (None) against a known dim d > 1 is taken to be d (TF's rule:
+    anything else would fail at run time), against 1 or None it stays unknown."""
+    out = []
+    for x, y in zip([1] * (len(b) - len(a)) + list(a), [1] * (len(a) - len(b)) + list(b)):
+        if x is None or y is None:
+            known = y if x is None else x
+            out.append(known if known is not None and known > 1 else None)
+        elif x == 1 or x == y:
+            out.append(y)
+        elif y == 1:
+            out.append(x)
+        else:
+            raise ValueError(with_location(f"Incompatible shapes for broadcasting: {tuple(a)} and {tuple(b)}"))
+    return out
+
+
+def broadcast_static_shape(shape_x, shape_y):
+    """The broadcast of two TensorShapes (unknown rank in, unknown rank out)."""
+    from ..shape import TensorShape, as_shape
+    x, y = as_shape(shape_x), as_shape(shape_y)
+    if x.dims is None or y.dims is None:
+        return TensorShape(None)
+    return TensorShape(_broadcast_dims(x.dims, y.dims))
+
+
+def broadcast_dynamic_shape(shape_x, shape_y):
+    """The broadcast of two shape vectors, as a vector of their dtype."""
+    sx, sy = convert_to_tensor(shape_x), convert_to_tensor(shape_y)
+    if not isinstance(sx, SymbolicTensor) and not isinstance(sy, SymbolicTensor):
+        dims = _broadcast_dims([int(d) for d in sx.numpy()], [int(d) for d in sy.numpy()])
+        return convert_to_tensor(dims, dtype=sx.dtype)
+    # Unknown while tracing: the shape of a broadcast sum of zeros of both shapes.
+    total = M.add(A.zeros(sx, dtypes.int8), A.zeros(sy, dtypes.int8))
+    return A.shape(total, out_type=sx.dtype)

@@ -10,8 +10,8 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import UnimplementedError, arg_error, no_strings, with_location
-from ..registry import bind, defprim
+from ..errors import UnimplementedError, arg_error, dtype_not_supported, no_strings, with_location
+from ..registry import bind, defprim, state
 from ..tensor import Tensor, TensorBase, convert_to_tensor
 from . import array_ops as A
 from . import erf_numpy
@@ -26,19 +26,20 @@ def _erf_impl(xp, x):
     return cupyx.scipy.special.erf(x)
 
 
-def _u(name, impl, vjp, rule=R.same):
-    return defprim(name, impl, rule, vjp, kind="unary")
+def _u(name, impl, vjp, rule=R.same, **kw):
+    return defprim(name, impl, rule, vjp, kind="unary", **kw)
 
 
-def _b(name, impl, vjp, rule=R.broadcast):
-    return defprim(name, impl, rule, vjp, kind="binary")
+def _b(name, impl, vjp, rule=R.broadcast, **kw):
+    return defprim(name, impl, rule, vjp, kind="binary", **kw)
 
 
 # --- unary --------------------------------------------------------------------
-NEG = _u("neg", lambda xp, x: xp.negative(x), lambda g, out, x: negative(g))
-ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: g * sign(x))
+# `rejects`: dtype kinds TF has no kernel for (b bool, u unsigned) -- measured against TF 2.21.
+NEG = _u("neg", lambda xp, x: xp.negative(x), lambda g, out, x: negative(g), rejects="bu")
+ABS = _u("abs", lambda xp, x: xp.abs(x), lambda g, out, x: g * sign(x), rejects="bu")
 # TensorFlow's sign has a zero gradient (not None), so gradient() returns zeros.
-SIGN = _u("sign", lambda xp, x: xp.sign(x), lambda g, out, x: A.zeros_like(g))
+SIGN = _u("sign", lambda xp, x: xp.sign(x), lambda g, out, x: A.zeros_like(g), rejects="bu")
 EXP = _u("exp", lambda xp, x: xp.exp(x), lambda g, out, x: g * out, R.floating)
 EXPM1 = _u("expm1", lambda xp, x: xp.expm1(x), lambda g, out, x: g * (out + 1), R.floating)
 LOG = _u("log", lambda xp, x: xp.log(x), lambda g, out, x: g / x, R.floating)
@@ -101,25 +102,28 @@ def _mod_impl(xp, x, y):
     return xp.mod(x, y)
 
 
-ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g))
-SUB = _b("sub", lambda xp, x, y: xp.subtract(x, y), lambda g, out, x, y: (g, negative(g)))
-MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * y, g * x))
-DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y), lambda g, out, x, y: (g / y, -(g * out) / y))
-FLOORDIV = _b("floordiv", _floordiv_impl, None)
-MOD = _b("mod", _mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))))
-POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp)
+ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g), rejects="b")
+SUB = _b("sub", lambda xp, x, y: xp.subtract(x, y), lambda g, out, x, y: (g, negative(g)), rejects="b")
+MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * y, g * x))  # bool: logical and
+DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y), lambda g, out, x, y: (g / y, -(g * out) / y),
+         rejects="b")
+FLOORDIV = _b("floordiv", _floordiv_impl, None, rejects="b")
+MOD = _b("mod", _mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))), rejects="b")
+POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp, rejects="b")
 MAXIMUM = _b("maximum", lambda xp, x, y: xp.maximum(x, y),
-             lambda g, out, x, y: (A.where(x >= y, g, A.zeros_like(g)), A.where(x >= y, A.zeros_like(g), g)))
+             lambda g, out, x, y: (A.where(x >= y, g, A.zeros_like(g)), A.where(x >= y, A.zeros_like(g), g)),
+             rejects="b")
 MINIMUM = _b("minimum", lambda xp, x, y: xp.minimum(x, y),
-             lambda g, out, x, y: (A.where(x <= y, g, A.zeros_like(g)), A.where(x <= y, A.zeros_like(g), g)))
+             lambda g, out, x, y: (A.where(x <= y, g, A.zeros_like(g)), A.where(x <= y, A.zeros_like(g), g)),
+             rejects="b")
 ATAN2 = _b("atan2", lambda xp, x, y: xp.arctan2(x, y),
            lambda g, out, x, y: (g * y / (x * x + y * y), -(g * x) / (x * x + y * y)))
 EQUAL = _b("equal", lambda xp, x, y: xp.equal(x, y), None, R.compare)
 NOT_EQUAL = _b("not_equal", lambda xp, x, y: xp.not_equal(x, y), None, R.compare)
-LESS = _b("less", lambda xp, x, y: xp.less(x, y), None, R.compare)
-LESS_EQUAL = _b("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, R.compare)
-GREATER = _b("greater", lambda xp, x, y: xp.greater(x, y), None, R.compare)
-GREATER_EQUAL = _b("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, R.compare)
+LESS = _b("less", lambda xp, x, y: xp.less(x, y), None, R.compare, rejects="b")
+LESS_EQUAL = _b("less_equal", lambda xp, x, y: xp.less_equal(x, y), None, R.compare, rejects="b")
+GREATER = _b("greater", lambda xp, x, y: xp.greater(x, y), None, R.compare, rejects="b")
+GREATER_EQUAL = _b("greater_equal", lambda xp, x, y: xp.greater_equal(x, y), None, R.compare, rejects="b")
 LOGICAL_AND = _b("logical_and", lambda xp, x, y: xp.logical_and(x, y), None)
 LOGICAL_OR = _b("logical_or", lambda xp, x, y: xp.logical_or(x, y), None)
 LOGICAL_XOR = _b("logical_xor", lambda xp, x, y: xp.logical_xor(x, y), None)
@@ -237,8 +241,7 @@ def _unary(prim, x):
 def float_unary(prim, x):
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
-        raise TypeError(with_location(
-            f"{prim.name} expects a floating-point tensor, got {x.dtype.name} {list(x.shape)}"))
+        raise dtype_not_supported(prim.name, x, tracing=state.graph is not None)
     return bind(prim, (x,), _NO_ATTRS)
 
 
@@ -257,6 +260,8 @@ def multiply(x, y, name=None):
 def truediv(x, y, name=None):
     """x / y.  Integer operands divide as float64 (int8/16 as float32), as in TensorFlow."""
     x, y = binary_args(x, y, "truediv")
+    if x.dtype.is_bool:  # TF refuses before any kernel: TypeError in both modes
+        raise TypeError(with_location(f"truediv: x and y must not be bool, got {x.dtype.name} and {y.dtype.name}"))
     if not x.dtype.is_floating:
         target = dtypes.float32 if x.dtype.size <= 2 else dtypes.float64
         x, y = cast(x, target), cast(y, target)
@@ -405,6 +410,8 @@ def sign(x, name=None):
 
 def square(x, name=None):
     x = convert_to_tensor(x)
+    if x.dtype.is_bool:  # x * x is defined for bool (logical and); TF's Square is not
+        raise dtype_not_supported("square", x, tracing=state.graph is not None)
     return multiply(x, x)
 
 
@@ -499,18 +506,26 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     return minimum(maximum(t, clip_value_min), clip_value_max)
 
 
-def is_nan(x, name=None):
+def _float_only(x, op):
+    """TF defines is_nan / is_inf / is_finite for floating types only."""
     x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise dtype_not_supported(op, x, tracing=state.graph is not None)
+    return x
+
+
+def is_nan(x, name=None):
+    x = _float_only(x, "is_nan")
     return not_equal(x, x)
 
 
 def is_finite(x, name=None):
-    x = convert_to_tensor(x)
+    x = _float_only(x, "is_finite")
     return logical_and(equal(x, x), less(abs(x), float("inf")))
 
 
 def is_inf(x, name=None):
-    x = convert_to_tensor(x)
+    x = _float_only(x, "is_inf")
     return equal(abs(x), float("inf"))
 
 

@@ -237,3 +237,32 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
         t = convert_to_tensor(t)
         out.append(t * M.cast(scale, t.dtype))
     return out, use_norm
+
+
+def cross(a, b, name=None):
+    """The cross product of 3-vectors along the last axis (broadcast over the rest)."""
+    u, v = convert_to_tensor(a), convert_to_tensor(b)
+    for t in (u, v):
+        if t.shape.rank is not None and (t.shape.rank == 0 or t.shape[-1] not in (None, 3)):
+            raise ValueError(with_location(f"cross: the last axis must have size 3, got shapes {list(u.shape)} "
+                                           f"and {list(v.shape)}"))
+    u0, u1, u2 = u[..., 0], u[..., 1], u[..., 2]
+    v0, v1, v2 = v[..., 0], v[..., 1], v[..., 2]
+    return J.stack([u1 * v2 - u2 * v1, u2 * v0 - u0 * v2, u0 * v1 - u1 * v0], axis=-1)
+
+
+def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
+    """Least squares (TF's fast path): the regularized normal equations solved by
+    Cholesky -- (A^T A + l2 I) x = A^T b when rows >= cols, else x = A^T (A A^T + l2 I)^-1 b."""
+    from . import decomp_ops as D
+    a = _matrix(matrix, "lstsq")
+    b = convert_to_tensor(rhs, dtype=a.dtype)
+    m, n = a.shape[-2], a.shape[-1]
+    if m is None or n is None:
+        raise ValueError(with_location(f"lstsq: the matrix dims must be known, got shape {list(a.shape)}"))
+    reg = M.cast(convert_to_tensor(l2_regularizer), a.dtype)
+    if m >= n:
+        gram = L.matmul(a, a, transpose_a=True) + reg * A.eye(n, dtype=a.dtype)
+        return D.cholesky_solve(D.cholesky(gram), L.matmul(a, b, transpose_a=True))
+    gram = L.matmul(a, a, transpose_b=True) + reg * A.eye(m, dtype=a.dtype)
+    return L.matmul(a, D.cholesky_solve(D.cholesky(gram), b), transpose_a=True)

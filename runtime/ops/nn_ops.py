@@ -7,8 +7,8 @@ and 0 * inf would be NaN.
 """
 import math
 
-from ..errors import with_location
-from ..registry import bind, defprim
+from ..errors import dtype_not_supported, with_location
+from ..registry import bind, defprim, state
 from .. import shape_rules as R
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -28,7 +28,7 @@ SOFTPLUS = defprim("softplus", _softplus_impl, R.floating, lambda g, out, x: g *
 def _floating(x, op):
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
-        raise TypeError(with_location(f"{op} expects a floating-point tensor, got {x.dtype.name} {list(x.shape)}"))
+        raise dtype_not_supported(op, x, tracing=state.graph is not None)
     return x
 
 
@@ -201,20 +201,41 @@ def bias_add(value, bias, data_format=None, name=None):
     return M.add(x, b)
 
 
+def _dropout(x, rate, noise_shape, draw_uniform, op):
+    """TF's dropout: x scaled by 1 / (1 - rate), then zeroed where a uniform draw
+    of `noise_shape` falls below `rate`.  The scale is the float 1 / keep_prob
+    rounded to x's dtype and multiplied in, as TF does (not x / (1 - rate),
+    which differs in the last bit)."""
+    x = _floating(x, op)
+    if isinstance(rate, (int, float)):
+        if not 0 <= rate < 1:
+            raise ValueError(with_location(f"{op}: rate must be in [0, 1), got {rate}"))
+        if rate == 0:
+            return x
+        scaled = M.multiply(x, convert_to_tensor(1 / (1 - rate), dtype=x.dtype))
+    else:
+        rate = M.cast(convert_to_tensor(rate), x.dtype)
+        scaled = M.divide(x, 1 - rate)
+    shape = A.shape(x) if noise_shape is None else noise_shape
+    keep = M.greater_equal(draw_uniform(shape, x.dtype), rate)
+    return A.where(keep, scaled, A.zeros_like(x))
+
+
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """Zero entries with probability `rate`, scale the rest by 1 / (1 - rate)."""
     from . import random_ops
-    x = _floating(x, "dropout")
-    if isinstance(rate, (int, float)):
-        if not 0 <= rate < 1:
-            raise ValueError(with_location(f"dropout: rate must be in [0, 1), got {rate}"))
-        if rate == 0:
-            return x
-    rate = M.cast(convert_to_tensor(rate), x.dtype)
-    shape = A.shape(x) if noise_shape is None else noise_shape
-    noise = random_ops.uniform(shape, dtype=x.dtype, seed=seed)
-    keep = M.greater_equal(noise, rate)
-    return A.where(keep, x / (1 - rate), A.zeros_like(x))
+    return _dropout(x, rate, noise_shape, lambda shape, dtype: random_ops.uniform(shape, dtype=dtype, seed=seed),
+                    "dropout")
+
+
+def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
+    """tf.nn.experimental.stateless_dropout: dropout whose mask is the stateless
+    uniform draw of `seed` (the same mask for the same seed)."""
+    from . import random_generator
+    alg = "auto_select" if rng_alg is None else rng_alg
+    return _dropout(x, rate, noise_shape,
+                    lambda shape, dtype: random_generator.stateless_uniform(shape, seed, dtype=dtype, alg=alg),
+                    "stateless_dropout")
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None):
@@ -248,3 +269,42 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     z = M.cast(convert_to_tensor(labels), x.dtype)
     log_weight = (M.cast(convert_to_tensor(pos_weight), x.dtype) - 1) * z + 1
     return (1 - z) * x + log_weight * (M.log1p(M.exp(-M.abs(x))) + M.relu(-x))
+
+
+def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
+    """Mean and variance from sufficient statistics (sums of x - shift and of its square)."""
+    mean_ss = convert_to_tensor(mean_ss)
+    divisor = M.reciprocal(M.cast(convert_to_tensor(counts), mean_ss.dtype))
+    shifted_mean = M.multiply(mean_ss, divisor)
+    mean = shifted_mean if shift is None else M.add(shifted_mean, M.cast(convert_to_tensor(shift), mean_ss.dtype))
+    variance = M.subtract(M.multiply(convert_to_tensor(variance_ss), divisor), M.square(shifted_mean))
+    return mean, variance
+
+
+def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, name=None):  # noqa: A002
+    """x / (bias + alpha * sum of x^2 over the 2r+1 nearest channels) ** beta (NHWC)."""
+    from . import join_ops
+    x = _floating(input, "local_response_normalization")
+    if x.shape.rank == 4 and x.shape[3] is not None:
+        depth = x.shape[3]
+    else:
+        depth = None
+    if x.shape.rank != 4:
+        raise ValueError(with_location(f"local_response_normalization: expects a 4-D NHWC tensor, got shape "
+                                       f"{list(x.shape)}"))
+    r = int(depth_radius)
+    squared = join_ops.pad(M.square(x), [[0, 0], [0, 0], [0, 0], [r, r]])
+    if depth is None:
+        depth = A.shape(x)[3]
+    # The window sum along channels, slice by slice (a cumulative-sum difference
+    # would lose float32 digits): 2r + 1 shifted views of the padded squares.
+    window = squared[..., 0:depth]
+    for k in range(1, 2 * r + 1):
+        window = M.add(window, squared[..., k:k + depth])
+    return M.divide(x, M.pow(M.add(bias, M.multiply(alpha, window)), beta))
+
+
+def zero_fraction(value, name=None):
+    """The fraction of entries equal to zero, as float32."""
+    v = convert_to_tensor(value)
+    return RD.reduce_mean(M.cast(M.equal(v, A.zeros_like(v)), "float32"))

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import arg_error, no_strings, with_location
+from ..errors import InvalidArgumentError, arg_error, no_strings, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -80,12 +80,12 @@ def _extreme_impl(reducer, float_identity, int_identity):
     return impl
 
 
-SUM = defprim("reduce_sum", _sum_impl, R.reduce, _sum_vjp, kind="reduce")
+SUM = defprim("reduce_sum", _sum_impl, R.reduce, _sum_vjp, kind="reduce", rejects="b")
 MAX = defprim("reduce_max", _extreme_impl("max", -np.inf, lambda info: info.min),
               R.reduce, _extreme_vjp, kind="reduce")
 MIN = defprim("reduce_min", _extreme_impl("min", np.inf, lambda info: info.max),
               R.reduce, _extreme_vjp, kind="reduce")
-PROD = defprim("reduce_prod", _prod_impl, R.reduce, _prod_vjp, kind="reduce")
+PROD = defprim("reduce_prod", _prod_impl, R.reduce, _prod_vjp, kind="reduce", rejects="b")
 ANY = defprim("reduce_any", lambda xp, x, axis, keepdims: xp.any(x, axis=axis, keepdims=keepdims),
               _bool_rule, None, kind="reduce")
 ALL = defprim("reduce_all", lambda xp, x, axis, keepdims: xp.all(x, axis=axis, keepdims=keepdims),
@@ -203,7 +203,7 @@ def _arg(prim, x, axis, output_type):
     if hasattr(axis, "numpy"):
         axis = int(axis.numpy())
     if not -rank <= axis < max(rank, 1):
-        raise ValueError(with_location(f"{prim.name}: axis {axis} is out of range for a tensor of rank {rank}"))
+        raise InvalidArgumentError(with_location(f"{prim.name}: axis {axis} is out of range for a tensor of rank {rank}"))
     return bind(prim, (x,), {"axis": axis % max(rank, 1), "output_type": dtypes.as_dtype(output_type)})
 
 

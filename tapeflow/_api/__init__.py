@@ -29,6 +29,8 @@ NAMESPACES = {
     "linalg": "tf.linalg: matrix products, solves, decompositions and norms.",
     "bitwise": "tf.bitwise: integer bit operations.",
     "nn": "tf.nn: activations, losses, convolution and pooling.",
+    "nn.experimental": "tf.nn.experimental: stateless dropout.",
+    "experimental": "tf.experimental: Optional values, DynamicRaggedShape and op determinism.",
     "image": "tf.image: flips, resize, standardization, dtype conversion.",
     "debugging": "tf.debugging: assertions and numeric checks.",
     "autograph": "tf.autograph: the conversion of Python control flow.",

@@ -22,6 +22,19 @@ runtime.errors               | errors                | FailedPreconditionError I
 runtime.errors               | errors                | NotFoundError OpError OutOfRangeError
 runtime.errors               | errors                | PermissionDeniedError ResourceExhaustedError
 runtime.errors               | errors                | UnimplementedError
+runtime.errors               | errors                | AbortedError CancelledError DeadlineExceededError
+runtime.errors               | errors                | InternalError UnauthenticatedError UnavailableError
+runtime.errors               | errors                | UnknownError
+runtime.errors               | errors                | OK CANCELLED UNKNOWN INVALID_ARGUMENT DEADLINE_EXCEEDED
+runtime.errors               | errors                | NOT_FOUND ALREADY_EXISTS PERMISSION_DENIED
+runtime.errors               | errors                | RESOURCE_EXHAUSTED FAILED_PRECONDITION ABORTED
+runtime.errors               | errors                | OUT_OF_RANGE UNIMPLEMENTED INTERNAL UNAVAILABLE
+runtime.errors               | errors                | DATA_LOSS UNAUTHENTICATED
+runtime.variables            | tf                    | VariableAggregation VariableSynchronization
+runtime.variables            | tf                    | get_current_name_scope=current_name_scope
+init_ops                     | tf                    | constant_initializer ones_initializer
+init_ops                     | tf                    | random_normal_initializer random_uniform_initializer
+init_ops                     | tf                    | zeros_initializer
 runtime.tensor               | errors                | OperatorNotAllowedInGraphError
 # ---- tf.nest
 runtime.nest                 | nest                  | assert_same_structure flatten=public_flatten

@@ -18,7 +18,8 @@ misc_api                     | config                | threading
 module                       | tf                    | Module name_scope
 ragged_tensor                | tf                    | RaggedTensor
 ragged_spec                  | tf                    | RaggedTensorSpec
-sparse                       | tf                    | SparseTensor
+sparse                       | tf                    | SparseTensor SparseTensorSpec
+ragged_shape                 | experimental          | DynamicRaggedShape
 misc_api                     | tf                    | get_logger
 # ---- TensorFlow 1 names (tapeflow/compat_v1.py)
 compat_v1                    | tf                    | GraphKeys InteractiveSession Session add_to_collection
@@ -44,6 +45,8 @@ tracer                       | config                | run_functions_eagerly
 misc_api                     | config config.experimental | get_visible_devices list_logical_devices
 misc_api                     | config config.experimental | set_visible_devices
 misc_api                     | config.experimental   | get_memory_growth get_memory_info set_memory_growth
+misc_api                     | config.experimental experimental | enable_op_determinism disable_op_determinism
+data.iterator                | experimental          | Optional
 # ---- tapeflow's benchmark tools
 .                            | tf                    | benchmark
 benchmark.profile            | tf                    | profile

@@ -24,6 +24,12 @@ runtime.ops.nn_ops           | nn                    | sparse_softmax_cross_entr
 runtime.ops.nn_ops           | nn                    | weighted_cross_entropy_with_logits
 distribute.strategy          | nn                    | compute_average_loss scale_regularization_loss
 runtime.ops.math_ops         | nn                    | relu
+runtime.ops.nn_ops           | math                  | log_softmax softmax softsign
+runtime.ops.nn_ops           | math nn               | zero_fraction
+runtime.ops.nn_ops           | nn                    | local_response_normalization normalize_moments
+runtime.ops.nn_ops           | nn                    | lrn=local_response_normalization
+runtime.ops.sequence_ops     | nn                    | depth_to_space space_to_depth
+runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
 # ---- tf.image
 runtime.ops.image_ops        | image                 | ResizeMethod convert_image_dtype flip_left_right
 runtime.ops.image_ops        | image                 | flip_up_down per_image_standardization

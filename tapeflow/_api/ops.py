@@ -21,7 +21,7 @@ runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_add ten
 runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_min tensor_scatter_nd_sub
 runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_update
 runtime.ops.array_ops        | tf                    | broadcast_to constant expand_dims fill identity
-runtime.ops.array_ops        | tf                    | linspace ones ones_like range=range_ rank reshape shape
+runtime.ops.array_ops        | tf                    | ones ones_like range=range_ rank reshape shape
 runtime.ops.array_ops        | tf                    | size squeeze stop_gradient transpose where zeros
 runtime.ops.array_ops        | tf                    | zeros_like
 runtime.ops.math_ops         | tf dtypes             | cast
@@ -33,10 +33,15 @@ runtime.ops.linalg_ops       | tf linalg             | einsum matmul tensordot
 runtime.ops.array_ops        | tf linalg             | eye
 runtime.ops.segment_ops      | tf                    | histogram_fixed_width searchsorted unique
 runtime.ops.segment_ops      | tf                    | unique_with_counts
-runtime.ops.layout_ops       | tf                    | meshgrid repeat roll
+runtime.ops.layout_ops       | tf                    | linspace meshgrid repeat roll
+runtime.ops.layout_ops       | tf                    | broadcast_dynamic_shape broadcast_static_shape
 runtime.ops.matrix_ops       | tf linalg             | norm
 runtime.ops.indexing         | tf                    | strided_slice
 runtime.ops.special_ops      | tf math               | truncatediv truncatemod
+runtime.ops.sequence_ops     | tf                    | reverse_sequence saturate_cast sequence_mask
+runtime.ops.sequence_ops     | tf                    | unravel_index
+runtime.ops.trig_ops         | tf math               | acos acosh asin asinh atan atanh sinh
+runtime.ops.math_ops         | tf                    | atan2
 # ---- tf.math only
 runtime.ops.math_ops         | math                  | atan2 divide_no_nan=div_no_nan is_inf logical_xor
 runtime.ops.math_ops         | math                  | reciprocal
@@ -49,6 +54,10 @@ runtime.ops.reduce_ops       | math                  | count_nonzero reduce_eucl
 runtime.ops.reduce_ops       | math                  | reduce_variance
 runtime.ops.special_ops      | math                  | cumprod digamma lgamma polygamma polyval
 runtime.ops.special_ops      | math                  | reciprocal_no_nan xdivy xlog1py xlogy
+runtime.ops.sequence_ops     | math                  | invert_permutation is_non_decreasing
+runtime.ops.sequence_ops     | math                  | is_strictly_increasing multiply_no_nan
+runtime.ops.math_ops         | math                  | rint=round
+runtime.ops.reduce_ops       | math                  | accumulate_n=add_n
 # ---- tf.linalg only
 runtime.ops.linalg_ops       | linalg                | adjoint=matrix_transpose matrix_transpose
 runtime.ops.matrix_ops       | linalg                | band_part diag diag_part global_norm matvec set_diag
@@ -56,6 +65,7 @@ runtime.ops.matrix_ops       | linalg                | tensor_diag tensor_diag_p
 runtime.ops.decomp_ops       | linalg                | cholesky cholesky_solve det inv logdet slogdet solve
 runtime.ops.decomp_ops       | linalg                | triangular_solve
 runtime.ops.svd_ops          | linalg                | svd
+runtime.ops.matrix_ops       | linalg                | cross lstsq
 # ---- tf.bitwise
 runtime.ops.math_ops         | bitwise               | bitwise_and bitwise_or bitwise_xor invert left_shift
 runtime.ops.math_ops         | bitwise               | right_shift

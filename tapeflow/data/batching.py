@@ -2,7 +2,7 @@
 and the stacking of elements into batches (with padding for padded_batch)."""
 import numpy as np
 
-from tapeflow.data import ragged_values
+from tapeflow.data import ragged_values, sparse_values
 from tapeflow.data import structure as S
 from tapeflow.data.elements import UNKNOWN, positive
 from tapeflow.data.ragged_values import RaggedValue
@@ -12,6 +12,8 @@ from tapeflow.runtime.errors import with_location
 def _stack_one(parts):
     if type(parts[0]) is RaggedValue:  # a batch of ragged elements: one more ragged dimension
         return ragged_values.stack(parts)
+    if type(parts[0]) is sparse_values.SparseValue:  # indices gain the row, dense_shape the batch
+        return sparse_values.stack(parts)
     return np.stack(parts)
 
 
@@ -72,6 +74,14 @@ def _grouped(source, batch_size, drop_remainder, combine):
     return produce
 
 
+def _grouped_seek(parent, batch_size, drop_remainder, combine):
+    """seek() of batches: batch k starts at input element k * batch_size."""
+    def seek(k, epochs):
+        rest = parent._start_at(k * batch_size, epochs)
+        return None if rest is None else _grouped(lambda: rest, batch_size, drop_remainder, combine)()
+    return seek
+
+
 def _batched_cardinality(card, batch_size, drop_remainder):
     if card < 0:  # INFINITE / UNKNOWN stay as they are
         return card
@@ -85,7 +95,7 @@ def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deter
     card = _batched_cardinality(self._card, batch_size, drop_remainder)
     lead = batch_size if drop_remainder else None
     shapes = None if self._shapes is None else [((lead,) + tuple(s), d) for s, d in self._shapes]
-    out = self._derive(produce, card, shapes)
+    out = self._derive(produce, card, shapes, seek=_grouped_seek(self, batch_size, drop_remainder, stack))
     out._lead_varies = shapes is None and not drop_remainder
     return out
 
@@ -107,8 +117,12 @@ def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop
             return pads[k]
         return 0 if padding_values is None else padding_values
 
-    produce = _grouped(source, batch_size, drop_remainder, lambda buf: pad_stack(buf, targets, pad_value))
-    return self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=None)
+    def combine(buf):
+        return pad_stack(buf, targets, pad_value)
+
+    produce = _grouped(source, batch_size, drop_remainder, combine)
+    return self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=None,
+                        seek=_grouped_seek(self, batch_size, drop_remainder, combine))
 
 
 def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, name=None):
@@ -117,7 +131,8 @@ def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, 
     self._no_windows("ragged_batch")
     batch_size = positive(batch_size, "ragged_batch")
     produce = _grouped(self._produce, batch_size, drop_remainder, ragged_stack)
-    return self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=None)
+    return self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=None,
+                        seek=_grouped_seek(self, batch_size, drop_remainder, ragged_stack))
 
 
 def ragged_stack(buf):

@@ -14,7 +14,8 @@ from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, positive, scalar
 from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
 from tapeflow.data.ragged_values import RaggedValue
-from tapeflow.runtime.errors import with_location
+from tapeflow.data.sparse_values import SparseValue
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.registry import state
 
 
@@ -27,8 +28,20 @@ def graph_being_traced():
     return getattr(_outer, "graph", None)
 
 
+def eagerly(fn):
+    """fn() with no graph being traced: a structure or spec learnt from the first element
+    (after map) runs the pipeline's functions eagerly, even when asked for while a
+    tf.function is traced (a staged loop over the data set needs its element_spec)."""
+    saved, state.graph = state.graph, None
+    try:
+        return fn()
+    finally:
+        state.graph = saved
+
+
 class Dataset:
-    def __init__(self, produce, tmpl=None, cardinality=UNKNOWN, shapes=None, tmpl_fn=None):
+    def __init__(self, produce, tmpl=None, cardinality=UNKNOWN, shapes=None, tmpl_fn=None,
+                 parents=(), python_source=None, seek=None):
         self._produce = produce
         # The structure template, through a function: after map it is learnt from
         # the first mapped element, so it is read only while iterating.
@@ -42,10 +55,31 @@ class Dataset:
         # True after batch(drop_remainder=False) over elements of unknown shape: element_spec
         # learns the shapes from the first element, whose batch size is not the static one.
         self._lead_varies = False
+        # A pass that runs Python outside the pipeline's own functions (a generator, an SQL
+        # query) is one reason for _passes_differ.
+        self._python_source = python_source  # 'from_generator', 'from_sql' or None
+        self._parents = tuple(parents)  # the data sets this one reads (for facts of the whole pipeline)
+        # seek(k, epochs): a fresh pass's flat elements from element k on, reached without
+        # producing the first k (a restored iterator's position); None where unknown how.
+        self._seek = seek
+        self._epoch = None  # shuffle(): the [count] of its passes started (the seed of the next)
+        self._reshuffles = False  # shuffle(reshuffle_each_iteration=True): each pass another order
+
+    @property
+    def _python_sources(self):
+        """The Python sources anywhere in the pipeline, by name."""
+        own = frozenset(() if self._python_source is None else (self._python_source,))
+        return own.union(*(p._python_sources for p in self._parents))
+
+    @property
+    def _passes_differ(self):
+        """Whether two passes may give different elements (a Python source, a reshuffle):
+        a `for` over it inside a tf.function is staged, never unrolled at trace time."""
+        return bool(self._python_sources) or self._reshuffles or any(p._passes_differ for p in self._parents)
 
     @property
     def _tmpl(self):
-        return self._tmpl_fn()
+        return eagerly(self._tmpl_fn)
 
     # ------------------------------------------------------------ iteration
     def _element(self, flat):
@@ -58,12 +92,32 @@ class Dataset:
     def _rows(array):
         return Dataset(lambda: ([row] for row in array), S.LEAF, len(array), [(array.shape[1:], array.dtype)])
 
-    def _iter_elements(self):
+    def _start_at(self, k, epochs):
+        """The flat elements of a fresh pass from element k on, or None when the pipeline
+        cannot get there without producing the first k (filter, interleave, a generator).
+        `epochs` maps the shuffles of the pipeline (their `_epoch` lists, by id) to the
+        pass number whose order to give."""
+        return None if self._seek is None else self._seek(k, epochs)
+
+    def _shuffle_epochs(self):
+        """The `_epoch` lists of the shuffles in the pipeline, in a fixed order."""
+        found, seen, todo = [], set(), [self]
+        while todo:
+            d = todo.pop()
+            if id(d) in seen:
+                continue
+            seen.add(id(d))
+            if d._epoch is not None:
+                found.append(d._epoch)
+            todo.extend(reversed(d._parents))
+        return found
+
+    def _iter_elements(self, flats=None):
         # The pipeline's own functions (map, filter, interleave, generators) run eagerly even when
         # the data set is iterated while a tf.function is traced, as TF runs them in their own
         # graphs: their values are data, not ops of the caller's graph (a generator's args must be
         # NumPy values).  Prefetching threads are eager already (the dispatch state is per thread).
-        produce = iter(self._produce())
+        produce = iter(self._produce()) if flats is None else flats
         while True:
             saved, state.graph = state.graph, None
             _outer.graph, outer = saved, getattr(_outer, "graph", None)
@@ -118,7 +172,7 @@ class Dataset:
             return S.pack(self._tmpl, self._row_specs)
         shapes, first = self._shapes, None
         if shapes is None:  # e.g. after map: look at the first element
-            first = next(iter(self._produce()), None)
+            first = eagerly(lambda: next(iter(self._produce()), None))
             if first is None:
                 raise ValueError("element_spec: the dataset is empty and its element structure is unknown")
             shapes = [(a.shape, a.dtype) for a in first]
@@ -126,13 +180,16 @@ class Dataset:
                 shapes = [((None,) + tuple(shape)[1:], dtype) for shape, dtype in shapes]
         leaves = first if first is not None else [None] * len(shapes)
         specs = [tapeflow.RaggedTensorSpec((None,) + tuple(a.shape[1:]), tapeflow.as_dtype(a.dtype), a.ragged_rank)
-                 if isinstance(a, RaggedValue) else tapeflow.TensorSpec(shape, tapeflow.as_dtype(dtype))
+                 if isinstance(a, RaggedValue) else
+                 tapeflow.SparseTensorSpec(shape, tapeflow.as_dtype(dtype)) if isinstance(a, SparseValue) else
+                 tapeflow.TensorSpec(shape, tapeflow.as_dtype(dtype))
                  for (shape, dtype), a in zip(shapes, leaves)]
         return S.pack(self._tmpl, specs)
 
-    def _derive(self, produce, cardinality=None, shapes="same"):
+    def _derive(self, produce, cardinality=None, shapes="same", seek=None):
         out = Dataset(produce, cardinality=self._card if cardinality is None else cardinality,
-                      shapes=self._shapes if shapes == "same" else shapes, tmpl_fn=self._tmpl_fn)
+                      shapes=self._shapes if shapes == "same" else shapes, tmpl_fn=self._tmpl_fn,
+                      parents=(self,), seek=seek)
         out._nested, out._options = self._nested, self._options
         out._lead_varies = self._lead_varies and shapes == "same"
         return out
@@ -141,8 +198,8 @@ class Dataset:
     @staticmethod
     def from_tensor_slices(tensors, name=None):
         tmpl, flat = S.flat_arrays(tensors)
-        ragged = any(isinstance(a, RaggedValue) for a in flat)
-        flat = [a if isinstance(a, RaggedValue) else np.array(a) for a in flat]  # our own copy of arrays
+        ragged = any(isinstance(a, (RaggedValue, SparseValue)) for a in flat)
+        flat = [a if isinstance(a, (RaggedValue, SparseValue)) else np.array(a) for a in flat]  # our own copy
         if any(a.ndim == 0 for a in flat):
             raise ValueError(with_location("from_tensor_slices: every component needs a first dimension "
                                            f"to slice, got {S.describe(tmpl, flat)}"))
@@ -152,25 +209,31 @@ class Dataset:
                 f"from_tensor_slices: all components must have the same first dimension, got "
                 f"{S.describe(tmpl, flat)}"))
 
-        def produce():
-            for i in range(n):
-                yield [a[i, ...] for a in flat]  # 0-d arrays: an item of a string array is bytes
+        def seek(k, epochs):
+            return ([a[i, ...] for a in flat] for i in range(k, n))  # 0-d: a string item is bytes
 
-        if ragged:  # rows of a RaggedTensor: ragged specs (ragged_rank one less; 0 is a dense row)
+        def produce():
+            return seek(0, None)
+
+        if ragged:  # rows of a RaggedTensor / SparseTensor: their specs (ragged_rank one less; 0: a dense row)
             import tapeflow
-            out = Dataset(produce, tmpl, n, None)
+            out = Dataset(produce, tmpl, n, None, seek=seek)
             out._row_specs = [tapeflow.RaggedTensorSpec((None,) * a.ragged_rank + tuple(a.values.shape[1:]),
                                                         tapeflow.as_dtype(a.dtype), a.ragged_rank - 1)
                               if isinstance(a, RaggedValue) else
+                              tapeflow.SparseTensorSpec(a.shape[1:], tapeflow.as_dtype(a.dtype))
+                              if isinstance(a, SparseValue) else
                               tapeflow.TensorSpec(a.shape[1:], tapeflow.as_dtype(a.dtype)) for a in flat]
             return out
-        return Dataset(produce, tmpl, n, [(a.shape[1:], a.dtype) for a in flat])
+        return Dataset(produce, tmpl, n, [(a.shape[1:], a.dtype) for a in flat], seek=seek)
 
     @staticmethod
     def from_tensors(tensors, name=None):
         tmpl, flat = S.flat_arrays(tensors)
-        flat = [np.array(a) for a in flat]
-        return Dataset(lambda: iter([flat]), tmpl, 1, [(a.shape, a.dtype) for a in flat])
+        composite = any(isinstance(a, (RaggedValue, SparseValue)) for a in flat)
+        flat = [a if isinstance(a, (RaggedValue, SparseValue)) else np.array(a) for a in flat]
+        return Dataset(lambda: iter([flat]), tmpl, 1, None if composite else [(a.shape, a.dtype) for a in flat],
+                       seek=lambda k, epochs: iter([flat][k:]))
 
     @staticmethod
     def range(*args, dtype="int64", name=None):
@@ -178,7 +241,9 @@ class Dataset:
         from tapeflow.runtime import dtypes
         r = range(*[int(a) for a in args])
         np_dtype = dtypes.as_dtype(dtype).np
-        return Dataset(lambda: ([np.asarray(i, np_dtype)] for i in r), S.LEAF, len(r), [((), np_dtype)])
+        def seek(k, epochs):
+            return ([np.asarray(i, np_dtype)] for i in r[k:])
+        return Dataset(lambda: seek(0, None), S.LEAF, len(r), [((), np_dtype)], seek=seek)
 
     @staticmethod
     def zip(*datasets, name=None):
@@ -190,9 +255,16 @@ class Dataset:
         for d in parts:
             if not isinstance(d, Dataset):
                 raise TypeError(with_location(f"Dataset.zip: expected datasets, got {type(d).__name__}"))
-        def produce():
-            for flats in zip(*[d._produce() for d in parts]):
+        def joined(inputs):
+            for flats in zip(*inputs):
                 yield [a for f in flats for a in f]
+
+        def seek(k, epochs):
+            inputs = [d._start_at(k, epochs) for d in parts]
+            return None if any(i is None for i in inputs) else joined(inputs)
+
+        def produce():
+            return joined([d._produce() for d in parts])
 
         cards = [d._card for d in parts]
         finite = [c for c in cards if c >= 0]
@@ -201,7 +273,8 @@ class Dataset:
             card = UNKNOWN
         shapes = None if any(d._shapes is None for d in parts) else [s for d in parts for s in d._shapes]
         return Dataset(produce, cardinality=card, shapes=shapes,
-                       tmpl_fn=lambda: S.pack(tmpl_of, [d._tmpl for d in parts]))
+                       tmpl_fn=lambda: S.pack(tmpl_of, [d._tmpl for d in parts]),
+                       parents=parts, seek=seek)
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None,
@@ -257,117 +330,22 @@ class Dataset:
         return batching.unbatch(self, name)
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
-        """tf.data's buffered shuffle: fill a buffer of buffer_size elements, then
-        repeatedly emit a random one and put the next input element in its place."""
-        buffer_size = positive(buffer_size, "shuffle")
-        source = self._produce
-        fixed_seed = seed if seed is not None else int(np.random.SeedSequence().entropy % (2 ** 63))
-        epoch = [0]
-
-        def produce():
-            if reshuffle_each_iteration:
-                rng = np.random.default_rng([fixed_seed, epoch[0]]) if seed is not None else np.random.default_rng()
-                epoch[0] += 1
-            else:
-                rng = np.random.default_rng(fixed_seed)
-            buf = []
-            for flat in source():
-                if len(buf) < buffer_size:
-                    buf.append(flat)
-                    continue
-                i = int(rng.integers(len(buf)))
-                yield buf[i]
-                buf[i] = flat
-            while buf:
-                i = int(rng.integers(len(buf)))
-                buf[i], buf[-1] = buf[-1], buf[i]
-                yield buf.pop()
-
-        return self._derive(produce)
+        return shuffle_op.shuffle(self, buffer_size, seed, reshuffle_each_iteration, name)
 
     def repeat(self, count=None, name=None):
-        source = self._produce
-        count = -1 if count is None else int(count)
-
-        def produce():
-            k = 0
-            while count < 0 or k < count:
-                any_element = False
-                for flat in source():
-                    any_element = True
-                    yield flat
-                k += 1
-                if not any_element:
-                    return  # repeating an empty dataset forever would hang
-
-        card = self._card
-        if count < 0:
-            card = 0 if card == 0 else (INFINITE if card != UNKNOWN else UNKNOWN)
-        elif card >= 0:
-            card = card * count
-        return self._derive(produce, card)
+        return positional_ops.repeat(self, count, name)
 
     def take(self, count, name=None):
-        count = int(count)
-        source = self._produce
-
-        def produce():
-            if count == 0:
-                return
-            for i, flat in enumerate(source()):
-                yield flat
-                if count > 0 and i + 1 >= count:
-                    return
-
-        card = self._card
-        if count >= 0:
-            card = count if card in (INFINITE,) else (min(card, count) if card >= 0 else UNKNOWN)
-        return self._derive(produce, card)
+        return positional_ops.take(self, count, name)
 
     def skip(self, count, name=None):
-        count = int(count)
-        source = self._produce
-
-        def produce():
-            for i, flat in enumerate(source()):
-                if count < 0 or i < count:
-                    continue
-                yield flat
-
-        card = self._card
-        if count < 0:
-            card = 0
-        elif card >= 0:
-            card = max(0, card - count)
-        return self._derive(produce, card)
+        return positional_ops.skip(self, count, name)
 
     def enumerate(self, start=0, name=None):
-        source = self._produce
-
-        def produce():
-            for i, flat in enumerate(source(), int(start)):
-                yield [np.asarray(i, np.int64)] + flat
-
-        shapes = None if self._shapes is None else [((), np.dtype(np.int64))] + list(self._shapes)
-        return Dataset(produce, cardinality=self._card, shapes=shapes, tmpl_fn=lambda: (S.LEAF, self._tmpl))
+        return positional_ops.enumerate_(self, start, name)
 
     def concatenate(self, dataset, name=None):
-        first, second = self, dataset
-
-        def produce():
-            yield from first._produce()
-            check = True
-            for flat in second._produce():
-                if check and repr(second._tmpl) != repr(first._tmpl):
-                    raise TypeError(with_location(
-                        f"Dataset.concatenate: the element structures differ: {first._tmpl!r} "
-                        f"and {second._tmpl!r}"))
-                check = False
-                yield flat
-
-        a, b = self._card, dataset._card
-        card = INFINITE if INFINITE in (a, b) else (a + b if a >= 0 and b >= 0 else UNKNOWN)
-        return self._derive(produce, card, shapes=None)
+        return positional_ops.concatenate(self, dataset, name)
 
     def cache(self, filename="", name=None):
         """Keep the elements of the first complete pass in memory and replay them."""
@@ -391,8 +369,13 @@ class Dataset:
     def prefetch(self, buffer_size, name=None):
         """Produce elements on a background thread, up to buffer_size ahead."""
         size = 2 if buffer_size in (None, AUTOTUNE) else positive(buffer_size, "prefetch")
-        source = self._produce
-        return self._derive(lambda: background(source, size))
+        parent, source = self, self._produce
+
+        def seek(k, epochs):
+            rest = parent._start_at(k, epochs)
+            return None if rest is None else background(lambda: rest, size)
+
+        return self._derive(lambda: background(source, size), seek=seek)
 
     def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
                    deterministic=None, name=None):
@@ -431,7 +414,7 @@ class Dataset:
         if not isinstance(options, Options):
             raise TypeError(with_location(
                 f"Dataset.with_options: expected a tf.data.Options, got {type(options).__name__}"))
-        out = self._derive(self._produce)
+        out = self._derive(self._produce, seek=self._seek)
         out._options = options if self._options is None else self._options.merge(options)
         return out
 
@@ -442,17 +425,41 @@ class Dataset:
         return transformation_func(self)
 
     def reduce(self, initial_state, reduce_func):
-        state = initial_state
+        if state.graph is not None and self._passes_differ:
+            # Traced: a staged loop (a new pass per call), as a `for` over it is.
+            from tapeflow.runtime import nest
+            from tapeflow.runtime.tensor import convert_to_tensor
+            from tapeflow.tracer.operators.control_flow import for_stmt
+            init = nest.map_structure(convert_to_tensor, initial_state)
+            return for_stmt(self, None, lambda element, s: (reduce_func(s, element),), (init,), ("state",), None)[0]
+        value = initial_state
         for element in self:
-            state = reduce_func(state, element)
-        return state
+            value = reduce_func(value, element)
+        return value
+
+    def get_single_element(self, name=None):
+        """The one element of a one-element data set (TF's InvalidArgumentError otherwise)."""
+        it = iter(self)
+        try:
+            element = next(it)
+        except StopIteration:
+            raise InvalidArgumentError(with_location(
+                "Dataset.get_single_element: the data set was empty")) from None
+        if next(it, _NONE) is not _NONE:
+            raise InvalidArgumentError(with_location(
+                "Dataset.get_single_element: the data set had more than one element"))
+        return element
 
     def __repr__(self):
         return f"<Dataset element={self._tmpl!r} cardinality={self._card}>"
 
 
+_NONE = object()
+
+
 # One module per transformation (as tf.data is organised); they build Datasets,
 # so they are imported after the class (each imports it from this module).
 from tapeflow.data import (  # noqa: E402
-    batching, grouping, interleave_op, map_op, readers, sampling, scan_op, shard_op, sources, take_while_op, window_op,
+    batching, grouping, interleave_op, map_op, positional_ops, readers, sampling, scan_op, shard_op, shuffle_op,
+    sources, take_while_op, window_op,
 )

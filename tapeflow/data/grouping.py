@@ -50,7 +50,8 @@ def group_by_window(self, key_func, reduce_func, window_size=None, window_size_f
             yield from reduce(key, flats)
 
     return Dataset(produce, cardinality=UNKNOWN, shapes=None,
-                   tmpl_fn=learnt_tmpl(store, produce, "group_by_window"))
+                   tmpl_fn=learnt_tmpl(store, produce, "group_by_window"), 
+                   parents=(self,))
 
 
 def bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_batch_sizes,

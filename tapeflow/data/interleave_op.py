@@ -1,5 +1,6 @@
 """Dataset.interleave and flat_map: the elements of the datasets a function
 makes from each input element, in TF's cycle order."""
+import itertools
 import os
 
 from tapeflow.data.dataset import Dataset
@@ -21,6 +22,58 @@ def _child(op, fn, parent, index, flat):
     return out
 
 
+def _elements(child):
+    return iter(child._produce())
+
+
+class _UnknownLength(Exception):
+    pass
+
+
+class _Positions:
+    """A child's element positions 0 .. n-1 as an iterator, counting those taken."""
+
+    def __init__(self, child):
+        self.child, self.n, self.taken = child, child._card, 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.n < 0:
+            raise _UnknownLength()
+        if self.taken >= self.n:
+            raise StopIteration
+        self.taken += 1
+        return self.taken - 1
+
+
+def _cycled(open_child, cycle, block, slots, where):
+    """TF's interleave order over children's element iterators: `open_child()` gives the
+    next one (None when the input has ended).  `slots` (an iterator or None per cycle
+    entry) and `where` ([cycle index, input ended, taken in this block]) are changed in
+    place, so that between two outputs they hold the whole state."""
+    while True:
+        index = where[0]
+        if slots[index] is None and not where[1]:
+            slots[index] = open_child()
+            where[1] = slots[index] is None
+        if slots[index] is None:
+            if where[1] and all(s is None for s in slots):
+                return
+            where[0], where[2] = (index + 1) % cycle, 0
+            continue
+        flat = next(slots[index], None)
+        if flat is None:
+            slots[index] = None
+            where[0], where[2] = (index + 1) % cycle, 0
+            continue
+        where[2] += 1
+        if where[2] == block:
+            where[0], where[2] = (index + 1) % cycle, 0
+        yield flat
+
+
 def interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
                deterministic=None, name=None):
     """Open `cycle_length` datasets map_func(element) and take `block_length`
@@ -32,35 +85,48 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
     block = 1 if block_length is None else positive(block_length, "interleave")
     parent, source, store = self, self._produce, []
 
-    def produce():
-        inputs = enumerate(source())
-        slots = [None] * cycle
-        index, input_done = 0, False
-        while True:
-            if slots[index] is None and not input_done:
-                item = next(inputs, None)
-                if item is None:
-                    input_done = True
-                else:
-                    child = _child("interleave", map_func, parent, *item)
-                    if not store:
-                        store.append(child._tmpl)
-                    slots[index] = (child, iter(child._produce()))
-            if slots[index] is None:
-                if input_done and all(s is None for s in slots):
-                    return
-                index = (index + 1) % cycle
-                continue
-            child, it = slots[index]
-            for _ in range(block):
-                flat = next(it, None)
-                if flat is None:
-                    slots[index] = None
-                    break
-                yield flat
-            index = (index + 1) % cycle
+    def open_children(inputs, first):
+        """The element iterators of the children made from `inputs` (numbered from `first`),
+        with `wrap(child)` making each one's iterator."""
+        def open_child(wrap):
+            item = next(inputs, None)
+            if item is None:
+                return None
+            child = _child("interleave", map_func, parent, item[0] + first, item[1])
+            if not store:
+                store.append(child._tmpl)
+            return wrap(child)
+        return open_child
 
-    out = Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=learnt_tmpl(store, produce, "interleave"))
+    def produce():
+        opener = open_children(enumerate(source()), 0)
+        return _cycled(lambda: opener(_elements), cycle, block, [None] * cycle, [0, False, 0])
+
+    def seek(k, epochs):
+        # The same cycle over the children's positions (each child's cardinality must be
+        # known): which children are open after k elements, and how far each is read.
+        # map_func runs again on the inputs read so far; no child element is produced.
+        opener = open_children(enumerate(source()), 0)
+        slots, where, read = [None] * cycle, [0, False, 0], [0]
+
+        def open_counted():
+            it = opener(_Positions)
+            read[0] += it is not None
+            return it
+        try:
+            for _ in itertools.islice(_cycled(open_counted, cycle, block, slots, where), k):
+                pass
+        except _UnknownLength:
+            return None
+        resumed = [None if s is None else s.child._start_at(s.taken, epochs) for s in slots]
+        rest = parent._start_at(read[0], epochs)
+        if rest is None or any(r is None and s is not None for r, s in zip(resumed, slots)):
+            return None
+        more = open_children(enumerate(rest), read[0])
+        return _cycled(lambda: more(_elements), cycle, block, resumed, where)
+
+    out = Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=learnt_tmpl(store, produce, "interleave"),
+                  parents=(self,), seek=seek)
     out._options = self._options
     return out
 

@@ -81,6 +81,12 @@ def interleaved(per_file, names, num_parallel_reads):
 def _lines(path, compression_type):
     """The lines of one file without their '\\n'; every '\\r' is dropped, as TensorFlow's
     line reader does (so CRLF files read like LF ones)."""
+    for chunk in _line_chunks(path, compression_type):
+        yield from chunk
+
+
+def _line_chunks(path, compression_type):
+    """The lines of one file, as lists (those completed by one read)."""
     stream, raw = rf.open_read(path, compression_type)
     try:
         rest = b""
@@ -95,54 +101,84 @@ def _lines(path, compression_type):
                 chunk = chunk.replace(b"\r", b"")
             parts = (rest + chunk).split(b"\n")
             rest = parts.pop()
-            for line in parts:
-                yield line
+            if parts:
+                yield parts
         if rest:
-            yield rest                     # the last line, without a final newline
+            yield [rest]                   # the last line, without a final newline
     finally:
         stream.close()
         raw.close()
 
 
-class _RecordSource(Dataset):
-    """A reader: scalar string elements from `items()` (an iterator of bytes).  skip() and
-    batch() applied straight to a reader work on the bytes (a batch is one object array
-    built at once), the fusion tf.data does for its readers: same elements, no per-element
-    arrays."""
+def file_chunks(per_file, names, num_parallel_reads):
+    """Lists of elements: each file's own lists when files are read one after another, else
+    TF's interleave of single elements cut into lists."""
+    if not num_parallel_reads or num_parallel_reads == 1:
+        for name in names:
+            yield from per_file(name)
+        return
+    it = interleaved(lambda n: itertools.chain.from_iterable(per_file(n)), names, num_parallel_reads)
+    yield from iter(lambda: list(itertools.islice(it, 4096)), [])
 
-    def __init__(self, items):
-        self._items = items
-        super().__init__(lambda: ([scalar(r)] for r in items()), S.LEAF, UNKNOWN, _STRING_SCALAR)
+
+def _skip_chunks(chunks, n):
+    for chunk in chunks:
+        if n >= len(chunk):
+            n -= len(chunk)
+            continue
+        yield chunk[n:] if n else chunk
+        n = 0
+
+
+def _take_chunks(chunks, n):
+    for chunk in chunks:
+        if n <= 0:
+            return
+        yield chunk[:n]
+        n -= len(chunk)
+
+
+class _RecordSource(Dataset):
+    """A reader: scalar string elements from `chunks()` (an iterator of lists of bytes).
+    skip(), take() and batch() applied straight to a reader work on those lists (a batch is
+    one object array built at once), the fusion tf.data does for its readers: same
+    elements, no per-element arrays."""
+
+    def __init__(self, chunks):
+        self._chunks = chunks
+        super().__init__(lambda: ([scalar(r)] for c in chunks() for r in c), S.LEAF, UNKNOWN, _STRING_SCALAR)
 
     def skip(self, count, name=None):
         n = int(count.numpy() if hasattr(count, "numpy") else count)
-        items = self._items
+        chunks = self._chunks
         if n < 0:                                   # TF: skip(-1) skips everything
             return _RecordSource(lambda: iter(()))
-        return _RecordSource(lambda: itertools.islice(items(), n, None))
+        return _RecordSource(lambda: _skip_chunks(chunks(), n))
 
     def take(self, count, name=None):
         n = int(count.numpy() if hasattr(count, "numpy") else count)
-        items = self._items
+        chunks = self._chunks
         if n < 0:                                   # TF: take(-1) takes everything
-            return _RecordSource(items)
-        return _RecordSource(lambda: itertools.islice(items(), n))
+            return _RecordSource(chunks)
+        return _RecordSource(lambda: _take_chunks(chunks(), n))
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
         size = int(batch_size.numpy() if hasattr(batch_size, "numpy") else batch_size)
         if size <= 0:
             return super().batch(batch_size, drop_remainder)   # its error message
-        items = self._items
+        chunks = self._chunks
 
         def produce():
-            it = items()
-            while True:
-                chunk = list(itertools.islice(it, size))
-                if not chunk or (drop_remainder and len(chunk) < size):
-                    return
-                arr = np.empty(len(chunk), dtype=object)
-                arr[:] = chunk
-                yield [arr]
+            pending, pos = [], 0
+            for chunk in itertools.chain(chunks(), [None]):
+                if chunk is not None:
+                    pending = pending[pos:] + chunk if pos < len(pending) else chunk
+                    pos = 0
+                while len(pending) - pos >= size or (chunk is None and pos < len(pending) and not drop_remainder):
+                    arr = np.empty(min(size, len(pending) - pos), dtype=object)
+                    arr[:] = pending[pos:pos + size]
+                    pos += len(arr)
+                    yield [arr]
 
         return Dataset(produce, S.LEAF, UNKNOWN, [((size if drop_remainder else None,), np.dtype(object))])
 
@@ -154,11 +190,11 @@ class TextLineDataset(_RecordSource):
         ctype = rf.compression_of(compression_type, "TextLineDataset")
         source = filenames
 
-        def items():
+        def chunks():
             names = file_names(source, "TextLineDataset")
-            return interleaved(lambda n: _lines(n, ctype), names, num_parallel_reads)
+            return file_chunks(lambda n: _line_chunks(n, ctype), names, num_parallel_reads)
 
-        super().__init__(items)
+        super().__init__(chunks)
 
 
 class TFRecordDataset(_RecordSource):
@@ -168,11 +204,11 @@ class TFRecordDataset(_RecordSource):
         ctype = rf.compression_of(compression_type, "TFRecordDataset")
         source = filenames
 
-        def items():
+        def chunks():
             names = file_names(source, "TFRecordDataset")
-            return interleaved(lambda n: rf.iter_records(n, ctype), names, num_parallel_reads)
+            return file_chunks(lambda n: rf.iter_record_chunks(n, ctype), names, num_parallel_reads)
 
-        super().__init__(items)
+        super().__init__(chunks)
 
 
 def _fixed_records(path, record_bytes, header_bytes, footer_bytes, compression_type):
@@ -212,12 +248,12 @@ class FixedLengthRecordDataset(_RecordSource):
             raise InvalidArgumentError(with_location("FixedLengthRecordDataset: record_bytes must be positive"))
         source = filenames
 
-        def items():
+        def chunks():
             names = file_names(source, "FixedLengthRecordDataset")
-            per_file = (lambda n: _fixed_records(n, record_bytes, header, footer, ctype))
-            return interleaved(per_file, names, num_parallel_reads)
+            per_file = (lambda n: ([r] for r in _fixed_records(n, record_bytes, header, footer, ctype)))
+            return file_chunks(per_file, names, num_parallel_reads)
 
-        super().__init__(items)
+        super().__init__(chunks)
 
 
 def list_files(file_pattern, shuffle=None, seed=None, name=None):

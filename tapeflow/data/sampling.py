@@ -47,7 +47,8 @@ def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
                 continue
             yield flat
 
-    return Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=_first_tmpl(datasets))
+    return Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=_first_tmpl(datasets),
+                   parents=datasets + [choice_dataset])
 
 
 def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
@@ -83,4 +84,5 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
 
     cards = [d._card for d in datasets]
     card = INFINITE if all(c == INFINITE for c in cards) and not stop_on_empty_dataset else UNKNOWN
-    return Dataset(produce, cardinality=card, shapes=None, tmpl_fn=_first_tmpl(datasets))
+    return Dataset(produce, cardinality=card, shapes=None, tmpl_fn=_first_tmpl(datasets),
+                   parents=datasets)

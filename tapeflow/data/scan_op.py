@@ -33,4 +33,5 @@ def scan(self, initial_state, scan_func, name=None):
                 store.append(out_tmpl)
             yield out_flat
 
-    return Dataset(produce, cardinality=self._card, shapes=None, tmpl_fn=learnt_tmpl(store, produce, "scan"))
+    return Dataset(produce, cardinality=self._card, shapes=None, tmpl_fn=learnt_tmpl(store, produce, "scan"),
+                   parents=(self,))

@@ -96,7 +96,7 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None, 
                    for k, (v, (dt, sh)) in enumerate(zip(values, specs))]
 
     shapes = [(sh, dt.np) for dt, sh in specs] if all(sh is not None for _, sh in specs) else None
-    return Dataset(produce, tmpl, UNKNOWN, shapes)
+    return Dataset(produce, tmpl, UNKNOWN, shapes, python_source="from_generator")
 
 
 _SQL_TYPES = {int: dtypes.int64, float: dtypes.float64, bool: dtypes.bool_}
@@ -193,9 +193,10 @@ def from_sql(connection_or_path, query, params=(), output_types=None, fetch_size
                 _close(conn, owned, cursor)
 
     if single:
-        return Dataset(produce, S.LEAF, UNKNOWN, [((), declared[0].np)])
+        return Dataset(produce, S.LEAF, UNKNOWN, [((), declared[0].np)], python_source="from_sql")
     if declared is not None:
-        return Dataset(produce, tuple(S.LEAF for _ in declared), UNKNOWN, [((), t.np) for t in declared])
+        return Dataset(produce, tuple(S.LEAF for _ in declared), UNKNOWN, [((), t.np) for t in declared],
+                       python_source="from_sql")
 
     def tmpl_fn():  # the number of columns is known once the query has run (a peek: see produce)
         if not learned and next(iter(produce()), None) is None:
@@ -203,7 +204,7 @@ def from_sql(connection_or_path, query, params=(), output_types=None, fetch_size
                              "pass output_types")
         return learned[0]
 
-    return Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=tmpl_fn)
+    return Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=tmpl_fn, python_source="from_sql")
 
 
 _PEEK_ROWS = 4096  # rows a stopped pass keeps for the next one (see produce)

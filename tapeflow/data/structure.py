@@ -7,8 +7,9 @@ plus the structure; it becomes tapeflow Tensors only when it leaves the pipeline
 import numpy as np
 
 from tapeflow.data.ragged_values import RaggedValue
+from tapeflow.data.sparse_values import SparseValue
 from tapeflow.runtime import dtypes
-from tapeflow.runtime.tensor import Tensor, TensorBase, constant_value_array
+from tapeflow.runtime.tensor import Tensor, TensorBase, constant_value_array, convert_to_tensor
 
 
 class Leaf:
@@ -66,20 +67,25 @@ def pack(tmpl, flat):
 
 def to_array(value):
     """A NumPy array under TensorFlow's conversion rules (Python floats -> float32, ...);
-    a RaggedTensor becomes a RaggedValue."""
+    a RaggedTensor becomes a RaggedValue, a SparseTensor a SparseValue."""
     if isinstance(value, Tensor):
         return value._value
     if hasattr(type(value), "_nest_components") and hasattr(value, "flat_values"):
         return RaggedValue.from_ragged_tensor(value)
+    if type(value).__name__ == "SparseTensor" and hasattr(value, "dense_shape"):
+        return SparseValue.from_sparse_tensor(value)
     if isinstance(value, TensorBase):
         return value.numpy()
+    if isinstance(value, list) and any(isinstance(v, TensorBase) for v in value):
+        return convert_to_tensor(value).numpy()  # a list of tensors packs at their dtype
     arr = constant_value_array(value)
     dtypes.from_numpy(arr.dtype)  # raises for strings, objects and other unsupported kinds
     return arr
 
 
 def to_tensors(tmpl, flat):
-    return pack(tmpl, [a.to_ragged_tensor() if type(a) is RaggedValue else Tensor(a) for a in flat])
+    return pack(tmpl, [a.to_ragged_tensor() if type(a) is RaggedValue else
+                       a.to_sparse_tensor() if type(a) is SparseValue else Tensor(a) for a in flat])
 
 
 def flat_arrays(element):

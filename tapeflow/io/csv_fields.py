@@ -14,12 +14,17 @@ Errors are InvalidArgumentError with TensorFlow's wording, plus the record's ind
 """
 import numpy as np
 
+from tapeflow.io import native
 from tapeflow.runtime.errors import InvalidArgumentError
 
 _QUOTE = ord('"')
 CSV_DTYPES = {"float32": np.float32, "float64": np.float64, "int32": np.int32, "int64": np.int64,
               "string": object}
 _INT_RANGE = {"int32": (-(1 << 31), (1 << 31) - 1), "int64": (-(1 << 63), (1 << 63) - 1)}
+_UNQUOTED = "Unquoted fields cannot have quotes/CRLFs inside (record {})"
+_UNENDED = "Quoted field has to end with quote followed by delim or end (record {})"
+_UNESCAPED = "Quote inside a string has to be escaped by another quote (record {})"
+SPLIT_ERRORS = {1: _UNQUOTED, 2: _UNENDED, 3: _UNESCAPED}   # tfn_csv_split's codes
 
 
 def check_delim(field_delim):
@@ -36,7 +41,7 @@ def split_record(record, delim, use_quote_delim=True, index=0):
     if not use_quote_delim or _QUOTE not in record:
         fields = record.split(delim)
         if b"\r" in record or b"\n" in record or (use_quote_delim and _QUOTE in record):
-            raise InvalidArgumentError(f"Unquoted fields cannot have quotes/CRLFs inside (record {index})")
+            raise InvalidArgumentError(_UNQUOTED.format(index))
         return fields
     return _split_quoted(record, delim[0], index)
 
@@ -48,8 +53,7 @@ def _split_quoted(record, delim, index):
             out, i = bytearray(), i + 1
             while True:
                 if i >= n:
-                    raise InvalidArgumentError(
-                        f"Quoted field has to end with quote followed by delim or end (record {index})")
+                    raise InvalidArgumentError(_UNENDED.format(index))
                 c = record[i]
                 if c == _QUOTE:
                     if i + 1 < n and record[i + 1] == _QUOTE:
@@ -57,8 +61,7 @@ def _split_quoted(record, delim, index):
                         i += 2
                         continue
                     if i + 1 < n and record[i + 1] != delim:
-                        raise InvalidArgumentError(
-                            f"Quote inside a string has to be escaped by another quote (record {index})")
+                        raise InvalidArgumentError(_UNESCAPED.format(index))
                     i += 1
                     break
                 out.append(c)
@@ -69,7 +72,7 @@ def _split_quoted(record, delim, index):
             j = n if j < 0 else j
             field = record[i:j]
             if _QUOTE in field or b"\r" in field or b"\n" in field:
-                raise InvalidArgumentError(f"Unquoted fields cannot have quotes/CRLFs inside (record {index})")
+                raise InvalidArgumentError(_UNQUOTED.format(index))
             fields.append(field)
             i = j
         if i >= n:
@@ -80,14 +83,18 @@ def _split_quoted(record, delim, index):
             return fields
 
 
+def _field_count_error(n_defaults, got, index):
+    return InvalidArgumentError(f"Expect {n_defaults} fields but have {got} in record {index}")
+
+
 def select(fields, select_cols, n_defaults, index):
     if select_cols is None:
         if len(fields) != n_defaults:
-            raise InvalidArgumentError(f"Expect {n_defaults} fields but have {len(fields)} in record {index}")
+            raise _field_count_error(n_defaults, len(fields), index)
         return fields
     picked = [fields[c] for c in select_cols if c < len(fields)]
     if len(picked) != n_defaults:
-        raise InvalidArgumentError(f"Expect {n_defaults} fields but have {len(picked)} in record {index}")
+        raise _field_count_error(n_defaults, len(picked), index)
     return picked
 
 
@@ -150,17 +157,21 @@ def convert_column(values, default, dtype_name, col, na_value, first_index=0):
         if fast is not None and b"_" not in b"".join(values):
             return fast
     out = np.empty(len(values), dtype=CSV_DTYPES[dtype_name])
-    for k, field in enumerate(values):
-        if not field or field == na_value:
-            if default is None:
-                raise InvalidArgumentError(f"Field {col} is required but missing in record {first_index + k}!")
-            out[k] = default
-        elif dtype_name == "string":
-            out[k] = field
-        else:
-            with np.errstate(over="ignore"):
-                out[k] = parse_number(field, dtype_name, col, first_index + k)
+    with np.errstate(over="ignore"):                 # float32 overflows to inf, as TF
+        for k, field in enumerate(values):
+            out[k] = _field_value(field, default, dtype_name, col, na_value, first_index + k)
     return out
+
+
+def _field_value(field, default, dtype_name, col, na_value, index):
+    if not field or field == na_value:
+        if default is None:
+            raise InvalidArgumentError(f"Field {col} is required but missing in record {index}!")
+        return default
+    if dtype_name == "string":
+        return field
+    with np.errstate(over="ignore"):
+        return parse_number(field, dtype_name, col, index)
 
 
 def decode_records(records, defaults, dtype_names, field_delim=",", use_quote_delim=True, na_value=b"",
@@ -170,6 +181,9 @@ def decode_records(records, defaults, dtype_names, field_delim=",", use_quote_de
     delim = check_delim(field_delim)
     na = na_value.encode() if isinstance(na_value, str) else bytes(na_value)
     n = len(defaults)
+    lib = native.get()
+    if lib is not None and records:
+        return _native_decode(lib, records, defaults, dtype_names, delim, use_quote_delim, na, select_cols)
     joined = b"\n".join(records)
     if select_cols is None and (not use_quote_delim or b'"' not in joined):
         rows = [r.split(delim) for r in records]   # the common case, split in C
@@ -183,3 +197,42 @@ def decode_records(records, defaults, dtype_names, field_delim=",", use_quote_de
         for c in range(n):
             columns[c][r] = fields[c]
     return [convert_column(columns[c], defaults[c], dtype_names[c], c, na) for c in range(n)]
+
+
+def _native_decode(lib, records, defaults, dtype_names, delim, use_quote_delim, na, select_cols):
+    """decode_records with the splitting and number parsing in C; the fields C leaves (empty,
+    NA, hex, out of range, not numbers) go through _field_value, so values and errors match."""
+    split = native.csv_split(lib, records, delim[0], use_quote_delim)
+    buf, fs, fl, nf, bad, err = split
+    upto = len(records) if bad is None else bad
+    first = np.zeros(len(records) + 1, np.int64)
+    np.cumsum(nf, out=first[1:])
+    n = len(defaults)
+    if select_cols is None:
+        have, cols = nf[:upto], range(n)
+    else:
+        have, cols = (np.asarray(select_cols)[None, :] < nf[:upto, None]).sum(axis=1), select_cols
+    wrong = np.flatnonzero(have != n)
+    if len(wrong):
+        raise _field_count_error(n, int(have[wrong[0]]), int(wrong[0]))
+    if bad is not None:
+        raise InvalidArgumentError(SPLIT_ERRORS[err].format(bad))
+    text = buf.tobytes()
+    starts = np.ascontiguousarray(first[:-1])
+    numbers = native.csv_numbers(lib, split, starts, list(cols), dtype_names, na)
+    out = []
+    for c, at in enumerate(cols):
+        dtype_name = dtype_names[c]
+        idx = starts + at
+        if numbers[c] is None:
+            column = np.empty(len(records), dtype=object)
+            column[:] = [_field_value(text[s:s + k], defaults[c], "string", c, na, r)
+                         for r, (s, k) in enumerate(zip(fs[idx].tolist(), fl[idx].tolist()))]
+        else:
+            column, left = numbers[c]
+            for r in np.flatnonzero(left).tolist():
+                s, k = int(fs[idx[r]]), int(fl[idx[r]])
+                with np.errstate(over="ignore"):
+                    column[r] = _field_value(text[s:s + k], defaults[c], dtype_name, c, na, r)
+        out.append(column)
+    return out

@@ -14,7 +14,7 @@ import collections
 
 import numpy as np
 
-from tapeflow.io import wire
+from tapeflow.io import native, wire
 from tapeflow.runtime.errors import InvalidArgumentError
 
 FixedLenFeature = collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"])
@@ -57,8 +57,14 @@ def _feature_values(payload):
             for n, w, v in wire.iter_fields(raw):
                 if n == 1:
                     values.extend(wire.read_packed_varints(v) if w == wire.BYTES else [v])
-            values = [x - (1 << 64) if x >= 1 << 63 else x for x in values]
+            values = [_int64(x) for x in values]
     return kind, values
+
+
+def _int64(v):
+    """A decoded varint as int64: bits past 64 dropped (as protobuf does), two's complement."""
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if v >= 1 << 63 else v
 
 
 def _length(data, pos):
@@ -107,7 +113,7 @@ def _fast_feature(data, start, end):
             pos += 1
         else:
             v, pos = wire.read_varint(data, pos)
-            values.append(v - (1 << 64) if v >= 1 << 63 else v)
+            values.append(_int64(v))
     return (3, values) if pos == end else False
 
 
@@ -212,123 +218,157 @@ def parse(serialized, features):
     for key, spec in specs.items():
         if isinstance(spec, FixedLenSequenceFeature) and not spec.allow_missing:
             raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to be True.")
+    columns = read_columns(serialized, dtypes)
+    out = {}
+    for key, spec in specs.items():
+        dtype = dtypes[key]
+        if isinstance(spec, VarLenFeature):
+            out[key] = _var_len(key, dtype, columns[key], len(serialized))
+        elif isinstance(spec, FixedLenSequenceFeature):
+            out[key] = _sequence(key, spec, dtype, columns[key], len(serialized))
+        else:
+            out[key] = _fixed(key, spec, dtype, columns[key], len(serialized))
+    return out
+
+
+# A column is one feature over the batch: (kinds int8 [B]: 0 absent or unset, else the kind
+# on the wire; counts int64 [B]: values of the wanted kind; values: those values, flat, in
+# example order).  The C reader and the Python decoders both produce columns, and everything
+# after them is shared, so both give the same arrays and the same errors.
+
+def read_columns(serialized, dtypes):
+    """{name: column} of the features named in `dtypes` ({name: "float32" | "int64" | "string"})."""
+    columns = _native_columns(serialized, dtypes)
+    return columns if columns is not None else _python_columns(serialized, dtypes)
+
+
+def _native_columns(serialized, dtypes):
+    """The columns read by C, or None (no C, or an example the C reader leaves to Python)."""
+    lib = native.get()
+    if lib is None or not serialized:
+        return None
+    names = list(dtypes)
+    index = native.index_examples(lib, serialized, names)
+    if index is None:
+        return None
+    kind, count = index[1], index[2]
+    columns = {}
+    for j, key in enumerate(names):
+        want = _KIND_OF_DTYPE[dtypes[key]]
+        kinds = np.ascontiguousarray(kind[:, j])
+        columns[key] = (kinds, np.where(kinds == want, count[:, j], 0), native.gather(lib, index, j, want))
+    return columns
+
+
+def _python_columns(serialized, dtypes):
     try:
         from tapeflow.io.example_batch import parse_uniform  # (it imports this module)
-        wanted = _ByBytes((k.encode("utf-8"), k) for k in specs)
+        wanted = _ByBytes((k.encode("utf-8"), k) for k in dtypes)
         uniform = parse_uniform(serialized, wanted)
         parsed = [u if u is not None else example_features(s, wanted) for u, s in zip(uniform, serialized)]
     except wire.DecodeError:
         raise InvalidArgumentError("parse_example: could not parse example input (not a serialized "
                                    "tf.train.Example)") from None
-    out = {}
-    for key, spec in specs.items():
-        dtype = dtypes[key]
-        if isinstance(spec, VarLenFeature):
-            out[key] = _var_len(key, dtype, parsed)
-        elif isinstance(spec, FixedLenSequenceFeature):
-            out[key] = _sequence(key, spec, dtype, parsed)
+    columns = {}
+    for key, dtype in dtypes.items():
+        want = _KIND_OF_DTYPE[dtype]
+        kinds = np.zeros(len(parsed), np.int8)
+        counts = np.zeros(len(parsed), np.int64)
+        parts = []
+        for i, feats in enumerate(parsed):
+            kind, values = feats.get(key, (None, None))
+            if kind is None:
+                continue
+            kinds[i] = kind
+            if kind == want and len(values):
+                counts[i] = len(values)
+                parts.append(values)
+        if dtype == "string":
+            flat = np.empty(int(counts.sum()), dtype=object)
+            flat[:] = [v for vs in parts for v in vs]
         else:
-            out[key] = _fixed(key, spec, dtype, parsed)
-    return out
+            flat = np.concatenate([np.asarray(v, dtype=_NP[dtype]) for v in parts]) if parts \
+                else np.zeros(0, _NP[dtype])
+        columns[key] = (kinds, counts, flat)
+    return columns
 
 
-def _fixed(key, spec, dtype, parsed):
+def _missing(key, dtype):
+    kind_name = _KIND_NAME[_KIND_OF_DTYPE[dtype]]
+    return InvalidArgumentError(f"Name: <unknown>, Feature: {key} (data type: {kind_name}) is "
+                                f"required but could not be found.")
+
+
+def _fixed(key, spec, dtype, column, batch):
     shape = tuple(int(d) for d in spec.shape)
     size = int(np.prod(shape, dtype=np.int64))
     default = None if spec.default_value is None else _default_array(key, spec, dtype, shape)
-    kind_wanted = _KIND_OF_DTYPE[dtype]
-    columns = [feats.get(key, (None, None)) for feats in parsed]
-    if dtype == "string" and columns and all(k == kind_wanted and len(v) == size for k, v in columns):
-        flat = np.empty(len(columns) * size, dtype=object)
-        flat[:] = [x for _, v in columns for x in v]
-        return flat.reshape((len(parsed),) + shape)
-    if dtype != "string" and all(k == kind_wanted and len(v) == size for k, v in columns):
-        # every example has the feature with the right count: one vectorized stack
-        if not columns:
-            return np.empty((0,) + shape, dtype=_NP[dtype])
-        if dtype == "float32":
-            flat = np.concatenate([v for _, v in columns]) if size else np.zeros(0, np.float32)
-        else:
-            flat = np.concatenate([np.asarray(v, dtype=np.int64) for _, v in columns]) if size \
-                else np.zeros(0, np.int64)
-        return flat.astype(_NP[dtype], copy=False).reshape((len(parsed),) + shape)
-    out = np.empty((len(parsed),) + shape, dtype=_NP[dtype])
-    for i, feats in enumerate(parsed):
-        kind, values = feats.get(key, (None, None))
-        if kind is None:
+    want = _KIND_OF_DTYPE[dtype]
+    kinds, counts, values = column
+    if (kinds == want).all() and (counts == size).all():
+        return values.reshape((batch,) + shape)     # every example has it, with the right count
+    out = np.empty((batch,) + shape, dtype=_NP[dtype])
+    starts = (np.cumsum(counts) - counts).tolist()
+    for i in range(batch):
+        kind = int(kinds[i])
+        if kind == 0:
             if default is None:
-                kind_name = _KIND_NAME[_KIND_OF_DTYPE[dtype]]
-                raise InvalidArgumentError(f"Name: <unknown>, Feature: {key} (data type: {kind_name}) is "
-                                           f"required but could not be found.")
+                raise _missing(key, dtype)
             out[i] = default
             continue
         _check_kind(key, i, kind, dtype)
-        if len(values) != size:
+        if counts[i] != size:
             raise InvalidArgumentError(
                 f"Name: <unknown>, Key: {key}, Index: {i}.  Number of {_KIND_NAME[kind]} values != expected.  "
-                f"Values size: {len(values)} but output shape: {list(shape)}")
-        if dtype == "string":
-            flat = np.empty(size, dtype=object)
-            flat[:] = values
-            out[i] = flat.reshape(shape)
-        else:
-            out[i] = np.asarray(values, dtype=_NP[dtype]).reshape(shape)
+                f"Values size: {int(counts[i])} but output shape: {list(shape)}")
+        out[i] = values[starts[i]:starts[i] + size].reshape(shape)
     return out
 
 
-def _var_len(key, dtype, parsed):
-    rows, all_values = [], []
-    for i, feats in enumerate(parsed):
-        kind, values = feats.get(key, (None, None))
-        if kind is None:
-            rows.append(0)
-            continue
-        _check_kind(key, i, kind, dtype)
-        rows.append(len(values))
-        all_values.append(values)
-    lengths = np.asarray(rows, dtype=np.int64)
+def check_kinds(key, dtype, column):
+    """A column's first Example whose feature has another kind than `dtype`'s is an error."""
+    wrong = _first_wrong_kind(key, dtype, column[0])
+    if wrong is not None:
+        _check_kind(key, wrong, int(column[0][wrong]), dtype)
+
+
+def _first_wrong_kind(key, dtype, kinds):
+    wrong = np.flatnonzero((kinds != 0) & (kinds != _KIND_OF_DTYPE[dtype]))
+    return None if not len(wrong) else int(wrong[0])
+
+
+def _var_len(key, dtype, column, batch):
+    kinds, lengths, values = column
+    check_kinds(key, dtype, column)
     n = int(lengths.sum())
-    batch = np.repeat(np.arange(len(parsed), dtype=np.int64), lengths)
+    rows = np.repeat(np.arange(batch, dtype=np.int64), lengths)
     starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
-    indices = np.stack([batch, np.arange(n, dtype=np.int64) - starts], axis=1) if n else np.zeros((0, 2), np.int64)
-    values = np.empty(n, dtype=_NP[dtype])
-    if n:
-        if dtype == "string":
-            values[:] = [v for vs in all_values for v in vs]
-        else:
-            values[:] = np.concatenate([np.asarray(vs, dtype=_NP[dtype]) for vs in all_values])
-    dense_shape = np.array([len(parsed), int(lengths.max()) if len(lengths) else 0], dtype=np.int64)
+    indices = np.stack([rows, np.arange(n, dtype=np.int64) - starts], axis=1) if n else np.zeros((0, 2), np.int64)
+    dense_shape = np.array([batch, int(lengths.max()) if batch else 0], dtype=np.int64)
     return indices, values, dense_shape
 
 
-def _sequence(key, spec, dtype, parsed):
+def _sequence(key, spec, dtype, column, batch):
     shape = tuple(int(d) for d in spec.shape)
     stride = int(np.prod(shape, dtype=np.int64))
-    per_example = []
-    for i, feats in enumerate(parsed):
-        kind, values = feats.get(key, (None, None))
-        if kind is None:
-            per_example.append(None)
+    kinds, counts, values = column
+    for i in range(batch):
+        kind = int(kinds[i])
+        if kind == 0:
             continue
         _check_kind(key, i, kind, dtype)
-        if stride == 0 or len(values) % stride:
+        if stride == 0 or counts[i] % stride:
             raise InvalidArgumentError(
                 f"Name: <unknown>, Key: {key}, Index: {i}.  Number of {_KIND_NAME[kind]} values is not a "
-                f"multiple of stride length. Saw {len(values)} values but output shape is: "
+                f"multiple of stride length. Saw {int(counts[i])} values but output shape is: "
                 f"[?,{','.join(str(d) for d in shape)}]".replace("[?,]", "[?]"))
-        per_example.append(values)
-    longest = max((len(v) // stride for v in per_example if v is not None), default=0) if stride else 0
+    present = kinds != 0
+    longest = int((counts[present] // stride).max()) if stride and present.any() else 0
     pad = spec.default_value if spec.default_value is not None else (b"" if dtype == "string" else 0)
-    out = np.empty((len(parsed), longest) + shape, dtype=_NP[dtype])
+    out = np.empty((batch, longest) + shape, dtype=_NP[dtype])
     out[...] = pad
-    for i, values in enumerate(per_example):
-        if values is None or not len(values):
-            continue
-        n = len(values) // stride
-        if dtype == "string":
-            flat = np.empty(len(values), dtype=object)
-            flat[:] = values
-        else:
-            flat = np.asarray(values, dtype=_NP[dtype])
-        out[i, :n] = flat.reshape((n,) + shape)
+    starts = (np.cumsum(counts) - counts).tolist()
+    for i in np.flatnonzero(counts).tolist():
+        n = int(counts[i]) // stride
+        out[i, :n] = values[starts[i]:starts[i] + n * stride].reshape((n,) + shape)
     return out

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from tapeflow.io import csv_fields, example_parsing, tensor_proto
+from tapeflow.io import csv_fields, example_parsing, example_ragged, tensor_proto
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import InvalidArgumentError, NotFoundError, with_location
 from tapeflow.runtime.registry import Aval, bind, defprim, state
@@ -96,6 +96,12 @@ DECODE_CSV = defprim("decode_csv", _decode_csv_impl, _decode_csv_rule, multiple_
 
 
 def _csv_default(d, i):
+    if type(d) is list and len(d) == 1:             # [0] / [0.0]: the usual defaults, without a tensor
+        v = d[0]
+        if type(v) is float:
+            return float(np.float32(v)), "float32"
+        if type(v) is int and -(1 << 31) <= v < 1 << 31:
+            return v, "int32"
     t = d if isinstance(d, TensorBase) else convert_to_tensor(d)
     if type(t).__name__ != "Tensor":
         raise ValueError(with_location("decode_csv: record_defaults must be known when the op is made "
@@ -144,7 +150,8 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
 FixedLenFeature = example_parsing.FixedLenFeature
 VarLenFeature = example_parsing.VarLenFeature
 FixedLenSequenceFeature = example_parsing.FixedLenSequenceFeature
-_SPEC_TYPES = (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature)
+RaggedFeature = example_ragged.RaggedFeature
+_SPEC_TYPES = (FixedLenFeature, VarLenFeature, FixedLenSequenceFeature, RaggedFeature)
 
 
 def _spec_key(spec):
@@ -152,6 +159,8 @@ def _spec_key(spec):
     dtype = dtypes.as_dtype(spec.dtype)
     if isinstance(spec, VarLenFeature):
         return ("var", dtype.name, (), None)
+    if isinstance(spec, RaggedFeature):
+        return ("ragged", dtype.name, (), (spec.value_key, example_ragged.partition_key(spec.partitions)))
     shape = tuple(int(d) for d in (spec.shape.as_list() if hasattr(spec.shape, "as_list") else spec.shape))
     default = spec.default_value
     if default is not None:
@@ -179,11 +188,37 @@ def _spec_of(key):
 
 def _parse_impl(xp, serialized, keys, specs):
     flat = np.asarray(serialized, dtype=object).reshape(-1).tolist()
-    out = example_parsing.parse(flat, {k: _spec_of(s) for k, s in zip(keys, specs)})
+    out = example_parsing.parse(flat, {k: _spec_of(s) for k, s in zip(keys, specs) if s[0] != "ragged"})
+    ragged = {k: s for k, s in zip(keys, specs) if s[0] == "ragged"}
+    if ragged:
+        out.update(_parse_ragged(flat, ragged))
     results = []
     for k, s in zip(keys, specs):
-        results.extend(out[k] if s[0] == "var" else (out[k],))
+        results.extend(out[k] if s[0] in ("var", "ragged") else (out[k],))
     return tuple(results)
+
+
+def _parse_ragged(flat, ragged):
+    """{key: (values, outer splits, *row splits of each non-uniform partition)}."""
+    needs = {}                               # dtype -> the feature keys read with it
+    for key, (_, dtype_name, _, (value_key, parts)) in ragged.items():
+        needs.setdefault(dtype_name, set()).add(value_key)
+        for name, arg in parts:
+            if name != "uniform_row_length":
+                needs.setdefault("int64", set()).add(arg)
+    columns = {d: example_parsing.read_columns(flat, dict.fromkeys(sorted(ks), d)) for d, ks in needs.items()}
+    out = {}
+    for key, (_, dtype_name, _, (value_key, parts)) in ragged.items():
+        example_parsing.check_kinds(value_key, dtype_name, columns[dtype_name][value_key])
+        mine = {value_key: columns[dtype_name][value_key]}
+        for name, arg in parts:
+            if name != "uniform_row_length":
+                example_parsing.check_kinds(arg, "int64", columns["int64"][arg])
+                mine.setdefault(arg, columns["int64"][arg])
+        values, outer, levels = example_ragged.assemble(value_key, example_ragged.partitions_of(parts), mine,
+                                                        len(flat))
+        out[key] = (values, outer) + tuple(lv for lv in levels if not isinstance(lv, int))
+    return out
 
 
 def _parse_rule(serialized, keys, specs):
@@ -193,6 +228,9 @@ def _parse_rule(serialized, keys, specs):
         dtype = dtypes.as_dtype(dtype_name)
         if kind == "var":
             out += [Aval((None, 2), dtypes.int64), Aval((None,), dtype), Aval((2,), dtypes.int64)]
+        elif kind == "ragged":
+            levels = example_ragged.n_levels(_[1]) - 1
+            out += [Aval((None,), dtype), Aval((b + 1,), dtypes.int64)] + [Aval((None,), dtypes.int64)] * levels
         elif kind == "seq":
             out.append(Aval((b, None) + shape, dtype))
         else:
@@ -211,28 +249,26 @@ def _parse(serialized, features, op):
         if not isinstance(spec, _SPEC_TYPES):
             raise TypeError(with_location(
                 f"{op}: feature {k!r} is a {type(spec).__name__}; tapeflow parses FixedLenFeature, "
-                f"VarLenFeature and FixedLenSequenceFeature"))
+                f"VarLenFeature, FixedLenSequenceFeature and RaggedFeature"))
     serialized = _strings(serialized, op, "serialized")
     if serialized.shape.rank not in (0, 1):
         raise InvalidArgumentError(with_location(
             f"Expected serialized to be a scalar or vector, got shape: {serialized.shape.as_list()}"))
     keys = tuple(sorted(features))
     specs = tuple(_spec_key(features[k]) for k in keys)
+    specs = tuple(s if s[0] != "ragged" else s[:3] + ((s[3][0] or k, s[3][1]),) for k, s in zip(keys, specs))
     for k, s in zip(keys, specs):
         if s[0] == "seq" and not s[3][1]:
             raise ValueError(with_location("Unsupported: FixedLenSequenceFeature requires allow_missing to be True."))
         example_parsing.dtype_name(features[k], k)
     single = serialized.shape.rank == 0
     batch = array_ops.reshape(serialized, [1]) if single else serialized
-    if state.graph is not None and any(s[0] == "var" for s in specs):
-        raise ValueError(with_location(
-            f"{op}: a VarLenFeature gives a SparseTensor whose dense_shape is only known when the data is "
-            f"read; tapeflow's SparseTensor needs it when it is made, so parse it outside tf.function "
-            f"(for example in Dataset.map, which runs eagerly)"))
     outs = list(bind(PARSE_EXAMPLE, (batch,), {"keys": keys, "specs": specs}))
     result = {}
     for k, s in zip(keys, specs):
-        if s[0] == "var":
+        if s[0] == "ragged":
+            result[k] = _ragged_result(outs, s[3][1], single)
+        elif s[0] == "var":
             indices, values, shape = outs.pop(0), outs.pop(0), outs.pop(0)
             if single:
                 indices, shape = indices[:, 1:], shape[1:]
@@ -241,6 +277,20 @@ def _parse(serialized, features, op):
             dense = outs.pop(0)
             result[k] = dense[0] if single else dense
     return result
+
+
+def _ragged_result(outs, parts, single):
+    """The RaggedTensor of a RaggedFeature from its outputs (popped from `outs`)."""
+    from tapeflow.ragged_tensor import RaggedTensor
+    values, outer = outs.pop(0), outs.pop(0)
+    levels = [arg if name == "uniform_row_length" else outs.pop(0) for name, arg in parts]
+    while levels and isinstance(levels[-1], int):   # innermost uniform rows: a dense inner dimension (TF)
+        values = array_ops.reshape(values, [-1, levels.pop()] + values.shape.as_list()[1:])
+    for level in reversed(levels):
+        values = RaggedTensor.from_uniform_row_length(values, level, validate=False) if isinstance(level, int) \
+            else RaggedTensor.from_row_splits(values, level, validate=False)
+    rt = RaggedTensor.from_row_splits(values, outer, validate=False)
+    return rt[0] if single else rt
 
 
 def parse_example(serialized, features, example_names=None, name=None):
@@ -288,8 +338,9 @@ def _tf_type(name):
 
 
 def _parse_tensor_rule(serialized, out_type):
-    raise ValueError("parse_tensor: the rank of the parsed tensor is only known from the data; tapeflow "
-                     "graphs need it, so call parse_tensor outside tf.function (for example in Dataset.map)")
+    # The rank is only known from the data: unknown rank, as TensorFlow (tf.ensure_shape
+    # or tf.reshape gives later ops the static shape they need)
+    return Aval(None, dtypes.as_dtype(out_type))
 
 
 PARSE_TENSOR = defprim("parse_tensor", _parse_tensor_impl, _parse_tensor_rule)

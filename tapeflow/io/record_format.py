@@ -11,9 +11,11 @@ Offsets count uncompressed bytes.  Every such error is tf.errors.DataLossError a
 names the file.
 """
 import gzip
+import itertools
 import struct
 import zlib
 
+from tapeflow.io import native
 from tapeflow.io.crc32c import crc32c, mask, masked_crc32c
 from tapeflow.runtime.errors import DataLossError, InvalidArgumentError, NotFoundError
 
@@ -110,43 +112,87 @@ def _decompress_error(path, exc):
     return DataLossError(f"{path}: cannot decompress ({exc})")
 
 
+def _read(stream, path, n):
+    try:
+        return stream.read(n)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _decompress_error(path, exc) from None
+
+
+def _truncated(path, offset, length):
+    return DataLossError(f"{path}: truncated record at {offset} (the file ends inside a record of {length} bytes)")
+
+
+_MAX_READ = 64 << 20   # a huge length field is read towards in steps, never allocated at once
+
+
 def iter_records(path, compression_type=""):
     """The data (bytes) of each record of one file, read in chunks (flat memory)."""
+    for chunk in iter_record_chunks(path, compression_type):
+        yield from chunk
+
+
+def iter_record_chunks(path, compression_type=""):
+    """The records of one file as lists (those framed in one read), then its errors."""
     stream, raw = open_read(path, compression_type)
-    buf, pos, offset = b"", 0, 0   # offset: uncompressed bytes before buf[pos]
     try:
-        while True:
-            while len(buf) - pos < 12:
-                try:
-                    more = stream.read(READ_CHUNK)
-                except (OSError, EOFError, zlib.error) as exc:
-                    raise _decompress_error(path, exc) from None
-                if not more:
-                    return                 # end of file, or a cut-off header: TensorFlow's EOF
-                buf, pos = buf[pos:] + more, 0
-            length, length_crc = _HEADER.unpack_from(buf, pos)
-            if mask(crc32c(buf[pos:pos + 8])) != length_crc:
-                raise DataLossError(f"{path}: corrupted record at {offset}")
-            need = 12 + length + 4
-            while len(buf) - pos < need:
-                try:
-                    more = stream.read(max(READ_CHUNK, need - (len(buf) - pos)))
-                except (OSError, EOFError, zlib.error) as exc:
-                    raise _decompress_error(path, exc) from None
-                if not more:
-                    raise DataLossError(f"{path}: truncated record at {offset} (the file ends "
-                                        f"inside a record of {length} bytes)")
-                buf, pos = buf[pos:] + more, 0
-            data = buf[pos + 12:pos + 12 + length]
-            (data_crc,) = _FOOTER.unpack_from(buf, pos + 12 + length)
-            if mask(crc32c(data)) != data_crc:
-                raise DataLossError(f"{path}: corrupted record at {offset + 12}")
-            yield data
-            pos += need
-            offset += need
+        lib = native.get()
+        if lib is not None:
+            yield from _native_records(path, stream, lib)
+        else:
+            it = _python_records(path, stream)
+            yield from iter(lambda: list(itertools.islice(it, 4096)), [])
     finally:
         stream.close()
         raw.close()
+
+
+def _native_records(path, stream, lib):
+    """Lists of records, the framing checked by C over each read (records and errors as below)."""
+    buf, offset, want = b"", 0, READ_CHUNK   # offset: uncompressed bytes before buf[0]
+    while True:
+        more = _read(stream, path, want)
+        if more:
+            buf = buf + more if buf else more
+        starts, lens, consumed, status, pending = native.scan_records(lib, buf)
+        if len(starts):
+            yield [buf[s:s + n] for s, n in zip(starts.tolist(), lens.tolist())]
+        if status == 1:
+            raise DataLossError(f"{path}: corrupted record at {offset + consumed}")
+        if status == 2:
+            raise DataLossError(f"{path}: corrupted record at {offset + consumed + 12}")
+        buf, offset = buf[consumed:], offset + consumed
+        if not more:
+            if status == 3:
+                raise _truncated(path, offset, pending)
+            return                     # end of file, or a cut-off header: TensorFlow's EOF
+        want = READ_CHUNK if status != 3 else max(READ_CHUNK, min(pending + 16 - len(buf), _MAX_READ))
+
+
+def _python_records(path, stream):
+    buf, pos, offset = b"", 0, 0   # offset: uncompressed bytes before buf[pos]
+    while True:
+        while len(buf) - pos < 12:
+            more = _read(stream, path, READ_CHUNK)
+            if not more:
+                return                 # end of file, or a cut-off header: TensorFlow's EOF
+            buf, pos = buf[pos:] + more, 0
+        length, length_crc = _HEADER.unpack_from(buf, pos)
+        if mask(crc32c(buf[pos:pos + 8])) != length_crc:
+            raise DataLossError(f"{path}: corrupted record at {offset}")
+        need = 12 + length + 4
+        while len(buf) - pos < need:
+            more = _read(stream, path, max(READ_CHUNK, min(need - (len(buf) - pos), _MAX_READ)))
+            if not more:
+                raise _truncated(path, offset, length)
+            buf, pos = buf[pos:] + more, 0
+        data = buf[pos + 12:pos + 12 + length]
+        (data_crc,) = _FOOTER.unpack_from(buf, pos + 12 + length)
+        if mask(crc32c(data)) != data_crc:
+            raise DataLossError(f"{path}: corrupted record at {offset + 12}")
+        yield data
+        pos += need
+        offset += need
 
 
 def read_records(path, compression_type=""):

@@ -244,7 +244,7 @@ class TensorBoard(Callback):
             if self.histogram_freq and epoch % self.histogram_freq == 0:
                 for var in self.model.weights:
                     # Keras 3's tag: the weight's path ("<model>/<layer>/<weight>") + "/histogram"
-                    path = f"{self.model.name}/{var.name.split(':')[0]}"
+                    path = getattr(var, "path", None) or f"{self.model.name}/{var.name.split(':')[0]}"
                     summary.histogram(f"{path}/histogram", var.numpy())
         if val:
             iterations = getattr(getattr(self.model, "optimizer", None), "iterations", None)

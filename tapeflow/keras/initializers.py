@@ -1,17 +1,15 @@
-"""Weight initializers.  Initial values are computed eagerly with NumPy (as
-TensorFlow lifts initializers out of functions), from one global generator that
-`keras.utils.set_random_seed` reseeds, or from the initializer's own `seed`."""
+"""Weight initializers, drawing the numbers Keras 3 draws on TensorFlow.
+
+A random initializer made without a seed takes one from Python's generator when
+it is constructed (keras.random.make_default_seed, which set_random_seed makes
+reproducible); each call is a stateless draw with that seed, so an initializer
+gives the same values on every call -- Keras 3's rule.  A SeedGenerator seed
+gives new values per call.  Values are tensors, as Keras returns them."""
 import math
 
 import numpy as np
 
 from tapeflow.runtime import dtypes
-
-_global = {"rng": np.random.default_rng()}
-
-
-def set_seed(seed):
-    _global["rng"] = np.random.default_rng(seed)
 
 
 class Initializer:
@@ -22,21 +20,36 @@ class Initializer:
         return {}
 
 
+def _keras_random():
+    from tapeflow.keras import random  # keras.random imports tapeflow whole: import on first draw
+    return random
+
+
 class _Seeded(Initializer):
     def __init__(self, seed=None):
+        self._init_seed = seed
+        if seed is None:
+            seed = _keras_random().make_default_seed()
+        elif isinstance(seed, dict):
+            seed = _keras_random().SeedGenerator.from_config(seed.get("config", seed))
+        elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer, _keras_random().SeedGenerator)):
+            raise ValueError(f"{type(self).__name__}: seed must be an int or a keras.random.SeedGenerator, "
+                             f"got seed={seed!r}")
         self.seed = seed
-        # A seeded initializer gives one sequence across calls, as Keras 3's SeedGenerator.
-        self._rng = np.random.default_rng(seed) if seed is not None else None
 
-    def rng(self):
-        return self._rng if self._rng is not None else _global["rng"]
+    def draw(self, name, shape, a, b, dtype):
+        return getattr(_keras_random(), name)(tuple(shape), a, b, dtype=_dtype_name(dtype), seed=self.seed)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self._init_seed}
 
 
 def _np_dtype(dtype):
     return dtypes.as_dtype(dtype or "float32").np
+
+
+def _dtype_name(dtype):
+    return dtypes.as_dtype(dtype or "float32").name
 
 
 def _fans(shape):
@@ -52,14 +65,19 @@ def _fans(shape):
     return shape[-2] * receptive, shape[-1] * receptive
 
 
+def _tensor(array):
+    from tapeflow.runtime.tensor import convert_to_tensor
+    return convert_to_tensor(array)
+
+
 class Zeros(Initializer):
     def __call__(self, shape, dtype=None):
-        return np.zeros(tuple(shape), _np_dtype(dtype))
+        return _tensor(np.zeros(tuple(shape), _np_dtype(dtype)))
 
 
 class Ones(Initializer):
     def __call__(self, shape, dtype=None):
-        return np.ones(tuple(shape), _np_dtype(dtype))
+        return _tensor(np.ones(tuple(shape), _np_dtype(dtype)))
 
 
 class Constant(Initializer):
@@ -70,7 +88,7 @@ class Constant(Initializer):
         return {"value": self.value}
 
     def __call__(self, shape, dtype=None):
-        return np.full(tuple(shape), self.value, _np_dtype(dtype))
+        return _tensor(np.full(tuple(shape), self.value, _np_dtype(dtype)))
 
 
 class RandomUniform(_Seeded):
@@ -79,10 +97,10 @@ class RandomUniform(_Seeded):
         self.minval, self.maxval = minval, maxval
 
     def get_config(self):
-        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
+        return {"minval": self.minval, "maxval": self.maxval, "seed": self._init_seed}
 
     def __call__(self, shape, dtype=None):
-        return self.rng().uniform(self.minval, self.maxval, tuple(shape)).astype(_np_dtype(dtype))
+        return self.draw("uniform", shape, self.minval, self.maxval, dtype)
 
 
 class RandomNormal(_Seeded):
@@ -91,20 +109,10 @@ class RandomNormal(_Seeded):
         self.mean, self.stddev = mean, stddev
 
     def get_config(self):
-        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self._init_seed}
 
     def __call__(self, shape, dtype=None):
-        return self.rng().normal(self.mean, self.stddev, tuple(shape)).astype(_np_dtype(dtype))
-
-
-def _truncated_normal(rng, shape, stddev):
-    """Normal samples redrawn until within two standard deviations."""
-    out = rng.normal(0.0, 1.0, shape)
-    bad = np.abs(out) > 2
-    while bad.any():
-        out[bad] = rng.normal(0.0, 1.0, int(bad.sum()))
-        bad = np.abs(out) > 2
-    return out * stddev
+        return self.draw("normal", shape, self.mean, self.stddev, dtype)
 
 
 class VarianceScaling(_Seeded):
@@ -114,29 +122,31 @@ class VarianceScaling(_Seeded):
         super().__init__(seed)
         if mode not in ("fan_in", "fan_out", "fan_avg"):
             raise ValueError(f"VarianceScaling: mode must be fan_in, fan_out or fan_avg, got {mode!r}")
+        distribution = distribution.lower()
+        if distribution == "normal":
+            distribution = "truncated_normal"  # Keras's alias
+        if scale <= 0.0:
+            raise ValueError(f"VarianceScaling: scale must be positive, got {scale}")
         if distribution not in ("truncated_normal", "untruncated_normal", "uniform"):
             raise ValueError(f"VarianceScaling: unknown distribution {distribution!r}")
         self.scale, self.mode, self.distribution = scale, mode, distribution
 
     def get_config(self):
         if type(self) is not VarianceScaling:
-            return {"seed": self.seed}  # the subclasses fix scale, mode and distribution
-        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution, "seed": self.seed}
+            return {"seed": self._init_seed}  # the subclasses fix scale, mode and distribution
+        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution, "seed": self._init_seed}
 
     def __call__(self, shape, dtype=None):
         fan_in, fan_out = _fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
         var = self.scale / max(1.0, n)
-        shape = tuple(shape)
         if self.distribution == "uniform":
             limit = math.sqrt(3.0 * var)
-            out = self.rng().uniform(-limit, limit, shape)
-        elif self.distribution == "truncated_normal":
+            return self.draw("uniform", shape, -limit, limit, dtype)
+        if self.distribution == "truncated_normal":
             # 0.8796... is the stddev of a unit normal truncated to [-2, 2].
-            out = _truncated_normal(self.rng(), shape, math.sqrt(var) / 0.87962566103423978)
-        else:
-            out = self.rng().normal(0.0, math.sqrt(var), shape)
-        return out.astype(_np_dtype(dtype))
+            return self.draw("truncated_normal", shape, 0.0, math.sqrt(var) / 0.8796256610342398, dtype)
+        return self.draw("normal", shape, 0.0, math.sqrt(var), dtype)
 
 
 class GlorotUniform(VarianceScaling):
@@ -177,10 +187,10 @@ class TruncatedNormal(_Seeded):
         self.mean, self.stddev = mean, stddev
 
     def __call__(self, shape, dtype=None):
-        return (self.mean + _truncated_normal(self.rng(), tuple(shape), self.stddev)).astype(_np_dtype(dtype))
+        return self.draw("truncated_normal", shape, self.mean, self.stddev, dtype)
 
     def get_config(self):
-        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self._init_seed}
 
 
 class Identity(Initializer):
@@ -192,7 +202,7 @@ class Identity(Initializer):
     def __call__(self, shape, dtype=None):
         if len(shape) != 2:
             raise ValueError(f"Identity initializer: needs a 2-D shape, got {tuple(shape)}")
-        return (self.gain * np.eye(*shape)).astype(_np_dtype(dtype))
+        return _tensor((self.gain * np.eye(*shape)).astype(_np_dtype(dtype)))
 
     def get_config(self):
         return {"gain": self.gain}
@@ -206,18 +216,21 @@ class Orthogonal(_Seeded):
         self.gain = gain
 
     def get_config(self):
-        return {"gain": self.gain, "seed": self.seed}
+        return {"gain": self.gain, "seed": self._init_seed}
 
     def __call__(self, shape, dtype=None):
-        shape = tuple(shape)
-        rows = int(np.prod(shape[:-1])) if len(shape) > 1 else 1
+        shape = tuple(int(d) for d in shape)
+        if len(shape) < 2:
+            raise ValueError(f"Orthogonal initializer: the shape must be at least 2-D, got {shape}")
+        rows = int(np.prod(shape[:-1]))
         cols = shape[-1]
-        a = self.rng().normal(0.0, 1.0, (max(rows, cols), min(rows, cols)))
-        q, r = np.linalg.qr(a)
+        # Keras: QR of a normal draw, signs fixed by diag(r) so the result is unique.
+        a = self.draw("normal", (max(rows, cols), min(rows, cols)), 0.0, 1.0, dtype).numpy()
+        q, r = np.linalg.qr(a.astype(np.float64))
         q = q * np.sign(np.diag(r))
         if rows < cols:
             q = q.T
-        return (self.gain * q.reshape(shape)).astype(_np_dtype(dtype))
+        return _tensor((self.gain * q.reshape(shape)).astype(_np_dtype(dtype)))
 
 
 _BY_NAME = {

@@ -3,12 +3,12 @@ assign_add, so `update_state` works eagerly and inside a compiled train step."""
 import numpy as np
 
 from tapeflow.keras import losses
+from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import reduce_ops as R
 from tapeflow.runtime.tensor import convert_to_tensor
-from tapeflow.runtime.variables import Variable
 from tapeflow.train.trackable import Trackable
 
 
@@ -24,8 +24,8 @@ class Metric(Trackable):
             name = f"variable_{len(self._variables)}"
         shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = dtypes.as_dtype(dtype or self.dtype)
-        var = Variable(self._initial_value(shape, initializer, dtype), trainable=False,
-                       name=f"{self.name}/{name}", dtype=dtype)
+        var = KerasVariable(self._initial_value(shape, initializer, dtype), trainable=False, name=name,
+                            dtype=dtype, path=f"{self.name}/{name}")
         self._variables[name] = (var, initializer)
         self._take_deferred(name, var)
         return var

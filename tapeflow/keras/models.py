@@ -3,7 +3,7 @@ import numpy as np
 
 from tapeflow.keras import functional
 from tapeflow.keras.saving import load_model, model_from_json  # noqa: F401 - keras.models names
-from tapeflow.keras.layers.base import Layer
+from tapeflow.keras.layers.base import Layer, layer_scope
 from tapeflow.keras.layers.input import InputLayer
 from tapeflow.keras.training import Trainer
 from tapeflow.runtime.errors import with_location
@@ -254,8 +254,9 @@ class Sequential(Model):
             raise ValueError(with_location("Sequential.build: give the input shape, e.g. (None, 784)"))
         if state.graph is not None or not self._stack:
             return
-        if self._build_graph(input_shape):
-            return
+        with layer_scope(self):  # the layers' weights are "sequential/<layer>/<weight>"
+            if self._build_graph(input_shape):
+                return
         # A layer that needs concrete sizes: build on one zero example instead.
         dtype = self._input_spec.input_dtype if self._input_spec is not None else "float32"
         dims = [1 if d is None else int(d) for d in TensorShape(input_shape).dims]

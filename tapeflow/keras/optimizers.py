@@ -8,6 +8,7 @@ increment `iterations`."""
 import numpy as np
 
 from tapeflow.keras import schedules
+from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.backprop import GradientTape
 from tapeflow.runtime.errors import with_location
@@ -28,7 +29,8 @@ class Optimizer(SlotOwner):
         self.name = name or type(self).__name__.lower()
         self.weight_decay = weight_decay
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
-        self.iterations = Variable(np.int64(0), trainable=False, name=f"{self.name}/iterations")
+        self.iterations = KerasVariable(np.int64(0), trainable=False, name="iteration",
+                                        path=f"{self.name}/iteration")
         if isinstance(learning_rate, schedules.LearningRateSchedule) or callable(learning_rate):
             self._schedule = learning_rate
             self._learning_rate = None

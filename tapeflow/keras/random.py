@@ -1,57 +1,103 @@
 """keras.random (Keras 3): normal, uniform, truncated_normal, randint, shuffle,
-dropout, categorical and SeedGenerator.
+dropout, categorical and SeedGenerator -- drawing the numbers Keras 3 draws on
+its TensorFlow back end, so a program seeded with `keras.utils.set_random_seed`
+initializes and drops out exactly as it does under TensorFlow.
 
-`seed=` semantics, as Keras 3:
-- None: a fresh draw from the global stream on every call (tf.random's ops);
-- an int: a fixed draw -- the same numbers on every call (stateless ops);
-- a SeedGenerator: Keras's own rule -- a variable state [seed, 0]; each draw is a
-  stateless draw with the state as its seed, and then adds [0, 1] to the state, so
-  a generator made with the same seed replays Keras's sequence, and inside
-  tf.function every call of the graph gives new numbers.
+Keras 3's seed rules (keras/src/random/seed_generator.py), which this follows:
+- every draw is a *stateless* TF op (tf.random.stateless_*) whose seed pair is
+  "drawn": an int seed gives [seed, 0] (the same numbers on every call); a
+  SeedGenerator gives its state, then advances it by [0, 1]; seed=None uses the
+  global SeedGenerator, advanced by the unordered rule (s + 1) * 5387 % 933199;
+- a SeedGenerator made without a seed takes `random.randint(1, 10**9)` from
+  Python's own generator (which set_random_seed seeds), as do initializers made
+  without one -- so the order in which layers are constructed decides the draws;
+- the int64 seed pair reaches the op as int32 after floormod(seed, 2**31 - 2).
+The state is a non-trainable int64 tf.Variable, so inside tf.function every
+call of the graph advances it (new numbers per call, as TF).
 """
+import random as _python_random
+
+import numpy as np
+
 import tapeflow as tf
+from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.runtime.errors import with_location
-from tapeflow.runtime.ops.random_generator import Generator
+
+_GLOBAL = {"generator": None}
+
+
+def make_default_seed():
+    """Keras 3's default seed: one draw of Python's generator."""
+    return _python_random.randint(1, int(1e9))
 
 
 class SeedGenerator:
     """A seed state of its own: draws with seed=SeedGenerator(s) are reproducible per s."""
 
     def __init__(self, seed=None, name=None, **kwargs):
-        self.name = name or "seed_generator"
-        self.seed = seed
-        start = int(Generator.from_non_deterministic_state().make_seeds(1)[0, 0].numpy()) % (2 ** 31) \
-            if seed is None else int(seed)
-        self.state = tf.Variable([start, 0], dtype=tf.int64, trainable=False, name="seed_generator_state")
+        if kwargs:
+            raise ValueError(f"SeedGenerator: unrecognized keyword arguments {kwargs}")
+        if name is None:
+            from tapeflow.keras.layers.base import unique_name  # Keras's auto_name: seed_generator_<n>
+            name = unique_name("seed_generator")
+        self.name = name
+        self._initial_seed = seed
+        if seed is None:
+            seed = make_default_seed()
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise ValueError(with_location(f"SeedGenerator: seed must be an integer, got seed={seed!r}"))
+        self.seed = int(seed)
+        self.state = KerasVariable(np.array([self.seed, 0], np.int64), trainable=False, dtype=tf.int64,
+                                   name="seed_generator_state", path=f"{self.name}/seed_generator_state")
 
     def next(self, ordered=True):
-        """The seed pair of the next draw: the state, which then advances by [0, 1]."""
-        value = self.state.read_value() * 1
-        self.state.assign_add(tf.constant([0, 1], tf.int64))
+        """The current int64 seed pair; the state moves on ([0, 1] added, or
+        Keras's unordered step for the global generator)."""
+        value = self.state.read_value()
+        if ordered:
+            self.state.assign_add(tf.constant([0, 1], tf.int64))
+        else:
+            self.state.assign((value + 1) * 5387 % 933199)
         return value
 
+    def get_config(self):
+        return {"seed": self._initial_seed, "name": self.name}
 
-def _kind(seed, op):
-    if seed is None:
-        return "global"
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+def global_seed_generator():
+    """The generator behind seed=None draws; set_random_seed drops it, so the next
+    draw makes a fresh one from Python's (reseeded) generator."""
+    if _GLOBAL["generator"] is None:
+        _GLOBAL["generator"] = SeedGenerator(name="global_seed_generator")
+    return _GLOBAL["generator"]
+
+
+def reset_global_seed_generator():
+    _GLOBAL["generator"] = None
+
+
+def draw_seed(seed, op="draw"):
+    """The int32 seed pair of one stateless draw (Keras's draw_seed + _cast_seed)."""
     if isinstance(seed, SeedGenerator):
-        return "generator"
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(with_location(f"keras.random.{op}: seed must be None, an int or a SeedGenerator, "
-                                      f"got {type(seed).__name__}"))
-    return "fixed"
+        pair = seed.next()
+    elif seed is None:
+        pair = global_seed_generator().next(ordered=False)
+    elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        seed = (int(seed) & 0xFFFFFFFFFFFFFFFF ^ 0x8000000000000000) - 0x8000000000000000  # as int64
+        pair = tf.constant([seed, 0], tf.int64)
+    else:
+        raise ValueError(with_location(f"keras.random.{op}: seed must be None, an int or a SeedGenerator, "
+                                       f"got {type(seed).__name__}"))
+    return tf.cast(tf.math.floormod(pair, 2**31 - 2), tf.int32)
 
 
 def _draw(name, shape, a, b, dtype, seed):
-    """One draw of tf.random.<name>(shape, a, b): from the SeedGenerator's own
-    stream, as a stateless draw for an int seed, or from the global stream."""
     dtype = dtype or "float32"
-    kind = _kind(seed, name)
-    if kind == "generator":
-        return getattr(tf.random, "stateless_" + name)(shape, seed.next(), a, b, dtype=dtype)
-    if kind == "fixed":
-        return getattr(tf.random, "stateless_" + name)(shape, [seed, 0], a, b, dtype=dtype)
-    return getattr(tf.random, name)(shape, a, b, dtype=dtype)
+    return getattr(tf.random, "stateless_" + name)(shape, draw_seed(seed, name), a, b, dtype=dtype)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
@@ -69,32 +115,37 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
 def randint(shape, minval, maxval, dtype="int32", seed=None):
     if not tf.as_dtype(dtype).is_integer:
         raise TypeError(with_location(f"keras.random.randint: dtype must be an integer type, got {dtype}"))
-    return uniform(shape, int(minval), int(maxval), dtype=dtype, seed=seed)
+    # Keras draws int32/int64 directly and other integer types through int64.
+    drawn = dtype if tf.as_dtype(dtype).name in ("int32", "int64") else "int64"
+    return tf.cast(uniform(shape, int(minval), int(maxval), dtype=drawn, seed=seed), dtype)
 
 
 def shuffle(x, axis=0, seed=None):
-    """A random permutation along `axis` (argsort of uniform keys)."""
+    """A random permutation along `axis`: argsort of one stateless uniform draw."""
     x = tf.convert_to_tensor(x)
-    n = tf.shape(x)[axis]
-    keys = uniform(tf.reshape(n, [1]), dtype="float32", seed=seed)
+    keys = tf.random.stateless_uniform(tf.reshape(tf.shape(x)[axis], [1]), draw_seed(seed, "shuffle"))
     return tf.gather(x, tf.argsort(keys), axis=axis)
 
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
     inputs = tf.convert_to_tensor(inputs)
-    if not 0 <= rate < 1:
-        raise ValueError(with_location(f"keras.random.dropout: rate must be in [0, 1), got {rate}"))
-    shape = tf.shape(inputs) if noise_shape is None else noise_shape
-    keep = uniform(shape, dtype=inputs.dtype, seed=seed) >= rate
-    return tf.where(keep, inputs / (1.0 - rate), tf.zeros_like(inputs))
+    if not 0 <= rate <= 1:
+        raise ValueError(with_location(f"keras.random.dropout: rate must be in [0, 1], got {rate}"))
+    if rate == 1.0:
+        return tf.zeros_like(inputs)
+    if rate == 0.0:
+        return inputs
+    if noise_shape is not None:  # None entries take the input's size (Keras's concrete noise shape)
+        dims = tf.unstack(tf.shape(inputs))
+        noise_shape = tf.stack([dims[i] if d is None else d for i, d in enumerate(noise_shape)])
+    return tf.nn.experimental.stateless_dropout(inputs, rate, seed=draw_seed(seed, "dropout"),
+                                                noise_shape=noise_shape)
 
 
 def categorical(logits, num_samples, dtype="int32", seed=None):
-    """[batch, num_samples] class indices drawn by the Gumbel-max trick over uniform draws."""
+    """[batch, num_samples] class indices: tf.random.stateless_categorical."""
     logits = tf.convert_to_tensor(logits)
     if logits.shape.rank != 2:
         raise ValueError(with_location(f"keras.random.categorical: logits must be 2-D, got shape {logits.shape}"))
-    batch, classes = tf.shape(logits)[0], tf.shape(logits)[1]
-    u = uniform(tf.stack([batch, num_samples, classes]), minval=1e-7, maxval=1.0, dtype=logits.dtype, seed=seed)
-    gumbel = -tf.math.log(-tf.math.log(u))
-    return tf.cast(tf.argmax(logits[:, None, :] + gumbel, axis=-1), dtype)
+    out = tf.random.stateless_categorical(logits, num_samples, seed=draw_seed(seed, "categorical"))
+    return tf.cast(out, dtype)

@@ -407,8 +407,7 @@ class Trainer:
             print(callbacks_mod.format_logs(logs))
         if return_dict:
             return logs
-        values = [logs[n] for n in self.metrics_names if n in logs]
-        return values[0] if len(values) == 1 else values
+        return _flat_logs(logs, self.metrics_names)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **unused):
         with self._scope():
@@ -432,7 +431,7 @@ class Trainer:
         batch = tuple(_to_tensors(p) for p in (x, y, sample_weight) if p is not None)
         self._prepare(batch)
         logs = _floats(self._step_fn("train")(batch))
-        return logs if return_dict else [logs[n] for n in self.metrics_names]
+        return logs if return_dict else _flat_logs(logs, self.metrics_names)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         self._require_compiled("evaluate")
@@ -440,10 +439,17 @@ class Trainer:
         self._prepare(batch)
         self.reset_metrics()
         logs = _floats(self._step_fn("test")(batch))
-        return logs if return_dict else [logs[n] for n in self.metrics_names]
+        return logs if return_dict else _flat_logs(logs, self.metrics_names)
 
     def predict_on_batch(self, x):
         return nest.map_structure(lambda t: t.numpy(), self._step_fn("predict")((_to_tensors(x),)))
+
+
+def _flat_logs(logs, names):
+    """Keras 3's return of evaluate / train_on_batch / test_on_batch without
+    return_dict: the values in metrics_names order, a lone value unwrapped."""
+    values = [logs[n] for n in names if n in logs]
+    return values[0] if len(values) == 1 else values
 
 
 def _single(structure):

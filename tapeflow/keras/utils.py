@@ -3,29 +3,45 @@ import random
 
 import numpy as np
 
-from tapeflow.keras import initializers
 from tapeflow.keras.preprocessing.sequence import pad_sequences  # noqa: F401 - keras.utils.pad_sequences
 
 
 def set_random_seed(seed):
-    """Seed Python's, NumPy's and tapeflow's generators (initializers and tf.random)."""
+    """Seed Python's, NumPy's and tapeflow's generators, as Keras 3: Python's
+    generator gives initializers and SeedGenerators their default seeds, and the
+    global keras.random generator is made anew from it on its next draw."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"Expected `seed` argument to be an integer. Received: seed={seed} "
+                         f"(of type {type(seed)})")
+    from tapeflow.keras import random as keras_random
+    keras_random.reset_global_seed_generator()
     random.seed(seed)
     np.random.seed(seed)
-    initializers.set_seed(seed)
     import tapeflow
     tf_random = getattr(tapeflow, "random", None)
     if tf_random is not None and hasattr(tf_random, "set_seed"):
         tf_random.set_seed(seed)
 
 
-def to_categorical(y, num_classes=None, dtype="float32"):
-    """Integer class vector -> one-hot matrix (NumPy)."""
-    y = np.asarray(y, dtype=np.int64).reshape(-1)
-    if num_classes is None:
-        num_classes = int(y.max()) + 1 if y.size else 0
-    out = np.zeros((y.size, num_classes), dtype=dtype)
-    out[np.arange(y.size), y] = 1
-    return out
+def to_categorical(x, num_classes=None):
+    """Class ids -> one-hot, as Keras 3: a tensor gives a float32 tf.one_hot; anything
+    else a float64 NumPy array of shape x.shape + (num_classes,), a trailing axis
+    of size 1 dropped first."""
+    import tapeflow as tf
+    if isinstance(x, tf.Tensor):
+        if x.shape.rank is not None and x.shape.rank > 1 and x.shape[-1] == 1:
+            x = tf.reshape(x, tf.shape(x)[:-1])
+        return tf.one_hot(x, num_classes)
+    x = np.array(x, dtype="int64")
+    shape = x.shape
+    if shape and len(shape) > 1 and shape[-1] == 1:
+        shape = shape[:-1]
+    x = x.reshape(-1)
+    if not num_classes:
+        num_classes = int(np.max(x)) + 1
+    out = np.zeros((x.shape[0], num_classes))
+    out[np.arange(x.shape[0]), x] = 1
+    return out.reshape(shape + (num_classes,))
 
 
 def normalize(x, axis=-1, order=2):

@@ -8,10 +8,11 @@ only ever a dictionary key, never imported or evaluated), its attrs (only the
 kinds listed in encode.py), and its avals, which must equal what the op's own
 shape rule computes from its inputs (checks.py).  Nothing here runs a node.
 """
+import base64
 import math
 
 from tapeflow.compiler.ir import Graph, Holder, Node, Ref, freeze_attrs
-from tapeflow.runtime.registry import Aval
+from tapeflow.runtime.registry import ATTR_TYPES, Aval
 from tapeflow.runtime.tensor import Tensor
 
 from . import arrays, checks
@@ -187,6 +188,17 @@ class GraphReader:
             return tuple(self._value(x, where, depth + 1) for x in v)
         if isinstance(v, dict) and set(v) == {"dtype"}:
             return arrays.dtype_by_name(v["dtype"], where)
+        if isinstance(v, dict) and set(v) == {"bytes"}:
+            text = expect_str(v["bytes"], where)
+            try:
+                return base64.b64decode(text.encode("ascii"), validate=True)
+            except (ValueError, UnicodeEncodeError):
+                raise SavedModelError(f"{where}: bytes that are not base64") from None
+        if isinstance(v, dict) and set(v) == {"object"}:
+            body = expect_list(v["object"], where, 2)
+            expect(len(body) == 2 and isinstance(body[0], str) and body[0] in ATTR_TYPES, where,
+                   f"an attr object is [kind, value] with a known kind ({sorted(ATTR_TYPES)})")
+            return ATTR_TYPES[body[0]]._from_saved(self._value(body[1], where, depth + 1), where)
         return decode_scalar(v, where)
 
     def _array(self, body, where):

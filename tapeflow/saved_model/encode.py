@@ -16,6 +16,7 @@ Attr values (the only kinds a loader accepts, see decode.py):
     {"variable": i}               the i-th entry of the program's variable table
 Arrays and variables appear only as the value of a "const" / "variable" node.
 """
+import base64
 import math
 
 import numpy as np
@@ -23,9 +24,12 @@ import numpy as np
 from tapeflow.compiler.ir import Graph, Holder
 from tapeflow.runtime import string_values
 from tapeflow.runtime.dtypes import DType
+from tapeflow.runtime.registry import ATTR_TYPES
 
 from . import arrays
-from .format import SavedModelSaveError
+from tapeflow.tracer.py_function import DATA_PULL
+
+from .format import PythonDataSaveError, SavedModelSaveError
 
 
 def encode_aval(aval):
@@ -90,6 +94,11 @@ class GraphWriter:
 
     def _node(self, node, graph_name):
         where = f"graph {graph_name!r}, node %{node.id} ({node.op})"
+        if node.op == "py_function" and dict(node.attrs).get("what") == DATA_PULL:
+            raise PythonDataSaveError(
+                f"{where}: the function iterates a tf.data pipeline that runs Python when the graph "
+                f"runs (Dataset.from_generator, from_sql); a saved model cannot hold it. Save a "
+                f"function that takes the elements as arguments instead")
         attrs = {}
         for key, value in node.attrs:
             if isinstance(value, Holder):
@@ -126,4 +135,8 @@ class GraphWriter:
             return [self._value(x, where) for x in v]
         if isinstance(v, DType):
             return {"dtype": v.name}
+        if isinstance(v, bytes):
+            return {"bytes": base64.b64encode(v).decode("ascii")}
+        if getattr(type(v), "_saved_name", None) in ATTR_TYPES:
+            return {"object": [type(v)._saved_name, self._value(v._saved_attr(), where)]}
         return encode_scalar(v, where)

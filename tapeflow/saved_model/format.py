@@ -37,3 +37,9 @@ class SavedModelError(ValueError):
 
 class SavedModelSaveError(ValueError):
     """An object or function that cannot be written as a saved model."""
+
+
+class PythonDataSaveError(SavedModelSaveError, AssertionError):
+    """A function whose graph pulls elements from a Python-run tf.data pipeline
+    (Dataset.from_generator): an AssertionError as well, TensorFlow's type for it
+    (its generator is an untracked resource)."""

@@ -114,25 +114,31 @@ def _signature_functions(obj, signatures):
 def _keras_serving(model):
     """The model's call on its built input shape, batch dimension unknown."""
     specs = model.__dict__.get("_build_input_specs")
+    graph = model.__dict__.get("_functional")
+    if specs is None and graph is not None:   # a functional model: the specs of its keras.Inputs
+        specs = nest.map_structure(lambda kt: TensorSpec(kt.shape, kt.dtype), graph.inputs)
     if not model.built or specs is None:
         raise SavedModelSaveError(
             f"save: keras model {model.name} is not built, so its input shape is unknown; call it on a batch "
             f"(or build it) first, or pass signatures=")
 
-    single = isinstance(specs, TensorSpec)
+    # TF names every input of a Keras model's serving signature "inputs" (then inputs_1, ...
+    # in nest order: a dict's by sorted key)
 
     def unbatched(spec):
         if not isinstance(spec, TensorSpec):
             return spec
         dims = spec.shape.dims
-        return TensorSpec((None,) + tuple(dims[1:]) if dims else dims, spec.dtype, "inputs" if single else None)
+        return TensorSpec((None,) + tuple(dims[1:]) if dims else dims, spec.dtype, "inputs")
 
     def serve(inputs):
         return model(inputs, training=False)
 
     serve.__name__ = f"{model.name}_serving"
-    return Function(serve, input_signature=[nest.map_structure(unbatched, specs)],
-                    fallback=False).get_concrete_function()
+    signature = nest.map_structure(unbatched, specs)
+    concrete = Function(serve, input_signature=[signature], fallback=False).get_concrete_function()
+    concrete.input_structure = ((signature,), {})   # as traced, with the input names kept
+    return concrete
 
 
 def _function_attributes(obj):

@@ -38,7 +38,7 @@ def test_dense_autoencoder():
     x_train, x_test = low_rank_images(512, 0), low_rank_images(64, 1)
     autoencoder = Autoencoder(8, (8, 8))
     autoencoder.compile(optimizer=tf.keras.optimizers.Adam(5e-3), loss=losses.MeanSquaredError())
-    hist = autoencoder.fit(x_train, x_train, epochs=20, shuffle=True, batch_size=32,
+    hist = autoencoder.fit(x_train, x_train, epochs=30, shuffle=True, batch_size=32,
                            validation_data=(x_test, x_test), verbose=0)
     encoded_imgs = autoencoder.encoder(x_test).numpy()
     decoded_imgs = autoencoder.decoder(encoded_imgs).numpy()

@@ -103,7 +103,7 @@ def encode(value):
     if kind == "TensorShape":
         dims = value.as_list() if value.rank is not None else None
         return {"shape": dims}
-    if kind in ("TensorSpec", "RaggedTensorSpec"):
+    if kind in ("TensorSpec", "RaggedTensorSpec", "SparseTensorSpec"):
         out = {"spec": kind, "dtype": encode(value.dtype), "shape": encode(value.shape)}
         if kind == "RaggedTensorSpec":
             out["ragged_rank"] = int(value.ragged_rank)

@@ -5,8 +5,10 @@ returns the new state.  The decision is made at run time, per statement:
   - a Python (or eager) condition runs plain Python;
   - a symbolic condition stages a cond / while_loop node;
   - a for loop over a tensor (or tf.range / enumerate / zip of tensors) while
-    tracing is a staged loop over the first axis; over a Python iterable (list,
-    range of ints, dataset) it runs in Python, unrolled into the graph.
+    tracing is a staged loop over the first axis; over an endless data set or one
+    whose passes differ (from_generator, a reshuffle) a staged loop pulling elements
+    when the graph runs; over a Python iterable (list, range of ints, other data sets) it runs in
+    Python, unrolled into the graph.
 A Python while loop whose condition turns symbolic part way is staged from
 that iteration on.  Loops are never unrolled when the condition is a tensor.
 """
@@ -97,7 +99,11 @@ def _staged_source(iter_):
         return iteration.source(iter_)
     if iteration.is_endless_dataset(iter_):
         # Unrolled at trace time it would never end: staged, one element per iteration.
-        return iteration.Pull(iter(iter_))
+        return iteration.Pull(iter(iter_), finite=False)
+    if iteration.varies_per_pass(iter_):
+        # Unrolled, its Python would run (its shuffle draw) once, at trace time: staged,
+        # pulling elements until the data ends, anew on every call.
+        return iteration.Pull(iter(iter_), finite=True)
     return None
 
 
@@ -179,6 +185,9 @@ def _stage_once(test, body, state, names, opts, what, limit, source):
         if source is None:
             return extra
         c = math_ops.less(leaves[0], n)
+        more = source.more() if isinstance(source, iteration.Pull) else None
+        if more is not None:
+            c = math_ops.logical_and(c, more)
         if extra is not None:
             extra = convert_to_tensor(staging.as_tensor(extra))
             c = math_ops.logical_and(c, extra if extra.dtype.is_bool else math_ops.not_equal(extra, 0))

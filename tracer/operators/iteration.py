@@ -45,14 +45,19 @@ class _Rows:
 
 
 class Pull:
-    """The elements of an endless data set, taken one per iteration when the graph
-    runs (the iterator's graph `next`); the loop ends only by break or return."""
+    """The elements of a data set, taken one per iteration when the graph runs (the
+    iterator's graph `next`).  An endless one ends only by break or return; a finite
+    one also when `more()` (the iterator's graph end-of-data check, run by the loop's
+    condition before each iteration) is false."""
 
-    def __init__(self, iterator):
-        self.iterator = iterator
+    def __init__(self, iterator, finite):
+        self.iterator, self.finite = iterator, finite
 
     def length(self):
         return convert_to_tensor(2 ** 31 - 1)
+
+    def more(self):
+        return self.iterator.has_next_in_graph() if self.finite else None
 
     def element(self, i):
         return self.iterator.next_in_graph()
@@ -67,6 +72,14 @@ def is_endless_dataset(it):
         return int(card()) == -1
     except (TypeError, ValueError):
         return False
+
+
+def varies_per_pass(it):
+    """A data set (or an iterator over one) whose passes may differ (it runs Python, or
+    reshuffles), duck-typed: unrolled at trace time, every call would see the elements of
+    the pass made while tracing, so a loop over it is staged."""
+    dataset = getattr(it, "_dataset", it)
+    return getattr(dataset, "_passes_differ", False) is True and hasattr(it, "element_spec")
 
 
 def source(it):
@@ -120,13 +133,24 @@ def range_(*args):
     return range(*[int(a) if isinstance(a, TensorBase) else a for a in args])
 
 
+def _staged_dataset(it):
+    """A data set (not an iterator) whose loop is staged while tracing: enumerate and zip
+    over it stay data sets (Dataset.enumerate / Dataset.zip), as in AutoGraph."""
+    return dispatch_state.graph is not None and varies_per_pass(it) and callable(getattr(it, "enumerate", None))
+
+
 def enumerate_(iterable, start=0):
     if _tracing_tensor(iterable):
         return TensorEnumerate(iterable, start)
+    if _staged_dataset(iterable):
+        return iterable.enumerate(start)
     return enumerate(iterable, start)
 
 
 def zip_(*iterables, **kwargs):
+    if iterables and not kwargs and any(_staged_dataset(it) for it in iterables) and all(
+            callable(getattr(it, "enumerate", None)) and hasattr(it, "element_spec") for it in iterables):
+        return type(iterables[0]).zip(tuple(iterables))
     if any(_tracing_tensor(it) for it in iterables):
         if kwargs:
             raise NotImplementedError(with_location("zip(..., strict=) over tensors"))

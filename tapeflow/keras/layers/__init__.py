@@ -20,11 +20,13 @@ from tapeflow.keras.layers.merge import (  # noqa: F401
     maximum, minimum, multiply, subtract,
 )
 from tapeflow.keras.layers.normalization import (  # noqa: F401
-    BatchNormalization, LayerNormalization, RMSNormalization)
+    BatchNormalization, GroupNormalization, LayerNormalization, RMSNormalization, UnitNormalization,
+)
 from tapeflow.keras.layers.pooling import (  # noqa: F401
     AveragePooling1D, AvgPool1D, GlobalAveragePooling1D, GlobalAvgPool1D, GlobalMaxPool1D, GlobalMaxPool2D,
     GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D, MaxPooling1D,
 )
+from tapeflow.keras.layers.image_preprocessing import CenterCrop, Resizing  # noqa: F401
 from tapeflow.keras.layers.preprocessing import Normalization, Rescaling  # noqa: F401
 from tapeflow.keras.layers.preprocessing_numeric import CategoryEncoding, Discretization  # noqa: F401
 from tapeflow.keras.layers.text_lookup import IntegerLookup, StringLookup  # noqa: F401
@@ -32,6 +34,10 @@ from tapeflow.keras.layers.text_vectorization import Hashing, TextVectorization 
 from tapeflow.keras.layers.recurrent import GRU, LSTM, SimpleRNN  # noqa: F401
 from tapeflow.keras.layers.recurrent_cells import (  # noqa: F401
     RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells)
+from tapeflow.keras.layers.regularization import (  # noqa: F401
+    ActivityRegularization, AlphaDropout, GaussianDropout, GaussianNoise, SpatialDropout1D, SpatialDropout2D,
+    SpatialDropout3D,
+)
 from tapeflow.keras.layers.reshaping import (  # noqa: F401
     Cropping1D, Cropping2D, Permute, RepeatVector, UpSampling1D, UpSampling2D, ZeroPadding1D, ZeroPadding2D,
 )

@@ -25,6 +25,7 @@ def _image_batch(layer, inputs, known_size):
 class RandomFlip(Layer):
     """Flip each image of an NHWC batch (or a single HWC image) left-right and/or
     up-down, each example independently with probability 1/2."""
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     def __init__(self, mode="horizontal_and_vertical", seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -70,6 +71,7 @@ class RandomTranslation(Layer):
     width (per example), bilinear between pixels.  The shift is separable, so it
     is applied as two per-example (n, n) interpolation matrices (rows, then
     columns); out-of-image pixels come from fill_mode.  Identity unless training."""
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     def __init__(self, height_factor, width_factor, fill_mode="reflect", interpolation="bilinear",
                  seed=None, fill_value=0.0, **kwargs):

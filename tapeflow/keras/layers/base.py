@@ -7,15 +7,17 @@ import threading
 from collections import defaultdict
 
 from tapeflow.keras import functional, initializers, regularizers
+from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.keras.layers import keras_mask
 from tapeflow.module import Module
 from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.shape import TensorShape
-from tapeflow.runtime.ops import math_ops
+from tapeflow.runtime.ops import array_ops, math_ops
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.runtime.variables import Variable
 from tapeflow.tracer.signature import TensorSpec
+from tapeflow.tracer.graph_ops import init_scope
 from tapeflow.train.trackable import Trackable
 
 _name_counts = defaultdict(int)
@@ -25,6 +27,32 @@ _name_lock = threading.Lock()
 class _CallContext(threading.local):
     def __init__(self):
         self.training = []  # the `training` value of each enclosing layer call
+        self.scopes = []  # the layers being built or called, outermost first (weight paths)
+
+
+def weight_path(owner, name):
+    """Keras 3's variable path: the names of the layers being built around the
+    weight, then its owner's (once), then the weight's own name."""
+    parts = [layer.name for layer in _context.scopes]
+    if not _context.scopes or _context.scopes[-1] is not owner:
+        parts.append(owner.name)
+    cell = getattr(owner, "cell_name", None)  # Keras keeps an RNN layer's weights in its cell
+    if cell:
+        parts.append(cell)
+    return "/".join(parts + [name])
+
+
+class layer_scope:
+    """Push a layer on the scope stack while it is built or called."""
+
+    def __init__(self, layer):
+        self.layer = layer
+
+    def __enter__(self):
+        _context.scopes.append(self.layer)
+
+    def __exit__(self, *exc):
+        _context.scopes.pop()
 
 
 _context = _CallContext()
@@ -228,8 +256,11 @@ class Layer(Module):
         dtype = dtypes.as_dtype(dtype or self.dtype)
         init = initializers.get(initializer if initializer is not None else
                                 ("glorot_uniform" if dtype.is_floating else "zeros"))
-        value = init(tuple(int(d) for d in shape), dtype=dtype)  # by keyword, as Keras: tf.random.normal fits
-        var = Variable(value, trainable=trainable, name=f"{self.name}/{name}", dtype=dtype)
+        # Initial values are computed eagerly even when the layer is built inside a
+        # trace (TF lifts variable initializers out of functions: init_scope).
+        with init_scope():
+            value = init(tuple(int(d) for d in shape), dtype=dtype)  # by keyword, as Keras: tf.random.normal fits
+        var = KerasVariable(value, trainable=trainable, name=name, dtype=dtype, path=weight_path(self, name))
         self.__dict__["_own_weights"].append((name, var))
         regularizer = regularizers.get(regularizer)
         if regularizer is not None:
@@ -379,7 +410,8 @@ class Layer(Module):
             # serving signature is built from it (with an unknown batch dimension).
             self.__dict__["_build_input_specs"] = nest.map_structure(
                 lambda t: TensorSpec(t.shape, t.dtype) if isinstance(t, TensorBase) else None, inputs)
-            self._build_from(inputs)
+            with layer_scope(self):
+                self._build_from(inputs)
         mask = kwargs.get("mask")
         if mask is None:
             mask = keras_mask.masks_of(inputs)
@@ -387,7 +419,8 @@ class Layer(Module):
                 kwargs["mask"] = mask
         _context.training.append(training)
         try:
-            outputs = self.call(inputs, *args, **kwargs)
+            with layer_scope(self):
+                outputs = self.call(inputs, *args, **kwargs)
         finally:
             _context.training.pop()
         if self.supports_masking:
@@ -395,7 +428,11 @@ class Layer(Module):
         if self.activity_regularizer is not None:
             for out in nest.flatten(outputs):
                 if isinstance(out, TensorBase):
-                    self.add_loss(self.activity_regularizer(out))
+                    loss = self.activity_regularizer(out)
+                    if out.shape.rank:  # Keras 3 divides by the batch size (0 for an empty batch)
+                        batch = math_ops.cast(array_ops.shape(out)[0], loss.dtype)
+                        loss = math_ops.div_no_nan(loss, batch)
+                    self.add_loss(loss)
         first = nest.flatten(outputs)[0] if outputs is not None else None
         if isinstance(first, TensorBase):
             self.__dict__["_output_shape"] = tuple(first.shape.dims) if len(nest.flatten(outputs)) == 1 \

@@ -3,6 +3,7 @@ import numpy as np
 
 import tapeflow as tf
 from tapeflow.keras import activations, initializers, regularizers
+from tapeflow.keras import random as keras_random
 from tapeflow.keras.layers.base import Layer
 from tapeflow.runtime.errors import with_location
 
@@ -110,11 +111,13 @@ class Dropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if not 0 <= rate < 1:
-            raise ValueError(with_location(f"Dropout: rate must be in [0, 1), got {rate!r}"))
+        if not 0 <= rate <= 1:
+            raise ValueError(with_location(f"Dropout: rate must be in [0, 1], got {rate!r}"))
         self.rate = float(rate)
         self.noise_shape = noise_shape
         self.seed = seed
+        if rate > 0:  # Keras 3 makes the layer's generator (and takes its default seed) here
+            self.seed_generator = keras_random.SeedGenerator(seed)
 
     def get_config(self):
         return {**super().get_config(), "rate": self.rate, "seed": self.seed}
@@ -122,9 +125,7 @@ class Dropout(Layer):
     def call(self, inputs, training=None):
         if not training or self.rate == 0:
             return inputs
-        shape = self.noise_shape if self.noise_shape is not None else tf.shape(inputs)
-        keep = tf.random.uniform(shape, dtype=inputs.dtype, seed=self.seed) >= self.rate
-        return tf.where(keep, inputs / (1 - self.rate), tf.zeros_like(inputs))
+        return keras_random.dropout(inputs, self.rate, self.noise_shape, seed=self.seed_generator)
 
 
 class Embedding(Layer):

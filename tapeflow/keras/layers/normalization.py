@@ -1,5 +1,5 @@
-"""BatchNormalization and LayerNormalization (Keras 3 defaults: epsilon 1e-3,
-BatchNormalization momentum 0.99)."""
+"""BatchNormalization, LayerNormalization, GroupNormalization and UnitNormalization
+(Keras 3 defaults: epsilon 1e-3, BatchNormalization momentum 0.99)."""
 import tapeflow as tf
 from tapeflow.keras import initializers
 from tapeflow.keras.layers.base import Layer
@@ -114,6 +114,89 @@ class LayerNormalization(Layer):
         if self.beta is not None:
             y = y + self._broadcast(self.beta, rank)
         return y
+
+
+class GroupNormalization(Layer):
+    """Normalize each example over groups of channels along `axis` (Keras 3's
+    arithmetic: x * inv + (beta - mean * inv), statistics in float32 or wider)."""
+    supports_masking = True
+
+    def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
+                 gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                 gamma_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        if isinstance(groups, bool) or not isinstance(groups, int) or (groups <= 0 and groups != -1):
+            raise ValueError(with_location(f"GroupNormalization: groups must be a positive int or -1, "
+                                           f"got groups={groups}"))
+        self.groups, self.axis, self.epsilon = groups, axis, float(epsilon)
+        self.center, self.scale = center, scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer, self.gamma_regularizer = beta_regularizer, gamma_regularizer
+        self.beta_constraint, self.gamma_constraint = beta_constraint, gamma_constraint
+
+    def build(self, input_shape):
+        dim = input_shape[self.axis]
+        if dim is None:
+            raise ValueError(with_location(f"GroupNormalization {self.name}: axis {self.axis} of input shape "
+                                           f"{input_shape} must be known"))
+        if self.groups == -1:
+            self.groups = dim
+        if dim < self.groups or dim % self.groups:
+            raise ValueError(with_location(f"GroupNormalization {self.name}: {dim} channels cannot be split into "
+                                           f"{self.groups} groups (input shape {input_shape})"))
+        self._rank = input_shape.rank
+        self.gamma = self.add_weight("gamma", (dim,), initializer=self.gamma_initializer,
+                                     regularizer=self.gamma_regularizer,
+                                     constraint=self.gamma_constraint) if self.scale else None
+        self.beta = self.add_weight("beta", (dim,), initializer=self.beta_initializer,
+                                    regularizer=self.beta_regularizer,
+                                    constraint=self.beta_constraint) if self.center else None
+
+    def get_config(self):
+        return {**super().get_config(), "groups": self.groups, "axis": self.axis, "epsilon": self.epsilon,
+                "center": self.center, "scale": self.scale}
+
+    def call(self, inputs):
+        rank = inputs.shape.rank
+        axis = self.axis % rank
+        shape = tf.shape(inputs)
+        per_group = inputs.shape[axis] // self.groups
+        dims = [shape[i] for i in range(rank)]
+        grouped_shape = dims[:axis] + [self.groups, per_group] + dims[axis + 1:]
+        x = tf.reshape(inputs, tf.stack(grouped_shape))
+        stats_dtype = "float64" if inputs.dtype.name == "float64" else "float32"
+        x = tf.cast(x, stats_dtype)
+        axes = [a for a in range(1, rank + 1) if a != axis]  # every axis but batch and the group axis
+        mean, variance = tf.nn.moments(x, axes=axes, keepdims=True)
+        inv = math_ops.rsqrt(variance + self.epsilon)
+        broadcast = [1] * (rank + 1)
+        broadcast[axis], broadcast[axis + 1] = self.groups, per_group
+        if self.gamma is not None:
+            inv = inv * tf.cast(tf.reshape(self.gamma, broadcast), stats_dtype)
+        offset = -mean * inv
+        if self.beta is not None:
+            offset = offset + tf.cast(tf.reshape(self.beta, broadcast), stats_dtype)
+        y = tf.cast(x * inv + offset, inputs.dtype)
+        return tf.reshape(y, shape)
+
+
+class UnitNormalization(Layer):
+    """Scale each example to unit L2 norm over `axis`."""
+    supports_masking = True
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else axis
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}
+
+    def call(self, inputs):
+        x = tf.convert_to_tensor(inputs)
+        # Keras's L2 case: x * min(rsqrt(sum x^2), 1 / epsilon), epsilon 1e-12
+        inv_norm = math_ops.rsqrt(tf.reduce_sum(tf.square(x), axis=self.axis, keepdims=True))
+        return x * tf.minimum(inv_norm, 1.0 / 1e-12)
 
 
 class RMSNormalization(Layer):

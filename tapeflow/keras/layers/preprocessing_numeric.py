@@ -12,6 +12,7 @@ class CategoryEncoding(Layer):
     """Integer ids in [0, num_tokens) -> (batch, num_tokens) vectors.  'one_hot':
     a rank-1 batch of ids (or (batch, 1)) -> one-hot rows; 'multi_hot': 1 where an
     id occurs in the row; 'count': how often it occurs (times count_weights)."""
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
         super().__init__(**kwargs)
@@ -62,8 +63,9 @@ class CategoryEncoding(Layer):
 
 class Discretization(Layer):
     """Bucket index of each value: bin_boundaries [b0, b1, ...] give buckets
-    (-inf, b0), [b0, b1), ..., [bn, inf) numbered 0..n+1 (int64).  adapt(data)
+    (-inf, b0), [b0, b1), ..., [bn, inf) numbered 0..n+1 (int32, as Keras 3).  adapt(data)
     with num_bins sets the boundaries at the data's quantiles."""
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int", **kwargs):
         super().__init__(**kwargs)
@@ -90,7 +92,7 @@ class Discretization(Layer):
             x = tf.cast(x, "float64")
         bounds = tf.constant(np.asarray(self.bin_boundaries, x.dtype.name))
         # index = how many boundaries are <= x
-        below = tf.cast(tf.expand_dims(x, -1) >= bounds, "int64")
+        below = tf.cast(tf.expand_dims(x, -1) >= bounds, "int32")
         return tf.reduce_sum(below, axis=-1)
 
     def _convert_inputs(self, inputs):

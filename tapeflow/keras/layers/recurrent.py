@@ -5,18 +5,20 @@ import numpy as np
 
 import tapeflow as tf
 from tapeflow.keras import activations, initializers, regularizers
+from tapeflow.keras import random as keras_random
 from tapeflow.keras.layers.base import Layer
 from tapeflow.runtime.errors import with_location
 
 
 class _RNN(Layer):
     n_gates = 1
+    seed_before_initializers = False
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
                  bias_initializer="zeros", return_sequences=False, return_state=False,
                  go_backwards=False, kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
-                 dropout=0.0, recurrent_dropout=0.0, stateful=False, unroll=False, **kwargs):
+                 dropout=0.0, recurrent_dropout=0.0, stateful=False, unroll=False, seed=None, **kwargs):
         super().__init__(**kwargs)
         if dropout or recurrent_dropout or stateful:
             raise ValueError(with_location(
@@ -28,9 +30,17 @@ class _RNN(Layer):
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias
+        # Keras's cells make a dropout SeedGenerator (taking a default seed from Python's
+        # generator) before (SimpleRNN) or after (LSTM, GRU) their initializers: the same
+        # order here keeps a seeded model's weights TF's.
+        if self.seed_before_initializers:
+            self.seed_generator = keras_random.SeedGenerator(seed)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.recurrent_initializer = initializers.get(recurrent_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        if not self.seed_before_initializers:
+            self.seed_generator = keras_random.SeedGenerator(seed)
+        self.seed = seed
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards = go_backwards
 
@@ -64,7 +74,7 @@ class _RNN(Layer):
                 "return_state": self.return_state, "go_backwards": self.go_backwards,
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
                 "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer)}
+                "bias_initializer": initializers.serialize(self.bias_initializer), "seed": self.seed}
 
     def _bias_init(self):
         return self.bias_initializer
@@ -154,6 +164,8 @@ class _RNN(Layer):
 
 
 class SimpleRNN(_RNN):
+    cell_name = "simple_rnn_cell"
+    seed_before_initializers = True
     """h = activation(x @ kernel + h @ recurrent_kernel + bias)."""
     _n_states = 1
 
@@ -182,6 +194,7 @@ class _UnitForgetBias:
 
 
 class LSTM(_RNN):
+    cell_name = "lstm_cell"
     """Gates i, f, c, o (in that order along the kernel's columns):
     c = f * c + i * tanh(c~);  h = o * tanh(c)."""
     n_gates = 4
@@ -213,6 +226,7 @@ class LSTM(_RNN):
 
 
 class GRU(_RNN):
+    cell_name = "gru_cell"
     """Keras 3's GRU (reset_after=True): gates z, r, h; bias (2, 3 * units) holds
     the input bias and the recurrent bias;  h = z * h_prev + (1 - z) * h~."""
     n_gates = 3

@@ -13,14 +13,32 @@ import tapeflow as tf
 from tapeflow.keras.layers.base import Layer
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
-from tapeflow.runtime.registry import Aval, bind, defprim
+from tapeflow.runtime.registry import Aval, attr_type, bind, defprim
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 
 OUTPUT_MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
 
 
+@attr_type
 class Vocab:
-    """A token -> index table (attrs of the lookup op; equal only to itself)."""
+    """A token -> index table (attrs of the lookup op; equal only to itself).  Saved models
+    store it as (tokens, start, default, is_string)."""
+
+    _saved_name = "vocab"
+
+    def _saved_attr(self):
+        return (tuple(self.tokens), self.start, self.default, self.is_string)
+
+    @classmethod
+    def _from_saved(cls, value, where):
+        from tapeflow.saved_model.format import SavedModelError
+        ok = isinstance(value, tuple) and len(value) == 4 and isinstance(value[0], tuple) and \
+            all(type(v) is int for v in value[1:3]) and type(value[3]) is bool
+        kind = bytes if ok and value[3] else int
+        if not ok or not all(type(t) is kind for t in value[0]):
+            raise SavedModelError(f"{where}: a vocabulary is (tokens, start, default, is_string) with "
+                                  f"{'bytes' if ok and value[3] else 'int'} tokens")
+        return cls(value[0], value[1], value[2], value[3])
 
     def __init__(self, tokens, start, default, is_string):
         self.tokens, self.start, self.default, self.is_string = list(tokens), start, default, is_string
@@ -114,6 +132,7 @@ def frequency_order(counts):
 
 class IndexLookup(Layer):
     """What StringLookup and IntegerLookup share (Keras's IndexLookup)."""
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     _is_string = True
 

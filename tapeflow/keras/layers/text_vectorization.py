@@ -92,6 +92,7 @@ def _ngram_widths(ngrams):
 
 class TextVectorization(Layer):
     """Texts (a batch of strings) to token ids (int) or per-text token vectors."""
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     def __init__(self, max_tokens=None, standardize="lower_and_strip_punctuation", split="whitespace", ngrams=None,
                  output_mode="int", output_sequence_length=None, pad_to_max_tokens=False, vocabulary=None,
@@ -199,6 +200,7 @@ class TextVectorization(Layer):
 class Hashing(Layer):
     """Strings or integers to bins [0, num_bins) by farmhash (TensorFlow's Fingerprint64);
     with mask_value, masked inputs are bin 0 and the rest fall in [1, num_bins)."""
+    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     def __init__(self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False, **kwargs):
         super().__init__(**kwargs)

@@ -47,7 +47,9 @@ class Bidirectional(Layer):
             raise TypeError(with_location(
                 f"Bidirectional: expected a recurrent layer (SimpleRNN, LSTM, GRU), got {type(layer).__name__}"))
         self.merge_mode = merge_mode
-        self.forward_layer = layer
+        # As Keras: both directions are new layers made from `layer`'s config,
+        # named forward_<name> and backward_<name> (forward first).
+        self.forward_layer = _recurrent_copy(layer, name=f"forward_{layer.name}", go_backwards=layer.go_backwards)
         if backward_layer is None:
             backward_layer = _recurrent_copy(layer, name=f"backward_{layer.name}")
         self.backward_layer = backward_layer
@@ -93,8 +95,8 @@ class Bidirectional(Layer):
                 "merge_mode": self.merge_mode}
 
 
-def _recurrent_copy(layer, name):
-    """A fresh recurrent layer with `layer`'s configuration, running the other way."""
+def _recurrent_copy(layer, name, go_backwards=None):
+    """A fresh recurrent layer with `layer`'s configuration (by default running the other way)."""
     config = layer.get_config()
-    config.update(name=name, go_backwards=not layer.go_backwards)
+    config.update(name=name, go_backwards=not layer.go_backwards if go_backwards is None else go_backwards)
     return type(layer)(**config)
