@@ -13,6 +13,8 @@ runtime.ops.sort_ops         | math nn               | top_k
 runtime.ops.conv_ops         | nn                    | avg_pool avg_pool2d conv2d max_pool max_pool2d
 runtime.ops.conv_variants    | nn                    | avg_pool1d conv1d conv2d_transpose depthwise_conv2d
 runtime.ops.conv_variants    | nn                    | max_pool1d separable_conv2d
+nn_volumetric                | nn                    | avg_pool3d conv1d_transpose conv3d conv3d_transpose
+nn_volumetric                | nn                    | convolution max_pool3d pool
 runtime.ops.nn_ops           | nn                    | batch_normalization bias_add crelu dropout elu
 runtime.ops.nn_ops           | nn                    | embedding_lookup gelu l2_loss leaky_relu
 runtime.ops.nn_ops           | nn                    | log_poisson_loss log_softmax moments relu6 selu

@@ -1,6 +1,6 @@
 """keras.layers: the layer classes and the merge functions."""
 from tapeflow.keras.layers.base import Layer  # noqa: F401
-from tapeflow.keras.layers.augmentation import RandomFlip, RandomTranslation  # noqa: F401
+from tapeflow.keras.layers.augmentation import RandomContrast, RandomFlip, RandomTranslation  # noqa: F401
 from tapeflow.keras.layers.attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
 from tapeflow.keras.layers.einsum_dense import EinsumDense  # noqa: F401
 from tapeflow.keras.layers.masking import Masking  # noqa: F401
@@ -10,6 +10,7 @@ from tapeflow.keras.layers.conv import (  # noqa: F401
 )
 from tapeflow.keras.layers.conv_variants import (  # noqa: F401
     Conv1D, Conv2DTranspose, Convolution1D, Convolution2DTranspose, DepthwiseConv2D, SeparableConv2D,
+    DepthwiseConv1D, SeparableConv1D, SeparableConvolution1D,  # keras_layers2
 )
 from tapeflow.keras.layers.core import Activation, Dense, Dropout, Embedding, Flatten, Reshape  # noqa: F401
 from tapeflow.keras.layers.input import Input, InputLayer  # noqa: F401
@@ -19,7 +20,7 @@ from tapeflow.keras.layers.merge import (  # noqa: F401
     maximum, minimum, multiply, subtract,
 )
 from tapeflow.keras.layers.normalization import (  # noqa: F401
-    BatchNormalization, GroupNormalization, LayerNormalization, UnitNormalization,
+    BatchNormalization, GroupNormalization, LayerNormalization, RMSNormalization, UnitNormalization,
 )
 from tapeflow.keras.layers.pooling import (  # noqa: F401
     AveragePooling1D, AvgPool1D, GlobalAveragePooling1D, GlobalAvgPool1D, GlobalMaxPool1D, GlobalMaxPool2D,
@@ -39,5 +40,12 @@ from tapeflow.keras.layers.regularization import (  # noqa: F401
 )
 from tapeflow.keras.layers.reshaping import (  # noqa: F401
     Cropping1D, Cropping2D, Permute, RepeatVector, UpSampling1D, UpSampling2D, ZeroPadding1D, ZeroPadding2D,
+)
+# ---- volumetric layers, Conv1DTranspose and Keras's other spellings (keras_layers2)
+from tapeflow.keras.layers.volumetric import (  # noqa: F401
+    AveragePooling3D, AvgPool3D, Conv1DTranspose, Conv3D, Conv3DTranspose, Convolution1DTranspose,
+    Convolution2D, Convolution3D, Convolution3DTranspose, Cropping3D, GlobalAveragePooling3D, GlobalAvgPool3D,
+    GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D, SeparableConvolution2D, UpSampling3D,
+    ZeroPadding3D,
 )
 from tapeflow.keras.layers.wrappers import Bidirectional, TimeDistributed  # noqa: F401

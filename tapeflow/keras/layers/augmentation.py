@@ -2,7 +2,7 @@
 fit); at inference they pass their input through unchanged."""
 import tapeflow as tf
 from tapeflow.keras.layers.base import Layer
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 
 _MODES = {"horizontal": (2,), "vertical": (1,), "horizontal_and_vertical": (2, 1)}
 
@@ -120,3 +120,45 @@ class RandomTranslation(Layer):
         return {**super().get_config(), "height_factor": self.height_factor, "width_factor": self.width_factor,
                 "fill_mode": self.fill_mode, "interpolation": self.interpolation, "seed": self.seed,
                 "fill_value": self.fill_value}
+
+
+class RandomContrast(Layer):
+    """Keras 3's RandomContrast: per image a factor drawn from keras.random.uniform over
+    [1 - lower, 1 + upper] with the layer's SeedGenerator, (x - mean over H, W) * factor + mean,
+    clipped to value_range.  Traps (Keras's own): a single float f means (lower, upper) =
+    (0, f), so contrast only grows; a direct call trains (training defaults to True)."""
+
+    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
+        super().__init__(**kwargs)
+        from tapeflow.keras import random as krandom
+        if isinstance(factor, (list, tuple)):
+            if len(factor) != 2 or factor[0] > 1 or factor[1] < 0:
+                raise ValueError(with_location(f"RandomContrast: factor must be in [0, 1], got {factor!r}"))
+            self._range = tuple(sorted(float(f) for f in factor))
+        elif isinstance(factor, (int, float)) and 0 <= factor <= 1:
+            self._range = (0.0, float(factor))
+        else:
+            raise ValueError(with_location(f"RandomContrast: factor must be in [0, 1], got {factor!r}"))
+        self.factor, self.value_range, self.seed = factor, tuple(value_range), seed
+        self.generator = krandom.SeedGenerator(seed)
+
+    def call(self, inputs, training=True):
+        from tapeflow.keras import random as krandom
+        x = tf.convert_to_tensor(inputs)
+        if not x.dtype.is_floating:  # Keras fails inside its Sub op on integer images
+            raise InvalidArgumentError(with_location(
+                f"RandomContrast {self.name}: expects floating-point images, got {x.dtype.name}; cast them first"))
+        if training is False:  # None (no training context) trains, as Keras's signature default
+            return x
+        if x.shape.rank not in (3, 4):
+            raise ValueError(with_location(
+                f"RandomContrast {self.name}: expected a rank 3 or 4 image input, got shape {x.shape}"))
+        shape = (1, 1, 1) if x.shape.rank == 3 else tf.stack([tf.shape(x)[0], 1, 1, 1])
+        factor = krandom.uniform(shape, 1.0 - self._range[0], 1.0 + self._range[1], dtype=x.dtype,
+                                 seed=self.generator)
+        mean = tf.reduce_mean(tf.reduce_mean(x, axis=-3, keepdims=True), axis=-2, keepdims=True)
+        return tf.clip_by_value((x - mean) * factor + mean, self.value_range[0], self.value_range[1])
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor, "value_range": list(self.value_range),
+                "seed": self.seed}

@@ -214,5 +214,60 @@ class SeparableConv2D(_ConvBase):
         return self._finish(tf.nn.conv2d(y, self.pointwise_kernel, strides=1, padding="VALID"))
 
 
+def _rows(layer, x):
+    """(N, steps, C) -> (N, 1, steps, C); Keras refuses padding "causal" here."""
+    if layer.causal:
+        raise ValueError(with_location(
+            f"{type(layer).__name__}: padding must be 'same' or 'valid', got 'causal'"))
+    return tf.expand_dims(x, 1)
+
+
+class DepthwiseConv1D(DepthwiseConv2D):
+    """DepthwiseConv2D over (batch, steps, channels); kernel (kernel_size, channels, depth_multiplier)."""
+    rank = 1
+
+    def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1, data_format=None,
+                 dilation_rate=1, **kwargs):
+        super().__init__(kernel_size, strides, padding, depth_multiplier, data_format, dilation_rate, **kwargs)
+
+    def build(self, input_shape):
+        c = self._channels(input_shape)
+        self.depthwise_kernel = self.add_weight(
+            "depthwise_kernel", (self.kernel_size[1], c, self.depth_multiplier), initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
+        self._add_bias(c * self.depth_multiplier)
+
+    def call(self, inputs):
+        y = _depthwise(_rows(self, inputs), tf.expand_dims(self.depthwise_kernel, 0), self.strides,
+                       self.dilation_rate, self.padding)
+        return self._finish(tf.squeeze(y, 1))
+
+
+class SeparableConv1D(SeparableConv2D):
+    """SeparableConv2D over (batch, steps, channels); depthwise kernel (kernel_size, channels,
+    depth_multiplier), pointwise kernel (1, channels * depth_multiplier, filters)."""
+    rank = 1
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None, dilation_rate=1,
+                 **kwargs):
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate, **kwargs)
+
+    def build(self, input_shape):
+        c = self._channels(input_shape)
+        self.depthwise_kernel = self.add_weight("depthwise_kernel", (self.kernel_size[1], c, self.depth_multiplier),
+                                                initializer=self.kernel_initializer)
+        self.pointwise_kernel = self.add_weight("pointwise_kernel", (1, c * self.depth_multiplier, self.filters),
+                                                initializer=self.pointwise_initializer,
+                                                regularizer=self.kernel_regularizer)
+        self._add_bias(self.filters)
+
+    def call(self, inputs):
+        y = _depthwise(_rows(self, inputs), tf.expand_dims(self.depthwise_kernel, 0), self.strides,
+                       self.dilation_rate, self.padding)
+        y = tf.nn.conv2d(y, tf.expand_dims(self.pointwise_kernel, 0), strides=1, padding="VALID")
+        return self._finish(tf.squeeze(y, 1))
+
+
 Convolution1D = Conv1D
+SeparableConvolution1D = SeparableConv1D
 Convolution2DTranspose = Conv2DTranspose

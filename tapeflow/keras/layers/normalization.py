@@ -197,3 +197,27 @@ class UnitNormalization(Layer):
         # Keras's L2 case: x * min(rsqrt(sum x^2), 1 / epsilon), epsilon 1e-12
         inv_norm = math_ops.rsqrt(tf.reduce_sum(tf.square(x), axis=self.axis, keepdims=True))
         return x * tf.minimum(inv_norm, 1.0 / 1e-12)
+
+
+class RMSNormalization(Layer):
+    """x * rsqrt(mean(x^2 over `axis`) + epsilon) * scale, computed in at least float32.
+    Trap (Keras's own): `scale` (the axes' sizes) multiplies by plain broadcasting, against
+    the trailing axes, not reshaped onto `axis`."""
+
+    def __init__(self, axis=-1, epsilon=1e-6, **kwargs):
+        super().__init__(**kwargs)
+        self.axis, self.epsilon = axis, epsilon
+
+    def build(self, input_shape):
+        axes = sorted(self.axis) if isinstance(self.axis, (list, tuple)) else [self.axis]
+        self._axes = axes
+        self.scale = self.add_weight("scale", tuple(input_shape[a] for a in axes), initializer="ones")
+
+    def call(self, inputs):
+        dtype = inputs.dtype
+        x = inputs if dtype in (tf.float32, tf.float64) else tf.cast(inputs, tf.float32)
+        rrms = math_ops.rsqrt(tf.reduce_mean(tf.square(x), axis=self._axes, keepdims=True) + self.epsilon)
+        return tf.cast(x * rrms * tf.cast(self.scale, x.dtype), dtype)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon}
