@@ -19,16 +19,21 @@ LIBRARY = ("runtime", "compiler", "tracer", "tapeflow")
 FILE_LIMIT = 500
 
 BUDGETS = {  # ceilings, with room for the work in flight; the figures when they were set in the comment
-    "lines runtime": 9150,       # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
+    "lines runtime": 10200,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
                                  # binomial/Poisson/gamma samplers (TensorFlow's rejection loops, philox_samplers.py);
-                                 # 9,069 with issue 11's complex dtypes, tf.signal FFTs and svd u/v gradients (9,119 with #16)
+                                 # 9,069 with issue 11's complex dtypes, tf.signal FFTs and svd u/v gradients (9,119 with #16);
+                                 # 9,932 with the TF ops programs reach for (trig, sequence/shape ops, qr/eigh, erf
+                                 # family, the dtype refusals of TF's kernels)
     "lines compiler": 5400,      # 4,624
     "lines tracer": 6200,        # 5,196
-    "lines tapeflow": 26000,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings); 23,491 with issues 12-14 and 17 together
+    "lines tapeflow": 31000,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings); 23,491 with issues 12-14 and 17 together;
+                                 # 30,277 with the API table, Keras metrics/losses/utils/backend, layers, keras.ops,
+                                 # tf.lookup/image/data/train names, MirroredStrategy and FILE sharding (issues 11, 14, 16)
     "files over 500 lines": 6,   # 4
-    "primitives": 175,           # 122; 159 with issue 12
+    "primitives": 190,           # 122; 159 with issue 12; 186 with complex/FFT (7), trig (7), erfc/ndtri/nextafter/qr/eigh,
+                                 # the parametric random samplers and the all-gather
     "flags": 12,                 # 8
-    "private names used across modules": 75,  # 60
+    "private names used across modules": 85,  # 60; 80 after the merges of issue 11's branches (to bring down)
 }
 _FLAG = re.compile(r"""["'](TAPEFLOW_[A-Z0-9_]+)["']""")
 
