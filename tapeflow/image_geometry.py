@@ -25,11 +25,16 @@ def _box(x, op, offset_height, offset_width, target_height, target_width):
     return vals
 
 
+def _image_and_box(image, op, *box):
+    """The image tensor, the checked box (offsets, target sizes) and the image's own size."""
+    x = _images(image, op)
+    return (x, *_box(x, op, *box), *_static_hw(x, op))
+
+
 def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     """image[offset_height:+target_height, offset_width:+target_width] (3-D or batched 4-D)."""
-    x = _images(image, "crop_to_bounding_box")
-    oh, ow, th, tw = _box(x, "crop_to_bounding_box", offset_height, offset_width, target_height, target_width)
-    h, w = _static_hw(x, "crop_to_bounding_box")
+    x, oh, ow, th, tw, h, w = _image_and_box(image, "crop_to_bounding_box", offset_height, offset_width,
+                                             target_height, target_width)
     if oh + th > h or ow + tw > w:
         raise ValueError(with_location(
             f"crop_to_bounding_box: the box [{oh}:{oh + th}, {ow}:{ow + tw}] does not fit in a {h}x{w} image"))
@@ -41,9 +46,8 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
 
 def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     """Zeros around image so that it sits at (offset_height, offset_width) of a target-sized one."""
-    x = _images(image, "pad_to_bounding_box")
-    oh, ow, th, tw = _box(x, "pad_to_bounding_box", offset_height, offset_width, target_height, target_width)
-    h, w = _static_hw(x, "pad_to_bounding_box")
+    x, oh, ow, th, tw, h, w = _image_and_box(image, "pad_to_bounding_box", offset_height, offset_width,
+                                             target_height, target_width)
     if oh + h > th or ow + w > tw:
         raise ValueError(with_location(
             f"pad_to_bounding_box: a {h}x{w} image at offset ({oh}, {ow}) does not fit in {th}x{tw}"))

@@ -119,36 +119,30 @@ class FalseNegatives(_Single):
     _count = "false_negatives"
 
 
-class Precision(_Confusion):
+class _Ratio(_Confusion):
+    """tp / (tp + other) of predictions above `thresholds` (default 0.5); `_counts` names the two."""
+
+    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype="float32"):
+        self._init_args = {"thresholds": thresholds}
+        thresholds, self._single = _threshold_list(thresholds, 0.5 if top_k is None else -1e-7)
+        super().__init__(thresholds, name, dtype, class_id, top_k)
+
+    def result(self):
+        tp = self.true_positives.value()
+        r = M.div_no_nan(tp, tp + getattr(self, self._counts[1]).value())
+        return r[0] if self._single else r
+
+
+class Precision(_Ratio):
     """tp / (tp + fp) of predictions above `thresholds` (default 0.5)."""
 
     _counts = ("true_positives", "false_positives")
 
-    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype="float32"):
-        self._init_args = {"thresholds": thresholds}
-        thresholds, self._single = _threshold_list(thresholds, 0.5 if top_k is None else -1e-7)
-        super().__init__(thresholds, name, dtype, class_id, top_k)
 
-    def result(self):
-        tp = self.true_positives.value()
-        r = M.div_no_nan(tp, tp + self.false_positives.value())
-        return r[0] if self._single else r
-
-
-class Recall(_Confusion):
+class Recall(_Ratio):
     """tp / (tp + fn) of predictions above `thresholds` (default 0.5)."""
 
     _counts = ("true_positives", "false_negatives")
-
-    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype="float32"):
-        self._init_args = {"thresholds": thresholds}
-        thresholds, self._single = _threshold_list(thresholds, 0.5 if top_k is None else -1e-7)
-        super().__init__(thresholds, name, dtype, class_id, top_k)
-
-    def result(self):
-        tp = self.true_positives.value()
-        r = M.div_no_nan(tp, tp + self.false_negatives.value())
-        return r[0] if self._single else r
 
 
 class _AtConstraint(_Confusion):
@@ -173,38 +167,30 @@ class _AtConstraint(_Confusion):
         return {"recall": M.div_no_nan(tp, tp + fn), "precision": M.div_no_nan(tp, tp + fp),
                 "specificity": M.div_no_nan(tn, tn + fp)}
 
+    def result(self):
+        return self._best(*self._pair)
+
     def _best(self, constrained, dependent):
         rates = self._rates()
         feasible = M.greater_equal(rates[constrained], self.value)
         return R.reduce_max(M.maximum(A.where(feasible, rates[dependent], A.zeros_like(rates[dependent])), 0.0))
 
 
+# Each: the argument it takes and (the constrained rate, the rate maximised under it).
 class SensitivityAtSpecificity(_AtConstraint):
-    _arg = "specificity"
-
-    def result(self):
-        return self._best("specificity", "recall")
+    _arg, _pair = "specificity", ("specificity", "recall")
 
 
 class SpecificityAtSensitivity(_AtConstraint):
-    _arg = "sensitivity"
-
-    def result(self):
-        return self._best("recall", "specificity")
+    _arg, _pair = "sensitivity", ("recall", "specificity")
 
 
 class PrecisionAtRecall(_AtConstraint):
-    _arg = "recall"
-
-    def result(self):
-        return self._best("recall", "precision")
+    _arg, _pair = "recall", ("recall", "precision")
 
 
 class RecallAtPrecision(_AtConstraint):
-    _arg = "precision"
-
-    def result(self):
-        return self._best("precision", "recall")
+    _arg, _pair = "precision", ("precision", "recall")
 
 
 class AUC(_Confusion):

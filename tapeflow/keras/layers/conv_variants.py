@@ -113,6 +113,15 @@ def _transposed_length(size, k, stride, padding):
     return size * stride if padding == "SAME" else size * stride + max(k - stride, 0)
 
 
+def add_transposed_kernel(layer, input_shape, spatial):
+    """A transposed convolution's weights: kernel (*spatial, filters, in_channels), bias (filters)."""
+    c = layer._channels(input_shape)
+    layer.kernel = layer.add_weight("kernel", tuple(spatial) + (layer.filters, c),
+                                    initializer=layer.kernel_initializer, regularizer=layer.kernel_regularizer,
+                                    constraint=layer.kernel_constraint)
+    layer._add_bias(layer.filters)
+
+
 class Conv2DTranspose(_ConvBase):
     """The transpose of Conv2D; kernel (kh, kw, filters, in_channels)."""
 
@@ -124,11 +133,7 @@ class Conv2DTranspose(_ConvBase):
             raise ValueError(with_location("Conv2DTranspose: dilation_rate other than 1 is not supported"))
 
     def build(self, input_shape):
-        c = self._channels(input_shape)
-        self.kernel = self.add_weight("kernel", self.kernel_size + (self.filters, c),
-                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self._add_bias(self.filters)
+        add_transposed_kernel(self, input_shape, self.kernel_size)
 
     def call(self, inputs):
         _, h, w, _ = inputs.shape.dims

@@ -4,7 +4,7 @@ ops of runtime/ops/conv3d_ops.py (channels_last only)."""
 import tapeflow as tf
 from tapeflow.keras.layers.base import Layer
 from tapeflow.keras.layers.conv import Conv2D, require_channels_last, _padding
-from tapeflow.keras.layers.conv_variants import SeparableConv2D, _ConvBase, _transposed_length
+from tapeflow.keras.layers.conv_variants import SeparableConv2D, _ConvBase, _transposed_length, add_transposed_kernel
 from tapeflow.keras.layers.pooling import _GlobalPooling
 from tapeflow.keras.layers.reshaping import _known, _pairs, _repeat_axis
 from tapeflow.runtime.errors import with_location
@@ -58,11 +58,7 @@ class Conv3DTranspose(_Conv3DBase):
             raise ValueError(with_location("Conv3DTranspose: dilation_rate other than 1 is not supported"))
 
     def build(self, input_shape):
-        c = self._channels(input_shape)
-        self.kernel = self.add_weight("kernel", self.kernel_size + (self.filters, c),
-                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self._add_bias(self.filters)
+        add_transposed_kernel(self, input_shape, self.kernel_size)
 
     def call(self, inputs):
         dims = inputs.shape.dims
@@ -84,11 +80,7 @@ class Conv1DTranspose(_ConvBase):
             raise ValueError(with_location("Conv1DTranspose: dilation_rate 1 and padding valid/same only"))
 
     def build(self, input_shape):
-        c = self._channels(input_shape)
-        self.kernel = self.add_weight("kernel", (self.kernel_size[1], self.filters, c),
-                                      initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self._add_bias(self.filters)
+        add_transposed_kernel(self, input_shape, self.kernel_size[1:])
 
     def call(self, inputs):
         n, steps, _ = inputs.shape.dims

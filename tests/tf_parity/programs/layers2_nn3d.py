@@ -9,6 +9,16 @@ def _data(tf, shape, seed):
     return tf.constant(np.random.RandomState(seed).uniform(-1, 1, shape).astype(np.float32))
 
 
+def _with_grads(tf, out, name, fn, a, b, suffixes):
+    """out[name] = fn(a, b), and the gradients of sum(fn(a, b) ** 2) at out[name + suffix]."""
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([a, b])
+        y = fn(a, b)
+        loss = tf.reduce_sum(y * y)
+    out[name] = y
+    out[name + suffixes[0]], out[name + suffixes[1]] = tape.gradient(loss, [a, b])
+
+
 @tolerance(rtol=1e-4, atol=1e-5)
 def program_conv3d(tf):
     x, w = _data(tf, [2, 5, 6, 7, 3], 0), _data(tf, [2, 3, 2, 3, 4], 1)
@@ -16,12 +26,8 @@ def program_conv3d(tf):
     for name, strides, padding, dil in [("same1", [1, 1, 1, 1, 1], "SAME", None),
                                         ("valid2", [1, 2, 1, 2, 1], "VALID", None),
                                         ("same2", [1, 2, 2, 2, 1], "SAME", None)]:
-        with tf.GradientTape(persistent=True) as tape:
-            tape.watch([x, w])
-            y = tf.nn.conv3d(x, w, strides, padding, dilations=dil)
-            loss = tf.reduce_sum(y * y)
-        out[name] = y
-        out[name + "_dx"], out[name + "_dw"] = tape.gradient(loss, [x, w])
+        _with_grads(tf, out, name, lambda a, b: tf.nn.conv3d(a, b, strides, padding, dilations=dil), x, w,
+                    ("_dx", "_dw"))
     return out
 
 
@@ -48,12 +54,7 @@ def program_conv3d_transpose(tf):
     for name, shape, s, p in [("same2", [2, 6, 6, 8, 4], [1, 2, 2, 2, 1], "SAME"),
                               ("valid2", [2, 7, 7, 9, 4], [1, 2, 2, 2, 1], "VALID"),
                               ("same1", [2, 3, 3, 4, 4], [1, 1, 1, 1, 1], "SAME")]:
-        with tf.GradientTape(persistent=True) as tape:
-            tape.watch([y, w])
-            z = tf.nn.conv3d_transpose(y, w, shape, s, p)
-            loss = tf.reduce_sum(z * z)
-        out[name] = z
-        out[name + "_dy"], out[name + "_dw"] = tape.gradient(loss, [y, w])
+        _with_grads(tf, out, name, lambda a, b: tf.nn.conv3d_transpose(a, b, shape, s, p), y, w, ("_dy", "_dw"))
     return out
 
 
