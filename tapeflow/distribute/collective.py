@@ -174,6 +174,9 @@ class MPI:
     def abort(self, message, code=1):
         sys.stderr.write(message.rstrip() + "\n")
         sys.stderr.flush()
+        # MPI_Abort makes mpiexec kill every rank at once; its output forwarding may not
+        # have read the message yet (seen as an empty log): give it a moment first.
+        time.sleep(0.5)
         self.comm.Abort(code)
 
 
