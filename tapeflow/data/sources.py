@@ -55,7 +55,15 @@ def _shape_tuple(shape):
 
 
 def _conform(value, dtype, shape, where):
-    arr = S.to_array(value)
+    if dtype is not dtypes.string and isinstance(value, (list, tuple, int, float, bool)):
+        # Python values convert at the declared dtype, as TF's generator op does
+        # (np.asarray(value, dtype): [] is an empty int32 vector, 1.5 truncates to 1)
+        try:
+            arr = np.asarray(value, dtype=dtype.np)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise TypeError(with_location(f"{where}: {value!r} cannot be converted to {dtype.name}: {exc}")) from None
+    else:
+        arr = S.to_array(value)
     if arr.dtype != dtype.np:
         if np.can_cast(arr.dtype, dtype.np, "same_kind") or (arr.dtype.kind in "iub" and dtype.is_floating):
             arr = arr.astype(dtype.np)

@@ -34,3 +34,18 @@ def program_iterator_optional(tf):
 def program_lists_mixing_tensors_and_numbers(tf):
     return {"f64": tf.convert_to_tensor([tf.constant(1.0, tf.float64), 2.0]),
             "i64": tf.convert_to_tensor([tf.constant(1, tf.int64), 2])}
+
+
+def program_generator_python_values_take_the_declared_dtype(tf):
+    def run(values, spec):
+        return [x.numpy().tolist() for x in tf.data.Dataset.from_generator(lambda: iter(values),
+                                                                           output_signature=spec)]
+
+    return {"empty_and_ints": run([[], [1, 2]], tf.TensorSpec((None,), tf.int32)),
+            "empty_floats": run([[], [1.5]], tf.TensorSpec((None,), tf.float32)),
+            "floats_to_int": run([1.5, 2.7], tf.TensorSpec((), tf.int32)),
+            "bool_to_float": run([True], tf.TensorSpec((), tf.float32)),
+            "pairs": [[a, b] for a, b in (
+                (int(x), y.numpy().tolist()) for x, y in tf.data.Dataset.from_generator(
+                    lambda: ((i, [i] * i) for i in range(3)),
+                    output_signature=(tf.TensorSpec((), tf.int32), tf.TensorSpec((None,), tf.int32))))]}
