@@ -85,18 +85,22 @@ class UnimplementedError(OpError):
     (TensorFlow's name: a cast between string and a number)."""
 
 
+def _tracing():
+    from .registry import state  # registry imports this module: looked up on use
+    return state.graph is not None
+
+
 def bad_shape_error():
     """TF's error class for arguments a kernel checks (shapes, axes): InvalidArgumentError
     eagerly, ValueError from shape inference while tracing."""
-    from .registry import state
-    return ValueError if state.graph is not None else InvalidArgumentError
+    return ValueError if _tracing() else InvalidArgumentError
 
 
-def dtype_not_supported(op_name, x, tracing):
+def dtype_not_supported(op_name, x):
     """TF's error for an op given a dtype it has no kernel for: TypeError while
     tracing (op construction checks the type), InvalidArgumentError eagerly
     (the kernel lookup fails)."""
-    cls = TypeError if tracing else InvalidArgumentError
+    cls = TypeError if _tracing() else InvalidArgumentError
     return cls(with_location(f"{op_name} does not support {x.dtype.name} tensors "
                              f"(got {x.dtype.name}{list(x.shape) if x.shape.rank is not None else ''})"))
 

@@ -118,7 +118,7 @@ def bind(prim, inputs, attrs):
     if prim.rejects:
         for t in inputs:
             if t.dtype.kind in prim.rejects:
-                raise dtype_not_supported(prim.name, t, tracing=graph is not None)
+                raise dtype_not_supported(prim.name, t)
     if graph is not None:
         outs = graph.add(prim, inputs, attrs)
     else:

@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes
 from .. import shape_rules as R
 from ..errors import UnimplementedError, arg_error, dtype_not_supported, no_strings, with_location
-from ..registry import bind, defprim, state
+from ..registry import bind, defprim
 from ..tensor import Tensor, TensorBase, convert_to_tensor
 from . import array_ops as A
 from . import complex_ops as C
@@ -269,7 +269,7 @@ def float_unary(prim, x):
         if x.dtype.is_complex:  # TF: no complex kernel
             raise arg_error(TypeError, with_location(
                 f"{prim.name} expects a floating-point tensor, got {x.dtype.name} {list(x.shape)}"))
-        raise dtype_not_supported(prim.name, x, tracing=state.graph is not None)
+        raise dtype_not_supported(prim.name, x)
     return bind(prim, (x,), _NO_ATTRS)
 
 
@@ -439,7 +439,7 @@ def sign(x, name=None):
 def square(x, name=None):
     x = convert_to_tensor(x)
     if x.dtype.is_bool:  # x * x is defined for bool (logical and); TF's Square is not
-        raise dtype_not_supported("square", x, tracing=state.graph is not None)
+        raise dtype_not_supported("square", x)
     return multiply(x, x)
 
 
@@ -540,7 +540,7 @@ def _float_only(x, op):
     x = convert_to_tensor(x)
     C.no_complex(op, x)
     if not x.dtype.is_floating:
-        raise dtype_not_supported(op, x, tracing=state.graph is not None)
+        raise dtype_not_supported(op, x)
     return x
 
 

@@ -8,7 +8,7 @@ and 0 * inf would be NaN.
 import math
 
 from ..errors import dtype_not_supported, with_location
-from ..registry import bind, defprim, state
+from ..registry import bind, defprim
 from .. import shape_rules as R
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -28,7 +28,7 @@ SOFTPLUS = defprim("softplus", _softplus_impl, R.floating, lambda g, out, x: g *
 def _floating(x, op):
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
-        raise dtype_not_supported(op, x, tracing=state.graph is not None)
+        raise dtype_not_supported(op, x)
     return x
 
 
@@ -285,17 +285,12 @@ def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0, bet
     """x / (bias + alpha * sum of x^2 over the 2r+1 nearest channels) ** beta (NHWC)."""
     from . import join_ops
     x = _floating(input, "local_response_normalization")
-    if x.shape.rank == 4 and x.shape[3] is not None:
-        depth = x.shape[3]
-    else:
-        depth = None
     if x.shape.rank != 4:
         raise ValueError(with_location(f"local_response_normalization: expects a 4-D NHWC tensor, got shape "
                                        f"{list(x.shape)}"))
     r = int(depth_radius)
     squared = join_ops.pad(M.square(x), [[0, 0], [0, 0], [0, 0], [r, r]])
-    if depth is None:
-        depth = A.shape(x)[3]
+    depth = x.shape[3] if x.shape[3] is not None else A.shape(x)[3]
     # The window sum along channels, slice by slice (a cumulative-sum difference
     # would lose float32 digits): 2r + 1 shifted views of the padded squares.
     window = squared[..., 0:depth]

@@ -354,7 +354,4 @@ def deserialize(config, custom_objects=None):
     import sys
 
     from tapeflow.keras import saving
-    if isinstance(config, str):  # Keras gives the function of that name ("dice"), else the class's object
-        fn = vars(sys.modules[__name__]).get(config)
-        return fn if callable(fn) and not isinstance(fn, type) else get(config)
-    return saving.rebuild(config, sys.modules[__name__], Loss, custom_objects)
+    return saving.deserialize_from(config, sys.modules[__name__], Loss, custom_objects)

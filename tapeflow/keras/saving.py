@@ -378,6 +378,15 @@ def serialize_keras_object(obj):
     return {"module": module, **config, "registered_name": registered}
 
 
+def deserialize_from(config, module, base, custom_objects=None):
+    """keras.losses/metrics.deserialize: a name gives the module's function of that name
+    ("dice") if it has one, else `module.get(name)`; a serialize() dict is rebuilt."""
+    if isinstance(config, str):
+        fn = vars(module).get(config)
+        return fn if callable(fn) and not isinstance(fn, type) else module.get(config)
+    return rebuild(config, module, base, custom_objects)
+
+
 def rebuild(config, module, base, custom_objects=None):
     """The `base` subclass object a serialize_keras_object() dict of `module` describes."""
     if not isinstance(config, dict) or not isinstance(config.get("config", {}), dict):
