@@ -39,7 +39,7 @@ BASE_FLAGS = ["-O2", "-ftree-vectorize", "-march=native", "-ffp-contract=off", "
 MVEC_LIBS = ["-lmvec", "-lm"]
 PLAIN_LIBS = ["-lm"]
 _lock = threading.Lock()
-_loaded = {}  # key -> Library
+_loaded = {}  # key -> Library; never unloaded (kernel_call.Caller objects hold raw addresses into them)
 _warned = set()
 _probe = {}
 
@@ -166,9 +166,12 @@ class Library:
         return fn
 
 
-def build(source, mvec_source=None, include_dirs=()):
+def build(source, mvec_source=None, include_dirs=(), python_extension=False):
     """Compile `source` (or `mvec_source`, the same code with SIMD math
-    declarations, when libmvec links) and load it; None when no compiler works."""
+    declarations, when libmvec links) and load it; None when no compiler works.
+    `python_extension`: the code calls the Python C API, whose symbols resolve
+    against the running interpreter when it loads (as an extension module's do),
+    so they may stay undefined at link time."""
     if flags.is_on("no_c"):
         return None
     cc = find_cc()
@@ -184,7 +187,8 @@ def build(source, mvec_source=None, include_dirs=()):
     attempts.append((source, PLAIN_LIBS, []))  # no libmvec, no OpenMP: plain C
     errors = []
     for src, libs, omp in attempts:
-        cmd_flags = BASE_FLAGS + omp + extra + [f"-I{d}" for d in include_dirs]
+        base = [f for f in BASE_FLAGS if not (python_extension and f == "-Wl,--no-undefined")]
+        cmd_flags = base + omp + extra + [f"-I{d}" for d in include_dirs]
         key_text = "\n".join([src, _cc_identity(cc), " ".join(cmd_flags + libs), _cpu_features(),
                               _version(), sys.version.split()[0]])
         key = hashlib.sha256(key_text.encode()).hexdigest()[:32]

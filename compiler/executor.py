@@ -18,7 +18,7 @@ import numpy as np
 from tapeflow.runtime import devices
 from tapeflow.runtime.tensor import Tensor
 
-from . import array_abi, c_math, cbuild, flags
+from . import array_abi, c_math, cbuild, flags, kernel_call
 from .c_templates import MATH_FUNCS
 from .op_groups import MVEC_BINARY, MVEC_UNARY
 from .interpreter import run_graph
@@ -99,10 +99,16 @@ class Executable:
         try:
             return self._fn(*arrays)
         except Exception as exc:
-            self._note_node(exc)
+            self.note_failure(exc)
             raise
 
-    def _note_node(self, exc):
+    @property
+    def generated(self):
+        """The generated function: what calling the executable runs, one frame less.
+        Whoever calls it directly passes an exception it raises to note_failure."""
+        return self._fn
+
+    def note_failure(self, exc):
         """Tag `exc` with the node whose generated line raised it (the innermost
         such line; a node run by the reference interpreter tagged it already)."""
         node = None
@@ -138,7 +144,7 @@ class _Compiler:
         library = None
         offset = data_offset() if (self.kernels or self.loops) else None
         if offset is not None:
-            body = "\n\n".join(src for _, src, _ in self.kernels + self.loops)
+            body = "\n\n".join([src for _, src, _ in self.kernels + self.loops] + self._trampolines())
             c_source = _prelude(True, offset) + body
             library = cbuild.build(_prelude(False, offset) + body, mvec_source=c_source)
         self._bind_kernels(library)
@@ -167,6 +173,14 @@ class _Compiler:
         return out
 
     # -- kernels
+    def _signatures(self):
+        """(name, object arguments, integer arguments) of every C entry point."""
+        out = [(name, len(spec.node.inputs) + len(spec.node.avals), 2) for name, _, spec in self.kernels]
+        return out + [(name, spec.n_args, 0) for name, _, spec in self.loops]
+
+    def _trampolines(self):
+        return [kernel_call.trampoline(*sig) for sig in self._signatures()]
+
     def _bind_kernels(self, library):
         ns = self.namespace
         for name, _, spec in self.kernels:
@@ -178,14 +192,14 @@ class _Compiler:
                 ns["_dyn_" + name] = _DynamicKernel(spec, None, fallback)
                 continue
             big = spec.dynamic or (spec.rows or 0) * (spec.cols or 0) >= _LARGE
-            fn = library.function(name, n_obj, 2, release_gil=big)
+            fn = kernel_call.function(library, name, n_obj, 2, release_gil=big)
             ns["_k_" + name] = fn
             ns["_dyn_" + name] = _DynamicKernel(spec, fn, fallback)
         for name, _, spec in self.loops:
             if library is None:
                 ns["_k_" + name] = None
             else:
-                ns["_k_" + name] = library.function(name, spec.n_args, 0, release_gil=False)
+                ns["_k_" + name] = kernel_call.function(library, name, spec.n_args, 0, release_gil=False)
 
     # -- python generation
     def function(self, graph, top=False):

@@ -7,16 +7,20 @@ flat outputs with the structure they are packed into.
 """
 import warnings
 
+import numpy as np
+
 from tapeflow import compiler
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import nest
 from tapeflow.runtime import registry
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.tensor import Tensor
 
 from . import autodiff, concrete_signature
 from .signature import TensorSpec
 
 
+_ND = np.ndarray
 _warned_failures = set()
 # fn(concrete_function) called before each run of a concrete function while not
 # empty (tf.summary.trace_on remembers the graphs that run).
@@ -61,6 +65,7 @@ def rebind_variables(graph, mapping):
 
 class ConcreteFunction:
     argument_variables = ()  # the tf.Variable arguments it was traced for
+    fast_guard = None  # the call shortcut for tensors of its own key, made by the tracer (fast_call.py)
 
     def __init__(self, name, graph, structure, input_avals, origin=""):
         self.name = name
@@ -68,7 +73,8 @@ class ConcreteFunction:
         self._structure = structure  # outputs, with _Output markers for graph outputs
         self._input_avals = input_avals
         self._origin = origin
-        self._run = None
+        self._run = None  # the executable, compiled on the first call
+        self._call = None  # what a call runs: the executable, or the function it generated
         self._vjp = None  # {watched inputs: autodiff.VJPGraphs with compiled halves}, built on taped calls
         self.compile_error = None
         self.input_structure = None  # (args, kwargs) with TensorSpec leaves, set by the tracer
@@ -111,7 +117,11 @@ class ConcreteFunction:
     # -- running
     def _executable(self):
         if self._run is None:
-            self._run = self._compile(self.graph)
+            run = self._compile(self.graph)
+            # The generated function itself, without the Executable's frame around
+            # it (a tenth of a tiny call); a failure is tagged in `_failed` instead.
+            self._call = getattr(run, "generated", run)
+            self._run = run
         return self._run
 
     def _compile(self, graph):
@@ -127,11 +137,35 @@ class ConcreteFunction:
         if CALL_OBSERVERS:
             for observe in CALL_OBSERVERS:
                 observe(self)
-        run = self._run or self._executable()
+        if self._call is None:
+            self._executable()
         try:
-            return run(*arrays)
+            return self._call(*arrays)
         except Exception as exc:
-            raise _located(exc, self) from exc
+            raise self._failed(exc) from exc
+
+    def call_packed(self, arrays):
+        """`pack(call_flat(arrays))` in one frame: the fast path of a tf.function call."""
+        if CALL_OBSERVERS:
+            for observe in CALL_OBSERVERS:
+                observe(self)
+        if self._call is None:
+            self._executable()
+        try:
+            outs = self._call(*arrays)
+        except Exception as exc:
+            raise self._failed(exc) from exc
+        s = self._structure
+        if s.__class__ is _Output:
+            a = outs[s.index]
+            return Tensor(a) if a.__class__ is _ND else registry._wrap(a)
+        return self.pack(outs)
+
+    def _failed(self, exc):
+        note = getattr(self._run, "note_failure", None)
+        if note is not None and self._call is not self._run:
+            note(exc)
+        return _located(exc, self)
 
     def vjp_graphs(self, watched=None):
         """The forward-with-residuals and backward graphs, compiled, built once per

@@ -32,6 +32,7 @@ from tapeflow.runtime.variables import Variable
 
 from . import concrete_signature, conversion
 from .concrete import ConcreteFunction, _Output, rebind_variables
+from .fast_call import MISS, make_guard
 from .pyct.parser import ConversionError
 from .signature import TensorSpec, traced_value, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays  # noqa: F401
 from .tensor_array import TensorArray
@@ -175,6 +176,7 @@ class Function:
         self._fallback = fallback
         self.__name__ = name or getattr(python_function, "__name__", type(python_function).__name__)
         self._cache = {}
+        self._last_call = None  # the guard of the last keyed call's entry (fast_call.py)
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._traced_once = False
@@ -209,25 +211,43 @@ class Function:
 
     # -- calling
     def __call__(self, *args, **kwargs):
+        # The shortcut (fast_call.py): the last call's signature met again, where
+        # the keyed path below would be taken.
+        guard = self._last_call
+        if guard is not None and not kwargs and state.graph is None and not state.tapes \
+                and not _Settings.run_functions_eagerly:
+            out = guard(*args)
+            if out is not MISS:
+                return out
         if _Settings.run_functions_eagerly:
             return self.python_function(*args, **kwargs)
         if state.graph is not None:
             return self._inline(args, kwargs)
-        if kwargs or self.input_signature is not None or state.tapes:
+        if kwargs or state.tapes or self.input_signature is not None or self._reduce_retracing:
             return self._call_slow(args, kwargs)
+        return self._call_tensors(args)
+
+    def _call_tensors(self, args):
+        """A call with no keywords, tape or signature: eager tensors only are keyed
+        here as `_key` keys them (so this finds the entries `_call_slow` made), and
+        the entry's guard becomes the shortcut for the next call."""
         arrays = []
         key = []
         for a in args:
-            if type(a) is Tensor:
-                v = a._value
-                key.append((v.shape, v.dtype))
-                arrays.append(v)
-            else:
-                return self._call_slow(args, kwargs)
-        entry = self._cache.get(tuple(key))
-        if entry is None or entry is _EAGER or self._reduce_retracing:
-            return self._call_slow(args, kwargs)
-        return entry.pack(entry.call_flat(arrays))
+            if type(a) is not Tensor:
+                return self._call_slow(args, {})
+            v = a._value
+            key.append((v.shape, v.dtype))
+            arrays.append(v)
+        key = tuple(key)
+        entry = self._cache.get(key)
+        if entry is None or entry is _EAGER:
+            return self._call_slow(args, {})
+        out = entry.call_packed(arrays)
+        if entry.fast_guard is None:
+            entry.fast_guard = make_guard(entry, key)
+        self._last_call = entry.fast_guard
+        return out
 
     def _call_slow(self, args, kwargs):
         if self.input_signature is not None:
@@ -246,7 +266,7 @@ class Function:
             entry = _for_variables(entry, variable_arguments(args, kwargs))
         if state.tapes:
             return self._call_taped(entry, args, kwargs)
-        return entry.pack(entry.call_flat(flat_tensor_arrays(args, kwargs)))
+        return entry.call_packed(flat_tensor_arrays(args, kwargs))
 
     def _call_taped(self, entry, args, kwargs):
         """A call some tape may watch: recorded as one tape entry whose gradient
@@ -337,6 +357,7 @@ class Function:
                 self._warn_once("fallback", f"tf.function {self.__name__} runs eagerly: {exc}")
                 entry = _EAGER
             self._cache[key] = entry
+            self._last_call = None  # the cache changed: no shortcut past it
             self._note_retrace(key, args)
             return entry
 

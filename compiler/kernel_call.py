@@ -1,0 +1,164 @@
+"""Calling a generated C kernel from Python for a few tens of nanoseconds.
+
+A ctypes call with `py_object` arguments costs about 0.7 us (argument
+conversion, a libffi call frame): most of a compiled call of `x + 1`.  Instead,
+each kernel library also holds a trampoline per kernel,
+
+    int <name>_tf(void *const *objs, const int64_t *ints)
+
+(one signature for every kernel), and a small CPython extension built once
+(cached like every kernel) defines `Caller`: a vectorcall object holding a
+trampoline's address that passes the argument vector straight through (the
+array objects as the kernel's `void *`, the trailing integers converted).
+`Caller(*arrays, *ints)` returns the kernel's int, as the ctypes function did,
+and releases the GIL around large kernels as ctypes.CDLL did.
+
+The kernels read their arrays' data pointers without checks: the generated
+Python guarantees C-contiguous arrays of the right dtype and shape, as it did
+for ctypes; Caller checks only the argument count and the integers.
+
+Without Python's headers (or a compiler that fails on them) `function` returns
+the ctypes function: same results, the slower call.
+"""
+import ctypes
+import sysconfig
+
+from . import cbuild
+
+MAX_INTS = 8
+
+_SOURCE = r"""
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+
+typedef int (*tf_trampoline)(void *const *objs, const int64_t *ints);
+
+typedef struct {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  tf_trampoline fn;
+  Py_ssize_t n_obj, n_int;
+  int release_gil;
+} Caller;
+
+static PyObject *caller_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  Caller *self = (Caller *)op;
+  Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+  if (kwnames != NULL || n != self->n_obj + self->n_int) {
+    PyErr_Format(PyExc_TypeError, "tapeflow kernel: %zd positional arguments expected, got %zd",
+                 self->n_obj + self->n_int, n);
+    return NULL;
+  }
+  int64_t ints[@MAX_INTS@];
+  for (Py_ssize_t i = 0; i < self->n_int; i++) {
+    ints[i] = (int64_t)PyLong_AsLongLong(args[self->n_obj + i]);
+    if (ints[i] == -1 && PyErr_Occurred()) return NULL;
+  }
+  int rc;
+  if (self->release_gil) {
+    Py_BEGIN_ALLOW_THREADS
+    rc = self->fn((void *const *)args, ints);
+    Py_END_ALLOW_THREADS
+  } else {
+    rc = self->fn((void *const *)args, ints);
+  }
+  return PyLong_FromLong(rc);
+}
+
+static PyObject *caller_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  unsigned long long address;
+  Py_ssize_t n_obj, n_int;
+  int release_gil;
+  if (!PyArg_ParseTuple(args, "Knnp", &address, &n_obj, &n_int, &release_gil)) return NULL;
+  if (address == 0 || n_obj < 0 || n_int < 0 || n_int > @MAX_INTS@) {
+    PyErr_SetString(PyExc_ValueError, "Caller(address, n_obj, n_int, release_gil): bad arguments");
+    return NULL;
+  }
+  Caller *self = (Caller *)type->tp_alloc(type, 0);
+  if (self == NULL) return NULL;
+  self->vectorcall = caller_vectorcall;
+  self->fn = (tf_trampoline)(uintptr_t)address;
+  self->n_obj = n_obj;
+  self->n_int = n_int;
+  self->release_gil = release_gil;
+  return (PyObject *)self;
+}
+
+static void caller_dealloc(PyObject *op) {
+  PyTypeObject *type = Py_TYPE(op);
+  type->tp_free(op);
+  Py_DECREF(type);
+}
+
+static PyMemberDef caller_members[] = {
+  {"__vectorcalloffset__", T_PYSSIZET, offsetof(Caller, vectorcall), READONLY, NULL},
+  {"n_obj", T_PYSSIZET, offsetof(Caller, n_obj), READONLY, NULL},
+  {"n_int", T_PYSSIZET, offsetof(Caller, n_int), READONLY, NULL},
+  {NULL}
+};
+
+static PyType_Slot caller_slots[] = {
+  {Py_tp_new, caller_new},
+  {Py_tp_dealloc, caller_dealloc},
+  {Py_tp_call, PyVectorcall_Call},
+  {Py_tp_members, caller_members},
+  {Py_tp_doc, "A generated kernel called through its trampoline: Caller(address, n_obj, n_int, release_gil)"},
+  {0, NULL}
+};
+
+static PyType_Spec caller_spec = {
+  "tapeflow.compiler.kernel_call.Caller", sizeof(Caller), 0,
+  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL, caller_slots
+};
+
+static PyObject *caller_type = NULL;
+
+/* A borrowed reference (ctypes' py_object result takes its own). */
+PyObject *tapeflow_caller_type(void) {
+  if (caller_type == NULL) caller_type = PyType_FromSpec(&caller_spec);
+  return caller_type;
+}
+""".replace("@MAX_INTS@", str(MAX_INTS))
+
+_state = {}  # "type": the Caller type, or None when it could not be built
+
+
+def trampoline(name, n_obj, n_int):
+    """C source of `<name>_tf`, the one-signature entry point of kernel `name`."""
+    args = [f"objs[{i}]" for i in range(n_obj)] + [f"ints[{i}]" for i in range(n_int)]
+    return (f"int {name}_tf(void *const *objs, const int64_t *ints) {{\n"
+            f"  (void)objs; (void)ints;\n  return {name}({', '.join(args)});\n}}")
+
+
+def caller_type():
+    """The Caller type, or None (no Python headers, or they did not compile)."""
+    if "type" not in _state:
+        _state["type"] = _build()
+    return _state["type"]
+
+
+def _build():
+    include = sysconfig.get_paths().get("include")
+    if not include:
+        return None
+    lib = cbuild.build(_SOURCE, include_dirs=[include], python_extension=True)
+    if lib is None:
+        return None
+    fn = lib._pydll.tapeflow_caller_type
+    fn.argtypes, fn.restype = [], ctypes.py_object
+    try:
+        return fn()
+    except (ValueError, SystemError):  # a NULL result: the type did not build
+        return None
+
+
+def function(library, name, n_obj, n_int, release_gil):
+    """Kernel `name` of `library` (which holds its trampoline) as a fast callable,
+    or as the ctypes function when Caller is not available."""
+    kind = caller_type() if n_int <= MAX_INTS else None
+    if kind is None:
+        return library.function(name, n_obj, n_int, release_gil=release_gil)
+    address = ctypes.cast(getattr(library._pydll, f"{name}_tf"), ctypes.c_void_p).value
+    return kind(address, n_obj, n_int, release_gil)

@@ -1,0 +1,70 @@
+"""The shortcut of a repeated tf.function call: a guard generated per concrete
+function that runs it for arguments exactly like the ones it was last called
+with, or answers MISS.
+
+A tf.function call with tensors costs more in Python than the compiled graph
+of a small function does in C: the cache key (a shape and dtype per argument,
+hashed), the lookup, the frames of the concrete function and its executable,
+the wrapping of the outputs.  Calls in a loop mostly repeat the last call's
+signature; the guard checks exactly that, in straight-line code written for
+the concrete function's arity, shapes and dtypes:
+
+    def _guard(t0=MISS, *extra):
+        if extra or t0.__class__ is not Tensor: return MISS
+        v0 = t0._value
+        if v0.dtype is not <dtype 0> or v0.shape != <shape 0> or OBSERVERS: return MISS
+        try: o = run(v0)
+        except Exception as exc: raise failed(exc) from exc
+        return Tensor(o[0]) if o[0].__class__ is ndarray else wrap(o[0])
+
+Invariants (Function.__call__ relies on them):
+- it matches only eager Tensors whose key (`signature._arg_key`: shape, dtype)
+  is the concrete function's own key, with the very same dtype objects, so a
+  hit runs the entry the cache holds for that key; anything else is MISS and
+  the call takes the keyed path, which retraces or converts as before;
+- it is used only where the keyed path would be (no keyword arguments, no
+  tape, not tracing, no input_signature, no reduce_retracing, not running
+  functions eagerly), and dropped whenever the function's cache changes;
+- call observers (tf.summary.trace_on) make it answer MISS, so they see calls.
+"""
+import numpy as np
+
+from tapeflow.runtime import registry
+from tapeflow.runtime.tensor import Tensor
+
+from .concrete import CALL_OBSERVERS, _Output
+
+MISS = object()
+
+
+def make_guard(entry, key):
+    """The guard of `entry` (compiled already) for calls of tensors keyed `key`
+    (((shape, dtype), ...), one per argument)."""
+    ns = {"_M": MISS, "_T": Tensor, "_nd": np.ndarray, "_obs": CALL_OBSERVERS, "_run": entry._call,
+          "_failed": entry._failed, "_wrap": registry._wrap, "_pack": entry.pack}
+    n = len(key)
+    params = "".join(f"t{i}=_M, " for i in range(n))
+    lines = [f"def _guard({params}*extra):"]
+    checks = ["extra"] + [f"t{i}.__class__ is not _T" for i in range(n)]
+    lines.append(f"    if {' or '.join(checks)}: return _M")
+    checks = []
+    for i, (shape, dtype) in enumerate(key):
+        ns[f"_d{i}"], ns[f"_s{i}"] = dtype, shape
+        lines.append(f"    v{i} = t{i}._value")
+        checks.append(f"v{i}.dtype is not _d{i} or v{i}.shape != _s{i}")
+    lines.append(f"    if {' or '.join(checks + ['_obs'])}: return _M")
+    lines.append("    try:")
+    lines.append(f"        o = _run({', '.join(f'v{i}' for i in range(n))})")
+    lines.append("    except Exception as exc:")
+    lines.append("        raise _failed(exc) from exc")
+    lines.append(_packing(entry._structure))
+    exec(compile("\n".join(lines), f"<tapeflow call guard of {entry.name}>", "exec"), ns)
+    return ns["_guard"]
+
+
+def _packing(structure):
+    """The line that returns the outputs `o` in the function's output structure."""
+    if isinstance(structure, _Output):
+        i = structure.index
+        return f"    return _T(o[{i}]) if o[{i}].__class__ is _nd else _wrap(o[{i}])"
+    return "    return _pack(o)"
