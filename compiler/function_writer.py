@@ -250,20 +250,50 @@ class FunctionWriter:
             self.lines.append(f"    {target} = ({then_fn} if {args[0]} else {else_fn})({call_args})")
 
     def _while(self, node, outs, args):
-        attrs = node.attr
         target = outs + ("," if len(node.avals) == 1 else "")
         loop = loopgen_c.try_render_loop(node, self.c.fresh("loop"))
+        python_loop = self.glob("w", self._python_while(node))
         if loop is not None:
-            name, src, spec = loop
-            self.c.loops.append((name, src, spec))
-            runner = self.glob("w", loopgen_c.LoopRunner(spec, lambda: self.ns["_k_" + name],
-                                                         self._python_while(node)))
+            self._c_loop(node, outs, target, args, python_loop, *loop)
+        elif node.avals:
+            self.lines.append(f"    {target} = {python_loop}({', '.join(args)})")
         else:
-            runner = self.glob("w", self._python_while(node))
+            self.lines.append(f"    {python_loop}({', '.join(args)})")
+
+    def _c_loop(self, node, outs, target, args, python_loop, name, src, spec):
+        """A loop compiled to one C function, called as a fused kernel is: arrays
+        not known to fit are checked, the results allocated (a stack var is pushed
+        in place, as the push primitive does: its own buffer is the result);
+        anything unexpected, or a nonzero return, runs the Python loop instead."""
+        self.c.loops.append((name, src, spec))
+        L = self.lines
+        checked, guards = [], []
+        for i, (r, a, aval) in enumerate(zip(node.inputs, args, list(spec.var_avals) + list(spec.extra_avals))):
+            if r in self.trusted and self.g.aval(r).shape == aval.shape and self.g.aval(r).dtype is aval.dtype:
+                checked.append(a)
+                continue
+            tmp = f"t{node.id}_{i}"
+            L.append(f"    {tmp} = _checked({a}, {self.glob('dt', aval.dtype.np)}, {tuple(aval.shape)!r})")
+            self.ns["_checked"] = _checked
+            guards.append(f"{tmp} is None")
+            checked.append(tmp)
+        fallback = f"{python_loop}({', '.join(args)})"
+        L.append(f"    if {' or '.join(guards + [f'_k_{name} is None'])}:")
+        L.append(f"        {target} = {fallback}" if node.avals else f"        {fallback}")
+        L.append("    else:")
+        out_names = []
+        for j, aval in enumerate(spec.var_avals):
+            o = f"o{node.id}_{j}"
+            if j in spec.stack_vars:
+                L.append(f"        {o} = {checked[j]} if {checked[j]}.flags.writeable else {checked[j]}.copy()")
+            else:
+                L.append(f"        {o} = _empty({tuple(aval.shape)!r}, {self.glob('dt', aval.dtype.np)})")
+            out_names.append(o)
+        L.append(f"        if _k_{name}({', '.join(checked + out_names)}):")
+        L.append(f"            {target} = {fallback}" if node.avals else f"            {fallback}")
         if node.avals:
-            self.lines.append(f"    {target} = {runner}({', '.join(args)})")
-        else:
-            self.lines.append(f"    {runner}({', '.join(args)})")
+            L.append("        else:")
+            L.append(f"            {outs} = {', '.join(out_names)}")
 
     def _python_while(self, node):
         attrs = node.attr

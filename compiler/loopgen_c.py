@@ -533,38 +533,3 @@ def _use_counts(graph):
 def _ref(node_id, index):
     from .ir import Ref
     return Ref(node_id, index)
-
-
-class LoopRunner:
-    """Python side of a compiled loop: checks the arrays, allocates the results,
-    calls the C function; a nonzero return (or no C) runs the Python loop."""
-
-    def __init__(self, spec, get_fn, python_loop):
-        self.spec = spec
-        self.get_fn = get_fn
-        self.python_loop = python_loop
-        self.avals = list(spec.var_avals) + list(spec.extra_avals)
-        self.dtypes = [a.dtype.np for a in self.avals]
-        self.shapes = [tuple(a.shape) for a in self.avals]
-        self.out_specs = [(tuple(a.shape), a.dtype.np) for a in spec.var_avals]
-        self.stack_vars = sorted(spec.stack_vars)
-
-    def __call__(self, *vals):
-        fn = self.get_fn()
-        if fn is None:
-            return self.python_loop(*vals)
-        arrays = []
-        for v, dt, shape in zip(vals, self.dtypes, self.shapes):
-            if type(v) is not np.ndarray or v.dtype != dt or not v.flags.c_contiguous:
-                v = contiguous(v, dtype=dt)
-            if v.shape != shape:
-                return self.python_loop(*vals)
-            arrays.append(v)
-        outs = [np.empty(shape, dt) for shape, dt in self.out_specs]
-        for j in self.stack_vars:  # pushed in place, as the push primitive does
-            if not arrays[j].flags.writeable:
-                arrays[j] = arrays[j].copy()
-            outs[j] = arrays[j]
-        if fn(*arrays, *outs):
-            return self.python_loop(*vals)
-        return outs

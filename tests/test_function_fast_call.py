@@ -1,0 +1,218 @@
+"""The shortcut of a repeated tf.function call (tracer/fast_call.py) and the
+kernel Caller (compiler/kernel_call.py): every way a call can differ from the
+last one falls back to the full path, with the values and trace counts that
+path gives."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.compiler import executor, kernel_call
+from tapeflow.tracer import run_functions_eagerly
+from tapeflow.tracer import concrete as concrete_mod
+from tapeflow.tracer.fast_call import MISS
+
+
+def _traced(body):
+    """A tf.function of `body` that counts its traces."""
+    traces = []
+
+    def f(*args):
+        traces.append(1)
+        return body(*args)
+    return tf.function(f), traces
+
+
+F32 = np.arange(6, dtype=np.float32)
+
+# (what changes from the warm-up call, the new call's arguments, traces after it)
+CHANGES = [
+    ("same signature", (tf.constant(F32 + 1),), 1),
+    ("new shape", (tf.constant(np.arange(4, dtype=np.float32)),), 2),
+    ("new dtype", (tf.constant(F32.astype(np.float64)),), 2),
+    ("NumPy array of the same key", (F32 + 2,), 1),
+    ("strided view of the same key", (tf.constant(np.arange(12, dtype=np.float32))[::2],), 1),
+    ("Python value", (3.0,), 2),
+]
+
+
+@pytest.mark.parametrize("what,args,traces", CHANGES, ids=[c[0] for c in CHANGES])
+def test_a_changed_call_falls_back_with_eager_values(what, args, traces):
+    f, count = _traced(lambda x: x * 2.0 + 1.0)
+    x = tf.constant(F32)
+    for _ in range(3):  # the third call goes through the guard
+        np.testing.assert_array_equal(f(x).numpy(), F32 * 2.0 + 1.0)
+    want = (np.asarray(args[0]) * 2.0 + 1.0)
+    got = f(*args).numpy()
+    assert got.dtype == tf.convert_to_tensor(args[0]).dtype.as_numpy_dtype
+    np.testing.assert_array_equal(got, want.astype(got.dtype))
+    assert len(count) == traces and f.experimental_get_tracing_count() == traces
+    np.testing.assert_array_equal(f(x).numpy(), F32 * 2.0 + 1.0)  # and back: no new trace
+    assert f.experimental_get_tracing_count() == traces
+
+
+def test_guard_is_used_and_dropped_when_the_cache_changes():
+    f, count = _traced(lambda x: x + 1.0)
+    x = tf.constant(F32)
+    f(x)
+    f(x)
+    guard = f._last_call
+    assert guard is not None and guard(x) is not MISS
+    assert guard(tf.constant(F32[:2])) is MISS and guard(x, x) is MISS and guard() is MISS
+    f(tf.constant(F32[:3]))  # a new trace: the shortcut is dropped
+    assert f._last_call is None
+    f(x)
+    assert f._last_call is guard  # one guard per concrete function, made once
+    assert len(count) == 2
+
+
+def test_arity_changes_and_zero_arguments():
+    f, count = _traced(lambda x, y=None: x if y is None else x + y)
+    x = tf.constant(F32)
+    for _ in range(3):
+        f(x)
+    np.testing.assert_array_equal(f(x, x).numpy(), F32 * 2)
+    np.testing.assert_array_equal(f(x).numpy(), F32)
+    assert len(count) == 2
+    g, g_count = _traced(lambda: tf.constant(2.0) * 3.0)
+    assert [float(g()) for _ in range(3)] == [6.0] * 3 and len(g_count) == 1
+
+
+def test_a_watching_tape_takes_the_recorded_path():
+    f, count = _traced(lambda x: x * x)
+    x = tf.constant(F32)
+    for _ in range(3):
+        f(x)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), 2 * F32)
+    with tf.GradientTape() as outer:  # second order through the function
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = f(x)
+        g = inner.gradient(y, x)
+    np.testing.assert_array_equal(outer.gradient(g, x).numpy(), np.full(6, 2, np.float32))
+    assert len(count) == 1
+
+
+def test_variable_arguments_are_keyed_by_shape():
+    f, count = _traced(lambda v: v * 2.0)
+    a, b, c = tf.Variable(F32), tf.Variable(F32 + 1), tf.Variable(F32[:2])
+    x = tf.constant(F32)
+    for _ in range(3):
+        f(x)  # a guard for tensors is set: variables must not take it
+    np.testing.assert_array_equal(f(a).numpy(), F32 * 2)
+    np.testing.assert_array_equal(f(b).numpy(), (F32 + 1) * 2)  # re-bound, not retraced
+    np.testing.assert_array_equal(f(c).numpy(), F32[:2] * 2)
+    assert len(count) == 3  # tensor, variable of shape [6], variable of shape [2]
+
+
+def test_captured_variable_is_read_on_every_call():
+    v = tf.Variable(1.0)
+    f, count = _traced(lambda x: x * v)
+    x = tf.constant(F32)
+    for scale in (1.0, 2.0, 3.0, 4.0):
+        v.assign(scale)
+        np.testing.assert_array_equal(f(x).numpy(), F32 * scale)
+    assert len(count) == 1
+
+
+def test_run_functions_eagerly_and_observers_skip_the_guard():
+    f, count = _traced(lambda x: x + 1.0)
+    x = tf.constant(F32)
+    for _ in range(3):
+        f(x)
+    run_functions_eagerly(True)
+    try:
+        f(x)
+        f(x)
+    finally:
+        run_functions_eagerly(False)
+    assert len(count) == 3  # the Python body ran on both eager calls
+    seen = []
+    concrete_mod.CALL_OBSERVERS.append(seen.append)
+    try:
+        f(x)
+    finally:
+        concrete_mod.CALL_OBSERVERS.remove(seen.append)
+    assert len(seen) == 1 and len(count) == 3
+
+
+def test_called_while_tracing_another_function_inlines():
+    f, f_count = _traced(lambda x: x * 3.0)
+    x = tf.constant(F32)
+    for _ in range(3):
+        f(x)
+
+    @tf.function
+    def g(y):
+        return f(y) + 1.0
+    np.testing.assert_array_equal(g(x).numpy(), F32 * 3.0 + 1.0)
+    np.testing.assert_array_equal(g(x).numpy(), F32 * 3.0 + 1.0)
+    assert len(f_count) == 2  # f's body ran once more, to join g's graph
+
+
+def test_nested_outputs_through_the_guard():
+    f, _ = _traced(lambda x: {"a": (x, x + 1.0), "b": [x * 2.0], "n": None})
+    x = tf.constant(F32)
+    for _ in range(3):
+        out = f(x)
+    assert out["n"] is None and isinstance(out["a"], tuple)
+    np.testing.assert_array_equal(out["a"][1].numpy(), F32 + 1.0)
+    np.testing.assert_array_equal(out["b"][0].numpy(), F32 * 2.0)
+
+
+def test_a_failing_call_through_the_guard_raises_as_the_full_path_does():
+    @tf.function
+    def f(x):
+        tf.debugging.assert_positive(x, message="must be positive")
+        return x + 1.0
+    ok = tf.constant(F32 + 1)
+    for _ in range(3):
+        f(ok)
+    assert f._last_call is not None
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be positive") as through_guard:
+        f(tf.constant(F32 - 10))
+    f._last_call = None
+    with pytest.raises(tf.errors.InvalidArgumentError) as full:
+        f(tf.constant(F32 - 10))
+    assert str(through_guard.value) == str(full.value)
+
+
+# ------------------------------------------------------------------ the kernel Caller
+
+def test_kernels_are_called_through_the_caller():
+    kind = kernel_call.caller_type()
+    if kind is None:
+        pytest.skip("no Python headers: kernels are called through ctypes")
+    f = tf.function(lambda x: x * 2.0 + 1.0)
+    x = tf.constant(F32)
+    f(x)
+    exe = f.get_concrete_function(x)._run
+    callers = [v for k, v in exe.generated.__globals__.items() if k.startswith("_k_")]
+    assert callers and all(type(c) is kind for c in callers)
+    k = callers[0]
+    with pytest.raises(TypeError, match="positional arguments expected"):
+        k(F32)
+    with pytest.raises(TypeError):
+        k(*([F32] * k.n_obj), "1", 6)
+
+
+def test_without_the_caller_kernels_use_ctypes(monkeypatch):
+    monkeypatch.setitem(kernel_call._state, "type", None)
+    f = tf.function(lambda x: (x - 0.25) * 1.5)
+    x = tf.constant(F32)
+    for _ in range(3):
+        got = f(x).numpy()
+    np.testing.assert_array_equal(got, ((x - 0.25) * 1.5).numpy())
+    exe = f.get_concrete_function(x)._run
+    kernels = [v for k, v in exe.generated.__globals__.items() if k.startswith("_k_")]
+    assert kernels and all(hasattr(k, "argtypes") for k in kernels)  # ctypes functions
+
+
+def test_trampoline_passes_arguments_in_order():
+    src = kernel_call.trampoline("k7", 3, 2)
+    assert "return k7(objs[0], objs[1], objs[2], ints[0], ints[1]);" in src
+    assert src.startswith("int k7_tf(void *const *objs, const int64_t *ints)")
+    assert executor.kernel_call is kernel_call
