@@ -101,6 +101,7 @@ state = _State()
 
 # Set by tensor.py (import order: tensor imports registry).
 _wrap = None
+_Tensor = None
 _record = None
 # Set by devices.py once a GPU is in use in this process (None before, so a
 # CPU-only program never pays for it): place(inputs) -> (xp, input arrays on
@@ -115,30 +116,38 @@ def bind(prim, inputs, attrs):
     the arrays, and is recorded on every active tape that watches an input.
     """
     graph = state.graph
-    if prim.rejects:
-        for t in inputs:
-            if t.dtype.kind in prim.rejects:
-                raise dtype_not_supported(prim.name, t)
     if graph is not None:
+        if prim.rejects:
+            for t in inputs:
+                if t.dtype.kind in prim.rejects:
+                    raise dtype_not_supported(prim.name, t)
         outs = graph.add(prim, inputs, attrs)
     else:
+        if prim.rejects:  # an eager tensor's array has its DType's NumPy kind
+            for t in inputs:
+                if t._value.dtype.kind in prim.rejects:
+                    raise dtype_not_supported(prim.name, t)
         try:
-            # Unary and binary calls unpacked by hand: a comprehension costs
-            # about a quarter of a tiny op's whole dispatch.
+            # Unary and binary calls unpacked by hand, and no `**{}`: a comprehension
+            # or an empty keyword dict costs a good part of a tiny op's whole dispatch.
             n = len(inputs)
             if place is not None:
                 xp, arrays = place(inputs)  # the tape below still records `inputs`
                 result = prim.impl(xp, *arrays, **attrs)
-            elif n == 2:
-                result = prim.impl(state.xp, inputs[0]._value, inputs[1]._value, **attrs)
-            elif n == 1:
-                result = prim.impl(state.xp, inputs[0]._value, **attrs)
-            else:
+            elif attrs:
                 result = prim.impl(state.xp, *[t._value for t in inputs], **attrs)
+            elif n == 2:
+                result = prim.impl(state.xp, inputs[0]._value, inputs[1]._value)
+            elif n == 1:
+                result = prim.impl(state.xp, inputs[0]._value)
+            else:
+                result = prim.impl(state.xp, *[t._value for t in inputs])
         except Exception as exc:  # numpy's own message lacks the op, shapes and dtypes
             raise op_error(prim.name, inputs, attrs, exc) from exc
         if prim.multiple_results:
             outs = tuple(_wrap(r) for r in result)
+        elif result.__class__ is np.ndarray:
+            outs = _Tensor(result)
         else:
             outs = _wrap(result)
     if state.tapes:
