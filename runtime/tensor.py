@@ -230,14 +230,15 @@ class SymbolicTensor(TensorBase):
         return f'Tensor("{self._display_name()}", shape={tuple(self.aval.shape)}, dtype={self.dtype.name})'
 
 
-def _wrap(value):
+def wrap_array(value):
+    """An op's result (an array, or a NumPy scalar) as an eager Tensor."""
     if type(value) is not np.ndarray and not hasattr(value, "__cuda_array_interface__"):
         # An item of a string array is `bytes`: NumPy would make it fixed-width text.
         value = np.asarray(value, dtype=object) if type(value) is bytes else np.asarray(value)
     return Tensor(value)
 
 
-registry._wrap = _wrap
+registry._wrap = wrap_array
 registry._Tensor = Tensor
 
 # ---------------------------------------------------------------- conversion

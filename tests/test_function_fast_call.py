@@ -2,11 +2,14 @@
 kernel Caller (compiler/kernel_call.py): every way a call can differ from the
 last one falls back to the full path, with the values and trace counts that
 path gives."""
+import os
+import sysconfig
+
 import numpy as np
 import pytest
 
 import tapeflow as tf
-from tapeflow.compiler import executor, kernel_call
+from tapeflow.compiler import cbuild, executor, kernel_call
 from tapeflow.tracer import run_functions_eagerly
 from tapeflow.tracer import concrete as concrete_mod
 from tapeflow.tracer.fast_call import MISS
@@ -184,8 +187,10 @@ def test_a_failing_call_through_the_guard_raises_as_the_full_path_does():
 
 def test_kernels_are_called_through_the_caller():
     kind = kernel_call.caller_type()
-    if kind is None:
-        pytest.skip("no Python headers: kernels are called through ctypes")
+    headers = os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))
+    assert (kind is not None) == (headers and cbuild.find_cc() is not None)
+    if kind is None:  # no Python headers: test_without_the_caller_kernels_use_ctypes is this case
+        return
     f = tf.function(lambda x: x * 2.0 + 1.0)
     x = tf.constant(F32)
     f(x)

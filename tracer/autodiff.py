@@ -321,8 +321,8 @@ def needs_tape(inputs, variables):
 
 
 def _as_tensor(a):
-    from tapeflow.runtime.tensor import _wrap
-    return a if isinstance(a, Tensor) else _wrap(a)
+    from tapeflow.runtime.tensor import wrap_array
+    return a if isinstance(a, Tensor) else wrap_array(a)
 
 
 def _zeros_if_none(gy, like):

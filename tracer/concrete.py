@@ -12,9 +12,8 @@ import numpy as np
 from tapeflow import compiler
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import nest
-from tapeflow.runtime import registry
 from tapeflow.runtime.errors import with_location
-from tapeflow.runtime.tensor import Tensor
+from tapeflow.runtime.tensor import Tensor, wrap_array
 
 from . import autodiff, concrete_signature
 from .signature import TensorSpec
@@ -158,7 +157,7 @@ class ConcreteFunction:
         s = self._structure
         if s.__class__ is _Output:
             a = outs[s.index]
-            return Tensor(a) if a.__class__ is _ND else registry._wrap(a)
+            return Tensor(a) if a.__class__ is _ND else wrap_array(a)
         return self.pack(outs)
 
     def _failed(self, exc):
@@ -198,9 +197,15 @@ class ConcreteFunction:
         except Exception as exc:
             raise _located(exc, self) from exc
 
+    @property
+    def single_output(self):
+        """The index of the graph output the function returns, when it returns
+        exactly one tensor (None for a structure)."""
+        s = self._structure
+        return s.index if isinstance(s, _Output) else None
+
     def pack(self, out_arrays):
-        wrap = registry._wrap
-        return self.pack_tensors([wrap(a) for a in out_arrays])
+        return self.pack_tensors([wrap_array(a) for a in out_arrays])
 
     def pack_tensors(self, outs):
         s = self._structure

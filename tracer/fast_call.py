@@ -29,10 +29,9 @@ Invariants (Function.__call__ relies on them):
 """
 import numpy as np
 
-from tapeflow.runtime import registry
-from tapeflow.runtime.tensor import Tensor
+from tapeflow.runtime.tensor import Tensor, wrap_array
 
-from .concrete import CALL_OBSERVERS, _Output
+from .concrete import CALL_OBSERVERS
 
 MISS = object()
 
@@ -41,7 +40,7 @@ def make_guard(entry, key):
     """The guard of `entry` (compiled already) for calls of tensors keyed `key`
     (((shape, dtype), ...), one per argument)."""
     ns = {"_M": MISS, "_T": Tensor, "_nd": np.ndarray, "_obs": CALL_OBSERVERS, "_run": entry._call,
-          "_failed": entry._failed, "_wrap": registry._wrap, "_pack": entry.pack}
+          "_failed": entry._failed, "_wrap": wrap_array, "_pack": entry.pack}
     n = len(key)
     params = "".join(f"t{i}=_M, " for i in range(n))
     lines = [f"def _guard({params}*extra):"]
@@ -57,14 +56,14 @@ def make_guard(entry, key):
     lines.append(f"        o = _run({', '.join(f'v{i}' for i in range(n))})")
     lines.append("    except Exception as exc:")
     lines.append("        raise _failed(exc) from exc")
-    lines.append(_packing(entry._structure))
+    lines.append(_packing(entry.single_output))
     exec(compile("\n".join(lines), f"<tapeflow call guard of {entry.name}>", "exec"), ns)
     return ns["_guard"]
 
 
-def _packing(structure):
-    """The line that returns the outputs `o` in the function's output structure."""
-    if isinstance(structure, _Output):
-        i = structure.index
+def _packing(i):
+    """The line that returns the outputs `o` in the function's output structure
+    (`i`: the index of the one output it returns, or None)."""
+    if i is not None:
         return f"    return _T(o[{i}]) if o[{i}].__class__ is _nd else _wrap(o[{i}])"
     return "    return _pack(o)"

@@ -11,10 +11,10 @@ import keyword
 
 import numpy as np
 
-from tapeflow.runtime import nest, registry
+from tapeflow.runtime import nest
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
-from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor, wrap_array
 from tapeflow.runtime.variables import Variable
 from tapeflow.tracer.signature import TensorSpec
 from tapeflow.train.trackable import Trackable
@@ -43,7 +43,7 @@ def _run(concrete, tensors):
     """Output tensors of a saved graph; one tape entry when a tape is recording."""
     if state.tapes:
         return concrete.call_with_tapes(tensors)
-    return [registry._wrap(a) for a in concrete.call_flat([t._value for t in tensors])]
+    return [wrap_array(a) for a in concrete.call_flat([t._value for t in tensors])]
 
 
 class Signature:
