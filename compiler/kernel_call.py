@@ -1,24 +1,17 @@
-"""Calling a generated C kernel from Python for a few tens of nanoseconds.
+"""Calling a generated C kernel from Python in tens of nanoseconds, where a
+ctypes call with `py_object` arguments costs about 0.7 us (most of a compiled
+call of `x + 1`).
 
-A ctypes call with `py_object` arguments costs about 0.7 us (argument
-conversion, a libffi call frame): most of a compiled call of `x + 1`.  Instead,
-each kernel library also holds a trampoline per kernel,
-
-    int <name>_tf(void *const *objs, const int64_t *ints)
-
-(one signature for every kernel), and a small CPython extension built once
-(cached like every kernel) defines `Caller`: a vectorcall object holding a
-trampoline's address that passes the argument vector straight through (the
-array objects as the kernel's `void *`, the trailing integers converted).
-`Caller(*arrays, *ints)` returns the kernel's int, as the ctypes function did,
-and releases the GIL around large kernels as ctypes.CDLL did.
-
-The kernels read their arrays' data pointers without checks: the generated
-Python guarantees C-contiguous arrays of the right dtype and shape, as it did
-for ctypes; Caller checks only the argument count and the integers.
-
-Without Python's headers (or a compiler that fails on them) `function` returns
-the ctypes function: same results, the slower call.
+Each kernel library also holds a trampoline per kernel with one signature for
+all, `int <name>_tf(void *const *objs, const int64_t *ints)`, and a small
+CPython extension (built once, cached like every kernel) defines `Caller`: a
+vectorcall object holding a trampoline's address that passes the argument
+vector through (arrays as the kernel's `void *`, trailing integers converted).
+`Caller(*arrays, *ints)` returns the kernel's int as the ctypes function did,
+releasing the GIL around large kernels as ctypes.CDLL did.  It checks only the
+argument count and the integers: the generated Python guarantees the arrays,
+as it did for ctypes.  Without Python's headers (or a compiler that fails on
+them) `function` returns the ctypes function: same results, slower calls.
 """
 import ctypes
 import sysconfig
@@ -57,13 +50,10 @@ static PyObject *caller_vectorcall(PyObject *op, PyObject *const *args, size_t n
     if (ints[i] == -1 && PyErr_Occurred()) return NULL;
   }
   int rc;
-  if (self->release_gil) {
-    Py_BEGIN_ALLOW_THREADS
-    rc = self->fn((void *const *)args, ints);
-    Py_END_ALLOW_THREADS
-  } else {
-    rc = self->fn((void *const *)args, ints);
-  }
+  if (!self->release_gil) return PyLong_FromLong(self->fn((void *const *)args, ints));
+  Py_BEGIN_ALLOW_THREADS
+  rc = self->fn((void *const *)args, ints);
+  Py_END_ALLOW_THREADS
   return PyLong_FromLong(rc);
 }
 
@@ -77,25 +67,23 @@ static PyObject *caller_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
     return NULL;
   }
   Caller *self = (Caller *)type->tp_alloc(type, 0);
-  if (self == NULL) return NULL;
-  self->vectorcall = caller_vectorcall;
-  self->fn = (tf_trampoline)(uintptr_t)address;
-  self->n_obj = n_obj;
-  self->n_int = n_int;
-  self->release_gil = release_gil;
+  if (self != NULL) {
+    self->vectorcall = caller_vectorcall;
+    self->fn = (tf_trampoline)(uintptr_t)address;
+    self->n_obj = n_obj, self->n_int = n_int, self->release_gil = release_gil;
+  }
   return (PyObject *)self;
 }
 
 static void caller_dealloc(PyObject *op) {
   PyTypeObject *type = Py_TYPE(op);
   type->tp_free(op);
-  Py_DECREF(type);
+  Py_DECREF(type);  /* a heap type: each instance holds a reference */
 }
 
 static PyMemberDef caller_members[] = {
   {"__vectorcalloffset__", T_PYSSIZET, offsetof(Caller, vectorcall), READONLY, NULL},
   {"n_obj", T_PYSSIZET, offsetof(Caller, n_obj), READONLY, NULL},
-  {"n_int", T_PYSSIZET, offsetof(Caller, n_int), READONLY, NULL},
   {NULL}
 };
 

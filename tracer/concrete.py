@@ -7,19 +7,16 @@ flat outputs with the structure they are packed into.
 """
 import warnings
 
-import numpy as np
-
 from tapeflow import compiler
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import nest
 from tapeflow.runtime.errors import with_location
-from tapeflow.runtime.tensor import Tensor, wrap_array
+from tapeflow.runtime.tensor import wrap_array
 
 from . import autodiff, concrete_signature
 from .signature import TensorSpec
 
 
-_ND = np.ndarray
 _warned_failures = set()
 # fn(concrete_function) called before each run of a concrete function while not
 # empty (tf.summary.trace_on remembers the graphs that run).
@@ -142,23 +139,6 @@ class ConcreteFunction:
             return self._call(*arrays)
         except Exception as exc:
             raise self._failed(exc) from exc
-
-    def call_packed(self, arrays):
-        """`pack(call_flat(arrays))` in one frame: the fast path of a tf.function call."""
-        if CALL_OBSERVERS:
-            for observe in CALL_OBSERVERS:
-                observe(self)
-        if self._call is None:
-            self._executable()
-        try:
-            outs = self._call(*arrays)
-        except Exception as exc:
-            raise self._failed(exc) from exc
-        s = self._structure
-        if s.__class__ is _Output:
-            a = outs[s.index]
-            return Tensor(a) if a.__class__ is _ND else wrap_array(a)
-        return self.pack(outs)
 
     def _failed(self, exc):
         note = getattr(self._run, "note_failure", None)

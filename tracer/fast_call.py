@@ -1,31 +1,28 @@
 """The shortcut of a repeated tf.function call: a guard generated per concrete
-function that runs it for arguments exactly like the ones it was last called
-with, or answers MISS.
+function runs it for arguments exactly like its own, or answers MISS.
 
-A tf.function call with tensors costs more in Python than the compiled graph
-of a small function does in C: the cache key (a shape and dtype per argument,
-hashed), the lookup, the frames of the concrete function and its executable,
-the wrapping of the outputs.  Calls in a loop mostly repeat the last call's
-signature; the guard checks exactly that, in straight-line code written for
-the concrete function's arity, shapes and dtypes:
+A call with tensors costs more in Python than the compiled graph of a small
+function does in C: the key (shape and dtype per argument, hashed), the
+lookup, the frames of the concrete function and its executable, the output
+wrapping.  Calls in a loop mostly repeat the last signature; the guard checks
+exactly that in straight-line code written for the arity, shapes and dtypes:
 
     def _guard(t0=MISS, *extra):
         if extra or t0.__class__ is not Tensor: return MISS
         v0 = t0._value
         if v0.dtype is not <dtype 0> or v0.shape != <shape 0> or OBSERVERS: return MISS
-        try: o = run(v0)
+        try: o = run(v0)   # the generated function of the executable
         except Exception as exc: raise failed(exc) from exc
-        return Tensor(o[0]) if o[0].__class__ is ndarray else wrap(o[0])
+        return Tensor(o[0]) if o[0].__class__ is ndarray else wrap_array(o[0])
 
-Invariants (Function.__call__ relies on them):
-- it matches only eager Tensors whose key (`signature._arg_key`: shape, dtype)
-  is the concrete function's own key, with the very same dtype objects, so a
-  hit runs the entry the cache holds for that key; anything else is MISS and
-  the call takes the keyed path, which retraces or converts as before;
-- it is used only where the keyed path would be (no keyword arguments, no
-  tape, not tracing, no input_signature, no reduce_retracing, not running
-  functions eagerly), and dropped whenever the function's cache changes;
-- call observers (tf.summary.trace_on) make it answer MISS, so they see calls.
+Invariants Function.__call__ relies on: a hit is an eager Tensor per argument
+whose key (`signature._arg_key`) is the entry's own key, with the very same
+dtype objects, so it runs the entry the cache holds for that key; anything
+else is MISS and takes the keyed path (retracing or converting as before).
+The guard is used only where the keyed path would be (no keywords, tape,
+tracing, input_signature, reduce_retracing or run_functions_eagerly) and is
+dropped whenever the function's cache changes; call observers
+(tf.summary.trace_on) make it answer MISS, so they see every call.
 """
 import numpy as np
 

@@ -243,7 +243,7 @@ class Function:
         entry = self._cache.get(key)
         if entry is None or entry is _EAGER:
             return self._call_slow(args, {})
-        out = entry.call_packed(arrays)
+        out = entry.pack(entry.call_flat(arrays))
         if entry.fast_guard is None:
             entry.fast_guard = make_guard(entry, key)
         self._last_call = entry.fast_guard
@@ -266,7 +266,7 @@ class Function:
             entry = _for_variables(entry, variable_arguments(args, kwargs))
         if state.tapes:
             return self._call_taped(entry, args, kwargs)
-        return entry.call_packed(flat_tensor_arrays(args, kwargs))
+        return entry.pack(entry.call_flat(flat_tensor_arrays(args, kwargs)))
 
     def _call_taped(self, entry, args, kwargs):
         """A call some tape may watch: recorded as one tape entry whose gradient
