@@ -3,7 +3,7 @@ ctypes call with `py_object` arguments costs about 0.7 us (most of a compiled
 call of `x + 1`).
 
 Each kernel library also holds a trampoline per kernel with one signature for
-all, `int <name>_tf(void *const *objs, const int64_t *ints)`, and a small
+all, `int tf_entry_<name>(void *const *objs, const int64_t *ints)`, and a small
 CPython extension (built once, cached like every kernel) defines `Caller`: a
 vectorcall object holding a trampoline's address that passes the argument
 vector through (arrays as the kernel's `void *`, trailing integers converted).
@@ -114,10 +114,11 @@ _state = {}  # "type": the Caller type, or None when it could not be built
 
 
 def trampoline(name, n_obj, n_int):
-    """C source of `<name>_tf`, the one-signature entry point of kernel `name`."""
+    """C source of `tf_entry_<name>`, the one-signature entry point of kernel `name`
+    (a name no kernel's `int k...`/`int loop...` definition can be mistaken for)."""
     args = [f"objs[{i}]" for i in range(n_obj)] + [f"ints[{i}]" for i in range(n_int)]
-    return (f"int {name}_tf(void *const *objs, const int64_t *ints) {{\n"
-            f"  (void)objs; (void)ints;\n  return {name}({', '.join(args)});\n}}")
+    return (f"int tf_entry_{name}(void *const *objs, const int64_t *ints) {{\n"
+            f"  return {name}({', '.join(args)});\n}}")
 
 
 def caller_type():
@@ -148,5 +149,5 @@ def function(library, name, n_obj, n_int, release_gil):
     kind = caller_type() if n_int <= MAX_INTS else None
     if kind is None:
         return library.function(name, n_obj, n_int, release_gil=release_gil)
-    address = ctypes.cast(getattr(library._pydll, f"{name}_tf"), ctypes.c_void_p).value
+    address = ctypes.cast(getattr(library._pydll, f"tf_entry_{name}"), ctypes.c_void_p).value
     return kind(address, n_obj, n_int, release_gil)

@@ -219,5 +219,5 @@ def test_without_the_caller_kernels_use_ctypes(monkeypatch):
 def test_trampoline_passes_arguments_in_order():
     src = kernel_call.trampoline("k7", 3, 2)
     assert "return k7(objs[0], objs[1], objs[2], ints[0], ints[1]);" in src
-    assert src.startswith("int k7_tf(void *const *objs, const int64_t *ints)")
+    assert src.startswith("int tf_entry_k7(void *const *objs, const int64_t *ints)")
     assert executor.kernel_call is kernel_call
