@@ -14,6 +14,7 @@ as it did for ctypes.  Without Python's headers (or a compiler that fails on
 them) `function` returns the ctypes function: same results, slower calls.
 """
 import ctypes
+import os
 import sysconfig
 
 from . import cbuild
@@ -130,8 +131,8 @@ def caller_type():
 
 def _build():
     include = sysconfig.get_paths().get("include")
-    if not include:
-        return None
+    if not include or not os.path.exists(os.path.join(include, "Python.h")):
+        return None  # no headers (a Python without its dev files): ctypes, quietly
     lib = cbuild.build(_SOURCE, include_dirs=[include], python_extension=True)
     if lib is None:
         return None
@@ -139,7 +140,9 @@ def _build():
     fn.argtypes, fn.restype = [], ctypes.py_object
     try:
         return fn()
-    except (ValueError, SystemError):  # a NULL result: the type did not build
+    except Exception as exc:  # a NULL result: the type did not build (never seen; not fatal)
+        cbuild.warn_once(f"tapeflow: kernels are called through ctypes (slower calls): the kernel Caller "
+                         f"type did not build ({type(exc).__name__}: {exc})")
         return None
 
 
