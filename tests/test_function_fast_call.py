@@ -221,3 +221,34 @@ def test_trampoline_passes_arguments_in_order():
     assert "return k7(objs[0], objs[1], objs[2], ints[0], ints[1]);" in src
     assert src.startswith("int tf_entry_k7(void *const *objs, const int64_t *ints)")
     assert executor.kernel_call is kernel_call
+
+
+def test_large_kernels_release_the_gil_and_agree_across_threads():
+    import threading
+    f = tf.function(lambda x: x * 3.0 - 1.0)
+    xs = [tf.constant(np.arange(1 << 17, dtype=np.float32) + i) for i in range(4)]
+    want = [(x * 3.0 - 1.0).numpy() for x in xs]  # eager
+    got = [None] * 4
+
+    def run(i):
+        for _ in range(5):
+            got[i] = f(xs[i]).numpy()
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_caller_refuses_bad_construction():
+    kind = kernel_call.caller_type()
+    if kind is None:  # the ctypes path has no Caller to construct
+        assert not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))
+        return
+    with pytest.raises(ValueError):
+        kind(0, 1, 2, False)
+    with pytest.raises(ValueError):
+        kind(1, 1, kernel_call.MAX_INTS + 1, False)
