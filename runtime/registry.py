@@ -134,14 +134,14 @@ def bind(prim, inputs, attrs):
             if place is not None:
                 xp, arrays = place(inputs)  # the tape below still records `inputs`
                 result = prim.impl(xp, *arrays, **attrs)
-            elif attrs:
-                result = prim.impl(state.xp, *[t._value for t in inputs], **attrs)
             elif n == 2:
-                result = prim.impl(state.xp, inputs[0]._value, inputs[1]._value)
+                a, b = inputs[0]._value, inputs[1]._value
+                result = prim.impl(state.xp, a, b, **attrs) if attrs else prim.impl(state.xp, a, b)
             elif n == 1:
-                result = prim.impl(state.xp, inputs[0]._value)
+                a = inputs[0]._value
+                result = prim.impl(state.xp, a, **attrs) if attrs else prim.impl(state.xp, a)
             else:
-                result = prim.impl(state.xp, *[t._value for t in inputs])
+                result = prim.impl(state.xp, *[t._value for t in inputs], **attrs)
         except Exception as exc:  # numpy's own message lacks the op, shapes and dtypes
             raise op_error(prim.name, inputs, attrs, exc) from exc
         if prim.multiple_results:

@@ -68,6 +68,19 @@ def test_guard_is_used_and_dropped_when_the_cache_changes():
     assert len(count) == 2
 
 
+def test_python_values_beside_tensors_are_keyed_by_type_and_value():
+    f, count = _traced(lambda x, n, tag: x * n if tag is None else x + n)
+    x = tf.constant(F32)
+    calls = [(2, None), (2, None), (2, None), (3, None), (2, None), (2.0, None), (2, "add"), (2, "add"),
+             (3, None), (2, None)]
+    for n, tag in calls:
+        want = F32 * n if tag is None else F32 + n
+        np.testing.assert_array_equal(f(x, n, tag).numpy(), want.astype(np.float32))
+    assert len(count) == 4  # (2, None), (3, None), (2.0, None), (2, "add")
+    assert f._last_call is not None and f._last_call(x, 2, None) is not MISS
+    assert f._last_call(x, 2.0, None) is MISS and f._last_call(x, 2, "add") is MISS
+
+
 def test_arity_changes_and_zero_arguments():
     f, count = _traced(lambda x, y=None: x if y is None else x + y)
     x = tf.constant(F32)

@@ -15,10 +15,13 @@ exactly that in straight-line code written for the arity, shapes and dtypes:
         except Exception as exc: raise failed(exc) from exc
         return Tensor(o[0]) if o[0].__class__ is ndarray else wrap_array(o[0])
 
-Invariants Function.__call__ relies on: a hit is an eager Tensor per argument
-whose key (`signature._arg_key`) is the entry's own key, with the very same
-dtype objects, so it runs the entry the cache holds for that key; anything
-else is MISS and takes the keyed path (retracing or converting as before).
+A plain Python argument (int, float, bool, str, None) is checked as its key
+holds it: the same type and an equal value (`t1.__class__ is int and t1 == 3`).
+
+Invariants Function.__call__ relies on: a hit is an argument list whose key
+(`signature._arg_key`) is the entry's own key, with the very same dtype
+objects, so it runs the entry the cache holds for that key; anything else is
+MISS and takes the keyed path (retracing or converting as before).
 The guard is used only where the keyed path would be (no keywords, tape,
 tracing, input_signature, reduce_retracing or run_functions_eagerly) and is
 dropped whenever the function's cache changes; call observers
@@ -34,23 +37,29 @@ MISS = object()
 
 
 def make_guard(entry, key):
-    """The guard of `entry` (compiled already) for calls of tensors keyed `key`
-    (((shape, dtype), ...), one per argument)."""
+    """The guard of `entry` (compiled already) for calls keyed `key`: per argument
+    (shape, dtype) of a tensor or (type, value) of a plain Python value."""
     ns = {"_M": MISS, "_T": Tensor, "_nd": np.ndarray, "_obs": CALL_OBSERVERS, "_run": entry._call,
           "_failed": entry._failed, "_wrap": wrap_array, "_pack": entry.pack}
     n = len(key)
     params = "".join(f"t{i}=_M, " for i in range(n))
     lines = [f"def _guard({params}*extra):"]
-    checks = ["extra"] + [f"t{i}.__class__ is not _T" for i in range(n)]
+    tensors = [i for i, k in enumerate(key) if isinstance(k[1], np.dtype)]
+    checks = ["extra"]
+    for i, (a, b) in enumerate(key):
+        ns[f"_a{i}"], ns[f"_b{i}"] = a, b
+        if i in tensors:
+            checks.append(f"t{i}.__class__ is not _T")
+        else:  # a Python value: the trace holds it (a type, then its value: 1 and True differ)
+            checks.append(f"t{i}.__class__ is not _a{i} or t{i} != _b{i}")
     lines.append(f"    if {' or '.join(checks)}: return _M")
     checks = []
-    for i, (shape, dtype) in enumerate(key):
-        ns[f"_d{i}"], ns[f"_s{i}"] = dtype, shape
+    for i in tensors:
         lines.append(f"    v{i} = t{i}._value")
-        checks.append(f"v{i}.dtype is not _d{i} or v{i}.shape != _s{i}")
+        checks.append(f"v{i}.dtype is not _b{i} or v{i}.shape != _a{i}")
     lines.append(f"    if {' or '.join(checks + ['_obs'])}: return _M")
     lines.append("    try:")
-    lines.append(f"        o = _run({', '.join(f'v{i}' for i in range(n))})")
+    lines.append(f"        o = _run({', '.join(f'v{i}' for i in tensors)})")
     lines.append("    except Exception as exc:")
     lines.append("        raise _failed(exc) from exc")
     lines.append(_packing(entry.single_output))

@@ -228,17 +228,21 @@ class Function:
         return self._call_tensors(args)
 
     def _call_tensors(self, args):
-        """A call with no keywords, tape or signature: eager tensors only are keyed
-        here as `_key` keys them (so this finds the entries `_call_slow` made), and
-        the entry's guard becomes the shortcut for the next call."""
+        """A call with no keywords, tape or signature: eager tensors and plain
+        Python values are keyed here as `_arg_key` keys them (so this finds the
+        entries `_call_slow` made), and the entry's guard becomes the shortcut."""
         arrays = []
         key = []
         for a in args:
-            if type(a) is not Tensor:
+            t = type(a)
+            if t is Tensor:
+                v = a._value
+                key.append((v.shape, v.dtype))
+                arrays.append(v)
+            elif t is int or t is float or t is bool or t is str or a is None:
+                key.append((t, a))
+            else:
                 return self._call_slow(args, {})
-            v = a._value
-            key.append((v.shape, v.dtype))
-            arrays.append(v)
         key = tuple(key)
         entry = self._cache.get(key)
         if entry is None or entry is _EAGER:
