@@ -265,3 +265,20 @@ def test_caller_refuses_bad_construction():
         kind(0, 1, 2, False)
     with pytest.raises(ValueError):
         kind(1, 1, kernel_call.MAX_INTS + 1, False)
+
+
+def test_a_placed_executable_places_every_call(monkeypatch):
+    # With a GPU, compile_graph gives a PlacedExecutable, which decides per call where
+    # it runs; the call path (guard included) must call it, never the CPU function
+    # its __getattr__ hands out.
+    from tapeflow.compiler import executor_cuda
+    from tapeflow.runtime import devices
+    placed = []
+    monkeypatch.setattr(concrete_mod.compiler, "compile_graph",
+                        lambda graph: executor_cuda.PlacedExecutable(graph, executor._compile_cpu))
+    monkeypatch.setattr(devices, "runs_on_gpu", lambda arrays: placed.append(len(arrays)) or False)
+    f = tf.function(lambda x: x * 4.0)
+    x = tf.constant(F32)
+    for _ in range(4):
+        np.testing.assert_array_equal(f(x).numpy(), F32 * 4.0)
+    assert placed == [1, 1, 1, 1] and f._last_call is not None

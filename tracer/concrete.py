@@ -116,7 +116,9 @@ class ConcreteFunction:
             run = self._compile(self.graph)
             # The generated function itself, without the Executable's frame around
             # it (a tenth of a tiny call); a failure is tagged in `_failed` instead.
-            self._call = getattr(run, "generated", run)
+            # Only a CPU Executable: a PlacedExecutable (GPU) must place each call, and
+            # its __getattr__ would hand out the CPU executable's function.
+            self._call = run.generated if isinstance(run, compiler.Executable) else run
             self._run = run
         return self._run
 
@@ -141,9 +143,8 @@ class ConcreteFunction:
             raise self._failed(exc) from exc
 
     def _failed(self, exc):
-        note = getattr(self._run, "note_failure", None)
-        if note is not None and self._call is not self._run:
-            note(exc)
+        if self._call is not self._run:
+            self._run.note_failure(exc)
         return _located(exc, self)
 
     def vjp_graphs(self, watched=None):
