@@ -114,10 +114,8 @@ class ConcreteFunction:
     def _executable(self):
         if self._run is None:
             run = self._compile(self.graph)
-            # The generated function itself, without the Executable's frame around
-            # it (a tenth of a tiny call); a failure is tagged in `_failed` instead.
-            # Only a CPU Executable: a PlacedExecutable (GPU) must place each call, and
-            # its __getattr__ would hand out the CPU executable's function.
+            # A CPU Executable's generated function, one frame less (failures are tagged
+            # in `_failed`); a PlacedExecutable (GPU) itself, as it places every call.
             self._call = run.generated if isinstance(run, compiler.Executable) else run
             self._run = run
         return self._run
@@ -180,8 +178,7 @@ class ConcreteFunction:
 
     @property
     def single_output(self):
-        """The index of the graph output the function returns, when it returns
-        exactly one tensor (None for a structure)."""
+        """The index of the one graph output the function returns (None: a structure)."""
         s = self._structure
         return s.index if isinstance(s, _Output) else None
 

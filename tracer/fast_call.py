@@ -1,11 +1,9 @@
 """The shortcut of a repeated tf.function call: a guard generated per concrete
 function runs it for arguments exactly like its own, or answers MISS.
 
-A call with tensors costs more in Python than the compiled graph of a small
-function does in C: the key (shape and dtype per argument, hashed), the
-lookup, the frames of the concrete function and its executable, the output
-wrapping.  Calls in a loop mostly repeat the last signature; the guard checks
-exactly that in straight-line code written for the arity, shapes and dtypes:
+The keyed path (a key per argument, hashed; the lookup; two frames; output
+wrapping) costs more than a small graph's C.  Calls in a loop mostly repeat
+the last signature: the guard checks that in straight-line code, like
 
     def _guard(t0=MISS, *extra):
         if extra or t0.__class__ is not Tensor: return MISS
@@ -17,7 +15,6 @@ exactly that in straight-line code written for the arity, shapes and dtypes:
 
 A plain Python argument (int, float, bool, str, None) is checked as its key
 holds it: the same type and an equal value (`t1.__class__ is int and t1 == 3`).
-
 Invariants Function.__call__ relies on: a hit is an argument list whose key
 (`signature._arg_key`) is the entry's own key, with the very same dtype
 objects, so it runs the entry the cache holds for that key; anything else is

@@ -135,8 +135,6 @@ def _positional_names(fn):
     return out
 
 
-
-
 def _output_structure(builder, result):
     """(structure with _Output markers, flat output tensors)."""
     outputs = []
@@ -211,8 +209,7 @@ class Function:
 
     # -- calling
     def __call__(self, *args, **kwargs):
-        # The shortcut (fast_call.py): the last call's signature met again, where
-        # the keyed path below would be taken.
+        # The shortcut (fast_call.py), where the keyed path below would be taken.
         guard = self._last_call
         if guard is not None and not kwargs and state.graph is None and not state.tapes \
                 and not _Settings.run_functions_eagerly:
