@@ -27,6 +27,8 @@ import tempfile
 import threading
 import warnings
 
+from tapeflow.runtime.version import VERSION
+
 from . import flags
 
 # -O2 with the vectorizer: as fast as -O3 on these loops and ~40% quicker to compile.
@@ -42,14 +44,6 @@ _lock = threading.Lock()
 _loaded = {}  # key -> Library
 _warned = set()
 _probe = {}
-
-
-def _version():
-    try:
-        from importlib.metadata import version
-        return version("tapeflow")
-    except Exception:
-        return "0"
 
 
 def cache_dir():
@@ -186,7 +180,7 @@ def build(source, mvec_source=None, include_dirs=()):
     for src, libs, omp in attempts:
         cmd_flags = BASE_FLAGS + omp + extra + [f"-I{d}" for d in include_dirs]
         key_text = "\n".join([src, _cc_identity(cc), " ".join(cmd_flags + libs), _cpu_features(),
-                              _version(), sys.version.split()[0]])
+                              VERSION, sys.version.split()[0]])
         key = hashlib.sha256(key_text.encode()).hexdigest()[:32]
         with _lock:
             lib = _loaded.get(key)

@@ -11,8 +11,7 @@ import types
 from tapeflow.compiler.flags import get_flag as _get_flag, set_flag as _set_flag
 from tapeflow.runtime import devices as _devices
 from tapeflow.runtime.errors import with_location
-
-__version__ = "0.1.0"
+from tapeflow.runtime.version import VERSION as __version__
 
 # tf.version: VERSION is tapeflow's own version; TensorFlow programs only print it
 # or compare its major number, and tapeflow runs TF2 programs.
