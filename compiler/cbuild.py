@@ -343,11 +343,39 @@ def _load_or_compile(cc, src, key, cmd_flags, libs, directory):
         return None, str(exc)
 
 
-def _atomic_write(path, text):
+def _atomic_write(path, data):
     tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
-        f.write(text)
+    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
     os.replace(tmp, path)
+
+
+# -- other artifacts in the same cache, under the same trust rules (AutoGraph's conversions)
+def _blob_path(name):
+    path = os.path.join(cache_dir(), name)
+    problem = _untrusted(path, follow=False) if os.path.lexists(path) else None
+    return path if problem is None else os.path.join(_private_dir(path, problem), name)
+
+
+def load_blob(name):
+    """The bytes `store_blob(name, ...)` stored, or None: absent, or failing the
+    digest stored with them (truncated, corrupted)."""
+    try:
+        with open(_blob_path(name), "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    digest, payload = data[:32], data[32:]
+    return payload if len(digest) == 32 and hashlib.sha256(payload).digest() == digest else None
+
+
+def store_blob(name, payload):
+    """Store `payload` under `name` (atomically, with its digest); errors are ignored:
+    the cache only saves work."""
+    try:
+        _atomic_write(_blob_path(name), hashlib.sha256(payload).digest() + payload)
+    except OSError:
+        pass
 
 
 def _cleanup(*paths):
