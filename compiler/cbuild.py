@@ -214,6 +214,17 @@ def build_in_background(source, mvec_source=None, include_dirs=()):
     return done
 
 
+def _after_fork_in_child():
+    """A forked child has none of the parent's threads: a lock a compile held
+    would never be released, and the pool's workers are gone.  Start afresh (a
+    graph that was still compiling keeps running through NumPy in the child)."""
+    global _lock, _pool, _building
+    _lock, _pool, _building = threading.Lock(), None, {}
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def _workers():
     global _pool
     with _lock:

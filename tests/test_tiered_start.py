@@ -224,3 +224,36 @@ def test_the_worker_is_joined_at_exit_and_the_next_process_finds_the_library(tmp
     assert stems == {n[:-3] for n in libs}, names  # no temporary file left behind
     second = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=300)
     assert second.returncode == 0 and "uses_c True" in second.stdout, second.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_child_forked_during_a_compile_builds_without_deadlock(tiered, gate):
+    g = trace(lambda x: x * 5.0 + 2.0, [aval((8,))])
+    exe = compiler.compile_graph(g)  # its compile waits at the gate, holding its key's lock
+    while not any(lock.locked() for lock in cbuild._building.values()):
+        threading.Event().wait(0.01)
+    pid = os.fork()
+    if pid == 0:  # the child: the parent's compile thread is gone, its lock must not be
+        status = 1
+        try:
+            gate.set()  # the child's own gate: only the inherited lock could block now
+            compiler.set_flag("tiered", 0)
+            fresh = compiler.compile_graph(trace(lambda x: x * 5.0 + 2.0, [aval((8,))]))
+            ok = fresh.uses_c and (fresh(np.ones(8, np.float32))[0] == 7.0).all()
+            status = 0 if ok else 2
+        finally:
+            os._exit(status)
+    deadline = 120
+    while deadline > 0:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        threading.Event().wait(0.1)
+        deadline -= 0.1
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child deadlocked")
+    assert os.waitstatus_to_exitcode(status) == 0
+    gate.set()
+    assert exe.wait_for_c(60)
