@@ -21,6 +21,7 @@ translation units of several graphs compile in parallel) and hands back the
 warning for the caller's thread to give.  `_lock` guards the tables only; a
 compile holds the lock of its own key, so nothing waits on an unrelated compile.
 """
+import collections
 import concurrent.futures
 import ctypes
 import hashlib
@@ -186,15 +187,12 @@ def cached(source, mvec_source=None, include_dirs=()):
     plan = _plan(source, mvec_source, include_dirs)
     if not isinstance(plan, _Plan):
         return None
-    cc, attempt, d = plan.cc, plan.attempts[0], plan.directory
-    src, libs, cmd_flags, key = attempt
+    key = plan.attempts[0][3]  # only the first choice: `build` would not look further
     with _lock:
         lib = _loaded.get(key)
-    if lib is None:
-        lib = _load_cached(_paths(d, key))
-        if lib is not None:
-            with _lock:
-                lib = _loaded.setdefault(key, lib)
+    if lib is None and (lib := _load_cached(_paths(plan.directory, key))) is not None:
+        with _lock:
+            lib = _loaded.setdefault(key, lib)
     return lib
 
 
@@ -234,12 +232,8 @@ def _workers():
         return _pool
 
 
-class _Plan:
-    """What one build compiles: the compiler, (source, libs, flags, key) per
-    attempt in order, and the cache directory."""
-
-    def __init__(self, cc, attempts, directory):
-        self.cc, self.attempts, self.directory = cc, attempts, directory
+# What one build compiles: the compiler, (source, libs, flags, key) per attempt in order, the cache directory.
+_Plan = collections.namedtuple("_Plan", "cc attempts directory")
 
 
 def _plan(source, mvec_source, include_dirs):
