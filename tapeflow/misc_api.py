@@ -144,8 +144,12 @@ def list_logical_devices(device_type=None):
 
 
 def enable_op_determinism():
-    """tf.config.experimental.enable_op_determinism: tapeflow's kernels are deterministic already."""
+    """tf.config.experimental.enable_op_determinism: tapeflow's kernels are deterministic
+    already; what it switches off is the tiered start, whose first calls run the NumPy
+    path (values within ulps of C's, but when the switch comes depends on the compiler)."""
+    _set_flag("tiered", 0)
 
 
 def disable_op_determinism():
-    """Nothing to undo (see enable_op_determinism)."""
+    """The tiered start as the environment sets it again (see enable_op_determinism)."""
+    _set_flag("tiered", None)

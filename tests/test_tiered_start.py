@@ -165,6 +165,16 @@ def test_threads_calling_across_the_switch_agree(tiered, gate):
     assert not errors and exe.wait_for_c(60)
 
 
+def test_op_determinism_waits_for_the_c(tiered):
+    tf.config.experimental.enable_op_determinism()
+    try:
+        exe = compiler.compile_graph(trace(lambda x: tf.exp(x) - 2.0, [aval((16,))]))
+        assert exe.uses_c and exe._pending is None  # every call, the first too, runs the C
+    finally:
+        tf.config.experimental.disable_op_determinism()
+    assert compiler.get_flag("tiered") == os.environ.get("TAPEFLOW_TIERED")  # the environment decides again
+
+
 def test_a_failed_background_compile_warns_on_the_calling_thread(tiered):
     cbuild._warned.clear()
     g = trace(lambda x: x * 3.0 - 1.0, [aval((16,))])
