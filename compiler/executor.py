@@ -193,7 +193,7 @@ class _Compiler:
             body = "\n\n".join(src for _, src, _ in self.kernels + self.loops)
             c_source = _prelude(True, offset) + body
             plain = _prelude(False, offset) + body
-            if self.tick is None and _tiered():
+            if self.tick is None and _tiering_on():
                 library = cbuild.cached(plain, mvec_source=c_source)
                 if library is None:
                     pending = cbuild.build_in_background(plain, mvec_source=c_source)
@@ -265,7 +265,7 @@ class _Compiler:
         return fname
 
 
-def _tiered():
+def _tiering_on():
     """The `tiered` flag, on unless set to a false value."""
     return flags.get_flag("tiered") is None or flags.is_on("tiered")
 

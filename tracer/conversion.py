@@ -19,10 +19,10 @@ import weakref
 
 import gast
 
+from . import conversion_cache
 from .converters import (asserts, break_statements, call_trees, conditional_expressions,
                          continue_statements, control_flow, directives, lists, logical_expressions,
                          return_statements, unsupported)
-from . import conversion_cache
 from .converters.base import Context
 from .pyct import parser, templates
 from .pyct.naming import Namer
