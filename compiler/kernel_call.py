@@ -111,7 +111,7 @@ PyObject *tapeflow_caller_type(void) {
 }
 """.replace("@MAX_INTS@", str(MAX_INTS))
 
-_state = {}  # "type": the Caller type, or None when it could not be built
+_state = {}  # "type": the Caller type (None: it cannot be built); "future": its build by `start`
 
 
 def trampoline(name, n_obj, n_int):
@@ -122,20 +122,51 @@ def trampoline(name, n_obj, n_int):
             f"  return {name}({', '.join(args)});\n}}")
 
 
+def start():
+    """Have the Caller type soon without waiting (a tiered start must not): loaded
+    now when the disk cache holds it, else built on a compile worker; kernels
+    bound before it is ready are ctypes functions."""
+    if "type" in _state or "future" in _state:
+        return
+    include = _include()
+    if include is None:
+        _state["type"] = None
+    elif (lib := cbuild.cached(_SOURCE, include_dirs=[include], python_extension=True)) is not None:
+        _state["type"] = _type_of(lib)
+    else:
+        _state["future"] = cbuild.build_in_background(_SOURCE, include_dirs=[include], python_extension=True)
+
+
 def caller_type():
-    """The Caller type, or None (no Python headers, or they did not compile)."""
+    """The Caller type, or None (no Python headers, they did not compile, or a
+    build `start` began is still running)."""
     if "type" not in _state:
-        _state["type"] = _build()
+        future = _state.get("future")
+        if future is None:
+            include = _include()
+            lib = None if include is None else \
+                cbuild.build(_SOURCE, include_dirs=[include], python_extension=True)
+        elif future.done():
+            try:
+                lib, problem = future.result()
+            except Exception as exc:  # the worker itself failed: as a failed compile
+                lib, problem = None, f"tapeflow: the kernel Caller did not build ({type(exc).__name__}: {exc})"
+            if problem:
+                cbuild.warn_once(problem)
+        else:
+            return None
+        _state["type"] = None if lib is None else _type_of(lib)
     return _state["type"]
 
 
-def _build():
+def _include():
     include = sysconfig.get_paths().get("include")
     if not include or not os.path.exists(os.path.join(include, "Python.h")):
         return None  # no headers (a Python without its dev files): ctypes, quietly
-    lib = cbuild.build(_SOURCE, include_dirs=[include], python_extension=True)
-    if lib is None:
-        return None
+    return include
+
+
+def _type_of(lib):
     fn = lib._pydll.tapeflow_caller_type
     fn.argtypes, fn.restype = [], ctypes.py_object
     try:

@@ -293,3 +293,19 @@ def test_a_placed_executable_places_every_call(monkeypatch):
     for _ in range(4):
         np.testing.assert_array_equal(f(x).numpy(), F32 * 4.0)
     assert placed == [1, 1, 1, 1] and f._last_call is not None
+
+
+def test_caller_built_in_the_background_is_used_once_ready(monkeypatch):
+    import concurrent.futures
+    kind = kernel_call.caller_type()
+    if kind is None:
+        return  # no Caller on this machine: nothing to build in the background
+    future = concurrent.futures.Future()
+    monkeypatch.setattr(kernel_call, "_state", {})
+    monkeypatch.setattr(cbuild, "cached", lambda *a, **k: None)
+    monkeypatch.setattr(cbuild, "build_in_background", lambda *a, **k: future)
+    kernel_call.start()
+    assert kernel_call.caller_type() is None  # still building: kernels bound now are ctypes functions
+    future.set_result((cbuild.build(kernel_call._SOURCE, include_dirs=[sysconfig.get_paths()["include"]],
+                                    python_extension=True), None))
+    assert kernel_call.caller_type() is kind

@@ -113,12 +113,21 @@ class ConcreteFunction:
     # -- running
     def _executable(self):
         if self._run is None:
-            run = self._compile(self.graph)
-            # A CPU Executable's generated function, one frame less (failures are tagged
-            # in `_failed`); a PlacedExecutable (GPU) itself, as it places every call.
-            self._call = run.generated if isinstance(run, compiler.Executable) else run
-            self._run = run
+            self._run = self._compile(self.graph)
         return self._run
+
+    def _settle(self):
+        """What calls run: a CPU Executable's generated function, one frame less
+        (failures are tagged in `_failed`), once it is final -- until a tiered
+        start switches to C, the executable itself, which does the switch (None
+        is returned to the caller, `_call` stays unset); any other executable
+        itself (a PlacedExecutable places every call)."""
+        run = self._executable()
+        if not isinstance(run, compiler.Executable):
+            self._call = run
+        elif run.generated is not None:
+            self._call = run.generated
+        return self._call or run
 
     def _compile(self, graph):
         try:
@@ -133,15 +142,14 @@ class ConcreteFunction:
         if CALL_OBSERVERS:
             for observe in CALL_OBSERVERS:
                 observe(self)
-        if self._call is None:
-            self._executable()
+        call = self._call or self._settle()
         try:
-            return self._call(*arrays)
+            return call(*arrays)
         except Exception as exc:
             raise self._failed(exc) from exc
 
     def _failed(self, exc):
-        if self._call is not self._run:
+        if self._call is not None and self._call is not self._run:  # the generated function raised
             self._run.note_failure(exc)
         return _located(exc, self)
 

@@ -245,7 +245,7 @@ class Function:
         if entry is None or entry is _EAGER:
             return self._call_slow(args, {})
         out = entry.pack(entry.call_flat(arrays))
-        if entry.fast_guard is None:
+        if entry.fast_guard is None and entry._call is not None:  # (None: its C still compiling)
             entry.fast_guard = make_guard(entry, key)
         self._last_call = entry.fast_guard
         return out
