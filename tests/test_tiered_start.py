@@ -267,3 +267,20 @@ def test_a_child_forked_during_a_compile_builds_without_deadlock(tiered, gate):
     assert os.waitstatus_to_exitcode(status) == 0
     gate.set()
     assert exe.wait_for_c(60)
+
+
+def test_the_call_shortcut_waits_for_the_switch(tiered, gate):
+    # tracer/fast_call.py: a repeated call's guard calls the generated function
+    # directly, so it is made only once the executable has switched to C.
+    f = tf.function(lambda x: x * 3.0 + 1.0)
+    x = tf.constant(X)
+    want = (x * 3.0 + 1.0).numpy()
+    for _ in range(3):
+        np.testing.assert_array_equal(f(x).numpy(), want)
+    assert f._last_call is None  # still the NumPy path
+    gate.set()
+    concrete = f.get_concrete_function(x)
+    assert concrete._run.wait_for_c(60)
+    for _ in range(3):
+        np.testing.assert_array_equal(f(x).numpy(), want)
+    assert f._last_call is not None and concrete._call is concrete._run.generated
