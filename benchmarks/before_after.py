@@ -49,6 +49,7 @@ def _fastest(fn, samples=200, sample_s=2e-4, budget_s=0.4):
 def child(names):
     """One round in this process: {workload: {variant: seconds per call}}."""
     sys.path.insert(0, HERE)
+    os.environ["TAPEFLOW_TIERED"] = "0"  # time the C path, as run_all does (no NumPy start)
     import tapeflow as tf
     import workloads as W
     out = {}
