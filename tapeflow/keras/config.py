@@ -21,17 +21,33 @@ def set_backend(name):
         raise ValueError(f"set_backend: tapeflow runs Keras's TensorFlow backend only, got {name!r}")
 
 
-def enable_interactive_logging():
-    _settings["interactive_logging"] = True
+def _switch(key, enable_name, disable_name, is_name):
+    """keras.config's enable_X / disable_X / is_X_enabled triple of one setting."""
+    def enable():
+        _settings[key] = True
+
+    def disable():
+        _settings[key] = False
+
+    def is_enabled():
+        return _settings[key]
+
+    for fn, name in ((enable, enable_name), (disable, disable_name), (is_enabled, is_name)):
+        fn.__name__ = fn.__qualname__ = name
+    return enable, disable, is_enabled
 
 
-def disable_interactive_logging():
-    """Progress bars and Keras's messages go to the `logging` module (INFO) instead of stdout."""
-    _settings["interactive_logging"] = False
-
-
-def is_interactive_logging_enabled():
-    return _settings["interactive_logging"]
+# disable_interactive_logging: progress bars and Keras's messages go to the `logging` module
+# (INFO) instead of stdout; traceback filtering is a setting only (tapeflow's errors already name
+# the user's line); flash attention is a setting only (no fused attention kernel here).
+enable_interactive_logging, disable_interactive_logging, is_interactive_logging_enabled = _switch(
+    "interactive_logging", "enable_interactive_logging", "disable_interactive_logging",
+    "is_interactive_logging_enabled")
+enable_traceback_filtering, disable_traceback_filtering, is_traceback_filtering_enabled = _switch(
+    "traceback_filtering", "enable_traceback_filtering", "disable_traceback_filtering",
+    "is_traceback_filtering_enabled")
+enable_flash_attention, disable_flash_attention, is_flash_attention_enabled = _switch(
+    "flash_attention", "enable_flash_attention", "disable_flash_attention", "is_flash_attention_enabled")
 
 
 def print_msg(message, line_break=True):
@@ -45,33 +61,8 @@ def print_msg(message, line_break=True):
         logging.getLogger("keras").info(message)
 
 
-def enable_traceback_filtering():
-    _settings["traceback_filtering"] = True
-
-
-def disable_traceback_filtering():
-    _settings["traceback_filtering"] = False
-
-
-def is_traceback_filtering_enabled():
-    """A setting only: tapeflow's errors already name the user's line."""
-    return _settings["traceback_filtering"]
-
-
 def enable_unsafe_deserialization():
     _settings["unsafe_deserialization"] = True
-
-
-def enable_flash_attention():
-    _settings["flash_attention"] = True
-
-
-def disable_flash_attention():
-    _settings["flash_attention"] = False
-
-
-def is_flash_attention_enabled():
-    return _settings["flash_attention"]
 
 
 def is_nnx_enabled():
