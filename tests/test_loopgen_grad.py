@@ -175,7 +175,9 @@ def _stack_rows(fn, args):
 
 
 def test_stacks_are_static_only_when_the_trip_count_is_bounded():
-    assert set(_stack_rows(rnn, PROGRAMS[0][2])) == {6}
+    # the counter's stack has a row per iteration (6); h's is carried: h before each
+    # iteration and after the last (7), kept once for the tanh and the matmul gradients
+    assert sorted(_stack_rows(rnn, PROGRAMS[0][2])) == [6, 7]
     assert set(_stack_rows(counted_while, PROGRAMS[2][2])) == {3}
     assert set(_stack_rows(while_max_iterations_stops_early, PROGRAMS[3][2])) == {8}
 
