@@ -256,6 +256,21 @@ def rnn_grad_program(tf):
     return rnn_grad
 
 
+def rnn_loop_grad_program(tf):
+    def rnn_loop_grad(xs, wx, wh, b, h0):
+        with tf.GradientTape() as tape:
+            tape.watch(wx)
+            tape.watch(wh)
+            tape.watch(b)
+            h = h0
+            for t in tf.range(xs.shape[0]):  # a while loop with a known trip count, not unrolled
+                h = tf.tanh(xs[t] @ wx + h @ wh + b)
+            loss = 0.5 * tf.reduce_sum(h * h)
+        gwx, gwh, gb = tape.gradient(loss, [wx, wh, b])
+        return loss, gwx, gwh, gb
+    return rnn_loop_grad
+
+
 # ---------------------------------------------------------------- the list
 TIMED = [
     Workload("eager_overhead", "eager overhead: x*1.0001+0.5, tiny", _tiny_inputs, affine_numpy, affine_program,
@@ -277,6 +292,10 @@ TIMED = [
              note="h = tanh(x_t wx + h wh + b), unrolled over the time steps"),
     Workload("rnn_backward", "tanh RNN forward+backward", _rnn_inputs, rnn_grad_numpy, rnn_grad_program,
              note="loss 0.5*sum(h^2) and its gradients for wx, wh, b (backprop through time)"),
+    Workload("rnn_loop_backward", "tanh RNN forward+backward, tf.range loop", _rnn_inputs, rnn_grad_numpy,
+             rnn_loop_grad_program,
+             note="the same gradients through a while loop (`for t in tf.range(T)`): residuals kept per iteration, "
+                  "a reverse loop"),
 ]
 
 # peak memory: GELU on a large vector, peak bytes over the output's size
