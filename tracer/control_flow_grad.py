@@ -12,7 +12,11 @@ sub-graphs:
   returns the residuals its gradient needs, and a backward part
   (tracer.autodiff.VJPGraphs).  The loop itself runs the forward part and
   pushes each iteration's residuals on stacks, so the forward pass runs the
-  loop once and keeps only what the backward needs.  The tape records a
+  loop once and keeps only what the backward needs: cheap exact values are
+  recomputed from what is kept (autodiff._rematerialize; `1 - h*h` from h,
+  `xs[t]` from t), and a loop var needed both before and after an iteration
+  (h of an RNN, for the matmul and the tanh gradients) is kept once, on a
+  *carried* stack of N+1 rows (row k: the var entering iteration k).  The tape records a
   `while_loop_kept` entry whose VJP is a reverse loop that pops the residuals
   and runs the backward part, accumulating the gradients of loop-invariant
   inputs.  When the trip count is bounded at trace time (a counted
