@@ -5,12 +5,11 @@ the keeping loop (which pushes them in place) and the reverse loop (which reads
 them back) both compile whole to C.  Each case: gradients equal the eager
 tape's and central finite differences, the compiled forward and backward graphs
 equal the reference interpreter, and both loops really run as C."""
-import tracemalloc
-
 import numpy as np
 import pytest
 
 import tapeflow as tf
+from tapeflow.benchmark.memory import peak_bytes
 from tapeflow.compiler import cbuild, compile_graph, run_reference, set_flag
 from tapeflow.compiler.testing import aval, trace, while_loop
 from tapeflow.runtime.ops import math_ops as M
@@ -152,16 +151,6 @@ def _numpy_rnn_grads(x, h0, wx, wh):
     return np.sum(hs[-1] ** 2), g_wx, g_wh
 
 
-def _traced_peak(fn):
-    fn()
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 def test_float32_rnn_matches_hand_written_numpy():
     args = _float32_rnn_args(20)
     loss_np, g_wx, g_wh = _numpy_rnn_grads(*args)
@@ -191,8 +180,9 @@ def test_rnn_keeps_its_hidden_states_once():
             tape.watch(ts[2:])
             loss = compiled(*ts)
         return tape.gradient(loss, ts[2:])
+    run()  # traced and compiled
     states = 41 * 8 * 64 * 4
-    peak, peak_np = _traced_peak(run), _traced_peak(lambda: _numpy_rnn_grads(*args))
+    peak, peak_np = peak_bytes(run), peak_bytes(lambda: _numpy_rnn_grads(*args))
     assert states < peak_np and states < peak < 1.5 * peak_np, (peak, peak_np)
 
 
