@@ -34,6 +34,12 @@ def rnn(x, h, wx, wh):
     return tf.reduce_sum(h * h)
 
 
+def rnn_over_tf_shape(x, h, wx, wh):
+    for t in tf.range(tf.shape(x)[0]):  # a static shape: the count is known while tracing
+        h = tf.tanh(tf.matmul(x[t], wx) + tf.matmul(h, wh))
+    return tf.reduce_sum(h * h)
+
+
 def rnn_range_with_start(x, h, wx, wh):
     for t in tf.range(1, x.shape[0]):  # skips x[0]: the counter still starts at 0
         h = tf.tanh(tf.matmul(x[t], wx) + tf.matmul(h, wh))
@@ -104,6 +110,7 @@ PROGRAMS = [
     ("rnn_with_break", rnn_with_break, [rnd(8, 3, 4), rnd(3, 5, scale=0.2), rnd(4, 5, scale=0.5), rnd(5, 5, scale=0.5)]),
     ("rnn_with_break_and_branch", rnn_with_break_and_branch,
      [rnd(8, 3, 4), rnd(3, 5, scale=0.2), rnd(4, 5, scale=0.5), rnd(5, 5, scale=0.5)]),
+    ("rnn_over_tf_shape", rnn_over_tf_shape, [rnd(6, 3, 4), rnd(3, 5, scale=0.5), rnd(4, 5, scale=0.4), rnd(5, 5, scale=0.4)]),
 ]
 IDS = [p[0] for p in PROGRAMS]
 
