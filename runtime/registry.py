@@ -56,17 +56,21 @@ class Primitive:
     shape_rule(*avals, **attrs) -> Aval, or a tuple of Avals.
     vjp(g, out, *inputs, **attrs) -> one gradient (or None) per input.  `g` and `out`
         are tuples when `multiple_results`.  Written in tapeflow ops only.
+    vjp_needs: the VJP also takes `needs`, one bool per input, False where the tape
+        discards that input's gradient; it may return None there and skip the work
+        (the eager backward pays for every op, e.g. a matmul by a constant's transpose).
     """
 
     __slots__ = ("name", "impl", "shape_rule", "vjp", "stateful",
-                 "multiple_results", "kind", "rejects")
+                 "multiple_results", "kind", "rejects", "vjp_needs")
 
     def __init__(self, name, impl, shape_rule, vjp=None, stateful=False,
-                 multiple_results=False, kind="other", rejects=""):
+                 multiple_results=False, kind="other", rejects="", vjp_needs=False):
         self.name = name
         self.impl = impl
         self.shape_rule = shape_rule
         self.vjp = vjp
+        self.vjp_needs = vjp_needs
         self.stateful = stateful
         self.multiple_results = multiple_results
         self.kind = kind  # "unary" | "binary" | "reduce" | "other": what fusion may do with it

@@ -7,12 +7,12 @@ from . import complex_ops as C
 from . import math_ops as M
 
 
-def _mt(xp, a, flag):
-    return xp.swapaxes(a, -1, -2) if flag else a
-
-
 def _matmul_impl(xp, a, b, transpose_a, transpose_b):
-    return xp.matmul(_mt(xp, a, transpose_a), _mt(xp, b, transpose_b))
+    if transpose_a:
+        a = xp.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = xp.swapaxes(b, -1, -2)
+    return xp.matmul(a, b)
 
 
 def _matmul_rule(a, b, transpose_a, transpose_b):
@@ -28,21 +28,25 @@ def _matmul_rule(a, b, transpose_a, transpose_b):
     return Aval(batch + (m, n), a.dtype)
 
 
-def _matmul_vjp(g, out, a, b, transpose_a, transpose_b):
+def _matmul_vjp(g, out, a, b, transpose_a, transpose_b, needs=(True, True)):
     # Complex: the products below are with the conjugates (the gradients' adjoints).
-    a, b = C.conj(a), C.conj(b)
-    if not transpose_a:
-        ga = matmul(g, b, transpose_b=not transpose_b)
-    else:
-        ga = matmul(b, g, transpose_a=transpose_b, transpose_b=True)
-    if not transpose_b:
-        gb = matmul(a, g, transpose_a=not transpose_a)
-    else:
-        gb = matmul(g, a, transpose_a=True, transpose_b=transpose_a)
+    ga = gb = None
+    if needs[0]:
+        b_ = C.conj(b)
+        if not transpose_a:
+            ga = matmul(g, b_, transpose_b=not transpose_b)
+        else:
+            ga = matmul(b_, g, transpose_a=transpose_b, transpose_b=True)
+    if needs[1]:
+        a_ = C.conj(a)
+        if not transpose_b:
+            gb = matmul(a_, g, transpose_a=not transpose_a)
+        else:
+            gb = matmul(g, a_, transpose_a=True, transpose_b=transpose_a)
     return ga, gb
 
 
-MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp)
+MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp, vjp_needs=True)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
