@@ -119,13 +119,17 @@ def bind(prim, inputs, attrs):
     the arrays, and is recorded on every active tape that watches an input.
     """
     graph = state.graph
-    if prim.rejects:
-        for t in inputs:
-            if t.dtype.kind in prim.rejects:
-                raise dtype_not_supported(prim.name, t)
     if graph is not None:
+        if prim.rejects:
+            for t in inputs:
+                if t.dtype.kind in prim.rejects:
+                    raise dtype_not_supported(prim.name, t)
         outs = graph.add(prim, inputs, attrs)
     else:
+        if prim.rejects:
+            for t in inputs:  # the array's NumPy kind letter is its dtype's `kind`
+                if t._value.dtype.kind in prim.rejects:
+                    raise dtype_not_supported(prim.name, t)
         try:
             # Unary and binary calls unpacked by hand: a comprehension costs
             # about a quarter of a tiny op's whole dispatch.

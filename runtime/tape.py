@@ -176,7 +176,7 @@ def _play_back(rec, acc, reachable, array_ops):
         out = outputs[0]
     inputs = rec.inputs
     if prim.vjp_needs:
-        needs = tuple(id(x) in reachable for x in inputs)
+        needs = tuple([id(x) in reachable for x in inputs])
         in_grads = prim.vjp(g, out, *inputs, needs=needs, **rec.attrs)
     else:
         in_grads = prim.vjp(g, out, *inputs, **rec.attrs)
@@ -245,11 +245,11 @@ def _unbroadcast(g, x, array_ops):
             return g
     lead = len(gshape) - len(xshape)
     ones = [lead + i for i, d in enumerate(xshape) if d == 1 and gshape[lead + i] != 1]
-    from .ops import reduce_ops
+    from .ops import reduce_ops  # the primitive itself: the axes are normalized already
     if ones:
-        g = reduce_ops.reduce_sum(g, axis=list(range(lead)) + ones, keepdims=True)
+        g = registry.bind(reduce_ops.SUM, (g,), {"axis": tuple(range(lead)) + tuple(ones), "keepdims": True})
     elif lead:  # only leading axes: their sum has the input's shape already
-        g = reduce_ops.reduce_sum(g, axis=list(range(lead)))
+        g = registry.bind(reduce_ops.SUM, (g,), {"axis": tuple(range(lead)), "keepdims": False})
     if tuple(g.shape.dims) != tuple(xshape):
         g = array_ops.reshape(g, xshape)
     return g

@@ -2,7 +2,7 @@
 from .. import shape_rules as R
 from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
-from ..tensor import convert_to_tensor
+from ..tensor import Tensor, convert_to_tensor
 from . import complex_ops as C
 from . import math_ops as M
 
@@ -55,6 +55,13 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     a = C.conj(a) if adjoint_a else a
     b = C.conj(b) if adjoint_b else b
     attrs = {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
+    if type(a) is Tensor and type(b) is Tensor:
+        # Eager 2-D operands (dtypes equal after binary_args): the rule's one check on
+        # the arrays' shapes, without building its Avals.
+        sa, sb = a._value.shape, b._value.shape
+        if len(sa) == 2 and len(sb) == 2 and \
+                sa[0 if attrs["transpose_a"] else 1] == sb[1 if attrs["transpose_b"] else 0]:
+            return bind(MATMUL, (a, b), attrs)
     try:
         _matmul_rule(Aval(a.shape.dims, a.dtype), Aval(b.shape.dims, b.dtype), **attrs)
     except (R.ShapeError, TypeError) as exc:

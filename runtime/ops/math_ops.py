@@ -253,9 +253,10 @@ _STRING_BINARY = frozenset(("add", "equal", "not_equal"))
 
 def _binary(prim, x, y):
     x, y = binary_args(x, y, prim.name)
-    if x.dtype is dtypes.string and prim.name not in _STRING_BINARY:
+    dtype = x.dtype
+    if dtype is dtypes.string and prim.name not in _STRING_BINARY:
         raise no_strings(prim.name, x)
-    if x.dtype.is_complex:
+    if dtype.is_complex:
         C.no_complex(prim.name, x)
     return bind(prim, (x, y), _NO_ATTRS)
 
