@@ -105,6 +105,7 @@ state = _State()
 
 # Set by tensor.py (import order: tensor imports registry).
 _wrap = None
+_Tensor = None  # the eager Tensor class: an ndarray result is wrapped without _wrap's checks
 _record = None
 # Set by devices.py once a GPU is in use in this process (None before, so a
 # CPU-only program never pays for it): place(inputs) -> (xp, input arrays on
@@ -147,6 +148,8 @@ def bind(prim, inputs, attrs):
             raise op_error(prim.name, inputs, attrs, exc) from exc
         if prim.multiple_results:
             outs = tuple(_wrap(r) for r in result)
+        elif type(result) is np.ndarray:
+            outs = _Tensor(result)
         else:
             outs = _wrap(result)
     if state.tapes:

@@ -185,7 +185,12 @@ def _play_back(rec, acc, reachable, array_ops):
     for x, gx in zip(inputs, in_grads):
         if gx is None or id(x) not in reachable:
             continue
-        acc.add(id(x), _unbroadcast(gx, x, array_ops))
+        if type(gx) is not Tensor or type(x) is not Tensor or gx._value.shape != x._value.shape:
+            gx = _unbroadcast(gx, x, array_ops)
+        if id(x) in grads:
+            acc.add(id(x), gx)
+        else:
+            grads[id(x)] = gx  # the first contribution (acc.add's first case, inlined)
 
 
 class _Accumulator:

@@ -238,6 +238,7 @@ def _wrap(value):
 
 
 registry._wrap = _wrap
+registry._Tensor = Tensor
 
 # ---------------------------------------------------------------- conversion
 

@@ -252,6 +252,10 @@ _STRING_BINARY = frozenset(("add", "equal", "not_equal"))
 
 
 def _binary(prim, x, y):
+    if type(x) is Tensor and type(y) is Tensor:
+        kind = x._value.dtype.kind
+        if kind in "fiu" and y._value.dtype == x._value.dtype:  # the checks below cannot fail
+            return bind(prim, (x, y), _NO_ATTRS)
     x, y = binary_args(x, y, prim.name)
     dtype = x.dtype
     if dtype is dtypes.string and prim.name not in _STRING_BINARY:
@@ -272,6 +276,8 @@ def _unary(prim, x):
 
 
 def float_unary(prim, x):
+    if type(x) is Tensor and x._value.dtype.kind == "f":
+        return bind(prim, (x,), _NO_ATTRS)
     x = convert_to_tensor(x)
     if not (x.dtype.is_floating or (x.dtype.is_complex and prim.shape_rule is R.inexact)):
         if x.dtype.is_complex:  # TF: no complex kernel
