@@ -8,10 +8,11 @@ from . import math_ops as M
 
 
 def _matmul_impl(xp, a, b, transpose_a, transpose_b):
+    # The arrays' own swapaxes: xp.swapaxes goes through NumPy's Python-level dispatcher.
     if transpose_a:
-        a = xp.swapaxes(a, -1, -2)
+        a = a.swapaxes(-1, -2)
     if transpose_b:
-        b = xp.swapaxes(b, -1, -2)
+        b = b.swapaxes(-1, -2)
     return xp.matmul(a, b)
 
 

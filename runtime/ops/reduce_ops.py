@@ -54,7 +54,7 @@ def _arg_rule(x, axis, output_type):
 
 
 def _sum_impl(xp, x, axis, keepdims):
-    out = xp.sum(x, axis=axis, keepdims=keepdims)
+    out = x.sum(axis=axis, keepdims=keepdims)  # the method: xp.sum adds NumPy's dispatcher
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
 
 
