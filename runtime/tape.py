@@ -176,7 +176,10 @@ def _play_back(rec, acc, reachable, array_ops):
         out = outputs[0]
     inputs = rec.inputs
     if prim.vjp_needs:
-        needs = tuple([id(x) in reachable for x in inputs])
+        if len(inputs) == 2:  # matmul, mul, div: no comprehension (a call of its own)
+            needs = (id(inputs[0]) in reachable, id(inputs[1]) in reachable)
+        else:
+            needs = tuple([id(x) in reachable for x in inputs])
         in_grads = prim.vjp(g, out, *inputs, needs=needs, **rec.attrs)
     else:
         in_grads = prim.vjp(g, out, *inputs, **rec.attrs)

@@ -52,17 +52,18 @@ MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp, vjp_needs=Tr
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
+    if type(a) is Tensor and type(b) is Tensor and not (adjoint_a or adjoint_b):
+        # Eager 2-D operands of one real dtype: the checks of binary_args and of the rule
+        # on the arrays, without building the rule's Avals.
+        va, vb = a._value, b._value
+        sa, sb = va.shape, vb.shape
+        if len(sa) == 2 and len(sb) == 2 and va.dtype == vb.dtype and va.dtype.kind in "fiu" and \
+                sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]:
+            return bind(MATMUL, (a, b), {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)})
     a, b = M.binary_args(a, b, "matmul")
     a = C.conj(a) if adjoint_a else a
     b = C.conj(b) if adjoint_b else b
     attrs = {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
-    if type(a) is Tensor and type(b) is Tensor:
-        # Eager 2-D operands (dtypes equal after binary_args): the rule's one check on
-        # the arrays' shapes, without building its Avals.
-        sa, sb = a._value.shape, b._value.shape
-        if len(sa) == 2 and len(sb) == 2 and \
-                sa[0 if attrs["transpose_a"] else 1] == sb[1 if attrs["transpose_b"] else 0]:
-            return bind(MATMUL, (a, b), attrs)
     try:
         _matmul_rule(Aval(a.shape.dims, a.dtype), Aval(b.shape.dims, b.dtype), **attrs)
     except (R.ShapeError, TypeError) as exc:
