@@ -105,8 +105,8 @@ state = _State()
 
 # Set by tensor.py (import order: tensor imports registry).
 _wrap = None
-_Tensor = None  # the eager Tensor class: an ndarray result is wrapped without _wrap's checks
-_new = object.__new__  # Tensor(result) as _new(_Tensor) and one slot store: no Python __init__ frame
+tensor_type = None  # the eager Tensor class: bind wraps an ndarray result without _wrap's checks
+_new = object.__new__  # Tensor(result) as _new(tensor_type) and one slot store: no __init__ frame
 _record = None
 # Set by devices.py once a GPU is in use in this process (None before, so a
 # CPU-only program never pays for it): place(inputs) -> (xp, input arrays on
@@ -150,7 +150,7 @@ def bind(prim, inputs, attrs):
         if prim.multiple_results:
             outs = tuple(_wrap(r) for r in result)
         elif type(result) is np.ndarray:
-            outs = _new(_Tensor)
+            outs = _new(tensor_type)
             outs._value = result
         else:
             outs = _wrap(result)

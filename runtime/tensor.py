@@ -238,7 +238,7 @@ def _wrap(value):
 
 
 registry._wrap = _wrap
-registry._Tensor = Tensor
+registry.tensor_type = Tensor
 
 # ---------------------------------------------------------------- conversion
 
