@@ -253,11 +253,13 @@ def _unbroadcast(g, x, array_ops):
             return g
     lead = len(gshape) - len(xshape)
     ones = [lead + i for i, d in enumerate(xshape) if d == 1 and gshape[lead + i] != 1]
-    from .ops import reduce_ops  # the primitive itself: the axes are normalized already
+    # The primitive itself (the axes are normalized already), looked up by name: a
+    # function-level import costs more than the rest of this function.
+    total = registry.PRIMITIVES["reduce_sum"]
     if ones:
-        g = registry.bind(reduce_ops.SUM, (g,), {"axis": tuple(range(lead)) + tuple(ones), "keepdims": True})
+        g = registry.bind(total, (g,), {"axis": tuple(range(lead)) + tuple(ones), "keepdims": True})
     elif lead:  # only leading axes: their sum has the input's shape already
-        g = registry.bind(reduce_ops.SUM, (g,), {"axis": tuple(range(lead)), "keepdims": False})
+        g = registry.bind(total, (g,), {"axis": tuple(range(lead)), "keepdims": False})
     if tuple(g.shape.dims) != tuple(xshape):
         g = array_ops.reshape(g, xshape)
     return g
