@@ -89,7 +89,7 @@ class Tensor(TensorBase):
 
     @property
     def shape(self):
-        return TensorShape(self._value.shape)
+        return TensorShape.of_array(self._value.shape)
 
     @property
     def dtype(self):
@@ -239,7 +239,7 @@ def wrap_array(value):
 
 
 registry._wrap = wrap_array
-registry._Tensor = Tensor
+registry.tensor_type = Tensor
 
 # ---------------------------------------------------------------- conversion
 
