@@ -55,7 +55,9 @@ class Primitive:
     impl(xp, *arrays, **attrs) -> array, or a tuple of arrays when `multiple_results`.
     shape_rule(*avals, **attrs) -> Aval, or a tuple of Avals.
     vjp(g, out, *inputs, **attrs) -> one gradient (or None) per input.  `g` and `out`
-        are tuples when `multiple_results`.  Written in tapeflow ops only.
+        are tuples when `multiple_results`.  Written in tapeflow ops only.  A gradient
+        may be a zero-argument function that builds it: the tape calls it only when
+        that input needs a gradient (a costly one is then never built for data).
     """
 
     __slots__ = ("name", "impl", "shape_rule", "vjp", "stateful",

@@ -166,6 +166,8 @@ def _play_back(rec, grads, reachable, array_ops, math_ops):
     for x, gx in zip(rec.inputs, in_grads):
         if gx is None or id(x) not in reachable:
             continue
+        if callable(gx):  # a VJP may defer a costly gradient: built only when an input needs it
+            gx = gx()
         gx = _unbroadcast(gx, x, array_ops)
         _accumulate(grads, id(x), gx, math_ops)
 

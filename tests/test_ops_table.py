@@ -344,22 +344,29 @@ def np_pool(x, k, stride, padding, reduce):
 
 
 ROWS.update({
-    "extract_patches": Row([Case(lambda x, w, s=s, p=p: tf.nn.conv2d(x, w, s, p),
-                                 lambda x, w, s=s, p=p: np_conv2d(x, w, s, p),
-                                 [rand((1, 5, 4, 2)), rand((3, 2, 2, 3))], wrt=(0, 1))
-                            for s in (1, 2) for p in ("SAME", "VALID")]
-                           + [Case(lambda x, p=p: tf.nn.max_pool2d(x, 2, 2, p),
-                                   lambda x, p=p: np_pool(x, 2, 2, p, np.max), [rand((2, 5, 4, 1))], wrt=(0,))
-                              for p in ("SAME", "VALID")]
+    # Stride 1 takes the flipped-filter route for the input gradient, stride 2 the windows' route.
+    "conv2d": Row([Case(lambda x, w, s=s, p=p: tf.nn.conv2d(x, w, s, p),
+                        lambda x, w, s=s, p=p: np_conv2d(x, w, s, p),
+                        [rand((1, 5, 4, 2)), rand((3, 2, 2, 3))], wrt=(0, 1))
+                   for s in (1, 2) for p in ("SAME", "VALID")]
+                  + [Case(lambda x, w: tf.nn.conv2d(x, w, 1, "VALID", dilations=2),
+                          lambda x, w: np_conv2d(x, _dilate(w), 1, "VALID"),
+                          [rand((1, 5, 5, 1)), rand((2, 2, 1, 2))], wrt=(0, 1)),
+                     Case(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME", dilations=2),
+                          lambda x, w: np_conv2d(np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0))), _dilate(w), 1, "VALID"),
+                          [rand((2, 4, 5, 2)), rand((2, 2, 2, 3))], wrt=(0, 1)),
+                     Case(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"),
+                          lambda x, w: np_conv2d(np.pad(x, ((0, 0), (1, 2), (0, 1), (0, 0))), w, 1, "VALID"),
+                          [rand((1, 3, 4, 2)), rand((4, 2, 2, 2))], wrt=(0, 1)),
+                     Case(lambda x, w: tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME", data_format="NCHW"),
+                          lambda x, w: np_conv2d(x.transpose(0, 2, 3, 1), w, 1, "SAME").transpose(0, 3, 1, 2),
+                          [rand((1, 2, 4, 4)), rand((3, 3, 2, 1))], wrt=(0, 1))], True),
+    "extract_patches": Row([Case(lambda x, p=p: tf.nn.max_pool2d(x, 2, 2, p),
+                                 lambda x, p=p: np_pool(x, 2, 2, p, np.max), [rand((2, 5, 4, 1))], wrt=(0,))
+                            for p in ("SAME", "VALID")]
                            + [Case(lambda x, p=p: tf.nn.avg_pool2d(x, 3, 2, p),
                                    lambda x, p=p: np_pool(x, 3, 2, p, np.mean), [rand((1, 5, 5, 2))], wrt=(0,))
-                              for p in ("SAME", "VALID")]
-                           + [Case(lambda x, w: tf.nn.conv2d(x, w, 1, "VALID", dilations=2),
-                                   lambda x, w: np_conv2d(x, _dilate(w), 1, "VALID"),
-                                   [rand((1, 5, 5, 1)), rand((2, 2, 1, 2))], wrt=(0, 1)),
-                              Case(lambda x, w: tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME", data_format="NCHW"),
-                                   lambda x, w: np_conv2d(x.transpose(0, 2, 3, 1), w, 1, "SAME").transpose(0, 3, 1, 2),
-                                   [rand((1, 2, 4, 4)), rand((3, 3, 2, 1))], wrt=(0, 1))], True),
+                              for p in ("SAME", "VALID")], True),
     "patches_grad": Row([Case(lambda g, like: bind(conv_ops.PATCHES_GRAD, (g, like), _PATCH_ATTRS),
                               lambda g, like: _np_col2im(g, like.shape),
                               [rand((1, 2, 2, 2, 2, 1)), rand((1, 4, 4, 1))], wrt=(0,))], True),

@@ -1,10 +1,17 @@
 """Convolution and pooling over NHWC images.
 
-One primitive pair carries all of it: `extract_patches` turns (N, H, W, C) into
-the windows (N, OH, OW, KH, KW, C) (a strided view, no copy, when unpadded) and
-`patches_grad` adds windows back onto an image (its transpose, col2im).  Then
-conv2d = tensordot(patches, filters), max_pool = reduce_max, avg_pool = sum /
-count, and every gradient, of any order, comes from those ops' own rules.
+A primitive pair carries pooling and the convolution variants: `extract_patches`
+turns (N, H, W, C) into the windows (N, OH, OW, KH, KW, C) (a strided view, no copy,
+when unpadded) and `patches_grad` adds windows back onto an image (its transpose,
+col2im).  max_pool = reduce_max, avg_pool = sum / count over the windows.
+
+conv2d is a primitive of its own (im2col, then one GEMM through NumPy's BLAS), so
+that its gradients can take the fast routes: the input gradient of a stride-1
+convolution is the correlation of the padded gradient with the flipped filters (one
+more conv2d: a GEMM over KH*KW*O, where the windows' route is a GEMM over only O
+into an image-sized (N*OH*OW, KH*KW*C) buffer, then col2im); strided ones take the
+windows' route; the filter gradient is im2col^T @ gradient.  All of it is made of
+primitives, so gradients of any order follow.
 """
 import numpy as np
 
@@ -12,13 +19,17 @@ from ..errors import bad_shape_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
+from . import join_ops as J
 from . import linalg_ops as L
 from . import reduce_ops as RD
 
 
 def _out_size(size, k, stride, dilation, padding):
-    """Output length and (before, after) padding of one spatial axis."""
+    """Output length and (before, after) padding of one spatial axis; `padding` is
+    "SAME", "VALID" or this axis's explicit (before, after) pair."""
     span = (k - 1) * dilation + 1
+    if isinstance(padding, tuple):
+        return max((size + sum(padding) - span) // stride + 1, 0), padding
     if padding == "VALID":
         return max((size - span) // stride + 1, 0), (0, 0)
     out = -(-size // stride)
@@ -27,8 +38,14 @@ def _out_size(size, k, stride, dilation, padding):
 
 
 def _geometry(shape, ksize, strides, dilations, padding):
-    (oh, ph), (ow, pw) = (_out_size(shape[1 + i], ksize[i], strides[i], dilations[i], padding) for i in (0, 1))
+    """padding: "SAME", "VALID" or explicit ((top, bottom), (left, right))."""
+    (oh, ph), (ow, pw) = (_out_size(shape[1 + i], ksize[i], strides[i], dilations[i], _axis_pad(padding, i))
+                          for i in (0, 1))
     return oh, ow, ph, pw
+
+
+def _axis_pad(padding, i):
+    return padding if isinstance(padding, str) else padding[i]
 
 
 def _patches_impl(xp, x, ksize, strides, dilations, padding, pad_value):
@@ -58,8 +75,8 @@ def _patches_rule(x, ksize, strides, dilations, padding, pad_value):
     if len(x.shape) != 4:
         raise ValueError(f"expects a rank-4 NHWC tensor, got shape {list(x.shape)}")
     n, h, w, c = x.shape
-    oh = None if h is None else _out_size(h, ksize[0], strides[0], dilations[0], padding)[0]
-    ow = None if w is None else _out_size(w, ksize[1], strides[1], dilations[1], padding)[0]
+    oh = None if h is None else _out_size(h, ksize[0], strides[0], dilations[0], _axis_pad(padding, 0))[0]
+    ow = None if w is None else _out_size(w, ksize[1], strides[1], dilations[1], _axis_pad(padding, 1))[0]
     return Aval((n, oh, ow, ksize[0], ksize[1], c), x.dtype)
 
 
@@ -72,6 +89,64 @@ PATCHES_GRAD = defprim("patches_grad", _patches_grad_impl,
                        lambda g, like, **attrs: Aval(like.shape, g.dtype),
                        lambda gg, out, g, like, **attrs: (
                            bind(EXTRACT_PATCHES, (gg,), dict(attrs, pad_value=0)), None))
+
+
+# --- conv2d: im2col + GEMM ---------------------------------------------------------------
+def _conv_impl(xp, x, w, strides, dilations, padding):
+    kh, kw, c, o = w.shape
+    cols = _patches_impl(xp, x, (kh, kw), strides, dilations, padding, 0)
+    n, oh, ow = cols.shape[:3]
+    # The reshape copies the windows once (a view when they are already rows: 1x1, stride 1).
+    y = xp.matmul(cols.reshape(n * oh * ow, kh * kw * c), w.reshape(kh * kw * c, o))
+    return y.reshape(n, oh, ow, o)
+
+
+def _conv_rule(x, w, strides, dilations, padding):
+    if x.dtype is not w.dtype:
+        raise TypeError(f"dtypes {x.dtype.name} and {w.dtype.name} do not match")
+    if len(w.shape) != 4 or w.shape[0] is None or w.shape[1] is None:
+        raise ValueError(f"filters must be rank 4 (HWIO) with known height and width, got {list(w.shape)}")
+    n, oh, ow = _patches_rule(x, w.shape[:2], strides, dilations, padding, 0).shape[:3]
+    return Aval((n, oh, ow, w.shape[3]), x.dtype)
+
+
+def _conv_vjp(g, out, x, w, strides, dilations, padding):
+    ksize = tuple(w.shape.dims[:2])
+    attrs = {"ksize": ksize, "strides": strides, "dilations": dilations, "padding": padding, "pad_value": 0}
+    # Deferred (see tape._play_back): the input of a first layer is data and needs no gradient.
+    return (lambda: _conv_input_grad(g, x, w, attrs)), (lambda: _conv_filter_grad(g, x, w, attrs))
+
+
+def _flip_pads(x, attrs):
+    """The padding under which the correlation of the output gradient with the flipped
+    filters gives back the input's extent: (span - 1) minus the forward's padding, on
+    each side.
+    None when that route does not apply (strided, unknown spatial size, cropping)."""
+    h, wd = x.shape.dims[1:3]
+    if attrs["strides"] != (1, 1) or h is None or wd is None:
+        return None
+    _, _, ph, pw = _geometry(x.shape.dims, attrs["ksize"], (1, 1), attrs["dilations"], attrs["padding"])
+    spans = [(k - 1) * d for k, d in zip(attrs["ksize"], attrs["dilations"])]
+    pads = tuple((s - p[0], s - p[1]) for s, p in zip(spans, (ph, pw)))
+    return pads if min(min(p) for p in pads) >= 0 else None
+
+
+def _conv_input_grad(g, x, w, attrs):
+    pads = _flip_pads(x, attrs)
+    if pads is None:
+        windows = L.tensordot(g, w, [[3], [3]])  # (N, OH, OW, KH, KW, C)
+        return bind(PATCHES_GRAD, (windows, x), attrs)
+    flipped = A.transpose(J.reverse(w, [0, 1]), [0, 1, 3, 2])
+    return bind(CONV2D, (g, flipped), {"strides": (1, 1), "dilations": attrs["dilations"], "padding": pads})
+
+
+def _conv_filter_grad(g, x, w, attrs):
+    kh, kw, c, o = w.shape.dims
+    cols = A.reshape(bind(EXTRACT_PATCHES, (x,), attrs), [-1, kh * kw * c])
+    return A.reshape(L.matmul(cols, A.reshape(g, [-1, o]), transpose_a=True), [kh, kw, c, o])
+
+
+CONV2D = defprim("conv2d", _conv_impl, _conv_rule, _conv_vjp)
 
 
 # --- argument normalization --------------------------------------------------------------
@@ -135,10 +210,9 @@ def conv_operands(input, filters, data_format, op, channel_axis, layout):  # noq
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
     cl = data_format != "NCHW"
     x, w = conv_operands(input, filters, data_format, "conv2d", 2, "HWIO")
-    ksize = (w.shape[0], w.shape[1])
-    patches = extract_patches(x, ksize, _pair(strides, "strides", "conv2d", cl),
-                              _pair(dilations, "dilations", "conv2d", cl), _padding(padding, "conv2d"))
-    return _back(L.tensordot(patches, w, 3), data_format)
+    attrs = {"strides": _pair(strides, "strides", "conv2d", cl),
+             "dilations": _pair(dilations, "dilations", "conv2d", cl), "padding": _padding(padding, "conv2d")}
+    return _back(bind(CONV2D, (x, w), attrs), data_format)
 
 
 def _pool(x, ksize, strides, padding, data_format, op):

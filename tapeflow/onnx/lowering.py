@@ -5,7 +5,7 @@ names for a multiple-results primitive); `e` is the builder.GraphEmitter (e.op
 appends an ONNX node, e.const / e.ints make initializers, e.aval(ref) gives an
 input's static shape and dtype, e.fail raises the export error naming the op
 and the user's line).  Composites (softmax, layer and batch normalization,
-conv2d = extract_patches + einsum, pooling = extract_patches + reduce) need no
+pooling = extract_patches + reduce) need no
 row: their primitives are exported.  A primitive without a row is reported by
 the builder as having no ONNX mapping.
 """
@@ -343,6 +343,19 @@ def _extract_patches(e, node, x, ksize, strides, dilations, padding, pad_value):
     return e.op("Reshape", [stacked, e.ints([0, 0, 0, kh, kw, c])])
 
 
+def _conv2d(e, node, x, w, strides, dilations, padding):
+    """NHWC / HWIO conv2d as ONNX Conv (NCHW / OIHW) between two transposes."""
+    _, h, wd, c = e.aval(node.inputs[0]).shape
+    kh, kw = e.aval(node.inputs[1]).shape[:2]
+    if None in (h, wd):
+        e.fail("convolves an image of unknown height or width; export with known spatial dims")
+    from tapeflow.runtime.ops.conv_ops import _geometry
+    _, _, ph, pw = _geometry((0, h, wd, c), (kh, kw), strides, dilations, padding)
+    y = e.op("Conv", [e.op("Transpose", [x], perm=[0, 3, 1, 2]), e.op("Transpose", [w], perm=[3, 2, 0, 1])],
+             strides=list(strides), dilations=list(dilations), pads=[ph[0], pw[0], ph[1], pw[1]])
+    return e.op("Transpose", [y], perm=[0, 2, 3, 1])
+
+
 LOWERINGS = {
     # elementwise, unary
     "neg": _same("Neg"), "abs": _same("Abs"), "sign": _same("Sign"), "exp": _same("Exp"),
@@ -383,5 +396,5 @@ LOWERINGS = {
     "concat": _concat, "split": _split, "pad": _pad, "where_indices": _where_indices,
     "top_k_indices": _top_k_indices,
     # images: conv2d and pooling are built on it
-    "extract_patches": _extract_patches,
+    "extract_patches": _extract_patches, "conv2d": _conv2d,
 }

@@ -1,0 +1,209 @@
+"""Convolution training steps, tapeflow next to TensorFlow, as ratios from one run.
+
+  cnn     Conv2D 3x3/2 1->64, LeakyReLU, Conv2D 3x3/2 64->128, LeakyReLU, global
+          max pool, Dense 128->10, softmax cross-entropy; batch 64, 28x28x1; Adam
+  resnet  a residual block: conv 3x3 64->64, batch norm, ReLU, conv 3x3, batch norm,
+          + input, ReLU; batch 32, 32x32x64; loss mean(y ** 2); Adam
+
+Each step is one program written against a `tf` module argument, so tapeflow and
+TensorFlow run the same source on the same weights (NumPy, seeded).  Variants:
+tapeflow eager, tapeflow `function`, TensorFlow eager, `tf.function`.  TensorFlow
+runs in a subprocess (`--worker tf`, with /work/tfenv/bin/python or $TF_PYTHON)
+when it is found; tapeflow in another (`--worker tapeflow`).  The two workers
+take turns (`--rounds`, default 2), each timing every variant of every workload
+round-robin for `--budget` seconds, and the best median of each variant is kept, so
+a machine that gets busier or quieter weighs on both sides alike.  `--baseline PY`
+adds the columns of another tapeflow (a checkout installed in PY's environment,
+labelled "before"); `--threads N` sets every library's thread pools to N.  Before timing,
+every variant's first 3 steps (losses and updated weights) are checked against
+tapeflow eager's.
+
+Run: .venv/bin/python benchmarks/conv_step.py [--budget 3] [--rounds 2] [--only cnn]
+                                             [--threads 1] [--baseline /path/to/python]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TF_PYTHONS = [os.environ.get("TF_PYTHON", ""), "/work/tfenv/bin/python"]
+
+
+def _adam(tf, params):
+    """Adam (lr 1e-3, TF's defaults) as plain ops, the same in both libraries."""
+    slots = [(tf.Variable(tf.zeros_like(p)), tf.Variable(tf.zeros_like(p))) for p in params]
+    t = tf.Variable(0.0)
+
+    def apply(grads):
+        t.assign_add(1.0)
+        lr = 1e-3 * tf.sqrt(1.0 - 0.999 ** t) / (1.0 - 0.9 ** t)
+        for p, g, (m, v) in zip(params, grads, slots):
+            m.assign(0.9 * m + 0.1 * g)
+            v.assign(0.999 * v + 0.001 * g * g)
+            p.assign_sub(lr * m / (tf.sqrt(v) + 1e-7))
+    return apply
+
+
+def _init(shapes, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    for s in shapes:
+        fan_in = int(np.prod(s[:-1])) if len(s) > 1 else 1
+        out.append((rng.standard_normal(s) / np.sqrt(fan_in)).astype(np.float32) if len(s) > 1
+                   else np.zeros(s, np.float32))
+    return out
+
+
+def cnn(tf):
+    rng = np.random.default_rng(0)
+    x = tf.constant(rng.standard_normal((64, 28, 28, 1)).astype(np.float32))
+    y = tf.constant(rng.integers(0, 10, 64).astype(np.int32))
+    params = [tf.Variable(a) for a in _init([(3, 3, 1, 64), (64,), (3, 3, 64, 128), (128,), (128, 10), (10,)], 1)]
+    adam = _adam(tf, params)
+
+    def step(x, y):
+        k1, b1, k2, b2, w, b = params
+        with tf.GradientTape() as tape:
+            h = tf.nn.leaky_relu(tf.nn.conv2d(x, k1, 2, "SAME") + b1, 0.2)
+            h = tf.nn.leaky_relu(tf.nn.conv2d(h, k2, 2, "SAME") + b2, 0.2)
+            logits = tf.matmul(tf.reduce_max(h, axis=[1, 2]), w) + b
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(y, logits))
+        adam(tape.gradient(loss, params))
+        return loss
+    return step, (x, y), params
+
+
+def resnet(tf):
+    rng = np.random.default_rng(2)
+    x = tf.constant(rng.standard_normal((32, 32, 32, 64)).astype(np.float32))
+    params = [tf.Variable(a) for a in _init([(3, 3, 64, 64), (64,), (64,), (3, 3, 64, 64), (64,), (64,)], 3)]
+    for i in (1, 4):
+        params[i].assign(tf.ones([64]))
+    adam = _adam(tf, params)
+
+    def bn(h, gamma, beta):
+        mean, var = tf.nn.moments(h, axes=[0, 1, 2])
+        return tf.nn.batch_normalization(h, mean, var, beta, gamma, 1e-3)
+
+    def step(x):
+        k1, g1, b1, k2, g2, b2 = params
+        with tf.GradientTape() as tape:
+            h = tf.nn.relu(bn(tf.nn.conv2d(x, k1, 1, "SAME"), g1, b1))
+            out = tf.nn.relu(bn(tf.nn.conv2d(h, k2, 1, "SAME"), g2, b2) + x)
+            loss = tf.reduce_mean(out * out)
+        adam(tape.gradient(loss, params))
+        return loss
+    return step, (x,), params
+
+
+WORKLOADS = {"cnn": cnn, "resnet": resnet}
+
+
+def _variants(tf, name):
+    """{variant: (step, args, params)}; each variant builds its own variables."""
+    out = {}
+    for mode in ("eager", "function"):
+        step, args, params = WORKLOADS[name](tf)
+        out[mode] = (tf.function(step) if mode == "function" else step, args, params)
+    return out
+
+
+def _check_values(tf, name, variants):
+    """Losses and weights of the first 3 steps of every variant."""
+    rec = {}
+    for mode, (step, args, params) in variants.items():
+        losses = [float(step(*args)) for _ in range(3)]
+        rec[mode] = {"losses": losses, "params": [np.asarray(p.numpy()).tolist() for p in params]}
+    return rec
+
+
+def worker(lib, names, budget):
+    if lib == "tf":
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        import tensorflow as tf
+    else:
+        import tapeflow as tf
+    result = {}
+    for name in names:
+        variants = _variants(tf, name)
+        values = _check_values(tf, name, variants)
+        samples = {mode: [] for mode in variants}
+        end = time.perf_counter() + budget
+        while time.perf_counter() < end or min(len(s) for s in samples.values()) < 5:
+            for mode, (step, args, _) in variants.items():
+                t0 = time.perf_counter()
+                float(step(*args))
+                samples[mode].append(time.perf_counter() - t0)
+        result[name] = {mode: {"median": float(np.median(s)), "min": float(np.min(s)), "n": len(s),
+                               "values": values[mode]} for mode, s in samples.items()}
+    print("RESULT " + json.dumps(result))
+
+
+def _run_worker(python, lib, names, budget, threads):
+    env = dict(os.environ)
+    if threads:
+        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "TAPEFLOW_NUM_THREADS",
+                    "TF_NUM_INTRAOP_THREADS"):
+            env[var] = str(threads)
+        env["TF_NUM_INTEROP_THREADS"] = "1"
+    proc = subprocess.run([python, os.path.abspath(__file__), "--worker", lib, "--only", ",".join(names),
+                           "--budget", str(budget)], capture_output=True, text=True, env=env)
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    raise RuntimeError(f"{lib} worker failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+
+
+def _agree(ref, other):
+    """Largest relative difference of losses and weights after 3 steps."""
+    worst = 0.0
+    for a, b in zip(ref["losses"] + [np.asarray(p) for p in ref["params"]],
+                    other["losses"] + [np.asarray(p) for p in other["params"]]):
+        a, b = np.asarray(a), np.asarray(b)
+        worst = max(worst, float(np.max(np.abs(a - b)) / max(1.0, float(np.max(np.abs(a))))))
+    return worst
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--worker", choices=["tf", "tapeflow"])
+    ap.add_argument("--only", default=",".join(WORKLOADS))
+    ap.add_argument("--budget", type=float, default=3.0)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--baseline", default="", help="a python whose tapeflow gives the 'before' columns")
+    args = ap.parse_args()
+    names = [n for n in args.only.split(",") if n]
+    if args.worker:
+        return worker(args.worker, names, args.budget)
+    tf_python = next((p for p in TF_PYTHONS if p and os.path.exists(p)), None)
+    best = {}
+    for _ in range(args.rounds):
+        runs = ([("tapeflow", "tapeflow", sys.executable)] + ([("tf", "tf", tf_python)] if tf_python else [])
+                + ([("before", "tapeflow", args.baseline)] if args.baseline else []))
+        for label, lib, python in runs:
+            res = _run_worker(python, lib, names, args.budget, args.threads)
+            for name, modes in res.items():
+                for mode, rec in modes.items():
+                    key = (name, f"{label} {mode}")
+                    if key not in best or rec["median"] < best[key]["median"]:
+                        best[key] = rec
+    print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1, 5 min); threads: {args.threads or 'default'}")
+    for name in names:
+        ref = best[(name, "tapeflow eager")]
+        tf_ref = best.get((name, "tf function"))
+        print(f"\n{name}: ms per step (median; min), ratio to tf.function")
+        for key in sorted(k for k in best if k[0] == name):
+            rec = best[key]
+            ratio = f"x{rec['median'] / tf_ref['median']:.2f}" if tf_ref else ""
+            print(f"  {key[1]:18s} {rec['median'] * 1e3:8.2f} ms ({rec['min'] * 1e3:7.2f}) {ratio:>7s}  "
+                  f"n={rec['n']:<4d} max rel diff vs tapeflow eager {_agree(ref['values'], rec['values']):.1e}")
+
+
+if __name__ == "__main__":
+    main()

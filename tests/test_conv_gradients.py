@@ -1,0 +1,81 @@
+"""conv2d's gradient routes: the input gradient of a stride-1 convolution is a
+convolution with the flipped filters, strided ones go through the windows
+(patches_grad); both must agree, give second derivatives, and the input gradient
+is built only when an input needs it."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.runtime.ops import conv_ops
+
+from conftest import check_grads
+
+RNG = np.random.default_rng(7)
+
+# (input shape, filter shape, strides, padding, dilations)
+GEOMETRIES = [
+    ((2, 6, 5, 3), (3, 3, 3, 4), 1, "SAME", 1),
+    ((1, 7, 6, 2), (3, 2, 2, 3), 1, "VALID", 1),
+    ((1, 7, 7, 2), (2, 2, 2, 2), 1, "SAME", 2),
+    ((2, 5, 6, 2), (4, 3, 2, 2), 1, "SAME", 1),  # uneven padding: 1 before, 2 after
+    ((1, 8, 8, 2), (3, 3, 2, 3), 2, "SAME", 1),  # the windows' route
+    ((1, 4, 4, 3), (1, 1, 3, 2), 1, "VALID", 1),
+]
+
+
+def _case(shape, kshape):
+    return RNG.standard_normal(shape), RNG.standard_normal(kshape)
+
+
+@pytest.mark.parametrize("shape, kshape, s, p, d", GEOMETRIES)
+def test_conv2d_second_derivatives_against_finite_differences(shape, kshape, s, p, d):
+    x, w = _case(shape, kshape)
+    check_grads(lambda a, b: tf.nn.conv2d(a, b, s, p, dilations=d) ** 2, [x, w], order=2)
+
+
+@pytest.mark.parametrize("shape, kshape, s, p, d", [g for g in GEOMETRIES if g[2] == 1])
+def test_flipped_filter_route_equals_windows_route(shape, kshape, s, p, d, monkeypatch):
+    x, w = (tf.constant(a) for a in _case(shape, kshape))
+    g = tf.constant(RNG.standard_normal(tf.nn.conv2d(x, w, s, p, dilations=d).shape))
+
+    def input_grad():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.nn.conv2d(x, w, s, p, dilations=d)
+        return tape.gradient(y, x, output_gradients=g).numpy()
+    flipped = input_grad()
+    monkeypatch.setattr(conv_ops, "_flip_pads", lambda x, attrs: None)  # force the windows' route
+    np.testing.assert_allclose(flipped, input_grad(), rtol=1e-12, atol=1e-12)
+
+
+def test_input_gradient_is_built_only_when_needed(monkeypatch):
+    built = []
+    route = conv_ops._conv_input_grad
+    monkeypatch.setattr(conv_ops, "_conv_input_grad", lambda *a: built.append(1) or route(*a))
+    x, w = (tf.constant(a, tf.float32) for a in _case((2, 6, 6, 3), (3, 3, 3, 4)))
+    kernel = tf.Variable(w)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(tf.nn.conv2d(x, kernel, 1, "SAME") ** 2)
+    assert tape.gradient(loss, kernel) is not None and built == []
+    assert tape.gradient(loss, x).shape == x.shape and built == [1]
+
+
+def test_compiled_step_equals_eager():
+    x, w = (a.astype(np.float32) for a in _case((4, 9, 9, 3), (3, 3, 3, 5)))
+    w2 = RNG.standard_normal((3, 3, 5, 2)).astype(np.float32)
+
+    def make():
+        ks = [tf.Variable(w), tf.Variable(w2)]
+
+        def step(x):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                h = tf.nn.relu(tf.nn.conv2d(x, ks[0], 1, "SAME"))
+                loss = tf.reduce_sum(tf.nn.conv2d(h, ks[1], 2, "VALID") ** 2)
+            return tape.gradient(loss, [x] + ks)
+        return step
+    eager = make()(tf.constant(x))
+    compiled = tf.function(make())(tf.constant(x))
+    for a, b in zip(eager, compiled):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-5)
