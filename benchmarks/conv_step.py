@@ -4,6 +4,9 @@
           max pool, Dense 128->10, softmax cross-entropy; batch 64, 28x28x1; Adam
   resnet  a residual block: conv 3x3 64->64, batch norm, ReLU, conv 3x3, batch norm,
           + input, ReLU; batch 32, 32x32x64; loss mean(y ** 2); Adam
+  depthwise, pool, transpose   one op's forward + backward (input and filter
+          gradients, an SGD update): DepthwiseConv2D 3x3, max + average pooling,
+          Conv2DTranspose 3x3/2 (shapes in each function's docstring)
 
 Each step is one program written against a `tf` module argument, so tapeflow and
 TensorFlow run the same source on the same weights (NumPy, seeded).  Variants:
@@ -101,7 +104,43 @@ def resnet(tf):
     return step, (x,), params
 
 
-WORKLOADS = {"cnn": cnn, "resnet": resnet}
+def _grad_step(tf, fn, x, params):
+    """loss = sum(fn(x) ** 2); the step returns it after updating the weights by SGD."""
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(fn(x) ** 2)
+        grads = tape.gradient(loss, [x] + params)
+        for p, g in zip(params, grads[1:]):
+            p.assign_sub(1e-6 * g)
+        return loss + 0.0 * tf.reduce_sum(grads[0])
+    return step, (x,), params
+
+
+def depthwise(tf):
+    """DepthwiseConv2D 3x3 (multiplier 1) on 32x32x32x64, SAME, forward + backward."""
+    rng = np.random.default_rng(4)
+    x = tf.constant(rng.standard_normal((32, 32, 32, 64)).astype(np.float32))
+    k = tf.Variable((rng.standard_normal((3, 3, 64, 1)) / 3).astype(np.float32))
+    return _grad_step(tf, lambda x: tf.nn.depthwise_conv2d(x, k, [1, 1, 1, 1], "SAME"), x, [k])
+
+
+def pool(tf):
+    """max pool 3x3/2 SAME then average pool 2x2/2 on 32x32x32x64, forward + backward."""
+    rng = np.random.default_rng(5)
+    x = tf.constant(rng.standard_normal((32, 32, 32, 64)).astype(np.float32))
+    return _grad_step(tf, lambda x: tf.nn.avg_pool2d(tf.nn.max_pool2d(x, 3, 2, "SAME"), 2, 2, "VALID"), x, [])
+
+
+def transpose(tf):
+    """Conv2DTranspose 3x3/2 SAME, 16x16x64 -> 32x32x32, batch 32, forward + backward."""
+    rng = np.random.default_rng(6)
+    x = tf.constant(rng.standard_normal((32, 16, 16, 64)).astype(np.float32))
+    k = tf.Variable((rng.standard_normal((3, 3, 32, 64)) / 24).astype(np.float32))
+    return _grad_step(tf, lambda x: tf.nn.conv2d_transpose(x, k, [32, 32, 32, 32], 2, "SAME"), x, [k])
+
+
+WORKLOADS = {"cnn": cnn, "resnet": resnet, "depthwise": depthwise, "pool": pool, "transpose": transpose}
 
 
 def _variants(tf, name):

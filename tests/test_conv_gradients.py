@@ -1,7 +1,7 @@
-"""conv2d's gradient routes: the input gradient of a stride-1 convolution is a
-convolution with the flipped filters, strided ones go through the windows
-(patches_grad); both must agree, give second derivatives, and the input gradient
-is built only when an input needs it."""
+"""conv2d's and depthwise_conv2d's gradient routes: the input gradient of a stride-1
+convolution is a convolution with the flipped filters, strided ones go through the
+windows (patches_grad); both must agree, give second derivatives, and the input
+gradient is built only when an input needs it."""
 import numpy as np
 import pytest
 
@@ -33,15 +33,40 @@ def test_conv2d_second_derivatives_against_finite_differences(shape, kshape, s, 
     check_grads(lambda a, b: tf.nn.conv2d(a, b, s, p, dilations=d) ** 2, [x, w], order=2)
 
 
-@pytest.mark.parametrize("shape, kshape, s, p, d", [g for g in GEOMETRIES if g[2] == 1])
-def test_flipped_filter_route_equals_windows_route(shape, kshape, s, p, d, monkeypatch):
+# (input shape, filter shape (KH, KW, C, M), strides, padding, dilations)
+DEPTHWISE = [
+    ((2, 5, 6, 3), (3, 3, 3, 1), 1, "SAME", 1),
+    ((1, 6, 5, 2), (2, 3, 2, 2), 1, "VALID", 1),
+    ((1, 7, 7, 2), (2, 2, 2, 2), 1, "SAME", 2),
+    ((1, 7, 6, 2), (3, 3, 2, 2), 2, "SAME", 1),  # the windows' route
+]
+
+
+@pytest.mark.parametrize("shape, kshape, s, p, d", DEPTHWISE)
+def test_depthwise_second_derivatives_against_finite_differences(shape, kshape, s, p, d):
+    x, w = _case(shape, kshape)
+    check_grads(lambda a, b: tf.nn.depthwise_conv2d(a, b, [1, s, s, 1], p, dilations=[d, d]) ** 2, [x, w],
+                order=2)
+
+
+def _conv(x, w, s, p, d):
+    return tf.nn.conv2d(x, w, s, p, dilations=d)
+
+
+def _depthwise(x, w, s, p, d):
+    return tf.nn.depthwise_conv2d(x, w, [1, s, s, 1], p, dilations=[d, d])
+
+
+@pytest.mark.parametrize("op, shape, kshape, s, p, d", [(_conv,) + g for g in GEOMETRIES if g[2] == 1]
+                         + [(_depthwise,) + g for g in DEPTHWISE if g[2] == 1])
+def test_flipped_filter_route_equals_windows_route(op, shape, kshape, s, p, d, monkeypatch):
     x, w = (tf.constant(a) for a in _case(shape, kshape))
-    g = tf.constant(RNG.standard_normal(tf.nn.conv2d(x, w, s, p, dilations=d).shape))
+    g = tf.constant(RNG.standard_normal(op(x, w, s, p, d).shape))
 
     def input_grad():
         with tf.GradientTape() as tape:
             tape.watch(x)
-            y = tf.nn.conv2d(x, w, s, p, dilations=d)
+            y = op(x, w, s, p, d)
         return tape.gradient(y, x, output_gradients=g).numpy()
     flipped = input_grad()
     monkeypatch.setattr(conv_ops, "_flip_pads", lambda x, attrs: None)  # force the windows' route
@@ -64,14 +89,16 @@ def test_input_gradient_is_built_only_when_needed(monkeypatch):
 def test_compiled_step_equals_eager():
     x, w = (a.astype(np.float32) for a in _case((4, 9, 9, 3), (3, 3, 3, 5)))
     w2 = RNG.standard_normal((3, 3, 5, 2)).astype(np.float32)
+    wd = RNG.standard_normal((3, 3, 5, 1)).astype(np.float32)
 
     def make():
-        ks = [tf.Variable(w), tf.Variable(w2)]
+        ks = [tf.Variable(w), tf.Variable(w2), tf.Variable(wd)]
 
         def step(x):
             with tf.GradientTape() as tape:
                 tape.watch(x)
                 h = tf.nn.relu(tf.nn.conv2d(x, ks[0], 1, "SAME"))
+                h = tf.nn.depthwise_conv2d(h, ks[2], [1, 1, 1, 1], "SAME")
                 loss = tf.reduce_sum(tf.nn.conv2d(h, ks[1], 2, "VALID") ** 2)
             return tape.gradient(loss, [x] + ks)
         return step

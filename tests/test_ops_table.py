@@ -326,6 +326,12 @@ def np_conv2d(x, w, stride, padding):
     return out
 
 
+def np_depthwise(x, w, stride, padding):
+    """Each channel c convolved with its own filters w[:, :, c, :]: channel c * M + m."""
+    c, m = w.shape[2:]
+    return np.concatenate([np_conv2d(x[..., i:i + 1], w[:, :, i:i + 1, :], stride, padding) for i in range(c)], -1)
+
+
 def np_pool(x, k, stride, padding, reduce):
     n, h, wd, c = x.shape
     if padding == "SAME":
@@ -361,6 +367,10 @@ ROWS.update({
                      Case(lambda x, w: tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME", data_format="NCHW"),
                           lambda x, w: np_conv2d(x.transpose(0, 2, 3, 1), w, 1, "SAME").transpose(0, 3, 1, 2),
                           [rand((1, 2, 4, 4)), rand((3, 3, 2, 1))], wrt=(0, 1))], True),
+    "depthwise_conv2d": Row([Case(lambda x, w, s=s, p=p: tf.nn.depthwise_conv2d(x, w, [1, s, s, 1], p),
+                                  lambda x, w, s=s, p=p: np_depthwise(x, w, s, p),
+                                  [rand((2, 5, 4, 2)), rand((3, 2, 2, m))], wrt=(0, 1))
+                             for s, p, m in ((1, "SAME", 1), (1, "VALID", 2), (2, "SAME", 2), (2, "VALID", 1))], True),
     "extract_patches": Row([Case(lambda x, p=p: tf.nn.max_pool2d(x, 2, 2, p),
                                  lambda x, p=p: np_pool(x, 2, 2, p, np.max), [rand((2, 5, 4, 1))], wrt=(0,))
                             for p in ("SAME", "VALID")]

@@ -343,17 +343,26 @@ def _extract_patches(e, node, x, ksize, strides, dilations, padding, pad_value):
     return e.op("Reshape", [stacked, e.ints([0, 0, 0, kh, kw, c])])
 
 
-def _conv2d(e, node, x, w, strides, dilations, padding):
-    """NHWC / HWIO conv2d as ONNX Conv (NCHW / OIHW) between two transposes."""
+def _conv2d(e, node, x, w, strides, dilations, padding, depthwise=False):
+    """NHWC / HWIO conv2d as ONNX Conv (NCHW / OIHW) between two transposes.  Depthwise
+    (HW C M filters): a Conv of C groups, output channel c * M + m as TensorFlow's."""
     _, h, wd, c = e.aval(node.inputs[0]).shape
-    kh, kw = e.aval(node.inputs[1]).shape[:2]
+    kh, kw, _, m = e.aval(node.inputs[1]).shape
     if None in (h, wd):
         e.fail("convolves an image of unknown height or width; export with known spatial dims")
     from tapeflow.runtime.ops.conv_ops import _geometry
     _, _, ph, pw = _geometry((0, h, wd, c), (kh, kw), strides, dilations, padding)
-    y = e.op("Conv", [e.op("Transpose", [x], perm=[0, 3, 1, 2]), e.op("Transpose", [w], perm=[3, 2, 0, 1])],
-             strides=list(strides), dilations=list(dilations), pads=[ph[0], pw[0], ph[1], pw[1]])
+    if depthwise:
+        w = e.op("Reshape", [e.op("Transpose", [w], perm=[2, 3, 0, 1]), e.ints([c * m, 1, kh, kw])])
+    else:
+        w = e.op("Transpose", [w], perm=[3, 2, 0, 1])
+    y = e.op("Conv", [e.op("Transpose", [x], perm=[0, 3, 1, 2]), w], strides=list(strides),
+             dilations=list(dilations), pads=[ph[0], pw[0], ph[1], pw[1]], group=c if depthwise else 1)
     return e.op("Transpose", [y], perm=[0, 2, 3, 1])
+
+
+def _depthwise_conv2d(e, node, x, w, **attrs):
+    return _conv2d(e, node, x, w, depthwise=True, **attrs)
 
 
 LOWERINGS = {
@@ -397,4 +406,5 @@ LOWERINGS = {
     "top_k_indices": _top_k_indices,
     # images: conv2d and pooling are built on it
     "extract_patches": _extract_patches, "conv2d": _conv2d,
+    "depthwise_conv2d": _depthwise_conv2d,
 }
