@@ -11,7 +11,7 @@ import pytest
 import tapeflow as tf
 from tapeflow.runtime import registry
 from tapeflow.runtime.ops import array_ops as A
-from tapeflow.runtime.ops import conv_ops, gather_ops, indexing, join_ops
+from tapeflow.runtime.ops import conv_ops, conv_variants, gather_ops, indexing, join_ops
 from tapeflow.runtime.registry import bind
 
 from conftest import check_grads, run_traced
@@ -332,6 +332,17 @@ def np_depthwise(x, w, stride, padding):
     return np.concatenate([np_conv2d(x[..., i:i + 1], w[:, :, i:i + 1, :], stride, padding) for i in range(c)], -1)
 
 
+def _np_depthwise_filter_grad(x, g, ksize, stride, padding):
+    """d sum(depthwise(x, w) * g) / dw, one filter entry at a time (the op is linear in w)."""
+    c, m = x.shape[3], g.shape[3] // x.shape[3]
+    out = np.zeros(ksize + (c, m))
+    for idx in np.ndindex(out.shape):
+        e = np.zeros(out.shape)
+        e[idx] = 1
+        out[idx] = np.sum(np_depthwise(x, e, stride, padding) * g)
+    return out
+
+
 def np_pool(x, k, stride, padding, reduce):
     n, h, wd, c = x.shape
     if padding == "SAME":
@@ -371,6 +382,12 @@ ROWS.update({
                                   lambda x, w, s=s, p=p: np_depthwise(x, w, s, p),
                                   [rand((2, 5, 4, 2)), rand((3, 2, 2, m))], wrt=(0, 1))
                              for s, p, m in ((1, "SAME", 1), (1, "VALID", 2), (2, "SAME", 2), (2, "VALID", 1))], True),
+    "depthwise_filter_grad": Row([Case(lambda x, g, s=s, p=p: bind(conv_variants.DEPTHWISE_FILTER_GRAD, (x, g),
+                                                                dict(_PATCH_ATTRS, ksize=(3, 2), strides=(s, s),
+                                                                     padding=p, multiplier=2)),
+                                       lambda x, g, s=s, p=p: _np_depthwise_filter_grad(x, g, (3, 2), s, p),
+                                       [rand((2, 5, 4, 2)), rand(shape)], wrt=(0, 1))
+                                  for s, p, shape in ((1, "SAME", (2, 5, 4, 4)), (2, "VALID", (2, 2, 2, 4)))], True),
     "extract_patches": Row([Case(lambda x, p=p: tf.nn.max_pool2d(x, 2, 2, p),
                                  lambda x, p=p: np_pool(x, 2, 2, p, np.max), [rand((2, 5, 4, 1))], wrt=(0,))
                             for p in ("SAME", "VALID")]

@@ -9,9 +9,10 @@ depthwise_conv2d is a primitive: a sum over the window's taps of the shifted
 image times each tap's (C, M) weights, accumulated in place (an einsum over the
 patches runs NumPy's generic loop, several times slower).  Its input gradient is
 a depthwise convolution of the gradient with the flipped filters (stride 1) or
-the windows summed back with patches_grad; the filter gradient a sum over the
-product of the patches and the gradient.  All of it primitives, so gradients of
-any order follow.
+the windows summed back with patches_grad; the filter gradient a primitive of its
+own (one pass per tap: the product of patches and gradient is window-sized, and
+a compiled kernel reducing it over the leading axes is slow).  Their VJPs are made
+of these primitives, so gradients of any order follow.
 """
 from .. import dtypes
 from ..errors import with_location
@@ -130,23 +131,48 @@ def _depthwise_rule(x, w, strides, dilations, padding):
 
 
 def _depthwise_vjp(g, out, x, w, strides, dilations, padding):
+    attrs = {"ksize": tuple(w.shape.dims[:2]), "strides": strides, "dilations": dilations, "padding": padding,
+             "pad_value": 0}
+    # Deferred (see tape._play_back): the input of a first layer is data and needs no gradient.
+    return (lambda: _depthwise_input_grad(g, x, w, attrs)), (lambda: _depthwise_filter_grad(x, g, w.shape.dims, attrs))
+
+
+def _depthwise_input_grad(g, x, w, attrs):
     kh, kw, c, m = w.shape.dims
-    attrs = {"ksize": (kh, kw), "strides": strides, "dilations": dilations, "padding": padding, "pad_value": 0}
-    n, oh, ow = out.shape.dims[:3]
-    g7 = A.reshape(g, [-1, oh, ow, 1, 1, c, m])  # against the windows (N, OH, OW, KH, KW, C, M)
+    pads = C._flip_pads(x, attrs)
+    if pads is None:
+        oh, ow = g.shape.dims[1:3]
+        windows = A.reshape(g, [-1, oh, ow, 1, 1, c, m]) * w  # (N, OH, OW, KH, KW, C, M)
+        return bind(C.PATCHES_GRAD, (_sum_multiplier(windows, m), x), attrs)
+    flipped = A.reshape(J.reverse(w, [0, 1]), [kh, kw, c * m, 1])
+    y = bind(DEPTHWISE, (g, flipped), {"strides": (1, 1), "dilations": attrs["dilations"], "padding": pads})
+    return _sum_multiplier(A.reshape(y, [-1, *x.shape.dims[1:3], c, m]), m)
 
-    def input_grad():
-        pads = C._flip_pads(x, attrs)
-        if pads is None:
-            return bind(C.PATCHES_GRAD, (_sum_multiplier(g7 * w, m), x), attrs)
-        flipped = A.reshape(J.reverse(w, [0, 1]), [kh, kw, c * m, 1])
-        y = bind(DEPTHWISE, (g, flipped), {"strides": (1, 1), "dilations": dilations, "padding": pads})
-        return _sum_multiplier(A.reshape(y, [-1, *x.shape.dims[1:3], c, m]), m)
 
-    def filter_grad():
-        patches = A.expand_dims(bind(C.EXTRACT_PATCHES, (x,), attrs), -1)
-        return RD.reduce_sum(patches * g7, [0, 1, 2])
-    return input_grad, filter_grad  # deferred: see tape._play_back
+def _depthwise_filter_grad(x, g, wshape, attrs):
+    return bind(DEPTHWISE_FILTER_GRAD, (x, g), dict(attrs, multiplier=wshape[3]))
+
+
+def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value, multiplier):
+    patches = C._patches_impl(xp, x, ksize, strides, dilations, padding, 0)  # a view
+    n, oh, ow, kh, kw, c = patches.shape
+    g5 = g.reshape(n, oh, ow, c, multiplier)
+    out = xp.empty((kh, kw, c, multiplier), dtype=g.dtype)
+    for i in range(kh):  # one pass per tap over the image, no window-sized product
+        for j in range(kw):
+            out[i, j] = xp.einsum("nhwc,nhwcm->cm", patches[:, :, :, i, j], g5)
+    return out
+
+
+def _filter_grad_rule(x, g, ksize, multiplier, **attrs):
+    return Aval((ksize[0], ksize[1], x.shape[3], multiplier), g.dtype)
+
+
+def _filter_grad_vjp(gw, out, x, g, ksize, strides, dilations, padding, pad_value, multiplier):
+    # <filter_grad(x, g), gw> = <depthwise(x, gw), g>: both are linear in each operand.
+    attrs = {"ksize": ksize, "strides": strides, "dilations": dilations, "padding": padding, "pad_value": 0}
+    return ((lambda: _depthwise_input_grad(g, x, gw, attrs)),
+            (lambda: bind(DEPTHWISE, (x, gw), {"strides": strides, "dilations": dilations, "padding": padding})))
 
 
 def _sum_multiplier(y, m):
@@ -155,6 +181,8 @@ def _sum_multiplier(y, m):
 
 
 DEPTHWISE = defprim("depthwise_conv2d", _depthwise_impl, _depthwise_rule, _depthwise_vjp)
+# The filter gradient: (x, gradient) -> (KH, KW, C, M); attrs those of extract_patches.
+DEPTHWISE_FILTER_GRAD = defprim("depthwise_filter_grad", _filter_grad_impl, _filter_grad_rule, _filter_grad_vjp)
 
 
 def depthwise(x, w, strides, dilations, padding):
