@@ -13,7 +13,7 @@ TensorFlow run the same source on the same weights (NumPy, seeded).  Variants:
 tapeflow eager, tapeflow `function`, TensorFlow eager, `tf.function`.  TensorFlow
 runs in a subprocess (`--worker tf`, with /work/tfenv/bin/python or $TF_PYTHON)
 when it is found; tapeflow in another (`--worker tapeflow`).  The two workers
-take turns (`--rounds`, default 2), each timing every variant of every workload
+take turns (`--rounds`, default 1), each timing every variant of every workload
 round-robin for `--budget` seconds, and the best median of each variant is kept, so
 a machine that gets busier or quieter weighs on both sides alike.  `--baseline PY`
 adds the columns of another tapeflow (a checkout installed in PY's environment,
@@ -21,7 +21,7 @@ labelled "before"); `--threads N` sets every library's thread pools to N.  Befor
 every variant's first 3 steps (losses and updated weights) are checked against
 tapeflow eager's.
 
-Run: .venv/bin/python benchmarks/conv_step.py [--budget 3] [--rounds 2] [--only cnn]
+Run: .venv/bin/python benchmarks/conv_step.py [--budget 2] [--rounds 1] [--only cnn] [--quick]
                                              [--threads 1] [--baseline /path/to/python]
 """
 import argparse
@@ -212,11 +212,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--worker", choices=["tf", "tapeflow"])
     ap.add_argument("--only", default=",".join(WORKLOADS))
-    ap.add_argument("--budget", type=float, default=3.0)
-    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--budget", type=float, default=2.0)
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="the CNN and ResNet rows, minimal samples")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--baseline", default="", help="a python whose tapeflow gives the 'before' columns")
     args = ap.parse_args()
+    if args.quick:
+        args.only, args.budget = "cnn,resnet", 0.0
     names = [n for n in args.only.split(",") if n]
     if args.worker:
         return worker(args.worker, names, args.budget)

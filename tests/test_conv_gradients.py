@@ -69,14 +69,14 @@ def test_flipped_filter_route_equals_windows_route(op, shape, kshape, s, p, d, m
             y = op(x, w, s, p, d)
         return tape.gradient(y, x, output_gradients=g).numpy()
     flipped = input_grad()
-    monkeypatch.setattr(conv_ops, "_flip_pads", lambda x, attrs: None)  # force the windows' route
+    monkeypatch.setattr(conv_ops, "flip_pads", lambda x, attrs: None)  # force the windows' route
     np.testing.assert_allclose(flipped, input_grad(), rtol=1e-12, atol=1e-12)
 
 
 def test_input_gradient_is_built_only_when_needed(monkeypatch):
     built = []
-    route = conv_ops._conv_input_grad
-    monkeypatch.setattr(conv_ops, "_conv_input_grad", lambda *a: built.append(1) or route(*a))
+    route = conv_ops.conv_input_grad
+    monkeypatch.setattr(conv_ops, "conv_input_grad", lambda *a: built.append(1) or route(*a))
     x, w = (tf.constant(a, tf.float32) for a in _case((2, 6, 6, 3), (3, 3, 3, 4)))
     kernel = tf.Variable(w)
     with tf.GradientTape(persistent=True) as tape:

@@ -37,7 +37,7 @@ def _out_size(size, k, stride, dilation, padding):
     return out, (total // 2, total - total // 2)
 
 
-def _geometry(shape, ksize, strides, dilations, padding):
+def geometry(shape, ksize, strides, dilations, padding):
     """padding: "SAME", "VALID" or explicit ((top, bottom), (left, right))."""
     (oh, ph), (ow, pw) = (_out_size(shape[1 + i], ksize[i], strides[i], dilations[i], _axis_pad(padding, i))
                           for i in (0, 1))
@@ -48,8 +48,8 @@ def _axis_pad(padding, i):
     return padding if isinstance(padding, str) else padding[i]
 
 
-def _patches_impl(xp, x, ksize, strides, dilations, padding, pad_value):
-    oh, ow, ph, pw = _geometry(x.shape, ksize, strides, dilations, padding)
+def patches_view(xp, x, ksize, strides, dilations, padding, pad_value):
+    oh, ow, ph, pw = geometry(x.shape, ksize, strides, dilations, padding)
     if ph != (0, 0) or pw != (0, 0):
         x = xp.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=pad_value)
     sn, sh, sw, sc = x.strides
@@ -60,7 +60,7 @@ def _patches_impl(xp, x, ksize, strides, dilations, padding, pad_value):
 
 def _patches_grad_impl(xp, g, like, ksize, strides, dilations, padding, pad_value):
     n, h, w, c = like.shape
-    oh, ow, ph, pw = _geometry(like.shape, ksize, strides, dilations, padding)
+    oh, ow, ph, pw = geometry(like.shape, ksize, strides, dilations, padding)
     out = xp.zeros((n, h + sum(ph), w + sum(pw), c), dtype=g.dtype)
     for i in range(ksize[0]):
         r0 = i * dilations[0]
@@ -71,7 +71,7 @@ def _patches_grad_impl(xp, g, like, ksize, strides, dilations, padding, pad_valu
     return out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :]
 
 
-def _patches_rule(x, ksize, strides, dilations, padding, pad_value):
+def patches_rule(x, ksize, strides, dilations, padding, pad_value):
     if len(x.shape) != 4:
         raise ValueError(f"expects a rank-4 NHWC tensor, got shape {list(x.shape)}")
     n, h, w, c = x.shape
@@ -80,7 +80,7 @@ def _patches_rule(x, ksize, strides, dilations, padding, pad_value):
     return Aval((n, oh, ow, ksize[0], ksize[1], c), x.dtype)
 
 
-EXTRACT_PATCHES = defprim("extract_patches", _patches_impl, _patches_rule,
+EXTRACT_PATCHES = defprim("extract_patches", patches_view, patches_rule,
                           lambda g, out, x, **attrs: bind(PATCHES_GRAD, (g, x), attrs))
 # The transpose of extract_patches: windows summed back onto the image.  Its own transpose
 # is the linear part of extract_patches, which pads with zeros whatever the forward
@@ -94,7 +94,7 @@ PATCHES_GRAD = defprim("patches_grad", _patches_grad_impl,
 # --- conv2d: im2col + GEMM ---------------------------------------------------------------
 def _conv_impl(xp, x, w, strides, dilations, padding):
     kh, kw, c, o = w.shape
-    cols = _patches_impl(xp, x, (kh, kw), strides, dilations, padding, 0)
+    cols = patches_view(xp, x, (kh, kw), strides, dilations, padding, 0)
     n, oh, ow = cols.shape[:3]
     # The reshape copies the windows once (a view when they are already rows: 1x1, stride 1).
     y = xp.matmul(cols.reshape(n * oh * ow, kh * kw * c), w.reshape(kh * kw * c, o))
@@ -106,7 +106,7 @@ def _conv_rule(x, w, strides, dilations, padding):
         raise TypeError(f"dtypes {x.dtype.name} and {w.dtype.name} do not match")
     if len(w.shape) != 4 or w.shape[0] is None or w.shape[1] is None:
         raise ValueError(f"filters must be rank 4 (HWIO) with known height and width, got {list(w.shape)}")
-    n, oh, ow = _patches_rule(x, w.shape[:2], strides, dilations, padding, 0).shape[:3]
+    n, oh, ow = patches_rule(x, w.shape[:2], strides, dilations, padding, 0).shape[:3]
     return Aval((n, oh, ow, w.shape[3]), x.dtype)
 
 
@@ -114,10 +114,10 @@ def _conv_vjp(g, out, x, w, strides, dilations, padding):
     ksize = tuple(w.shape.dims[:2])
     attrs = {"ksize": ksize, "strides": strides, "dilations": dilations, "padding": padding, "pad_value": 0}
     # Deferred (see tape._play_back): the input of a first layer is data and needs no gradient.
-    return (lambda: _conv_input_grad(g, x, w, attrs)), (lambda: _conv_filter_grad(g, x, w, attrs))
+    return (lambda: conv_input_grad(g, x, w, attrs)), (lambda: _conv_filter_grad(g, x, w, attrs))
 
 
-def _flip_pads(x, attrs):
+def flip_pads(x, attrs):
     """The padding under which the correlation of the output gradient with the flipped
     filters gives back the input's extent: (span - 1) minus the forward's padding, on
     each side.
@@ -125,14 +125,14 @@ def _flip_pads(x, attrs):
     h, wd = x.shape.dims[1:3]
     if attrs["strides"] != (1, 1) or h is None or wd is None:
         return None
-    _, _, ph, pw = _geometry(x.shape.dims, attrs["ksize"], (1, 1), attrs["dilations"], attrs["padding"])
+    _, _, ph, pw = geometry(x.shape.dims, attrs["ksize"], (1, 1), attrs["dilations"], attrs["padding"])
     spans = [(k - 1) * d for k, d in zip(attrs["ksize"], attrs["dilations"])]
     pads = tuple((s - p[0], s - p[1]) for s, p in zip(spans, (ph, pw)))
     return pads if min(min(p) for p in pads) >= 0 else None
 
 
-def _conv_input_grad(g, x, w, attrs):
-    pads = _flip_pads(x, attrs)
+def conv_input_grad(g, x, w, attrs):
+    pads = flip_pads(x, attrs)
     if pads is None:
         windows = L.tensordot(g, w, [[3], [3]])  # (N, OH, OW, KH, KW, C)
         return bind(PATCHES_GRAD, (windows, x), attrs)

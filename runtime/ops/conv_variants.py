@@ -97,7 +97,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
     attrs = {"ksize": (w.shape[0], w.shape[1]), "strides": C._pair(strides, "strides", "conv2d_transpose", cl),
              "dilations": C._pair(dilations, "dilations", "conv2d_transpose", cl),
              "padding": C._padding(padding, "conv2d_transpose"), "pad_value": 0}
-    expect = C._patches_rule(Aval(like.shape.dims, like.dtype), **attrs).shape
+    expect = C.patches_rule(Aval(like.shape.dims, like.dtype), **attrs).shape
     if like.shape[3] not in (None, w.shape[2]) or any(
             a is not None and b is not None and a != b for a, b in zip(expect[1:3], y.shape.dims[1:3])):
         raise ValueError(with_location(
@@ -109,7 +109,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
 
 def _depthwise_impl(xp, x, w, strides, dilations, padding):
     kh, kw, c, m = w.shape
-    patches = C._patches_impl(xp, x, (kh, kw), strides, dilations, padding, 0)  # a view
+    patches = C.patches_view(xp, x, (kh, kw), strides, dilations, padding, 0)  # a view
     n, oh, ow = patches.shape[:3]
     out = xp.empty((n, oh, ow, c, m), dtype=xp.result_type(x, w))
     tmp = xp.empty_like(out)
@@ -126,7 +126,7 @@ def _depthwise_rule(x, w, strides, dilations, padding):
         raise TypeError(f"dtypes {x.dtype.name} and {w.dtype.name} do not match")
     if len(w.shape) != 4 or None in w.shape:
         raise ValueError(f"filters must be rank 4 (HW in multiplier) of known shape, got {list(w.shape)}")
-    n, oh, ow = C._patches_rule(x, w.shape[:2], strides, dilations, padding, 0).shape[:3]
+    n, oh, ow = C.patches_rule(x, w.shape[:2], strides, dilations, padding, 0).shape[:3]
     return Aval((n, oh, ow, w.shape[2] * w.shape[3]), x.dtype)
 
 
@@ -139,7 +139,7 @@ def _depthwise_vjp(g, out, x, w, strides, dilations, padding):
 
 def _depthwise_input_grad(g, x, w, attrs):
     kh, kw, c, m = w.shape.dims
-    pads = C._flip_pads(x, attrs)
+    pads = C.flip_pads(x, attrs)
     if pads is None:
         oh, ow = g.shape.dims[1:3]
         windows = A.reshape(g, [-1, oh, ow, 1, 1, c, m]) * w  # (N, OH, OW, KH, KW, C, M)
@@ -154,7 +154,7 @@ def _depthwise_filter_grad(x, g, wshape, attrs):
 
 
 def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value, multiplier):
-    patches = C._patches_impl(xp, x, ksize, strides, dilations, padding, 0)  # a view
+    patches = C.patches_view(xp, x, ksize, strides, dilations, padding, 0)  # a view
     n, oh, ow, kh, kw, c = patches.shape
     g5 = g.reshape(n, oh, ow, c, multiplier)
     out = xp.empty((kh, kw, c, multiplier), dtype=g.dtype)

@@ -326,8 +326,8 @@ def _extract_patches(e, node, x, ksize, strides, dilations, padding, pad_value):
     _, oh, ow, kh, kw, _ = node.avals[0].shape
     if None in (h, w, oh, ow):
         e.fail("makes image patches of unknown height or width; export with known spatial dims")
-    from tapeflow.runtime.ops.conv_ops import _geometry
-    _, _, ph, pw = _geometry((0, h, w, c), ksize, strides, dilations, padding)
+    from tapeflow.runtime.ops.conv_ops import geometry
+    _, _, ph, pw = geometry((0, h, w, c), ksize, strides, dilations, padding)
     if ph != (0, 0) or pw != (0, 0):
         pads = [0, ph[0], pw[0], 0, 0, ph[1], pw[1], 0]
         x = e.op("Pad", [x, e.ints(pads), e.const(np.asarray(pad_value, _dtype_of(e, node).np))], mode="constant")
@@ -350,8 +350,8 @@ def _conv2d(e, node, x, w, strides, dilations, padding, depthwise=False):
     kh, kw, _, m = e.aval(node.inputs[1]).shape
     if None in (h, wd):
         e.fail("convolves an image of unknown height or width; export with known spatial dims")
-    from tapeflow.runtime.ops.conv_ops import _geometry
-    _, _, ph, pw = _geometry((0, h, wd, c), (kh, kw), strides, dilations, padding)
+    from tapeflow.runtime.ops.conv_ops import geometry
+    _, _, ph, pw = geometry((0, h, wd, c), (kh, kw), strides, dilations, padding)
     if depthwise:
         w = e.op("Reshape", [e.op("Transpose", [w], perm=[2, 3, 0, 1]), e.ints([c * m, 1, kh, kw])])
     else:
