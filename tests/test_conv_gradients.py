@@ -23,6 +23,19 @@ GEOMETRIES = [
 ]
 
 
+@pytest.mark.parametrize("shape, strides, padding, expect", [
+    ((1, 5, 6, 2), (1, 1), "SAME", ((1, 1), (1, 1))),
+    ((1, 5, 6, 2), (1, 1), "VALID", ((2, 2), (2, 2))),
+    ((1, 5, 6, 2), (2, 2), "SAME", None),  # strided: the windows' route
+    ((1, 2, 6, 2), (1, 1), "VALID", None),  # a window larger than the image: empty output
+    ((1, None, 6, 2), (1, 1), "SAME", None),  # unknown height
+])
+def test_flip_pads(shape, strides, padding, expect):
+    x = tf.TensorSpec(shape, tf.float32)
+    attrs = {"ksize": (3, 3), "strides": strides, "dilations": (1, 1), "padding": padding}
+    assert conv_ops.flip_pads(x, attrs) == expect
+
+
 def _case(shape, kshape):
     return RNG.standard_normal(shape), RNG.standard_normal(kshape)
 

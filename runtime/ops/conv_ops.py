@@ -120,12 +120,14 @@ def _conv_vjp(g, out, x, w, strides, dilations, padding):
 def flip_pads(x, attrs):
     """The padding under which the correlation of the output gradient with the flipped
     filters gives back the input's extent: (span - 1) minus the forward's padding, on
-    each side.
-    None when that route does not apply (strided, unknown spatial size, cropping)."""
+    each side.  None when that route does not apply: strided, unknown spatial size, an
+    empty output (its size was clamped at 0) or a padding past span - 1 (cropping)."""
     h, wd = x.shape.dims[1:3]
     if attrs["strides"] != (1, 1) or h is None or wd is None:
         return None
-    _, _, ph, pw = geometry(x.shape.dims, attrs["ksize"], (1, 1), attrs["dilations"], attrs["padding"])
+    oh, ow, ph, pw = geometry(x.shape.dims, attrs["ksize"], (1, 1), attrs["dilations"], attrs["padding"])
+    if oh == 0 or ow == 0:
+        return None
     spans = [(k - 1) * d for k, d in zip(attrs["ksize"], attrs["dilations"])]
     pads = tuple((s - p[0], s - p[1]) for s, p in zip(spans, (ph, pw)))
     return pads if min(min(p) for p in pads) >= 0 else None
