@@ -19,7 +19,10 @@ a machine that gets busier or quieter weighs on both sides alike.  `--baseline P
 adds the columns of another tapeflow (a checkout installed in PY's environment,
 labelled "before"); `--threads N` sets every library's thread pools to N.  Before timing,
 every variant's first 3 steps (losses and updated weights) are checked against
-tapeflow eager's.
+tapeflow eager's.  Each step's CPU time (user + system, all threads:
+`time.process_time`) is shown next to its wall time: on a machine with more
+runnable processes than cores the wall time mostly measures the scheduler's
+share, the CPU time the work done (page faults of fresh large arrays included).
 
 Run: .venv/bin/python benchmarks/conv_step.py [--budget 2] [--rounds 1] [--only cnn] [--quick]
                                              [--threads 1] [--baseline /path/to/python]
@@ -172,14 +175,17 @@ def worker(lib, names, budget):
         variants = _variants(tf, name)
         values = _check_values(tf, name, variants)
         samples = {mode: [] for mode in variants}
+        cpu = {mode: [] for mode in variants}
         end = time.perf_counter() + budget
         while time.perf_counter() < end or min(len(s) for s in samples.values()) < 5:
             for mode, (step, args, _) in variants.items():
-                t0 = time.perf_counter()
+                c0, t0 = time.process_time(), time.perf_counter()
                 float(step(*args))
                 samples[mode].append(time.perf_counter() - t0)
+                cpu[mode].append(time.process_time() - c0)
         result[name] = {mode: {"median": float(np.median(s)), "min": float(np.min(s)), "n": len(s),
-                               "values": values[mode]} for mode, s in samples.items()}
+                               "cpu": float(np.median(cpu[mode])), "values": values[mode]}
+                        for mode, s in samples.items()}
     print("RESULT " + json.dumps(result))
 
 
@@ -239,12 +245,14 @@ def main():
     for name in names:
         ref = best[(name, "tapeflow eager")]
         tf_ref = best.get((name, "tf function"))
-        print(f"\n{name}: ms per step (median; min), ratio to tf.function")
+        print(f"\n{name}: wall ms per step (median; min), ratio to tf.function; CPU ms per step (median), ratio")
         for key in sorted(k for k in best if k[0] == name):
             rec = best[key]
             ratio = f"x{rec['median'] / tf_ref['median']:.2f}" if tf_ref else ""
+            cpu_ratio = f"x{rec['cpu'] / tf_ref['cpu']:.2f}" if tf_ref else ""
             print(f"  {key[1]:18s} {rec['median'] * 1e3:8.2f} ms ({rec['min'] * 1e3:7.2f}) {ratio:>7s}  "
-                  f"n={rec['n']:<4d} max rel diff vs tapeflow eager {_agree(ref['values'], rec['values']):.1e}")
+                  f"cpu {rec['cpu'] * 1e3:8.2f} ms {cpu_ratio:>7s}  n={rec['n']:<3d} "
+                  f"max rel diff vs tapeflow eager {_agree(ref['values'], rec['values']):.1e}")
 
 
 if __name__ == "__main__":

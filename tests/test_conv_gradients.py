@@ -119,3 +119,31 @@ def test_compiled_step_equals_eager():
     compiled = tf.function(make())(tf.constant(x))
     for a, b in zip(eager, compiled):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_im2col_scratch_reuse_across_shapes_dtypes_and_threads():
+    """conv2d's reused im2col buffer: every call equals a fresh computation, whatever
+    ran before it (larger, smaller, another dtype) or beside it in another thread."""
+    import threading
+    cases = [_case((2, 9, 9, 3), (3, 3, 3, 4)), _case((1, 4, 5, 2), (2, 2, 2, 3)), _case((3, 12, 10, 4), (3, 3, 4, 2))]
+    cases = [(x.astype(dt), w.astype(dt)) for dt in (np.float32, np.float64) for x, w in cases]
+
+    def reference(x, w):
+        cols = conv_ops.patches_view(np, x, w.shape[:2], (1, 1), (1, 1), "SAME", 0)
+        return np.ascontiguousarray(cols).reshape(-1, np.prod(w.shape[:3])) @ w.reshape(-1, w.shape[3])
+
+    want = [reference(x, w) for x, w in cases]
+    results = {}
+
+    def run(key, order):
+        results[key] = {i: tf.nn.conv2d(cases[i][0], cases[i][1], 1, "SAME").numpy() for i in order}
+    threads = [threading.Thread(target=run, args=(k, order)) for k, order in
+               enumerate([range(6), range(5, -1, -1), [2, 0, 4, 1, 5, 3]])]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    run("serial", [1, 2, 0, 3, 5, 4])
+    for got in results.values():
+        for i, y in got.items():
+            np.testing.assert_array_equal(y.reshape(want[i].shape), want[i])

@@ -13,6 +13,8 @@ into an image-sized (N*OH*OW, KH*KW*C) buffer, then col2im); strided ones take t
 windows' route; the filter gradient is im2col^T @ gradient.  All of it is made of
 primitives, so gradients of any order follow.
 """
+import threading
+
 import numpy as np
 
 from ..errors import bad_shape_error, with_location
@@ -92,12 +94,38 @@ PATCHES_GRAD = defprim("patches_grad", _patches_grad_impl,
 
 
 # --- conv2d: im2col + GEMM ---------------------------------------------------------------
+class _Scratch(threading.local):
+    """One im2col buffer per thread, reused by every conv2d call: a fresh array of that
+    size costs a page fault per page on first touch, more than its copy.  The rows are
+    consumed by the GEMM before the call returns (its output is a new array), so no
+    result ever aliases it; buffers over SCRATCH_LIMIT bytes are not kept."""
+    buf = None
+
+
+_SCRATCH = _Scratch()
+SCRATCH_LIMIT = 1 << 28
+
+
+def _rows(xp, windows, strides):
+    """(N, OH, OW, KH, KW, C) windows -> contiguous (N*OH*OW, KH*KW*C) rows."""
+    n, oh, ow, kh, kw, c = windows.shape
+    shape = (n * oh * ow, kh * kw * c)
+    if xp is not np or (kh * kw == 1 and strides == (1, 1)) or windows.nbytes > SCRATCH_LIMIT:
+        return windows.reshape(shape)  # 1x1, stride 1: already rows (a view of a C-order image)
+    buf = _SCRATCH.buf
+    if buf is None or buf.dtype != windows.dtype or buf.size < windows.size:
+        buf = _SCRATCH.buf = None  # let the old one go before the new one is made
+        buf = _SCRATCH.buf = np.empty(windows.size, windows.dtype)
+    rows = buf[:windows.size].reshape(windows.shape)
+    np.copyto(rows, windows)
+    return rows.reshape(shape)
+
+
 def _conv_impl(xp, x, w, strides, dilations, padding):
     kh, kw, c, o = w.shape
-    cols = patches_view(xp, x, (kh, kw), strides, dilations, padding, 0)
-    n, oh, ow = cols.shape[:3]
-    # The reshape copies the windows once (a view when they are already rows: 1x1, stride 1).
-    y = xp.matmul(cols.reshape(n * oh * ow, kh * kw * c), w.reshape(kh * kw * c, o))
+    windows = patches_view(xp, x, (kh, kw), strides, dilations, padding, 0)
+    n, oh, ow = windows.shape[:3]
+    y = xp.matmul(_rows(xp, windows, strides), w.reshape(kh * kw * c, o))
     return y.reshape(n, oh, ow, o)
 
 
