@@ -171,9 +171,21 @@ def conv_input_grad(g, x, w, attrs):
 
 
 def _conv_filter_grad(g, x, w, attrs):
+    """dW[a, b, c, o] = sum over n, i, j of x_padded[n, i*s + a*d, j*s + b*d, c] g[n, i, j, o]:
+    itself a conv2d (so its im2col goes through the reused buffer) of the image as
+    (C, H, W, N) with the gradient as (OH, OW, N, O) filters, strides and dilations
+    swapped; its output can overhang (KH, KW) by the rows the forward's stride skipped."""
     kh, kw, c, o = w.shape.dims
-    cols = A.reshape(bind(EXTRACT_PATCHES, (x,), attrs), [-1, kh * kw * c])
-    return A.reshape(L.matmul(cols, A.reshape(g, [-1, o]), transpose_a=True), [kh, kw, c, o])
+    oh, ow = g.shape.dims[1:3]
+    if None in (oh, ow) or None in x.shape.dims[1:3]:
+        cols = A.reshape(bind(EXTRACT_PATCHES, (x,), attrs), [-1, kh * kw * c])
+        return A.reshape(L.matmul(cols, A.reshape(g, [-1, o]), transpose_a=True), [kh, kw, c, o])
+    _, _, ph, pw = geometry(x.shape.dims, (kh, kw), attrs["strides"], attrs["dilations"], attrs["padding"])
+    y = bind(CONV2D, (A.transpose(x, [3, 1, 2, 0]), A.transpose(g, [1, 2, 0, 3])),
+             {"strides": attrs["dilations"], "dilations": attrs["strides"], "padding": (ph, pw)})
+    if y.shape.dims[1:3] != (kh, kw):
+        y = y[:, :kh, :kw, :]
+    return A.transpose(y, [1, 2, 0, 3])
 
 
 CONV2D = defprim("conv2d", _conv_impl, _conv_rule, _conv_vjp)
