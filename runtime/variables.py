@@ -90,7 +90,7 @@ class Variable(TensorBase):
         g = state.graph
         t = self._value if g is None else g.read_variable(self)
         if state.tapes:
-            t = _record_read(self, t)
+            t = record_read(self, t)
         return t
 
     read_value = value
@@ -200,7 +200,7 @@ class Variable(TensorBase):
         raise TypeError("Variables are not picklable; use tf.train.Checkpoint")
 
 
-def _record_read(var, t):
+def record_read(var, t):
     """A read while tapes are active: auto-watch trainable variables, and record
     an identity from the variable to a fresh tensor so gradients reach `var`."""
     hit = False
