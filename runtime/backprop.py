@@ -92,7 +92,7 @@ class GradientTape:
         if watcher is not None:
             def ready(k, g):  # noqa: E306 - the watcher sees only floating sources' gradients
                 watcher.ready(k, g if k is None or flat_sources[k].dtype.is_inexact else None)
-        grads = backprop(tape, targets, out_grads, flat_sources, ready)
+        grads = backprop(tape, targets, out_grads, flat_sources, ready, keep_slices=True)
         # TF differentiates only floating and complex sources: an integer source's gradient is None.
         grads = [g if s.dtype.is_inexact else None for g, s in zip(grads, flat_sources)]
         if watcher is not None:

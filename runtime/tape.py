@@ -93,7 +93,14 @@ class pause:
         state.tapes[:] = self.saved
 
 
-def backprop(tape, targets, output_grads, sources, on_ready=None):
+# Rules that give a gradient as tf.IndexedSlices (runtime/indexed_slices.py): primitive
+# name -> fn(g, out, *inputs, **attrs) -> input gradients, or None for the dense VJP.
+SPARSE_VJPS = {}
+# Primitives whose VJP passes IndexedSlices through (TensorFlow's: identity, cast).
+_SLICES_PASS = ("identity", "cast")
+
+
+def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=False):
     """Gradients of sum(targets * output_grads) with respect to each source
     (a list aligned with `sources`, None where unconnected).
 
@@ -101,7 +108,10 @@ def backprop(tape, targets, output_grads, sources, on_ready=None):
     (after the last record that reads it has been played back), before the rest
     of the backward pass: tf.distribute starts all-reducing buckets there.  It is
     also called as on_ready(None, None) after every other record (a chance to
-    move started all-reduces along)."""
+    move started all-reduces along).
+
+    keep_slices: a source's gradient may be IndexedSlices (GradientTape.gradient);
+    otherwise every gradient is dense."""
     from .ops import math_ops, array_ops  # ops stand on the tape's records
 
     # Forward reachability from the sources keeps only records on a path.
@@ -137,14 +147,26 @@ def backprop(tape, targets, output_grads, sources, on_ready=None):
             _play_back(relevant[i], grads, reachable, array_ops, math_ops)
             if on_ready is not None:
                 for k in finals.get(i, ()):
-                    on_ready(k, grads.get(id(sources[k])))
+                    on_ready(k, _dense(grads.get(id(sources[k]))))
                 if i not in finals:
                     on_ready(None, None)
     if on_ready is not None:
         for k in range(len(sources)):
             if k not in first_use:
-                on_ready(k, grads.get(id(sources[k])))
-    return [grads.get(id(s)) for s in sources]
+                on_ready(k, _dense(grads.get(id(sources[k]))))
+    out = [grads.get(id(s)) for s in sources]
+    return out if keep_slices else [_dense(g) for g in out]
+
+
+def _is_slices(g):
+    return getattr(type(g), "_is_indexed_slices", False)
+
+
+def _dense(g):
+    if _is_slices(g):
+        from . import indexed_slices
+        return indexed_slices.to_dense(g)
+    return g
 
 
 def _play_back(rec, grads, reachable, array_ops, math_ops):
@@ -155,7 +177,23 @@ def _play_back(rec, grads, reachable, array_ops, math_ops):
     prim = rec.prim
     if prim.vjp is None:
         return  # not differentiable: no gradient flows (argmax, comparisons, ...)
-    if prim.multiple_results:
+    if any(_is_slices(g) for g in gs):
+        if prim.name in _SLICES_PASS:
+            g, x = gs[0], rec.inputs[0]
+            if prim.name == "cast":
+                values = prim.vjp(g.values, None, x, **rec.attrs)
+                if values is None:
+                    return
+                g = g.with_values(values)
+            if id(x) in reachable:
+                _accumulate(grads, id(x), g, math_ops)
+            return
+        gs = [_dense(g) for g in gs]
+    sparse = SPARSE_VJPS.get(prim.name)
+    in_grads = sparse(gs[0], rec.outputs[0], *rec.inputs, **rec.attrs) if sparse is not None else None
+    if in_grads is not None:
+        pass  # the sparse rule applied
+    elif prim.multiple_results:
         gs = tuple(g if g is not None else array_ops.zeros_like(o)
                    for g, o in zip(gs, rec.outputs))
         in_grads = prim.vjp(gs, rec.outputs, *rec.inputs, **rec.attrs)
@@ -166,13 +204,20 @@ def _play_back(rec, grads, reachable, array_ops, math_ops):
     for x, gx in zip(rec.inputs, in_grads):
         if gx is None or id(x) not in reachable:
             continue
-        gx = _unbroadcast(gx, x, array_ops)
+        if not _is_slices(gx):
+            gx = _unbroadcast(gx, x, array_ops)
         _accumulate(grads, id(x), gx, math_ops)
 
 
 def _accumulate(grads, key, g, math_ops):
     prev = grads.get(key)
-    grads[key] = g if prev is None else math_ops.add(prev, g)
+    if prev is None:
+        grads[key] = g
+    elif _is_slices(prev) or _is_slices(g):
+        from . import indexed_slices
+        grads[key] = indexed_slices.add(prev, g)
+    else:
+        grads[key] = math_ops.add(prev, g)
 
 
 def _unbroadcast(g, x, array_ops):

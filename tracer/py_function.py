@@ -82,7 +82,7 @@ def _py_function_vjp(g, out, *inputs, func, touts, shapes, as_numpy, single, wha
         pairs = [(y, gg) for y, gg in zip(ys, gs) if y.dtype.is_floating]
         grads = tape.gradient([y for y, _ in pairs], [xs[i] for i in wrt],
                               output_gradients=[gg for _, gg in pairs])
-        return [gr if gr is not None else np.zeros(xs[i].shape, xs[i].dtype.np)
+        return [convert_to_tensor(gr) if gr is not None else np.zeros(xs[i].shape, xs[i].dtype.np)
                 for gr, i in zip(grads, wrt)]
 
     grads_in = list(inputs) + [gi if gi is not None else _zeros_like(o) for gi, o in zip(g, out)]

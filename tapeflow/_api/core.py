@@ -16,6 +16,7 @@ runtime.tensor               | tf                    | Tensor convert_to_tensor 
 runtime.shape                | tf                    | TensorShape
 runtime.variables            | tf                    | Variable
 runtime.custom_gradient      | tf                    | custom_gradient
+runtime.indexed_slices       | tf                    | IndexedSlices
 runtime.devices              | tf                    | device
 runtime.ops.indexing         | tf                    | newaxis
 # ---- tf.errors

@@ -2,7 +2,8 @@
 Adadelta, Ftrl and Lion (see optimizers.py for the order of one step)."""
 import numpy as np
 
-from tapeflow.keras.optimizers import Optimizer
+from tapeflow.keras.optimizers import Optimizer, per_slice
+from tapeflow.runtime.indexed_slices import dense
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.tensor import convert_to_tensor
@@ -21,11 +22,13 @@ class Adamax(Optimizer):
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
         self.slot_names = ("m", "u")
 
+    takes_slices = True
+
     def update_step(self, g, var, lr):
         b1_power = M.pow(convert_to_tensor(self.beta_1, var.dtype), _step(self, var.dtype))
         m, u = self.slot(var, "m"), self.slot(var, "u")
-        m.assign_add((g - m) * (1 - self.beta_1))
-        u.assign(M.maximum(u * self.beta_2, M.abs(g)))
+        m.assign_add((dense(g) - m) * (1 - self.beta_1))
+        u.assign(M.maximum(u * self.beta_2, per_slice(M.abs, g)))
         var.assign_sub(lr * m / ((1 - b1_power) * (u + self.epsilon)))
 
 
@@ -69,6 +72,8 @@ class Nadam(Optimizer):
         self._u_product.assign(self._u_product * self.beta_1 * (1.0 - 0.5 * decay))
         return super().apply_gradients(pairs)
 
+    takes_slices = True
+
     def update_step(self, g, var, lr):
         dtype = var.dtype
         decay = convert_to_tensor(0.96, dtype)
@@ -77,8 +82,9 @@ class Nadam(Optimizer):
         u_product = M.cast(self._u_product.value(), dtype)
         b2_power = M.pow(convert_to_tensor(self.beta_2, dtype), _step(self, dtype))
         m, v = self.slot(var, "m"), self.slot(var, "v")
-        m.assign_add((g - m) * (1 - self.beta_1))
-        v.assign_add((M.square(g) - v) * (1 - self.beta_2))
+        m.assign_add((dense(g) - m) * (1 - self.beta_1))
+        v.assign_add((per_slice(M.square, g) - v) * (1 - self.beta_2))
+        g = dense(g)
         m_hat = u_next * m / (1 - u_product * u_next) + (1 - u_t) * g / (1 - u_product)
         v_hat = v / (1 - b2_power)
         var.assign_sub(m_hat * lr / (M.sqrt(v_hat) + self.epsilon))
