@@ -1,6 +1,8 @@
-"""Op-table rows for the error-function family (erf_family) and nextafter (merged into
-test_ops_table.ROWS).  References are independent of the implementation: math.erfc and
-the standard library's NormalDist.inv_cdf."""
+"""Op-table rows for the error-function family (erf_family), nextafter and the scaled
+Bessel functions (merged into test_ops_table.ROWS).  References are independent of the
+implementation: math.erfc, the standard library's NormalDist.inv_cdf, and for Bessel
+functions their integral exp(-|x|) I_n(x) = 1/pi int_0^pi exp(x cos t - |x|) cos(n t) dt
+by the trapezoid rule (exact to rounding for a smooth periodic integrand)."""
 import math
 from statistics import NormalDist
 
@@ -11,6 +13,25 @@ import tapeflow as tf
 from op_cases import F32, F64, Case, Row, binary, rand, unary
 
 _inv_cdf = np.vectorize(NormalDist().inv_cdf)
+
+
+def _bessel_scaled(order):
+    t = np.linspace(0.0, np.pi, 4001)
+    w = np.full(t.size, 1.0)
+    w[0] = w[-1] = 0.5
+
+    def ref(x):
+        x = np.asarray(x, np.float64)
+        f = np.exp(x[..., None] * np.cos(t) - np.abs(x)[..., None]) * np.cos(order * t)
+        return (f @ w) / (t.size - 1)
+    return ref
+
+
+def _bessel_row(fn, order):
+    args = [rand((5,), -4.0, 4.0), rand((2, 3), -40.0, 40.0), np.array([0.0, 1e-9, 29.9, 30.1, -55.0, 300.0]),
+            rand((4,), -8.0, 8.0, F32)]
+    return Row([Case(fn, _bessel_scaled(order), [a], wrt=(0,) if a.dtype == F64 and a.size < 6 else (), tol=1e-6)
+                for a in args], True, order2=True)
 
 ROWS = {
     "erfc": unary(tf.math.erfc, np.vectorize(math.erfc), domain=lambda s: rand(s, -3.0, 6.0)),
@@ -24,4 +45,6 @@ ROWS = {
            Case(tf.math.erfinv, lambda y: -_inv_cdf((1 - y) / 2) / math.sqrt(2),
                 [np.array([0.999999, 1 - 1e-15, 0.75])], tol=1e-12)], True, order2=False),
     "nextafter": binary(tf.math.nextafter, np.nextafter, diff=False),
+    "bessel_i0e": _bessel_row(tf.math.bessel_i0e, 0),
+    "bessel_i1e": _bessel_row(tf.math.bessel_i1e, 1),
 }

@@ -78,6 +78,7 @@ linalg_svd                   | linalg                | matrix_rank normalize pin
 # ---- tf_api2: special functions (tf.math) and partition ops (tf)
 runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
 runtime.ops.special_ops      | math                  | nextafter
+runtime.ops.bessel_ops       | math math.special     | bessel_i0 bessel_i0e bessel_i1 bessel_i1e
 log_space                    | math                  | cumulative_logsumexp lbeta
 partition                    | tf                    | dynamic_partition dynamic_stitch shape_n
 # ---- tf.bitwise
