@@ -46,5 +46,21 @@ ROWS = {
                 [np.array([0.999999, 1 - 1e-15, 0.75])], tol=1e-12)], True, order2=False),
     "nextafter": binary(tf.math.nextafter, np.nextafter, diff=False),
     "bessel_i0e": _bessel_row(tf.math.bessel_i0e, 0),
+    # Closed forms: zeta(2, 1) = pi^2/6, zeta(2, 1/2) = pi^2/2, zeta(4, 1) = pi^4/90, zeta(3, 2) = zeta(3) - 1;
+    # P(1, x) = 1 - e^-x, P(1/2, x) = erf(sqrt x), P(2, x) = 1 - e^-x (1 + x);
+    # I_x(1, b) = 1 - (1 - x)^b, I_x(a, 1) = x^a, I_x(1/2, 1/2) = 2/pi asin(sqrt x).
+    "zeta": Row([Case(tf.math.zeta, lambda x, q: np.array([np.pi ** 2 / 6, np.pi ** 2 / 2, np.pi ** 4 / 90,
+                                                            0.2020569031595942]),
+                      [np.array([2.0, 2.0, 4.0, 3.0]), np.array([1.0, 0.5, 1.0, 2.0])], wrt=(1,), tol=1e-12)], True),
+    "igamma": Row([Case(tf.math.igamma, lambda a, x: np.stack([1 - np.exp(-x[0]), np.vectorize(math.erf)(np.sqrt(x[1])),
+                                                              1 - np.exp(-x[2]) * (1 + x[2])]),
+                        [np.array([[1.0], [0.5], [2.0]]), rand((3, 4), 0.1, 12.0)], wrt=(1,), tol=1e-10)], True),
+    "igammac": Row([Case(tf.math.igammac, lambda a, x: np.stack([np.exp(-x[0]), np.vectorize(math.erfc)(np.sqrt(x[1])),
+                                                                np.exp(-x[2]) * (1 + x[2])]),
+                         [np.array([[1.0], [0.5], [2.0]]), rand((3, 4), 0.1, 12.0)], wrt=(1,), tol=1e-10)], True),
+    "betainc": Row([Case(tf.math.betainc, lambda a, b, x: np.stack([1 - (1 - x[0]) ** 2.5, x[1] ** 3.0,
+                                                                   2 / np.pi * np.arcsin(np.sqrt(x[2]))]),
+                         [np.array([[1.0], [3.0], [0.5]]), np.array([[2.5], [1.0], [0.5]]), rand((3, 4), 0.02, 0.98)],
+                         wrt=(2,), tol=1e-10)], True),
     "bessel_i1e": _bessel_row(tf.math.bessel_i1e, 1),
 }

@@ -52,7 +52,8 @@ runtime.ops.segment_ops      | math                  | unsorted_segment_min unso
 runtime.ops.segment_ops      | math                  | unsorted_segment_sqrt_n unsorted_segment_sum
 runtime.ops.reduce_ops       | math                  | count_nonzero reduce_euclidean_norm reduce_std
 runtime.ops.reduce_ops       | math                  | reduce_variance
-runtime.ops.special_ops      | math                  | cumprod digamma lgamma polygamma polyval
+runtime.ops.special_ops      | math                  | cumprod digamma lgamma polyval
+runtime.ops.incomplete_ops   | math                  | polygamma zeta igamma igammac betainc
 runtime.ops.special_ops      | math                  | reciprocal_no_nan xdivy xlog1py xlogy
 runtime.ops.sequence_ops     | math                  | invert_permutation is_non_decreasing
 runtime.ops.sequence_ops     | math                  | is_strictly_increasing multiply_no_nan
