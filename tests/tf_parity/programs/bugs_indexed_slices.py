@@ -166,7 +166,6 @@ def program_optimizer_slices_with_clipnorm(tf):
 
 
 def program_keras_embedding_fit_repeated_ids(tf):
-    tf.keras.utils.set_random_seed(0)
     out = {}
     for name in ("adam", "adagrad", "rmsprop"):
         model = tf.keras.Sequential([tf.keras.Input((3,), dtype="int32"),

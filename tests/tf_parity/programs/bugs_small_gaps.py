@@ -100,7 +100,6 @@ def program_auc_multi_label_rank_error(tf):
 
 
 def program_auc_multi_label_in_fit(tf):
-    tf.keras.utils.set_random_seed(1)
     model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(3, activation="sigmoid",
                                                                              kernel_initializer="ones")])
     model.compile("sgd", "binary_crossentropy", metrics=[tf.keras.metrics.AUC(multi_label=True, name="auc")])
