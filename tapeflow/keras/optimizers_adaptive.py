@@ -3,7 +3,8 @@ Adadelta, Ftrl and Lion (see optimizers.py for the order of one step)."""
 import numpy as np
 
 from tapeflow.keras.optimizers import Optimizer, per_slice
-from tapeflow.runtime.indexed_slices import dense
+from tapeflow.runtime.indexed_slices import dense, is_indexed_slices
+from tapeflow.runtime.ops import gather_ops
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.tensor import convert_to_tensor
@@ -99,13 +100,20 @@ class Adadelta(Optimizer):
         self.rho, self.epsilon = rho, epsilon
         self.slot_names = ("accumulated_grad", "accumulated_delta_var")
 
+    takes_slices = True
+
     def update_step(self, g, var, lr):
         rho = self.rho
         acc_g, acc_d = self.slot(var, "accumulated_grad"), self.slot(var, "accumulated_delta_var")
-        acc_g.assign(acc_g * rho + M.square(g) * (1 - rho))
-        delta = -M.sqrt(acc_d + self.epsilon) * g / M.sqrt(acc_g + self.epsilon)
-        acc_d.assign(acc_d * rho + M.square(delta) * (1 - rho))
-        var.assign_add(lr * delta)
+        acc_g.assign(acc_g * rho + per_slice(M.square, g) * (1 - rho))
+        rms_d, rms_g = M.sqrt(acc_d + self.epsilon), M.sqrt(acc_g + self.epsilon)
+        if is_indexed_slices(g):  # Keras 3: the step stays slices, each scaled by its row's rms ratio
+            rows = g.indices
+            delta = g.with_values(-(gather_ops.gather(rms_d, rows) * g.values) / gather_ops.gather(rms_g, rows))
+        else:
+            delta = -rms_d * g / rms_g
+        acc_d.assign(acc_d * rho + per_slice(M.square, delta) * (1 - rho))
+        var.assign_add(lr * dense(delta))
 
 
 class Ftrl(Optimizer):
