@@ -153,6 +153,12 @@ def _call(func, inp, Tout, as_numpy, what):
               for x in flat]
     touts, shapes, single = _parse_tout(Tout)
     if state.graph is None:
+        if state.tapes and not as_numpy:
+            # TF's py_function is one op, whose input gradients are dense: an IndexedSlices
+            # gradient from inside func (a gather) becomes dense at this (no-op) reshape node.
+            from tapeflow.runtime.ops import array_ops
+            inputs = [bind(array_ops.RESHAPE, (x,), {"shape": list(x.shape.dims)}) if x.dtype.is_inexact else x
+                      for x in inputs]
         args = [x.numpy() for x in inputs] if as_numpy else inputs
         result = func(*args)
         values = _result_list(what, result, len(touts), single)

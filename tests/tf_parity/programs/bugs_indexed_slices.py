@@ -203,3 +203,11 @@ def program_clip_functions_on_slices(tf):
     return {"by_norm": _parts(tf, by_norm), "global": _parts(tf, clipped), "norm": norm,
             "by_value": _parts(tf, by_value)}
 
+
+
+def program_py_function_gradient_of_gather(tf):
+    x = tf.convert_to_tensor(_table(tf))
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.py_function(lambda x: tf.reduce_sum(tf.gather(x, [1, 1])), [x], tf.float32)
+    return {"g": t.gradient(y, x)}
