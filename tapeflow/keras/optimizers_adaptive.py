@@ -145,13 +145,15 @@ class Ftrl(Optimizer):
     def _slot_initial(self, slot_name):
         return self.initial_accumulator_value if slot_name == "accumulator" else 0.0
 
+    takes_slices = True
+
     def update_step(self, g, var, lr):
         p = -self.learning_rate_power
         l1 = self.l1_regularization_strength
         l2 = self.l2_regularization_strength + self.beta / (2.0 * lr)
         accum, linear = self.slot(var, "accumulator"), self.slot(var, "linear")
-        grad_used = g + var * (2 * self.l2_shrinkage_regularization_strength)
-        new_accum = accum + M.square(g)
+        grad_used = dense(g) + var * (2 * self.l2_shrinkage_regularization_strength)
+        new_accum = accum + per_slice(M.square, g)
         linear.assign_add(grad_used - (M.pow(new_accum, p) - M.pow(accum.value(), p)) / lr * var)
         quadratic = M.pow(new_accum, p) / lr + 2 * l2
         var.assign((M.clip_by_value(linear.value(), -l1, l1) - linear) / quadratic)

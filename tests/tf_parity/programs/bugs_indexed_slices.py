@@ -144,7 +144,8 @@ def program_optimizers_apply_slices(tf):
             "adagrad": _train(tf, k.Adagrad(0.1)), "rmsprop": _train(tf, k.RMSprop(0.1)),
             "rmsprop_centered": _train(tf, k.RMSprop(0.1, momentum=0.5, centered=True)),
             "nadam": _train(tf, k.Nadam(0.1)), "adamax": _train(tf, k.Adamax(0.1)),
-            "lion": _train(tf, k.Lion(0.1)), "adadelta": _train(tf, k.Adadelta(1.0))}
+            "lion": _train(tf, k.Lion(0.1)), "adadelta": _train(tf, k.Adadelta(1.0)),
+            "ftrl": _train(tf, k.Ftrl(0.5, l1_regularization_strength=0.01))}
 
 
 def program_optimizer_slices_in_function(tf):
