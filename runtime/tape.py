@@ -128,7 +128,7 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
                     reachable.add(id(o))
                 break
 
-    acc = _Accumulator(math_ops)
+    acc = _Accumulator(math_ops, keep_slices)
     for t, g in zip(targets, output_grads):
         if id(t) not in reachable:
             continue
@@ -218,7 +218,7 @@ def _play_back(rec, acc, reachable, array_ops):
             g = _dense(g)
         out = outputs[0]
     inputs = rec.inputs
-    sparse = SPARSE_VJPS.get(prim.name)
+    sparse = SPARSE_VJPS.get(prim.name) if acc.slices else None
     in_grads = None if sparse is None else sparse(g, out, *inputs, **rec.attrs)
     if in_grads is not None:
         pass  # the sparse rule applied
@@ -256,13 +256,14 @@ class _Accumulator:
     played back before it.  Only eager float/complex NumPy arrays of the same
     shape and dtype are added in place; anything else goes through math_ops.add."""
 
-    __slots__ = ("grads", "owned", "in_place", "math_ops")
+    __slots__ = ("grads", "owned", "in_place", "math_ops", "slices")
 
-    def __init__(self, math_ops):
+    def __init__(self, math_ops, slices=False):
         self.grads = {}
         self.owned = set()
         self.in_place = False
         self.math_ops = math_ops
+        self.slices = slices  # gradients may be IndexedSlices (only GradientTape.gradient asks)
 
     def add(self, key, g):
         grads = self.grads
