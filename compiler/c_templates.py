@@ -95,6 +95,8 @@ NO_KERNEL = {
     "lgamma": "C's lgamma writes the global signgam (not thread-safe); runs as math.lgamma per element",
     "digamma": "no C library function; the runtime's recurrence + series has no C template",
     "trigamma": "no C library function; the runtime's recurrence + series has no C template",
+    **{op: "no C library function; the runtime's series / large-argument expansion has no C template"
+       for op in ("bessel_i0e", "bessel_i1e")},
     # CTYPES has no complex type: every node with a complex input or output runs through NumPy.
     **{op: "complex values: the C kernels have no complex type (NumPy runs the node)"
        for op in ("complex", "real", "imag", "conj")},

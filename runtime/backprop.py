@@ -92,7 +92,7 @@ class GradientTape:
         if watcher is not None:
             def ready(k, g):  # noqa: E306 - the watcher sees only floating sources' gradients
                 watcher.ready(k, g if k is None or flat_sources[k].dtype.is_inexact else None)
-        grads = backprop(tape, targets, out_grads, flat_sources, ready)
+        grads = backprop(tape, targets, out_grads, flat_sources, ready, keep_slices=True)
         # TF differentiates only floating and complex sources: an integer source's gradient is None.
         grads = [g if s.dtype.is_inexact else None for g, s in zip(grads, flat_sources)]
         if watcher is not None:
@@ -199,3 +199,21 @@ class _StopRecording:
 
     def __exit__(self, *exc):
         self._pause.__exit__(*exc)
+
+
+# Op types registered by tf.no_gradient.  Only ops that tapeflow does not define can be
+# registered (TensorFlow's KeyError for an op with a gradient); no tapeflow op carries
+# such a type, so the registration is the whole effect, as for an unused custom op in TF.
+_NO_GRADIENT_OPS = set()
+
+
+def no_gradient(op_type):
+    """Declare that ops of type `op_type` (a TensorFlow op name, e.g. "MyCustomOp") have no gradient."""
+    if not isinstance(op_type, str):
+        raise TypeError("op_type must be a string")
+    from .registry import PRIMITIVES
+    known = {name.replace("_", "").lower(): p for name, p in PRIMITIVES.items()}
+    prim = known.get(op_type.replace("_", "").lower())
+    if op_type in _NO_GRADIENT_OPS or (prim is not None and prim.vjp is not None):
+        raise KeyError(f"Registering two gradient with name '{op_type}'!")
+    _NO_GRADIENT_OPS.add(op_type)

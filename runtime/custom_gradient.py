@@ -2,6 +2,7 @@
 import functools
 
 from . import nest
+from .errors import with_location
 from .registry import state
 from .tape import Tape, pause, record_custom
 from .tensor import TensorBase, convert_to_tensor
@@ -16,6 +17,22 @@ def accepts_variables(grad_fn):
     except (TypeError, ValueError):
         return True
     return any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def check_variables_accepted(grad_fn, variables):
+    """TensorFlow's rule: when f reads trainable variables (other than its inputs),
+    grad_fn must take `variables=` (raised when f returns, with or without a tape)."""
+    if variables and not accepts_variables(grad_fn):
+        raise TypeError(with_location(
+            "@tf.custom_gradient grad_fn must accept keyword argument 'variables', since "
+            f"function uses variables: {list(variables)}"))
+
+
+def check_variable_gradients(dvars, variables):
+    if len(dvars) != len(variables):
+        raise ValueError(with_location(
+            f"Must return gradient for each variable from @custom_gradient grad_fn: got "
+            f"{len(dvars)} gradients for {len(variables)} variables"))
 
 
 def custom_gradient(f=None):
@@ -39,26 +56,24 @@ def custom_gradient(f=None):
 def _eager_call(f, args, kwargs):
     inputs = [a for a in nest.flatten(args) if isinstance(a, TensorBase)]
     inputs = [a if isinstance(a, Variable) else convert_to_tensor(a) for a in inputs]
-    if not state.tapes:
-        result, _ = f(*args, **kwargs)
-        return result
     # f runs recorded, as in TensorFlow: its ops do not reach the outputs (they are
     # identities recorded with grad_fn below), but a tape that records grad_fn
     # (higher order) sees how the values grad_fn closes over depend on the inputs.
-    # A private tape notes which variables f reads.
+    # A private tape notes which variables f reads (also without a caller's tape, as
+    # TensorFlow's variable watcher: the `variables=` rule is checked either way).
     probe = Tape(persistent=False, watch_accessed_variables=True)
     state.tapes.append(probe)
     try:
         result, grad_fn = f(*args, **kwargs)
     finally:
         state.tapes.remove(probe)
-    # A variable passed as an input is an input; only captured ones are `variables`,
-    # and only a grad_fn that takes the keyword receives them (TensorFlow's rule).
+    # A variable passed as an input is an input; only captured ones are `variables`.
     input_ids = {id(a) for a in inputs}
     variables = [v for v in probe.watched.values()
                  if isinstance(v, Variable) and v.trainable and id(v) not in input_ids]
-    if variables and not accepts_variables(grad_fn):
-        variables = []
+    check_variables_accepted(grad_fn, variables)
+    if not state.tapes:
+        return result
     flat_out = nest.flatten(result)
     from .ops import array_ops
     with pause():
@@ -70,6 +85,8 @@ def _eager_call(f, args, kwargs):
         if variables:
             out = grad_fn(*(dys if isinstance(dys, tuple) else (dys,)), variables=variables)
             dx, dvars = out
+            dvars = list(dvars)
+            check_variable_gradients(dvars, variables)
         else:
             dx = grad_fn(*(dys if isinstance(dys, tuple) else (dys,)))
             dvars = []

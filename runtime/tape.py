@@ -96,7 +96,14 @@ class pause:
         state.tapes[:] = self.saved
 
 
-def backprop(tape, targets, output_grads, sources, on_ready=None):
+# Rules that give a gradient as tf.IndexedSlices (runtime/indexed_slices.py): primitive
+# name -> fn(g, out, *inputs, **attrs) -> input gradients, or None for the dense VJP.
+SPARSE_VJPS = {}
+# Primitives whose VJP passes IndexedSlices through (TensorFlow's: identity, cast).
+_SLICES_PASS = ("identity", "cast")
+
+
+def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=False):
     """Gradients of sum(targets * output_grads) with respect to each source
     (a list aligned with `sources`, None where unconnected).
 
@@ -104,7 +111,10 @@ def backprop(tape, targets, output_grads, sources, on_ready=None):
     (after the last record that reads it has been played back), before the rest
     of the backward pass: tf.distribute starts all-reducing buckets there.  It is
     also called as on_ready(None, None) after every other record (a chance to
-    move started all-reduces along)."""
+    move started all-reduces along).
+
+    keep_slices: a source's gradient may be IndexedSlices (GradientTape.gradient);
+    otherwise every gradient is dense."""
     from .ops import math_ops, array_ops  # ops stand on the tape's records
 
     # Forward reachability from the sources keeps only records on a path.
@@ -118,7 +128,7 @@ def backprop(tape, targets, output_grads, sources, on_ready=None):
                     reachable.add(id(o))
                 break
 
-    acc = _Accumulator(math_ops)
+    acc = _Accumulator(math_ops, keep_slices)
     for t, g in zip(targets, output_grads):
         if id(t) not in reachable:
             continue
@@ -146,14 +156,43 @@ def backprop(tape, targets, output_grads, sources, on_ready=None):
             _play_back(relevant[i], acc, reachable, array_ops)
             if on_ready is not None:
                 for k in finals.get(i, ()):
-                    on_ready(k, grads.get(id(sources[k])))
+                    on_ready(k, _dense(grads.get(id(sources[k]))))
                 if i not in finals:
                     on_ready(None, None)
     if on_ready is not None:
         for k in range(len(sources)):
             if k not in first_use:
-                on_ready(k, grads.get(id(sources[k])))
-    return [grads.get(id(s)) for s in sources]
+                on_ready(k, _dense(grads.get(id(sources[k]))))
+    out = [grads.get(id(s)) for s in sources]
+    return out if keep_slices else [_dense(g) for g in out]
+
+
+def _is_slices(g):
+    return getattr(type(g), "_is_indexed_slices", False)
+
+
+def _dense(g):
+    if type(g) is not Tensor and _is_slices(g):
+        from . import indexed_slices
+        return indexed_slices.to_dense(g)
+    return g
+
+
+def _play_slices(rec, g, acc, reachable):
+    """IndexedSlices reaching a record: passed through identities and casts (True), or
+    made dense for any other op (False)."""
+    prim = rec.prim
+    if prim.name not in _SLICES_PASS:
+        return False
+    x = rec.inputs[0]
+    if prim.name == "cast":
+        values = prim.vjp(g.values, None, x, **rec.attrs)
+        if values is None:
+            return True
+        g = g.with_values(values)
+    if id(x) in reachable:
+        acc.add(id(x), g)
+    return True
 
 
 def _play_back(rec, acc, reachable, array_ops):
@@ -167,15 +206,23 @@ def _play_back(rec, acc, reachable, array_ops):
         gs = [grads.get(id(o)) for o in outputs]
         if all(g is None for g in gs):
             return
-        g = tuple(g if g is not None else array_ops.zeros_like(o) for g, o in zip(gs, outputs))
+        g = tuple(_dense(g) if g is not None else array_ops.zeros_like(o) for g, o in zip(gs, outputs))
         out = outputs
     else:
         g = grads.get(id(outputs[0]))
         if g is None:
             return
+        if type(g) is not Tensor and _is_slices(g):
+            if _play_slices(rec, g, acc, reachable):
+                return
+            g = _dense(g)
         out = outputs[0]
     inputs = rec.inputs
-    if prim.vjp_needs:
+    sparse = SPARSE_VJPS.get(prim.name) if acc.slices else None
+    in_grads = None if sparse is None else sparse(g, out, *inputs, **rec.attrs)
+    if in_grads is not None:
+        pass  # the sparse rule applied
+    elif prim.vjp_needs:
         if len(inputs) == 2:  # matmul, mul, div: no comprehension (a call of its own)
             needs = (id(inputs[0]) in reachable, id(inputs[1]) in reachable)
         else:
@@ -189,7 +236,8 @@ def _play_back(rec, acc, reachable, array_ops):
         if gx is None or id(x) not in reachable:
             continue
         if type(gx) is not Tensor or type(x) is not Tensor or gx._value.shape != x._value.shape:
-            gx = _unbroadcast(gx, x, array_ops)
+            if not _is_slices(gx):
+                gx = _unbroadcast(gx, x, array_ops)
         if id(x) in grads:
             acc.add(id(x), gx)
         else:
@@ -208,19 +256,24 @@ class _Accumulator:
     played back before it.  Only eager float/complex NumPy arrays of the same
     shape and dtype are added in place; anything else goes through math_ops.add."""
 
-    __slots__ = ("grads", "owned", "in_place", "math_ops")
+    __slots__ = ("grads", "owned", "in_place", "math_ops", "slices")
 
-    def __init__(self, math_ops):
+    def __init__(self, math_ops, slices=False):
         self.grads = {}
         self.owned = set()
         self.in_place = False
         self.math_ops = math_ops
+        self.slices = slices  # gradients may be IndexedSlices (only GradientTape.gradient asks)
 
     def add(self, key, g):
         grads = self.grads
         prev = grads.get(key)
         if prev is None:
             grads[key] = g
+            return
+        if (type(g) is not Tensor or type(prev) is not Tensor) and (_is_slices(g) or _is_slices(prev)):
+            from . import indexed_slices
+            grads[key] = indexed_slices.add(prev, g)
             return
         if self.in_place and key in self.owned and type(g) is Tensor:
             a, b = prev._value, g._value

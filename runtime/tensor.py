@@ -342,6 +342,9 @@ def convert_to_tensor(value, dtype=None, name=None):
             if len(_scalar_cache) < 4096 and value == value and (value or vt is not float):
                 _scalar_cache[key] = t
         return t
+    to_tensor = getattr(vt, "__tf_tensor__", None)  # TensorFlow's protocol (IndexedSlices, user types)
+    if to_tensor is not None:
+        return to_tensor(value, dtype, name)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
         from .ops import join_ops
         if dtype is None:  # TF: the tensors' dtype decides, Python numbers beside them take it

@@ -91,7 +91,7 @@ class Variable(TensorBase):
         g = state.graph
         t = self._value if g is None else g.read_variable(self)
         if state.tapes:
-            t = _record_read(self, t)
+            t = record_read(self, t)
         return t
 
     read_value = value
@@ -153,17 +153,42 @@ class Variable(TensorBase):
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self.assign(self.value() - self._checked(delta, "assign_sub"), read_value=read_value)
 
-    def scatter_nd_update(self, indices, updates, name=None):
+    # -- scatters: rows of IndexedSlices (scatter_*) or nd indices (scatter_nd_*)
+    def _scatter_nd(self, kind, indices, updates):
         from .ops import gather_ops
-        return self.assign(gather_ops.tensor_scatter_nd_update(self.value(), indices, updates))
+        return self.assign(getattr(gather_ops, f"tensor_scatter_nd_{kind}")(self.value(), indices, updates))
+
+    def _scatter_rows(self, kind, sparse_delta):
+        if not getattr(type(sparse_delta), "_is_indexed_slices", False):
+            raise TypeError(with_location(
+                f"{self.name}.scatter_{kind}: sparse_delta is not IndexedSlices: {sparse_delta!r}"))
+        from .ops import array_ops
+        indices = array_ops.expand_dims(sparse_delta.indices, -1)
+        return self._scatter_nd(kind, indices, sparse_delta.values)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        return self._scatter_nd("update", indices, updates)
 
     def scatter_nd_add(self, indices, updates, name=None):
-        from .ops import gather_ops
-        return self.assign(gather_ops.tensor_scatter_nd_add(self.value(), indices, updates))
+        return self._scatter_nd("add", indices, updates)
 
     def scatter_nd_sub(self, indices, updates, name=None):
-        from .ops import gather_ops
-        return self.assign(gather_ops.tensor_scatter_nd_sub(self.value(), indices, updates))
+        return self._scatter_nd("sub", indices, updates)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter_rows("update", sparse_delta)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter_rows("add", sparse_delta)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter_rows("sub", sparse_delta)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter_rows("max", sparse_delta)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        return self._scatter_rows("min", sparse_delta)
 
     def __getitem__(self, key):
         """A read of a slice; like TensorFlow, the result also has `.assign(value)`,
@@ -208,7 +233,7 @@ class Variable(TensorBase):
         raise TypeError("Variables are not picklable; use tf.train.Checkpoint")
 
 
-def _record_read(var, t):
+def record_read(var, t):
     """A read while tapes are active: auto-watch trainable variables, and record
     an identity from the variable to a fresh tensor so gradients reach `var`."""
     hit = False

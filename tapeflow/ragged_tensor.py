@@ -174,6 +174,9 @@ class RaggedTensor:
             cols = A.range_(1, width + 1, dtype=dtypes.int64)
             lengths = RD.reduce_max(A.where(keep, A.broadcast_to(cols, A.shape(keep, out_type=dtypes.int64)),
                                             A.zeros_like(cols)), axis=1)
+        if lengths is None and t.shape.dims[1] in (None, 0):
+            # Rows of unknown or zero width: the row count comes from the shape, not values / width.
+            lengths = A.fill(A.reshape(nrows, [1]), width)
         if lengths is None:
             flat = A.reshape(t, (-1,) + tuple(t.shape.dims[2:]))
             return cls.from_uniform_row_length(flat, t.shape.dims[1], nrows=None if t.shape.dims[0] is not None

@@ -64,7 +64,8 @@ def _tape_gradient(f, ts, wrt, weights):
             tape.watch(ts[i])
         loss = _loss(f, ts, weights)
     grads = tape.gradient(loss, [ts[i] for i in wrt])
-    return [tf.zeros_like(ts[i]) if g is None else g for i, g in zip(wrt, grads)]
+    # (a gather's gradient is tf.IndexedSlices, as in TensorFlow: compared dense)
+    return [tf.zeros_like(ts[i]) if g is None else tf.convert_to_tensor(g) for i, g in zip(wrt, grads)]
 
 
 def _check_against_numeric(f, args, wrt, weights, eps, rtol, atol, what):

@@ -104,7 +104,23 @@ def _np_eigh_invariants(x):
     return [e, v * v]
 
 
+def _lu_checks(a):
+    """lu(a) rebuilt (L @ U == a[p]), |L| <= 1 below the diagonal (partial pivoting), p sorted."""
+    lu, p = tf.linalg.lu(a)
+    lower = tf.linalg.band_part(lu, -1, 0) - tf.linalg.band_part(lu, 0, 0)
+    return [tf.linalg.lu_reconstruct(lu, p), tf.cast(tf.reduce_max(tf.abs(lower)) <= 1.0, tf.float64),
+            tf.sort(p, axis=-1)]
+
+
+def _np_lu_checks(a):
+    n = a.shape[-1]
+    return [a, np.float64(1.0), np.broadcast_to(np.arange(n, dtype=np.int32), a.shape[:-1])]
+
+
 ROWS = {
+    # lu has no gradient in TensorFlow (its VJP raises TF's LookupError): no gradient cases.
+    "lu": Row([Case(_lu_checks, _np_lu_checks, [rand((4, 4))]), Case(_lu_checks, _np_lu_checks, [rand((2, 3, 3))]),
+               Case(_lu_checks, _np_lu_checks, [rand((3, 3), dtype=F32)])], True),
     "qr": Row([Case(_qr_rebuilt, lambda a: a, [rand((4, 3))], wrt=(0,)),
                Case(_qr_invariants, _np_qr_invariants, [rand((4, 3))], wrt=(0,)),
                Case(_qr_invariants, _np_qr_invariants, [rand((2, 3, 3))], wrt=(0,)),

@@ -38,7 +38,7 @@ def _tape_grads(fn, args, wrt):
     with tf.GradientTape() as tape:
         tape.watch([ts[i] for i in wrt])
         y = fn(*ts)
-    return [g.numpy() for g in tape.gradient(y, [ts[i] for i in wrt],
+    return [tf.convert_to_tensor(g).numpy() for g in tape.gradient(y, [ts[i] for i in wrt],
                                              unconnected_gradients=tf.UnconnectedGradients.ZERO)]
 
 

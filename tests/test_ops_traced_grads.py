@@ -18,7 +18,8 @@ def grad_fn(f):
         with tf.GradientTape() as tape:
             tape.watch(list(xs))
             y = tf.reduce_sum(f(*xs))
-        return tape.gradient(y, list(xs))
+        # a gather's gradient is tf.IndexedSlices, as in TensorFlow: compare it dense
+        return [tf.convert_to_tensor(g) for g in tape.gradient(y, list(xs))]
     return g
 
 

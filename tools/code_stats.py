@@ -19,12 +19,14 @@ LIBRARY = ("runtime", "compiler", "tracer", "tapeflow")
 FILE_LIMIT = 500
 
 BUDGETS = {  # ceilings, with room for the work in flight; the figures when they were set in the comment
-    "lines runtime": 10400,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
+    "lines runtime": 11500,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
                                  # binomial/Poisson/gamma samplers (TensorFlow's rejection loops, philox_samplers.py);
                                  # 9,069 with issue 11's complex dtypes, tf.signal FFTs and svd u/v gradients (9,119 with #16);
                                  # 9,932 with the TF ops programs reach for (trig, sequence/shape ops, qr/eigh, erf
                                  # family, the dtype refusals of TF's kernels); 10,225 with issue 15's conv2d and
-                                 # depthwise primitives (flipped-filter input gradients, the reused im2col buffer)
+                                 # depthwise primitives (flipped-filter input gradients, the reused im2col buffer);
+                                 # + ~880 with issue 11's gaps (IndexedSlices, LU/expm/tridiagonal_solve,
+                                 # Bessel/zeta/igamma/betainc, ctc_loss, space_to_batch)
     "lines compiler": 5800,      # 4,624; 5,570 with the tiered start (background compiles, cache lookup without compiling);
                                  # 5,773 with issue 15's kernel Caller (kernel_call.py: a CPython vectorcall type in C,
                                  # since a ctypes call cost most of a tiny compiled call)
@@ -37,9 +39,10 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # 31,428 with the image codecs and image_dataset_from_directory, Keras's augmentation
                                  # layers and tf.distribute's public types (issues 11, 14)
     "files over 500 lines": 6,   # 4
-    "primitives": 200,           # 122; 159 with issue 12; 186 with complex/FFT (7), trig (7), erfc/ndtri/nextafter/qr/eigh,
+    "primitives": 205,           # 122; 159 with issue 12; 186 with complex/FFT (7), trig (7), erfc/ndtri/nextafter/qr/eigh,
                                  # the parametric random samplers and the all-gather; 194 with the eight image codec
-                                 # ops (TF's DecodePng/Jpeg/Gif/Bmp/Image, EncodePng/Jpeg, ExtractJpegShape)
+                                 # ops (TF's DecodePng/Jpeg/Gif/Bmp/Image, EncodePng/Jpeg, ExtractJpegShape); 201 with
+                                 # lu, bessel_i0e/i1e, zeta, igamma/igammac and betainc (issue 11)
     "flags": 12,                 # 8
     "private names used across modules": 85,  # 60; 80 after the merges of issue 11's branches (to bring down)
 }

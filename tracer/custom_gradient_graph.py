@@ -25,8 +25,8 @@ from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.graph_hook import register_custom_gradient_rule
 from tapeflow.runtime.registry import bind, defprim, state
 from tapeflow.runtime.tensor import SymbolicTensor, TensorBase, convert_to_tensor
-from tapeflow.runtime.custom_gradient import accepts_variables
-from tapeflow.runtime.variables import Variable
+from tapeflow.runtime.custom_gradient import check_variable_gradients, check_variables_accepted
+from tapeflow.runtime.variables import Variable, record_read
 
 from . import autodiff, conversion
 
@@ -101,8 +101,7 @@ def custom_gradient_call(builder, f, args, kwargs):
         result, grad_fn = fn(*nest.pack_sequence_as(list(args), leaves), **kwargs)
         flat_out = [convert_to_tensor(o) for o in nest.flatten(result)]
         variables = [v for v, _ in fb.variable_reads if id(v) not in {id(a) for a in flat_args}]
-        if variables and not accepts_variables(grad_fn):
-            variables = []
+        check_variables_accepted(grad_fn, variables)
 
         gb = GraphBuilder("custom_gradient_grad", parent=fb)
         with autodiff.Building(gb):
@@ -117,6 +116,10 @@ def custom_gradient_call(builder, f, args, kwargs):
                                          [r for _, r in fb.captures])
     outer = [t for t, _ in fb.captures]
     slots = tuple(len(arg_tensors) + [id(t) for t in outer].index(id(o)) for _, o in fb.variable_reads)
+    # f was traced with the caller's tapes hidden, so its outer reads of the variables
+    # were not recorded: record them now, or the node's gradient never reaches them.
+    reads = {id(o): v for v, o in fb.variable_reads}
+    outer = [record_read(reads[id(t)], t) if id(t) in reads and state.tapes else t for t in outer]
     attrs = {"fwd_graph": fwd_graph, "grad_graph": grad_graph, "n_args": len(arg_tensors),
              "n_results": len(flat_out), "variable_slots": slots}
     outs = bind(CUSTOM_VJP_CALL, arg_tensors + outer, attrs)
@@ -163,9 +166,7 @@ def _grad_fn_call(grad_fn, dys, result, variables, n_args):
     if len(dx) != n_args:
         raise ValueError(with_location(
             f"custom_gradient: grad_fn returned {len(dx)} gradients for {n_args} tensor arguments"))
-    if len(dvars) != len(variables):
-        raise ValueError(with_location(
-            f"custom_gradient: grad_fn returned {len(dvars)} variable gradients for {len(variables)} variables"))
+    check_variable_gradients(dvars, variables)
     return dx + dvars
 
 

@@ -82,7 +82,7 @@ def _py_function_vjp(g, out, *inputs, func, touts, shapes, as_numpy, single, wha
         pairs = [(y, gg) for y, gg in zip(ys, gs) if y.dtype.is_floating]
         grads = tape.gradient([y for y, _ in pairs], [xs[i] for i in wrt],
                               output_gradients=[gg for _, gg in pairs])
-        return [gr if gr is not None else np.zeros(xs[i].shape, xs[i].dtype.np)
+        return [convert_to_tensor(gr) if gr is not None else np.zeros(xs[i].shape, xs[i].dtype.np)
                 for gr, i in zip(grads, wrt)]
 
     grads_in = list(inputs) + [gi if gi is not None else _zeros_like(o) for gi, o in zip(g, out)]
@@ -153,6 +153,12 @@ def _call(func, inp, Tout, as_numpy, what):
               for x in flat]
     touts, shapes, single = _parse_tout(Tout)
     if state.graph is None:
+        if state.tapes and not as_numpy:
+            # TF's py_function is one op, whose input gradients are dense: an IndexedSlices
+            # gradient from inside func (a gather) becomes dense at this (no-op) reshape node.
+            from tapeflow.runtime.ops import array_ops
+            inputs = [bind(array_ops.RESHAPE, (x,), {"shape": list(x.shape.dims)}) if x.dtype.is_inexact else x
+                      for x in inputs]
         args = [x.numpy() for x in inputs] if as_numpy else inputs
         result = func(*args)
         values = _result_list(what, result, len(touts), single)

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
+from .. import tape
 from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
@@ -85,6 +86,23 @@ GATHER_GRAD = defprim("gather_grad", _gather_grad_impl,
                       lambda g, indices, like, axis, batch_dims: Aval(like.shape, g.dtype),
                       lambda gg, out, g, indices, like, axis, batch_dims:
                       (gather(gg, indices, axis=axis, batch_dims=batch_dims), None, None))
+
+
+def _gather_sparse_vjp(g, out, params, indices, axis, batch_dims):
+    """Along axis 0 the params gradient is IndexedSlices, as TensorFlow's."""
+    if axis or batch_dims:
+        return None
+    from ..indexed_slices import gather_gradient
+    slices = gather_gradient(g, params, indices)
+    return None if slices is None else (slices, None)
+
+
+tape.SPARSE_VJPS["gather"] = _gather_sparse_vjp
+
+
+def scatter_rows(values, indices, like):
+    """Rows `values[i]` added at `indices[i]` into zeros shaped like `like` (dense IndexedSlices)."""
+    return bind(GATHER_GRAD, (values, indices, like), {"axis": 0, "batch_dims": 0})
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):

@@ -533,6 +533,8 @@ def relu(x, name=None):
 
 
 def cast(x, dtype, name=None):
+    if getattr(type(x), "_is_indexed_slices", False):  # TensorFlow casts the values
+        return x.with_values(cast(x.values, dtype))
     x = convert_to_tensor(x)
     dtype = dtypes.as_dtype(dtype)
     if x.dtype is dtype:
@@ -545,6 +547,8 @@ def cast(x, dtype, name=None):
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    if getattr(type(t), "_is_indexed_slices", False):  # TensorFlow clips each slice
+        return t.with_values(clip_by_value(t.values, clip_value_min, clip_value_max))
     t = convert_to_tensor(t)
     return minimum(maximum(t, clip_value_min), clip_value_max)
 

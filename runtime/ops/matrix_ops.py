@@ -198,7 +198,7 @@ def global_norm(t_list, name=None):
     for t in t_list:
         if t is None:
             continue
-        t = convert_to_tensor(t)
+        t = convert_to_tensor(_slice_values(t))  # IndexedSlices: their values, as TensorFlow
         term = RD.reduce_sum(t * t)
         total = term if total is None else M.add(total, M.cast(term, total.dtype))
     if total is None:
@@ -206,8 +206,15 @@ def global_norm(t_list, name=None):
     return M.sqrt(total)
 
 
+def _slice_values(t):
+    return t.values if getattr(type(t), "_is_indexed_slices", False) else t
+
+
 def clip_by_norm(t, clip_norm, axes=None, name=None):
-    """t * clip_norm / max(l2norm(t), clip_norm): the L2 norm over `axes` is at most clip_norm."""
+    """t * clip_norm / max(l2norm(t), clip_norm): the L2 norm over `axes` is at most clip_norm
+    (of IndexedSlices: over their values, and the result is slices, as TensorFlow)."""
+    if getattr(type(t), "_is_indexed_slices", False):
+        return t.with_values(clip_by_norm(t.values, clip_norm, axes))
     t = convert_to_tensor(t)
     if not t.dtype.is_floating:
         raise TypeError(with_location(f"clip_by_norm expects a floating-point tensor, got {t.dtype.name}"))
@@ -234,9 +241,11 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     for t in t_list:
         if t is None:
             out.append(None)
-            continue
-        t = convert_to_tensor(t)
-        out.append(t * M.cast(scale, t.dtype))
+        elif getattr(type(t), "_is_indexed_slices", False):
+            out.append(t.with_values(t.values * M.cast(scale, t.dtype)))
+        else:
+            t = convert_to_tensor(t)
+            out.append(t * M.cast(scale, t.dtype))
     return out, use_norm
 
 

@@ -1,5 +1,6 @@
 """Sequence and permutation composites: reverse_sequence, invert_permutation,
-is_non_decreasing, is_strictly_increasing, space_to_depth, depth_to_space.
+is_non_decreasing, is_strictly_increasing, space_to_depth, depth_to_space,
+space_to_batch_nd, batch_to_space.
 
 All are built from gather / reshape / transpose, so they trace with unknown
 sizes and take those ops' gradients."""
@@ -10,6 +11,7 @@ from ..errors import InvalidArgumentError, with_location
 from ..tensor import SymbolicTensor, convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
+from . import join_ops as J
 from . import math_ops as M
 from . import reduce_ops as RD
 
@@ -109,6 +111,76 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None):  # noqa: A
     blocks = A.reshape(x, [dims[0], dims[1], dims[2], b, b, dims[3] // (b * b)])
     moved = A.transpose(blocks, [0, 1, 3, 2, 4, 5])
     return A.reshape(moved, [dims[0], dims[1] * b, dims[2] * b, dims[3] // (b * b)])
+
+
+def _blocks(x, block_shape, pairs, op, what):
+    """The block sizes and the (M, 2) paddings or crops: values known while tracing."""
+    block = np.asarray(getattr(block_shape, "numpy", lambda: block_shape)(), np.int64).reshape(-1)
+    pads = np.asarray(getattr(pairs, "numpy", lambda: pairs)(), np.int64)
+    m = block.size
+    if pads.shape != (m, 2):
+        raise ValueError(with_location(f"{op}: {what} must have shape [{m}, 2] for block_shape {block.tolist()}, "
+                                       f"got {list(pads.shape)}"))
+    if x.shape.rank is None or x.shape.rank < m + 1:
+        raise ValueError(with_location(f"{op}: the input needs rank >= {m + 1} for {m} block dims, "
+                                       f"got shape {list(x.shape)}"))
+    if np.any(block < 1) or np.any(pads < 0):
+        raise _shape_error(x)(with_location(f"{op}: block_shape must be >= 1 and {what} >= 0, got "
+                                            f"{block.tolist()} and {pads.tolist()}"))
+    return [int(b) for b in block], pads.tolist()
+
+
+def _dims(x):
+    """Each dimension: its static size, or a scalar tensor when unknown while tracing."""
+    shape = None
+    out = []
+    for i, d in enumerate(x.shape.dims):
+        if d is None:
+            shape = A.shape(x) if shape is None else shape
+            d = shape[i]
+        out.append(d)
+    return out
+
+
+def space_to_batch_nd(input, block_shape, paddings, name=None):  # noqa: A002
+    """Zero-pad the M spatial dims (1..M), then move block_shape blocks of them into the batch."""
+    x = convert_to_tensor(input)
+    block, pads = _blocks(x, block_shape, paddings, "space_to_batch_nd", "paddings")
+    m = len(block)
+    x = J.pad(x, [[0, 0]] + pads + [[0, 0]] * (x.shape.rank - 1 - m))
+    d = _dims(x)
+    for i, b in enumerate(block):
+        if isinstance(d[1 + i], int) and d[1 + i] % b:
+            raise _shape_error(x)(with_location(
+                f"space_to_batch_nd: padded spatial dim {i} of size {d[1 + i]} is not divisible by block "
+                f"size {b} (block_shape {block}, paddings {pads})"))
+    rest = d[1 + m:]
+    split = [d[0]] + [v for i, b in enumerate(block) for v in (d[1 + i] // b, b)] + rest
+    perm = [2 + 2 * i for i in range(m)] + [0] + [1 + 2 * i for i in range(m)] + \
+        list(range(1 + 2 * m, 1 + 2 * m + len(rest)))
+    moved = A.transpose(A.reshape(x, split), perm)
+    return A.reshape(moved, [d[0] * int(np.prod(block))] + [d[1 + i] // b for i, b in enumerate(block)] + rest)
+
+
+def space_to_batch(input, block_shape, paddings, name=None):  # noqa: A002
+    return space_to_batch_nd(input, block_shape, paddings, name)
+
+
+def batch_to_space(input, block_shape, crops, name=None):  # noqa: A002
+    """The inverse of space_to_batch_nd: batch blocks return to the spatial dims, then are cropped."""
+    x = convert_to_tensor(input)
+    block, crop = _blocks(x, block_shape, crops, "batch_to_space", "crops")
+    m, total = len(block), int(np.prod(block))
+    d = _dims(x)
+    if isinstance(d[0], int) and d[0] % total:
+        raise _shape_error(x)(with_location(
+            f"batch_to_space: the batch size {d[0]} is not divisible by the product of block_shape {block}"))
+    rest = d[1 + m:]
+    split = block + [d[0] // total] + d[1:]
+    perm = [m] + [v for i in range(m) for v in (m + 1 + i, i)] + list(range(2 * m + 1, 2 * m + 1 + len(rest)))
+    moved = A.transpose(A.reshape(x, split), perm)
+    full = A.reshape(moved, [d[0] // total] + [d[1 + i] * b for i, b in enumerate(block)] + rest)
+    return full[(slice(None),) + tuple(slice(c0, -c1 if c1 else None) for c0, c1 in crop)]
 
 
 def saturate_cast(value, dtype, name=None):

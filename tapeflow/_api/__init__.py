@@ -26,6 +26,7 @@ NAMESPACES = {
     "random": "tf.random: seeded random tensors, generators and stateless ops.",
     "random.experimental": "tf.random.experimental: generators and seed splitting.",
     "math": "tf.math: elementwise math, reductions, comparisons.",
+    "math.special": "tf.math.special: special functions (modified Bessel functions).",
     "linalg": "tf.linalg: matrix products, solves, decompositions and norms.",
     "bitwise": "tf.bitwise: integer bit operations.",
     "autodiff": "tf.autodiff: the gradient tape and forward-mode accumulator.",

@@ -8,7 +8,7 @@ ROWS = """
 runtime.dtypes               | tf dtypes             | DType as_dtype bool=bool_ double float16 float32
 runtime.dtypes               | tf dtypes             | float64 half int16 int32 int64 int8 string uint16
 runtime.dtypes               | tf dtypes             | uint32 uint64 uint8 complex64 complex128
-runtime.backprop             | tf                    | GradientTape UnconnectedGradients
+runtime.backprop             | tf                    | GradientTape UnconnectedGradients no_gradient
 runtime.backprop             | autodiff              | GradientTape
 forward_mode                 | autodiff              | ForwardAccumulator
 runtime.errors               | tf errors             | InvalidArgumentError
@@ -16,6 +16,7 @@ runtime.tensor               | tf                    | Tensor convert_to_tensor 
 runtime.shape                | tf                    | TensorShape
 runtime.variables            | tf                    | Variable
 runtime.custom_gradient      | tf                    | custom_gradient
+runtime.indexed_slices       | tf                    | IndexedSlices
 runtime.devices              | tf                    | device
 runtime.ops.indexing         | tf                    | newaxis
 # ---- tf.errors

@@ -29,6 +29,8 @@ runtime.ops.nn_ops           | math nn               | zero_fraction
 runtime.ops.nn_ops           | nn                    | local_response_normalization normalize_moments
 runtime.ops.nn_ops           | nn                    | lrn=local_response_normalization
 runtime.ops.sequence_ops     | nn                    | depth_to_space space_to_depth
+runtime.ops.sequence_ops     | tf nn                 | space_to_batch
+runtime.ops.ctc_ops          | nn                    | ctc_loss
 runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
 # ---- tf.image
 runtime.ops.image_ops        | image                 | ResizeMethod convert_image_dtype flip_left_right

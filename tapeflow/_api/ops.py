@@ -39,7 +39,7 @@ runtime.ops.matrix_ops       | tf linalg             | norm
 runtime.ops.indexing         | tf                    | strided_slice
 runtime.ops.special_ops      | tf math               | truncatediv truncatemod
 runtime.ops.sequence_ops     | tf                    | reverse_sequence saturate_cast sequence_mask
-runtime.ops.sequence_ops     | tf                    | unravel_index
+runtime.ops.sequence_ops     | tf                    | unravel_index space_to_batch_nd batch_to_space
 runtime.ops.trig_ops         | tf math               | acos acosh asin asinh atan atanh sinh
 runtime.ops.math_ops         | tf                    | atan2
 # ---- tf.math only
@@ -52,7 +52,8 @@ runtime.ops.segment_ops      | math                  | unsorted_segment_min unso
 runtime.ops.segment_ops      | math                  | unsorted_segment_sqrt_n unsorted_segment_sum
 runtime.ops.reduce_ops       | math                  | count_nonzero reduce_euclidean_norm reduce_std
 runtime.ops.reduce_ops       | math                  | reduce_variance
-runtime.ops.special_ops      | math                  | cumprod digamma lgamma polygamma polyval
+runtime.ops.special_ops      | math                  | cumprod digamma lgamma polyval
+runtime.ops.incomplete_ops   | math                  | polygamma zeta igamma igammac betainc
 runtime.ops.special_ops      | math                  | reciprocal_no_nan xdivy xlog1py xlogy
 runtime.ops.sequence_ops     | math                  | invert_permutation is_non_decreasing
 runtime.ops.sequence_ops     | math                  | is_strictly_increasing multiply_no_nan
@@ -64,6 +65,8 @@ runtime.ops.matrix_ops       | linalg                | band_part diag diag_part 
 runtime.ops.matrix_ops       | linalg                | tensor_diag tensor_diag_part trace
 runtime.ops.decomp_ops       | linalg                | cholesky cholesky_solve det inv logdet slogdet solve
 runtime.ops.decomp_ops       | linalg                | triangular_solve
+runtime.ops.lu_ops           | linalg                | lu lu_solve lu_reconstruct lu_matrix_inverse expm
+runtime.ops.lu_ops           | linalg                | tridiagonal_solve
 runtime.ops.svd_ops          | linalg                | svd
 runtime.ops.matrix_ops       | linalg                | cross lstsq
 # ---- complex numbers, tf.signal
@@ -76,6 +79,7 @@ linalg_svd                   | linalg                | matrix_rank normalize pin
 # ---- tf_api2: special functions (tf.math) and partition ops (tf)
 runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
 runtime.ops.special_ops      | math                  | nextafter
+runtime.ops.bessel_ops       | math math.special     | bessel_i0 bessel_i0e bessel_i1 bessel_i1e
 log_space                    | math                  | cumulative_logsumexp lbeta
 partition                    | tf                    | dynamic_partition dynamic_stitch shape_n
 # ---- tf.bitwise

@@ -17,9 +17,12 @@ def _stack_one(parts):
     return np.stack(parts)
 
 
-def stack(buf):
+def stack(buf, ragged_rows=()):
+    """ragged_rows: the components that are rows of a RaggedTensor (dense arrays whose
+    spec is a RaggedTensorSpec of ragged_rank 0): they batch into RaggedTensors, as in TF."""
     try:
-        return [_stack_one(parts) for parts in zip(*buf)]
+        return [ragged_values.stack(list(parts)) if k in ragged_rows else _stack_one(parts)
+                for k, parts in enumerate(zip(*buf))]
     except ValueError:
         shapes = sorted({tuple(a.shape) for flat in buf for a in flat})
         raise ValueError(with_location(
@@ -91,11 +94,14 @@ def _batched_cardinality(card, batch_size, drop_remainder):
 def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None, name=None):
     self._no_windows("batch")
     batch_size = positive(batch_size, "batch")
-    produce = _grouped(self._produce, batch_size, drop_remainder, stack)
+    rows = {k for k, spec in enumerate(getattr(self, "_row_specs", None) or ())
+            if getattr(spec, "ragged_rank", None) == 0}
+    combine = (lambda buf: stack(buf, rows)) if rows else stack
+    produce = _grouped(self._produce, batch_size, drop_remainder, combine)
     card = _batched_cardinality(self._card, batch_size, drop_remainder)
     lead = batch_size if drop_remainder else None
     shapes = None if self._shapes is None else [((lead,) + tuple(s), d) for s, d in self._shapes]
-    out = self._derive(produce, card, shapes, seek=_grouped_seek(self, batch_size, drop_remainder, stack))
+    out = self._derive(produce, card, shapes, seek=_grouped_seek(self, batch_size, drop_remainder, combine))
     out._lead_varies = shapes is None and not drop_remainder
     return out
 

@@ -193,6 +193,8 @@ class Dataset:
                       parents=(self,), seek=seek)
         out._nested, out._options = self._nested, self._options
         out._lead_varies = self._lead_varies and shapes == "same"
+        if shapes == "same":  # rows of a RaggedTensor stay ragged rows (dense arrays with a ragged spec)
+            out._row_specs = getattr(self, "_row_specs", None)
         return out
 
     # ------------------------------------------------------------ sources

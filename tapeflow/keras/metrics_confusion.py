@@ -39,13 +39,19 @@ class _Confusion(Metric):
 
     _counts = _COUNTS
 
-    def __init__(self, thresholds, name, dtype="float32", class_id=None, top_k=None):
+    def __init__(self, thresholds, name, dtype="float32", class_id=None, top_k=None, num_labels=1):
         super().__init__(name, dtype)
         self.thresholds = [float(t) for t in thresholds]
         self.class_id, self.top_k = class_id, top_k
+        if num_labels is not None:
+            self._build_counts(num_labels)
+
+    def _build_counts(self, num_labels):
+        """Counts per threshold, or (thresholds, labels) for a multi-label AUC (num_labels > 1)."""
         n = len(self.thresholds)
+        shape = (n,) if num_labels == 1 and not getattr(self, "multi_label", False) else (n, num_labels)
         for count in self._counts:
-            setattr(self, count, self.add_variable((n,), name=count))
+            setattr(self, count, self.add_variable(shape, name=count))
 
     def _prepare(self, y_true, y_pred):
         y_pred = M.cast(convert_to_tensor(y_pred), dtypes.float32)
@@ -65,18 +71,29 @@ class _Confusion(Metric):
             raise ValueError(f"{type(self).__name__}: y_true of shape {list(y_true.shape)} and y_pred of "
                              f"shape {list(y_pred.shape)} have different sizes")
         t = convert_to_tensor(np.asarray(self.thresholds, np.float32))
-        pred = M.cast(M.greater(A.expand_dims(A.reshape(y_pred, [-1]), -1), t), dtypes.float32)  # (N, T)
-        true = A.expand_dims(M.cast(M.not_equal(A.reshape(y_true, [-1]), 0.0), dtypes.float32), -1)  # (N, 1)
+        # One row per entry (N, T), or per example and label (N, L, T) for a multi-label AUC.
+        flat = [-1, y_pred.shape.dims[-1]] if getattr(self, "multi_label", False) else [-1]
+        pred = M.cast(M.greater(A.expand_dims(A.reshape(y_pred, flat), -1), t), dtypes.float32)
+        true = A.expand_dims(M.cast(M.not_equal(A.reshape(y_true, flat), 0.0), dtypes.float32), -1)
         w = 1.0
         if sample_weight is not None:
             sw = M.cast(convert_to_tensor(sample_weight), dtypes.float32)
             while sw.shape.rank < y_pred.shape.rank:
                 sw = A.expand_dims(sw, -1)  # (batch,) weights over (batch, 1) targets
-            w = A.expand_dims(A.reshape(sw * A.ones_like(y_pred), [-1]), -1)
+            w = sw
+        entry_weights = self._entry_weights(y_pred)
+        if entry_weights is not None:
+            w = w * entry_weights
+        if sample_weight is not None or entry_weights is not None:
+            w = A.expand_dims(A.reshape(w * A.ones_like(y_pred), flat), -1)
         cells = {"true_positives": pred * true, "false_positives": pred * (1.0 - true),
                  "true_negatives": (1.0 - pred) * (1.0 - true), "false_negatives": (1.0 - pred) * true}
         for count in self._counts:
-            getattr(self, count).assign_add(R.reduce_sum(cells[count] * w, axis=0))
+            total = R.reduce_sum(cells[count] * w, axis=0)  # (T,), or (L, T): stored (T, L) as Keras
+            getattr(self, count).assign_add(A.transpose(total) if total.shape.rank == 2 else total)
+
+    def _entry_weights(self, y_pred):
+        return None
 
     def _counts_now(self):
         return [getattr(self, c).value() for c in _COUNTS]
@@ -208,9 +225,6 @@ class AUC(_Confusion):
         if summation_method not in ("interpolation", "minoring", "majoring"):
             raise ValueError(f'Invalid `summation_method` argument value "{summation_method}". '
                              f"Expected one of: interpolation, minoring, majoring")
-        if multi_label or label_weights is not None:
-            raise NotImplementedError("AUC: multi_label and label_weights are not supported; "
-                                      "use one AUC per label")
         self._init_args = {"thresholds": thresholds}
         if thresholds is not None:
             inner = sorted(_threshold_list(thresholds)[0])
@@ -223,12 +237,37 @@ class AUC(_Confusion):
         self.num_thresholds = len(thresholds)
         self.curve, self.summation_method = curve, summation_method
         self.multi_label, self.from_logits = multi_label, from_logits
-        super().__init__(thresholds, name, dtype)
+        self.label_weights = None if label_weights is None else \
+            convert_to_tensor(np.asarray(label_weights, np.float32))
+        # Multi-label: counts per (threshold, label), made on the first batch when num_labels is None.
+        super().__init__(thresholds, name, dtype, num_labels=num_labels if multi_label else 1)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        y_pred = convert_to_tensor(y_pred)
         if self.from_logits:
-            y_pred = M.sigmoid(convert_to_tensor(y_pred))
+            y_pred = M.sigmoid(y_pred)
+        if self.multi_label:
+            if y_pred.shape.rank != 2:
+                raise ValueError(f"`y_pred` must have rank 2 when `multi_label=True`. Found rank "
+                                 f"{y_pred.shape.rank}. Full shape received for `y_pred`: {tuple(y_pred.shape)}")
+            if not hasattr(self, _COUNTS[0]):
+                self._build_counts(y_pred.shape.dims[-1])
         super().update_state(y_true, y_pred, sample_weight)
+
+    def _entry_weights(self, y_pred):
+        # Keras: label weights weigh each label's entries in the counts, unless multi-label
+        # (then they weigh the labels' AUCs in result()).
+        return None if self.label_weights is None or self.multi_label else self.label_weights
+
+    def _by_label(self, terms):
+        """The AUC from its terms over thresholds: their sum, or for multi-label the mean
+        (or label_weights-weighted mean) of the per-label sums."""
+        if not self.multi_label:
+            return R.reduce_sum(terms)
+        by_label = R.reduce_sum(terms, axis=0)
+        if self.label_weights is None:
+            return R.reduce_mean(by_label)
+        return M.div_no_nan(R.reduce_sum(by_label * self.label_weights), R.reduce_sum(self.label_weights))
 
     def _interpolate_pr_auc(self):
         tp, fp, _, fn = self._counts_now()
@@ -240,7 +279,7 @@ class AUC(_Confusion):
         both = M.logical_and(M.greater(p[:-1], 0.0), M.greater(p[1:], 0.0))
         ratio = A.where(both, M.div_no_nan(p[:-1], M.maximum(p[1:], 0.0)), A.ones_like(p[1:]))
         increments = M.div_no_nan(slope * (dtp + intercept * M.log(ratio)), M.maximum(tp[1:] + fn[1:], 0.0))
-        return R.reduce_sum(increments)
+        return self._by_label(increments)
 
     def result(self):
         if self.curve == "PR" and self.summation_method == "interpolation":
@@ -257,4 +296,4 @@ class AUC(_Confusion):
             heights = M.minimum(y[:-1], y[1:])
         else:
             heights = M.maximum(y[:-1], y[1:])
-        return R.reduce_sum((x[:-1] - x[1:]) * heights)
+        return self._by_label((x[:-1] - x[1:]) * heights)

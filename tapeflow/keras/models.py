@@ -9,6 +9,7 @@ from tapeflow.keras.training import Trainer
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
 from tapeflow.runtime.shape import TensorShape
+from tapeflow.runtime.tensor import TensorBase
 from tapeflow.tracer.signature import TensorSpec
 
 
@@ -36,8 +37,6 @@ class Model(Trainer, Layer):
             self.__dict__["_functional"] = graph
             self._functional_layers = graph.layers()  # tracked: weights in layer order
             self.__dict__["built"] = True
-            shapes = [tuple(t.shape.dims) for t in graph.flat_outputs]
-            self.__dict__["_output_shape"] = shapes[0] if len(shapes) == 1 else shapes
 
     def call(self, inputs, training=None):
         if self._functional is not None:
@@ -83,8 +82,16 @@ class Model(Trainer, Layer):
 
     @property
     def input_shape(self):
-        shapes = [tuple(t.shape.dims) for t in self._graph("input_shape").flat_inputs]
-        return shapes[0] if len(shapes) == 1 else shapes
+        return _shapes_of(self._graph("input_shape").flat_inputs)
+
+    @property
+    def output_shape(self):
+        # The graph's (batch None for keras.Input), not the last call's batch size.
+        try:
+            graph = self._graph("output_shape")
+        except AttributeError:
+            return Layer.output_shape.fget(self)
+        return _shapes_of(graph.flat_outputs)
 
     def get_layer(self, name=None, index=None):
         layers = self.layers
@@ -196,6 +203,11 @@ def _memory_size(weights):
         size /= 1024
 
 
+def _shapes_of(tensors):
+    shapes = [tuple(t.shape.dims) for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes
+
+
 def _display_shape(shape):
     if isinstance(shape, list):
         return ", ".join(_display_shape(s) for s in shape)
@@ -285,7 +297,6 @@ class Sequential(Model):
             self.__dict__["_sequential_graph"] = None
             return False
         self.__dict__["_sequential_graph"] = functional.FunctionalGraph(source.output, x)
-        self.__dict__["_output_shape"] = tuple(x.shape.dims)
         if self.__dict__.get("_build_input_specs") is None:  # a saved model's serving signature
             self.__dict__["_build_input_specs"] = TensorSpec(TensorShape(shape), source.input_dtype)
         self.__dict__["built"] = True
@@ -300,7 +311,12 @@ class Sequential(Model):
         return graph
 
     def _build_from(self, inputs):
-        self.__dict__["built"] = True  # the layers build themselves as the input flows through
+        # As Keras: the first call builds the graph at the batch's full shape (so
+        # input_shape is (7, 4) after a call on 7 rows); layers that cannot run
+        # symbolically build themselves as the input flows through.
+        if state.graph is None and self._stack and isinstance(inputs, TensorBase):
+            self._build_graph(tuple(inputs.shape.dims))
+        self.__dict__["built"] = True
 
     def call(self, inputs, training=None):
         x = inputs

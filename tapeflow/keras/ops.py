@@ -108,9 +108,9 @@ def _elementwise(keras_name, tf_name, arity):
 
 # Keras name -> the TensorFlow op it is (same meaning, Keras's argument names).
 _UNARY = """negative abs sign sqrt square exp log=math.log log1p=math.log1p expm1=math.expm1 sin cos tanh
-    floor ceil=math.ceil logical_not"""
+    floor ceil=math.ceil"""
 _BINARY = """add subtract multiply divide=math.truediv power=pow maximum minimum equal not_equal greater
-    greater_equal less less_equal logical_and logical_or"""
+    greater_equal less less_equal"""
 for _arity, _names in ((1, _UNARY), (2, _BINARY)):
     for _item in _names.split():
         _keras, _, _tf = _item.partition("=")

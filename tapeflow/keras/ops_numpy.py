@@ -132,8 +132,21 @@ def allclose(x1, x2, rtol=1e-5, atol=1e-8, equal_nan=False):
     return tf.reduce_all(isclose(x1, x2, rtol, atol, equal_nan))
 
 
+# Keras casts the operands of the logical ops to bool (nonzero is True).
 def logical_xor(x1, x2):
-    return tf.math.logical_xor(_t(x1, "bool") if not hasattr(x1, "dtype") else x1, x2)
+    return tf.math.logical_xor(tf.cast(x1, "bool"), tf.cast(x2, "bool"))
+
+
+def logical_and(x1, x2):
+    return tf.logical_and(tf.cast(x1, "bool"), tf.cast(x2, "bool"))
+
+
+def logical_or(x1, x2):
+    return tf.logical_or(tf.cast(x1, "bool"), tf.cast(x2, "bool"))
+
+
+def logical_not(x):
+    return tf.logical_not(tf.cast(x, "bool"))
 
 
 def floor_divide(x1, x2):
@@ -451,4 +464,4 @@ def map(f, xs):  # noqa: A001 - Keras's name
     return tf.map_fn(f, xs)
 
 
-__all__ = ["allclose", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "array", "average", "broadcast_to", "cbrt", "copy", "cosh", "count_nonzero", "cross", "deg2rad", "depth_to_space", "diag", "diagonal", "diff", "divide_no_nan", "dstack", "empty", "empty_like", "erf", "exp2", "fabs", "fliplr", "flipud", "floor_divide", "heaviside", "hstack", "hypot", "identity", "in_top_k", "inner", "is_tensor", "isclose", "isfinite", "isinf", "isnan", "kron", "log10", "log2", "logaddexp", "logical_xor", "logspace", "map", "mod", "moveaxis", "nan_to_num", "ndim", "outer", "ptp", "rad2deg", "ravel", "reciprocal", "rot90", "rsqrt", "saturate_cast", "scatter", "scatter_update", "searchsorted", "select", "signbit", "sinc", "sinh", "size", "slice", "slice_update", "space_to_depth", "swapaxes", "switch", "tan", "trace", "tri", "tril", "triu", "trunc", "unravel_index", "unstack", "vdot", "vstack"]
+__all__ = ["allclose", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "array", "average", "broadcast_to", "cbrt", "copy", "cosh", "count_nonzero", "cross", "deg2rad", "depth_to_space", "diag", "diagonal", "diff", "divide_no_nan", "dstack", "empty", "empty_like", "erf", "exp2", "fabs", "fliplr", "flipud", "floor_divide", "heaviside", "hstack", "hypot", "identity", "in_top_k", "inner", "is_tensor", "isclose", "isfinite", "isinf", "isnan", "kron", "log10", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "logspace", "map", "mod", "moveaxis", "nan_to_num", "ndim", "outer", "ptp", "rad2deg", "ravel", "reciprocal", "rot90", "rsqrt", "saturate_cast", "scatter", "scatter_update", "searchsorted", "select", "signbit", "sinc", "sinh", "size", "slice", "slice_update", "space_to_depth", "swapaxes", "switch", "tan", "trace", "tri", "tril", "triu", "trunc", "unravel_index", "unstack", "vdot", "vstack"]

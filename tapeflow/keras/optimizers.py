@@ -13,6 +13,7 @@ from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.backprop import GradientTape
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.indexed_slices import dense, is_indexed_slices
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import reduce_ops as R
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
@@ -22,6 +23,9 @@ from tapeflow.train.slots import SlotOwner
 
 class Optimizer(SlotOwner):
     slot_names = ()
+    # update_step takes tf.IndexedSlices gradients (of gathers, Embedding) and applies
+    # Keras 3's rules to them (`per_slice`); otherwise they are made dense first.
+    takes_slices = False
 
     def __init__(self, learning_rate=0.001, weight_decay=None, clipnorm=None, clipvalue=None,
                  global_clipnorm=None, name=None, **unused):
@@ -88,9 +92,9 @@ class Optimizer(SlotOwner):
             return [None if g is None else _clip_by_norm(g, self.clipnorm) for g in grads]
         if self.global_clipnorm is not None:
             present = [g for g in grads if g is not None]
-            total = M.sqrt(sum(R.reduce_sum(M.square(g)) for g in present))
+            total = M.sqrt(sum(R.reduce_sum(per_slice(M.square, g)) for g in present))
             scale = M.minimum(convert_to_tensor(1.0, total.dtype), self.global_clipnorm / M.maximum(total, 1e-12))
-            return [None if g is None else g * M.cast(scale, g.dtype) for g in grads]
+            return [None if g is None else dense(g) * M.cast(scale, g.dtype) for g in grads]
         return grads
 
     def apply_gradients(self, grads_and_vars):
@@ -100,10 +104,13 @@ class Optimizer(SlotOwner):
                 raise TypeError(with_location(
                     f"{self.name}.apply_gradients: expected (gradient, variable) pairs, got a "
                     f"{type(v).__name__} in the variable position"))
-        pairs = [(convert_to_tensor(g), v) for g, v in pairs if g is not None]
+        pairs = [(g if is_indexed_slices(g) else convert_to_tensor(g), v) for g, v in pairs if g is not None]
         if not pairs:
             raise ValueError(with_location(f"{self.name}.apply_gradients: no gradients provided for any variable"))
-        grads = _summed_over_replicas(self._clip([g for g, _ in pairs]))
+        grads = [g for g, _ in pairs]
+        if not self.takes_slices or _replicated():
+            grads = [dense(g) for g in grads]
+        grads = _summed_over_replicas(self._clip(grads))
         if mirrored.replica_id():  # in-process replicas share each variable: replica 0 updates it
             return self.iterations
         lr = self.learning_rate
@@ -145,6 +152,20 @@ class Optimizer(SlotOwner):
         return {"name": self.name, "weight_decay": self.weight_decay}
 
 
+def per_slice(fn, g):
+    """Keras 3 on IndexedSlices: an elementwise op (square, abs) applies to each slice,
+    before repeated indices add up (so a repeated id's g^2 is a sum of squares)."""
+    if is_indexed_slices(g):
+        return dense(g.with_values(fn(g.values)))
+    return fn(g)
+
+
+def _replicated():
+    from tapeflow.distribute.strategy import replica_strategy
+    strategy = replica_strategy()
+    return strategy is not None and strategy.num_replicas_in_sync > 1
+
+
 def _summed_over_replicas(grads):
     """In Strategy.run of a strategy with several replicas: the sum of every replica's
     gradients (Keras 3 on TF: clip locally, then all-reduce SUM; fit scales the loss
@@ -160,8 +181,11 @@ def _summed_over_replicas(grads):
 
 
 def _clip_by_norm(g, clip):
-    norm = M.sqrt(R.reduce_sum(M.square(g)))
-    return g * M.cast(M.minimum(convert_to_tensor(1.0, norm.dtype), clip / M.maximum(norm, 1e-12)), g.dtype)
+    # Keras 3 on IndexedSlices: the norm sums the slices' squares and the slices stay slices
+    # (the global clip instead multiplies them as dense tensors).
+    norm = M.sqrt(R.reduce_sum(per_slice(M.square, g)))
+    scale = M.cast(M.minimum(convert_to_tensor(1.0, norm.dtype), clip / M.maximum(norm, 1e-12)), g.dtype)
+    return g.with_values(g.values * scale) if is_indexed_slices(g) else g * scale
 
 
 class SGD(Optimizer):
@@ -175,7 +199,10 @@ class SGD(Optimizer):
         self.momentum, self.nesterov = float(momentum), nesterov
         self.slot_names = ("momentum",) if momentum else ()
 
+    takes_slices = True  # every use of g is linear: the dense gradient gives Keras's values
+
     def update_step(self, g, var, lr):
+        g = dense(g)
         if not self.momentum:
             var.assign_sub(lr * g)
             return
@@ -196,14 +223,16 @@ class Adam(Optimizer):
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
         self.slot_names = ("m", "v", "vhat") if amsgrad else ("m", "v")
 
+    takes_slices = True
+
     def update_step(self, g, var, lr):
         t = M.cast(self.iterations.value() + 1, var.dtype)
         b1 = convert_to_tensor(self.beta_1, var.dtype)
         b2 = convert_to_tensor(self.beta_2, var.dtype)
         alpha = lr * M.sqrt(1 - M.pow(b2, t)) / (1 - M.pow(b1, t))
         m, v = self.slot(var, "m"), self.slot(var, "v")
-        m.assign_add((g - m) * (1 - self.beta_1))
-        v.assign_add((M.square(g) - v) * (1 - self.beta_2))
+        m.assign_add((dense(g) - m) * (1 - self.beta_1))
+        v.assign_add((per_slice(M.square, g) - v) * (1 - self.beta_2))
         v_used = v.value()
         if self.amsgrad:
             vhat = self.slot(var, "vhat")
@@ -230,10 +259,13 @@ class RMSprop(Optimizer):
         self.slot_names = ("velocity",) + (("momentum",) if momentum else ()) + \
             (("average_gradient",) if centered else ())
 
+    takes_slices = True
+
     def update_step(self, g, var, lr):
         rho = self.rho
         velocity = self.slot(var, "velocity")
-        velocity.assign(velocity * rho + M.square(g) * (1 - rho))
+        velocity.assign(velocity * rho + per_slice(M.square, g) * (1 - rho))
+        g = dense(g)
         if self.centered:
             avg = self.slot(var, "average_gradient")
             avg.assign(avg * rho + g * (1 - rho))
@@ -260,10 +292,12 @@ class Adagrad(Optimizer):
     def _slot_initial(self, slot_name):
         return self.initial_accumulator_value
 
+    takes_slices = True
+
     def update_step(self, g, var, lr):
         acc = self.slot(var, "accumulator")
-        acc.assign_add(M.square(g))
-        var.assign_sub(lr * g / M.sqrt(acc + self.epsilon))
+        acc.assign_add(per_slice(M.square, g))
+        var.assign_sub(lr * dense(g) / M.sqrt(acc + self.epsilon))
 
 
 from tapeflow.keras import optimizers_adaptive  # noqa: E402 - defined on top of Optimizer above

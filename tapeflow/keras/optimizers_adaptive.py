@@ -2,7 +2,9 @@
 Adadelta, Ftrl and Lion (see optimizers.py for the order of one step)."""
 import numpy as np
 
-from tapeflow.keras.optimizers import Optimizer
+from tapeflow.keras.optimizers import Optimizer, per_slice
+from tapeflow.runtime.indexed_slices import dense, is_indexed_slices
+from tapeflow.runtime.ops import gather_ops
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.tensor import convert_to_tensor
@@ -21,11 +23,13 @@ class Adamax(Optimizer):
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
         self.slot_names = ("m", "u")
 
+    takes_slices = True
+
     def update_step(self, g, var, lr):
         b1_power = M.pow(convert_to_tensor(self.beta_1, var.dtype), _step(self, var.dtype))
         m, u = self.slot(var, "m"), self.slot(var, "u")
-        m.assign_add((g - m) * (1 - self.beta_1))
-        u.assign(M.maximum(u * self.beta_2, M.abs(g)))
+        m.assign_add((dense(g) - m) * (1 - self.beta_1))
+        u.assign(M.maximum(u * self.beta_2, per_slice(M.abs, g)))
         var.assign_sub(lr * m / ((1 - b1_power) * (u + self.epsilon)))
 
 
@@ -69,6 +73,8 @@ class Nadam(Optimizer):
         self._u_product.assign(self._u_product * self.beta_1 * (1.0 - 0.5 * decay))
         return super().apply_gradients(pairs)
 
+    takes_slices = True
+
     def update_step(self, g, var, lr):
         dtype = var.dtype
         decay = convert_to_tensor(0.96, dtype)
@@ -77,8 +83,9 @@ class Nadam(Optimizer):
         u_product = M.cast(self._u_product.value(), dtype)
         b2_power = M.pow(convert_to_tensor(self.beta_2, dtype), _step(self, dtype))
         m, v = self.slot(var, "m"), self.slot(var, "v")
-        m.assign_add((g - m) * (1 - self.beta_1))
-        v.assign_add((M.square(g) - v) * (1 - self.beta_2))
+        m.assign_add((dense(g) - m) * (1 - self.beta_1))
+        v.assign_add((per_slice(M.square, g) - v) * (1 - self.beta_2))
+        g = dense(g)
         m_hat = u_next * m / (1 - u_product * u_next) + (1 - u_t) * g / (1 - u_product)
         v_hat = v / (1 - b2_power)
         var.assign_sub(m_hat * lr / (M.sqrt(v_hat) + self.epsilon))
@@ -93,13 +100,20 @@ class Adadelta(Optimizer):
         self.rho, self.epsilon = rho, epsilon
         self.slot_names = ("accumulated_grad", "accumulated_delta_var")
 
+    takes_slices = True
+
     def update_step(self, g, var, lr):
         rho = self.rho
         acc_g, acc_d = self.slot(var, "accumulated_grad"), self.slot(var, "accumulated_delta_var")
-        acc_g.assign(acc_g * rho + M.square(g) * (1 - rho))
-        delta = -M.sqrt(acc_d + self.epsilon) * g / M.sqrt(acc_g + self.epsilon)
-        acc_d.assign(acc_d * rho + M.square(delta) * (1 - rho))
-        var.assign_add(lr * delta)
+        acc_g.assign(acc_g * rho + per_slice(M.square, g) * (1 - rho))
+        rms_d, rms_g = M.sqrt(acc_d + self.epsilon), M.sqrt(acc_g + self.epsilon)
+        if is_indexed_slices(g):  # Keras 3: the step stays slices, each scaled by its row's rms ratio
+            rows = g.indices
+            delta = g.with_values(-(gather_ops.gather(rms_d, rows) * g.values) / gather_ops.gather(rms_g, rows))
+        else:
+            delta = -rms_d * g / rms_g
+        acc_d.assign(acc_d * rho + per_slice(M.square, delta) * (1 - rho))
+        var.assign_add(lr * dense(delta))
 
 
 class Ftrl(Optimizer):
@@ -131,13 +145,15 @@ class Ftrl(Optimizer):
     def _slot_initial(self, slot_name):
         return self.initial_accumulator_value if slot_name == "accumulator" else 0.0
 
+    takes_slices = True
+
     def update_step(self, g, var, lr):
         p = -self.learning_rate_power
         l1 = self.l1_regularization_strength
         l2 = self.l2_regularization_strength + self.beta / (2.0 * lr)
         accum, linear = self.slot(var, "accumulator"), self.slot(var, "linear")
-        grad_used = g + var * (2 * self.l2_shrinkage_regularization_strength)
-        new_accum = accum + M.square(g)
+        grad_used = dense(g) + var * (2 * self.l2_shrinkage_regularization_strength)
+        new_accum = accum + per_slice(M.square, g)
         linear.assign_add(grad_used - (M.pow(new_accum, p) - M.pow(accum.value(), p)) / lr * var)
         quadratic = M.pow(new_accum, p) / lr + 2 * l2
         var.assign((M.clip_by_value(linear.value(), -l1, l1) - linear) / quadratic)

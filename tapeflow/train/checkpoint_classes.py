@@ -31,6 +31,29 @@ class Checkpoint(Trackable):
                     f"optimizers, metrics, variables or other checkpoints"))
         self._children = children
         self._save_counter = None
+        self._pending_roots = {}  # root name -> checkpoint path: restored when the attribute is set
+
+    # Keyword objects read back as attributes, and a trackable set as an attribute
+    # later is a child (saved, restored), as on TensorFlow's AutoTrackable.
+    def __getattr__(self, name):
+        children = self.__dict__.get("_children", {})
+        if name in children:
+            return children[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __setattr__(self, name, value):
+        if name.startswith("_") or hasattr(type(self), name):
+            object.__setattr__(self, name, value)
+            return
+        if not is_trackable(value):
+            self._children.pop(name, None)
+            object.__setattr__(self, name, value)
+            return
+        self.__dict__.pop(name, None)
+        self._children[name] = value
+        path = self._pending_roots.pop(name, None)
+        if path is not None:  # deferred restoration of a checkpoint restored before
+            fmt.read_objects(path, {name: value})
 
     @property
     def save_counter(self):
@@ -78,9 +101,16 @@ class Checkpoint(Trackable):
         """Restore from `save_path` (None: nothing to restore, for restore-or-initialize)."""
         if save_path is None:
             return fmt.LoadStatus([], [], [])
-        if self._save_counter is None and "save_counter" in fmt.read_index(save_path):
+        index = fmt.read_index(save_path)
+        if self._save_counter is None and "save_counter" in index:
             self.save_counter  # make it so the saved count is restored and numbering continues
-        return fmt.read_objects(save_path, self._roots())
+        status = fmt.read_objects(save_path, self._roots())
+        roots = self._roots()
+        for key in index:
+            root = key.split("/", 1)[0]
+            if root not in roots and not root.startswith("_"):
+                self._pending_roots[root] = os.fspath(save_path)
+        return status
 
 
 # -------------------------------------------------------------- state file
