@@ -296,6 +296,17 @@ def _object_config(obj):
     return {"class_name": type(obj).__name__, "config": config}
 
 
+def builtin_config(obj, base):
+    """Keras's get_config of a loss or metric: `base` (its name and reduction or dtype), then,
+    for tapeflow's own classes, every other constructor argument it keeps as plain data.  A
+    user's subclass gets `base` only, as in Keras (it overrides get_config to add its own)."""
+    config = dict(base)
+    if type(obj).__module__.startswith("tapeflow."):
+        found = _object_config(obj)
+        config.update({k: v for k, v in (found or {"config": {}})["config"].items() if k not in config})
+    return config
+
+
 def _spec_config(spec):
     if spec is None or isinstance(spec, str):
         return spec

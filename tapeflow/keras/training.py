@@ -225,6 +225,13 @@ class Trainer:
 
     @property
     def metrics_names(self):
+        # Keras 3 names its compiled metrics as one container, "compile_metrics", after the
+        # loss and before the per-output losses; evaluate's list order is _logs_order's.
+        compiled = (self._compiled_metrics or []) + (self.__dict__.get("_weighted_metrics") or [])
+        first = [self._loss_tracker.name] if self._loss_tracker is not None else []
+        return first + (["compile_metrics"] if compiled else []) + [m.name for m in self._output_loss_trackers]
+
+    def _logs_order(self):
         return [m.name for m in self.metrics]
 
     def reset_metrics(self):
@@ -428,7 +435,7 @@ class Trainer:
             print(callbacks_mod.format_logs(logs))
         if return_dict:
             return logs
-        return _flat_logs(logs, self.metrics_names)
+        return _flat_logs(logs, self._logs_order())
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **unused):
         with self._scope():
@@ -452,7 +459,7 @@ class Trainer:
         batch = tuple(_to_tensors(p) for p in (x, y, sample_weight) if p is not None)
         self._prepare(batch)
         logs = _floats(self._step_fn("train")(batch))
-        return logs if return_dict else _flat_logs(logs, self.metrics_names)
+        return logs if return_dict else _flat_logs(logs, self._logs_order())
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         self._require_compiled("evaluate")
@@ -460,7 +467,7 @@ class Trainer:
         self._prepare(batch)
         self.reset_metrics()
         logs = _floats(self._step_fn("test")(batch))
-        return logs if return_dict else _flat_logs(logs, self.metrics_names)
+        return logs if return_dict else _flat_logs(logs, self._logs_order())
 
     def predict_on_batch(self, x):
         return nest.map_structure(lambda t: t.numpy(), self._step_fn("predict")((_to_tensors(x),)))
