@@ -381,7 +381,8 @@ def serialize_keras_object(obj):
     optimizer or initializer object rebuilt from its constructor arguments."""
     if obj is None or isinstance(obj, (bool, int, float, str)):
         return obj
-    config = _object_config(obj)
+    get_config = getattr(obj, "get_config", None)
+    config = {"class_name": type(obj).__name__, "config": get_config()} if callable(get_config) else _object_config(obj)
     if config is None:
         raise ValueError(with_location(f"serialize_keras_object: {obj!r} has settings that are not plain data"))
     module = type(obj).__module__.replace("tapeflow.", "").split("_")[0]
