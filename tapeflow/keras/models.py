@@ -231,6 +231,15 @@ class Sequential(Model):
             self.build((None,) + self._input_spec.input_shape_per_example)
         elif self._stack[0]._declared_input_shape is not None:
             self.build((None,) + self._stack[0]._declared_input_shape)
+        elif len(self._stack) > 1 and isinstance(self._stack[0], Model):
+            # As Keras: a first layer that is a model with known inputs builds the stack
+            # (Sequential([base_model, Dense(1)]) has the head's weights at once).
+            try:
+                shape = self._stack[0].input_shape
+            except (ValueError, AttributeError):
+                shape = None
+            if isinstance(shape, tuple):
+                self.build(shape)
 
     def pop(self):
         if not self._stack:
@@ -310,3 +319,24 @@ class Sequential(Model):
 
     def _summary_layers(self):
         return self._stack
+
+
+def clone_model(model, input_tensors=None, clone_function=None, **unused):
+    """keras.models.clone_model: the same architecture with new, freshly initialized layers
+    (rebuilt from their configs).  `clone_function(layer)` makes each layer of a Sequential
+    model instead; a functional model is cloned from its config only."""
+    from tapeflow.keras import saving
+    if input_tensors is not None:
+        raise ValueError(with_location("clone_model: input_tensors= is not supported; clone, then call the clone"))
+    if clone_function is None:
+        return saving.layer_from_config(saving.layer_config(model))
+    if not isinstance(model, Sequential):
+        raise ValueError(with_location(
+            f"clone_model: clone_function= is supported for Sequential models; {model.name} is "
+            f"{type(model).__name__}"))
+    clone = Sequential(name=model.name)
+    if model._input_spec is not None:
+        clone.add(InputLayer(**model._input_spec.get_config()))
+    for layer in model.layers:
+        clone.add(clone_function(layer))
+    return clone

@@ -129,20 +129,21 @@ def layer_from_config(spec):
 
 
 def _sequential_config(model):
+    # Keras 3's form: the declared input is the first entry of "layers", an InputLayer.
     spec = model._input_spec
-    return {"name": model.name,
-            "input": None if spec is None else spec.get_config(),
-            "layers": [layer_config(l) for l in model.layers]}
+    first = [] if spec is None else [{"class_name": "InputLayer", "config": spec.get_config()}]
+    return {"name": model.name, "layers": first + [layer_config(l) for l in model.layers]}
 
 
 def _sequential_from_config(config):
     from tapeflow.keras.layers.input import InputLayer
     from tapeflow.keras.models import Sequential
     model = Sequential(name=config["name"])
-    if config.get("input") is not None:
+    if config.get("input") is not None:  # the form tapeflow wrote before Keras 3's
         model.add(InputLayer(**config["input"]))
     for spec in config["layers"]:
-        model.add(layer_from_config(spec))
+        model.add(InputLayer(**spec["config"]) if spec.get("class_name") == "InputLayer"
+                  else layer_from_config(spec))
     return model
 
 
