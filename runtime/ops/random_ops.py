@@ -10,9 +10,11 @@ kernel per op and attributes), so calling the same seeded op again continues it;
 set_seed() drops the positions.  In a graph each node owns its own position.
 The numbers are philox.py's, which are the CPU kernels' numbers.
 """
+import contextlib
 import itertools
 import os
 import random as _pyrandom
+import threading
 import weakref
 
 import numpy as np
@@ -39,6 +41,29 @@ class _SeedState:
 
 
 _seeds = _SeedState()
+_function_scope = threading.local()  # .current: the FunctionStreams random ops run in, or None
+
+
+class FunctionStreams:
+    """The random state of one instance of a function TensorFlow traces once and runs
+    many times (a tf.data map function: one instance per iterator).  Run eagerly,
+    each call of the function is a `call()`: its k-th random op without an op seed
+    takes op seed k, as the k-th node of the traced function would, and every op
+    continues its stream from the previous call; a new instance starts over."""
+
+    def __init__(self):
+        self.streams = {}
+        self.count = 0
+
+    @contextlib.contextmanager
+    def call(self):
+        previous = getattr(_function_scope, "current", None)
+        self.count = 0
+        _function_scope.current = self
+        try:
+            yield
+        finally:
+            _function_scope.current = previous
 
 
 def set_seed(seed):
@@ -58,8 +83,11 @@ def get_seed(op_seed):
     graph = _dispatch.graph
     g = _seeds.global_seed
     if g is not None:
+        scope = getattr(_function_scope, "current", None)
         if op_seed is None:
-            if graph is None:
+            if graph is None and scope is not None:
+                op_seed, scope.count = scope.count, scope.count + 1
+            elif graph is None:
                 op_seed = _seeds.rng.randint(0, _MAXINT32)
             else:
                 op_seed = _seeds.graph_counts.get(graph, 0)
@@ -92,9 +120,11 @@ def reserve(prim_name, dtype, seed, size, steps=None):
     if seed[0] == "generator":
         return generators[seed[1]]._reserve(steps)
     key = (prim_name, dtype.name, seed)
-    pos = _seeds.streams.get(key)
+    scope = getattr(_function_scope, "current", None)
+    streams = _seeds.streams if scope is None or seed[2] is not None else scope.streams
+    pos = streams.get(key)
     if pos is None:
-        pos = _seeds.streams[key] = list(P.from_seeds(*seed[1]))
+        pos = streams[key] = list(P.from_seeds(*seed[1]))
     counter = pos[0]
     pos[0] = (counter + steps) & P.M128
     return counter, pos[1]

@@ -405,6 +405,9 @@ class Dataset:
     def take_while(self, predicate, name=None):
         return take_while_op.take_while(self, predicate, name)
 
+    def unique(self, name=None):
+        return unique_op.unique(self, name)
+
     def scan(self, initial_state, scan_func, name=None):
         return scan_op.scan(self, initial_state, scan_func, name)
 
@@ -464,5 +467,5 @@ class Dataset:
 # so they are imported after the class (each imports it from this module).
 from tapeflow.data import (  # noqa: E402
     batching, grouping, interleave_op, map_op, positional_ops, random_data, readers, sampling, scan_op, shard_op,
-    sources, take_while_op, window_op,
+    sources, take_while_op, unique_op, window_op,
 )
