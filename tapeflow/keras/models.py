@@ -86,6 +86,14 @@ class Model(Trainer, Layer):
         shapes = [tuple(t.shape.dims) for t in self._graph("input_shape").flat_inputs]
         return shapes[0] if len(shapes) == 1 else shapes
 
+    def export(self, filepath, format="tf_saved_model", verbose=True, **unused):  # noqa: A002 - Keras's name
+        """A saved model for serving: tf.saved_model.load(filepath).serve(x) is the inference call."""
+        if format != "tf_saved_model":
+            raise ValueError(with_location(f"{self.name}.export: only format='tf_saved_model' is supported, "
+                                           f"got {format!r}"))
+        from tapeflow.saved_model.saving import export_keras
+        export_keras(self, filepath, verbose)
+
     def get_layer(self, name=None, index=None):
         layers = self.layers
         if index is not None:
