@@ -92,7 +92,7 @@ class GradientTape:
         if watcher is not None:
             def ready(k, g):  # noqa: E306 - the watcher sees only floating sources' gradients
                 watcher.ready(k, g if k is None or flat_sources[k].dtype.is_inexact else None)
-        grads = backprop(tape, targets, out_grads, flat_sources, ready)
+        grads = _unwatched_none(tape, flat_sources, backprop(tape, targets, out_grads, flat_sources, ready), targets)
         # TF differentiates only floating and complex sources: an integer source's gradient is None.
         grads = [g if s.dtype.is_inexact else None for g, s in zip(grads, flat_sources)]
         if watcher is not None:
@@ -113,7 +113,8 @@ class GradientTape:
         rows = [[] for _ in flat_sources]
         with pause([tape]):
             for i in range(target.shape.num_elements()):
-                gs = backprop(tape, [target], [_one_hot_like(target, i)], flat_sources)
+                gs = _unwatched_none(tape, flat_sources,
+                                     backprop(tape, [target], [_one_hot_like(target, i)], flat_sources))
                 for k, g in enumerate(gs):
                     rows[k].append(g)
             out = []
@@ -145,7 +146,7 @@ class GradientTape:
                 seed = np.zeros([m], dtype=target.dtype.np)
                 seed[i] = 1
                 seed = Tensor(np.ascontiguousarray(np.broadcast_to(seed.reshape([1] + inner), shape)))
-                (g,) = backprop(tape, [target], [seed], [source])
+                (g,) = _unwatched_none(tape, [source], backprop(tape, [target], [seed], [source]))
                 cols.append(_zeros_for(source) if g is None else g)
             if not cols and UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.NONE:
                 out = None
@@ -199,3 +200,12 @@ class _StopRecording:
 
     def __exit__(self, *exc):
         self._pause.__exit__(*exc)
+
+
+def _unwatched_none(tape, sources, grads, targets=()):
+    """TF differentiates only with respect to what the tape watches (watched tensors and
+    variables, and every output of a recorded op): an unwatched constant that a recorded
+    op read gets None, not the gradient that flows to it.  A source that is itself a
+    target keeps its gradient (gradient(v, v) is ones)."""
+    return [g if id(s) in tape.watched or any(s is t for t in targets) else None
+            for g, s in zip(grads, sources)]

@@ -10,6 +10,7 @@ import numpy as np
 from . import dtypes
 from .errors import no_strings, with_location
 from .registry import state
+from .shape import TensorShape
 from .tensor import Tensor, TensorBase, convert_to_tensor, numpy_text
 from . import tape as tape_mod
 
@@ -54,7 +55,8 @@ class Variable(TensorBase):
     __slots__ = ("_value", "_name", "trainable", "_uid", "_shape", "_dtype", "__weakref__", "__dict__")
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
-                 validate_shape=True, constraint=None, **unused):
+                 validate_shape=True, constraint=None, synchronization=VariableSynchronization.AUTO,
+                 aggregation=VariableAggregation.NONE, **unused):
         if callable(initial_value):
             initial_value = initial_value()
         if initial_value is None:
@@ -76,7 +78,20 @@ class Variable(TensorBase):
                 "arguments of a traced function)"))
         self._value = t
         self._dtype = t.dtype
-        self._shape = t.shape if (shape is None and validate_shape) else None
+        # The shape assignments must keep; `shape` reports it where it is not fully known
+        # (shape=TensorShape(None), [None], validate_shape=False), as TF's does.
+        declared = None
+        if shape is not None:
+            declared = TensorShape(shape) if not isinstance(shape, TensorShape) else shape
+            if not declared.is_compatible_with(t.shape):
+                raise ValueError(with_location(
+                    f"Variable: the initial value has shape {list(t.shape)}, not compatible with shape={declared}"))
+        elif not validate_shape:
+            declared = TensorShape(None)
+        self._shape = t.shape if declared is None else declared
+        if declared is not None and not declared.is_fully_defined():
+            self.__dict__["_declared_shape"] = declared
+        self.__dict__["_sync_agg"] = (VariableSynchronization(synchronization), VariableAggregation(aggregation))
         self.trainable = bool(trainable)
         self.constraint = constraint  # applied by optimizers after each update, as in TF
         self._uid = next(_uid)
@@ -100,7 +115,16 @@ class Variable(TensorBase):
 
     @property
     def shape(self):
-        return self._value.shape
+        declared = self.__dict__.get("_declared_shape")
+        return self._value.shape if declared is None else declared
+
+    @property
+    def synchronization(self):
+        return self.__dict__.get("_sync_agg", (VariableSynchronization.AUTO,))[0]
+
+    @property
+    def aggregation(self):
+        return self.__dict__.get("_sync_agg", (None, VariableAggregation.NONE))[1]
 
     @property
     def dtype(self):
@@ -186,7 +210,7 @@ class Variable(TensorBase):
 
     def __repr__(self):
         v = self._value
-        return (f"<tf.Variable '{self._name}' shape={v.shape} dtype={self._dtype.name}, "
+        return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, "
                 f"numpy={numpy_text(v.numpy(), True)}>")
 
     def __hash__(self):  # variables are keys in optimizers' slot tables
