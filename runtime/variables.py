@@ -254,11 +254,11 @@ def _assign_into_slice(var, key, value):
     """var[key] = value, for any index getitem accepts: index a tensor of flat positions
     with the same key, then scatter the (broadcast) value into those positions."""
     from .ops import array_ops, gather_ops, indexing
-    shape = var.shape.as_list()
+    shape = var._value.shape.as_list()  # the value's shape: a declared one may be unknown
     positions = indexing.getitem(array_ops.reshape(array_ops.range_(int(np.prod(shape))), shape), key)
     value = value if isinstance(value, TensorBase) else convert_to_tensor(value, var.dtype)
     if value.dtype is not var.dtype:
-        raise TypeError(with_location(
+        raise ValueError(with_location(  # TF: "Tensor conversion requested dtype"
             f"assign to a slice of {var.name}: the variable has dtype {var.dtype.name}, the value has {value.dtype.name}"))
     value = array_ops.broadcast_to(value, array_ops.shape(positions))
     flat = gather_ops.tensor_scatter_nd_update(
