@@ -16,6 +16,7 @@ from tapeflow.keras import compile_utils
 from tapeflow.keras import losses as losses_mod
 from tapeflow.keras import metrics as metrics_mod
 from tapeflow.keras import optimizers as optimizers_mod
+from tapeflow.keras.utils_data import EpochBatches, validation_due
 from tapeflow.runtime import nest
 from tapeflow.runtime.backprop import GradientTape
 from tapeflow.runtime.errors import with_location
@@ -352,15 +353,15 @@ class Trainer:
     # -- loops
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None, sample_weight=None,
-            initial_epoch=0, steps_per_epoch=None, validation_batch_size=None, **unused):
+            initial_epoch=0, steps_per_epoch=None, validation_batch_size=None, validation_freq=1, **unused):
         self._require_compiled("fit")
         with self._scope():
             return self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
                              shuffle, class_weight, sample_weight, initial_epoch, steps_per_epoch,
-                             validation_batch_size)
+                             validation_batch_size, validation_freq)
 
     def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
-             class_weight, sample_weight, initial_epoch, steps_per_epoch, validation_batch_size):
+             class_weight, sample_weight, initial_epoch, steps_per_epoch, validation_batch_size, validation_freq):
         strategy = distributed.strategy_of(self)
         if validation_split and validation_data is None:
             x, y, sample_weight, validation_data = _split(x, y, sample_weight, validation_split)
@@ -375,28 +376,31 @@ class Trainer:
             cbs.append(callbacks_mod.ProgbarLogger())
         cbs.append(history)
         steps = steps_per_epoch or data.steps()
+        epochs_of_batches = EpochBatches(data, steps_per_epoch)
         cb = callbacks_mod.CallbackList(cbs, self, {"epochs": epochs, "steps": steps, "verbose": verbose})
+        # Validation calls the user's callbacks' test hooks, with fit's params (Keras 3).
+        val_cb = callbacks_mod.CallbackList(list(callbacks or []), self, None)
         self.__dict__["stop_training"] = False
         cb.on_train_begin()
         # a callback may move the start (BackupAndRestore resuming an interrupted fit)
         resumed = self.__dict__.pop("_initial_epoch", None)
         initial_epoch = initial_epoch if resumed is None else resumed
-        logs = {}
+        logs = epoch_logs = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cb.on_epoch_begin(epoch)
-            logs = self._run_steps(strategy, data, steps_per_epoch, "train", cb.on_train_batch_begin,
+            logs = self._run_steps(strategy, epochs_of_batches.epoch(), None, "train", cb.on_train_batch_begin,
                                    cb.on_train_batch_end) or logs
             epoch_logs = dict(logs)
-            if validation_data is not None:
+            if validation_data is not None and validation_due(epoch + 1, validation_freq):
                 val = self.evaluate(**_validation_kwargs(validation_data),
                                     batch_size=validation_batch_size or batch_size,
-                                    verbose=0, return_dict=True)
+                                    verbose=0, return_dict=True, callbacks=val_cb)
                 epoch_logs.update({f"val_{k}": v for k, v in val.items()})
             cb.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break
-        cb.on_train_end(logs)
+        cb.on_train_end(epoch_logs)  # the last epoch's logs, validation included (Keras 3)
         self.__dict__["history"] = history
         history.model = self
         return history
@@ -428,7 +432,8 @@ class Trainer:
         strategy = distributed.strategy_of(self)
         verbose = distributed.chief_verbose(strategy, verbose)
         data = distributed.shard(_batches(x, y, sample_weight, batch_size, shuffle=False), x, strategy)
-        cb = callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
+        cb = callbacks if isinstance(callbacks, callbacks_mod.CallbackList) else \
+            callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
         self.reset_metrics()
         cb.on_test_begin()
         logs = self._run_steps(strategy, data, steps, "test", cb.on_test_batch_begin, cb.on_test_batch_end)
