@@ -91,6 +91,8 @@ def layer_config(layer):
     if isinstance(layer, Sequential):
         return {"class_name": "Sequential", "config": _sequential_config(layer)}
     if isinstance(layer, Model):
+        if layer.__dict__.get("_functional") is None and type(layer).get_config is not Model.get_config:
+            return _subclassed_config(layer)
         if layer.__dict__.get("_functional") is None or type(layer) is not Model:
             raise ValueError(with_location(
                 f"save: {layer.name} is a subclassed model; only Sequential and functional models can be "
@@ -106,6 +108,21 @@ def layer_config(layer):
         raise ValueError(with_location(
             f"save: the configuration of layer {layer.name} ({name}) is not plain JSON: {exc}")) from None
     return {"class_name": name, "config": config}
+
+
+def _subclassed_config(model):
+    """A subclassed model that defines get_config (Keras's way to save one): its class, its
+    config, and the input it was built on (load_model calls it on zeros of that shape, so
+    its layers make their weights before the weights are read)."""
+    from tapeflow.tracer.signature import TensorSpec
+    spec = model.__dict__.get("_build_input_specs")
+    if not isinstance(spec, TensorSpec):
+        raise ValueError(with_location(f"save: call the subclassed model {model.name} on one input tensor first"))
+    entry = {"class_name": _class_name(type(model)), "config": model.get_config(),
+             "build_input": {"shape": [None if d is None else int(d) for d in spec.shape.dims],
+                             "dtype": spec.dtype.name}}
+    json.dumps(entry)
+    return entry
 
 
 def layer_from_config(spec):
@@ -125,7 +142,14 @@ def layer_from_config(spec):
     for key in ("layer", "cell"):  # wrappers hold a nested layer, RNN a cell
         if isinstance(config.get(key), dict) and "class_name" in config[key]:
             config[key] = layer_from_config(config[key])
-    return classes[name].from_config(config)  # a class may override from_config, as in Keras
+    layer = classes[name].from_config(config)  # a class may override from_config, as in Keras
+    build = spec.get("build_input")
+    if isinstance(build, dict):  # a subclassed model: built by a call, as it was when saved
+        import numpy as np
+        from tapeflow.runtime.tensor import convert_to_tensor
+        shape = [1 if d is None else int(d) for d in build["shape"]]
+        layer(convert_to_tensor(np.zeros(shape, dtype=np.dtype(str(build["dtype"])))))
+    return layer
 
 
 def _sequential_config(model):

@@ -162,6 +162,7 @@ class Trainer:
         d = self.__dict__
         d["optimizer"] = None
         d["loss"] = None  # Keras 3: compile's `loss` argument as given
+        d["compiled"] = False
         d["_compiled_loss"] = None
         d["_metric_specs"] = []
         d["_weighted_metric_specs"] = []
@@ -186,6 +187,7 @@ class Trainer:
                               "loss_weights": loss_weights}  # for Model.save
         d["optimizer"] = optimizers_mod.get(optimizer)
         d["loss"] = loss
+        d["compiled"] = True
         # Several outputs: the per-output losses are resolved by _prepare from the first batch.
         multi = isinstance(loss, (list, tuple, dict)) or loss_weights is not None
         d["_compiled_loss"] = None if loss is None else (loss if multi else losses_mod.get(loss))
