@@ -211,7 +211,8 @@ class Trainer:
         # (Keras "customizing fit") may compute its own, and layers may add_loss() theirs.
         step = {"fit": "train_step", "evaluate": "test_step"}.get(what)
         builtin = step is not None and getattr(type(self), step) is getattr(Trainer, step)
-        if self._compiled_loss is None and builtin and not self.losses:
+        own_loss = type(self).compute_loss is not Trainer.compute_loss  # Keras: an override computes it
+        if self._compiled_loss is None and builtin and not self.losses and not own_loss:
             raise RuntimeError(with_location(f"{self.name}.{what}: compile() needs a loss"))
 
     @property
@@ -238,6 +239,13 @@ class Trainer:
 
     def _logs_order(self):
         return [m.name for m in self.metrics]
+
+    def _metrics_or_logs(self, logs):
+        """Keras 3's epoch logs: when a step's logs have exactly the names of model.metrics, the
+        metrics' results (a custom train_step that returns "loss" without updating the loss
+        tracker logs the tracker's 0); otherwise the last step's logs."""
+        results = {m.name: m.result() for m in self.metrics}
+        return _floats(results) if set(results) == set(logs) else dict(logs)
 
     def reset_metrics(self):
         for m in self.metrics:
@@ -393,7 +401,7 @@ class Trainer:
             cb.on_epoch_begin(epoch)
             logs = self._run_steps(strategy, epochs_of_batches.epoch(), None, "train", cb.on_train_batch_begin,
                                    cb.on_train_batch_end) or logs
-            epoch_logs = dict(logs)
+            epoch_logs = self._metrics_or_logs(logs)
             if validation_data is not None and validation_due(epoch + 1, validation_freq):
                 val = self.evaluate(**_validation_kwargs(validation_data),
                                     batch_size=validation_batch_size or batch_size,
@@ -438,7 +446,8 @@ class Trainer:
             callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
         self.reset_metrics()
         cb.on_test_begin()
-        logs = self._run_steps(strategy, data, steps, "test", cb.on_test_batch_begin, cb.on_test_batch_end)
+        logs = self._metrics_or_logs(
+            self._run_steps(strategy, data, steps, "test", cb.on_test_batch_begin, cb.on_test_batch_end))
         cb.on_test_end(logs)
         if verbose and verbose != "auto":
             print(callbacks_mod.format_logs(logs))
