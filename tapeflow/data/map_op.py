@@ -7,6 +7,7 @@ import os
 from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
 from tapeflow.data.elements import AUTOTUNE, element_error, peek, remember
+from tapeflow.data.seeds import is_peeking
 from tapeflow.runtime.ops.random_ops import FunctionStreams
 
 
@@ -35,7 +36,7 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         # restart their streams on every pass and continue them from element to element.
         streams = FunctionStreams()
         workers = num_parallel_calls
-        if workers is None or workers == 1:
+        if workers is None or workers == 1 or is_peeking():  # a peek runs here, where its writes are undone
             for i, flat in enumerate(inputs, start):
                 rt, rflat = apply(i, flat, streams)
                 yield remember(out_tmpl, rt, rflat)

@@ -2,10 +2,14 @@
 contexts, distributed input and the collectives they stand on."""
 import types as _types
 
+from .api_types import (  # noqa: F401
+    CrossDeviceOps, DistributedDataset, DistributedIterator, DistributedValues, HierarchicalCopyAllReduce,
+    InputReplicationMode, NcclAllReduce, ReductionToOneDevice, RunOptions, experimental_set_strategy,
+)
 from .input import InputContext, InputOptions
 from .strategy import (  # noqa: F401
     CommunicationImplementation, CommunicationOptions, MirroredStrategy, MultiWorkerMirroredStrategy,
-    OneDeviceStrategy, ReduceOp, ReplicaContext, Strategy, get_replica_context, get_strategy,
+    OneDeviceStrategy, ReduceOp, ReplicaContext, Strategy, ValueContext, get_replica_context, get_strategy,
     has_strategy, in_cross_replica_context,
 )
 
@@ -14,9 +18,12 @@ experimental = _types.SimpleNamespace(
     CommunicationImplementation=CommunicationImplementation,
     CollectiveCommunication=CommunicationImplementation,
     MultiWorkerMirroredStrategy=MultiWorkerMirroredStrategy,
+    ValueContext=ValueContext,
 )
 
-__all__ = ["CommunicationImplementation", "CommunicationOptions", "InputContext", "InputOptions",
-           "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReduceOp",
-           "ReplicaContext", "Strategy", "experimental", "get_replica_context", "get_strategy",
-           "has_strategy", "in_cross_replica_context"]
+__all__ = ["CommunicationImplementation", "CommunicationOptions", "CrossDeviceOps", "DistributedDataset",
+           "DistributedIterator", "DistributedValues", "HierarchicalCopyAllReduce", "InputContext",
+           "InputOptions", "InputReplicationMode", "MirroredStrategy", "MultiWorkerMirroredStrategy",
+           "NcclAllReduce", "OneDeviceStrategy", "ReduceOp", "ReductionToOneDevice", "ReplicaContext",
+           "RunOptions", "Strategy", "experimental", "experimental_set_strategy", "get_replica_context",
+           "get_strategy", "has_strategy", "in_cross_replica_context"]

@@ -26,9 +26,10 @@ from tapeflow.runtime.tensor import Tensor, convert_to_tensor
 from tapeflow.tracer.function import Function
 
 from . import collective
+from .api_types import DistributedValues
 
 
-class PerReplica:
+class PerReplica(DistributedValues):
     """One value per local replica (tf.distribute's PerReplica).  A composite of
     its values, so tf.function takes and returns it; the helpers below keep it
     (and other composites) whole with expand_composites=False."""
