@@ -91,7 +91,7 @@ class Tensor(TensorBase):
 
     @property
     def shape(self):
-        return TensorShape(self._value.shape)
+        return TensorShape.of_array(self._value.shape)
 
     @property
     def dtype(self):
@@ -240,6 +240,7 @@ def _wrap(value):
 
 
 registry._wrap = _wrap
+registry.tensor_type = Tensor
 
 # ---------------------------------------------------------------- conversion
 
