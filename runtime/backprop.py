@@ -203,9 +203,7 @@ class _StopRecording:
 
 
 def _unwatched_none(tape, sources, grads, targets=()):
-    """TF differentiates only with respect to what the tape watches (watched tensors and
-    variables, and every output of a recorded op): an unwatched constant that a recorded
-    op read gets None, not the gradient that flows to it.  A source that is itself a
-    target keeps its gradient (gradient(v, v) is ones)."""
+    """As TF, only what the tape watches (and recorded ops' outputs) has a gradient: an unwatched
+    constant a recorded op read gets None; a source that is a target keeps it (gradient(v, v))."""
     return [g if id(s) in tape.watched or any(s is t for t in targets) else None
             for g, s in zip(grads, sources)]

@@ -82,8 +82,7 @@ class _Ref:
 class Tensor(TensorBase):
     """An eager tensor: an immutable array with a tapeflow dtype."""
 
-    # _keras_mask: the boolean mask a Keras layer attaches to its output (set only by
-    # keras; reading it elsewhere raises AttributeError, as on TensorFlow's tensors).
+    # _keras_mask: the mask a Keras layer attaches to its output (unset: AttributeError, as TF)
     __slots__ = ("_value", "_keras_mask", "__weakref__")
 
     def __init__(self, value):

@@ -81,14 +81,11 @@ class Variable(TensorBase):
         self._dtype = t.dtype
         # The shape assignments must keep; `shape` reports it where it is not fully known
         # (shape=TensorShape(None), [None], validate_shape=False), as TF's does.
-        declared = None
-        if shape is not None:
-            declared = TensorShape(shape) if not isinstance(shape, TensorShape) else shape
-            if not declared.is_compatible_with(t.shape):
-                raise ValueError(with_location(
-                    f"Variable: the initial value has shape {list(t.shape)}, not compatible with shape={declared}"))
-        elif not validate_shape:
-            declared = TensorShape(None)
+        declared = shape if isinstance(shape, TensorShape) or shape is None else TensorShape(shape)
+        declared = TensorShape(None) if declared is None and not validate_shape else declared
+        if declared is not None and not declared.is_compatible_with(t.shape):
+            raise ValueError(with_location(
+                f"Variable: the initial value has shape {list(t.shape)}, not compatible with shape={declared}"))
         self._shape = t.shape if declared is None else declared
         if declared is not None and not declared.is_fully_defined():
             self.__dict__["_declared_shape"] = declared
@@ -119,13 +116,8 @@ class Variable(TensorBase):
         declared = self.__dict__.get("_declared_shape")
         return self._value.shape if declared is None else declared
 
-    @property
-    def synchronization(self):
-        return self.__dict__.get("_sync_agg", (VariableSynchronization.AUTO,))[0]
-
-    @property
-    def aggregation(self):
-        return self.__dict__.get("_sync_agg", (None, VariableAggregation.NONE))[1]
+    synchronization = property(lambda self: self.__dict__.get("_sync_agg", (VariableSynchronization.AUTO,))[0])
+    aggregation = property(lambda self: self.__dict__.get("_sync_agg", (None, VariableAggregation.NONE))[1])
 
     @property
     def dtype(self):

@@ -45,15 +45,13 @@ _function_scope = threading.local()  # .current: the FunctionStreams random ops 
 
 
 class FunctionStreams:
-    """The random state of one instance of a function TensorFlow traces once and runs
-    many times (a tf.data map function: one instance per iterator).  Run eagerly,
-    each call of the function is a `call()`: its k-th random op without an op seed
-    takes op seed k, as the k-th node of the traced function would, and every op
+    """The random state of one instance of a function TF traces once and runs often (a
+    tf.data map function, one instance per iterator).  In each eager `call()` the k-th
+    random op without an op seed takes op seed k (the k-th traced node's), and every op
     continues its stream from the previous call; a new instance starts over."""
 
     def __init__(self):
-        self.streams = {}
-        self.count = 0
+        self.streams, self.count = {}, 0
 
     @contextlib.contextmanager
     def call(self):
