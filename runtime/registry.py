@@ -58,7 +58,8 @@ class Primitive:
         are tuples when `multiple_results`.  Written in tapeflow ops only.
     vjp_needs: the VJP also takes `needs`, one bool per input, False where the tape
         discards that input's gradient; it may return None there and skip the work
-        (the eager backward pays for every op, e.g. a matmul by a constant's transpose).
+        (the eager backward pays for every op: a matmul by a constant's transpose, the
+        input gradient of a first convolution, whose input is data).
     """
 
     __slots__ = ("name", "impl", "shape_rule", "vjp", "stateful",
