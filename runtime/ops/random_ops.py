@@ -10,7 +10,6 @@ kernel per op and attributes), so calling the same seeded op again continues it;
 set_seed() drops the positions.  In a graph each node owns its own position.
 The numbers are philox.py's, which are the CPU kernels' numbers.
 """
-import contextlib
 import itertools
 import os
 import random as _pyrandom
@@ -41,27 +40,8 @@ class _SeedState:
 
 
 _seeds = _SeedState()
-_function_scope = threading.local()  # .current: the FunctionStreams random ops run in, or None
-
-
-class FunctionStreams:
-    """The random state of one instance of a function TF traces once and runs often (a
-    tf.data map function, one instance per iterator).  In each eager `call()` the k-th
-    random op without an op seed takes op seed k (the k-th traced node's), and every op
-    continues its stream from the previous call; a new instance starts over."""
-
-    def __init__(self):
-        self.streams, self.count = {}, 0
-
-    @contextlib.contextmanager
-    def call(self):
-        previous = getattr(_function_scope, "current", None)
-        self.count = 0
-        _function_scope.current = self
-        try:
-            yield
-        finally:
-            _function_scope.current = previous
+# .current: the FunctionStreams (tapeflow/data/seeds.py) random ops run in, or None.
+function_scope = threading.local()
 
 
 def set_seed(seed):
@@ -81,7 +61,7 @@ def get_seed(op_seed):
     graph = _dispatch.graph
     g = _seeds.global_seed
     if g is not None:
-        scope = getattr(_function_scope, "current", None)
+        scope = getattr(function_scope, "current", None)
         if op_seed is None:
             if graph is None and scope is not None:
                 op_seed, scope.count = scope.count, scope.count + 1
@@ -118,7 +98,7 @@ def reserve(prim_name, dtype, seed, size, steps=None):
     if seed[0] == "generator":
         return generators[seed[1]]._reserve(steps)
     key = (prim_name, dtype.name, seed)
-    scope = getattr(_function_scope, "current", None)
+    scope = getattr(function_scope, "current", None)
     streams = _seeds.streams if scope is None or seed[2] is not None else scope.streams
     pos = streams.get(key)
     if pos is None:

@@ -7,8 +7,7 @@ import os
 from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
 from tapeflow.data.elements import AUTOTUNE, element_error, peek, remember
-from tapeflow.data.seeds import is_peeking
-from tapeflow.runtime.ops.random_ops import FunctionStreams
+from tapeflow.data.seeds import FunctionStreams, is_peeking
 
 
 def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
