@@ -92,7 +92,8 @@ class GradientTape:
         if watcher is not None:
             def ready(k, g):  # noqa: E306 - the watcher sees only floating sources' gradients
                 watcher.ready(k, g if k is None or flat_sources[k].dtype.is_inexact else None)
-        grads = backprop(tape, targets, out_grads, flat_sources, ready, keep_slices=True)
+        grads = _unwatched_none(tape, flat_sources,
+                                backprop(tape, targets, out_grads, flat_sources, ready, keep_slices=True), targets)
         # TF differentiates only floating and complex sources: an integer source's gradient is None.
         grads = [g if s.dtype.is_inexact else None for g, s in zip(grads, flat_sources)]
         if watcher is not None:
@@ -113,7 +114,8 @@ class GradientTape:
         rows = [[] for _ in flat_sources]
         with pause([tape]):
             for i in range(target.shape.num_elements()):
-                gs = backprop(tape, [target], [_one_hot_like(target, i)], flat_sources)
+                gs = _unwatched_none(tape, flat_sources,
+                                     backprop(tape, [target], [_one_hot_like(target, i)], flat_sources))
                 for k, g in enumerate(gs):
                     rows[k].append(g)
             out = []
@@ -145,7 +147,7 @@ class GradientTape:
                 seed = np.zeros([m], dtype=target.dtype.np)
                 seed[i] = 1
                 seed = Tensor(np.ascontiguousarray(np.broadcast_to(seed.reshape([1] + inner), shape)))
-                (g,) = backprop(tape, [target], [seed], [source])
+                (g,) = _unwatched_none(tape, [source], backprop(tape, [target], [seed], [source]))
                 cols.append(_zeros_for(source) if g is None else g)
             if not cols and UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.NONE:
                 out = None
@@ -217,3 +219,10 @@ def no_gradient(op_type):
     if op_type in _NO_GRADIENT_OPS or (prim is not None and prim.vjp is not None):
         raise KeyError(f"Registering two gradient with name '{op_type}'!")
     _NO_GRADIENT_OPS.add(op_type)
+
+
+def _unwatched_none(tape, sources, grads, targets=()):
+    """As TF, only what the tape watches (and recorded ops' outputs) has a gradient: an unwatched
+    constant a recorded op read gets None; a source that is a target keeps it (gradient(v, v))."""
+    return [g if id(s) in tape.watched or any(s is t for t in targets) else None
+            for g, s in zip(grads, sources)]

@@ -82,7 +82,8 @@ class _Ref:
 class Tensor(TensorBase):
     """An eager tensor: an immutable array with a tapeflow dtype."""
 
-    __slots__ = ("_value", "__weakref__")
+    # _keras_mask: the mask a Keras layer attaches to its output (unset: AttributeError, as TF)
+    __slots__ = ("_value", "_keras_mask", "__weakref__")
 
     def __init__(self, value):
         self._value = value
@@ -164,7 +165,7 @@ def numpy_text(a, is_repr=False):
 class SymbolicTensor(TensorBase):
     """An output of a node in a graph being traced: shape and dtype, no value."""
 
-    __slots__ = ("graph", "node", "index", "aval", "__weakref__")
+    __slots__ = ("graph", "node", "index", "aval", "_keras_mask", "__weakref__")
 
     def __init__(self, graph, node, index, aval):
         self.graph = graph

@@ -11,6 +11,7 @@ import numpy as np
 from . import dtypes
 from .errors import no_strings, with_location
 from .registry import state
+from .shape import TensorShape
 from .tensor import Tensor, TensorBase, convert_to_tensor, numpy_text
 from . import tape as tape_mod
 
@@ -55,7 +56,8 @@ class Variable(TensorBase):
     __slots__ = ("_value", "_name", "trainable", "_uid", "_shape", "_dtype", "__weakref__", "__dict__")
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
-                 validate_shape=True, constraint=None, **unused):
+                 validate_shape=True, constraint=None, synchronization=VariableSynchronization.AUTO,
+                 aggregation=VariableAggregation.NONE, **unused):
         if callable(initial_value):
             initial_value = initial_value()
         if initial_value is None:
@@ -77,7 +79,17 @@ class Variable(TensorBase):
                 "arguments of a traced function)"))
         self._value = t
         self._dtype = t.dtype
-        self._shape = t.shape if (shape is None and validate_shape) else None
+        # The shape assignments must keep; `shape` reports it where it is not fully known
+        # (shape=TensorShape(None), [None], validate_shape=False), as TF's does.
+        declared = shape if isinstance(shape, TensorShape) or shape is None else TensorShape(shape)
+        declared = TensorShape(None) if declared is None and not validate_shape else declared
+        if declared is not None and not declared.is_compatible_with(t.shape):
+            raise ValueError(with_location(
+                f"Variable: the initial value has shape {list(t.shape)}, not compatible with shape={declared}"))
+        self._shape = t.shape if declared is None else declared
+        if declared is not None and not declared.is_fully_defined():
+            self.__dict__["_declared_shape"] = declared
+        self.__dict__["_sync_agg"] = (VariableSynchronization(synchronization), VariableAggregation(aggregation))
         self.trainable = bool(trainable)
         self.constraint = constraint  # applied by optimizers after each update, as in TF
         self._uid = next(_uid)
@@ -101,7 +113,11 @@ class Variable(TensorBase):
 
     @property
     def shape(self):
-        return self._value.shape
+        declared = self.__dict__.get("_declared_shape")
+        return self._value.shape if declared is None else declared
+
+    synchronization = property(lambda self: self.__dict__.get("_sync_agg", (VariableSynchronization.AUTO,))[0])
+    aggregation = property(lambda self: self.__dict__.get("_sync_agg", (None, VariableAggregation.NONE))[1])
 
     @property
     def dtype(self):
@@ -219,7 +235,7 @@ class Variable(TensorBase):
 
     def __repr__(self):
         v = self._value
-        return (f"<tf.Variable '{self._name}' shape={v.shape} dtype={self._dtype.name}, "
+        return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, "
                 f"numpy={numpy_text(v.numpy(), True)}>")
 
     def __hash__(self):  # variables are keys in optimizers' slot tables
@@ -282,11 +298,11 @@ def _assign_into_slice(var, key, value):
     """var[key] = value, for any index getitem accepts: index a tensor of flat positions
     with the same key, then scatter the (broadcast) value into those positions."""
     from .ops import array_ops, gather_ops, indexing
-    shape = var.shape.as_list()
+    shape = var._value.shape.as_list()  # the value's shape: a declared one may be unknown
     positions = indexing.getitem(array_ops.reshape(array_ops.range_(int(np.prod(shape))), shape), key)
     value = value if isinstance(value, TensorBase) else convert_to_tensor(value, var.dtype)
     if value.dtype is not var.dtype:
-        raise TypeError(with_location(
+        raise ValueError(with_location(  # TF: "Tensor conversion requested dtype"
             f"assign to a slice of {var.name}: the variable has dtype {var.dtype.name}, the value has {value.dtype.name}"))
     value = array_ops.broadcast_to(value, array_ops.shape(positions))
     flat = gather_ops.tensor_scatter_nd_update(

@@ -266,6 +266,14 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     return gather_rows(params, idx)
 
 
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """tf.nn.embedding_lookup with RaggedTensor ids: each id's row of params, ragged as the ids."""
+    from tapeflow.runtime.ops import nn_ops
+    if not is_ragged(ids):
+        raise TypeError(with_location("tf.nn.embedding_lookup: params must be a dense tensor (or a list of them)"))
+    return ids.with_flat_values(nn_ops.embedding_lookup(params, ids.flat_values, max_norm=max_norm))
+
+
 def dense_boolean_mask(tensor, mask, axis=None, name=None):
     """tf.boolean_mask given a RaggedTensor: TensorFlow 2.21 refuses it (a ValueError)."""
     raise ValueError(with_location("tf.boolean_mask does not take RaggedTensors; use tf.ragged.boolean_mask"))
@@ -385,7 +393,7 @@ def dispatch_table():
     for n in binary:
         table[n] = n, "binary"
     for n in ("reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_mean", "reduce_any",
-              "reduce_all", "where", "gather", "size", "shape", "ones", "zeros"):
+              "reduce_all", "where", "gather", "size", "shape", "ones", "zeros", "embedding_lookup"):
         table[n] = n, "own"
     table["boolean_mask"] = "dense_boolean_mask", "own"
     for n in ("concat", "stack"):

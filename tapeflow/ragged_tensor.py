@@ -371,7 +371,10 @@ class RaggedTensor:
     def __repr__(self):
         if _is_eager(self._row_splits) and all(_is_eager(s) for s in self.nested_row_splits) \
                 and _is_eager(self.flat_values):
-            return f"<tf.RaggedTensor {self.to_list()!r}>"
+            # TF's text: NumPy's printing of numpy()'s rows, comma-separated (float32 digits;
+            # rows with inner dimensions over several lines).
+            with np.printoptions(formatter={"all": _row_text}):
+                return f"<tf.RaggedTensor {_row_text(self.numpy())}>"
         return f"tf.RaggedTensor(values={self._values!r}, row_splits={self._row_splits!r})"
 
     __str__ = __repr__
@@ -470,3 +473,9 @@ def _fit_rows(dense, rows, default):
 def is_ragged(x):
     return isinstance(x, RaggedTensor)
 
+
+def _row_text(x):
+    if isinstance(x, np.ndarray):
+        # array2string prints an empty array as [] whatever its shape; TF writes [[], [], []].
+        return np.array2string(x, separator=", ") if x.size else repr(x.tolist())
+    return str(x)

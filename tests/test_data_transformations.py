@@ -91,8 +91,8 @@ def test_group_by_window():
     assert values(ds) == [[0, 2, 4], [1, 3, 5], [6, 8], [7, 9]]
     sized = D.range(10).group_by_window(lambda x: x % 2, lambda key, w: w.batch(10),
                                         window_size_func=lambda key: key + 2)
-    # key 0 closes windows of 2, key 1 of 3; the unfinished groups leave in the order their keys reappeared
-    assert values(sized) == [[0, 2], [1, 3, 5], [4, 6], [7, 9], [8]]
+    # key 0 closes windows of 2, key 1 of 3; the unfinished groups leave in key order (TF 2.21's output)
+    assert values(sized) == [[0, 2], [1, 3, 5], [4, 6], [8], [7, 9]]
 
 
 def test_bucket_by_sequence_length_pads_within_buckets():

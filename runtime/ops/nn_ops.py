@@ -239,7 +239,14 @@ def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None):
-    return G.gather(params, ids)
+    rows = G.gather(params, ids)
+    if max_norm is None:
+        return rows
+    # TF clips each looked-up embedding (the axes after the ids') to L2 norm max_norm.
+    axes = list(range(convert_to_tensor(ids).shape.rank, rows.shape.rank))
+    norm = M.sqrt(RD.reduce_sum(M.square(rows), axis=axes, keepdims=True))
+    limit = M.cast(max_norm, rows.dtype)
+    return rows * limit / M.maximum(norm, limit)
 
 
 

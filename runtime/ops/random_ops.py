@@ -13,6 +13,7 @@ The numbers are philox.py's, which are the CPU kernels' numbers.
 import itertools
 import os
 import random as _pyrandom
+import threading
 import weakref
 
 import numpy as np
@@ -39,6 +40,8 @@ class _SeedState:
 
 
 _seeds = _SeedState()
+# .current: the FunctionStreams (tapeflow/data/seeds.py) random ops run in, or None.
+function_scope = threading.local()
 
 
 def set_seed(seed):
@@ -58,8 +61,11 @@ def get_seed(op_seed):
     graph = _dispatch.graph
     g = _seeds.global_seed
     if g is not None:
+        scope = getattr(function_scope, "current", None)
         if op_seed is None:
-            if graph is None:
+            if graph is None and scope is not None:
+                op_seed, scope.count = scope.count, scope.count + 1
+            elif graph is None:
                 op_seed = _seeds.rng.randint(0, _MAXINT32)
             else:
                 op_seed = _seeds.graph_counts.get(graph, 0)
@@ -92,9 +98,11 @@ def reserve(prim_name, dtype, seed, size, steps=None):
     if seed[0] == "generator":
         return generators[seed[1]]._reserve(steps)
     key = (prim_name, dtype.name, seed)
-    pos = _seeds.streams.get(key)
+    scope = getattr(function_scope, "current", None)
+    streams = _seeds.streams if scope is None or seed[2] is not None else scope.streams
+    pos = streams.get(key)
     if pos is None:
-        pos = _seeds.streams[key] = list(P.from_seeds(*seed[1]))
+        pos = streams[key] = list(P.from_seeds(*seed[1]))
     counter = pos[0]
     pos[0] = (counter + steps) & P.M128
     return counter, pos[1]

@@ -21,6 +21,7 @@ ragged_tensor                | tf                    | RaggedTensor
 ragged_spec                  | tf                    | RaggedTensorSpec
 sparse                       | tf                    | SparseTensor SparseTensorSpec
 ragged_shape                 | experimental          | DynamicRaggedShape
+extension_type               | experimental          | ExtensionType
 misc_api                     | tf                    | get_logger
 # ---- TensorFlow 1 names (tapeflow/compat_v1.py)
 compat_v1                    | tf                    | GraphKeys InteractiveSession Session add_to_collection

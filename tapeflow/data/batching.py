@@ -127,8 +127,29 @@ def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop
         return pad_stack(buf, targets, pad_value)
 
     produce = _grouped(source, batch_size, drop_remainder, combine)
-    return self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=None,
-                        seek=_grouped_seek(self, batch_size, drop_remainder, combine))
+    shapes = _padded_shapes(self._shapes, targets, batch_size if drop_remainder else None)
+    out = self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=shapes,
+                       seek=_grouped_seek(self, batch_size, drop_remainder, combine))
+    out._lead_varies = shapes is None and not drop_remainder
+    return out
+
+
+def _padded_shapes(shapes, targets, lead):
+    """padded_batch's element shapes as TF declares them: the batch axis, then each
+    component's padded shape (-1 or None: unknown) or, with no padded shape, its own."""
+    if shapes is None or any(s is None for s, _ in shapes):
+        return None
+    out = []
+    for k, (shape, dtype) in enumerate(shapes):
+        target = targets[k] if targets is not None else None
+        if target is None:
+            dims = tuple(shape)
+        else:
+            listed = target.as_list() if hasattr(target, "as_list") else (
+                np.asarray(target).tolist() if hasattr(target, "numpy") else list(target))
+            dims = tuple(None if v is None or int(v) == -1 else int(v) for v in listed)
+        out.append(((lead,) + dims, dtype))
+    return out
 
 
 def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, name=None):

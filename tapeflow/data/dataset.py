@@ -364,9 +364,10 @@ class Dataset:
         return positional_ops.concatenate(self, dataset, name)
 
     def cache(self, filename="", name=None):
-        """Keep the elements of the first complete pass in memory and replay them."""
+        """Keep the elements of the first complete pass in memory (or, with a filename, on
+        disk, where later pipelines find them too) and replay them."""
         if filename:
-            raise ValueError(with_location("Dataset.cache: only in-memory caching (filename='') is supported"))
+            return save_load.file_cache(self, filename)
         source = self._produce
         store = {}
 
@@ -407,6 +408,9 @@ class Dataset:
     def take_while(self, predicate, name=None):
         return take_while_op.take_while(self, predicate, name)
 
+    def unique(self, name=None):
+        return unique_op.unique(self, name)
+
     def scan(self, initial_state, scan_func, name=None):
         return scan_op.scan(self, initial_state, scan_func, name)
 
@@ -440,6 +444,13 @@ class Dataset:
     def apply(self, transformation_func):
         return transformation_func(self)
 
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        save_load.save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None):
+        return save_load.load(path, element_spec, compression, reader_func)
+
     def get_single_element(self, name=None):
         from tapeflow.data.iterator import single_element
         return single_element(self)
@@ -466,5 +477,5 @@ class Dataset:
 # so they are imported after the class (each imports it from this module).
 from tapeflow.data import (  # noqa: E402
     batching, grouping, interleave_op, map_op, positional_ops, random_data, readers, sampling, scan_op, shard_op,
-    sources, take_while_op, window_op,
+    save_load, sources, take_while_op, unique_op, window_op,
 )

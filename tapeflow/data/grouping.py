@@ -11,7 +11,8 @@ from tapeflow.runtime.errors import with_location
 def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
     """Group elements by key_func(element) (an int64 scalar); when a group holds its
     window size, yield the elements of reduce_func(key, window_dataset).  At the
-    end, the unfinished groups are reduced in the order their keys first appeared."""
+    end, the unfinished groups are reduced in the order of their keys (TF keeps them
+    in an ordered map)."""
     if (window_size is None) == (window_size_func is None):
         raise ValueError(with_location("Dataset.group_by_window: give exactly one of window_size and "
                                        "window_size_func"))
@@ -46,8 +47,8 @@ def group_by_window(self, key_func, reduce_func, window_size=None, window_size_f
             groups[key].append(flat)
             if len(groups[key]) >= sizes[key]:
                 yield from reduce(key, groups.pop(key))
-        for key, flats in groups.items():
-            yield from reduce(key, flats)
+        for key in sorted(groups):
+            yield from reduce(key, groups[key])
 
     return Dataset(produce, cardinality=UNKNOWN, shapes=None,
                    tmpl_fn=learnt_tmpl(store, produce, "group_by_window"), 

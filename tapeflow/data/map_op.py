@@ -7,7 +7,7 @@ import os
 from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
 from tapeflow.data.elements import AUTOTUNE, element_error, peek, remember
-from tapeflow.data.seeds import is_peeking
+from tapeflow.data.seeds import FunctionStreams, is_peeking
 
 
 def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
@@ -17,11 +17,12 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
     source = self._produce
     out_tmpl = []
 
-    def apply(index, flat):
+    def apply(index, flat, streams):
         element = parent._element(flat)
         try:
-            result = map_func(*element) if isinstance(element, tuple) and \
-                not hasattr(element, "_fields") else map_func(element)
+            with streams.call():
+                result = map_func(*element) if isinstance(element, tuple) and \
+                    not hasattr(element, "_fields") else map_func(element)
         except Exception as exc:
             raise element_error("Dataset.map", map_func, index, exc) from exc
         if isinstance(result, list):  # TF: a list the function returns is a tuple (nested lists stay values)
@@ -30,17 +31,20 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         return rt, rflat
 
     def mapped(inputs, start):
+        # TF traces map_func once and instantiates it per iterator: its random ops
+        # restart their streams on every pass and continue them from element to element.
+        streams = FunctionStreams()
         workers = num_parallel_calls
         if workers is None or workers == 1 or is_peeking():  # a peek runs here, where its writes are undone
             for i, flat in enumerate(inputs, start):
-                rt, rflat = apply(i, flat)
+                rt, rflat = apply(i, flat, streams)
                 yield remember(out_tmpl, rt, rflat)
             return
         workers = (os.cpu_count() or 2) if workers == AUTOTUNE else int(workers)
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
             pending = collections.deque()
             for i, flat in enumerate(inputs, start):
-                pending.append(pool.submit(apply, i, flat))
+                pending.append(pool.submit(apply, i, flat, streams))
                 if len(pending) >= workers * 2:
                     yield remember(out_tmpl, *pending.popleft().result())
             while pending:

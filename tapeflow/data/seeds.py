@@ -22,7 +22,7 @@ import threading
 import numpy as np
 
 from tapeflow.runtime.ops import philox as P
-from tapeflow.runtime.ops.random_ops import get_seed
+from tapeflow.runtime.ops.random_ops import function_scope, get_seed
 from tapeflow.runtime.registry import state
 
 _CHUNK = 64   # Philox calls computed at once; the words are the same as one by one
@@ -105,3 +105,24 @@ def peeking():
 
 def is_peeking():
     return _peeks[0] > 0
+
+
+class FunctionStreams:
+    """The random state of one instance of a function TF traces once and runs often (a
+    tf.data map function, one instance per iterator).  In each eager `call()` the k-th
+    random op without an op seed takes op seed k (the k-th traced node's), and every op
+    continues its stream from the previous call; a new instance starts over.
+    (runtime/ops/random_ops reads it from `function_scope` in get_seed and reserve.)"""
+
+    def __init__(self):
+        self.streams, self.count = {}, 0
+
+    @contextlib.contextmanager
+    def call(self):
+        previous = getattr(function_scope, "current", None)
+        self.count = 0
+        function_scope.current = self
+        try:
+            yield
+        finally:
+            function_scope.current = previous

@@ -47,7 +47,8 @@ class CallbackList:
         self.callbacks = list(callbacks)
         for cb in self.callbacks:
             cb.set_model(model)
-            cb.set_params(params)
+            if params is not None:  # None: fit's validation keeps fit's params, as Keras
+                cb.set_params(params)
 
     def __getattr__(self, hook):
         if not hook.startswith("on_"):

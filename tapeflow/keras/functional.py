@@ -227,13 +227,49 @@ class FunctionalGraph:
         return [t.name for t in self.flat_outputs]
 
     def layers(self):
-        """Input layers, then every other layer once, in the order first used."""
-        seen, out = set(), []
-        for layer in [l for l in self.input_layers if l is not None] + [n.layer for n in self.nodes]:
-            if id(layer) not in seen:
-                seen.add(id(layer))
-                out.append(layer)
-        return out
+        """Every layer once, in Keras's order (which orders model.layers and model.weights):
+        by depth from the outputs, deepest first; a tie by first visit of a depth-first walk
+        from the outputs in order; inputs no output uses last."""
+        order, first_seen = self._walk_from_outputs()
+        node_depth, layer_depth, by_id = {}, {}, {}
+        in_graph = {n.id for n in order}
+        for node in reversed(order):
+            # A shared layer takes the largest depth of its nodes.
+            depth = max(node_depth.setdefault(node.id, 0), layer_depth.get(id(node.layer), 0))
+            layer_depth[id(node.layer)], node_depth[node.id] = depth, depth
+            by_id[id(node.layer)] = node.layer
+            for t in node.input_tensors:
+                if t.node is not None and t.node.id in in_graph:
+                    node_depth[t.node.id] = max(depth + 1, node_depth.get(t.node.id, 0))
+        for layer in self.input_layers:
+            if layer is not None and id(layer) not in layer_depth:
+                layer_depth[id(layer)], first_seen[id(layer)], by_id[id(layer)] = 0, -1, layer
+        return sorted(by_id.values(), key=lambda l: (-layer_depth[id(l)], first_seen[id(l)]))
+
+    def _walk_from_outputs(self):
+        """(nodes in post-order of a depth-first walk from the outputs, {id(layer): the
+        index of its first visit}); a walk stops at the declared inputs.  Iterative, so a
+        deep model does not reach Python's recursion limit."""
+        input_ids = {id(t) for t in self.flat_inputs}
+        finished, order, first_seen = set(), [], {}
+        stack = [(t, False) for t in reversed(self.flat_outputs)]
+        while stack:
+            t, expanded = stack.pop()
+            node = t.node
+            if node is None or node.id in finished:
+                continue
+            if expanded:
+                finished.add(node.id)
+                order.append(node)
+                continue
+            if id(t) in input_ids and not node.layer._is_input_layer:
+                finished.add(node.id)
+                continue
+            first_seen.setdefault(id(node.layer), len(first_seen))
+            stack.append((t, True))
+            if not node.layer._is_input_layer:
+                stack.extend((p, False) for p in reversed(node.input_tensors))
+        return order, first_seen
 
     def _flat_values(self, inputs):
         """The call's inputs matched to the model's inputs: same structure, a dict by

@@ -214,6 +214,14 @@ class Loss:
             return total
         return total / M.cast(A.size(per), per.dtype)
 
+    def get_config(self):
+        from tapeflow.keras import saving
+        return saving.builtin_config(self, {"name": self.name, "reduction": self.reduction})
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
 
 def _snake(name):
     out = []
@@ -267,13 +275,24 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
         self.from_logits = from_logits
 
 
-def _wrapper_class(class_name, fn, default_name, **defaults):
-    """A Loss class whose call is fn(y_true, y_pred, **options)."""
-    def __init__(self, reduction="sum_over_batch_size", name=default_name, **options):
-        unknown = set(options) - set(defaults)
-        if unknown:
-            raise TypeError(f"{class_name}: unexpected arguments {sorted(unknown)}")
-        LossFunctionWrapper.__init__(self, fn, reduction, name, **{**defaults, **options})
+def _wrapper_class(class_name, fn, default_name, order=None, **defaults):
+    """A Loss class whose call is fn(y_true, y_pred, **options); `order` is Keras's order of
+    the positional arguments where it is not the options, then reduction and name."""
+    # Keras's order: the options first (Huber(2.0) is delta=2.0), then reduction and name.
+    order = order or [*defaults, "reduction", "name"]
+
+    def __init__(self, *args, **kwargs):
+        if len(args) > len(order):
+            raise TypeError(f"{class_name}: takes at most {len(order)} positional arguments")
+        given = dict(zip(order, args))
+        twice = set(given) & set(kwargs)
+        unknown = set(kwargs) - set(order)
+        if twice or unknown:
+            raise TypeError(f"{class_name}: unexpected or repeated arguments {sorted(twice | unknown)}")
+        options = {**defaults, **given, **kwargs}
+        reduction = options.pop("reduction", "sum_over_batch_size")
+        name = options.pop("name", default_name)
+        LossFunctionWrapper.__init__(self, fn, reduction, name, **options)
     return type(class_name, (LossFunctionWrapper,), {"__init__": __init__, "__doc__": fn.__doc__})
 
 

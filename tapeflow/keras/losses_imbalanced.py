@@ -74,8 +74,9 @@ BinaryFocalCrossentropy = _wrapper_class(
 CategoricalFocalCrossentropy = _wrapper_class(
     "CategoricalFocalCrossentropy", categorical_focal_crossentropy, "categorical_focal_crossentropy",
     alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1)
-Dice = _wrapper_class("Dice", dice, "dice", axis=None)
-Tversky = _wrapper_class("Tversky", tversky, "tversky", alpha=0.5, beta=0.5, axis=None)
+Dice = _wrapper_class("Dice", dice, "dice", order=["reduction", "name", "axis"], axis=None)
+Tversky = _wrapper_class("Tversky", tversky, "tversky", order=["alpha", "beta", "reduction", "name", "axis"],
+                         alpha=0.5, beta=0.5, axis=None)
 _GCE = _wrapper_class("CategoricalGeneralizedCrossEntropy", categorical_generalized_cross_entropy,
                       "categorical_generalized_cross_entropy", q=0.5)
 
@@ -84,4 +85,4 @@ class CategoricalGeneralizedCrossEntropy(_GCE):
     def __init__(self, q=0.5, reduction="sum_over_batch_size", name="categorical_generalized_cross_entropy"):
         if not 0 < q < 1:
             raise ValueError("q must be in the interval (0, 1)")
-        super().__init__(reduction, name, q=q)
+        super().__init__(q=q, reduction=reduction, name=name)

@@ -37,6 +37,14 @@ class Metric(Trackable):
 
     add_weight = add_variable
 
+    def get_config(self):
+        from tapeflow.keras import saving
+        return saving.builtin_config(self, {"name": self.name, "dtype": self.dtype.name})
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
     @staticmethod
     def _initial_value(shape, initializer, dtype):
         """A numpy array for a number, an initializer name ("zeros") or an initializer object."""

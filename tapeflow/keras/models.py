@@ -93,6 +93,14 @@ class Model(Trainer, Layer):
             return Layer.output_shape.fget(self)
         return _shapes_of(graph.flat_outputs)
 
+    def export(self, filepath, format="tf_saved_model", verbose=True, **unused):  # noqa: A002 - Keras's name
+        """A saved model for serving: tf.saved_model.load(filepath).serve(x) is the inference call."""
+        if format != "tf_saved_model":
+            raise ValueError(with_location(f"{self.name}.export: only format='tf_saved_model' is supported, "
+                                           f"got {format!r}"))
+        from tapeflow.saved_model.saving import export_keras
+        export_keras(self, filepath, verbose)
+
     def get_layer(self, name=None, index=None):
         layers = self.layers
         if index is not None:
@@ -243,6 +251,15 @@ class Sequential(Model):
             self.build((None,) + self._input_spec.input_shape_per_example)
         elif self._stack[0]._declared_input_shape is not None:
             self.build((None,) + self._stack[0]._declared_input_shape)
+        elif len(self._stack) > 1 and isinstance(self._stack[0], Model):
+            # As Keras: a first layer that is a model with known inputs builds the stack
+            # (Sequential([base_model, Dense(1)]) has the head's weights at once).
+            try:
+                shape = self._stack[0].input_shape
+            except (ValueError, AttributeError):
+                shape = None
+            if isinstance(shape, tuple):
+                self.build(shape)
 
     def pop(self):
         if not self._stack:
@@ -326,3 +343,24 @@ class Sequential(Model):
 
     def _summary_layers(self):
         return self._stack
+
+
+def clone_model(model, input_tensors=None, clone_function=None, **unused):
+    """keras.models.clone_model: the same architecture with new, freshly initialized layers
+    (rebuilt from their configs).  `clone_function(layer)` makes each layer of a Sequential
+    model instead; a functional model is cloned from its config only."""
+    from tapeflow.keras import saving
+    if input_tensors is not None:
+        raise ValueError(with_location("clone_model: input_tensors= is not supported; clone, then call the clone"))
+    if clone_function is None:
+        return saving.layer_from_config(saving.layer_config(model))
+    if not isinstance(model, Sequential):
+        raise ValueError(with_location(
+            f"clone_model: clone_function= is supported for Sequential models; {model.name} is "
+            f"{type(model).__name__}"))
+    clone = Sequential(name=model.name)
+    if model._input_spec is not None:
+        clone.add(InputLayer(**model._input_spec.get_config()))
+    for layer in model.layers:
+        clone.add(clone_function(layer))
+    return clone

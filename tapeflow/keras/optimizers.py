@@ -49,7 +49,7 @@ class Optimizer(SlotOwner):
     def learning_rate(self):
         if self._schedule is not None:
             return self._schedule(self.iterations.value())
-        return self._learning_rate.value()
+        return self._learning_rate  # the variable itself, as Keras 3 (opt.learning_rate.assign(0.01))
 
     @learning_rate.setter
     def learning_rate(self, value):

@@ -91,6 +91,8 @@ def layer_config(layer):
     if isinstance(layer, Sequential):
         return {"class_name": "Sequential", "config": _sequential_config(layer)}
     if isinstance(layer, Model):
+        if layer.__dict__.get("_functional") is None and type(layer).get_config is not Model.get_config:
+            return _subclassed_config(layer)
         if layer.__dict__.get("_functional") is None or type(layer) is not Model:
             raise ValueError(with_location(
                 f"save: {layer.name} is a subclassed model; only Sequential and functional models can be "
@@ -106,6 +108,21 @@ def layer_config(layer):
         raise ValueError(with_location(
             f"save: the configuration of layer {layer.name} ({name}) is not plain JSON: {exc}")) from None
     return {"class_name": name, "config": config}
+
+
+def _subclassed_config(model):
+    """A subclassed model that defines get_config (Keras's way to save one): its class, its
+    config, and the input it was built on (load_model calls it on zeros of that shape, so
+    its layers make their weights before the weights are read)."""
+    from tapeflow.tracer.signature import TensorSpec
+    spec = model.__dict__.get("_build_input_specs")
+    if not isinstance(spec, TensorSpec):
+        raise ValueError(with_location(f"save: call the subclassed model {model.name} on one input tensor first"))
+    entry = {"class_name": _class_name(type(model)), "config": model.get_config(),
+             "build_input": {"shape": [None if d is None else int(d) for d in spec.shape.dims],
+                             "dtype": spec.dtype.name}}
+    json.dumps(entry)
+    return entry
 
 
 def layer_from_config(spec):
@@ -125,24 +142,32 @@ def layer_from_config(spec):
     for key in ("layer", "cell"):  # wrappers hold a nested layer, RNN a cell
         if isinstance(config.get(key), dict) and "class_name" in config[key]:
             config[key] = layer_from_config(config[key])
-    return classes[name].from_config(config)  # a class may override from_config, as in Keras
+    layer = classes[name].from_config(config)  # a class may override from_config, as in Keras
+    build = spec.get("build_input")
+    if isinstance(build, dict):  # a subclassed model: built by a call, as it was when saved
+        import numpy as np
+        from tapeflow.runtime.tensor import convert_to_tensor
+        shape = [1 if d is None else int(d) for d in build["shape"]]
+        layer(convert_to_tensor(np.zeros(shape, dtype=np.dtype(str(build["dtype"])))))
+    return layer
 
 
 def _sequential_config(model):
+    # Keras 3's form: the declared input is the first entry of "layers", an InputLayer.
     spec = model._input_spec
-    return {"name": model.name,
-            "input": None if spec is None else spec.get_config(),
-            "layers": [layer_config(l) for l in model.layers]}
+    first = [] if spec is None else [{"class_name": "InputLayer", "config": spec.get_config()}]
+    return {"name": model.name, "layers": first + [layer_config(l) for l in model.layers]}
 
 
 def _sequential_from_config(config):
     from tapeflow.keras.layers.input import InputLayer
     from tapeflow.keras.models import Sequential
     model = Sequential(name=config["name"])
-    if config.get("input") is not None:
+    if config.get("input") is not None:  # the form tapeflow wrote before Keras 3's
         model.add(InputLayer(**config["input"]))
     for spec in config["layers"]:
-        model.add(layer_from_config(spec))
+        model.add(InputLayer(**spec["config"]) if spec.get("class_name") == "InputLayer"
+                  else layer_from_config(spec))
     return model
 
 
@@ -296,6 +321,17 @@ def _object_config(obj):
     return {"class_name": type(obj).__name__, "config": config}
 
 
+def builtin_config(obj, base):
+    """Keras's get_config of a loss or metric: `base` (its name and reduction or dtype), then,
+    for tapeflow's own classes, every other constructor argument it keeps as plain data.  A
+    user's subclass gets `base` only, as in Keras (it overrides get_config to add its own)."""
+    config = dict(base)
+    if type(obj).__module__.startswith("tapeflow."):
+        found = _object_config(obj)
+        config.update({k: v for k, v in (found or {"config": {}})["config"].items() if k not in config})
+    return config
+
+
 def _spec_config(spec):
     if spec is None or isinstance(spec, str):
         return spec
@@ -370,7 +406,8 @@ def serialize_keras_object(obj):
     optimizer or initializer object rebuilt from its constructor arguments."""
     if obj is None or isinstance(obj, (bool, int, float, str)):
         return obj
-    config = _object_config(obj)
+    get_config = getattr(obj, "get_config", None)
+    config = {"class_name": type(obj).__name__, "config": get_config()} if callable(get_config) else _object_config(obj)
     if config is None:
         raise ValueError(with_location(f"serialize_keras_object: {obj!r} has settings that are not plain data"))
     module = type(obj).__module__.replace("tapeflow.", "").split("_")[0]

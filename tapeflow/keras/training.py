@@ -17,6 +17,7 @@ from tapeflow.keras import config as keras_config
 from tapeflow.keras import losses as losses_mod
 from tapeflow.keras import metrics as metrics_mod
 from tapeflow.keras import optimizers as optimizers_mod
+from tapeflow.keras.utils_data import EpochBatches, validation_due
 from tapeflow.runtime import nest
 from tapeflow.runtime.backprop import GradientTape
 from tapeflow.runtime.errors import with_location
@@ -161,6 +162,8 @@ class Trainer:
     def _init_trainer(self):
         d = self.__dict__
         d["optimizer"] = None
+        d["loss"] = None  # Keras 3: compile's `loss` argument as given
+        d["compiled"] = False
         d["_compiled_loss"] = None
         d["_metric_specs"] = []
         d["_weighted_metric_specs"] = []
@@ -184,6 +187,8 @@ class Trainer:
         d["_compile_args"] = {"optimizer": optimizer, "loss": loss, "metrics": metrics,
                               "loss_weights": loss_weights}  # for Model.save
         d["optimizer"] = optimizers_mod.get(optimizer)
+        d["loss"] = loss
+        d["compiled"] = True
         # Several outputs: the per-output losses are resolved by _prepare from the first batch.
         multi = isinstance(loss, (list, tuple, dict)) or loss_weights is not None
         d["_compiled_loss"] = None if loss is None else (loss if multi else losses_mod.get(loss))
@@ -207,7 +212,8 @@ class Trainer:
         # (Keras "customizing fit") may compute its own, and layers may add_loss() theirs.
         step = {"fit": "train_step", "evaluate": "test_step"}.get(what)
         builtin = step is not None and getattr(type(self), step) is getattr(Trainer, step)
-        if self._compiled_loss is None and builtin and not self.losses:
+        own_loss = type(self).compute_loss is not Trainer.compute_loss  # Keras: an override computes it
+        if self._compiled_loss is None and builtin and not self.losses and not own_loss:
             raise RuntimeError(with_location(f"{self.name}.{what}: compile() needs a loss"))
 
     @property
@@ -226,7 +232,21 @@ class Trainer:
 
     @property
     def metrics_names(self):
+        # Keras 3 names its compiled metrics as one container, "compile_metrics", after the
+        # loss and before the per-output losses; evaluate's list order is _logs_order's.
+        compiled = (self._compiled_metrics or []) + (self.__dict__.get("_weighted_metrics") or [])
+        first = [self._loss_tracker.name] if self._loss_tracker is not None else []
+        return first + (["compile_metrics"] if compiled else []) + [m.name for m in self._output_loss_trackers]
+
+    def _logs_order(self):
         return [m.name for m in self.metrics]
+
+    def _metrics_or_logs(self, logs):
+        """Keras 3's epoch logs: when a step's logs have exactly the names of model.metrics, the
+        metrics' results (a custom train_step that returns "loss" without updating the loss
+        tracker logs the tracker's 0); otherwise the last step's logs."""
+        results = {m.name: m.result() for m in self.metrics}
+        return _floats(results) if set(results) == set(logs) else dict(logs)
 
     def reset_metrics(self):
         for m in self.metrics:
@@ -344,15 +364,15 @@ class Trainer:
     # -- loops
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None, sample_weight=None,
-            initial_epoch=0, steps_per_epoch=None, validation_batch_size=None, **unused):
+            initial_epoch=0, steps_per_epoch=None, validation_batch_size=None, validation_freq=1, **unused):
         self._require_compiled("fit")
         with self._scope():
             return self._fit(x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
                              shuffle, class_weight, sample_weight, initial_epoch, steps_per_epoch,
-                             validation_batch_size)
+                             validation_batch_size, validation_freq)
 
     def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
-             class_weight, sample_weight, initial_epoch, steps_per_epoch, validation_batch_size):
+             class_weight, sample_weight, initial_epoch, steps_per_epoch, validation_batch_size, validation_freq):
         strategy = distributed.strategy_of(self)
         epochs, steps_per_epoch = keras_config.limited(epochs, steps_per_epoch)
         if validation_split and validation_data is None:
@@ -368,28 +388,31 @@ class Trainer:
             cbs.append(callbacks_mod.ProgbarLogger())
         cbs.append(history)
         steps = steps_per_epoch or data.steps()
+        epochs_of_batches = EpochBatches(data, steps_per_epoch)
         cb = callbacks_mod.CallbackList(cbs, self, {"epochs": epochs, "steps": steps, "verbose": verbose})
+        # Validation calls the user's callbacks' test hooks, with fit's params (Keras 3).
+        val_cb = callbacks_mod.CallbackList(list(callbacks or []), self, None)
         self.__dict__["stop_training"] = False
         cb.on_train_begin()
         # a callback may move the start (BackupAndRestore resuming an interrupted fit)
         resumed = self.__dict__.pop("_initial_epoch", None)
         initial_epoch = initial_epoch if resumed is None else resumed
-        logs = {}
+        logs = epoch_logs = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cb.on_epoch_begin(epoch)
-            logs = self._run_steps(strategy, data, steps_per_epoch, "train", cb.on_train_batch_begin,
+            logs = self._run_steps(strategy, epochs_of_batches.epoch(), None, "train", cb.on_train_batch_begin,
                                    cb.on_train_batch_end) or logs
-            epoch_logs = dict(logs)
-            if validation_data is not None:
+            epoch_logs = self._metrics_or_logs(logs)
+            if validation_data is not None and validation_due(epoch + 1, validation_freq):
                 val = self.evaluate(**_validation_kwargs(validation_data),
                                     batch_size=validation_batch_size or batch_size,
-                                    verbose=0, return_dict=True)
+                                    verbose=0, return_dict=True, callbacks=val_cb)
                 epoch_logs.update({f"val_{k}": v for k, v in val.items()})
             cb.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break
-        cb.on_train_end(logs)
+        cb.on_train_end(epoch_logs)  # the last epoch's logs, validation included (Keras 3)
         self.__dict__["history"] = history
         history.model = self
         return history
@@ -422,16 +445,18 @@ class Trainer:
         verbose = distributed.chief_verbose(strategy, verbose)
         data = distributed.shard(_batches(x, y, sample_weight, batch_size, shuffle=False), x, strategy)
         _, steps = keras_config.limited(None, steps)
-        cb = callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
+        cb = callbacks if isinstance(callbacks, callbacks_mod.CallbackList) else \
+            callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
         self.reset_metrics()
         cb.on_test_begin()
-        logs = self._run_steps(strategy, data, steps, "test", cb.on_test_batch_begin, cb.on_test_batch_end)
+        logs = self._metrics_or_logs(
+            self._run_steps(strategy, data, steps, "test", cb.on_test_batch_begin, cb.on_test_batch_end))
         cb.on_test_end(logs)
         if verbose and verbose != "auto":
             keras_config.print_msg(callbacks_mod.format_logs(logs))
         if return_dict:
             return logs
-        return _flat_logs(logs, self.metrics_names)
+        return _flat_logs(logs, self._logs_order())
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **unused):
         with self._scope():
@@ -455,7 +480,7 @@ class Trainer:
         batch = tuple(_to_tensors(p) for p in (x, y, sample_weight) if p is not None)
         self._prepare(batch)
         logs = _floats(self._step_fn("train")(batch))
-        return logs if return_dict else _flat_logs(logs, self.metrics_names)
+        return logs if return_dict else _flat_logs(logs, self._logs_order())
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         self._require_compiled("evaluate")
@@ -463,7 +488,7 @@ class Trainer:
         self._prepare(batch)
         self.reset_metrics()
         logs = _floats(self._step_fn("test")(batch))
-        return logs if return_dict else _flat_logs(logs, self.metrics_names)
+        return logs if return_dict else _flat_logs(logs, self._logs_order())
 
     def predict_on_batch(self, x):
         return nest.map_structure(lambda t: t.numpy(), self._step_fn("predict")((_to_tensors(x),)))

@@ -1,5 +1,7 @@
 """keras.utils helpers that build tf.data pipelines from arrays: sliding windows of a
-time series and the split of one dataset into two."""
+time series and the split of one dataset into two; and how fit walks its data by epoch."""
+import warnings
+
 import numpy as np
 
 from tapeflow.runtime import nest
@@ -126,3 +128,52 @@ class PyDatasetBatches:
             # NumPy batches become tensors, as a Dataset's elements are.
             yield nest.map_structure(convert_to_tensor, tuple(batch) if isinstance(batch, list) else batch)
         self.source.on_epoch_end()
+
+
+class EpochBatches:
+    """The batches of each epoch of fit, as Keras 3's epoch iterator gives them: without
+    steps_per_epoch every epoch iterates the data anew; with it, one iterator runs on
+    across epochs (a repeated dataset continues where the last epoch stopped) and
+    starts over once the data are used up."""
+
+    def __init__(self, data, steps_per_epoch):
+        self.data, self.steps = data, steps_per_epoch
+        self.total = data.steps() if steps_per_epoch else None  # batches in one pass; None: endless
+        self.iterator, self.seen = None, 0
+
+    def epoch(self):
+        if not self.steps:
+            yield from self.data
+            return
+        if self.iterator is None:
+            self.iterator, self.seen = iter(self.data), 0
+        for _ in range(self.steps):
+            if self.total and self.seen >= self.total:
+                _ran_out()
+                break
+            try:
+                batch = next(self.iterator)
+            except StopIteration:
+                self.total = self.seen
+                _ran_out()
+                break
+            self.seen += 1
+            yield batch
+        if self.total and self.seen >= self.total:
+            self.iterator = None
+
+
+def _ran_out():
+    warnings.warn("Your input ran out of data; interrupting training. Make sure that your dataset or generator "
+                  "can generate at least `steps_per_epoch * epochs` batches.", UserWarning, stacklevel=3)
+
+
+def validation_due(epoch, validation_freq):
+    """Keras's rule: validate after epoch `epoch` (counted from 1) every validation_freq
+    epochs, or at the epochs a list names."""
+    if isinstance(validation_freq, int):
+        return epoch % validation_freq == 0
+    if isinstance(validation_freq, (list, tuple)):
+        return epoch in validation_freq
+    raise ValueError(f"Expected `validation_freq` to be a list or int. Received: validation_freq={validation_freq} "
+                     f"of the type {type(validation_freq)}.")

@@ -141,6 +141,24 @@ def _keras_serving(model):
     return concrete
 
 
+def export_keras(model, filepath, verbose=True):
+    """Keras 3's Model.export(format="tf_saved_model"): a saved model whose `serve`
+    endpoint (also its serving_default signature) is the model's inference call."""
+    from tapeflow.module import Module
+    signature = _keras_serving(model).input_structure[0][0]
+
+    def serve(inputs):
+        return model(inputs, training=False)
+
+    archive = Module()
+    archive.model = model  # tracked: the saved variables are the model's
+    archive.serve = Function(serve, input_signature=[signature], fallback=False)
+    archive.serve.get_concrete_function()
+    save(archive, filepath, signatures={SERVING: archive.serve})
+    if verbose:
+        print(f"Saved artifact at '{filepath}'. The following endpoints are available:\n\n* Endpoint 'serve'")
+
+
 def _function_attributes(obj):
     """name -> tf.function (bound to obj) for the tf.function attributes of `obj`
     (`__call__` when `obj` is one)."""

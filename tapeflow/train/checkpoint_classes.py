@@ -13,7 +13,7 @@ from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.variables import Variable
 from tapeflow.train import checkpoint_format as fmt
 from tapeflow.train import files
-from tapeflow.train.trackable import Trackable, is_trackable
+from tapeflow.train.trackable import Trackable, children_of, is_trackable
 
 
 class Checkpoint(Trackable):
@@ -24,6 +24,9 @@ class Checkpoint(Trackable):
         children = dict(kwargs)
         if root is not None:
             children["root"] = root
+        # TF: `root` is the checkpoint's root object (its attributes are the top-level names,
+        # "v/.ATTRIBUTES/..." not "root/v/..."), the keyword objects added beside them.
+        self._root = root if root is not None and not isinstance(root, Variable) else None
         for name, obj in children.items():
             if not is_trackable(obj):
                 raise ValueError(with_location(
@@ -64,6 +67,9 @@ class Checkpoint(Trackable):
 
     def _trackable_children(self):
         children = dict(self._children)
+        if self._root is not None:
+            children.pop("root")
+            children = {**children_of(self._root), **children}
         if self._save_counter is not None:
             children["save_counter"] = self._save_counter
         return children
@@ -100,7 +106,7 @@ class Checkpoint(Trackable):
     def restore(self, save_path, options=None):
         """Restore from `save_path` (None: nothing to restore, for restore-or-initialize)."""
         if save_path is None:
-            return fmt.LoadStatus([], [], [])
+            return fmt.InitializationOnlyStatus()
         index = fmt.read_index(save_path)
         if self._save_counter is None and "save_counter" in index:
             self.save_counter  # make it so the saved count is restored and numbering continues
@@ -213,6 +219,10 @@ class CheckpointManager:
         self._keep_hours = keep_checkpoint_every_n_hours
         self._name = checkpoint_name
         self._init_fn = init_fn
+        if checkpoint_interval is not None and step_counter is None:
+            raise ValueError(with_location("CheckpointManager: `step_counter` should be passed if "
+                                           "`checkpoint_interval` is not None."))
+        self._step_counter, self._interval, self._last_step = step_counter, checkpoint_interval, None
         self._last_kept_time = time.time()
         os.makedirs(self.directory, exist_ok=True)
         self._names = [n for n in _read_state(self.directory) if _exists(self.directory, n)]
@@ -226,6 +236,13 @@ class CheckpointManager:
         return self.checkpoints[-1] if self._names else None
 
     def save(self, checkpoint_number=None, check_interval=True, options=None):
+        """The path written, or None when checkpoint_interval steps have not passed since the
+        last save (check_interval=False saves anyway)."""
+        if self._interval is not None:
+            step = int(np.asarray(convert_to_tensor(self._step_counter).numpy()))
+            if check_interval and self._last_step is not None and step < self._last_step + self._interval:
+                return None
+            self._last_step = step
         if checkpoint_number is None:
             counter = self._checkpoint.save_counter
             counter.assign_add(convert_to_tensor(1, counter.dtype))

@@ -253,6 +253,32 @@ class LoadStatus:
     def expect_partial(self):
         return self
 
+    def initialize_or_restore(self, session=None):
+        """TF 1's graph-mode step: eagerly the values are already restored."""
+        return None
+
+    def run_restore_ops(self, session=None):
+        return None
+
+
+class InitializationOnlyStatus(LoadStatus):
+    """restore(None): nothing is restored, so every assertion that something matched fails (TF)."""
+
+    def __init__(self):
+        super().__init__([], [], [])
+
+    def _nothing(self):
+        raise AssertionError("No checkpoint specified (save_path=None); nothing is being restored.")
+
+    def assert_consumed(self):
+        self._nothing()
+
+    def assert_existing_objects_matched(self):
+        self._nothing()
+
+    def assert_nontrivial_match(self):
+        self._nothing()
+
 
 def _deepest_object(key, objects_by_path):
     """The existing object with the longest path that is a prefix of `key`."""

@@ -1,45 +1,28 @@
-"""Keras masks ride along with tensors: a side table from a tensor to its boolean
-mask (batch, steps), as Keras keeps `_keras_mask` on its outputs.
-
-Tensors have __slots__ and no attribute dict, so the table is keyed by id() and
-holds a weak reference to check that the id still names the same tensor (ids are
-reused after a tensor dies; the weak reference's callback drops the entry then).
-SymbolicTensors are weak-referenceable too, so masks also flow while tracing."""
-import weakref
-
+"""Keras masks ride along with tensors: the boolean mask (batch, steps) a layer's
+output carries in its `_keras_mask` attribute, as in Keras (eager and symbolic
+tensors have a slot for it; a variable keeps it in its __dict__)."""
 from tapeflow.runtime import nest
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
-
-_masks = {}  # id(tensor) -> (weakref to the tensor, mask)
 
 
 def get_keras_mask(x):
     """The mask attached to `x`, or None."""
     if not isinstance(x, TensorBase):
         return None
-    entry = _masks.get(id(x))
-    if entry is None or entry[0]() is not x:
-        return None
-    return entry[1]
+    return getattr(x, "_keras_mask", None)
 
 
 def set_keras_mask(x, mask):
     """Attach `mask` (or None: detach) to the tensor `x`."""
     if not isinstance(x, TensorBase):
         return
-    key = id(x)
     if mask is None:
-        _masks.pop(key, None)
+        if getattr(x, "_keras_mask", None) is not None:
+            del x._keras_mask
         return
     if not isinstance(mask, TensorBase):
         mask = convert_to_tensor(mask)  # a mask given as a NumPy array or list
-
-    def forget(ref, key=key):
-        entry = _masks.get(key)
-        if entry is not None and entry[0] is ref:
-            del _masks[key]
-
-    _masks[key] = (weakref.ref(x, forget), mask)
+    x._keras_mask = mask
 
 
 def masks_of(inputs):

@@ -20,9 +20,11 @@ class _RNN(Layer):
                  go_backwards=False, kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
                  dropout=0.0, recurrent_dropout=0.0, stateful=False, unroll=False, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if dropout or recurrent_dropout or stateful:
+        if dropout or recurrent_dropout:
             raise ValueError(with_location(
-                f"{type(self).__name__}: dropout, recurrent_dropout and stateful=True are not supported"))
+                f"{type(self).__name__}: dropout and recurrent_dropout are not supported"))
+        self.stateful = bool(stateful)
+        self.__dict__["states"] = None  # stateful: the carried states, variables not among the weights
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
@@ -50,6 +52,32 @@ class _RNN(Layer):
                 f"{type(self).__name__} {self.name}: expected input (batch, time, features) with known "
                 f"features, got {input_shape}"))
         self._build_weights(input_shape[-1])
+        self._build_states(input_shape)
+
+    def _state_widths(self):
+        return [self.units] * self._n_states
+
+    def _build_states(self, input_shape):
+        """stateful: the variables that carry the states from one call to the next."""
+        if not self.stateful:
+            return
+        if self.states is not None:
+            self.reset_state()
+            return
+        if input_shape[0] is None:
+            raise ValueError(with_location(
+                f"When using `stateful=True` in a RNN, the batch size must be static. Found dynamic "
+                f"batch size: sequence.shape={input_shape} (give keras.Input(batch_size=...))"))
+        with tf.init_scope():
+            self.__dict__["states"] = [tf.Variable(tf.zeros([input_shape[0], n], self.dtype), trainable=False,
+                                                   name="rnn_state") for n in self._state_widths()]
+
+    def reset_state(self):
+        """Zero the carried states of a stateful layer."""
+        for v in self.states or []:
+            v.assign(tf.zeros_like(v))
+
+    reset_states = reset_state  # Keras's older name
 
     def _build_weights(self, features):
         """kernel (features, gates*units), recurrent_kernel, bias: shared with the cells."""
@@ -71,7 +99,7 @@ class _RNN(Layer):
                 "activation": activations.serialize(self.activation),
                 "recurrent_activation": activations.serialize(self.recurrent_activation),
                 "use_bias": self.use_bias, "return_sequences": self.return_sequences,
-                "return_state": self.return_state, "go_backwards": self.go_backwards,
+                "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": self.stateful,
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
                 "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
                 "bias_initializer": initializers.serialize(self.bias_initializer), "seed": self.seed}
@@ -103,6 +131,22 @@ class _RNN(Layer):
         return [out_mask] + [None] * self._n_states if self.return_state else out_mask
 
     def call(self, inputs, initial_state=None, mask=None):
+        if self.stateful and initial_state is None:
+            expected = self.states[0].shape[0]
+            if inputs.shape[0] is not None and inputs.shape[0] != expected:
+                raise ValueError(with_location(
+                    f"If an RNN is stateful, the batch size of the input sequences must be the same as the "
+                    f"batch size of the initial state. Expected batch size: {expected}; received batch size: "
+                    f"{inputs.shape[0]}"))
+            initial_state = [v.read_value() for v in self.states]
+        result, state = self._run(inputs, initial_state, mask)
+        if self.stateful:
+            for v, s in zip(self.states, state):
+                v.assign(s)
+        return [result] + state if self.return_state else result
+
+    def _run(self, inputs, initial_state, mask):
+        """(the output, the final states) over every step."""
         steps = inputs.shape[1]
         if initial_state is None:
             state = [self._zero_state(inputs) for _ in range(self._n_states)]
@@ -130,9 +174,7 @@ class _RNN(Layer):
             state = new_state
             outputs.append(out)
         result = tf.stack(outputs, axis=1) if self.return_sequences else outputs[-1]
-        if self.return_state:
-            return [result] + state
-        return result
+        return result, state
 
     def _zero_output(self, inputs, state):
         return tf.zeros_like(state[0])  # the built-in layers output their first state
@@ -158,9 +200,7 @@ class _RNN(Layer):
         accs = tf.scan(step, tuple(elems), initializer=tuple([self._zero_output(inputs, state)] + state))
         outputs, final_state = accs[0], [a[-1] for a in accs[1:]]
         result = tf.transpose(outputs, [1, 0, 2]) if self.return_sequences else outputs[-1]
-        if self.return_state:
-            return [result] + final_state
-        return result
+        return result, final_state
 
 
 class SimpleRNN(_RNN):

@@ -105,10 +105,8 @@ class RNN(_RNN):
 
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
                  stateful=False, unroll=False, **kwargs):
-        if stateful:
-            raise ValueError(with_location("RNN: stateful=True is not supported"))
         super().__init__(1, return_sequences=return_sequences, return_state=return_state,
-                         go_backwards=go_backwards, unroll=unroll, **kwargs)
+                         go_backwards=go_backwards, stateful=stateful, unroll=unroll, **kwargs)
         self.cell = StackedRNNCells(cell) if isinstance(cell, (list, tuple)) else cell
         if not hasattr(self.cell, "state_size"):
             raise ValueError(with_location(f"RNN: the cell {cell!r} has no state_size attribute"))
@@ -124,6 +122,10 @@ class RNN(_RNN):
         if not self.cell.built:
             self.cell.build(TensorShape((input_shape[0], input_shape[-1])))
             self.cell.__dict__["built"] = True
+        self._build_states(input_shape)
+
+    def _state_widths(self):
+        return _state_sizes(self.cell)
 
     def _zeros(self, inputs, n):
         return tf.zeros_like(inputs[:, 0, :1]) + tf.zeros([n], inputs.dtype)
@@ -132,7 +134,7 @@ class RNN(_RNN):
         return self._zeros(inputs, _output_size(self.cell))
 
     def call(self, inputs, initial_state=None, mask=None, training=None):
-        if initial_state is None:
+        if initial_state is None and not self.stateful:
             initial_state = [self._zeros(inputs, n) for n in _state_sizes(self.cell)]
         return super().call(inputs, initial_state=initial_state, mask=mask)
 
@@ -150,7 +152,7 @@ class RNN(_RNN):
 
     def get_config(self):
         config = {**Layer.get_config(self), "return_sequences": self.return_sequences,
-                  "return_state": self.return_state, "go_backwards": self.go_backwards}
+                  "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": self.stateful}
         if isinstance(self.cell, _Cell):  # a built-in cell is saved with the layer (keras saving reads "cell")
             from tapeflow.keras import saving
             config["cell"] = saving.layer_config(self.cell)

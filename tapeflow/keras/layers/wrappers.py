@@ -18,14 +18,17 @@ class TimeDistributed(Layer):
 
     def call(self, inputs, training=None):
         dims = inputs.shape.dims
-        if len(dims) < 3 or None in dims[1:]:
+        if len(dims) < 3 or None in dims[2:]:
             raise ValueError(with_location(
-                f"TimeDistributed {self.name}: expects (batch, time, ...) with known non-batch dims, "
+                f"TimeDistributed {self.name}: expects (batch, time, ...) with known dims after time, "
                 f"got {list(dims)}"))
-        steps = dims[1]
         folded = tf.reshape(inputs, [-1] + list(dims[2:]))
         y = self.layer(folded, training=training)
-        return tf.reshape(y, [-1, steps] + list(y.shape.dims[1:]))
+        if dims[1] is not None:
+            return tf.reshape(y, [-1, dims[1]] + list(y.shape.dims[1:]))
+        # An unknown number of steps (keras.Input((None, features))): batch and time from the input.
+        out = tf.reshape(y, tf.concat([tf.shape(inputs)[:2], tf.shape(y)[1:]], 0))
+        return tf.ensure_shape(out, [dims[0], None] + list(y.shape.dims[1:]))
 
     def get_config(self):
         from tapeflow.keras import saving
