@@ -1,0 +1,247 @@
+"""Compiled workloads under contention: alone, two processes at once, and next
+to a busy single-threaded competitor.
+
+    python benchmarks/contention.py [--only mlp_step,cnn_step] [--budget SECONDS] [--peers]
+    python benchmarks/run_all.py --contention [...]         (the same, from the suite)
+
+Each compiled workload of workloads.py (the `tapeflow graph` variant, and with
+--peers `tf.function` / `JAX jit` when installed) and the CNN training step of
+issue #15 runs in fresh child processes, every process with the default thread
+settings (no pools narrowed by hand), three ways:
+
+  alone       one process
+  two         two processes of the same workload started together
+  competitor  one process next to a process spinning a pure-Python loop
+
+Each child warms up (trace, compile), waits until every child of the phase
+is warm, then times calls for `budget` seconds; the figure is the median seconds per call.
+The slowdown is median(two or competitor) / median(alone), the worse of the two
+processes for `two`.  Fair sharing of 2 cores between two processes of a
+workload that uses both costs 2x; issue #15's target is at most 2.5x.
+
+Trap: the three phases run one after the other, so a machine that gets
+busier in between skews the ratios; the script repeats them `--rounds` times,
+interleaved, and reports the median ratio.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+CNN = "cnn_step"
+OWN = "tapeflow graph"
+BEFORE = OWN + ", BLAS threaded"
+PEER_LABELS = {"tf.function": "tensorflow", "JAX jit": "jax"}
+SPIN = "while True:\n    pass\n"
+
+
+# ---------------------------------------------------------------- the CNN step (issue #15)
+def cnn_program(tf, quick):
+    """(step, args): Conv2D 3x3/2 1->64, 64->128, LeakyReLU, global max pool,
+    Dense(10); batch 64 of 28x28; Adam; one compiled training step.  The same
+    source runs under tapeflow and TensorFlow."""
+    import numpy as np
+    rng = np.random.default_rng(7)
+    batch = 16 if quick else 64
+    x = tf.constant(rng.random((batch, 28, 28, 1)).astype(np.float32))
+    y = tf.constant(rng.integers(0, 10, batch).astype(np.int32))
+    tf.keras.utils.set_random_seed(7)
+    model = tf.keras.Sequential([
+        tf.keras.Input((28, 28, 1)),
+        tf.keras.layers.Conv2D(64, 3, strides=2, padding="same"),
+        tf.keras.layers.LeakyReLU(negative_slope=0.2),
+        tf.keras.layers.Conv2D(128, 3, strides=2, padding="same"),
+        tf.keras.layers.LeakyReLU(negative_slope=0.2),
+        tf.keras.layers.GlobalMaxPooling2D(),
+        tf.keras.layers.Dense(10)])
+    opt = tf.keras.optimizers.Adam(1e-3)
+    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+    @tf.function
+    def step(xb, yb):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(yb, model(xb, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+    return step, (x, y)
+
+
+def build_call(label, name, quick):
+    """The function one child times: workload `name` under variant `label`
+    ("tapeflow graph, BLAS threaded" is tapeflow as it was before small BLAS
+    calls ran on one thread: the before/after comparison of issue #15)."""
+    import workloads as W
+    if label.startswith(OWN):
+        import tapeflow as tf
+        if label == BEFORE:
+            from tapeflow.runtime import blas_threads
+            blas_threads.BLAS_PARALLEL_MIN = 0
+    else:
+        import peers as P
+        loaded = P.load([PEER_LABELS[label]])
+        if not loaded:
+            return None
+        tf = loaded.get("tensorflow")
+    if name == CNN:
+        if tf is None:  # JAX has no Keras program here
+            return None
+        step, args = cnn_program(tf, quick)
+        return lambda: step(*args)
+    w = W.by_name(name)
+    if label.startswith(OWN):
+        return W.tf_api_program(tf, w, quick, compiled=True).call
+    import peers as P
+    builder = dict(P.variants(P.load([PEER_LABELS[label]])))[label]
+    prog = builder(w, quick)
+    return None if prog is None else prog.call
+
+
+# ---------------------------------------------------------------- one child process
+def child(label, name, quick, budget):
+    """Warm up, say "ready", wait for "go" on stdin, time calls for `budget` s;
+    print {"value": median seconds per call} (null when the variant is absent)."""
+    call = build_call(label, name, quick)
+    if call is not None:
+        for _ in range(3):
+            call()
+    print("ready", flush=True)
+    sys.stdin.readline()
+    if call is None:
+        print(json.dumps({"value": None}))
+        return
+    times, end = [], time.perf_counter() + budget
+    while time.perf_counter() < end or len(times) < 5:
+        t0 = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t0)
+    print(json.dumps({"value": statistics.median(times), "calls": len(times)}))
+
+
+def _spawn(label, name, quick, budget):
+    """A child, once it is warm (its "ready" read back)."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", label, "--workload", name,
+           "--budget", repr(budget)] + (["--quick"] if quick else [])
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    if proc.stdout.readline().strip() != "ready":
+        proc.kill()
+        _, err = proc.communicate()
+        tail = err.strip().splitlines()
+        raise RuntimeError(tail[-1] if tail else f"exit status {proc.returncode}")
+    return proc
+
+
+def _collect(proc):
+    out, err = proc.communicate(timeout=900)
+    lines = out.strip().splitlines()
+    if proc.returncode != 0 or not lines:
+        tail = err.strip().splitlines()
+        raise RuntimeError(tail[-1] if tail else f"exit status {proc.returncode}")
+    return json.loads(lines[-1])["value"]
+
+
+def phase(label, name, quick, budget, mode):
+    """Median seconds per call of each timed process in one phase."""
+    procs = [_spawn(label, name, quick, budget) for _ in range(2 if mode == "two" else 1)]
+    spinner = None
+    if mode == "competitor":
+        spinner = subprocess.Popen([sys.executable, "-c", SPIN])
+    try:  # both children read "go" before either is collected: their timed windows overlap
+        for p in procs:
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        return [_collect(p) for p in procs]
+    finally:
+        if spinner is not None:
+            spinner.kill()
+            spinner.wait()
+
+
+def measure_row(label, name, quick, budget, rounds):
+    """{"alone": s, "two": [ratio...], "competitor": [ratio...]} over `rounds`."""
+    alone, two, comp = [], [], []
+    for _ in range(rounds):
+        a = phase(label, name, quick, budget, "alone")[0]
+        if a is None:
+            return None
+        alone.append(a)
+        two.append(max(phase(label, name, quick, budget, "two")) / a)
+        comp.append(phase(label, name, quick, budget, "competitor")[0] / a)
+    return {"alone": statistics.median(alone), "two": statistics.median(two),
+            "competitor": statistics.median(comp), "two_all": two, "competitor_all": comp}
+
+
+def workload_names():
+    import workloads as W
+    return [w.name for w in W.TIMED] + [CNN]
+
+
+def render(rows, load_start, load_end):
+    lines = ["| workload | variant | alone (ms/call) | two processes: slowdown | competitor: slowdown |",
+             "|---|---|---|---|---|"]
+    for (name, label), r in rows:
+        if isinstance(r, str):
+            lines.append(f"| {name} | {label} | {r} | | |")
+            continue
+        rounds = lambda xs: ", ".join(f"{v:.2f}" for v in xs)  # noqa: E731
+        lines.append(f"| {name} | {label} | {r['alone'] * 1e3:.3f} | {r['two']:.2f}x ({rounds(r['two_all'])}) "
+                     f"| {r['competitor']:.2f}x ({rounds(r['competitor_all'])}) |")
+    lines.append(f"\nload average: {load_start} at the start, {load_end} at the end; target: two "
+                 f"processes <= 2.5x (fair sharing of 2 cores: 2x)")
+    return "\n".join(lines)
+
+
+def run(only=(), quick=False, budget=None, rounds=1, peers=False, before=False):
+    budget = budget if budget is not None else (1.0 if quick else 4.0)
+    labels = [OWN] + ([BEFORE] if before else []) + (list(PEER_LABELS) if peers else [])
+    names = [n for n in workload_names() if not only or n in only]
+    load_start = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    rows = []
+    for name in names:
+        for label in labels:
+            print(f"[contention] {name} / {label} ...", file=sys.stderr, flush=True)
+            try:
+                r = measure_row(label, name, quick, budget, rounds)
+            except Exception as exc:  # reported in the table, not fatal
+                r = f"failed: {type(exc).__name__}: {str(exc)[:150]}"
+            if r is not None:
+                rows.append(((name, label), r))
+    text = render(rows, load_start, " ".join(f"{v:.2f}" for v in os.getloadavg()))
+    print(text)
+    return rows
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--only", default="", help="comma list of workload names (workloads.py, cnn_step)")
+    p.add_argument("--quick", action="store_true", help="small sizes and short timing")
+    p.add_argument("--budget", type=float, default=None, help="timed seconds per process and phase")
+    p.add_argument("--rounds", type=int, default=1, help="alone/two/competitor repetitions (median ratio)")
+    p.add_argument("--peers", action="store_true", help="also tf.function and JAX jit when installed")
+    p.add_argument("--before", action="store_true",
+                   help="also tapeflow with every BLAS call on all threads (as before issue #15's fix)")
+    p.add_argument("--child", help=argparse.SUPPRESS)
+    p.add_argument("--workload", help=argparse.SUPPRESS)
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    opts = parse(argv)
+    if opts.child:
+        child(opts.child, opts.workload, opts.quick, opts.budget)
+        return 0
+    only = {n.strip() for n in opts.only.split(",") if n.strip()}
+    rows = run(only, opts.quick, opts.budget, opts.rounds, opts.peers, opts.before)
+    return 1 if any(isinstance(r, str) for _, r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
