@@ -219,6 +219,11 @@ def run(only=(), quick=False, budget=None, rounds=1, peers=False, before=False):
     return rows
 
 
+def failed(rows):
+    """The exit status: 1 when a row failed to run."""
+    return 1 if any(isinstance(r, str) for _, r in rows) else 0
+
+
 def parse(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--only", default="", help="comma list of workload names (workloads.py, cnn_step)")
@@ -240,7 +245,7 @@ def main(argv=None):
         return 0
     only = {n.strip() for n in opts.only.split(",") if n.strip()}
     rows = run(only, opts.quick, opts.budget, opts.rounds, opts.peers, opts.before)
-    return 1 if any(isinstance(r, str) for _, r in rows) else 0
+    return failed(rows)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,11 @@ call with OpenBLAS's 2 threads and 1.3 ms on one; two processes of it at once
 went from 1.25x (one thread) to 3-6x (two).  Calls this small gain little from
 a second core on a quiet machine either (a few hundred microseconds each).
 
+Trap: OpenBLAS's last bits depend on its thread count (a 512^3 sgemm differs
+by an ulp between 1 and 2 threads), so the choice sits here, in the impl that
+eager calls and compiled graphs share: both pick the same count for the same
+work, and graph == eager stays bit for bit.
+
 The count is switched only when it changes (an OpenBLAS set costs ~2 us), so
 it stays at what our last call needed: the user's own NumPy calls between ours
 run with it too.  TAPEFLOW_NUM_THREADS / tf.config.threading set the cap.
