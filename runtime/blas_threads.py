@@ -31,14 +31,16 @@ import numpy as np
 # milliseconds on one core, so a second thread saves about what a stall costs.
 BLAS_PARALLEL_MIN = 1 << 27
 
-_state = {"setters": None, "base": None, "current": None}
 _lock = threading.Lock()
+_current = None  # the count our last call set (None: the BLAS not looked up yet)
+_setters = []  # ctypes set_num_threads of each BLAS library loaded
+_base = 1  # the BLAS's own count when first looked up
 limit_source = lambda: None  # noqa: E731 - set by the compiler: its num_threads flag
 
 
 def _find():
-    """(ctypes set_num_threads functions, the BLAS's thread count) of the
-    BLAS libraries loaded in this process, through threadpoolctl."""
+    """(set_num_threads functions, the BLAS's thread count) of the BLAS
+    libraries loaded in this process, through threadpoolctl."""
     try:
         from threadpoolctl import ThreadpoolController
     except ImportError:
@@ -49,10 +51,7 @@ def _find():
         # the library's symbol itself is what it ends up calling.
         fn = getattr(lib, "_get_symbol", lambda name: None)("openblas_set_num_threads") \
             if lib.internal_api == "openblas" else None
-        if fn is None:
-            setters.append(lib.set_num_threads)
-        else:
-            setters.append(fn)
+        setters.append(lib.set_num_threads if fn is None else fn)
         counts.append(lib.get_num_threads() or 1)
     return setters, (max(counts) if counts else None)
 
@@ -61,25 +60,31 @@ def _want(work):
     if work < BLAS_PARALLEL_MIN:
         return 1
     cap = limit_source()
-    base = _state["base"]
-    return base if cap is None else max(1, min(base, int(cap)))
+    return _base if cap is None else max(1, min(_base, int(cap)))
 
 
 def for_work(work):
-    """Set the BLAS thread count a call of `work` multiply-adds should use."""
-    if _state["setters"] is None:
-        with _lock:
-            if _state["setters"] is None:
-                _state["setters"], _state["base"] = _find()
-                _state["current"] = _state["base"]
-    if not _state["setters"]:
-        return
+    """Set the BLAS thread count a call of `work` multiply-adds should use (the
+    hot path: one comparison when the count stays what it was)."""
     want = _want(work)
-    if want != _state["current"]:
-        with _lock:
-            for fn in _state["setters"]:
+    if want != _current:
+        _switch(work)
+
+
+def _switch(work):
+    global _current, _setters, _base
+    with _lock:
+        if _current is None:  # the first call: find the BLAS and its own count
+            _setters, base = _find()
+            _base = base or 1
+            _current = _base
+        want = _want(work)
+        if _setters and want != _current:
+            for fn in _setters:
                 fn(want)
-            _state["current"] = want
+            _current = want
+        elif not _setters:
+            _current = want  # nothing to switch: only remember, so the next call skips this
 
 
 def matmul_work(a, b):
@@ -89,5 +94,6 @@ def matmul_work(a, b):
 
 def reset():
     """Forget what was found (tests; after the BLAS count was changed by hand)."""
+    global _current, _setters, _base
     with _lock:
-        _state.update(setters=None, base=None, current=None)
+        _current, _setters, _base = None, [], 1

@@ -103,3 +103,11 @@ def test_compiled_equals_eager_bit_for_bit(base, operands):
 ])
 def test_einsum_work_counts_every_label_once(terms, shapes, work):
     assert _einsum_work(terms, [np.zeros(s) for s in shapes]) == work
+
+
+def test_without_threadpoolctl_nothing_is_switched(base, monkeypatch):
+    """Fault injected: no controllable BLAS (threadpoolctl missing) -> the BLAS keeps its count."""
+    monkeypatch.setattr(blas_threads, "_find", lambda: ([], None))
+    a, b = _small()
+    np.testing.assert_allclose(tf.matmul(a, b).numpy(), a @ b)
+    assert _blas_count() == base
