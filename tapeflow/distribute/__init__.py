@@ -3,10 +3,11 @@ contexts, distributed input and the collectives they stand on."""
 import types as _types
 
 from .input import InputContext, InputOptions
+from .mirrored import DistributedValues
 from .strategy import (  # noqa: F401
     CommunicationImplementation, CommunicationOptions, MirroredStrategy, MultiWorkerMirroredStrategy,
     OneDeviceStrategy, ReduceOp, ReplicaContext, Strategy, get_replica_context, get_strategy,
-    has_strategy, in_cross_replica_context,
+    has_strategy, in_cross_replica_context, ValueContext,
 )
 
 experimental = _types.SimpleNamespace(
@@ -14,9 +15,10 @@ experimental = _types.SimpleNamespace(
     CommunicationImplementation=CommunicationImplementation,
     CollectiveCommunication=CommunicationImplementation,
     MultiWorkerMirroredStrategy=MultiWorkerMirroredStrategy,
+    ValueContext=ValueContext,
 )
 
-__all__ = ["CommunicationImplementation", "CommunicationOptions", "InputContext", "InputOptions",
+__all__ = ["CommunicationImplementation", "CommunicationOptions", "DistributedValues", "InputContext", "InputOptions",
            "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReduceOp",
            "ReplicaContext", "Strategy", "experimental", "get_replica_context", "get_strategy",
            "has_strategy", "in_cross_replica_context"]

@@ -28,7 +28,12 @@ from tapeflow.tracer.function import Function
 from . import collective
 
 
-class PerReplica:
+class DistributedValues:
+    """tf.distribute.DistributedValues: the base of values that hold one
+    component per replica (isinstance checks only, as in TensorFlow)."""
+
+
+class PerReplica(DistributedValues):
     """One value per local replica (tf.distribute's PerReplica).  A composite of
     its values, so tf.function takes and returns it; the helpers below keep it
     (and other composites) whole with expand_composites=False."""
