@@ -36,7 +36,7 @@ sys.path.insert(0, HERE)
 
 CNN = "cnn_step"
 OWN = "tapeflow graph"
-BEFORE = OWN + ", BLAS threaded"
+BEFORE = OWN + ", before"  # every BLAS call threaded, static OpenMP shares
 PEER_LABELS = {"tf.function": "tensorflow", "JAX jit": "jax"}
 SPIN = "while True:\n    pass\n"
 
@@ -75,14 +75,16 @@ def cnn_program(tf, quick):
 
 def build_call(label, name, quick):
     """The function one child times: workload `name` under variant `label`
-    ("tapeflow graph, BLAS threaded" is tapeflow as it was before small BLAS
-    calls ran on one thread: the before/after comparison of issue #15)."""
+    ("tapeflow graph, before" is tapeflow as it was before issue #15's fix:
+    every BLAS call on all threads, OpenMP kernels in fixed shares)."""
     import workloads as W
     if label.startswith(OWN):
         import tapeflow as tf
         if label == BEFORE:
+            from tapeflow.compiler import codegen_c
             from tapeflow.runtime import blas_threads
             blas_threads.BLAS_PARALLEL_MIN = 0
+            codegen_c.SCHEDULE = "static"
     else:
         import peers as P
         loaded = P.load([PEER_LABELS[label]])
@@ -232,7 +234,7 @@ def parse(argv):
     p.add_argument("--rounds", type=int, default=1, help="alone/two/competitor repetitions (median ratio)")
     p.add_argument("--peers", action="store_true", help="also tf.function and JAX jit when installed")
     p.add_argument("--before", action="store_true",
-                   help="also tapeflow with every BLAS call on all threads (as before issue #15's fix)")
+                   help="also tapeflow as before issue #15's fix (BLAS always threaded, static OpenMP shares)")
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--workload", help=argparse.SUPPRESS)
     return p.parse_args(argv)

@@ -15,7 +15,8 @@ the results table (markdown) and, with matplotlib, a chart next to it.
 --contention runs contention.py instead: each compiled workload (and the CNN
 training step) alone, two processes at once, and next to a spinning
 competitor, printing the slowdown ratios (tf.function / JAX jit too unless
---no-peers; --before adds tapeflow with every BLAS call threaded).
+--no-peers; --before adds tapeflow as it was before: BLAS always threaded,
+static OpenMP shares).
 """
 import argparse
 import json
@@ -242,7 +243,7 @@ def parse(argv):
                    help="limit every library's thread pools to N (default: each library's own, all cores)")
     p.add_argument("--contention", action="store_true",
                    help="slowdowns alone / two processes at once / next to a busy competitor (contention.py)")
-    p.add_argument("--before", action="store_true", help="with --contention: also tapeflow with BLAS threaded")
+    p.add_argument("--before", action="store_true", help="with --contention: also tapeflow as before the fix")
     p.add_argument("--rounds", type=int, default=1, help="with --contention: repetitions (median ratio)")
     p.add_argument("--latency-child", help=argparse.SUPPRESS)
     p.add_argument("--memory-child", help=argparse.SUPPRESS)

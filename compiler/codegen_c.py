@@ -36,6 +36,22 @@ from .passes.fusion import classify
 # eager until 2**20.  Memory-bound kernels that small gain little from a second
 # core anyway; GELU and softmax on millions of elements still use both.
 PARALLEL_MIN = 1 << 20
+# Threads take chunks of CHUNK elements (whole rows, or column blocks) as they
+# come free (schedule(dynamic)), not one fixed share each: on a busy machine a
+# descheduled thread then delays a kernel by one chunk, not by its half of the
+# work (a static 2-thread 1M-element kernel went 0.1 ms -> 5 ms per call with
+# a second process on the cores).  Each element is still computed whole by one
+# thread and nothing is summed across threads (only the error flags are
+# OR-ed), so results stay bit for bit the same whatever thread took a chunk.
+CHUNK = 1 << 14
+SCHEDULE = "dynamic"  # "static": one fixed share per thread, as before (benchmarks/contention.py --before)
+
+
+def schedule(chunk):
+    """The OpenMP schedule clause of a loop whose threads take `chunk` iterations at a time."""
+    return "schedule(static)" if SCHEDULE == "static" else f"schedule(dynamic, {chunk})"
+
+
 SCRATCH_MAX = 1 << 14  # row length up to which costly values are kept in a per-row buffer
 # ops worth keeping in a row buffer when several loops of a row need them
 
@@ -226,7 +242,8 @@ class FusedRenderer:
             if small:
                 lines.append(f"  #pragma omp{simd}" if simd else "")
             else:
-                lines.append(f"  #pragma omp parallel for{simd} if(C >= {PARALLEL_MIN}) schedule(static){red}{threads}")
+                lines.append(f"  #pragma omp parallel for{simd} if(C >= {PARALLEL_MIN}) "
+                             f"{schedule(CHUNK)}{red}{threads}")
             lines.append("  for (int64_t c = 0; c < C; c++) {")
             lines.append("    const int64_t r = 0;")
             lines += self._loop_body(self._loop_nodes([o.node for o in body.outputs]), "    ", stores=True)
@@ -234,8 +251,8 @@ class FusedRenderer:
         else:
             red = " reduction(|:err)" if self.err else ""
             if not small:
-                lines.append(f"  #pragma omp parallel for if(R > 1 && R * C >= {PARALLEL_MIN}) schedule(static)"
-                             f"{red}{threads}")
+                lines.append(f"  #pragma omp parallel for if(R > 1 && R * C >= {PARALLEL_MIN}) "
+                             f"{schedule(f'C >= {CHUNK} ? 1 : {CHUNK} / (C > 0 ? C : 1)')}{red}{threads}")
             lines.append("  for (int64_t r = 0; r < R; r++) {")
             lines += self._row_body("    ")
             lines.append("  }")

@@ -209,7 +209,8 @@ def callables(fn, module_name, module, args, kwargs):
         a, k = _to_peer(module.numpy.asarray, args), _to_peer(module.numpy.asarray, kwargs)
         return {"JAX jit": lambda: module.block_until_ready(code(*a, **k))}
     code = translate(fn, torch_namespace())
-    a, k = _to_peer(module.from_numpy, args), _to_peer(module.from_numpy, kwargs)
+    convert = lambda v: module.from_numpy(np.array(v))  # noqa: E731 - a writable copy, as torch wants
+    a, k = _to_peer(convert, args), _to_peer(convert, kwargs)
     compiled = module.compile(code)
     return {"torch eager": lambda: code(*a, **k), "torch.compile": lambda: compiled(*a, **k)}
 
