@@ -11,6 +11,7 @@ from tapeflow.compiler import codegen_c
 RNG = np.random.default_rng(3)
 FLAT = RNG.standard_normal(1 << 20).astype(np.float32) + 0.25  # not a multiple of CHUNK's threads' shares
 ROWS = RNG.standard_normal((3001, 512)).astype(np.float32)
+COLUMNS = RNG.standard_normal((8193, 512)).astype(np.float32)
 
 
 def _flat(x):
@@ -26,10 +27,9 @@ def _columns(x):
     return tf.reduce_sum(x * x, axis=0), tf.reduce_max(x, axis=0)
 
 
-@pytest.mark.parametrize("fn, x", [(_flat, FLAT), (_rows, ROWS), (_columns, ROWS)],
+@pytest.mark.parametrize("fn, x", [(_flat, FLAT), (_rows, ROWS), (_columns, COLUMNS)],
                          ids=["flat", "rows", "columns"])
 def test_dynamic_chunks_give_the_static_shares_result(fn, x, monkeypatch):
-    assert x.size >= codegen_c.PARALLEL_MIN  # a thread team runs these kernels
     dynamic = tf.function(fn)
     first = tf.nest.map_structure(lambda t: t.numpy(), dynamic(x))
     again = tf.nest.map_structure(lambda t: t.numpy(), dynamic(x))
@@ -41,6 +41,16 @@ def test_dynamic_chunks_give_the_static_shares_result(fn, x, monkeypatch):
     eager = tf.nest.flatten(tf.nest.map_structure(lambda t: t.numpy(), fn(tf.constant(x))))
     for a, e in zip(tf.nest.flatten(first), eager):
         np.testing.assert_allclose(a, e, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("ops, elements", [
+    (["mul", "add"], 1 << 22),  # memory-bound: 4M elements before a thread team pays
+    (["mul", "tanh", "add"], 1 << 20),  # GELU's one tanh: a million
+    (["exp", "div", "sub"], (1 << 22) // 7),  # softmax's exp and div
+])
+def test_a_thread_team_needs_work_not_only_elements(ops, elements):
+    nodes = [type("Node", (), {"op": op})() for op in ops]
+    assert codegen_c.parallel_min_elements(nodes) == elements
 
 
 def test_the_schedule_clause_names_the_chunk():
