@@ -130,7 +130,8 @@ def _spawn(label, name, quick, budget):
     """A child, once it is warm (its "ready" read back)."""
     cmd = [sys.executable, os.path.abspath(__file__), "--child", label, "--workload", name,
            "--budget", repr(budget)] + (["--quick"] if quick else [])
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+    # the C path from the first timed call on (no tiering through NumPy while it compiles)
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TAPEFLOW_TIERED="0")
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
     if proc.stdout.readline().strip() != "ready":

@@ -99,11 +99,14 @@ def render(rows, mem, latency, scripts, env, labels, command, elapsed, budget):
         out += ["", "## Compile latency: the MLP training step's first call in a new process", "",
                 "Building the compiled function and its first call, after an eager warm-up of the framework. "
                 "Cold: empty on-disk caches; warm: a second process that finds the caches the first one left "
-                "(tapeflow: generated C libraries; torch: inductor's cache; JAX and TensorFlow keep none by "
-                "default).", ""]
+                "(tapeflow: generated C libraries and AutoGraph conversions; torch: inductor's cache; JAX and "
+                "TensorFlow keep none by default).  tapeflow's cold first call runs through NumPy while its C "
+                "compiles in the background (the tiered start, its default); *cold, C before the call* waits "
+                "for the compile instead (TAPEFLOW_TIERED=0).", ""]
+        phases = [p for p in ("cold", "warm", "cold, C before the call") if any(p in v for v in latency.values())]
         out += _table(["", *latency], [[phase] + [format_seconds(v[phase]) if isinstance(v.get(phase), float)
                                                   else str(v.get(phase, "—")) for v in latency.values()]
-                                       for phase in ("cold", "warm")])
+                                       for phase in phases])
     if mem:
         out += ["", f"## {mem['title']}", "",
                 "Memory one call needs beyond its inputs, over the output's bytes (1.00: no temporaries).  "

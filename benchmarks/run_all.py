@@ -186,16 +186,21 @@ def latency_child(label, quick):
 
 
 def run_latency(labels, quick):
-    """{label: {"cold": s, "warm": s}}: two fresh processes sharing one new cache
-    directory per framework (the first finds it empty, the second as the first left it)."""
+    """{label: {phase: s}}: two fresh processes sharing one new cache directory per
+    framework (the first finds it empty, the second as the first left it); for
+    tapeflow a third, in an empty cache again, that waits for its C compile
+    (TAPEFLOW_TIERED=0) instead of starting on the NumPy path."""
     out = {}
     for label in labels:
-        with tempfile.TemporaryDirectory(prefix="tapeflow_latency_") as cache:
-            env = dict(os.environ, TAPEFLOW_CACHE_DIR=os.path.join(cache, "tapeflow"),
-                       TORCHINDUCTOR_CACHE_DIR=os.path.join(cache, "inductor"), TF_CPP_MIN_LOG_LEVEL="3")
-            cmd = [sys.executable, os.path.abspath(__file__), "--latency-child", label] + \
-                (["--quick"] if quick else [])
-            out[label] = {phase: _child_figure(cmd, env) for phase in ("cold", "warm")}
+        cmd = [sys.executable, os.path.abspath(__file__), "--latency-child", label] + (["--quick"] if quick else [])
+        out[label] = {}
+        for phases, tiered in ((("cold", "warm"), "1"), (("cold, C before the call",), "0")):
+            if tiered == "0" and not label.startswith("tapeflow"):
+                continue
+            with tempfile.TemporaryDirectory(prefix="tapeflow_latency_") as cache:
+                env = dict(os.environ, TAPEFLOW_CACHE_DIR=os.path.join(cache, "tapeflow"), TAPEFLOW_TIERED=tiered,
+                           TORCHINDUCTOR_CACHE_DIR=os.path.join(cache, "inductor"), TF_CPP_MIN_LOG_LEVEL="3")
+                out[label].update({phase: _child_figure(cmd, env) for phase in phases})
     return out
 
 
@@ -258,6 +263,9 @@ def main(argv=None):
     if opts.memory_child:
         memory_child(opts.memory_child, opts.quick)
         return 0
+    # The timed rows are of the C path: each compile finishes before its first call
+    # (the latency children are given TAPEFLOW_TIERED themselves).
+    os.environ["TAPEFLOW_TIERED"] = "0"
     only = {n.strip() for n in opts.only.split(",") if n.strip()}
     if opts.contention:
         import contention

@@ -2,11 +2,14 @@
 
 Kernels take arrays as `PyObject *` (ctypes' cheapest argument) and read the
 data pointer at a fixed offset inside the object (`TF_DATA` in the prelude).
-That offset is NumPy's documented C layout, `offsetof(PyArrayObject_fields,
-data)` from `numpy/ndarraytypes.h` (what `PyArray_DATA` reads), compiled once
-into a tiny library (cached like every kernel) and then checked on live arrays.
-Without NumPy's headers the offset is found by probing the usual places and the
-same check.  If neither gives a checked answer, C kernels are switched off with
+That offset is NumPy's documented C layout: `PyArrayObject_fields` in
+`numpy/ndarraytypes.h` (what `PyArray_DATA` reads) starts with `PyObject_HEAD`
+and then `char *data`, so the offset is `sizeof(PyObject)`, which Python gives
+as `object.__basicsize__`.  That answer is checked on live arrays; only if the
+check fails is `offsetof(PyArrayObject_fields, data)` compiled from the headers
+into a tiny library (cached like every kernel; the check again), and without
+the headers the offset is found by probing the usual places and the same check.
+(Compiling the helper first cost every cold start one more compiler run.)  If neither gives a checked answer, C kernels are switched off with
 one warning naming why: every fused kernel then runs through NumPy.
 """
 import ctypes
@@ -60,6 +63,8 @@ def data_offset():
     warning) when C kernels cannot locate array data safely."""
     if cbuild.find_cc() is None or cbuild.flags.is_on("no_c"):
         return None  # no C at all: cbuild warns about that itself
+    if _holds_data_at(object.__basicsize__):
+        return object.__basicsize__
     offset, why = _from_headers()
     if offset is not None:
         if _holds_data_at(offset):

@@ -14,7 +14,15 @@ Otherwise one warning, and this process builds in a private temporary directory.
 
 No compiler, or a failed compile: `build` returns None and warns once; the
 executor then runs fused kernels through NumPy (slower, same results).
+
+Tiered start: `cached` answers without compiling (loaded, or valid on disk);
+`build_in_background` compiles on worker threads (one per core, so the
+translation units of several graphs compile in parallel) and hands back the
+warning for the caller's thread to give.  `_lock` guards the tables only; a
+compile holds the lock of its own key, so nothing waits on an unrelated compile.
 """
+import collections
+import concurrent.futures
 import ctypes
 import hashlib
 import os
@@ -27,6 +35,8 @@ import tempfile
 import threading
 import warnings
 
+from tapeflow.runtime.version import VERSION
+
 from . import flags
 
 # -O2 with the vectorizer: as fast as -O3 on these loops and ~40% quicker to compile.
@@ -38,18 +48,12 @@ BASE_FLAGS = ["-O2", "-ftree-vectorize", "-march=native", "-ffp-contract=off", "
               "-Wno-unknown-pragmas", "-Wl,--no-undefined"]
 MVEC_LIBS = ["-lmvec", "-lm"]
 PLAIN_LIBS = ["-lm"]
-_lock = threading.Lock()
+_lock = threading.Lock()  # guards the dicts below, never held while compiling
 _loaded = {}  # key -> Library
+_building = {}  # key -> Lock held while that key compiles
+_pool = None  # the compile workers (build_in_background), made on first use
 _warned = set()
 _probe = {}
-
-
-def _version():
-    try:
-        from importlib.metadata import version
-        return version("tapeflow")
-    except Exception:
-        return "0"
 
 
 def cache_dir():
@@ -80,9 +84,10 @@ def _untrusted(path, follow):
 def _private_dir(refused, problem):
     warn_once(f"tapeflow: not using the compile cache {refused!r}: {problem}; compiled kernels are built in a "
               f"private temporary directory instead (fix the cache's owner and mode, or set TAPEFLOW_CACHE_DIR)")
-    if not _probe.get("private_dir"):
-        _probe["private_dir"] = tempfile.mkdtemp(prefix="tapeflow-cache-")  # 0700, ours
-    return _probe["private_dir"]
+    with _lock:  # compile workers come here too
+        if not _probe.get("private_dir"):
+            _probe["private_dir"] = tempfile.mkdtemp(prefix="tapeflow-cache-")  # 0700, ours
+        return _probe["private_dir"]
 
 
 def find_cc():
@@ -169,37 +174,114 @@ class Library:
 def build(source, mvec_source=None, include_dirs=()):
     """Compile `source` (or `mvec_source`, the same code with SIMD math
     declarations, when libmvec links) and load it; None when no compiler works."""
-    if flags.is_on("no_c"):
+    lib, problem = _build(_plan(source, mvec_source, include_dirs))
+    if problem:
+        warn_once(problem)
+    return lib
+
+
+def cached(source, mvec_source=None, include_dirs=()):
+    """The library `build` would return, when it is loaded already or valid in
+    the disk cache; None when getting it needs the compiler (nothing is compiled
+    and nothing waits on a compile in progress)."""
+    plan = _plan(source, mvec_source, include_dirs)
+    if not isinstance(plan, _Plan):
         return None
+    key = plan.attempts[0][3]  # only the first choice: `build` would not look further
+    with _lock:
+        lib = _loaded.get(key)
+    if lib is None and (lib := _load_cached(_paths(plan.directory, key))) is not None:
+        with _lock:
+            lib = _loaded.setdefault(key, lib)
+    return lib
+
+
+def build_in_background(source, mvec_source=None, include_dirs=()):
+    """A Future of (library or None, warning or None): the same work as `build`,
+    on a worker thread; the caller warns.  What the build depends on (compiler,
+    flags, cache directory) is read now, in the caller's thread.  Workers are
+    joined at interpreter exit (a compile in progress finishes and is cached)."""
+    plan = _plan(source, mvec_source, include_dirs)
+    if isinstance(plan, _Plan):
+        try:
+            return _workers().submit(_build, plan)
+        except RuntimeError:  # interpreter shutting down: no new threads
+            pass
+    done = concurrent.futures.Future()
+    done.set_result(_build(plan))
+    return done
+
+
+def _after_fork_in_child():
+    """A forked child has none of the parent's threads: a lock a compile held
+    would never be released, and the pool's workers are gone.  Start afresh (a
+    graph that was still compiling keeps running through NumPy in the child)."""
+    global _lock, _pool, _building
+    _lock, _pool, _building = threading.Lock(), None, {}
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _workers():
+    global _pool
+    with _lock:
+        if _pool is None:
+            _pool = concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1,
+                                                          thread_name_prefix="tapeflow-cc")
+        return _pool
+
+
+# What one build compiles: the compiler, (source, libs, flags, key) per attempt in order, the cache directory.
+_Plan = collections.namedtuple("_Plan", "cc attempts directory")
+
+
+def _plan(source, mvec_source, include_dirs):
+    """A _Plan, or (None, warning or None) when there is no C to build."""
+    if flags.is_on("no_c"):
+        return None, None
     cc = find_cc()
     if cc is None:
-        warn_once(f"tapeflow: no C compiler found ({flags.get_flag('cc') or 'cc'}); compiled functions "
-                  f"run their fused kernels through NumPy (slower). Set TAPEFLOW_CC to a compiler.")
-        return None
+        return None, (f"tapeflow: no C compiler found ({flags.get_flag('cc') or 'cc'}); compiled functions "
+                      f"run their fused kernels through NumPy (slower). Set TAPEFLOW_CC to a compiler.")
     extra = flags.get_flag("cflags")
     extra = extra.split() if isinstance(extra, str) else list(extra or [])
-    attempts = []
+    variants = []
     if mvec_source is not None:
-        attempts.append((mvec_source, MVEC_LIBS, _openmp_flags()))
-    attempts.append((source, PLAIN_LIBS, []))  # no libmvec, no OpenMP: plain C
-    errors = []
-    for src, libs, omp in attempts:
+        variants.append((mvec_source, MVEC_LIBS, _openmp_flags()))
+    variants.append((source, PLAIN_LIBS, []))  # no libmvec, no OpenMP: plain C
+    attempts = []
+    identity = _cc_identity(cc)
+    for src, libs, omp in variants:
         cmd_flags = BASE_FLAGS + omp + extra + [f"-I{d}" for d in include_dirs]
-        key_text = "\n".join([src, _cc_identity(cc), " ".join(cmd_flags + libs), _cpu_features(),
-                              _version(), sys.version.split()[0]])
-        key = hashlib.sha256(key_text.encode()).hexdigest()[:32]
+        key_text = "\n".join([src, identity, " ".join(cmd_flags + libs), _cpu_features(),
+                              VERSION, sys.version.split()[0]])
+        attempts.append((src, libs, cmd_flags, hashlib.sha256(key_text.encode()).hexdigest()[:32]))
+    return _Plan(cc, attempts, cache_dir())
+
+
+def _build(plan):
+    """(library or None, warning or None) for a _plan() result."""
+    if not isinstance(plan, _Plan):
+        return plan
+    errors = []
+    for src, libs, cmd_flags, key in plan.attempts:
         with _lock:
             lib = _loaded.get(key)
             if lib is not None:
-                return lib
-            lib, err = _load_or_compile(cc, src, key, cmd_flags, libs)
-            if lib is not None:
-                _loaded[key] = lib
-                return lib
-            errors.append(err)
-    warn_once("tapeflow: compiling generated C failed; fused kernels run through NumPy (slower).\n"
-              + "\n".join(e for e in errors if e)[:4000])
-    return None
+                return lib, None
+            building = _building.setdefault(key, threading.Lock())
+        with building:  # one compile per key; other keys compile in parallel
+            with _lock:
+                lib = _loaded.get(key)
+            if lib is None:
+                lib, err = _load_or_compile(plan.cc, src, key, cmd_flags, libs, plan.directory)
+        if lib is not None:
+            with _lock:
+                return _loaded.setdefault(key, lib), None
+        errors.append(err)
+    return None, ("tapeflow: compiling generated C failed; fused kernels run through NumPy (slower).\n"
+                  + "\n".join(e for e in errors if e)[:4000])
 
 
 def _digest(path):
@@ -210,26 +292,38 @@ def _digest(path):
     return h.hexdigest()
 
 
-def _load_or_compile(cc, src, key, cmd_flags, libs):
-    d = cache_dir()
+def _paths(d, key):
+    """(directory, library path, digest path) for `key`: in `d`, or in the private
+    directory when a file there may not be trusted."""
     so_path = os.path.join(d, f"k_{key}.so")
-    sha_path = so_path + ".sha256"
-    for f in (so_path, sha_path):
+    for f in (so_path, so_path + ".sha256"):
         problem = _untrusted(f, follow=False) if os.path.lexists(f) else None
         if problem is not None:
             d = _private_dir(f, problem)
             so_path = os.path.join(d, f"k_{key}.so")
-            sha_path = so_path + ".sha256"
             break
+    return d, so_path, so_path + ".sha256"
+
+
+def _load_cached(paths):
+    """The library at `paths` when it matches its recorded digest, else None."""
+    _, so_path, sha_path = paths
     if os.path.exists(so_path) and os.path.exists(sha_path):
         try:
             with open(sha_path) as f:
                 expected = f.read().strip()
             if _digest(so_path) == expected:
-                return Library(so_path), None
+                return Library(so_path)
         except OSError:
             pass
-        # truncated or corrupted: rebuild below
+    return None  # absent, truncated or corrupted: (re)built by _load_or_compile
+
+
+def _load_or_compile(cc, src, key, cmd_flags, libs, directory):
+    d, so_path, sha_path = paths = _paths(directory, key)
+    lib = _load_cached(paths)
+    if lib is not None:
+        return lib, None
     fd, tmp_src = tempfile.mkstemp(suffix=".c", prefix=f"k_{key}_", dir=d)
     with os.fdopen(fd, "w") as f:
         f.write(src)
@@ -254,11 +348,39 @@ def _load_or_compile(cc, src, key, cmd_flags, libs):
         return None, str(exc)
 
 
-def _atomic_write(path, text):
+def _atomic_write(path, data):
     tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
-        f.write(text)
+    with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
     os.replace(tmp, path)
+
+
+# -- other artifacts in the same cache, under the same trust rules (AutoGraph's conversions)
+def _blob_path(name):
+    path = os.path.join(cache_dir(), name)
+    problem = _untrusted(path, follow=False) if os.path.lexists(path) else None
+    return path if problem is None else os.path.join(_private_dir(path, problem), name)
+
+
+def load_blob(name):
+    """The bytes `store_blob(name, ...)` stored, or None: absent, or failing the
+    digest stored with them (truncated, corrupted)."""
+    try:
+        with open(_blob_path(name), "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    digest, payload = data[:32], data[32:]
+    return payload if len(digest) == 32 and hashlib.sha256(payload).digest() == digest else None
+
+
+def store_blob(name, payload):
+    """Store `payload` under `name` (atomically, with its digest); errors are ignored:
+    the cache only saves work."""
+    try:
+        _atomic_write(_blob_path(name), hashlib.sha256(payload).digest() + payload)
+    except OSError:
+        pass
 
 
 def _cleanup(*paths):

@@ -10,8 +10,19 @@ Arrays reach a kernel only C-contiguous, of the node's dtype and static shape:
 graph inputs are checked on entry, kernel outputs and constants are so by
 construction, and anything a NumPy op produced is checked before the call
 (a mismatch runs that node through NumPy instead).
+
+Tiered start: when a graph's C is not in the cache yet, the executable starts
+on its NumPy path (every `_k_` is None, so each fused kernel runs its body
+through NumPy, as without a compiler) while the C compiles on a worker thread.
+The first call that finds the compile done switches, on the caller's thread:
+it binds the kernels in the namespace the generated code reads them from
+(each call picks them up; a call in flight may mix both, which is safe: any
+kernel call may fall back to NumPy already) and gives the warning of a failed
+compile there.  Nothing ever waits for the compiler but `wait_for_c`.
 """
+import concurrent.futures
 import sys
+import threading
 
 import numpy as np
 
@@ -91,9 +102,50 @@ class Executable:
         self.profile_points = list(profile_points)
         self.fallbacks = {}  # kernel name -> _Fallback (its .calls and .reason)
         self.kernel_of = {}  # (id(graph), fused node id) -> kernel name
+        self._pending = None  # tiered start: (Future of (library, warning), bind)
 
     filename = None
     line_nodes = {}
+
+    def _start_tiered(self, future, bind):
+        """Run through NumPy until `future` gives the library; `bind(library)`
+        then installs it and returns the kernel names."""
+        self._pending = (future, bind)
+        self._switch_lock = threading.Lock()
+        self._entry, self._fn = self._fn, self._tiered
+
+    def _tiered(self, *arrays):
+        if self._pending is not None and self._pending[0].done():
+            self._switch()
+        return self._entry(*arrays)
+
+    def wait_for_c(self, timeout=None):
+        """Wait (at most `timeout` seconds) for a background compile to finish and
+        switch to its kernels; returns `uses_c`.  Calls never need it."""
+        pending = self._pending
+        if pending is not None:
+            concurrent.futures.wait([pending[0]], timeout)
+            if pending[0].done():
+                self._switch()
+        return self.uses_c
+
+    def _switch(self):
+        with self._switch_lock:
+            if self._pending is None:
+                return  # another thread switched first
+            future, bind = self._pending
+            try:
+                library, problem = future.result()
+            except Exception as exc:  # the worker itself failed: as a failed compile
+                library, problem = None, ("tapeflow: compiling generated C failed; fused kernels run "
+                                          f"through NumPy (slower).\n{type(exc).__name__}: {exc}")
+            if problem:
+                cbuild.warn_once(problem)
+            if library is not None:
+                self.kernels = bind(library)
+                self.uses_c = True
+            self._fn = self._entry
+            self._pending = None
 
     def __call__(self, *arrays):
         try:
@@ -135,25 +187,34 @@ class _Compiler:
     def compile(self, graph):
         entry = self.function(graph, top=True)
         c_source = None
-        library = None
+        library = pending = None
         offset = data_offset() if (self.kernels or self.loops) else None
         if offset is not None:
             body = "\n\n".join(src for _, src, _ in self.kernels + self.loops)
             c_source = _prelude(True, offset) + body
-            library = cbuild.build(_prelude(False, offset) + body, mvec_source=c_source)
-        self._bind_kernels(library)
+            plain = _prelude(False, offset) + body
+            if self.tick is None and _tiering_on():
+                library = cbuild.cached(plain, mvec_source=c_source)
+                if library is None:
+                    pending = cbuild.build_in_background(plain, mvec_source=c_source)
+            else:
+                library = cbuild.build(plain, mvec_source=c_source)
+        kernels = self._bind_kernels(library, compiling=pending is not None)
         py_source = "\n\n".join(self.functions)
         if flags.is_on("dump_c"):
             print(f"=== generated C\n{c_source}\n=== generated Python\n{py_source}", file=sys.stderr)
         filename = f"<tapeflow compiled {graph.name}>"
         code = compile(py_source, filename, "exec")
         exec(code, self.namespace)
-        kernels = [name for name, _, _ in self.kernels + self.loops] if library is not None else []
         exe = Executable(self.namespace[entry], self.namespace.get("_graph_" + entry), py_source,
                          c_source, library, self.graphs, kernels, self.profile_points)
         exe.filename, exe.line_nodes = filename, self._global_line_nodes()
         exe.fallbacks = {name: self.namespace["_fb_" + name] for name, _, _ in self.kernels}
         exe.kernel_of = dict(self.kernel_of)
+        if pending is not None:
+            exe._start_tiered(pending, self._bind_kernels)
+            if pending.done():  # nothing to compile (no compiler): warn now, as without tiering
+                exe._switch()
         return exe
 
     def _global_line_nodes(self):
@@ -167,10 +228,16 @@ class _Compiler:
         return out
 
     # -- kernels
-    def _bind_kernels(self, library):
+    def _bind_kernels(self, library, compiling=False):
+        """Put the kernels of `library` (None: the NumPy path) in the namespace;
+        returns their names.  The fallbacks are made once: a tiered start's
+        switch keeps them, their counts restarted (calls before it are no fault
+        of the C)."""
         ns = self.namespace
         for name, _, spec in self.kernels:
-            fallback = _fallback(spec.node)
+            fallback = ns.get("_fb_" + name) or _fallback(spec.node)
+            fallback.calls = 0
+            fallback.reason = "the C kernels were still compiling (tiered start)" if compiling else ""
             ns["_fb_" + name] = fallback
             n_obj = len(spec.node.inputs) + len(spec.node.avals)
             if library is None:
@@ -186,6 +253,7 @@ class _Compiler:
                 ns["_k_" + name] = None
             else:
                 ns["_k_" + name] = library.function(name, spec.n_args, 0, release_gil=False)
+        return [name for name, _, _ in self.kernels + self.loops] if library is not None else []
 
     # -- python generation
     def function(self, graph, top=False):
@@ -195,6 +263,11 @@ class _Compiler:
         self.graphs.append(graph)  # the top graph is optimized before any body
         FunctionWriter(self, graph, fname).write()
         return fname
+
+
+def _tiering_on():
+    """The `tiered` flag, on unless set to a false value."""
+    return flags.get_flag("tiered") is None or flags.is_on("tiered")
 
 
 class _Fallback:

@@ -172,7 +172,7 @@ def _assign(var, value):
     # The variable keeps its device: a host variable gets a host copy back.
     old = var._value._value
     value = value.astype(var.dtype.np, copy=False)
-    var._value = Tensor(devices.to_module(value, devices.module_of(old)))
+    var._store(Tensor(devices.to_module(value, devices.module_of(old))))
     return ()
 
 

@@ -11,6 +11,7 @@ environment when it is first needed; the Python API below overrides it.
 | TAPEFLOW_NO_C             | compiler.set_flag("no_c", 1)        | never generate C: fused kernels run through NumPy |
 | TAPEFLOW_NUM_THREADS      | compiler.set_flag("num_threads", n) | threads of large OpenMP kernels and of large BLAS calls (runtime/blas_threads.py; default: all cores; 1 disables) |
 | TAPEFLOW_DUMP_C           | compiler.set_flag("dump_c", 1)      | print each generated C translation unit and Python executor |
+| TAPEFLOW_TIERED           | compiler.set_flag("tiered", 0)      | on by default: a graph whose C is not in the cache runs through NumPy while it compiles in the background; 0 waits for the compile |
 """
 import contextlib
 import os
@@ -26,6 +27,7 @@ _ENV = {
     "no_c": "TAPEFLOW_NO_C",
     "num_threads": "TAPEFLOW_NUM_THREADS",
     "dump_c": "TAPEFLOW_DUMP_C",
+    "tiered": "TAPEFLOW_TIERED",
 }
 _overrides = {}
 

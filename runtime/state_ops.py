@@ -22,7 +22,7 @@ def _variable_rule(var):
 
 
 def _assign_impl(xp, var, value):
-    var._value = Tensor(xp.asarray(value).astype(var.dtype.np, copy=False))
+    var._store(Tensor(xp.asarray(value).astype(var.dtype.np, copy=False)))
     return ()
 
 

@@ -1,5 +1,6 @@
 """tf.Variable: a mutable holder of a tensor value.  Reads go through `value()`,
 which is where tapes (watch on access) and graphs (read nodes) hook in."""
+import contextlib
 import enum
 import itertools
 import threading
@@ -134,8 +135,15 @@ class Variable(TensorBase):
         if g is not None:
             g.assign_variable(self, t)
         else:
-            self._value = t
+            self._store(t)
         return self if read_value else None
+
+    def _store(self, t):
+        """The one place a new value is written into the variable, eagerly or by compiled
+        code (an open undone_writes journal keeps the value it replaces)."""
+        for journal in getattr(_journals, "open", ()):
+            journal.setdefault(id(self), (self, self._value))
+        self._value = t
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         if self._dtype is dtypes.string:  # `+` concatenates strings; TensorFlow has no such kernel
@@ -224,6 +232,25 @@ def _record_read(var, t):
 
 # id(slice result) -> (weakref to it, variable, index): what `variable[index].assign` writes to.
 _slice_sources = {}
+_journals = threading.local()  # .open: this thread's undone_writes journals, innermost last
+
+
+@contextlib.contextmanager
+def undone_writes():
+    """Within: every variable write is journaled and undone on exit, so a look-ahead (tf.data
+    learning a mapped data set's structure from a first element it computes) leaves no trace
+    in variables (a Keras layer's seed state, a tf.random.Generator, a counter).  Per thread:
+    writes that other threads make meanwhile (a training step) are theirs and stay."""
+    journal = {}
+    if not hasattr(_journals, "open"):
+        _journals.open = []
+    _journals.open.append(journal)
+    try:
+        yield
+    finally:
+        _journals.open.remove(journal)
+        for var, old in journal.values():
+            var._value = old
 
 
 def _assign_into_slice(var, key, value):

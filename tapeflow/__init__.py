@@ -7,8 +7,8 @@ Every public name, and the namespace it appears in, is one line of the API table
 import sys as _sys
 
 from tapeflow._api.build import build as _build
+from tapeflow.runtime.version import VERSION as __version__
 
-__version__ = "0.1.0"
 __all__ = _build(_sys.modules[__name__])
 
 

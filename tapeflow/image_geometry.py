@@ -1,5 +1,5 @@
 """tf.image boxes, layout and image measures: crop_to_bounding_box, pad_to_bounding_box,
-grayscale_to_rgb, transpose, total_variation, image_gradients, psnr.  Composites of
+resize_with_pad, grayscale_to_rgb, transpose, total_variation, image_gradients, psnr.  Composites of
 slice / pad / reductions (their gradients come from those).  Box offsets and sizes are
 Python ints checked against the static image size (ValueError, as TensorFlow's static
 checks)."""
@@ -55,6 +55,25 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
     h_axis, w_axis = _axes(x)
     pads[h_axis], pads[w_axis] = [oh, th - oh - h], [ow, tw - ow - w]
     return J.pad(x, pads)
+
+
+def resize_with_pad(image, target_height, target_width, method="bilinear", antialias=False):
+    """Resize into the target box keeping the aspect ratio, then zero-pad around it.  TF's
+    arithmetic in float32: the scale is the larger of the two size ratios, the resized
+    size floored, the top/left padding floor((target - resized_float) / 2)."""
+    import numpy as np
+    from tapeflow.runtime.ops.image_ops import resize
+    x = _images(image, "resize_with_pad")
+    h, w = _static_hw(x, "resize_with_pad")
+    th, tw = int(target_height), int(target_width)
+    if th <= 0 or tw <= 0:
+        raise ValueError(with_location(f"resize_with_pad: target sizes must be > 0, got {[th, tw]}"))
+    f = np.float32
+    ratio = max(f(w) / f(tw), f(h) / f(th))
+    rh, rw = f(h) / ratio, f(w) / ratio
+    pad_h, pad_w = max(0, int(np.floor((f(th) - rh) / f(2)))), max(0, int(np.floor((f(tw) - rw) / f(2))))
+    resized = resize(x, [int(np.floor(rh)), int(np.floor(rw))], method=method, antialias=antialias)
+    return pad_to_bounding_box(resized, pad_h, pad_w, th, tw)
 
 
 def grayscale_to_rgb(images, name=None):

@@ -11,8 +11,7 @@ import types
 from tapeflow.compiler.flags import get_flag as _get_flag, set_flag as _set_flag
 from tapeflow.runtime import devices as _devices
 from tapeflow.runtime.errors import with_location
-
-__version__ = "0.1.0"
+from tapeflow.runtime.version import VERSION as __version__
 
 # tf.version: VERSION is tapeflow's own version; TensorFlow programs only print it
 # or compare its major number, and tapeflow runs TF2 programs.
@@ -145,8 +144,12 @@ def list_logical_devices(device_type=None):
 
 
 def enable_op_determinism():
-    """tf.config.experimental.enable_op_determinism: tapeflow's kernels are deterministic already."""
+    """tf.config.experimental.enable_op_determinism: tapeflow's kernels are deterministic
+    already; what it switches off is the tiered start, whose first calls run the NumPy
+    path (values within ulps of C's, but when the switch comes depends on the compiler)."""
+    _set_flag("tiered", 0)
 
 
 def disable_op_determinism():
-    """Nothing to undo (see enable_op_determinism)."""
+    """The tiered start as the environment sets it again (see enable_op_determinism)."""
+    _set_flag("tiered", None)

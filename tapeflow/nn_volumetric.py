@@ -20,17 +20,7 @@ from tapeflow.runtime.ops import reduce_ops as RD
 
 
 def _triple(v, name, op, channels_last=True):
-    """int / [d, h, w] / [1, d, h, w, 1] -> (d, h, w)."""
-    if v is None:
-        return (1, 1, 1)
-    v = [int(a) for a in (v if isinstance(v, (list, tuple)) else [v])]
-    if len(v) == 1:
-        v = v * 3
-    elif len(v) == 5:
-        v = v[1:4] if channels_last else v[2:5]
-    if len(v) != 3 or min(v) < 1:
-        raise ValueError(with_location(f"{op}: {name} must be 1, 3 or 5 positive integers, got {v}"))
-    return tuple(v)
+    return C.spatial_sizes(v, name, op, 3, channels_last)
 
 
 def _ndhwc(x, data_format, op):

@@ -3,6 +3,8 @@
 Import them in a test module with `from conftest import check_grads, run_traced`
 (pytest puts this directory on sys.path).
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,11 @@ from tapeflow.compiler import cbuild, set_flag
 from tapeflow.runtime import registry
 from tapeflow.runtime.registry import Aval
 from keras_helpers import numeric_grad
+
+# Tests see each compile finish before the first call (uses_c, kernel names and
+# fallback counts are then fixed); test_tiered_start.py switches tiering on.
+# Set in the environment so that the child processes of tests inherit it.
+os.environ.setdefault("TAPEFLOW_TIERED", "0")
 
 
 @pytest.fixture

@@ -22,6 +22,26 @@ def test_offset_from_numpy_headers_matches_live_arrays():
 
 
 @needs_cc
+def test_the_layout_answer_needs_no_compile_and_agrees_with_the_headers(monkeypatch):
+    header_offset, _ = array_abi._from_headers()
+    compiled = []
+    monkeypatch.setattr(array_abi, "_from_headers", lambda: compiled.append(1) or (None, "not wanted"))
+    assert array_abi.data_offset() == object.__basicsize__ == header_offset
+    assert not compiled  # a cold start runs no compiler for the offset
+
+
+@needs_cc
+def test_when_the_layout_answer_fails_its_check_the_headers_decide(monkeypatch):
+    real = array_abi._holds_data_at
+    monkeypatch.setattr(array_abi, "_holds_data_at", lambda offset: offset != object.__basicsize__ and real(offset))
+    monkeypatch.setattr(array_abi, "_from_headers", lambda: (24, None))
+    monkeypatch.setattr(array_abi, "_probed", lambda: 32)
+    assert array_abi.data_offset() == 32  # the headers' 24 fails the check too: the probe decides
+    monkeypatch.setattr(array_abi, "_holds_data_at", lambda offset: offset == 24)
+    assert array_abi.data_offset() == 24
+
+
+@needs_cc
 def test_without_headers_the_checked_probe_is_used(monkeypatch):
     monkeypatch.setattr(array_abi, "_from_headers", lambda: (None, "no headers (test)"))
     with warnings.catch_warnings():

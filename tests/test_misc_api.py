@@ -210,7 +210,9 @@ def test_distribute_default_one_device_and_mirrored():
         assert strategy.reduce(tf.distribute.ReduceOp.SUM, out, axis=None) is out
         assert strategy.experimental_local_results(out) == (out,)
         ds = tf.data.Dataset.from_tensor_slices([1.0, 2.0]).batch(2)
-        assert strategy.experimental_distribute_dataset(ds) is ds
+        dist = strategy.experimental_distribute_dataset(ds)  # TF: a DistributedDataset even for one replica
+        assert isinstance(dist, tf.distribute.DistributedDataset)
+        np.testing.assert_array_equal([b.numpy() for b in dist], [[1.0, 2.0]])
     assert tf.distribute.get_strategy() is default
     # TF accepts devices it lacks (here a GPU: soft placement runs that replica on the CPU)
     assert tf.distribute.MirroredStrategy(["/cpu:0", "/gpu:0"]).num_replicas_in_sync == 2

@@ -19,6 +19,7 @@ import weakref
 
 import gast
 
+from . import conversion_cache
 from .converters import (asserts, break_statements, call_trees, conditional_expressions,
                          continue_statements, control_flow, directives, lists, logical_expressions,
                          return_statements, unsupported)
@@ -68,7 +69,7 @@ def convert_source(fn):
             done = _by_code.get(code)
             if done is None:
                 try:
-                    done = _convert(fn)
+                    done = _cached_or_convert(fn)
                 except ConversionError as exc:
                     done = exc
                 except SyntaxError as exc:  # generated code that does not compile: a converter bug
@@ -76,6 +77,15 @@ def convert_source(fn):
                 _by_code[code] = done
     if isinstance(done, Exception):
         raise done
+    return done
+
+
+def _cached_or_convert(fn):
+    stored = conversion_cache.load(fn)
+    if stored is not None:
+        return _Converted(*stored)
+    done = _convert(fn)
+    conversion_cache.store(fn, done.code, done.source, done.name)
     return done
 
 

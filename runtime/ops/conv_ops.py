@@ -75,18 +75,23 @@ PATCHES_GRAD = defprim("patches_grad", _patches_grad_impl,
 
 
 # --- argument normalization --------------------------------------------------------------
-def _pair(v, name, op, channels_last=True):
-    """TensorFlow's int / [h, w] / [1, h, w, 1] spellings -> (h, w)."""
+def spatial_sizes(v, name, op, n, channels_last=True):
+    """TensorFlow's int / [n sizes] / [1, n sizes, 1] spellings of strides, dilations or
+    window sizes over n spatial axes -> an n-tuple."""
     if v is None:
-        return (1, 1)
+        return (1,) * n
     v = [int(a) for a in (v if isinstance(v, (list, tuple)) else [v])]
     if len(v) == 1:
-        v = v * 2
-    elif len(v) == 4:
-        v = v[1:3] if channels_last else v[2:4]
-    if len(v) != 2 or min(v) < 1:
-        raise ValueError(with_location(f"{op}: {name} must be 1, 2 or 4 positive integers, got {v}"))
+        v = v * n
+    elif len(v) == n + 2:
+        v = v[1:n + 1] if channels_last else v[2:]
+    if len(v) != n or min(v) < 1:
+        raise ValueError(with_location(f"{op}: {name} must be 1, {n} or {n + 2} positive integers, got {v}"))
     return tuple(v)
+
+
+def _pair(v, name, op, channels_last=True):
+    return spatial_sizes(v, name, op, 2, channels_last)
 
 
 def _padding(padding, op):

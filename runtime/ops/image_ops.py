@@ -2,8 +2,9 @@
 (bilinear and nearest, TensorFlow 2's half-pixel centers), per-image
 standardization, grayscale and dtype conversion.
 
-resize is two gathers (rows, then columns) with indices and weights computed
-from the static sizes, so its gradient is gather's.
+resize is two gathers (rows, then columns) with indices and weights computed from
+the sizes (NumPy for static ones, tapeflow ops for sizes only known when a graph
+runs), so its gradient is gather's.
 """
 import numpy as np
 
@@ -59,23 +60,48 @@ def random_flip_up_down(image, seed=None):
     return _random_flip(x, _axes(x)[0], seed)
 
 
-def _linear_taps(n_in, n_out):
-    """Lower and upper source indices and the upper weight of each output position."""
-    src = (np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5
-    floor = np.floor(src)
-    lower = np.clip(floor, 0, n_in - 1).astype(np.int32)
-    upper = np.clip(np.ceil(src), 0, n_in - 1).astype(np.int32)
-    return lower, upper, src - floor
+def _source_positions(n_in, n_out, xp, nearest):
+    """TF 2's half-pixel source coordinate of each output pixel, in float32 as TF's kernels
+    compute it: (i + 0.5) * (n_in / n_out), minus 0.5 for bilinear.  n_in is an int (NumPy
+    arithmetic) or a scalar tensor (the same float32 operations in tapeflow ops), so a
+    traced resize of an image of unknown size equals the eager one."""
+    f32 = np.float32
+    if xp is np:
+        scale = f32(n_in) / f32(n_out)
+        src = (np.arange(n_out, dtype=f32) + f32(0.5)) * scale
+        return src if nearest else src - f32(0.5)
+    scale = M.divide(M.cast(n_in, dtypes.float32), A.constant(f32(n_out)))
+    src = (A.constant(np.arange(n_out, dtype=f32)) + A.constant(f32(0.5))) * scale
+    return src if nearest else src - A.constant(f32(0.5))
 
 
-def _nearest_taps(n_in, n_out):
-    return np.minimum(np.floor((np.arange(n_out) + 0.5) * (n_in / n_out)), n_in - 1).astype(np.int32)
+class _Taps:
+    """Index and weight arithmetic on NumPy arrays (a static size) or tensors (a traced one)."""
 
+    def __init__(self, x, axis):
+        n = x.shape[axis]
+        self.xp = np if n is not None else None
+        self.n = n if n is not None else A.shape(x)[axis]
 
-def _weights_along(frac, axis, rank, dtype):
-    shape = [1] * rank
-    shape[axis] = -1
-    return A.constant(frac.reshape(shape).astype(dtype.np))
+    def floor(self, v):
+        return np.floor(v) if self.xp is np else M.floor(v)
+
+    def ceil(self, v):
+        return np.ceil(v) if self.xp is np else M.ceil(v)
+
+    def index(self, v, low=0):
+        """int32 indices clipped to [low, n - 1]."""
+        if self.xp is np:
+            return np.clip(v, low, self.n - 1).astype(np.int32)
+        top = M.cast(self.n - 1, dtypes.float32)
+        return M.cast(M.minimum(M.maximum(v, float(low)), top), dtypes.int32)
+
+    def weights(self, frac, axis, rank, dtype):
+        shape = [1] * rank
+        shape[axis] = -1
+        if self.xp is np:
+            return A.constant(frac.reshape(shape).astype(dtype.np))
+        return A.reshape(M.cast(frac, dtype), shape)
 
 
 class ResizeMethod:
@@ -85,7 +111,7 @@ class ResizeMethod:
 
 def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antialias=False, name=None):
     """Resize to size = [new_height, new_width].  Bilinear returns float32 (as TensorFlow);
-    nearest keeps the dtype."""
+    nearest keeps the dtype.  The input's height and width may be unknown while tracing."""
     x = _images(images, "resize")
     new = [int(s) for s in (size.numpy().tolist() if hasattr(size, "numpy") else size)]
     if len(new) != 2 or min(new) < 1:
@@ -95,19 +121,20 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     if method not in ("bilinear", "nearest"):
         raise NotImplementedError(with_location(f"resize: method {method!r} is not supported (bilinear, nearest)"))
     hw = _axes(x)
-    for axis in hw:
-        if x.shape[axis] is None:
-            raise ValueError(with_location(f"resize: the image height and width must be known, got {list(x.shape)}"))
     if method == "nearest":
         for axis, n_out in zip(hw, new):
-            x = G.gather(x, _nearest_taps(x.shape[axis], n_out), axis=axis)
+            taps = _Taps(x, axis)
+            src = _source_positions(taps.n, n_out, taps.xp, nearest=True)
+            x = G.gather(x, taps.index(taps.floor(src)), axis=axis)
         return x
     x = M.cast(x, dtypes.float32)
     for axis, n_out in zip(hw, new):
-        lower, upper, frac = _linear_taps(x.shape[axis], n_out)
-        a = G.gather(x, lower, axis=axis)
-        b = G.gather(x, upper, axis=axis)
-        x = a + (b - a) * _weights_along(frac, axis, x.shape.rank, x.dtype)
+        taps = _Taps(x, axis)
+        src = _source_positions(taps.n, n_out, taps.xp, nearest=False)
+        floor = taps.floor(src)
+        a = G.gather(x, taps.index(floor), axis=axis)
+        b = G.gather(x, taps.index(taps.ceil(src)), axis=axis)
+        x = a + (b - a) * taps.weights(src - floor, axis, x.shape.rank, x.dtype)
     return x
 
 

@@ -261,23 +261,28 @@ def _poisson(rate, stream):
             return k
 
 
+def _per_parameter(kernel, counter, key, params, samples, draw):
+    """The native sampler `kernel` when built; else draw(value, streams, first) -> the samples
+    of one parameter value, its streams starting at `first`, placed in the kernels' layout
+    (sample s of parameter p at s * len(params) + p)."""
+    fn = P.native and P.native(kernel)
+    if fn is not None:
+        return fn(counter, key, params, samples)
+    out = np.empty(params.size * samples)
+    streams = _Streams(counter, key, params.size * samples, P.RESERVED_PER_OUTPUT)
+    for p in range(params.size):
+        out[p::params.size] = draw(float(params[p]), streams, p * samples)
+    return out
+
+
 def poisson(counter, key, rates, samples):
     """float64 draws in the kernel's layout; rates: a flat float array.  A nan rate gives
     nan (the kernel's loop would never end), an infinite one inf (TensorFlow's numbers)."""
-    fn = P.native and P.native("sample_poisson")
-    if fn is not None:
-        return fn(counter, key, rates, samples)
-    params = rates.size
-    out = np.empty(params * samples)
-    streams = _Streams(counter, key, params * samples, P.RESERVED_PER_OUTPUT)
-    for p in range(params):
-        rate = float(rates[p])
+    def draw(rate, streams, first):
         if not math.isfinite(rate):           # nan: the kernel never ends; inf: it returns inf
-            vals = [rate if rate > 0 else math.nan] * samples
-        else:
-            vals = [_poisson(rate, streams[p * samples + s]) for s in range(samples)]
-        out[p::params] = vals                 # the kernels' layout
-    return out
+            return [rate if rate > 0 else math.nan] * samples
+        return [_poisson(rate, streams[first + s]) for s in range(samples)]
+    return _per_parameter("sample_poisson", counter, key, rates, samples, draw)
 
 
 # --- gamma ---------------------------------------------------------------------------------
@@ -311,22 +316,12 @@ def _pow(x, y):
 def gamma(counter, key, alphas, samples):
     """float64 draws (unit scale) in the kernel's layout; alphas: a flat float array.
     alpha in (-2/3, 0] runs the kernel's loop as it stands (TensorFlow does not check)."""
-    fn = P.native and P.native("sample_gamma")
-    if fn is not None:
-        return fn(counter, key, alphas, samples)
-    params = alphas.size
-    out = np.empty(params * samples)
-    streams = _Streams(counter, key, params * samples, P.RESERVED_PER_OUTPUT)
-    for p in range(params):
-        alpha = float(alphas[p])
-        first = p * samples
+    def draw(alpha, streams, first):
         d = alpha + (2.0 / 3 if alpha < 1 else -1.0 / 3)
         if alpha == 1.0:        # exponential: the last uniform of one call
-            vals = [-math.log1p(-_uniform64(streams[first + s].block())[1]) for s in range(samples)]
-        elif not d > 0:         # nan, or a negative alpha: the kernel's sqrt gives nan
-            vals = [math.nan] * samples
-        else:
-            c = 1.0 / 3 / math.sqrt(d)
-            vals = [_gamma(alpha, d, c, streams[first + s]) for s in range(samples)]
-        out[p::params] = vals                 # the kernels' layout
-    return out
+            return [-math.log1p(-_uniform64(streams[first + s].block())[1]) for s in range(samples)]
+        if not d > 0:           # nan, or a negative alpha: the kernel's sqrt gives nan
+            return [math.nan] * samples
+        c = 1.0 / 3 / math.sqrt(d)
+        return [_gamma(alpha, d, c, streams[first + s]) for s in range(samples)]
+    return _per_parameter("sample_gamma", counter, key, alphas, samples, draw)

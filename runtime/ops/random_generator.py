@@ -158,7 +158,7 @@ class Generator:
     def _set_counter(self, counter):
         counter &= P.M128
         words = [_to_int64(counter & P.M64), _to_int64(counter >> 64), _to_int64(self._position()[1])]
-        self._state_var._value = Tensor(np.array(words, dtype=np.int64))
+        self._state_var._store(Tensor(np.array(words, dtype=np.int64)))
 
     def skip(self, delta):
         """Advance as `delta` outputs would."""

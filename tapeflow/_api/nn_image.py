@@ -41,6 +41,9 @@ runtime.ops.image_adjust_ops | image                 | resize_with_crop_or_pad r
 runtime.ops.conv_ops         | image                 | extract_patches=image_extract_patches
 image_geometry               | image                 | crop_to_bounding_box grayscale_to_rgb image_gradients
 image_geometry               | image                 | pad_to_bounding_box psnr total_variation transpose
+image_geometry               | image                 | resize_with_pad
 image_color                  | image                 | adjust_gamma adjust_hue adjust_saturation hsv_to_rgb
 image_color                  | image                 | rgb_to_hsv
+io.image_ops                 | image                 | decode_bmp decode_gif decode_image decode_jpeg decode_png
+io.image_ops                 | image                 | encode_jpeg encode_png extract_jpeg_shape is_jpeg
 """

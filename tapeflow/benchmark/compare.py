@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 
+from tapeflow import compiler
 from tapeflow.runtime import devices, nest
 from tapeflow.runtime.tensor import Tensor, convert_to_tensor
 from tapeflow.tracer import Function, function
@@ -111,6 +112,8 @@ class _Variables:
         return [getattr(v, "name", f"variable {i}") for i, v in enumerate(self.variables)]
 
 
+# Timings are of the C path: every compile finishes before its first call (no tiered start).
+@compiler.flags(tiered=0)
 def compare(fn, *args, budget_s=2.0, profile=False, strict=False, name=None, peers=None, **kwargs):
     """Run `fn(*args, **kwargs)` eagerly and as a tapeflow.function; returns a
     CompareReport (prints as a table; .as_dict(), .to_json()).
@@ -168,7 +171,6 @@ def compare(fn, *args, budget_s=2.0, profile=False, strict=False, name=None, pee
 
     executable = None
     if concrete.compile_error is None:
-        from tapeflow import compiler
         executable = compiler.compile_graph(concrete.graph)  # same graph: the C build is cached
     stats = graph_stats(concrete.graph, executable)
     prof = None

@@ -151,6 +151,7 @@ def tick_cost(samples=20000):
     return best
 
 
+@compiler.flags(tiered=0)  # the profile is of the C path: no tiered start
 def profile(fn, *args, budget_s=1.0, **kwargs):
     """Profile compiled calls of `fn` (a Python function or a tapeflow.function)
     on these arguments; returns a ProfileReport (prints as a table)."""

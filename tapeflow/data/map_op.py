@@ -7,6 +7,7 @@ import os
 from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
 from tapeflow.data.elements import AUTOTUNE, element_error, peek, remember
+from tapeflow.data.seeds import is_peeking
 
 
 def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
@@ -30,7 +31,7 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
 
     def mapped(inputs, start):
         workers = num_parallel_calls
-        if workers is None or workers == 1:
+        if workers is None or workers == 1 or is_peeking():  # a peek runs here, where its writes are undone
             for i, flat in enumerate(inputs, start):
                 rt, rflat = apply(i, flat)
                 yield remember(out_tmpl, rt, rflat)

@@ -94,8 +94,14 @@ def peeking():
     """Within: iterators get the pairs they would get, without using them up.  tapeflow
     looks at a first element to learn a structure TensorFlow knows statically; looking
     must not move the orders of the epochs that follow."""
+    from tapeflow.runtime.variables import undone_writes
     _peeks[0] += 1
     try:
-        yield
+        with undone_writes():  # nor the variables the map functions write (a layer's seed state)
+            yield
     finally:
         _peeks[0] -= 1
+
+
+def is_peeking():
+    return _peeks[0] > 0

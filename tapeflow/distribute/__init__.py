@@ -2,12 +2,15 @@
 contexts, distributed input and the collectives they stand on."""
 import types as _types
 
+from .api_types import (  # noqa: F401
+    CrossDeviceOps, DistributedDataset, DistributedIterator, DistributedValues, HierarchicalCopyAllReduce,
+    InputReplicationMode, NcclAllReduce, ReductionToOneDevice, RunOptions, experimental_set_strategy,
+)
 from .input import InputContext, InputOptions
-from .mirrored import DistributedValues
 from .strategy import (  # noqa: F401
     CommunicationImplementation, CommunicationOptions, MirroredStrategy, MultiWorkerMirroredStrategy,
-    OneDeviceStrategy, ReduceOp, ReplicaContext, Strategy, get_replica_context, get_strategy,
-    has_strategy, in_cross_replica_context, ValueContext,
+    OneDeviceStrategy, ReduceOp, ReplicaContext, Strategy, ValueContext, get_replica_context, get_strategy,
+    has_strategy, in_cross_replica_context,
 )
 
 experimental = _types.SimpleNamespace(
@@ -18,7 +21,9 @@ experimental = _types.SimpleNamespace(
     ValueContext=ValueContext,
 )
 
-__all__ = ["CommunicationImplementation", "CommunicationOptions", "DistributedValues", "InputContext", "InputOptions",
-           "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy", "ReduceOp",
-           "ReplicaContext", "Strategy", "experimental", "get_replica_context", "get_strategy",
-           "has_strategy", "in_cross_replica_context"]
+__all__ = ["CommunicationImplementation", "CommunicationOptions", "CrossDeviceOps", "DistributedDataset",
+           "DistributedIterator", "DistributedValues", "HierarchicalCopyAllReduce", "InputContext",
+           "InputOptions", "InputReplicationMode", "MirroredStrategy", "MultiWorkerMirroredStrategy",
+           "NcclAllReduce", "OneDeviceStrategy", "ReduceOp", "ReductionToOneDevice", "ReplicaContext",
+           "RunOptions", "Strategy", "experimental", "experimental_set_strategy", "get_replica_context",
+           "get_strategy", "has_strategy", "in_cross_replica_context"]

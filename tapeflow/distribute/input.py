@@ -20,6 +20,8 @@ from tapeflow.runtime import nest
 from tapeflow.runtime.errors import NotFoundError, with_location
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
 
+from .api_types import DistributedDataset as DistributedDatasetType, DistributedIterator
+
 
 _END = object()
 
@@ -102,6 +104,9 @@ class DistributedDataset:
         self._files_only = policy == AutoShardPolicy.FILE
 
     def __iter__(self):
+        return DistributedIterator(self._elements(), self.element_spec)
+
+    def _elements(self):
         size, rank = self._engine.size, self._engine.rank
         if not self._by_files or size == 1:
             for element in self._dataset:
@@ -156,7 +161,7 @@ class PerReplicaDataset(DistributedDataset):
         self._by_files = self._files_only = False  # the user's function shards (or not)
 
     def __iter__(self):
-        return iter(self._dataset)
+        return DistributedIterator(self._dataset, self.element_spec)
 
 
 class LocalReplicasDataset:
@@ -170,6 +175,9 @@ class LocalReplicasDataset:
         self._dataset, self._n, self._per_replica = dataset, n, per_replica
 
     def __iter__(self):
+        return DistributedIterator(self._elements(), self.element_spec)
+
+    def _elements(self):
         from .mirrored import regroup
         n = self._n
         if self._per_replica:
@@ -189,3 +197,7 @@ class LocalReplicasDataset:
 
     def __repr__(self):
         return f"<DistributedDataset over {self._n} local replicas>"
+
+
+for _implementation in (DistributedDataset, PerReplicaDataset, LocalReplicasDataset):
+    DistributedDatasetType.register(_implementation)

@@ -26,11 +26,7 @@ from tapeflow.runtime.tensor import Tensor, convert_to_tensor
 from tapeflow.tracer.function import Function
 
 from . import collective
-
-
-class DistributedValues:
-    """tf.distribute.DistributedValues: the base of values that hold one
-    component per replica (isinstance checks only, as in TensorFlow)."""
+from .api_types import DistributedValues
 
 
 class PerReplica(DistributedValues):

@@ -157,8 +157,6 @@ class Strategy:
         return math_ops.divide(local, math_ops.cast(count, local.dtype))
 
     def experimental_distribute_dataset(self, dataset, options=None):
-        if self.num_replicas_in_sync == 1:
-            return dataset
         return input_mod.DistributedDataset(dataset, self._engine, options)
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):

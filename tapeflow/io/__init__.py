@@ -3,7 +3,7 @@ their parsing, CSV decoding, tensor serialization.  The formats are implemented 
 Python and NumPy: record_format.py (TFRecord framing), crc32c.py, wire.py (protobuf wire
 format), proto_message.py / example_pb.py (tf.train.Example), csv_fields.py (decode_csv
 rules), example_parsing.py (parse_example), example_ragged.py (RaggedFeature),
-tensor_proto.py (serialize_tensor), gfile.py; native.py / native_source.py are the hot loops
+tensor_proto.py (serialize_tensor), image_codec.py (PNG/JPEG/GIF/BMP over Pillow), gfile.py; native.py / native_source.py are the hot loops
 in C (the Python code above is their fallback and reference); ops.py makes them ops on
 tensors."""
 from tapeflow.io import gfile  # noqa: F401
@@ -11,8 +11,13 @@ from tapeflow.io.ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, VarLenFeature, decode_csv, parse_example, parse_single_example,
     parse_tensor, read_file, serialize_tensor, write_file,
 )
+from tapeflow.io.image_ops import (  # noqa: F401
+    decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png, encode_jpeg, encode_png, extract_jpeg_shape,
+    is_jpeg,
+)
 from tapeflow.io.tfrecord import TFRecordOptions, TFRecordWriter, tf_record_iterator  # noqa: F401
 
 __all__ = ["gfile", "FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "VarLenFeature", "decode_csv", "parse_example",
            "parse_single_example", "parse_tensor", "read_file", "serialize_tensor", "write_file",
-           "TFRecordOptions", "TFRecordWriter"]
+           "TFRecordOptions", "TFRecordWriter", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg",
+           "decode_png", "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg"]

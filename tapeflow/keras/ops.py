@@ -362,3 +362,4 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
 
 from tapeflow.keras.ops_nn import *  # noqa: E402,F401,F403  (nn, losses, conv, control flow)
 from tapeflow.keras.ops_numpy import *  # noqa: E402,F401,F403  (the rest of the NumPy-like surface)
+from tapeflow.keras import ops_image as image  # noqa: E402,F401  (keras.ops.image)

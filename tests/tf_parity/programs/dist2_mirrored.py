@@ -200,3 +200,18 @@ def program_fit_evaluate_predict(tf):
                 "evaluate": m.evaluate(x, y, batch_size=8, verbose=0),
                 "predict": m.predict(x[:6], batch_size=4, verbose=0)}
     return _two_cpus(tf, body)
+
+
+def program_distributed_iterator(tf):
+    """get_next / get_next_as_optional over two local replicas; the public types."""
+    def body(s):
+        ds = s.experimental_distribute_dataset(tf.data.Dataset.range(6).map(lambda i: tf.cast(i, tf.float32)).batch(4))
+        it = iter(ds)
+        first = it.get_next()
+        second = it.get_next()
+        end = it.get_next_as_optional()
+        return {"first": s.experimental_local_results(first), "second": s.experimental_local_results(second),
+                "end": end.has_value(), "values_type": isinstance(first, tf.distribute.DistributedValues),
+                "ds_type": isinstance(ds, tf.distribute.DistributedDataset),
+                "it_type": isinstance(it, tf.distribute.DistributedIterator)}
+    return _two_cpus(tf, body)
