@@ -1,11 +1,12 @@
 """Compiled workloads under contention: alone, two processes at once, and next
 to a busy single-threaded competitor.
 
-    python benchmarks/contention.py [--only mlp_step,cnn_step] [--budget SECONDS] [--peers]
-    python benchmarks/run_all.py --contention [...]         (the same, from the suite)
+    python benchmarks/run_all.py --contention [--only mlp_step,cnn_step] [--budget SECONDS]
+                                 [--rounds N] [--before] [--no-peers] [--quick]
+    python benchmarks/contention.py [the same options]
 
-Each compiled workload of workloads.py (the `tapeflow graph` variant, and with
---peers `tf.function` / `JAX jit` when installed) and the CNN training step of
+Each compiled workload of workloads.py (the `tapeflow graph` variant, and
+unless --no-peers `tf.function` / `JAX jit` when installed) and the CNN training step of
 issue #15 runs in fresh child processes, every process with the default thread
 settings (no pools narrowed by hand), three ways:
 
@@ -23,7 +24,6 @@ Trap: the three phases run one after the other, so a machine that gets
 busier in between skews the ratios; the script repeats them `--rounds` times,
 interleaved, and reports the median ratio.
 """
-import argparse
 import json
 import os
 import statistics
@@ -44,8 +44,9 @@ SPIN = "while True:\n    pass\n"
 # ---------------------------------------------------------------- the CNN step (issue #15)
 def cnn_program(tf, quick):
     """(step, args): Conv2D 3x3/2 1->64, 64->128, LeakyReLU, global max pool,
-    Dense(10); batch 64 of 28x28; Adam; one compiled training step.  The same
-    source runs under tapeflow and TensorFlow."""
+    Dense(10); batch 64 of 28x28; Adam; one compiled training step (Keras's
+    train_on_batch, a tf.function in both).  The same source runs under
+    tapeflow and TensorFlow."""
     import numpy as np
     rng = np.random.default_rng(7)
     batch = 16 if quick else 64
@@ -60,17 +61,9 @@ def cnn_program(tf, quick):
         tf.keras.layers.LeakyReLU(negative_slope=0.2),
         tf.keras.layers.GlobalMaxPooling2D(),
         tf.keras.layers.Dense(10)])
-    opt = tf.keras.optimizers.Adam(1e-3)
-    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-
-    @tf.function
-    def step(xb, yb):
-        with tf.GradientTape() as tape:
-            loss = loss_fn(yb, model(xb, training=True))
-        grads = tape.gradient(loss, model.trainable_variables)
-        opt.apply_gradients(zip(grads, model.trainable_variables))
-        return loss
-    return step, (x, y)
+    model.compile(optimizer=tf.keras.optimizers.Adam(1e-3),
+                  loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    return model.train_on_batch, (x, y)
 
 
 def build_call(label, name, quick):
@@ -128,8 +121,8 @@ def child(label, name, quick, budget):
 
 def _spawn(label, name, quick, budget):
     """A child, once it is warm (its "ready" read back)."""
-    cmd = [sys.executable, os.path.abspath(__file__), "--child", label, "--workload", name,
-           "--budget", repr(budget)] + (["--quick"] if quick else [])
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", label, name, repr(budget)] + \
+        (["--quick"] if quick else [])
     # the C path from the first timed call on (no tiering through NumPy while it compiles)
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", TAPEFLOW_TIERED="0")
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -227,28 +220,15 @@ def failed(rows):
     return 1 if any(isinstance(r, str) for _, r in rows) else 0
 
 
-def parse(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--only", default="", help="comma list of workload names (workloads.py, cnn_step)")
-    p.add_argument("--quick", action="store_true", help="small sizes and short timing")
-    p.add_argument("--budget", type=float, default=None, help="timed seconds per process and phase")
-    p.add_argument("--rounds", type=int, default=1, help="alone/two/competitor repetitions (median ratio)")
-    p.add_argument("--peers", action="store_true", help="also tf.function and JAX jit when installed")
-    p.add_argument("--before", action="store_true",
-                   help="also tapeflow as before issue #15's fix (BLAS always threaded, static OpenMP shares)")
-    p.add_argument("--child", help=argparse.SUPPRESS)
-    p.add_argument("--workload", help=argparse.SUPPRESS)
-    return p.parse_args(argv)
-
-
 def main(argv=None):
-    opts = parse(argv)
-    if opts.child:
-        child(opts.child, opts.workload, opts.quick, opts.budget)
+    """`--child LABEL WORKLOAD BUDGET [--quick]` in a child process; otherwise
+    the command line of run_all.py --contention."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--child"]:
+        child(argv[1], argv[2], "--quick" in argv[4:], float(argv[3]))
         return 0
-    only = {n.strip() for n in opts.only.split(",") if n.strip()}
-    rows = run(only, opts.quick, opts.budget, opts.rounds, opts.peers, opts.before)
-    return failed(rows)
+    import run_all
+    return run_all.main(["--contention"] + argv)
 
 
 if __name__ == "__main__":
