@@ -9,7 +9,8 @@ tapeflow graph (tapeflow.function) and, when installed, the peers of peers.py,
 each checked against NumPy's result and timed side by side (interleaved, so
 the figures are ratios measured in one run).  Then the peak memory of GELU,
 the compile latency of the MLP step in fresh processes (cold and warm caches),
-and the standalone scripts (eager_overhead.py, compiled_kernels.py, function_overhead.py, random_draws.py).  Writes
+and the standalone scripts (eager_overhead.py, compiled_kernels.py, function_overhead.py, random_draws.py,
+conv_step.py).  Writes
 the results table (markdown) and, with matplotlib, a chart next to it.
 
 --contention runs contention.py instead: each compiled workload (and the CNN
@@ -66,7 +67,7 @@ import report_md  # noqa: E402
 
 REFERENCE = "NumPy"
 LATENCY_VARIANTS = ("tapeflow graph", "tf.function", "JAX jit", "torch.compile")
-SCRIPTS = ("eager_overhead.py", "compiled_kernels.py", "function_overhead.py", "random_draws.py")
+SCRIPTS = ("eager_overhead.py", "compiled_kernels.py", "function_overhead.py", "random_draws.py", "conv_step.py")
 
 
 def own_variants():

@@ -241,19 +241,27 @@ def rnn_grad_numpy(xs, wx, wh, b, h0):
     return loss, gwx, gwh, gb
 
 
-def rnn_grad_program(tf):
-    def rnn_grad(xs, wx, wh, b, h0):
-        with tf.GradientTape() as tape:
-            tape.watch(wx)
-            tape.watch(wh)
-            tape.watch(b)
-            h = h0
-            for t in range(xs.shape[0]):
-                h = tf.tanh(xs[t] @ wx + h @ wh + b)
-            loss = 0.5 * tf.reduce_sum(h * h)
-        gwx, gwh, gb = tape.gradient(loss, [wx, wh, b])
-        return loss, gwx, gwh, gb
-    return rnn_grad
+def _rnn_grad_factory(steps):
+    """The RNN's loss and gradients under a tape, over `steps(tf, xs)` time steps."""
+    def program(tf):
+        def rnn_grad(xs, wx, wh, b, h0):
+            with tf.GradientTape() as tape:
+                tape.watch(wx)
+                tape.watch(wh)
+                tape.watch(b)
+                h = h0
+                for t in steps(tf, xs):
+                    h = tf.tanh(xs[t] @ wx + h @ wh + b)
+                loss = 0.5 * tf.reduce_sum(h * h)
+            gwx, gwh, gb = tape.gradient(loss, [wx, wh, b])
+            return loss, gwx, gwh, gb
+        return rnn_grad
+    return program
+
+
+rnn_grad_program = _rnn_grad_factory(lambda tf, xs: range(xs.shape[0]))  # a static length: unrolled when traced
+# a while loop with a known trip count, not unrolled: residuals kept per iteration, then a reverse loop
+rnn_loop_grad_program = _rnn_grad_factory(lambda tf, xs: tf.range(xs.shape[0]))
 
 
 # ---------------------------------------------------------------- the list
@@ -277,6 +285,10 @@ TIMED = [
              note="h = tanh(x_t wx + h wh + b), unrolled over the time steps"),
     Workload("rnn_backward", "tanh RNN forward+backward", _rnn_inputs, rnn_grad_numpy, rnn_grad_program,
              note="loss 0.5*sum(h^2) and its gradients for wx, wh, b (backprop through time)"),
+    Workload("rnn_loop_backward", "tanh RNN forward+backward, tf.range loop", _rnn_inputs, rnn_grad_numpy,
+             rnn_loop_grad_program,
+             note="the same gradients through a while loop (`for t in tf.range(T)`): residuals kept per iteration, "
+                  "a reverse loop"),
 ]
 
 # peak memory: GELU on a large vector, peak bytes over the output's size

@@ -548,6 +548,7 @@ class LoopRunner:
         self.shapes = [tuple(a.shape) for a in self.avals]
         self.out_specs = [(tuple(a.shape), a.dtype.np) for a in spec.var_avals]
         self.stack_vars = sorted(spec.stack_vars)
+        self.stack_set = spec.stack_vars
 
     def __call__(self, *vals):
         fn = self.get_fn()
@@ -560,8 +561,11 @@ class LoopRunner:
             if v.shape != shape:
                 return self.python_loop(*vals)
             arrays.append(v)
-        outs = [np.empty(shape, dt) for shape, dt in self.out_specs]
-        for j in self.stack_vars:  # pushed in place, as the push primitive does
+        # A stack var's output is its input array, pushed in place as the push
+        # primitive does: no result buffer of its (large) size is allocated.
+        outs = [None if j in self.stack_set else np.empty(shape, dt)
+                for j, (shape, dt) in enumerate(self.out_specs)]
+        for j in self.stack_vars:
             if not arrays[j].flags.writeable:
                 arrays[j] = arrays[j].copy()
             outs[j] = arrays[j]

@@ -56,17 +56,22 @@ class Primitive:
     shape_rule(*avals, **attrs) -> Aval, or a tuple of Avals.
     vjp(g, out, *inputs, **attrs) -> one gradient (or None) per input.  `g` and `out`
         are tuples when `multiple_results`.  Written in tapeflow ops only.
+    vjp_needs: the VJP also takes `needs`, one bool per input, False where the tape
+        discards that input's gradient; it may return None there and skip the work
+        (the eager backward pays for every op: a matmul by a constant's transpose, the
+        input gradient of a first convolution, whose input is data).
     """
 
     __slots__ = ("name", "impl", "shape_rule", "vjp", "stateful",
-                 "multiple_results", "kind", "rejects")
+                 "multiple_results", "kind", "rejects", "vjp_needs")
 
     def __init__(self, name, impl, shape_rule, vjp=None, stateful=False,
-                 multiple_results=False, kind="other", rejects=""):
+                 multiple_results=False, kind="other", rejects="", vjp_needs=False):
         self.name = name
         self.impl = impl
         self.shape_rule = shape_rule
         self.vjp = vjp
+        self.vjp_needs = vjp_needs
         self.stateful = stateful
         self.multiple_results = multiple_results
         self.kind = kind  # "unary" | "binary" | "reduce" | "other": what fusion may do with it
@@ -101,6 +106,8 @@ state = _State()
 
 # Set by tensor.py (import order: tensor imports registry).
 _wrap = None
+tensor_type = None  # the eager Tensor class: bind wraps an ndarray result without _wrap's checks
+_new = object.__new__  # Tensor(result) as _new(tensor_type) and one slot store: no __init__ frame
 _record = None
 # Set by devices.py once a GPU is in use in this process (None before, so a
 # CPU-only program never pays for it): place(inputs) -> (xp, input arrays on
@@ -115,13 +122,17 @@ def bind(prim, inputs, attrs):
     the arrays, and is recorded on every active tape that watches an input.
     """
     graph = state.graph
-    if prim.rejects:
-        for t in inputs:
-            if t.dtype.kind in prim.rejects:
-                raise dtype_not_supported(prim.name, t)
     if graph is not None:
+        if prim.rejects:
+            for t in inputs:
+                if t.dtype.kind in prim.rejects:
+                    raise dtype_not_supported(prim.name, t)
         outs = graph.add(prim, inputs, attrs)
     else:
+        if prim.rejects:
+            for t in inputs:  # the array's NumPy kind letter is its dtype's `kind`
+                if t._value.dtype.kind in prim.rejects:
+                    raise dtype_not_supported(prim.name, t)
         try:
             # Unary and binary calls unpacked by hand: a comprehension costs
             # about a quarter of a tiny op's whole dispatch.
@@ -139,6 +150,9 @@ def bind(prim, inputs, attrs):
             raise op_error(prim.name, inputs, attrs, exc) from exc
         if prim.multiple_results:
             outs = tuple(_wrap(r) for r in result)
+        elif type(result) is np.ndarray:
+            outs = _new(tensor_type)
+            outs._value = result
         else:
             outs = _wrap(result)
     if state.tapes:

@@ -7,6 +7,13 @@ class TensorShape:
     def __init__(self, dims):
         self.dims = None if dims is None else tuple(None if d is None else int(d) for d in dims)
 
+    @classmethod
+    def of_array(cls, shape):
+        """The shape of an array: `shape` is already a tuple of Python ints (no conversion)."""
+        s = cls.__new__(cls)
+        s.dims = shape
+        return s
+
     @property
     def rank(self):
         return None if self.dims is None else len(self.dims)

@@ -10,8 +10,11 @@ Invariants:
 - While a tape computes a gradient it stops recording; outer tapes keep
   recording, which is how higher-order gradients work.
 """
+import numpy as np
+
 from . import registry
 from .registry import state
+from .tensor import Tensor
 
 
 class Record:
@@ -108,17 +111,20 @@ def backprop(tape, targets, output_grads, sources, on_ready=None):
     reachable = {id(s) for s in sources}
     relevant = []
     for rec in tape.records:
-        if any(id(t) in reachable for t in rec.inputs):
-            relevant.append(rec)
-            for o in rec.outputs:
-                reachable.add(id(o))
+        for t in rec.inputs:
+            if id(t) in reachable:
+                relevant.append(rec)
+                for o in rec.outputs:
+                    reachable.add(id(o))
+                break
 
-    grads = {}
+    acc = _Accumulator(math_ops)
     for t, g in zip(targets, output_grads):
         if id(t) not in reachable:
             continue
         g = array_ops.ones_like(t) if g is None else g
-        _accumulate(grads, id(t), g, math_ops)
+        acc.add(id(t), g)
+    grads = acc.grads
 
     # finals[i]: the sources whose last use in the backward pass is relevant[i].
     finals = {}
@@ -133,8 +139,11 @@ def backprop(tape, targets, output_grads, sources, on_ready=None):
             finals.setdefault(i, []).append(k)
 
     with pause([tape]):
+        # Nothing records the sums of gradients when no other tape is active (no
+        # higher-order gradient): they may then be summed in place (see _Accumulator).
+        acc.in_place = not state.tapes
         for i in reversed(range(len(relevant))):
-            _play_back(relevant[i], grads, reachable, array_ops, math_ops)
+            _play_back(relevant[i], acc, reachable, array_ops)
             if on_ready is not None:
                 for k in finals.get(i, ()):
                     on_ready(k, grads.get(id(sources[k])))
@@ -147,50 +156,110 @@ def backprop(tape, targets, output_grads, sources, on_ready=None):
     return [grads.get(id(s)) for s in sources]
 
 
-def _play_back(rec, grads, reachable, array_ops, math_ops):
+def _play_back(rec, acc, reachable, array_ops):
     """Accumulate the input gradients of one record from its output gradients."""
-    gs = [grads.get(id(o)) for o in rec.outputs]
-    if all(g is None for g in gs):
-        return
     prim = rec.prim
     if prim.vjp is None:
         return  # not differentiable: no gradient flows (argmax, comparisons, ...)
+    grads = acc.grads
+    outputs = rec.outputs
     if prim.multiple_results:
-        gs = tuple(g if g is not None else array_ops.zeros_like(o)
-                   for g, o in zip(gs, rec.outputs))
-        in_grads = prim.vjp(gs, rec.outputs, *rec.inputs, **rec.attrs)
+        gs = [grads.get(id(o)) for o in outputs]
+        if all(g is None for g in gs):
+            return
+        g = tuple(g if g is not None else array_ops.zeros_like(o) for g, o in zip(gs, outputs))
+        out = outputs
     else:
-        in_grads = prim.vjp(gs[0], rec.outputs[0], *rec.inputs, **rec.attrs)
+        g = grads.get(id(outputs[0]))
+        if g is None:
+            return
+        out = outputs[0]
+    inputs = rec.inputs
+    if prim.vjp_needs:
+        if len(inputs) == 2:  # matmul, mul, div: no comprehension (a call of its own)
+            needs = (id(inputs[0]) in reachable, id(inputs[1]) in reachable)
+        else:
+            needs = tuple([id(x) in reachable for x in inputs])
+        in_grads = prim.vjp(g, out, *inputs, needs=needs, **rec.attrs)
+    else:
+        in_grads = prim.vjp(g, out, *inputs, **rec.attrs)
     if not isinstance(in_grads, (tuple, list)):
         in_grads = (in_grads,)
-    for x, gx in zip(rec.inputs, in_grads):
+    for x, gx in zip(inputs, in_grads):
         if gx is None or id(x) not in reachable:
             continue
-        gx = _unbroadcast(gx, x, array_ops)
-        _accumulate(grads, id(x), gx, math_ops)
+        if type(gx) is not Tensor or type(x) is not Tensor or gx._value.shape != x._value.shape:
+            gx = _unbroadcast(gx, x, array_ops)
+        if id(x) in grads:
+            acc.add(id(x), gx)
+        else:
+            grads[id(x)] = gx  # the first contribution (acc.add's first case, inlined)
 
 
-def _accumulate(grads, key, g, math_ops):
-    prev = grads.get(key)
-    grads[key] = g if prev is None else math_ops.add(prev, g)
+class _Accumulator:
+    """The gradient of each tensor id, summed over its consumers.
+
+    The first sum for an id is a fresh tensor of its own (`owned`); with `in_place`
+    the later contributions are added into that array, in the same order, so the
+    values are those of a chain of adds without a new tensor per consumer (the
+    many-consumer case: a weight shared by every step of an RNN).  It is safe
+    because a gradient is read (passed to a VJP, on_ready, returned) only once it
+    is final: every consumer of a tensor is recorded after its producer, so is
+    played back before it.  Only eager float/complex NumPy arrays of the same
+    shape and dtype are added in place; anything else goes through math_ops.add."""
+
+    __slots__ = ("grads", "owned", "in_place", "math_ops")
+
+    def __init__(self, math_ops):
+        self.grads = {}
+        self.owned = set()
+        self.in_place = False
+        self.math_ops = math_ops
+
+    def add(self, key, g):
+        grads = self.grads
+        prev = grads.get(key)
+        if prev is None:
+            grads[key] = g
+            return
+        if self.in_place and key in self.owned and type(g) is Tensor:
+            a, b = prev._value, g._value
+            if type(b) is np.ndarray and b.shape == a.shape and b.dtype == a.dtype:
+                np.add(a, b, out=a)
+                return
+        total = self.math_ops.add(prev, g)
+        grads[key] = total
+        if self.in_place and type(total) is Tensor:
+            v = total._value
+            if type(v) is np.ndarray and v.dtype.kind in "fc":
+                self.owned.add(key)
 
 
 def _unbroadcast(g, x, array_ops):
     """Sum a gradient back to the shape of the input it belongs to."""
-    gshape = g.shape.dims
-    xshape = x.shape.dims
-    if gshape is None or xshape is None or None in gshape or None in xshape:
-        # Equal static shapes with unknown dims may still differ when the graph
-        # runs (a (None, 3) input broadcast against another (None, 3)).
-        return array_ops.sum_to_shape_of(g, x)
-    if gshape == xshape:
-        return g
+    if type(g) is Tensor and type(x) is Tensor:  # eager: the arrays' shapes (no TensorShape)
+        gshape = g._value.shape
+        xshape = x._value.shape
+        if gshape == xshape:
+            return g
+    else:
+        gshape = g.shape.dims
+        xshape = x.shape.dims
+        if gshape is None or xshape is None or None in gshape or None in xshape:
+            # Equal static shapes with unknown dims may still differ when the graph
+            # runs (a (None, 3) input broadcast against another (None, 3)).
+            return array_ops.sum_to_shape_of(g, x)
+        if gshape == xshape:
+            return g
     lead = len(gshape) - len(xshape)
-    axes = list(range(lead)) + [lead + i for i, d in enumerate(xshape)
-                                if d == 1 and gshape[lead + i] != 1]
-    from .ops import reduce_ops
-    if axes:
-        g = reduce_ops.reduce_sum(g, axis=axes, keepdims=True)
-    if lead or g.shape.dims != xshape:
+    ones = [lead + i for i, d in enumerate(xshape) if d == 1 and gshape[lead + i] != 1]
+    # The primitive itself (the axes are normalized already), looked up by name: a
+    # function-level import costs more than the rest of this function.
+    total = registry.PRIMITIVES["reduce_sum"]
+    if ones:
+        g = registry.bind(total, (g,), {"axis": tuple(range(lead)) + tuple(ones), "keepdims": True})
+    elif lead:  # only leading axes: their sum has the input's shape already
+        g = registry.bind(total, (g,), {"axis": tuple(range(lead)), "keepdims": False})
+    if tuple(g.shape.dims) != tuple(xshape):
         g = array_ops.reshape(g, xshape)
     return g

@@ -89,7 +89,7 @@ class Tensor(TensorBase):
 
     @property
     def shape(self):
-        return TensorShape(self._value.shape)
+        return TensorShape.of_array(self._value.shape)
 
     @property
     def dtype(self):
@@ -238,6 +238,7 @@ def _wrap(value):
 
 
 registry._wrap = _wrap
+registry.tensor_type = Tensor
 
 # ---------------------------------------------------------------- conversion
 

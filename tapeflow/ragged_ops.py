@@ -413,8 +413,15 @@ def _dispatching(dense_fn, ragged_fn, kind):
     else:
         @functools.wraps(dense_fn)
         def op(*args, **kwargs):
-            if any(type(a) in _DISPATCHED for a in args) or any(type(v) in _DISPATCHED for v in kwargs.values()):
-                return ragged_fn(*args, **kwargs)
+            # Loops, not any(): every eager call of tf.exp, tf.reduce_sum, ... comes through
+            # here, and a generator expression costs more than the check itself.
+            for a in args:
+                if type(a) in _DISPATCHED:
+                    return ragged_fn(*args, **kwargs)
+            if kwargs:
+                for v in kwargs.values():
+                    if type(v) in _DISPATCHED:
+                        return ragged_fn(*args, **kwargs)
             return dense_fn(*args, **kwargs)
     op._ragged_dispatch = True
     return op

@@ -54,7 +54,7 @@ def test_compiled_gradient_equals_eager(name, case):
 
 
 _SAMPLE = ["tanh", "div", "pow", "reduce_max", "matmul", "einsum", "getitem", "gather", "concat", "pad",
-           "extract_patches", "select", "cumsum", "reduce_prod", "atan2"]
+           "extract_patches", "conv2d", "select", "cumsum", "reduce_prod", "atan2"]
 
 
 @pytest.mark.parametrize("name", _SAMPLE)

@@ -149,6 +149,9 @@ ROWS = {
     "pad": [C(lambda x: tf.pad(x, [[1, 0], [2, 1]], constant_values=3.0), f(3, 4))],
     "where_indices": [C(lambda x: tf.where(x), b(3, 4))],
     "top_k_indices": [C(lambda x: tf.math.top_k(x, k=2).indices, f(3, 5))],
+    "conv2d": [C(lambda x, w: tf.nn.conv2d(x, w, 2, "SAME"), f(2, 5, 4, 3), f(3, 2, 3, 4)),
+               C(lambda x, w: tf.nn.conv2d(x, w, 1, "VALID", dilations=2), f(1, 6, 5, 2), f(2, 2, 2, 3))],
+    "depthwise_conv2d": [C(lambda x, w: tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME"), f(2, 5, 4, 3), f(3, 2, 3, 2))],
     "extract_patches": [C(lambda x: tf.image.extract_patches(x, [1, 2, 2, 1], [1, 1, 2, 1], [1, 1, 1, 1], "SAME"),
                           f(2, 5, 4, 3), batch=True)],
 }

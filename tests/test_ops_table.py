@@ -11,7 +11,7 @@ import pytest
 import tapeflow as tf
 from tapeflow.runtime import registry
 from tapeflow.runtime.ops import array_ops as A
-from tapeflow.runtime.ops import conv_ops, gather_ops, indexing, join_ops
+from tapeflow.runtime.ops import conv_ops, conv_variants, gather_ops, indexing, join_ops
 from tapeflow.runtime.registry import bind
 
 from conftest import check_grads, run_traced
@@ -326,6 +326,23 @@ def np_conv2d(x, w, stride, padding):
     return out
 
 
+def np_depthwise(x, w, stride, padding):
+    """Each channel c convolved with its own filters w[:, :, c, :]: channel c * M + m."""
+    c, m = w.shape[2:]
+    return np.concatenate([np_conv2d(x[..., i:i + 1], w[:, :, i:i + 1, :], stride, padding) for i in range(c)], -1)
+
+
+def _np_depthwise_filter_grad(x, g, ksize, stride, padding):
+    """d sum(depthwise(x, w) * g) / dw, one filter entry at a time (the op is linear in w)."""
+    c, m = x.shape[3], g.shape[3] // x.shape[3]
+    out = np.zeros(ksize + (c, m))
+    for idx in np.ndindex(out.shape):
+        e = np.zeros(out.shape)
+        e[idx] = 1
+        out[idx] = np.sum(np_depthwise(x, e, stride, padding) * g)
+    return out
+
+
 def np_pool(x, k, stride, padding, reduce):
     n, h, wd, c = x.shape
     if padding == "SAME":
@@ -344,22 +361,39 @@ def np_pool(x, k, stride, padding, reduce):
 
 
 ROWS.update({
-    "extract_patches": Row([Case(lambda x, w, s=s, p=p: tf.nn.conv2d(x, w, s, p),
-                                 lambda x, w, s=s, p=p: np_conv2d(x, w, s, p),
-                                 [rand((1, 5, 4, 2)), rand((3, 2, 2, 3))], wrt=(0, 1))
-                            for s in (1, 2) for p in ("SAME", "VALID")]
-                           + [Case(lambda x, p=p: tf.nn.max_pool2d(x, 2, 2, p),
-                                   lambda x, p=p: np_pool(x, 2, 2, p, np.max), [rand((2, 5, 4, 1))], wrt=(0,))
-                              for p in ("SAME", "VALID")]
+    # Stride 1 takes the flipped-filter route for the input gradient, stride 2 the windows' route.
+    "conv2d": Row([Case(lambda x, w, s=s, p=p: tf.nn.conv2d(x, w, s, p),
+                        lambda x, w, s=s, p=p: np_conv2d(x, w, s, p),
+                        [rand((1, 5, 4, 2)), rand((3, 2, 2, 3))], wrt=(0, 1))
+                   for s in (1, 2) for p in ("SAME", "VALID")]
+                  + [Case(lambda x, w: tf.nn.conv2d(x, w, 1, "VALID", dilations=2),
+                          lambda x, w: np_conv2d(x, _dilate(w), 1, "VALID"),
+                          [rand((1, 5, 5, 1)), rand((2, 2, 1, 2))], wrt=(0, 1)),
+                     Case(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME", dilations=2),
+                          lambda x, w: np_conv2d(np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0))), _dilate(w), 1, "VALID"),
+                          [rand((2, 4, 5, 2)), rand((2, 2, 2, 3))], wrt=(0, 1)),
+                     Case(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"),
+                          lambda x, w: np_conv2d(np.pad(x, ((0, 0), (1, 2), (0, 1), (0, 0))), w, 1, "VALID"),
+                          [rand((1, 3, 4, 2)), rand((4, 2, 2, 2))], wrt=(0, 1)),
+                     Case(lambda x, w: tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME", data_format="NCHW"),
+                          lambda x, w: np_conv2d(x.transpose(0, 2, 3, 1), w, 1, "SAME").transpose(0, 3, 1, 2),
+                          [rand((1, 2, 4, 4)), rand((3, 3, 2, 1))], wrt=(0, 1))], True),
+    "depthwise_conv2d": Row([Case(lambda x, w, s=s, p=p: tf.nn.depthwise_conv2d(x, w, [1, s, s, 1], p),
+                                  lambda x, w, s=s, p=p: np_depthwise(x, w, s, p),
+                                  [rand((2, 5, 4, 2)), rand((3, 2, 2, m))], wrt=(0, 1))
+                             for s, p, m in ((1, "SAME", 1), (1, "VALID", 2), (2, "SAME", 2), (2, "VALID", 1))], True),
+    "depthwise_filter_grad": Row([Case(lambda x, g, s=s, p=p: bind(conv_variants.DEPTHWISE_FILTER_GRAD, (x, g),
+                                                                dict(_PATCH_ATTRS, ksize=(3, 2), strides=(s, s),
+                                                                     padding=p, multiplier=2)),
+                                       lambda x, g, s=s, p=p: _np_depthwise_filter_grad(x, g, (3, 2), s, p),
+                                       [rand((2, 5, 4, 2)), rand(shape)], wrt=(0, 1))
+                                  for s, p, shape in ((1, "SAME", (2, 5, 4, 4)), (2, "VALID", (2, 2, 2, 4)))], True),
+    "extract_patches": Row([Case(lambda x, p=p: tf.nn.max_pool2d(x, 2, 2, p),
+                                 lambda x, p=p: np_pool(x, 2, 2, p, np.max), [rand((2, 5, 4, 1))], wrt=(0,))
+                            for p in ("SAME", "VALID")]
                            + [Case(lambda x, p=p: tf.nn.avg_pool2d(x, 3, 2, p),
                                    lambda x, p=p: np_pool(x, 3, 2, p, np.mean), [rand((1, 5, 5, 2))], wrt=(0,))
-                              for p in ("SAME", "VALID")]
-                           + [Case(lambda x, w: tf.nn.conv2d(x, w, 1, "VALID", dilations=2),
-                                   lambda x, w: np_conv2d(x, _dilate(w), 1, "VALID"),
-                                   [rand((1, 5, 5, 1)), rand((2, 2, 1, 2))], wrt=(0, 1)),
-                              Case(lambda x, w: tf.nn.conv2d(x, w, [1, 1, 1, 1], "SAME", data_format="NCHW"),
-                                   lambda x, w: np_conv2d(x.transpose(0, 2, 3, 1), w, 1, "SAME").transpose(0, 3, 1, 2),
-                                   [rand((1, 2, 4, 4)), rand((3, 3, 2, 1))], wrt=(0, 1))], True),
+                              for p in ("SAME", "VALID")], True),
     "patches_grad": Row([Case(lambda g, like: bind(conv_ops.PATCHES_GRAD, (g, like), _PATCH_ATTRS),
                               lambda g, like: _np_col2im(g, like.shape),
                               [rand((1, 2, 2, 2, 2, 1)), rand((1, 4, 4, 1))], wrt=(0,))], True),

@@ -83,7 +83,7 @@ class VJPGraphs:
     the shape is known) instead of None, so every entry of `wrt` has a grad.
     """
 
-    def __init__(self, graph, wrt=None, out_wrt=None, variables=True, dense=False):
+    def __init__(self, graph, wrt=None, out_wrt=None, variables=True, dense=False, kept_inputs=None):
         self.graph = graph
         joint, n_out, self.variables, grad_mask, gy_ids = _joint_graph(
             graph, wrt, out_wrt, variables, dense)
@@ -95,7 +95,13 @@ class VJPGraphs:
             grad_mask = full
         self.grad_mask = grad_mask
         self.n_outputs = n_out
-        self.forward, self.backward, self.n_residuals = _split(joint, n_out, gy_ids)
+        # `kept_inputs`: positions of the inputs the caller keeps anyway, so a
+        # residual recomputed from them costs nothing (default: every input; a
+        # loop body keeps only its loop-invariant ones, the others are stacked).
+        kept = None if kept_inputs is None else set(kept_inputs)
+        free = {r for i, r in enumerate(r for r in joint.inputs if r.node not in gy_ids)
+                if kept is None or i in kept}
+        self.forward, self.backward, self.n_residuals = _split(joint, n_out, gy_ids, free)
 
 
 def _joint_graph(graph, wrt=None, out_wrt=None, with_variables=True, dense=False):
@@ -133,7 +139,7 @@ def _zeros_for(x):
     return array_ops.zeros_like(x)
 
 
-def _split(joint, n_out, gy_ids):
+def _split(joint, n_out, gy_ids, free=frozenset()):
     """Cut the joint graph into the forward part and the gradient part."""
     backward_ids = set(gy_ids)
     for node in joint.nodes:
@@ -160,6 +166,7 @@ def _split(joint, n_out, gy_ids):
             _mark_with_inputs(by_id, r.node, copied)
         else:
             residuals.append(r)
+    residuals = _rematerialize(residuals, by_id, constant, free, copied)
 
     forward = Graph(tuple(fwd_nodes), tuple(r for r in joint.inputs if r.node not in gy_ids),
                     tuple(joint.outputs[:n_out]) + tuple(residuals), joint.name.replace("_joint", "_forward"))
@@ -176,13 +183,83 @@ def _split(joint, n_out, gy_ids):
     for j, r in enumerate(gy_refs):
         node = by_id[r.node]
         new_nodes.append(Node(node.id, "input", (), (("index", len(residuals) + j),), node.avals))
-    new_nodes.extend(n for n in fwd_nodes if n.id in copied)
+    new_nodes.extend(n.moved(inputs=[remap.get(r, r) for r in n.inputs]) for n in fwd_nodes if n.id in copied)
     for n in bwd_nodes:
         new_nodes.append(n.moved(inputs=[remap.get(r, r) for r in n.inputs]))
     inputs = tuple(remap[r] for r in residuals) + tuple(gy_refs)
     backward = Graph(tuple(new_nodes), inputs, tuple(remap.get(r, r) for r in grad_outs),
                      joint.name.replace("_joint", "_backward"))
     return forward, backward, len(residuals)
+
+
+# Ops the backward recomputes rather than keep their result (_rematerialize):
+# cheap, and exact -- IEEE arithmetic, comparisons, casts, indexing -- so the
+# recomputed value has the bits of the forward's in NumPy and in the compiled C
+# alike (C is built without FMA contraction).  Never libm functions (tanh, exp):
+# the kernels' own versions may differ from NumPy's in the last bit.
+RECOMPUTED = {"add", "sub", "mul", "neg", "cast", "identity", "reshape", "getitem", "tensor_array_read",
+              "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
+_RECOMPUTE_MAX_NODES = 8  # per residual: the backward repeats a few ops, never a long chain
+
+
+def _rematerialize(residuals, by_id, constant, free, copied):
+    """Replace a residual by the values it is recomputed from when that keeps
+    no more bytes: `1 - y*y` (the tanh gradient's factor) becomes `y`, which
+    a loop keeps anyway as its next state; `xs[t]` becomes `t` when `xs` is
+    `free` (a value the caller keeps anyway).  The recomputing nodes join
+    `copied` (the forward nodes the backward repeats).  Returns the residuals."""
+    keep = list(residuals)
+    changed = True
+    while changed:
+        changed = False
+        kept = set(keep)
+        for r in keep:
+            plan = _recompute_plan(r, by_id, constant, kept, free)
+            if plan is None:
+                continue
+            nodes, leaves = plan
+            new = [x for x in dict.fromkeys(leaves) if x not in kept and x.node not in constant]
+            if sum(_nbytes(by_id, x) for x in new if x not in free) > _nbytes(by_id, r):
+                continue
+            keep = [x for x in keep if x != r] + new
+            for nid in nodes:
+                copied.add(nid)
+            for x in leaves:
+                if x.node in constant:
+                    _mark_with_inputs(by_id, x.node, copied)
+            changed = True
+            break
+    return keep
+
+
+def _recompute_plan(r, by_id, constant, kept, free):
+    """(node ids recomputing r, the refs they read), or None when r is not
+    cheaply recomputable or some value it needs has an unknown size."""
+    nodes, leaves, todo = [], [], [r]
+    while todo:
+        x = todo.pop()
+        node = by_id[x.node]
+        if node.op not in RECOMPUTED or node.stateful or len(node.avals) != 1:
+            return None
+        nodes.append(node.id)
+        if len(nodes) > _RECOMPUTE_MAX_NODES:
+            return None
+        for y in node.inputs:
+            inner = by_id[y.node]
+            if y in kept or y in free or y.node in constant or inner.op not in RECOMPUTED:
+                leaves.append(y)
+            elif inner.id not in nodes:
+                todo.append(y)
+    if _nbytes(by_id, r) is None or any(_nbytes(by_id, y) is None for y in leaves if y not in free):
+        return None
+    return nodes, leaves
+
+
+def _nbytes(by_id, ref):
+    aval = by_id[ref.node].avals[ref.index]
+    if aval.shape is None or None in aval.shape:
+        return None
+    return int(np.prod(aval.shape, dtype=np.int64)) * aval.dtype.np.itemsize
 
 
 # Ops that read only the shape of the operand at this position.

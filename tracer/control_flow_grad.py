@@ -12,7 +12,11 @@ sub-graphs:
   returns the residuals its gradient needs, and a backward part
   (tracer.autodiff.VJPGraphs).  The loop itself runs the forward part and
   pushes each iteration's residuals on stacks, so the forward pass runs the
-  loop once and keeps only what the backward needs.  The tape records a
+  loop once and keeps only what the backward needs: cheap exact values are
+  recomputed from what is kept (autodiff._rematerialize; `1 - h*h` from h,
+  `xs[t]` from t), and a loop var needed both before and after an iteration
+  (h of an RNN, for the matmul and the tanh gradients) is kept once, on a
+  *carried* stack of N+1 rows (row k: the var entering iteration k).  The tape records a
   `while_loop_kept` entry whose VJP is a reverse loop that pops the residuals
   and runs the backward part, accumulating the gradients of loop-invariant
   inputs.  When the trip count is bounded at trace time (a counted
@@ -153,20 +157,38 @@ class LoopVJP:
         self.wrt = [i for i, a in enumerate(avals) if a.dtype.is_floating and (i < n_vars or extras_wrt[i - n_vars])]
         self.wrt_vars = [i for i in self.wrt if i < n_vars]
         self.wrt_extras = [i - n_vars for i in self.wrt if i >= n_vars]
-        vjp = autodiff.VJPGraphs(body_graph, wrt=self.wrt, out_wrt=self.wrt_vars, variables=False, dense=True)
+        vjp = autodiff.VJPGraphs(body_graph, wrt=self.wrt, out_wrt=self.wrt_vars, variables=False, dense=True,
+                                 kept_inputs=range(n_vars, len(avals)))
         self.forward, self.backward = vjp.forward, vjp.backward
-        positions = {r: i for i, r in enumerate(vjp.forward.inputs)}
+        fwd = vjp.forward
+        positions = {r: i for i, r in enumerate(fwd.inputs)}
+        residuals = fwd.outputs[n_vars:]
+        # A loop var whose value before AND after the iteration are residuals
+        # (h and tanh(... h ...) of an RNN) is kept once: its *carried* stack has
+        # one row more than the loop has iterations, row k holding the var at the
+        # start of iteration k (row 0 the initial value).
+        carried = [j for j in range(n_vars)
+                   if fwd.inputs[j] in residuals and fwd.outputs[j] in residuals and fwd.outputs[j] != fwd.inputs[j]]
         # For each residual: ("extra", j) read from the loop's extras, or
-        # ("stack", k) popped from the k-th stack.
-        self.sources = []
-        self.stack_avals = []
-        for r in vjp.forward.outputs[n_vars:]:
+        # ("stack", k, shift) row (iteration + shift) of the k-th stack.  What the
+        # keeping loop pushes on stack k: pushes[k] = ("residual", position) at
+        # row i, or ("var", j) -- the var's new value at row i + 1.
+        self.sources, self.stack_avals, self.pushes = [], [], []
+        carried_stack = {}
+        for j in carried:
+            carried_stack[fwd.inputs[j]] = carried_stack[fwd.outputs[j]] = len(self.stack_avals)
+            self.stack_avals.append(fwd.aval(fwd.inputs[j]))
+            self.pushes.append(("var", j))
+        for p, r in enumerate(residuals):
             pos = positions.get(r)
             if pos is not None and pos >= n_vars:
                 self.sources.append(("extra", pos - n_vars))
+            elif r in carried_stack:
+                self.sources.append(("stack", carried_stack[r], 0 if pos is not None else 1))
             else:
-                self.sources.append(("stack", len(self.stack_avals)))
-                self.stack_avals.append(vjp.forward.aval(r))
+                self.sources.append(("stack", len(self.stack_avals), 0))
+                self.stack_avals.append(fwd.aval(r))
+                self.pushes.append(("residual", p))
 
     @staticmethod
     def of(body_graph, n_vars, extras_wrt):
@@ -180,7 +202,13 @@ class LoopVJP:
         return cache[key]
 
     def residuals(self, stacks, extras, k):
-        return [extras[j] if kind == "extra" else read_rows(stacks[j], k) for kind, j in self.sources]
+        return [extras[src[1]] if src[0] == "extra" else read_rows(stacks[src[1]], k + src[2] if src[2] else k)
+                for src in self.sources]
+
+    def stack_rows(self, bound):
+        """Rows of each stack for a loop of at most `bound` iterations (None: unbounded)."""
+        extra = [1 if kind == "var" else 0 for kind, _ in self.pushes]
+        return [None if bound is None else bound + e for e in extra]
 
 
 def _trip_bound(inputs, cond_graph, body_graph, n_vars, maximum_iterations):
@@ -256,18 +284,19 @@ def _int_scalar(value):
     return int(value)
 
 
-def _new_stacks(stack_avals, bound, exact):
-    """The initial stacks: static (bound, ...) zeros when the trip bound is known
+def _new_stacks(lv, bound, exact):
+    """The initial stacks: static (rows, ...) zeros when the trip bound is known
     (so every loop value has a static shape and the loop may compile whole to
     C), else empty stacks that grow.  Returns (stacks, static)."""
+    stack_avals, rows = lv.stack_avals, lv.stack_rows(bound)
     static = bound is not None and all(None not in a.shape for a in stack_avals)
     if static and not exact:
-        size = sum(bound * int(np.prod(a.shape, dtype=np.int64)) * a.dtype.np.itemsize for a in stack_avals)
+        size = sum(n * int(np.prod(a.shape, dtype=np.int64)) * a.dtype.np.itemsize for a, n in zip(stack_avals, rows))
         static = size <= STATIC_STACKS_MAX_BYTES
     if not static:
         return [_empty_stack(a) for a in stack_avals], False
-    return [bind(STACK_ALLOC, (), {"shape": (bound,) + tuple(a.shape), "dtype": a.dtype})
-            for a in stack_avals], True
+    return [bind(STACK_ALLOC, (), {"shape": (n,) + tuple(a.shape), "dtype": a.dtype})
+            for a, n in zip(stack_avals, rows)], True
 
 
 def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_iterations):
@@ -276,11 +305,14 @@ def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_it
     from .control_flow_ops import while_loop
     lv = LoopVJP.of(body_graph, n_vars, extras_wrt)
     bound, exact = _trip_bound(inputs, cond_graph, body_graph, n_vars, maximum_iterations)
-    stacks0, static = _new_stacks(lv.stack_avals, bound, exact)
+    stacks0, static = _new_stacks(lv, bound, exact)
     if static:
         maximum_iterations = bound  # a proven bound: the stacks hold every push
+    capacities = lv.stack_rows(maximum_iterations)
     init, extras = list(inputs[:n_vars]), list(inputs[n_vars:])
-    pushed = [i for i, (kind, _) in enumerate(lv.sources) if kind == "stack"]
+    count0 = convert_to_tensor(0)
+    stacks0 = [bind(STACK_PUSH, (s, count0, init[j]), {"capacity": cap}) if kind == "var" else s
+               for s, (kind, j), cap in zip(stacks0, lv.pushes, capacities)]
 
     def keep_cond(i, states, stacks):
         return replay(cond_graph, list(states) + extras)[0]
@@ -288,11 +320,12 @@ def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_it
     def keep_body(i, states, stacks):
         outs = replay(lv.forward, list(states) + extras)
         res = outs[n_vars:]
-        stacks = [bind(STACK_PUSH, (s, i, res[p]), {"capacity": maximum_iterations})
-                  for s, p in zip(stacks, pushed)]
-        return i + 1, outs[:n_vars], stacks
+        pushed = []
+        for s, (kind, p), cap in zip(stacks, lv.pushes, capacities):
+            row, value = (i + 1, outs[p]) if kind == "var" else (i, res[p])
+            pushed.append(bind(STACK_PUSH, (s, row, value), {"capacity": cap}))
+        return i + 1, outs[:n_vars], pushed
 
-    count0 = convert_to_tensor(0)
     count, finals, stacks = while_loop(keep_cond, keep_body, (count0, init, stacks0),
                                        maximum_iterations=maximum_iterations)
     return list(finals), count, list(stacks)

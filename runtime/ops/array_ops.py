@@ -5,7 +5,7 @@ import numpy as np
 from .. import devices, dtypes
 from .. import shape_rules as R
 from ..errors import InvalidArgumentError, arg_error, bad_shape_error, with_location
-from ..registry import Aval, bind, defprim, state
+from ..registry import PRIMITIVES, Aval, bind, defprim, state
 from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import complex_ops as C
 from . import math_ops as M
@@ -460,11 +460,36 @@ RANGE = defprim("range", lambda xp, start, limit, delta, dtype: xp.arange(start,
                 _range_rule, None)
 
 
+# Pure ops through which a traced value is known from graph constants (_traced_constant).
+_CONSTANT_THROUGH = {"getitem", "cast", "add", "sub", "mul", "floordiv", "neg", "maximum", "minimum", "reshape"}
+
+
+def _traced_constant(graph, ref_node, ref_index, depth=4):
+    """The NumPy value of a traced value that a few pure ops compute from graph
+    constants (tf.shape(x)[0] of a static x), else None."""
+    try:
+        node = graph._node_by_id(ref_node)
+    except (AttributeError, KeyError):
+        return None
+    if node.op == "const":
+        return node.attr["value"].obj._value
+    prim = PRIMITIVES.get(node.op)
+    if depth == 0 or node.op not in _CONSTANT_THROUGH or prim is None or prim.multiple_results or ref_index:
+        return None
+    values = [_traced_constant(graph, r.node, r.index, depth - 1) for r in node.inputs]
+    return None if any(v is None for v in values) else np.asarray(prim.impl(np, *values, **node.attr))
+
+
 def range_(start, limit=None, delta=1, dtype=None, name="range"):
-    """tf.range: [start, limit) in steps of delta; the dtype follows the arguments (int32 for ints)."""
+    """tf.range: [start, limit) in steps of delta; the dtype follows the arguments (int32 for ints).
+    Bounds known while tracing (tf.range(tf.shape(x)[0])) give a constant, of a static
+    length as TensorFlow's shape inference finds: a loop over it compiles whole."""
     if limit is None:
         start, limit = 0, start
     args = [convert_to_tensor(a) if isinstance(a, TensorBase) else a for a in (start, limit, delta)]
+    known = [_traced_constant(a.graph, a.node, a.index) if isinstance(a, SymbolicTensor) else a for a in args]
+    if all(k is not None for k in known):
+        args = [Tensor(k) if isinstance(a, SymbolicTensor) else a for a, k in zip(args, known)]
     if dtype is None:
         kinds = [a.dtype if isinstance(a, TensorBase) else convert_to_tensor(a).dtype for a in args]
         floats = [k for k in kinds if k.is_floating]

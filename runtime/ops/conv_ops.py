@@ -1,24 +1,38 @@
 """Convolution and pooling over NHWC images.
 
-One primitive pair carries all of it: `extract_patches` turns (N, H, W, C) into
-the windows (N, OH, OW, KH, KW, C) (a strided view, no copy, when unpadded) and
-`patches_grad` adds windows back onto an image (its transpose, col2im).  Then
-conv2d = tensordot(patches, filters), max_pool = reduce_max, avg_pool = sum /
-count, and every gradient, of any order, comes from those ops' own rules.
+A primitive pair carries pooling and the convolution variants: `extract_patches`
+turns (N, H, W, C) into the windows (N, OH, OW, KH, KW, C) (a strided view, no copy,
+when unpadded) and `patches_grad` adds windows back onto an image (its transpose,
+col2im).  max_pool = reduce_max, avg_pool = sum / count over the windows.
+
+conv2d is a primitive of its own (im2col, then one GEMM through NumPy's BLAS), so
+that its gradients can take the fast routes: the input gradient of a stride-1
+convolution is the correlation of the padded gradient with the flipped filters (one
+more conv2d: a GEMM over KH*KW*O, where the windows' route is a GEMM over only O
+into an image-sized (N*OH*OW, KH*KW*C) buffer, then col2im); strided ones take the
+windows' route; the filter gradient is im2col^T @ gradient.  All of it is made of
+primitives, so gradients of any order follow.
 """
+import threading
+
 import numpy as np
 
+from .. import blas_threads
 from ..errors import bad_shape_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
+from . import join_ops as J
 from . import linalg_ops as L
 from . import reduce_ops as RD
 
 
 def _out_size(size, k, stride, dilation, padding):
-    """Output length and (before, after) padding of one spatial axis."""
+    """Output length and (before, after) padding of one spatial axis; `padding` is
+    "SAME", "VALID" or this axis's explicit (before, after) pair."""
     span = (k - 1) * dilation + 1
+    if isinstance(padding, tuple):
+        return max((size + sum(padding) - span) // stride + 1, 0), padding
     if padding == "VALID":
         return max((size - span) // stride + 1, 0), (0, 0)
     out = -(-size // stride)
@@ -26,13 +40,19 @@ def _out_size(size, k, stride, dilation, padding):
     return out, (total // 2, total - total // 2)
 
 
-def _geometry(shape, ksize, strides, dilations, padding):
-    (oh, ph), (ow, pw) = (_out_size(shape[1 + i], ksize[i], strides[i], dilations[i], padding) for i in (0, 1))
+def geometry(shape, ksize, strides, dilations, padding):
+    """padding: "SAME", "VALID" or explicit ((top, bottom), (left, right))."""
+    (oh, ph), (ow, pw) = (_out_size(shape[1 + i], ksize[i], strides[i], dilations[i], _axis_pad(padding, i))
+                          for i in (0, 1))
     return oh, ow, ph, pw
 
 
-def _patches_impl(xp, x, ksize, strides, dilations, padding, pad_value):
-    oh, ow, ph, pw = _geometry(x.shape, ksize, strides, dilations, padding)
+def _axis_pad(padding, i):
+    return padding if isinstance(padding, str) else padding[i]
+
+
+def patches_view(xp, x, ksize, strides, dilations, padding, pad_value):
+    oh, ow, ph, pw = geometry(x.shape, ksize, strides, dilations, padding)
     if ph != (0, 0) or pw != (0, 0):
         x = xp.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=pad_value)
     sn, sh, sw, sc = x.strides
@@ -43,7 +63,7 @@ def _patches_impl(xp, x, ksize, strides, dilations, padding, pad_value):
 
 def _patches_grad_impl(xp, g, like, ksize, strides, dilations, padding, pad_value):
     n, h, w, c = like.shape
-    oh, ow, ph, pw = _geometry(like.shape, ksize, strides, dilations, padding)
+    oh, ow, ph, pw = geometry(like.shape, ksize, strides, dilations, padding)
     out = xp.zeros((n, h + sum(ph), w + sum(pw), c), dtype=g.dtype)
     for i in range(ksize[0]):
         r0 = i * dilations[0]
@@ -54,16 +74,16 @@ def _patches_grad_impl(xp, g, like, ksize, strides, dilations, padding, pad_valu
     return out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :]
 
 
-def _patches_rule(x, ksize, strides, dilations, padding, pad_value):
+def patches_rule(x, ksize, strides, dilations, padding, pad_value):
     if len(x.shape) != 4:
         raise ValueError(f"expects a rank-4 NHWC tensor, got shape {list(x.shape)}")
     n, h, w, c = x.shape
-    oh = None if h is None else _out_size(h, ksize[0], strides[0], dilations[0], padding)[0]
-    ow = None if w is None else _out_size(w, ksize[1], strides[1], dilations[1], padding)[0]
+    oh = None if h is None else _out_size(h, ksize[0], strides[0], dilations[0], _axis_pad(padding, 0))[0]
+    ow = None if w is None else _out_size(w, ksize[1], strides[1], dilations[1], _axis_pad(padding, 1))[0]
     return Aval((n, oh, ow, ksize[0], ksize[1], c), x.dtype)
 
 
-EXTRACT_PATCHES = defprim("extract_patches", _patches_impl, _patches_rule,
+EXTRACT_PATCHES = defprim("extract_patches", patches_view, patches_rule,
                           lambda g, out, x, **attrs: bind(PATCHES_GRAD, (g, x), attrs))
 # The transpose of extract_patches: windows summed back onto the image.  Its own transpose
 # is the linear part of extract_patches, which pads with zeros whatever the forward
@@ -72,6 +92,108 @@ PATCHES_GRAD = defprim("patches_grad", _patches_grad_impl,
                        lambda g, like, **attrs: Aval(like.shape, g.dtype),
                        lambda gg, out, g, like, **attrs: (
                            bind(EXTRACT_PATCHES, (gg,), dict(attrs, pad_value=0)), None))
+
+
+# --- conv2d: im2col + GEMM ---------------------------------------------------------------
+class _Scratch(threading.local):
+    """One im2col buffer per thread, reused by every conv2d call: a fresh array of that
+    size costs a page fault per page on first touch, more than its copy.  The rows are
+    consumed by the GEMM before the call returns (its output is a new array), so no
+    result ever aliases it; buffers over SCRATCH_LIMIT bytes are not kept."""
+    buf = None
+
+
+_SCRATCH = _Scratch()
+SCRATCH_LIMIT = 1 << 28
+
+
+def _rows(xp, windows, strides):
+    """(N, OH, OW, KH, KW, C) windows -> contiguous (N*OH*OW, KH*KW*C) rows."""
+    n, oh, ow, kh, kw, c = windows.shape
+    shape = (n * oh * ow, kh * kw * c)
+    if xp is not np or (kh * kw == 1 and strides == (1, 1)) or windows.nbytes > SCRATCH_LIMIT:
+        return windows.reshape(shape)  # 1x1, stride 1: already rows (a view of a C-order image)
+    buf = _SCRATCH.buf
+    if buf is None or buf.dtype != windows.dtype or buf.size < windows.size:
+        buf = _SCRATCH.buf = None  # let the old one go before the new one is made
+        buf = _SCRATCH.buf = np.empty(windows.size, windows.dtype)
+    rows = buf[:windows.size].reshape(windows.shape)
+    np.copyto(rows, windows)
+    return rows.reshape(shape)
+
+
+def _conv_impl(xp, x, w, strides, dilations, padding):
+    kh, kw, c, o = w.shape
+    windows = patches_view(xp, x, (kh, kw), strides, dilations, padding, 0)
+    n, oh, ow = windows.shape[:3]
+    rows, filters = _rows(xp, windows, strides), w.reshape(kh * kw * c, o)
+    if xp is np:  # the BLAS thread count for this GEMM's size, as matmul's
+        blas_threads.for_work(blas_threads.matmul_work(rows, filters))
+    y = xp.matmul(rows, filters)
+    return y.reshape(n, oh, ow, o)
+
+
+def _conv_rule(x, w, strides, dilations, padding):
+    if x.dtype is not w.dtype:
+        raise TypeError(f"dtypes {x.dtype.name} and {w.dtype.name} do not match")
+    if len(w.shape) != 4 or w.shape[0] is None or w.shape[1] is None:
+        raise ValueError(f"filters must be rank 4 (HWIO) with known height and width, got {list(w.shape)}")
+    n, oh, ow = patches_rule(x, w.shape[:2], strides, dilations, padding, 0).shape[:3]
+    return Aval((n, oh, ow, w.shape[3]), x.dtype)
+
+
+def _conv_vjp(g, out, x, w, strides, dilations, padding, needs=(True, True)):
+    ksize = tuple(w.shape.dims[:2])
+    attrs = {"ksize": ksize, "strides": strides, "dilations": dilations, "padding": padding, "pad_value": 0}
+    # `needs` (vjp_needs): the input of a first layer is data and needs no gradient.
+    return (conv_input_grad(g, x, w, attrs) if needs[0] else None,
+            _conv_filter_grad(g, x, w, attrs) if needs[1] else None)
+
+
+def flip_pads(x, attrs):
+    """The padding under which the correlation of the output gradient with the flipped
+    filters gives back the input's extent: (span - 1) minus the forward's padding, on
+    each side.  None when that route does not apply: strided, unknown spatial size, an
+    empty output (its size was clamped at 0) or a padding past span - 1 (cropping)."""
+    h, wd = x.shape.dims[1:3]
+    if attrs["strides"] != (1, 1) or h is None or wd is None:
+        return None
+    oh, ow, ph, pw = geometry(x.shape.dims, attrs["ksize"], (1, 1), attrs["dilations"], attrs["padding"])
+    if oh == 0 or ow == 0:
+        return None
+    spans = [(k - 1) * d for k, d in zip(attrs["ksize"], attrs["dilations"])]
+    pads = tuple((s - p[0], s - p[1]) for s, p in zip(spans, (ph, pw)))
+    return pads if min(min(p) for p in pads) >= 0 else None
+
+
+def conv_input_grad(g, x, w, attrs):
+    pads = flip_pads(x, attrs)
+    if pads is None:
+        windows = L.tensordot(g, w, [[3], [3]])  # (N, OH, OW, KH, KW, C)
+        return bind(PATCHES_GRAD, (windows, x), attrs)
+    flipped = A.transpose(J.reverse(w, [0, 1]), [0, 1, 3, 2])
+    return bind(CONV2D, (g, flipped), {"strides": (1, 1), "dilations": attrs["dilations"], "padding": pads})
+
+
+def _conv_filter_grad(g, x, w, attrs):
+    """dW[a, b, c, o] = sum over n, i, j of x_padded[n, i*s + a*d, j*s + b*d, c] g[n, i, j, o]:
+    itself a conv2d (so its im2col goes through the reused buffer) of the image as
+    (C, H, W, N) with the gradient as (OH, OW, N, O) filters, strides and dilations
+    swapped; its output can overhang (KH, KW) by the rows the forward's stride skipped."""
+    kh, kw, c, o = w.shape.dims
+    oh, ow = g.shape.dims[1:3]
+    if None in (oh, ow) or None in x.shape.dims[1:3]:
+        cols = A.reshape(bind(EXTRACT_PATCHES, (x,), attrs), [-1, kh * kw * c])
+        return A.reshape(L.matmul(cols, A.reshape(g, [-1, o]), transpose_a=True), [kh, kw, c, o])
+    _, _, ph, pw = geometry(x.shape.dims, (kh, kw), attrs["strides"], attrs["dilations"], attrs["padding"])
+    y = bind(CONV2D, (A.transpose(x, [3, 1, 2, 0]), A.transpose(g, [1, 2, 0, 3])),
+             {"strides": attrs["dilations"], "dilations": attrs["strides"], "padding": (ph, pw)})
+    if y.shape.dims[1:3] != (kh, kw):
+        y = y[:, :kh, :kw, :]
+    return A.transpose(y, [1, 2, 0, 3])
+
+
+CONV2D = defprim("conv2d", _conv_impl, _conv_rule, _conv_vjp, vjp_needs=True)
 
 
 # --- argument normalization --------------------------------------------------------------
@@ -140,10 +262,9 @@ def conv_operands(input, filters, data_format, op, channel_axis, layout):  # noq
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):  # noqa: A002
     cl = data_format != "NCHW"
     x, w = conv_operands(input, filters, data_format, "conv2d", 2, "HWIO")
-    ksize = (w.shape[0], w.shape[1])
-    patches = extract_patches(x, ksize, _pair(strides, "strides", "conv2d", cl),
-                              _pair(dilations, "dilations", "conv2d", cl), _padding(padding, "conv2d"))
-    return _back(L.tensordot(patches, w, 3), data_format)
+    attrs = {"strides": _pair(strides, "strides", "conv2d", cl),
+             "dilations": _pair(dilations, "dilations", "conv2d", cl), "padding": _padding(padding, "conv2d")}
+    return _back(bind(CONV2D, (x, w), attrs), data_format)
 
 
 def _pool(x, ksize, strides, padding, data_format, op):

@@ -3,17 +3,27 @@ conv2d_transpose, depthwise_conv2d, separable_conv2d and the 1-D pools.
 
 conv2d_transpose is conv2d's input gradient: the input's channels are spread
 back over the filter windows (a tensordot) and the windows summed onto an
-image of the output shape (patches_grad).  depthwise convolution is one einsum
-over the patches.  Gradients come from those ops' own rules.
+image of the output shape (patches_grad).  Gradients come from those ops' own rules.
+
+depthwise_conv2d is a primitive: a sum over the window's taps of the shifted
+image times each tap's (C, M) weights, accumulated in place (an einsum over the
+patches runs NumPy's generic loop, several times slower).  Its input gradient is
+a depthwise convolution of the gradient with the flipped filters (stride 1) or
+the windows summed back with patches_grad; the filter gradient a primitive of its
+own (one pass per tap: the product of patches and gradient is window-sized, and
+a compiled kernel reducing it over the leading axes is slow).  Their VJPs are made
+of these primitives, so gradients of any order follow.
 """
 from .. import dtypes
 from ..errors import with_location
-from ..registry import Aval, bind
+from ..registry import Aval, bind, defprim
 from ..tensor import TensorBase, convert_to_tensor
 from . import array_ops as A
 from . import conv_ops as C
+from . import join_ops as J
 from . import linalg_ops as L
 from . import math_ops as M
+from . import reduce_ops as RD
 
 
 def _one(v, name, op):
@@ -87,7 +97,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
     attrs = {"ksize": (w.shape[0], w.shape[1]), "strides": C._pair(strides, "strides", "conv2d_transpose", cl),
              "dilations": C._pair(dilations, "dilations", "conv2d_transpose", cl),
              "padding": C._padding(padding, "conv2d_transpose"), "pad_value": 0}
-    expect = C._patches_rule(Aval(like.shape.dims, like.dtype), **attrs).shape
+    expect = C.patches_rule(Aval(like.shape.dims, like.dtype), **attrs).shape
     if like.shape[3] not in (None, w.shape[2]) or any(
             a is not None and b is not None and a != b for a, b in zip(expect[1:3], y.shape.dims[1:3])):
         raise ValueError(with_location(
@@ -97,18 +107,102 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
     return C._back(bind(C.PATCHES_GRAD, (windows, like), attrs), data_format)
 
 
+def _depthwise_impl(xp, x, w, strides, dilations, padding):
+    kh, kw, c, m = w.shape
+    patches = C.patches_view(xp, x, (kh, kw), strides, dilations, padding, 0)  # a view
+    n, oh, ow = patches.shape[:3]
+    out = xp.empty((n, oh, ow, c, m), dtype=xp.result_type(x, w))
+    tmp = xp.empty_like(out)
+    for i in range(kh):
+        for j in range(kw):
+            xp.multiply(patches[:, :, :, i, j, :, None], w[i, j], out=tmp if i or j else out)
+            if i or j:
+                out += tmp
+    return out.reshape(n, oh, ow, c * m)
+
+
+def _depthwise_rule(x, w, strides, dilations, padding):
+    if x.dtype is not w.dtype:
+        raise TypeError(f"dtypes {x.dtype.name} and {w.dtype.name} do not match")
+    if len(w.shape) != 4 or None in w.shape:
+        raise ValueError(f"filters must be rank 4 (HW in multiplier) of known shape, got {list(w.shape)}")
+    n, oh, ow = C.patches_rule(x, w.shape[:2], strides, dilations, padding, 0).shape[:3]
+    return Aval((n, oh, ow, w.shape[2] * w.shape[3]), x.dtype)
+
+
+def _depthwise_vjp(g, out, x, w, strides, dilations, padding, needs=(True, True)):
+    attrs = {"ksize": tuple(w.shape.dims[:2]), "strides": strides, "dilations": dilations, "padding": padding,
+             "pad_value": 0}
+    # `needs` (vjp_needs): the input of a first layer is data and needs no gradient.
+    return (_depthwise_input_grad(g, x, w, attrs) if needs[0] else None,
+            _depthwise_filter_grad(x, g, w.shape.dims, attrs) if needs[1] else None)
+
+
+def _depthwise_input_grad(g, x, w, attrs):
+    kh, kw, c, m = w.shape.dims
+    pads = C.flip_pads(x, attrs)
+    if pads is None:
+        oh, ow = g.shape.dims[1:3]
+        windows = A.reshape(g, [-1, oh, ow, 1, 1, c, m]) * w  # (N, OH, OW, KH, KW, C, M)
+        return bind(C.PATCHES_GRAD, (_sum_multiplier(windows, m), x), attrs)
+    flipped = A.reshape(J.reverse(w, [0, 1]), [kh, kw, c * m, 1])
+    y = bind(DEPTHWISE, (g, flipped), {"strides": (1, 1), "dilations": attrs["dilations"], "padding": pads})
+    return _sum_multiplier(A.reshape(y, [-1, *x.shape.dims[1:3], c, m]), m)
+
+
+def _depthwise_filter_grad(x, g, wshape, attrs):
+    return bind(DEPTHWISE_FILTER_GRAD, (x, g), dict(attrs, multiplier=wshape[3]))
+
+
+def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value, multiplier):
+    patches = C.patches_view(xp, x, ksize, strides, dilations, padding, 0)  # a view
+    n, oh, ow, kh, kw, c = patches.shape
+    g5 = g.reshape(n, oh, ow, c, multiplier)
+    out = xp.empty((kh, kw, c, multiplier), dtype=g.dtype)
+    for i in range(kh):  # one pass per tap over the image, no window-sized product
+        for j in range(kw):
+            out[i, j] = xp.einsum("nhwc,nhwcm->cm", patches[:, :, :, i, j], g5)
+    return out
+
+
+def _filter_grad_rule(x, g, ksize, multiplier, **attrs):
+    return Aval((ksize[0], ksize[1], x.shape[3], multiplier), g.dtype)
+
+
+def _filter_grad_vjp(gw, out, x, g, ksize, strides, dilations, padding, pad_value, multiplier, needs=(True, True)):
+    # <filter_grad(x, g), gw> = <depthwise(x, gw), g>: both are linear in each operand.
+    attrs = {"ksize": ksize, "strides": strides, "dilations": dilations, "padding": padding, "pad_value": 0}
+    return (_depthwise_input_grad(g, x, gw, attrs) if needs[0] else None,
+            bind(DEPTHWISE, (x, gw), {"strides": strides, "dilations": dilations, "padding": padding})
+            if needs[1] else None)
+
+
+def _sum_multiplier(y, m):
+    """Sum the trailing depth-multiplier axis away."""
+    return A.squeeze(y, [-1]) if m == 1 else RD.reduce_sum(y, [-1])
+
+
+DEPTHWISE = defprim("depthwise_conv2d", _depthwise_impl, _depthwise_rule, _depthwise_vjp, vjp_needs=True)
+# The filter gradient: (x, gradient) -> (KH, KW, C, M); attrs those of extract_patches.
+DEPTHWISE_FILTER_GRAD = defprim("depthwise_filter_grad", _filter_grad_impl, _filter_grad_rule, _filter_grad_vjp,
+                                vjp_needs=True)
+
+
+def depthwise(x, w, strides, dilations, padding):
+    """The primitive on NHWC x and (KH, KW, C, M) w, attrs already normalized."""
+    x, w = convert_to_tensor(x), convert_to_tensor(w)
+    if None in x.shape.dims[1:]:
+        raise ValueError(with_location("depthwise_conv2d: the spatial and channel sizes must be known"))
+    return bind(DEPTHWISE, (x, w), {"strides": tuple(strides), "dilations": tuple(dilations), "padding": padding})
+
+
 def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None):  # noqa: A002
     """Each input channel convolved with its own M filters: (KH, KW, C, M) -> C * M channels."""
     cl = data_format != "NCHW"
     x, w = C.conv_operands(input, filter, data_format, "depthwise_conv2d", 2, "HW in multiplier")
-    patches = C.extract_patches(x, (w.shape[0], w.shape[1]), C._pair(strides, "strides", "depthwise_conv2d", cl),
-                                C._pair(dilations, "dilations", "depthwise_conv2d", cl),
-                                C._padding(padding, "depthwise_conv2d"))
-    out = L.einsum("nhwijc,ijcm->nhwcm", patches, w)
-    n, oh, ow, c, m = out.shape.dims
-    if oh is None or ow is None or c is None:
-        raise ValueError(with_location("depthwise_conv2d: the spatial and channel sizes must be known"))
-    return C._back(A.reshape(out, [-1, oh, ow, c * m]), data_format)
+    y = depthwise(x, w, C._pair(strides, "strides", "depthwise_conv2d", cl),
+                  C._pair(dilations, "dilations", "depthwise_conv2d", cl), C._padding(padding, "depthwise_conv2d"))
+    return C._back(y, data_format)
 
 
 def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding, data_format=None,  # noqa: A002

@@ -137,6 +137,12 @@ def _is_advanced(it):
 
 
 def getitem(x, index):
+    if type(index) is int and type(x) is Tensor:
+        # x[i] on an eager tensor (every step of a Python loop over time or batch):
+        # the rule's one check, on the array's shape.
+        shape = x._value.shape
+        if shape and -shape[0] <= index < shape[0]:
+            return bind(GETITEM, (x,), {"spec": (("i", index),)})
     x = convert_to_tensor(x)
     items = index if isinstance(index, tuple) else (index,)
     advanced = [i for i, it in enumerate(items) if _is_advanced(it)]

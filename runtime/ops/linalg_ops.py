@@ -5,17 +5,17 @@ from .. import blas_threads
 from .. import shape_rules as R
 from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
-from ..tensor import convert_to_tensor
+from ..tensor import Tensor, convert_to_tensor
 from . import complex_ops as C
 from . import math_ops as M
 
 
-def _mt(xp, a, flag):
-    return xp.swapaxes(a, -1, -2) if flag else a
-
-
 def _matmul_impl(xp, a, b, transpose_a, transpose_b):
-    a, b = _mt(xp, a, transpose_a), _mt(xp, b, transpose_b)
+    # The arrays' own swapaxes: xp.swapaxes goes through NumPy's Python-level dispatcher.
+    if transpose_a:
+        a = a.swapaxes(-1, -2)
+    if transpose_b:
+        b = b.swapaxes(-1, -2)
     if xp is np:
         blas_threads.for_work(blas_threads.matmul_work(a, b))
     return xp.matmul(a, b)
@@ -34,25 +34,37 @@ def _matmul_rule(a, b, transpose_a, transpose_b):
     return Aval(batch + (m, n), a.dtype)
 
 
-def _matmul_vjp(g, out, a, b, transpose_a, transpose_b):
+def _matmul_vjp(g, out, a, b, transpose_a, transpose_b, needs=(True, True)):
     # Complex: the products below are with the conjugates (the gradients' adjoints).
-    a, b = C.conj(a), C.conj(b)
-    if not transpose_a:
-        ga = matmul(g, b, transpose_b=not transpose_b)
-    else:
-        ga = matmul(b, g, transpose_a=transpose_b, transpose_b=True)
-    if not transpose_b:
-        gb = matmul(a, g, transpose_a=not transpose_a)
-    else:
-        gb = matmul(g, a, transpose_a=True, transpose_b=transpose_a)
+    ga = gb = None
+    if needs[0]:
+        b_ = C.conj(b)
+        if not transpose_a:
+            ga = matmul(g, b_, transpose_b=not transpose_b)
+        else:
+            ga = matmul(b_, g, transpose_a=transpose_b, transpose_b=True)
+    if needs[1]:
+        a_ = C.conj(a)
+        if not transpose_b:
+            gb = matmul(a_, g, transpose_a=not transpose_a)
+        else:
+            gb = matmul(g, a_, transpose_a=True, transpose_b=transpose_a)
     return ga, gb
 
 
-MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp)
+MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp, vjp_needs=True)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
+    if type(a) is Tensor and type(b) is Tensor and not (adjoint_a or adjoint_b):
+        # Eager 2-D operands of one real dtype: the checks of binary_args and of the rule
+        # on the arrays, without building the rule's Avals.
+        va, vb = a._value, b._value
+        sa, sb = va.shape, vb.shape
+        if len(sa) == 2 and len(sb) == 2 and va.dtype == vb.dtype and va.dtype.kind in "fiu" and \
+                sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]:
+            return bind(MATMUL, (a, b), {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)})
     a, b = M.binary_args(a, b, "matmul")
     a = C.conj(a) if adjoint_a else a
     b = C.conj(b) if adjoint_b else b

@@ -119,9 +119,16 @@ def _mod_impl(xp, x, y):
 
 ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g), rejects="b")
 SUB = _b("sub", lambda xp, x, y: xp.subtract(x, y), lambda g, out, x, y: (g, negative(g)), rejects="b")
-MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), lambda g, out, x, y: (g * C.conj(y), g * C.conj(x)))  # bool: logical and
-DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y),
-         lambda g, out, x, y: (g / C.conj(y), -(g * C.conj(out)) / C.conj(y)), rejects="b")
+def _mul_vjp(g, out, x, y, needs=(True, True)):
+    return (g * C.conj(y) if needs[0] else None), (g * C.conj(x) if needs[1] else None)
+
+
+def _div_vjp(g, out, x, y, needs=(True, True)):
+    return (g / C.conj(y) if needs[0] else None), (-(g * C.conj(out)) / C.conj(y) if needs[1] else None)
+
+
+MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), _mul_vjp, vjp_needs=True)  # bool: logical and
+DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y), _div_vjp, rejects="b", vjp_needs=True)
 FLOORDIV = _b("floordiv", _floordiv_impl, None, rejects="b")
 MOD = _b("mod", _mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))), rejects="b")
 POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp, rejects="b")
@@ -245,10 +252,15 @@ _STRING_BINARY = frozenset(("add", "equal", "not_equal"))
 
 
 def _binary(prim, x, y):
+    if type(x) is Tensor and type(y) is Tensor:
+        kind = x._value.dtype.kind
+        if kind in "fiu" and y._value.dtype == x._value.dtype:  # the checks below cannot fail
+            return bind(prim, (x, y), _NO_ATTRS)
     x, y = binary_args(x, y, prim.name)
-    if x.dtype is dtypes.string and prim.name not in _STRING_BINARY:
+    dtype = x.dtype
+    if dtype is dtypes.string and prim.name not in _STRING_BINARY:
         raise no_strings(prim.name, x)
-    if x.dtype.is_complex:
+    if dtype.is_complex:
         C.no_complex(prim.name, x)
     return bind(prim, (x, y), _NO_ATTRS)
 
@@ -264,6 +276,8 @@ def _unary(prim, x):
 
 
 def float_unary(prim, x):
+    if type(x) is Tensor and x._value.dtype.kind == "f":
+        return bind(prim, (x,), _NO_ATTRS)
     x = convert_to_tensor(x)
     if not (x.dtype.is_floating or (x.dtype.is_complex and prim.shape_rule is R.inexact)):
         if x.dtype.is_complex:  # TF: no complex kernel

@@ -54,7 +54,7 @@ def _arg_rule(x, axis, output_type):
 
 
 def _sum_impl(xp, x, axis, keepdims):
-    out = xp.sum(x, axis=axis, keepdims=keepdims)
+    out = x.sum(axis=axis, keepdims=keepdims)  # the method: xp.sum adds NumPy's dispatcher
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
 
 
@@ -118,9 +118,10 @@ def normalize_axes(axis, rank, op):
 
 def _reduce(prim, x, axis, keepdims):
     x = convert_to_tensor(x)
-    if x.dtype is dtypes.string:
+    dtype = x.dtype
+    if dtype is dtypes.string:
         raise no_strings(prim.name, x)
-    if x.dtype.is_complex:
+    if dtype.is_complex:
         C.no_complex(prim.name, x)
     axes = normalize_axes(axis, x.shape.rank, prim.name)
     return bind(prim, (x,), {"axis": axes, "keepdims": bool(keepdims)})

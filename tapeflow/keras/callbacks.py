@@ -5,6 +5,7 @@ import sys
 import time
 
 from tapeflow.distribute.collective import is_chief
+from tapeflow.keras.config import print_msg
 
 
 class Callback:
@@ -97,7 +98,9 @@ class ProgbarLogger(Callback):
         return self.stream or sys.stdout
 
     def on_train_begin(self, logs=None):
-        self.tty = hasattr(self._out(), "isatty") and self._out().isatty()
+        from tapeflow.keras import config
+        self.interactive = self.stream is not None or config.is_interactive_logging_enabled()
+        self.tty = self.interactive and hasattr(self._out(), "isatty") and self._out().isatty()
         self.epochs = self.params.get("epochs", 1)
         self.steps = self.params.get("steps")
 
@@ -124,6 +127,9 @@ class ProgbarLogger(Callback):
     def on_epoch_end(self, epoch, logs=None):
         seconds = time.time() - self.start
         text = f"{seconds:.0f}s - {format_logs(logs or {})}"
+        if not self.interactive:  # keras.config.disable_interactive_logging: to `logging`
+            print_msg(f"Epoch {epoch + 1}/{self.epochs} - {text}")
+            return
         if self.tty:
             self._out().write(f"\n{text}\n")
         else:
@@ -189,7 +195,7 @@ class EarlyStopping(Callback):
 
     def on_train_end(self, logs=None):
         if self.stopped_epoch and self.verbose and is_chief():
-            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+            print_msg(f"Epoch {self.stopped_epoch + 1}: early stopping")
         if self.restore_best_weights and self.best_weights is not None:
             self.model.set_weights(self.best_weights)
 
@@ -226,7 +232,7 @@ class ModelCheckpoint(Callback):
         self.model._write_weights(path)  # across MPI ranks: the chief writes, the others wait
         self.saved.append(path)
         if self.verbose and is_chief():
-            print(f"Epoch {epoch + 1}: saved weights to {path}")
+            print_msg(f"Epoch {epoch + 1}: saved weights to {path}")
 
 
 class LambdaCallback(Callback):

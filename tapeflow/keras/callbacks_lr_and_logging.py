@@ -12,6 +12,7 @@ import numpy as np
 
 from tapeflow.distribute.collective import is_chief
 from tapeflow.keras.callbacks import Callback, _monitor_mode
+from tapeflow.keras.config import print_msg
 
 
 def _get_lr(model):
@@ -58,7 +59,7 @@ class ReduceLROnPlateau(Callback):
         current = logs.get(self.monitor)
         if current is None:
             if is_chief():
-                print(f"ReduceLROnPlateau: the monitored value {self.monitor!r} is not in the logs; "
+                print_msg(f"ReduceLROnPlateau: the monitored value {self.monitor!r} is not in the logs; "
                       f"available: {sorted(logs)}")
             return
         if self.cooldown_counter > 0:
@@ -75,7 +76,7 @@ class ReduceLROnPlateau(Callback):
                     new = max(old * self.factor, self.min_lr)
                     _set_lr(self.model, new, "ReduceLROnPlateau")
                     if self.verbose and is_chief():
-                        print(f"Epoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
+                        print_msg(f"Epoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}.")
                     self.cooldown_counter = self.cooldown
                     self.wait = 0
 
@@ -99,7 +100,7 @@ class LearningRateScheduler(Callback):
             raise ValueError(f"LearningRateScheduler: the schedule returned {new} for epoch {epoch}")
         _set_lr(self.model, new, "LearningRateScheduler")
         if self.verbose and is_chief():
-            print(f"Epoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}.")
+            print_msg(f"Epoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}.")
 
     def on_epoch_end(self, epoch, logs=None):
         if logs is not None:
@@ -165,7 +166,7 @@ class TerminateOnNaN(Callback):
         loss = (logs or {}).get("loss")
         if loss is not None and not math.isfinite(float(np.asarray(loss))):
             if is_chief():
-                print(f"Batch {batch}: Invalid loss, terminating training")
+                print_msg(f"Batch {batch}: Invalid loss, terminating training")
             self.model.stop_training = True
 
 

@@ -29,7 +29,11 @@ class Progbar:
                 self._values[name] = [total + value * steps, count + steps]
         self._seen_so_far = current
         now = time.time()
-        if self.verbose == 1 and (finalize or now - self._last_update >= self.interval):
+        from tapeflow.keras import config
+        if self.verbose and not config.is_interactive_logging_enabled():  # to `logging`, once per bar
+            if finalize:
+                config.print_msg(self._line(current))
+        elif self.verbose == 1 and (finalize or now - self._last_update >= self.interval):
             self.stream.write("\r" + self._line(current) + ("\n" if finalize else ""))
             self.stream.flush()
             self._last_update = now

@@ -13,6 +13,7 @@ import tapeflow
 from tapeflow.keras import callbacks as callbacks_mod
 from tapeflow.keras import distributed
 from tapeflow.keras import compile_utils
+from tapeflow.keras import config as keras_config
 from tapeflow.keras import losses as losses_mod
 from tapeflow.keras import metrics as metrics_mod
 from tapeflow.keras import optimizers as optimizers_mod
@@ -353,6 +354,7 @@ class Trainer:
     def _fit(self, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
              class_weight, sample_weight, initial_epoch, steps_per_epoch, validation_batch_size):
         strategy = distributed.strategy_of(self)
+        epochs, steps_per_epoch = keras_config.limited(epochs, steps_per_epoch)
         if validation_split and validation_data is None:
             x, y, sample_weight, validation_data = _split(x, y, sample_weight, validation_split)
         data = _batches(x, y, sample_weight, batch_size, shuffle)
@@ -419,13 +421,14 @@ class Trainer:
         strategy = distributed.strategy_of(self)
         verbose = distributed.chief_verbose(strategy, verbose)
         data = distributed.shard(_batches(x, y, sample_weight, batch_size, shuffle=False), x, strategy)
+        _, steps = keras_config.limited(None, steps)
         cb = callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
         self.reset_metrics()
         cb.on_test_begin()
         logs = self._run_steps(strategy, data, steps, "test", cb.on_test_batch_begin, cb.on_test_batch_end)
         cb.on_test_end(logs)
         if verbose and verbose != "auto":
-            print(callbacks_mod.format_logs(logs))
+            keras_config.print_msg(callbacks_mod.format_logs(logs))
         if return_dict:
             return logs
         return _flat_logs(logs, self.metrics_names)

@@ -12,6 +12,8 @@ import os
 
 import numpy as np
 
+from tapeflow.keras.config import print_msg
+
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 _INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
 
@@ -61,7 +63,7 @@ def index_directory(directory, labels, formats, class_names=None, shuffle=True, 
                              f"directory {directory}.")
         class_names = [str(label) for label in sorted(set(labels))]
     if verbose:
-        print(f"Found {len(filenames)} files." if labels is None else
+        print_msg(f"Found {len(filenames)} files." if labels is None else
               f"Found {len(filenames)} files belonging to {len(class_names)} classes.")
     paths = [os.path.join(directory, f) for f in filenames]
     if shuffle:
@@ -98,10 +100,10 @@ def _split(paths, labels, validation_split, subset):
         return paths, labels
     n_val = int(validation_split * len(paths))
     if subset == "training":
-        print(f"Using {len(paths) - n_val} files for training.")
+        print_msg(f"Using {len(paths) - n_val} files for training.")
         keep = slice(None, -n_val)
     else:
-        print(f"Using {n_val} files for validation.")
+        print_msg(f"Using {n_val} files for validation.")
         keep = slice(-n_val, None)
     return paths[keep], None if labels is None else labels[keep]
 

@@ -5,7 +5,7 @@ names for a multiple-results primitive); `e` is the builder.GraphEmitter (e.op
 appends an ONNX node, e.const / e.ints make initializers, e.aval(ref) gives an
 input's static shape and dtype, e.fail raises the export error naming the op
 and the user's line).  Composites (softmax, layer and batch normalization,
-conv2d = extract_patches + einsum, pooling = extract_patches + reduce) need no
+pooling = extract_patches + reduce) need no
 row: their primitives are exported.  A primitive without a row is reported by
 the builder as having no ONNX mapping.
 """
@@ -326,8 +326,8 @@ def _extract_patches(e, node, x, ksize, strides, dilations, padding, pad_value):
     _, oh, ow, kh, kw, _ = node.avals[0].shape
     if None in (h, w, oh, ow):
         e.fail("makes image patches of unknown height or width; export with known spatial dims")
-    from tapeflow.runtime.ops.conv_ops import _geometry
-    _, _, ph, pw = _geometry((0, h, w, c), ksize, strides, dilations, padding)
+    from tapeflow.runtime.ops.conv_ops import geometry
+    _, _, ph, pw = geometry((0, h, w, c), ksize, strides, dilations, padding)
     if ph != (0, 0) or pw != (0, 0):
         pads = [0, ph[0], pw[0], 0, 0, ph[1], pw[1], 0]
         x = e.op("Pad", [x, e.ints(pads), e.const(np.asarray(pad_value, _dtype_of(e, node).np))], mode="constant")
@@ -341,6 +341,28 @@ def _extract_patches(e, node, x, ksize, strides, dilations, padding, pad_value):
             windows.append(e.op("Unsqueeze", [win, e.ints([3])]))
     stacked = e.op("Concat", windows, axis=3) if len(windows) > 1 else windows[0]
     return e.op("Reshape", [stacked, e.ints([0, 0, 0, kh, kw, c])])
+
+
+def _conv2d(e, node, x, w, strides, dilations, padding, depthwise=False):
+    """NHWC / HWIO conv2d as ONNX Conv (NCHW / OIHW) between two transposes.  Depthwise
+    (HW C M filters): a Conv of C groups, output channel c * M + m as TensorFlow's."""
+    _, h, wd, c = e.aval(node.inputs[0]).shape
+    kh, kw, _, m = e.aval(node.inputs[1]).shape
+    if None in (h, wd):
+        e.fail("convolves an image of unknown height or width; export with known spatial dims")
+    from tapeflow.runtime.ops.conv_ops import geometry
+    _, _, ph, pw = geometry((0, h, wd, c), (kh, kw), strides, dilations, padding)
+    if depthwise:
+        w = e.op("Reshape", [e.op("Transpose", [w], perm=[2, 3, 0, 1]), e.ints([c * m, 1, kh, kw])])
+    else:
+        w = e.op("Transpose", [w], perm=[3, 2, 0, 1])
+    y = e.op("Conv", [e.op("Transpose", [x], perm=[0, 3, 1, 2]), w], strides=list(strides),
+             dilations=list(dilations), pads=[ph[0], pw[0], ph[1], pw[1]], group=c if depthwise else 1)
+    return e.op("Transpose", [y], perm=[0, 2, 3, 1])
+
+
+def _depthwise_conv2d(e, node, x, w, **attrs):
+    return _conv2d(e, node, x, w, depthwise=True, **attrs)
 
 
 LOWERINGS = {
@@ -383,5 +405,6 @@ LOWERINGS = {
     "concat": _concat, "split": _split, "pad": _pad, "where_indices": _where_indices,
     "top_k_indices": _top_k_indices,
     # images: conv2d and pooling are built on it
-    "extract_patches": _extract_patches,
+    "extract_patches": _extract_patches, "conv2d": _conv2d,
+    "depthwise_conv2d": _depthwise_conv2d,
 }

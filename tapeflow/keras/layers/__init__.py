@@ -1,5 +1,6 @@
 """keras.layers: the layer classes and the merge functions."""
 from tapeflow.keras.layers.base import Layer  # noqa: F401
+from tapeflow.keras.input_spec import InputSpec  # noqa: F401
 from tapeflow.keras.layers.augmentation import (  # noqa: F401
     RandomBrightness, RandomContrast, RandomCrop, RandomFlip,
 )

@@ -8,6 +8,7 @@ from collections import defaultdict
 
 from tapeflow.keras import functional, initializers, regularizers
 from tapeflow.keras.variables import Variable as KerasVariable
+from tapeflow.keras.input_spec import assert_input_compatibility
 from tapeflow.keras.layers import keras_mask
 from tapeflow.module import Module
 from tapeflow.runtime import dtypes, nest
@@ -135,6 +136,7 @@ class Layer(Module):
 
     _is_input_layer = False
     _allow_non_tensor_positional_args = False  # Keras 3: positional arguments are tensors
+    input_spec = None  # an InputSpec (or a nest of them) checked before every call
     # Keras masking: a layer that supports masking passes its input's mask (through
     # compute_mask) on to its outputs; the others drop it.
     supports_masking = False
@@ -390,6 +392,8 @@ class Layer(Module):
             args = (kwargs.pop("inputs"),)
         if not self._allow_non_tensor_positional_args:
             _check_positional_tensors(args)
+        if self.input_spec is not None and args:  # Keras checks before building, eagerly and symbolically
+            assert_input_compatibility(self.input_spec, args[0], self.name)
         if functional.contains_keras_tensor(args, kwargs):
             return functional.call_symbolically(self, self._call_concrete, args, kwargs)
         return self._call_concrete(*args, **kwargs)

@@ -4,13 +4,13 @@ the NHWC patch primitives (runtime/ops/conv_ops.py):
   Conv2DTranspose   the adjoint of conv2d: windows of x @ kernel^T summed back
                     onto the output image with `patches_grad` (no kernel flip:
                     it is exactly conv2d's input gradient);
-  DepthwiseConv2D   patches times the kernel, summed over the window only."""
+  DepthwiseConv2D   the depthwise_conv2d primitive (runtime/ops/conv_variants.py)."""
 import tapeflow as tf
 from tapeflow.keras import activations, initializers, regularizers
 from tapeflow.keras.layers.base import Layer
 from tapeflow.keras.layers.conv import require_channels_last, _pair, _padding
 from tapeflow.runtime.errors import with_location
-from tapeflow.runtime.ops import conv_ops
+from tapeflow.runtime.ops import conv_ops, conv_variants
 from tapeflow.runtime.registry import bind
 
 
@@ -173,21 +173,13 @@ class DepthwiseConv2D(_ConvBase):
         self._add_bias(c * self.depth_multiplier)
 
     def call(self, inputs):
-        return self._finish(_depthwise(inputs, self.depthwise_kernel, self.strides, self.dilation_rate,
-                                       self.padding))
+        return self._finish(conv_variants.depthwise(inputs, self.depthwise_kernel, self.strides,
+                                                    self.dilation_rate, self.padding))
 
     def get_config(self):
         config = super().get_config()
         del config["filters"]
         return {**config, "depth_multiplier": self.depth_multiplier}
-
-
-def _depthwise(x, kernel, strides, dilations, padding):
-    patches = conv_ops.extract_patches(x, tuple(kernel.shape.dims[:2]), strides, dilations, padding)
-    # (N, OH, OW, kh, kw, C, 1) * (kh, kw, C, M) summed over the window -> (N, OH, OW, C, M)
-    y = tf.reduce_sum(tf.expand_dims(patches, -1) * kernel, axis=[3, 4])
-    _, oh, ow, c, m = y.shape.dims
-    return tf.reshape(y, [-1, oh, ow, c * m])
 
 
 class SeparableConv2D(_ConvBase):
@@ -215,7 +207,7 @@ class SeparableConv2D(_ConvBase):
         return {**super().get_config(), "depth_multiplier": self.depth_multiplier}
 
     def call(self, inputs):
-        y = _depthwise(inputs, self.depthwise_kernel, self.strides, self.dilation_rate, self.padding)
+        y = conv_variants.depthwise(inputs, self.depthwise_kernel, self.strides, self.dilation_rate, self.padding)
         return self._finish(tf.nn.conv2d(y, self.pointwise_kernel, strides=1, padding="VALID"))
 
 
@@ -243,8 +235,8 @@ class DepthwiseConv1D(DepthwiseConv2D):
         self._add_bias(c * self.depth_multiplier)
 
     def call(self, inputs):
-        y = _depthwise(_rows(self, inputs), tf.expand_dims(self.depthwise_kernel, 0), self.strides,
-                       self.dilation_rate, self.padding)
+        y = conv_variants.depthwise(_rows(self, inputs), tf.expand_dims(self.depthwise_kernel, 0), self.strides,
+                                    self.dilation_rate, self.padding)
         return self._finish(tf.squeeze(y, 1))
 
 
@@ -267,8 +259,8 @@ class SeparableConv1D(SeparableConv2D):
         self._add_bias(self.filters)
 
     def call(self, inputs):
-        y = _depthwise(_rows(self, inputs), tf.expand_dims(self.depthwise_kernel, 0), self.strides,
-                       self.dilation_rate, self.padding)
+        y = conv_variants.depthwise(_rows(self, inputs), tf.expand_dims(self.depthwise_kernel, 0), self.strides,
+                                    self.dilation_rate, self.padding)
         y = tf.nn.conv2d(y, tf.expand_dims(self.pointwise_kernel, 0), strides=1, padding="VALID")
         return self._finish(tf.squeeze(y, 1))
 
