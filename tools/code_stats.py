@@ -19,12 +19,13 @@ LIBRARY = ("runtime", "compiler", "tracer", "tapeflow")
 FILE_LIMIT = 500
 
 BUDGETS = {  # ceilings, with room for the work in flight; the figures when they were set in the comment
-    "lines runtime": 10400,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
+    "lines runtime": 10550,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
                                  # binomial/Poisson/gamma samplers (TensorFlow's rejection loops, philox_samplers.py);
                                  # 9,069 with issue 11's complex dtypes, tf.signal FFTs and svd u/v gradients (9,119 with #16);
                                  # 9,932 with the TF ops programs reach for (trig, sequence/shape ops, qr/eigh, erf
                                  # family, the dtype refusals of TF's kernels); 10,225 with issue 15's conv2d and
-                                 # depthwise primitives (flipped-filter input gradients, the reused im2col buffer)
+                                 # depthwise primitives (flipped-filter input gradients, the reused im2col buffer);
+                                 # 10,474 with issue 15's BLAS thread policy under contention (runtime/blas_threads.py)
     "lines compiler": 5650,      # 4,624; 5,570 with the tiered start (background compiles, cache lookup without compiling)
     "lines tracer": 6400,        # 5,196; 6,280 with issue 15's conversion cache and the loop gradients' recomputed
                                  # residuals and carried stacks (the RNN's peak memory 3.9x -> 1.03x NumPy's)
