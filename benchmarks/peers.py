@@ -6,39 +6,12 @@ TensorFlow runs the workload's own TF-API program (workloads.py), unchanged.
 JAX and PyTorch get the same math written in their APIs below, one function per
 workload name, with the same inputs and starting state.
 """
-import importlib
-import os
-
 import numpy as np
 
 from workloads import MLP_LR, Program, tf_api_program
 
-PEER_MODULES = {"tensorflow": "tensorflow", "jax": "jax", "torch": "torch"}
-
-
-def quiet_imports():
-    """Keep TensorFlow's and XLA's start-up chatter out of the report's output."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-
-
-def load(names=None, threads=None):
-    """{name: module} of the peers that import (all by default, or `names`);
-    `threads` limits their thread pools (before they run any op)."""
-    quiet_imports()
-    loaded = {}
-    for name in names if names is not None else PEER_MODULES:
-        try:
-            loaded[name] = importlib.import_module(PEER_MODULES[name])
-        except Exception:  # not installed, or broken: that peer is simply absent
-            continue
-    if threads:
-        if "torch" in loaded:
-            loaded["torch"].set_num_threads(threads)
-            loaded["torch"].set_num_interop_threads(1)
-        if "tensorflow" in loaded:
-            loaded["tensorflow"].config.threading.set_intra_op_parallelism_threads(threads)
-            loaded["tensorflow"].config.threading.set_inter_op_parallelism_threads(1)
-    return loaded
+# loading the peers (and their thread settings) is shared with tapeflow.benchmark.compare
+from tapeflow.benchmark.peers import load, thread_settings as threads, versions  # noqa: E402,F401
 
 
 def variants(peers):
@@ -54,24 +27,6 @@ def variants(peers):
     if "torch" in peers:
         out.append(("torch eager", lambda w, quick: torch_program(w, quick, compiled=False)))
         out.append(("torch.compile", lambda w, quick: torch_program(w, quick, compiled=True)))
-    return out
-
-
-def versions(peers):
-    return {name: getattr(module, "__version__", "?") for name, module in peers.items()}
-
-
-def threads(peers):
-    """Thread settings each peer reports."""
-    out = {}
-    if "torch" in peers:
-        out["torch.get_num_threads()"] = peers["torch"].get_num_threads()
-    if "tensorflow" in peers:
-        cfg = peers["tensorflow"].config.threading
-        out["tf intra/inter op threads"] = f"{cfg.get_intra_op_parallelism_threads()}/" \
-                                           f"{cfg.get_inter_op_parallelism_threads()} (0: all cores)"
-    if "jax" in peers:
-        out["jax devices"] = ", ".join(str(d) for d in peers["jax"].devices())
     return out
 
 

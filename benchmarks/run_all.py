@@ -2,7 +2,7 @@
 
     python benchmarks/run_all.py [--quick] [--no-peers] [--only gelu,collatz]
                                  [--budget SECONDS] [--out benchmarks/results.md] [--no-scripts]
-                                 [--threads N]
+                                 [--threads N] [--contention [--before] [--rounds N]]
 
 For each workload of workloads.py: NumPy (the reference), tapeflow eager,
 tapeflow graph (tapeflow.function) and, when installed, the peers of peers.py,
@@ -12,6 +12,12 @@ the compile latency of the MLP step in fresh processes (cold and warm caches),
 and the standalone scripts (eager_overhead.py, compiled_kernels.py, function_overhead.py, random_draws.py,
 conv_step.py).  Writes
 the results table (markdown) and, with matplotlib, a chart next to it.
+
+--contention runs contention.py instead: each compiled workload (and the CNN
+training step) alone, two processes at once, and next to a spinning
+competitor, printing the slowdown ratios (tf.function / JAX jit too unless
+--no-peers; --before adds tapeflow as it was before: BLAS always threaded,
+static OpenMP shares).
 """
 import argparse
 import json
@@ -241,6 +247,10 @@ def parse(argv):
     p.add_argument("--no-scripts", action="store_true", help="skip the standalone scripts")
     p.add_argument("--threads", type=int, default=None,
                    help="limit every library's thread pools to N (default: each library's own, all cores)")
+    p.add_argument("--contention", action="store_true",
+                   help="slowdowns alone / two processes at once / next to a busy competitor (contention.py)")
+    p.add_argument("--before", action="store_true", help="with --contention: also tapeflow as before the fix")
+    p.add_argument("--rounds", type=int, default=1, help="with --contention: repetitions (median ratio)")
     p.add_argument("--latency-child", help=argparse.SUPPRESS)
     p.add_argument("--memory-child", help=argparse.SUPPRESS)
     return p.parse_args(argv)
@@ -257,12 +267,16 @@ def main(argv=None):
     # The timed rows are of the C path: each compile finishes before its first call
     # (the latency children are given TAPEFLOW_TIERED themselves).
     os.environ["TAPEFLOW_TIERED"] = "0"
+    only = {n.strip() for n in opts.only.split(",") if n.strip()}
+    if opts.contention:
+        import contention
+        rows = contention.run(only, opts.quick, opts.budget, opts.rounds, not opts.no_peers, opts.before)
+        return contention.failed(rows)
     started = time.perf_counter()
     budget = opts.budget if opts.budget is not None else (1.0 if opts.quick else 6.0)
     import peers as P
     loaded = {} if opts.no_peers else P.load(threads=THREADS)
     variants = own_variants() + P.variants(loaded)
-    only = {n.strip() for n in opts.only.split(",") if n.strip()}
     env = environment(P.versions(loaded))
     env["threads"].update(P.threads(loaded))
     rows = []

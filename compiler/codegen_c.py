@@ -28,14 +28,43 @@ from .op_groups import COSTLY, EXTREMA
 from .passes.column_reductions import has_column_reductions
 from .passes.fusion import classify
 
-# Elements below which a kernel runs on one thread.  Trap: right after a BLAS
-# call (matmul) OpenBLAS's threads keep spinning for a while, and a two-thread
-# kernel of a few hundred KB waits on them: the MLP step's 200K-element SGD
-# update took 560 us with threads from 2**16 up, 26 us alone; a conv net's
-# 0.5M-element relu after its im2col matmul made the compiled net slower than
-# eager until 2**20.  Memory-bound kernels that small gain little from a second
-# core anyway; GELU and softmax on millions of elements still use both.
-PARALLEL_MIN = 1 << 20
+# Work (elements x cost per element) below which a kernel runs on one thread;
+# a cheap op costs 1, a COSTLY one (a libm call, a division) 1 + COSTLY_WEIGHT.
+# Trap: right after a BLAS call (matmul) OpenBLAS's threads keep spinning for a
+# while, and a two-thread kernel of a few hundred KB waits on them: the MLP
+# step's 200K-element SGD update took 560 us with threads from 2**16 up, 26 us
+# alone; a conv net's 0.5M-element relu after its im2col matmul made the
+# compiled net slower than eager until 2**20.  On a busy machine a thread team
+# costs a wake-up and a barrier that wait for a descheduled thread: a 2**20
+# element x*a+b (0.1-0.5 ms of memory traffic) went 10-50x slower with a second
+# process on the cores, so memory-bound kernels need 2**22 elements; GELU
+# (tanh) and softmax (exp, div) of a million elements still use every core.
+PARALLEL_MIN = 1 << 22
+COSTLY_WEIGHT = 3
+
+
+def parallel_min_elements(members):
+    """Elements from which a kernel of these member nodes runs on a thread team."""
+    costly = sum(1 for n in members if n.op in COSTLY)
+    return max(1, PARALLEL_MIN // (1 + COSTLY_WEIGHT * costly))
+
+
+# Threads take chunks of CHUNK elements (whole rows, or column blocks) as they
+# come free (schedule(dynamic)), not one fixed share each: on a busy machine a
+# descheduled thread then delays a kernel by one chunk, not by its half of the
+# work (a static 2-thread 1M-element kernel went 0.1 ms -> 5 ms per call with
+# a second process on the cores).  Each element is still computed whole by one
+# thread and nothing is summed across threads (only the error flags are
+# OR-ed), so results stay bit for bit the same whatever thread took a chunk.
+CHUNK = 1 << 14
+SCHEDULE = "dynamic"  # "static": one fixed share per thread, as before (benchmarks/contention.py --before)
+
+
+def schedule(chunk):
+    """The OpenMP schedule clause of a loop whose threads take `chunk` iterations at a time."""
+    return "schedule(static)" if SCHEDULE == "static" else f"schedule(dynamic, {chunk})"
+
+
 SCRATCH_MAX = 1 << 14  # row length up to which costly values are kept in a per-row buffer
 # ops worth keeping in a row buffer when several loops of a row need them
 
@@ -219,14 +248,16 @@ class FusedRenderer:
             lines.append("  if (C == 0 && R > 0) return 2;")
         threads = f" num_threads({self.threads})" if self.threads else ""
         total = _prod(space)
-        small = total is not None and total < PARALLEL_MIN  # no thread team (nor its outlined code)
+        least = parallel_min_elements(self.members)
+        small = total is not None and total < least  # no thread team (nor its outlined code)
         if flat:
             simd = "" if self.err else " simd"
             red = " reduction(|:err)" if self.err else ""
             if small:
                 lines.append(f"  #pragma omp{simd}" if simd else "")
             else:
-                lines.append(f"  #pragma omp parallel for{simd} if(C >= {PARALLEL_MIN}) schedule(static){red}{threads}")
+                lines.append(f"  #pragma omp parallel for{simd} if(C >= {least}) "
+                             f"{schedule(CHUNK)}{red}{threads}")
             lines.append("  for (int64_t c = 0; c < C; c++) {")
             lines.append("    const int64_t r = 0;")
             lines += self._loop_body(self._loop_nodes([o.node for o in body.outputs]), "    ", stores=True)
@@ -234,8 +265,8 @@ class FusedRenderer:
         else:
             red = " reduction(|:err)" if self.err else ""
             if not small:
-                lines.append(f"  #pragma omp parallel for if(R > 1 && R * C >= {PARALLEL_MIN}) schedule(static)"
-                             f"{red}{threads}")
+                lines.append(f"  #pragma omp parallel for if(R > 1 && R * C >= {least}) "
+                             f"{schedule(f'C >= {CHUNK} ? 1 : {CHUNK} / (C > 0 ? C : 1)')}{red}{threads}")
             lines.append("  for (int64_t r = 0; r < R; r++) {")
             lines += self._row_body("    ")
             lines.append("  }")

@@ -16,7 +16,7 @@ so that the executor re-runs the node through NumPy, which raises.
 """
 from . import c_templates as T
 from .op_groups import EXTREMA
-from .codegen_c import PARALLEL_MIN, KernelSpec, FusedRenderer, _prod
+from .codegen_c import KernelSpec, FusedRenderer, _prod, parallel_min_elements, schedule
 
 COL_BLOCK = 256
 
@@ -31,8 +31,8 @@ class ColumnRenderer(FusedRenderer):
             lines.append("  if (R == 0 && C > 0) return 2;")
         threads = f" num_threads({self.threads})" if self.threads else ""
         red = " reduction(|:err)" if self.err else ""
-        if _prod(space) >= PARALLEL_MIN:
-            lines.append(f"  #pragma omp parallel for schedule(static){red}{threads}")
+        if _prod(space) >= parallel_min_elements(self.members):
+            lines.append(f"  #pragma omp parallel for {schedule(1)}{red}{threads}")  # a column block at a time
         lines.append(f"  for (int64_t cb = 0; cb < C; cb += {COL_BLOCK}) {{")
         lines.append(f"    const int64_t cn = C - cb < {COL_BLOCK} ? C - cb : {COL_BLOCK};")
         for n in reds:

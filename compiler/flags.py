@@ -9,12 +9,14 @@ environment when it is first needed; the Python API below overrides it.
 | TAPEFLOW_CFLAGS           | compiler.set_flag("cflags", "...")  | extra C compiler flags, appended |
 | TAPEFLOW_CACHE_DIR        | compiler.set_flag("cache_dir", p)   | where generated C and binaries are cached (default $XDG_CACHE_HOME/tapeflow or ~/.cache/tapeflow) |
 | TAPEFLOW_NO_C             | compiler.set_flag("no_c", 1)        | never generate C: fused kernels run through NumPy |
-| TAPEFLOW_NUM_THREADS      | compiler.set_flag("num_threads", n) | OpenMP threads for large kernels (default: all cores; 1 disables) |
+| TAPEFLOW_NUM_THREADS      | compiler.set_flag("num_threads", n) | threads of large OpenMP kernels and of large BLAS calls (runtime/blas_threads.py; default: all cores; 1 disables) |
 | TAPEFLOW_DUMP_C           | compiler.set_flag("dump_c", 1)      | print each generated C translation unit and Python executor |
 | TAPEFLOW_TIERED           | compiler.set_flag("tiered", 0)      | on by default: a graph whose C is not in the cache runs through NumPy while it compiles in the background; 0 waits for the compile |
 """
 import contextlib
 import os
+
+from tapeflow.runtime import blas_threads
 
 _ENV = {
     "disable_passes": "TAPEFLOW_DISABLE_PASSES",
@@ -91,3 +93,8 @@ def flags(**values):
     finally:
         for k, v in saved.items():
             set_flag(k, v)
+
+
+# BLAS and the OpenMP kernels agree on threads: one flag caps both.
+blas_threads.limit_source = lambda: get_flag("num_threads")
+

@@ -59,3 +59,21 @@ def test_run_all_writes_the_table(tmp_path):
 def _have_matplotlib():
     from tapeflow.benchmark import plot
     return plot.have_matplotlib()
+
+
+def test_contention_prints_a_slowdown_per_phase(capsys):
+    """run_all.py --contention: the compiled call alone, two at once, next to a spinner."""
+    code = run_all.main(["--contention", "--quick", "--no-peers", "--only", "call_overhead", "--budget", "0.1"])
+    assert code == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| call_overhead |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "tapeflow graph" and float(cells[2]) > 0
+    for cell in cells[3:]:
+        assert float(cell.split("x")[0]) > 0
+
+
+def test_the_contention_cnn_step_learns():
+    import contention
+    step, args = contention.cnn_program(tapeflow, quick=True)
+    losses = [float(step(*args)) for _ in range(4)]
+    assert all(b < a for a, b in zip(losses, losses[1:])), losses

@@ -17,6 +17,7 @@ import threading
 
 import numpy as np
 
+from .. import blas_threads
 from ..errors import bad_shape_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
@@ -125,7 +126,10 @@ def _conv_impl(xp, x, w, strides, dilations, padding):
     kh, kw, c, o = w.shape
     windows = patches_view(xp, x, (kh, kw), strides, dilations, padding, 0)
     n, oh, ow = windows.shape[:3]
-    y = xp.matmul(_rows(xp, windows, strides), w.reshape(kh * kw * c, o))
+    rows, filters = _rows(xp, windows, strides), w.reshape(kh * kw * c, o)
+    if xp is np:  # the BLAS thread count for this GEMM's size, as matmul's
+        blas_threads.for_work(blas_threads.matmul_work(rows, filters))
+    y = xp.matmul(rows, filters)
     return y.reshape(n, oh, ow, o)
 
 

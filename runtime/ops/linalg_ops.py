@@ -1,4 +1,7 @@
 """Matrix primitives: matmul (batched, with transposes) and einsum; tensordot on top."""
+import numpy as np
+
+from .. import blas_threads
 from .. import shape_rules as R
 from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
@@ -13,6 +16,8 @@ def _matmul_impl(xp, a, b, transpose_a, transpose_b):
         a = a.swapaxes(-1, -2)
     if transpose_b:
         b = b.swapaxes(-1, -2)
+    if xp is np:
+        blas_threads.for_work(blas_threads.matmul_work(a, b))
     return xp.matmul(a, b)
 
 
@@ -127,7 +132,21 @@ def _einsum_rule(*ops, inputs, output):
     return Aval(tuple(out), ops[0].dtype)
 
 
+def _einsum_work(inputs, ops):
+    """Multiply-adds of the naive loop nest: the product of every label's size
+    (an upper bound of what the BLAS calls inside the einsum do)."""
+    sizes = {}
+    for term, a in zip(inputs, ops):
+        labels = _split_terms(term, a.ndim)
+        for pos, (lab, d) in enumerate(zip(labels, a.shape)):
+            key = lab if lab != "." else (".", a.ndim - pos)  # ellipsis dims, aligned from the right
+            sizes[key] = max(sizes.get(key, 1), d)
+    return int(np.prod(list(sizes.values()), dtype=np.float64))
+
+
 def _einsum_impl(xp, *ops, inputs, output):
+    if xp is np and len(ops) > 1:
+        blas_threads.for_work(_einsum_work(inputs, ops))
     return xp.einsum(",".join(inputs) + "->" + output, *ops, optimize=len(ops) > 1)
 
 

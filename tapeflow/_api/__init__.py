@@ -40,6 +40,7 @@ NAMESPACES = {
     "autograph.experimental": "tf.autograph.experimental: conversion options.",
     "types": "tf.types: public type protocols.",
     "types.experimental": "tf.types.experimental: TraceType.",
+    "types.experimental.distributed": "tf.types.experimental.distributed: the per-replica value type.",
     "config": "tf.config: devices, placement and threading.",
     "config.experimental": "tf.config.experimental: memory growth and the TF 2.0 device names.",
 }

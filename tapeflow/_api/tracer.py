@@ -34,4 +34,5 @@ tracer.conversion            | autograph             | to_code
 tracer.conversion            | autograph.experimental | Feature do_not_convert
 tracer                       | autograph.experimental | set_loop_options
 tracer.signature             | types.experimental    | TraceType
+distribute.mirrored          | types.experimental.distributed | PerReplica
 """

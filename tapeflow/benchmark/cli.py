@@ -1,12 +1,16 @@
 """python -m tapeflow.benchmark FILE.py:FUNCTION [--shape x=4096,1024:float32 ...]
                               [--args "27, scale=0.5"] [--json] [--plot out.png]
                               [--profile] [--budget SECONDS] [--seed N]
+                              [--peers [tensorflow,jax,torch]]
 
 Compares FUNCTION run eagerly and as a tapeflow.function on the same inputs.
 Tensor inputs are made from shapes and dtypes (`--shape name=dims:dtype`,
 repeatable; `name=:int32` is a scalar; floats are standard normal, integers
 uniform in [1, 100), booleans fair coins).  `--args` is a Python argument list
 evaluated with `tf` (tapeflow) and `np` in scope, for other arguments.
+`--peers` also runs FUNCTION on TensorFlow (eager, tf.function), JAX (jit)
+and PyTorch (eager, torch.compile), each that is installed or those listed,
+through the adapter of tapeflow.benchmark.peers, timed in the same run.
 Exit status: 0 when the results match, 1 when they differ or the function
 fails, 2 on bad usage.
 """
@@ -109,6 +113,19 @@ def build_arguments(fn, args_text, shapes, seed):
     return bound.args, bound.kwargs
 
 
+def _peer_list(text):
+    """--peers: None, "all", or the checked list of names."""
+    if text in (None, "all"):
+        return text
+    from .peers import resolve
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    try:
+        resolve(names)
+    except ValueError as exc:
+        raise UsageError(f"--peers: {exc}") from None
+    return names
+
+
 def parser():
     p = argparse.ArgumentParser(prog="python -m tapeflow.benchmark",
                                 description="Compare a function run eagerly and as a tapeflow.function.")
@@ -121,6 +138,9 @@ def parser():
     p.add_argument("--profile", action="store_true", help="add where a compiled call spends its time")
     p.add_argument("--budget", type=float, default=2.0, help="seconds for the timing phase (default 2)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    p.add_argument("--peers", nargs="?", const="all", default=None, metavar="LIST",
+                   help="also time TensorFlow / JAX / PyTorch when installed (all, or a comma list: "
+                        "tensorflow,jax,torch or labels such as tf.function)")
     return p
 
 
@@ -135,11 +155,12 @@ def main(argv=None):
     try:
         fn = load_function(opts.target)
         args, kwargs = build_arguments(fn, opts.args, opts.shape, opts.seed)
+        peers = _peer_list(opts.peers)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return USAGE_ERROR
     try:
-        report = compare(fn, *args, budget_s=opts.budget, profile=opts.profile, **kwargs)
+        report = compare(fn, *args, budget_s=opts.budget, profile=opts.profile, peers=peers, **kwargs)
     except Exception as exc:  # the function's own error (or one tracing it): say which, no traceback
         print(f"error: {opts.target} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

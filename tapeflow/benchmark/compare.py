@@ -25,6 +25,7 @@ from tapeflow.tracer import Function, function
 from tapeflow.tracer.signature import flat_tensor_arrays
 
 from . import checking, memory
+from . import peers as peer_runs
 from .graph_stats import graph_stats
 from .report import CompareReport
 from .timing import measure
@@ -113,13 +114,18 @@ class _Variables:
 
 # Timings are of the C path: every compile finishes before its first call (no tiered start).
 @compiler.flags(tiered=0)
-def compare(fn, *args, budget_s=2.0, profile=False, strict=False, name=None, **kwargs):
+def compare(fn, *args, budget_s=2.0, profile=False, strict=False, name=None, peers=None, **kwargs):
     """Run `fn(*args, **kwargs)` eagerly and as a tapeflow.function; returns a
     CompareReport (prints as a table; .as_dict(), .to_json()).
 
     A result mismatch is recorded in the report (`report.ok` is False, the
     table starts with ERROR); with `strict=True` it raises ResultMismatch.
-    `budget_s` bounds the timing phase (both variants together)."""
+    `budget_s` bounds the timing phase (all variants together).  `peers`
+    ("all", or a list: "tensorflow", "jax", "torch", or labels such as
+    "tf.function") also runs the same function on each of those peers that is
+    installed (the adapter of tapeflow.benchmark.peers), checked against the
+    eager result and timed side by side; a peer's mismatch or failure is
+    reported in its own line and does not make the report fail."""
     args, kwargs = prepare_args(args, kwargs)
     eager_fn = eager_callable(fn)
     graph_fn = as_function(fn)
@@ -144,9 +150,15 @@ def compare(fn, *args, budget_s=2.0, profile=False, strict=False, name=None, **k
             errors += checking.mismatches(e, g, label=f"variable {var_name} after the call")
         max_err = checking.max_relative_error(out_eager, out_graph)
 
+        peer_calls, peer_problems, peer_failed = {}, {}, {}
+        if peers:
+            if state.variables:
+                peer_failed = {"peers": "the function uses tapeflow variables: no peer translation"}
+            else:
+                peer_calls, peer_problems, peer_failed = peer_runs.prepare(fn, peers, args, kwargs, out_eager)
         gpu = on_gpu(args, kwargs)
         timings = measure({"eager": lambda: eager_fn(*args, **kwargs),
-                           "graph": lambda: graph_fn(*args, **kwargs)},
+                           "graph": lambda: graph_fn(*args, **kwargs), **peer_calls},
                           budget_s=budget_s, sync=device_sync(gpu))
         state.restore()
         # tracemalloc sees host memory only: on a GPU the peaks are unknown (None)
@@ -170,7 +182,8 @@ def compare(fn, *args, budget_s=2.0, profile=False, strict=False, name=None, **k
         eager=timings["eager"], graph=timings["graph"], trace_s=trace_s, first_call_s=first_call_s,
         compile_s=max(0.0, first_call_s - timings["graph"].median),
         eager_peak_bytes=peak_eager, graph_peak_bytes=peak_graph, stats=stats, errors=errors,
-        max_rel_error=max_err, profile=prof)
+        max_rel_error=max_err, profile=prof, peers={label: timings[label] for label in peer_calls},
+        peer_problems=peer_problems, peer_failed=peer_failed)
     if strict and errors:
         raise ResultMismatch(f"{name}: eager and graph results differ: " + "; ".join(errors))
     return report

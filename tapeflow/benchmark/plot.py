@@ -62,15 +62,17 @@ def bar_chart(path, title, groups, series, ylabel, log=False, note=None, referen
 
 
 def compare_chart(report, path):
-    """The eager and graph median of one CompareReport, with quartile bars."""
+    """The eager and graph median of one CompareReport, and each peer's, with quartile bars."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(5.5, 4.0))
+    names = ["eager", "graph"] + list(report.peers)
+    fig, ax = plt.subplots(figsize=(max(5.5, 1.2 * len(names) + 1.5), 4.0))
     try:
-        names = ["eager", "graph"]
-        timings = [report.eager, report.graph]
+        timings = [report.eager, report.graph] + list(report.peers.values())
         med = [t.median * 1e3 for t in timings]
         err = [[(t.median - t.q1) * 1e3 for t in timings], [(t.q3 - t.median) * 1e3 for t in timings]]
-        ax.bar(names, med, yerr=err, capsize=6, color=["tab:gray", "tab:blue"])
+        ax.bar(names, med, yerr=err, capsize=6, color=["tab:gray", "tab:blue"] + ["tab:orange"] * len(report.peers))
+        if len(names) > 3:
+            ax.tick_params(axis="x", labelrotation=20)
         ax.set_ylabel("ms per call (median, quartiles)")
         ax.set_title(f"{report.name}: graph {report.speedup:.2f}x faster" if report.speedup >= 1
                      else f"{report.name}: graph {1 / report.speedup:.2f}x slower")

@@ -1,7 +1,7 @@
 """The report `compare` returns: a table when printed, a dict or JSON for tools."""
 import json
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from .graph_stats import GraphStats
 from .memory import format_bytes
@@ -32,6 +32,9 @@ class CompareReport:
     errors: List[str] = field(default_factory=list)
     max_rel_error: float = 0.0
     profile: Optional[object] = None  # a ProfileReport
+    peers: Dict[str, Timing] = field(default_factory=dict)  # label ("tf.function") -> its timing
+    peer_problems: Dict[str, List[str]] = field(default_factory=dict)  # a peer's result differs
+    peer_failed: Dict[str, str] = field(default_factory=dict)  # a peer that could not run: why
 
     @property
     def ok(self):
@@ -51,6 +54,10 @@ class CompareReport:
             "peak_bytes": {"eager": self.eager_peak_bytes, "graph": self.graph_peak_bytes},
             "graph_stats": self.stats.as_dict(),
             "profile": self.profile.as_dict() if self.profile is not None else None,
+            "peers": {label: dict(t.as_dict(), vs_graph=t.median / self.graph.median if self.graph.median > 0 else None,
+                                  problems=self.peer_problems.get(label, []))
+                      for label, t in self.peers.items()},
+            "peers_failed": dict(self.peer_failed),
         }
 
     def to_json(self, indent=2):
@@ -77,10 +84,22 @@ class CompareReport:
             ("C kernels" if s.uses_c else "kernels run through NumPy (no C compiler)")
         lines.append(f"  graph             {s.ops_before} ops traced -> {s.ops_after} after optimization; "
                      f"{s.kernels} kernels holding {s.fused_ops} ops; {how}")
+        lines += self._peer_lines()
         text = "\n".join(lines)
         if self.profile is not None:
             text += "\n" + self.profile.table()
         return text
+
+    def _peer_lines(self):
+        if not self.peers and not self.peer_failed:
+            return []
+        lines = [f"  {'peer':<18}{'median':>14}{'vs graph':>14}  result"]
+        for label, t in self.peers.items():
+            ratio = t.median / self.graph.median if self.graph.median > 0 else float("inf")
+            check = "DIFFERS: " + "; ".join(self.peer_problems[label]) if label in self.peer_problems else "matches"
+            lines.append(f"  {label:<18}{format_seconds(t.median):>14}{ratio:>13.2f}x  {check}")
+        lines += [f"  {label:<18}{'not run':>14}{'':>14}  {why}" for label, why in self.peer_failed.items()]
+        return lines
 
     def __str__(self):
         return self.table()

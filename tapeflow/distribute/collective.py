@@ -29,6 +29,8 @@ import traceback
 
 import numpy as np
 
+from tapeflow.runtime import blas_threads
+
 _LAUNCHER_SIZE = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS")
 
 _WIRE = {}  # dtype -> the dtype it is summed in
@@ -222,6 +224,7 @@ def _share_cores(ranks_here):
         except ImportError:
             return
         threadpool_limits(limits=threads)
+        blas_threads.reset()  # the count it found first is no longer the BLAS's own
 
 
 class _Pending:
