@@ -151,7 +151,7 @@ class LoopVJP:
     tape watches them (an unwatched weight needs no accumulator).
     """
 
-    def __init__(self, body_graph, n_vars, extras_wrt):
+    def __init__(self, body_graph, n_vars, extras_wrt, carry=True):
         avals = [body_graph.aval(r) for r in body_graph.inputs]
         self.n_vars = n_vars
         self.wrt = [i for i, a in enumerate(avals) if a.dtype.is_floating and (i < n_vars or extras_wrt[i - n_vars])]
@@ -167,8 +167,13 @@ class LoopVJP:
         # (h and tanh(... h ...) of an RNN) is kept once: its *carried* stack has
         # one row more than the loop has iterations, row k holding the var at the
         # start of iteration k (row 0 the initial value).
-        carried = [j for j in range(n_vars)
-                   if fwd.inputs[j] in residuals and fwd.outputs[j] in residuals and fwd.outputs[j] != fwd.inputs[j]]
+        # Trap: only a var whose new value is no input of the body (not a var passed on
+        # unchanged or swapped, as a masked RNN's where(mask, new, old) can give) and is
+        # no other var's output: a residual must name one stack row unambiguously.
+        var_outs = list(fwd.outputs[:n_vars])
+        carried = [j for j in range(n_vars) if carry
+                   and fwd.inputs[j] in residuals and fwd.outputs[j] in residuals
+                   and fwd.outputs[j] not in fwd.inputs and var_outs.count(fwd.outputs[j]) == 1]
         # For each residual: ("extra", j) read from the loop's extras, or
         # ("stack", k, shift) row (iteration + shift) of the k-th stack.  What the
         # keeping loop pushes on stack k: pushes[k] = ("residual", position) at
@@ -191,14 +196,18 @@ class LoopVJP:
                 self.pushes.append(("residual", p))
 
     @staticmethod
-    def of(body_graph, n_vars, extras_wrt):
+    def of(body_graph, n_vars, extras_wrt, carry=True):
+        """carry: keep a loop var once on a carried stack.  Only loops with static stacks
+        carry (the keeping loop decides; the reverse loop tells by its stacks' shapes):
+        a masked LSTM over a sequence of unknown length got wrong gradients with carried
+        grown stacks, which is not understood yet."""
         cache = body_graph.__dict__.get("_loop_vjps")
         if cache is None:
             cache = {}
             object.__setattr__(body_graph, "_loop_vjps", cache)  # graphs are frozen; this is a cache
-        key = (n_vars, tuple(extras_wrt))
+        key = (n_vars, tuple(extras_wrt), carry)
         if key not in cache:
-            cache[key] = LoopVJP(body_graph, n_vars, extras_wrt)
+            cache[key] = LoopVJP(body_graph, n_vars, extras_wrt, carry)
         return cache[key]
 
     def residuals(self, stacks, extras, k):
@@ -284,28 +293,34 @@ def _int_scalar(value):
     return int(value)
 
 
-def _new_stacks(lv, bound, exact):
-    """The initial stacks: static (rows, ...) zeros when the trip bound is known
-    (so every loop value has a static shape and the loop may compile whole to
-    C), else empty stacks that grow.  Returns (stacks, static)."""
+def _static_stacks(lv, bound, exact):
+    """Whether the stacks are preallocated with static shapes: the trip bound is known
+    (so every loop value has a static shape and the loop may compile whole to C) and,
+    for a bound that is only a maximum, they fit STATIC_STACKS_MAX_BYTES."""
     stack_avals, rows = lv.stack_avals, lv.stack_rows(bound)
     static = bound is not None and all(None not in a.shape for a in stack_avals)
     if static and not exact:
         size = sum(n * int(np.prod(a.shape, dtype=np.int64)) * a.dtype.np.itemsize for a, n in zip(stack_avals, rows))
         static = size <= STATIC_STACKS_MAX_BYTES
+    return static
+
+
+def _new_stacks(lv, bound, static):
+    """The initial stacks: static (rows, ...) zeros, else empty stacks that grow."""
     if not static:
-        return [_empty_stack(a) for a in stack_avals], False
+        return [_empty_stack(a) for a in lv.stack_avals]
     return [bind(STACK_ALLOC, (), {"shape": (n,) + tuple(a.shape), "dtype": a.dtype})
-            for a, n in zip(stack_avals, rows)], True
+            for a, n in zip(lv.stack_avals, lv.stack_rows(bound))]
 
 
 def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_iterations):
     """Run the loop on its body's forward part, pushing the residuals of each
     iteration.  Returns (final loop vars, iteration count, stacks)."""
     from .control_flow_ops import while_loop
-    lv = LoopVJP.of(body_graph, n_vars, extras_wrt)
     bound, exact = _trip_bound(inputs, cond_graph, body_graph, n_vars, maximum_iterations)
-    stacks0, static = _new_stacks(lv, bound, exact)
+    static = _static_stacks(LoopVJP.of(body_graph, n_vars, extras_wrt, carry=False), bound, exact)
+    lv = LoopVJP.of(body_graph, n_vars, extras_wrt, carry=static)
+    stacks0 = _new_stacks(lv, bound, static)
     if static:
         maximum_iterations = bound  # a proven bound: the stacks hold every push
     capacities = lv.stack_rows(maximum_iterations)
@@ -367,7 +382,8 @@ def _loop_grads(out_grads, inputs, extras_wrt, attrs, count=None, stacks=None):
         return [None] * len(inputs)
     if stacks is None or state.tapes:
         _, count, stacks = _keeping_loop(inputs, extras_wrt, **attrs)
-    lv = LoopVJP.of(attrs["body_graph"], attrs["n_vars"], extras_wrt)
+    carry = all(s.shape.rank is not None and s.shape[0] is not None for s in stacks)  # static: see LoopVJP.of
+    lv = LoopVJP.of(attrs["body_graph"], attrs["n_vars"], extras_wrt, carry)
     return _reverse_loop(inputs, out_grads, count, stacks, lv)
 
 
