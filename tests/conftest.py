@@ -19,6 +19,10 @@ from keras_helpers import numeric_grad
 # Set in the environment so that the child processes of tests inherit it.
 os.environ.setdefault("TAPEFLOW_TIERED", "0")
 
+# The tests of real benchmark peers (JAX, TensorFlow: hundreds of MB, never in the test
+# extra) run only when asked for, so the default suite skips nothing for want of them.
+collect_ignore_glob = [] if os.environ.get("TAPEFLOW_PEER_TESTS") == "1" else ["peers/*"]
+
 
 @pytest.fixture
 def private_compiler_cache(tmp_path):
