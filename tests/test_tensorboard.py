@@ -193,7 +193,9 @@ def test_keras_callback_writes_train_and_validation_scalars_and_graph(tmp_path):
     assert all(t.shape[1] == 3 and len(series) == 2 for series in histos.values() for _, t in series)
     # the model graph: Keras' conceptual graph, and the op graph of the model's call
     conceptual = board.graph("train", "keras", conceptual=True)
-    assert [(n.name, n.attr["keras_class"].s) for n in conceptual.node] == [("net/out", b"Dense")]
+    # (Keras 3's Sequential config lists its InputLayer first; TensorBoard draws every config layer)
+    assert [(n.name, n.attr["keras_class"].s) for n in conceptual.node] == [
+        ("net/input_layer", b"InputLayer"), ("net/out", b"Dense")]
     op_graph = board.graph("train")
     assert any(n.op == "matmul" for n in op_graph.node)
 

@@ -241,12 +241,15 @@ class Trainer:
     def _logs_order(self):
         return [m.name for m in self.metrics]
 
-    def _metrics_or_logs(self, logs):
+    def _metrics_or_logs(self, strategy, logs):
         """Keras 3's epoch logs: when a step's logs have exactly the names of model.metrics, the
         metrics' results (a custom train_step that returns "loss" without updating the loss
-        tracker logs the tracker's 0); otherwise the last step's logs."""
+        tracker logs the tracker's 0), averaged over the ranks as the step logs are; otherwise
+        the last step's logs."""
         results = {m.name: m.result() for m in self.metrics}
-        return _floats(results) if set(results) == set(logs) else dict(logs)
+        if set(results) != set(logs):
+            return dict(logs)
+        return distributed.global_logs(strategy, _floats(results))
 
     def reset_metrics(self):
         for m in self.metrics:
@@ -403,7 +406,7 @@ class Trainer:
             cb.on_epoch_begin(epoch)
             logs = self._run_steps(strategy, epochs_of_batches.epoch(), None, "train", cb.on_train_batch_begin,
                                    cb.on_train_batch_end) or logs
-            epoch_logs = self._metrics_or_logs(logs)
+            epoch_logs = self._metrics_or_logs(strategy, logs)
             if validation_data is not None and validation_due(epoch + 1, validation_freq):
                 val = self.evaluate(**_validation_kwargs(validation_data),
                                     batch_size=validation_batch_size or batch_size,
@@ -449,7 +452,7 @@ class Trainer:
             callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
         self.reset_metrics()
         cb.on_test_begin()
-        logs = self._metrics_or_logs(
+        logs = self._metrics_or_logs(strategy,
             self._run_steps(strategy, data, steps, "test", cb.on_test_batch_begin, cb.on_test_batch_end))
         cb.on_test_end(logs)
         if verbose and verbose != "auto":
