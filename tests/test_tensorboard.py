@@ -172,6 +172,7 @@ def test_trace_export_shows_in_the_graph_plugin(tmp_path):
 
 def test_keras_callback_writes_train_and_validation_scalars_and_graph(tmp_path):
     tf.random.set_seed(0)
+    tf.keras.backend.clear_session()  # the InputLayer's automatic name counts from 0 again
     model = tf.keras.Sequential([tf.keras.layers.Input((3,)), tf.keras.layers.Dense(2, name="out")], name="net")
     model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
     rng = np.random.default_rng(0)
