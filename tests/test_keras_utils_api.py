@@ -35,3 +35,21 @@ def test_pydataset_without_len_names_the_missing_method():
 
     with pytest.raises(NotImplementedError, match="__len__"):
         len(Empty())
+
+
+def test_directory_loaders_walk_linked_folders_only_with_follow_links(tmp_path):
+    """As Keras's index: os.walk, which enters a symlinked folder only when told to."""
+    import os
+    for cls in ("a", "b"):
+        (tmp_path / "data" / cls).mkdir(parents=True)
+        (tmp_path / "data" / cls / "one.txt").write_text(cls)
+    (tmp_path / "extra").mkdir()
+    (tmp_path / "extra" / "two.txt").write_text("linked")
+    os.symlink(tmp_path / "extra", tmp_path / "data" / "a" / "linked")
+    kw = dict(batch_size=None, shuffle=False, verbose=False)
+    plain = tf.keras.utils.text_dataset_from_directory(str(tmp_path / "data"), **kw)
+    linked = tf.keras.utils.text_dataset_from_directory(str(tmp_path / "data"), follow_links=True, **kw)
+    assert [os.path.relpath(p, tmp_path / "data") for p in plain.file_paths] == ["a/one.txt", "b/one.txt"]
+    assert [os.path.relpath(p, tmp_path / "data") for p in linked.file_paths] == [
+        "a/one.txt", "a/linked/two.txt", "b/one.txt"]
+    assert [y.numpy() for _, y in linked] == [0, 0, 1]

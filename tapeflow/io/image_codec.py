@@ -68,8 +68,7 @@ def sniff(data):
 def _rgb_to_gray(rgb):
     """libpng's rgb_to_gray with TF's weights (0.299, 0.587): integer, truncated."""
     r, g, b = (rgb[..., i].astype(np.int64) for i in range(3))
-    bits = 15
-    return ((9797 * r + 19234 * g + 3737 * b) >> bits).astype(rgb.dtype)[..., None]
+    return ((9797 * r + 19234 * g + 3737 * b) >> 15).astype(rgb.dtype)[..., None]
 
 
 def _with_channels(pixels, channels, opaque):

@@ -9,7 +9,7 @@ from tapeflow.io import image_codec as codec
 from tapeflow.io.ops import _strings, scalar_bytes
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import InvalidArgumentError, UnimplementedError, with_location
-from tapeflow.runtime.ops import image_ops, math_ops
+from tapeflow.runtime.ops import math_ops
 from tapeflow.runtime.registry import Aval, bind, defprim, state
 from tapeflow.runtime.tensor import convert_to_tensor
 
@@ -48,10 +48,7 @@ def _decode_gif_impl(xp, contents):
 
 
 def _decode_bmp_impl(xp, contents, channels):
-    data = _bytes(contents)
-    if codec.sniff(data) != "bmp":
-        raise InvalidArgumentError("decode_bmp: the data is not a BMP image")
-    return _run(codec.decode_bmp, data, channels)
+    return _run(codec.decode_bmp, _bytes(contents), channels)  # BMP only: it checks the bytes
 
 
 def _encode_png_impl(xp, image, compression):

@@ -18,18 +18,20 @@ IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 _INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
 
 
-def _files(root, formats):
-    """(paths relative to root's parent, label-free) of the matching files under root, Keras's order."""
+def _files(root, formats, follow_links):
+    """Paths (relative to root's parent) of the matching files under root, in Keras's order;
+    linked folders are walked only with follow_links."""
     name = os.path.basename(root)
     out = []
-    for dirpath, _, filenames in sorted(os.walk(root), key=lambda entry: entry[0]):
+    for dirpath, _, filenames in sorted(os.walk(root, followlinks=follow_links), key=lambda entry: entry[0]):
         for fname in sorted(filenames):
             if fname.lower().endswith(formats):
                 out.append(os.path.join(name, os.path.relpath(os.path.join(dirpath, fname), root)))
     return out
 
 
-def index_directory(directory, labels, formats, class_names=None, shuffle=True, seed=None, verbose=True):
+def index_directory(directory, labels, formats, class_names=None, shuffle=True, seed=None, verbose=True,
+                    follow_links=False):
     """(file paths, labels or None, class names), as Keras's dataset_utils.index_directory."""
     if labels == "inferred":
         subdirs = [d for d in sorted(os.listdir(directory))
@@ -49,7 +51,7 @@ def index_directory(directory, labels, formats, class_names=None, shuffle=True, 
         subdirs = [""]
     filenames, found = [], []
     for index, subdir in enumerate(subdirs):
-        part = _files(os.path.join(directory, subdir), formats)
+        part = _files(os.path.join(directory, subdir), formats, follow_links)
         filenames += part
         found += [index] * len(part)
     if labels == "inferred":
@@ -127,13 +129,14 @@ def _build(load, paths, labels, label_mode, num_classes, shuffle, buffer_size, s
 
 
 def _from_directory(load, what, directory, labels, label_mode, class_names, batch_size, shuffle, seed,
-                    validation_split, subset, verbose, formats):
+                    validation_split, subset, verbose, formats, follow_links):
     if labels is None or label_mode is None:
         labels, label_mode = None, None
     _check_args(labels, label_mode, validation_split, subset, shuffle, seed)
     if seed is None:
         seed = np.random.randint(int(1e6))
-    paths, found, class_names = index_directory(directory, labels, formats, class_names, shuffle, seed, verbose)
+    paths, found, class_names = index_directory(directory, labels, formats, class_names, shuffle, seed, verbose,
+                                                follow_links)
     if label_mode == "binary" and len(class_names) != 2:
         raise ValueError(f'When passing `label_mode="binary"`, there must be exactly 2 class_names. '
                          f"Received: class_names={class_names}")
@@ -162,7 +165,7 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int", 
         return text if max_length is None else tf.strings.substr(text, 0, max_length)
 
     return _from_directory(load, "text files", directory, labels, label_mode, class_names, batch_size, shuffle,
-                           seed, validation_split, subset, verbose, (".txt",))
+                           seed, validation_split, subset, verbose, (".txt",), follow_links)
 
 
 def image_dataset_from_directory(directory, labels="inferred", label_mode="int", class_names=None,
@@ -205,4 +208,4 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
         return tf.transpose(image, (2, 0, 1)) if data_format == "channels_first" else image
 
     return _from_directory(load, "images", directory, labels, label_mode, class_names, batch_size, shuffle,
-                           seed, validation_split, subset, verbose, IMAGE_FORMATS)
+                           seed, validation_split, subset, verbose, IMAGE_FORMATS, follow_links)
