@@ -98,8 +98,8 @@ def program_image_adjust(tf):
 @tolerance(rtol=1e-4, atol=1e-5)
 def program_image_metrics(tf):
     a = tf.reshape(tf.sin(tf.range(8 * 8 * 3, dtype=tf.float32)), [1, 8, 8, 3]) * 0.5 + 0.5
-    b = tf.clip_by_value(a + 0.05 * tf.cos(tf.range(8 * 8 * 3, dtype=tf.float32) * 3.0)[None], 0.0, 1.0)
-    b = tf.reshape(b, [1, 8, 8, 3])
+    noise = tf.reshape(0.05 * tf.cos(tf.range(8 * 8 * 3, dtype=tf.float32) * 3.0), [1, 8, 8, 3])
+    b = tf.clip_by_value(a + noise, 0.0, 1.0)
     dy, dx = tf.image.image_gradients(a)
     return {"psnr": tf.image.psnr(a, b, max_val=1.0),
             "ssim": tf.image.ssim(a, b, max_val=1.0, filter_size=3),
@@ -135,7 +135,6 @@ def program_dtype_casts(tf):
             "cast_trunc": tf.cast(tf.constant([-1.7, 1.7]), tf.int32),
             "cast_bool": tf.cast(tf.constant([0.0, 0.1]), tf.bool),
             "half": tf.cast(tf.constant([1.0001, 65504.0, 1e5]), tf.float16),
-            "bf16": tf.cast(tf.constant([1.0001, 3.14159]), tf.bfloat16),
             "complex": tf.complex(tf.constant([1.0]), tf.constant([2.0]))}
 
 
@@ -204,3 +203,99 @@ def program_graph_of_misc_ops(tf):
     out = f(tf.constant([1.0, 5.0, 2.0, 4.0]), tf.constant([2, 0, 2, 1]))
     spec = f.get_concrete_function(tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.int32))
     return {"out": out, "shapes": [o.shape for o in spec.structured_outputs]}
+
+
+def program_bitcast_and_saturate(tf):
+    out = {"f64": tf.bitcast(tf.constant([1.5], tf.float64), tf.uint16),
+           "back": tf.bitcast(tf.bitcast(tf.constant([[1.25, -3.0]]), tf.uint8), tf.float32),
+           "i8": tf.bitcast(tf.constant([-1, 2], tf.int8), tf.uint8),
+           "sat_i64_i8": tf.dtypes.saturate_cast(tf.constant([-1000, 5, 1000], tf.int64), tf.int8),
+           "sat_f64_f16": tf.dtypes.saturate_cast(tf.constant([1e6, -1e6, 1.5], tf.float64), tf.float16),
+           "sat_u8_i8": tf.dtypes.saturate_cast(tf.constant([0, 200], tf.uint8), tf.int8),
+           "sat_complex": tf.dtypes.saturate_cast(tf.constant([1e10 + 2j]), tf.int32)}
+    for name, fn in {"ratio": lambda: tf.bitcast(tf.constant([1, 2, 3], tf.uint8), tf.int32),
+                     "bool": lambda: tf.bitcast(tf.constant([True]), tf.uint8)}.items():
+        try:
+            fn()
+            out[name] = "ok"
+        except Exception as e:  # noqa: BLE001
+            out[name] = type(e).__name__
+    return out
+
+
+def program_sets_more(tf):
+    a = tf.constant([[[1, 2], [3, 4]], [[5, 5], [6, 7]]])
+    b = tf.sparse.from_dense(tf.constant([[[2, 0], [0, 4]], [[5, 0], [8, 0]]]))
+    out = {"inter3": tf.sparse.to_dense(tf.sets.intersection(a, b)),
+           "union_sparse_first": tf.sparse.to_dense(tf.sets.union(b, a)),
+           "diff_sparse_first": tf.sparse.to_dense(tf.sets.difference(b, a)),
+           "size": tf.sets.size(b), "strings": tf.sparse.to_dense(tf.sets.difference(
+               tf.constant([["a", "b", "c"]]), tf.constant([["b", "x", "y"]])), default_value=b"")}
+
+    @tf.function
+    def f(x, y):
+        r = tf.sets.union(x, y)
+        return tf.sparse.to_dense(r), tf.sets.size(r)
+    out["graph"] = f(a, a + 1)
+    for name, fn in {"float": lambda: tf.sets.union(tf.constant([[1.0]]), tf.constant([[2.0]])),
+                     "batch": lambda: tf.sets.union(tf.constant([[1, 2]]), tf.constant([[1, 2], [3, 4]])),
+                     "scalar": lambda: tf.sets.union(tf.constant(1), tf.constant(2))}.items():
+        try:
+            fn()
+            out[name] = "ok"
+        except Exception as e:  # noqa: BLE001
+            out[name] = type(e).__name__
+    return out
+
+
+def program_debugging_more(tf):
+    out = {"same_float": tf.debugging.assert_same_float_dtype([tf.ones([2]), tf.zeros([1])]),
+           "default_float": tf.debugging.assert_same_float_dtype(),
+           "numeric": [tf.debugging.is_numeric_tensor(tf.constant(1)), tf.debugging.is_numeric_tensor(tf.constant("a")),
+                       tf.debugging.is_numeric_tensor(tf.constant(True)), tf.debugging.is_numeric_tensor(3)]}
+    tf.debugging.assert_shapes([(tf.ones([2, 3]), ("N", "D")), (tf.ones([2]), ("N",)), (tf.ones([5, 2, 3]), (..., "N", 3))])
+    tf.debugging.assert_shapes([(tf.ones([]), ()), (tf.ones([4]), ("Q",))])
+    cases = {"integer": lambda: tf.debugging.assert_integer(tf.ones([2])),
+             "rank_in": lambda: tf.debugging.assert_rank_in(tf.ones([2, 2]), [0, 1, 3]),
+             "same_float_mixed": lambda: tf.debugging.assert_same_float_dtype([tf.ones([2]), tf.ones([2], tf.float64)]),
+             "same_float_int": lambda: tf.debugging.assert_same_float_dtype([tf.constant([1])]),
+             "iterable": lambda: tf.debugging.assert_proper_iterable(tf.ones([2])),
+             "iterable_ok": lambda: tf.debugging.assert_proper_iterable([1, 2]),
+             "shapes_rank": lambda: tf.debugging.assert_shapes([(tf.ones([2, 3]), ("N",))]),
+             "shapes_explicit": lambda: tf.debugging.assert_shapes([(tf.ones([2, 3]), (2, 4))]),
+             "shapes_ellipsis_late": lambda: tf.debugging.assert_shapes([(tf.ones([2, 3]), ("N", ...))])}
+    for name, fn in cases.items():
+        try:
+            fn()
+            out[name] = "ok"
+        except Exception as e:  # noqa: BLE001
+            out[name] = type(e).__name__
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([None])])
+    def g(x, y):
+        tf.debugging.assert_shapes([(x, ("N", 3)), (y, ("N",))])
+        return tf.reduce_sum(x, 1) + y
+    out["graph_ok"] = g(tf.ones([2, 3]), tf.ones([2]))
+    try:
+        g(tf.ones([2, 3]), tf.ones([4]))
+        out["graph_bad"] = "ok"
+    except Exception as e:  # noqa: BLE001
+        out["graph_bad"] = type(e).__name__
+    return out
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def program_ssim_defaults_and_gradient(tf):
+    a = tf.reshape(tf.sin(tf.range(2 * 16 * 16 * 1, dtype=tf.float32) * 0.1), [2, 16, 16, 1]) * 0.5 + 0.5
+    b = tf.clip_by_value(a * 0.9 + 0.05, 0.0, 1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(b)
+        s = tf.image.ssim(a, b, max_val=1.0)
+    u8 = tf.image.ssim(tf.cast(a * 255, tf.uint8), tf.cast(b * 255, tf.uint8), 255)
+    try:
+        tf.image.ssim(a[:, :8, :8], b[:, :8, :8], 1.0)
+        small = "ok"
+    except Exception as e:  # noqa: BLE001
+        small = type(e).__name__
+    return {"ssim": s, "grad": tape.gradient(s, b)[0, 5:8, 5:8, 0], "u8": u8, "small": small,
+            "map": tf.image.ssim(a, b, 1.0, filter_size=5, return_index_map=True).shape}
