@@ -15,6 +15,7 @@ runtime.ops.conv_variants    | nn                    | avg_pool1d conv1d conv2d_
 runtime.ops.conv_variants    | nn                    | max_pool1d separable_conv2d
 nn_volumetric                | nn                    | avg_pool3d conv1d_transpose conv3d conv3d_transpose
 nn_volumetric                | nn                    | convolution max_pool3d pool
+nn_generic                   | nn                    | atrous_conv2d atrous_conv2d_transpose conv_transpose
 runtime.ops.nn_ops           | nn                    | batch_normalization bias_add crelu dropout elu
 runtime.ops.nn_ops           | nn                    | embedding_lookup gelu l2_loss leaky_relu
 runtime.ops.nn_ops           | nn                    | log_poisson_loss log_softmax moments relu6 selu
@@ -27,6 +28,7 @@ runtime.ops.math_ops         | nn                    | relu
 runtime.ops.nn_ops           | math                  | log_softmax softmax softsign
 runtime.ops.nn_ops           | math nn               | zero_fraction
 runtime.ops.nn_ops           | nn                    | local_response_normalization normalize_moments
+runtime.ops.nn_ops           | nn                    | sufficient_statistics weighted_moments
 runtime.ops.nn_ops           | nn                    | lrn=local_response_normalization
 runtime.ops.sequence_ops     | nn                    | depth_to_space space_to_depth
 runtime.ops.sequence_ops     | tf nn                 | space_to_batch
