@@ -314,6 +314,6 @@ def _unbroadcast(g, x, array_ops):
         g = registry.bind(total, (g,), {"axis": tuple(range(lead)) + tuple(ones), "keepdims": True})
     elif lead:  # only leading axes: their sum has the input's shape already
         g = registry.bind(total, (g,), {"axis": tuple(range(lead)), "keepdims": False})
-    if tuple(g.shape.dims) != tuple(xshape):
+    if tuple(g._value.shape if type(g) is Tensor else g.shape.dims) != tuple(xshape):
         g = array_ops.reshape(g, xshape)
     return g
