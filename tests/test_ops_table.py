@@ -11,7 +11,7 @@ import pytest
 import tapeflow as tf
 from tapeflow.runtime import registry
 from tapeflow.runtime.ops import array_ops as A
-from tapeflow.runtime.ops import conv_ops, conv_variants, gather_ops, indexing, join_ops, range_ops
+from tapeflow.runtime.ops import conv_ops, conv_variants, gather_ops, indexing, join_ops, math_ops, range_ops
 from tapeflow.runtime.registry import bind
 
 from conftest import check_grads, run_traced
@@ -82,6 +82,7 @@ ROWS = {
     "maximum": binary(tf.maximum, np.maximum, int_args=(rint, rint)),
     "minimum": binary(tf.minimum, np.minimum, int_args=(rint, rint)),
     "atan2": binary(tf.math.atan2, np.arctan2, a=away_from_zero, b=away_from_zero),
+    "tanh_grad": binary(math_ops.tanh_grad, lambda y, dy: dy * (1 - y * y)),  # tanh's VJP; its own is order 2
     "equal": binary(tf.equal, np.equal, diff=False, int_args=(rint, rint)),
     "not_equal": binary(tf.not_equal, np.not_equal, diff=False, int_args=(rint, rint)),
     "less": binary(tf.less, np.less, diff=False, int_args=(rint, rint)),
