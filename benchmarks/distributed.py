@@ -18,6 +18,7 @@ ranks cannot beat one and the timings are noisy; the README models N machines
 from these figures.
 """
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -140,6 +141,8 @@ def worker_step(compiled):
 def launch(ranks, *args):
     here = os.path.abspath(__file__)
     mpiexec = os.path.join(os.path.dirname(sys.executable), "mpiexec")
+    if not os.path.exists(mpiexec):  # a virtualenv over the system Python: its mpiexec
+        mpiexec = shutil.which("mpiexec")
     cmd = [mpiexec, "-n", str(ranks), sys.executable, here, "--worker", *args] + (["--quick"] if QUICK else [])
     subprocess.run(cmd, check=True, timeout=900)
 
