@@ -60,6 +60,7 @@ def launched_by_mpi():
 # Bytes up to which `allreduce` blocks in MPI_Allreduce under the watchdog
 # rather than polling a started Iallreduce (see the module's invariants).
 BLOCKING_MAX = 64 << 10
+POLLS_PER_YIELD = 1
 
 
 def default_timeout():
@@ -271,7 +272,8 @@ class _Pending:
         while not self.test():
             spins += 1
             if spins % 256:
-                os.sched_yield()  # keeps MPI progressing, yet cedes the core to a computing rank
+                if not spins % POLLS_PER_YIELD:
+                    os.sched_yield()  # keeps MPI progressing, yet cedes the core to a computing rank
                 continue
             now = time.monotonic()
             if deadline is None:
