@@ -30,7 +30,7 @@ NAMESPACES = {
     "linalg": "tf.linalg: matrix products, solves, decompositions and norms.",
     "bitwise": "tf.bitwise: integer bit operations.",
     "autodiff": "tf.autodiff: the gradient tape and forward-mode accumulator.",
-    "signal": "tf.signal: fast Fourier transforms.",
+    "signal": "tf.signal: FFTs, frames, windows, STFTs, DCTs and mel filter banks.",
     "nn": "tf.nn: activations, losses, convolution and pooling.",
     "nn.experimental": "tf.nn.experimental: stateless dropout.",
     "experimental": "tf.experimental: Optional values, DynamicRaggedShape and op determinism.",

@@ -45,7 +45,8 @@ image_geometry               | image                 | crop_to_bounding_box gray
 image_geometry               | image                 | pad_to_bounding_box psnr total_variation transpose
 image_geometry               | image                 | resize_with_pad
 image_color                  | image                 | adjust_gamma adjust_hue adjust_saturation hsv_to_rgb
-image_color                  | image                 | rgb_to_hsv
+image_color                  | image                 | rgb_to_hsv rgb_to_yiq yiq_to_rgb rgb_to_yuv yuv_to_rgb
+image_quality                | image                 | sobel_edges ssim
 io.image_ops                 | image                 | decode_bmp decode_gif decode_image decode_jpeg decode_png
 io.image_ops                 | image                 | encode_jpeg encode_png extract_jpeg_shape is_jpeg
 """
