@@ -60,7 +60,6 @@ def launched_by_mpi():
 # Bytes up to which `allreduce` blocks in MPI_Allreduce under the watchdog
 # rather than polling a started Iallreduce (see the module's invariants).
 BLOCKING_MAX = 64 << 10
-POLLS_PER_YIELD = 1
 
 
 def default_timeout():
@@ -265,24 +264,25 @@ class _Pending:
         return self.done
 
     def wait(self):
-        if self.done or self.request.Test():  # small messages are often done at once
+        test = self.request.Test
+        if self.done or test():  # small messages are often done at once
             self.done, self.keep = True, None
             return self.result
-        spins, deadline = 0, None
-        while not self.test():
+        # The transfer moves on only inside Test(): between two calls, a yield and
+        # (every 256 polls) the clock, nothing else.
+        start = time.monotonic()
+        deadline, spins, yield_core = start + self.engine.timeout, 0, os.sched_yield
+        while not test():
             spins += 1
-            if spins % 256:
-                if not spins % POLLS_PER_YIELD:
-                    os.sched_yield()  # keeps MPI progressing, yet cedes the core to a computing rank
+            if spins & 255:
+                yield_core()  # keeps MPI progressing, yet cedes the core to a computing rank
                 continue
             now = time.monotonic()
-            if deadline is None:
-                deadline = now + self.engine.timeout
-            elif now > deadline:
+            if now > deadline:
                 self.engine.abort(_never_joined(self.engine, self.what))
-            if now - deadline + self.engine.timeout > 1.0:
+            if now - start > 1.0:
                 time.sleep(1e-3)  # waiting for seconds: a rank is far behind, stop spinning
-        self.keep = None
+        self.done, self.keep = True, None
         return self.result
 
 
