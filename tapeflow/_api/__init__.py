@@ -34,6 +34,7 @@ NAMESPACES = {
     "nn": "tf.nn: activations, losses, convolution and pooling.",
     "nn.experimental": "tf.nn.experimental: stateless dropout.",
     "experimental": "tf.experimental: Optional values, DynamicRaggedShape and op determinism.",
+    "audio": "tf.audio: 16-bit PCM WAV files.",
     "image": "tf.image: flips, resize, standardization, dtype conversion.",
     "debugging": "tf.debugging: assertions and numeric checks.",
     "autograph": "tf.autograph: the conversion of Python control flow.",
