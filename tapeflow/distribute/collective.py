@@ -303,7 +303,7 @@ class _Watchdog:
     def _run(self):
         e = self.engine
         while True:
-            period, busy = min(1.0, e.timeout / 8), e.busy
+            period, busy = min(1.0, max(e.timeout / 8, 1e-3)), e.busy
             if busy is not None:
                 left = busy[1] + e.timeout - time.monotonic()
                 if left <= 0 and e.busy is busy:  # the same call all along
