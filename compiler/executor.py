@@ -29,7 +29,7 @@ import numpy as np
 from tapeflow.runtime import devices
 from tapeflow.runtime.tensor import Tensor
 
-from . import array_abi, c_math, cbuild, flags, kernel_call
+from . import array_abi, c_math, c_team, cbuild, flags, kernel_call
 from .c_templates import MATH_FUNCS
 from .op_groups import MVEC_BINARY, MVEC_UNARY
 from .interpreter import run_graph
@@ -62,7 +62,7 @@ def _prelude(with_mvec, offset):
         for fn in MVEC_BINARY:
             for t, s in (("float", "f"), ("double", "")):
                 lines.append(f"#pragma omp declare simd notinbranch\n{t} {fn}{s}({t}, {t});")
-    return "\n".join(lines) + "\n" + c_math.SOURCE + "\n"
+    return "\n".join(lines) + "\n" + c_math.SOURCE + c_team.SOURCE + "\n"
 
 
 def compile_graph(graph, tick=None):
