@@ -20,6 +20,11 @@ writes the pushed row in place into the stack's own buffer, which the runner
 also returns as the output (as the push primitive itself writes in place), so
 its size is not limited by MAX_VALUE.  The reverse loop reads those stacks as
 extras (`tensor_array_read` at a dynamic index).
+
+A loop var whose new value one node of the body computes, when nothing after that
+node reads the old value, is written by that node straight into the var's state
+array (`_direct_outputs`): no copy per iteration (an RNN gradient's accumulators
+were copied twice per step).
 """
 
 from . import c_templates as T
@@ -80,6 +85,7 @@ class _LoopWriter:
         self.statics = []
         self.in_avals = None
         self.stack_vars = {}  # loop var position -> id of the push node that writes it
+        self.direct = {}  # body node id -> the state array it writes (see _direct_outputs)
         self.extra_names = set()  # C names of the loop-invariant inputs
         self.hoisted = []  # statements run once before the loop (see _matmul)
         self.transposed = {}  # extra's C name -> its transposed copy
@@ -101,6 +107,8 @@ class _LoopWriter:
         var_avals = graph_avals[:self.n_vars]
         extra_avals = graph_avals[self.n_vars:]
         self.stack_vars = self._find_stack_vars()
+        direct = _direct_outputs(self.body_g, self.n_vars, self.stack_vars)
+        self.direct = {node_id: f"s{j}" for j, node_id in direct.items()}
         for j, a in enumerate(var_avals):
             if j not in self.stack_vars and size_of(a.shape) > MAX_VALUE:
                 raise _NotEligible
@@ -137,15 +145,15 @@ class _LoopWriter:
         lines.append(f"    if (!{cond_out}[0]) break;")
         new_names = []
         for j, a in enumerate(var_avals):
-            if j in self.stack_vars:
-                new_names.append(None)  # pushed in place by the body
+            if j in self.stack_vars or j in direct:
+                new_names.append(None)  # pushed in place, or written into s{j}, by the body
                 continue
             nn = self.fresh("n")
             lines.append(self.array(a.dtype, nn, size_of(a.shape), "    "))
             new_names.append(nn)
         lines += self.graph_code(self.body_g, inputs, new_names, "    ")
         for j, a in enumerate(var_avals):
-            if j not in self.stack_vars:
+            if new_names[j] is not None:
                 lines.append(f"    for (int64_t i = 0; i < {size_of(a.shape)}; i++) s{j}[i] = {new_names[j]}[i];")
         lines.append("    if (err) goto done;")
         lines.append("  }")
@@ -220,21 +228,23 @@ class _LoopWriter:
             for a in node.avals:
                 if None in a.shape or T.ctype(a.dtype) is None or size_of(a.shape) > MAX_VALUE:
                     raise _NotEligible
+            direct = self.direct.get(node.id) if graph is self.body_g else None
             outs = []
             for i, a in enumerate(node.avals):
-                nm = self.fresh("v")
+                nm = direct or self.fresh("v")
                 outs.append(nm)
                 names[Ref(node.id, i)] = nm
             if node.op == "const":
                 names[Ref(node.id, 0)] = self._const(node)
                 continue
             for nm, a in zip(outs, node.avals):
-                lines.append(self.array(a.dtype, nm, size_of(a.shape), inner))
+                if not direct:
+                    lines.append(self.array(a.dtype, nm, size_of(a.shape), inner))
             args = [(names[r], graph.aval(r)) for r in node.inputs]
             self.names.update((r, (names[r], graph.aval(r))) for r in node.inputs)
             lines += self.node_code(node, args, outs, inner)
         for r, target in zip(graph.outputs, targets):
-            if target is None:  # a stack var, written in place
+            if target is None:  # a stack var or a direct output, written in place
                 continue
             aval = graph.aval(r)
             lines.append(f"{inner}for (int64_t i = 0; i < {size_of(aval.shape)}; i++) {target}[i] = {names[r]}[i];")
@@ -443,3 +453,42 @@ def _fused_matmuls(graph):
             adds[node.id] = (mm, acc)
             break
     return fused, adds
+
+
+# ops whose C reads operand element i only to write element i (the template path)
+_NOT_ELEMENTWISE = frozenset(T.REDUCTIONS) | {"matmul", "cond", "const", "getitem", "gather", "tensor_array_read",
+                                              "getitem_grad", "broadcast_like", "reshape_like", "sum_like"}
+
+
+def _direct_outputs(body, n_vars, stack_vars):
+    """{loop var j: id of the body node that writes its new value into s{j}}.  Trap: s{j}
+    holds the old value until then, so no node may read it later, nor the node itself
+    but element by element (same shape) or as the accumulator of a fused matmul (its
+    kernel reads each tile of c before writing it); a fused matmul reads its operands
+    where its add runs, and no output may be the old value (a var passed on or swapped)."""
+    fused, adds = _fused_matmuls(body)
+    position = {n.id: k for k, n in enumerate(body.nodes)}
+    add_of = {mm.id: add_id for add_id, (mm, _) in adds.items()}
+    last_read = {}
+    for k, node in enumerate(body.nodes):
+        at = position[add_of[node.id]] if node.id in add_of else k
+        for r in node.inputs:
+            last_read[r] = max(last_read.get(r, -1), at)
+    outs = list(body.outputs[:n_vars])
+    found = {}
+    for j in range(n_vars):
+        r, var = outs[j], body.inputs[j]
+        node = body.node(r.node)
+        if j in stack_vars or var in outs or outs.count(r) != 1 or node.op in ("input", "const", "cond"):
+            continue
+        if node.avals != (body.aval(var),) or node.id in fused or last_read.get(var, -1) > position[node.id]:
+            continue
+        if node.id in adds:
+            mm, acc = adds[node.id]
+            reads_ok = var not in mm.inputs and (acc == var or var not in node.inputs)
+        else:
+            reads_ok = var not in node.inputs or (
+                node.op not in _NOT_ELEMENTWISE and body.aval(var).shape == node.avals[0].shape)
+        if reads_ok:
+            found[j] = node.id
+    return found
