@@ -252,7 +252,7 @@ class _LoopWriter:
                 self.views.add(outs[0])  # a pointer into the block (LI.leading_index)
                 self.read_only.add(outs[0])
                 lines.append(f"{inner}const {T.ctype(node.avals[0].dtype)} *{outs[0]};")
-            elif not direct:
+            elif not direct and node.id not in self.fused_into_add:  # a fused matmul has no array of its own
                 for nm, a in zip(outs, node.avals):
                     lines.append(self.array(a.dtype, nm, size_of(a.shape), inner))
             self.names.update((r, (names[r], graph.aval(r))) for r in node.inputs)
