@@ -11,11 +11,12 @@ import pytest
 import tapeflow as tf
 from tapeflow.runtime import registry
 from tapeflow.runtime.ops import array_ops as A
-from tapeflow.runtime.ops import conv_ops, conv_variants, gather_ops, indexing, join_ops
+from tapeflow.runtime.ops import conv_ops, conv_variants, gather_ops, indexing, join_ops, range_ops
 from tapeflow.runtime.registry import bind
 
 from conftest import check_grads, run_traced
 
+import op_rows_casts_sets
 import op_rows_complex
 import op_rows_linalg
 import op_rows_random
@@ -151,7 +152,7 @@ ROWS.update({
                       [np.array([2, 3], I32), np.array(1.5, F32)], trace=False)], False),
     "shape": Row([Case(lambda x: bind(A.SHAPE, (x,), {"out_type": tf.int32}),
                        lambda x: np.array(x.shape, I32), [rand((2, 5))])], False),
-    "range": Row([Case(lambda a, b, c: bind(A.RANGE, (a, b, c), {"dtype": tf.int32}),
+    "range": Row([Case(lambda a, b, c: bind(range_ops.RANGE, (a, b, c), {"dtype": tf.int32}),
                        lambda a, b, c: np.arange(a, b, c, dtype=I32),
                        [np.array(1, I32), np.array(9, I32), np.array(3, I32)], trace=False),
                   Case(lambda n: tf.range(n), lambda n: np.arange(n, dtype=I32), [np.array(4, I32)])], False),
@@ -462,6 +463,7 @@ ROWS.update({
 })
 
 
+ROWS.update(op_rows_casts_sets.ROWS)
 ROWS.update(op_rows_complex.ROWS)
 ROWS.update(op_rows_linalg.ROWS)
 ROWS.update(op_rows_segment.ROWS)
