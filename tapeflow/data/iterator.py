@@ -135,7 +135,8 @@ class DatasetIterator(Trackable):
     def next_in_graph(self):
         """The next element, taken when the graph runs (a stateful node)."""
         self._stage_restart()
-        specs = S.flatten(self.element_spec)
+        spec = self._dataset._graph_spec
+        specs = S.flatten(spec)
 
         def pull():
             try:
@@ -144,7 +145,7 @@ class DatasetIterator(Trackable):
                 raise OutOfRangeError("End of sequence: the iterator's data set has no more elements") from None
             return list(S.flatten(element))
 
-        return S.pack(S.template(self.element_spec), data_pull(pull, list(specs)))
+        return S.pack(S.template(spec), data_pull(pull, list(specs)))
 
     def has_next_in_graph(self):
         """A bool node: whether the data has another element, fetched when the graph runs
@@ -254,6 +255,7 @@ def single_element(dataset):
 
     if state.graph is None:
         return pull()
-    specs = S.flatten(dataset.element_spec)
-    return S.pack(S.template(dataset.element_spec),
+    spec = dataset._graph_spec
+    specs = S.flatten(spec)
+    return S.pack(S.template(spec),
                   py_function(lambda: list(S.flatten(pull())), [], list(specs)))
