@@ -65,6 +65,9 @@ def _save(obj, export_dir, signatures, overwrite):
     program = {"format": FORMAT, "version": VERSION,
                "signatures": {name: _signature_entry(name, fn, table) for name, fn in sigs.items()},
                "attributes": {name: [table.index(c) for c in fns] for name, fns in attributes.items()}}
+    bound = _signature_bound(obj, attributes)
+    if bound:  # optional: the methods whose calls bind to an input_signature (TypeError when none fits)
+        program["input_signatures"] = bound
     program["functions"] = table.entries
     names = _variable_names(obj, writer.variables)
     program["variables"] = [{"key": key, "name": var.name, "trainable": bool(var.trainable),
@@ -173,6 +176,11 @@ def _function_attributes(obj):
             if isinstance(value, Function) and not name.startswith("__"):
                 found[name] = value
     return found
+
+
+def _signature_bound(obj, attributes):
+    found = _function_attributes(obj)
+    return sorted(name for name in attributes if name in found and found[name].input_signature is not None)
 
 
 def _attribute_functions(obj):
