@@ -157,7 +157,7 @@ def export_keras(model, filepath, verbose=True):
     archive.model = model  # tracked: the saved variables are the model's
     archive.serve = Function(serve, input_signature=[signature], fallback=False)
     archive.serve.get_concrete_function()
-    save(archive, filepath, signatures={SERVING: archive.serve})
+    save(archive, filepath, signatures={"serve": archive.serve, SERVING: archive.serve})  # both, as Keras 3
     if verbose:
         print(f"Saved artifact at '{filepath}'. The following endpoints are available:\n\n* Endpoint 'serve'")
 

@@ -93,3 +93,19 @@ def program_loaded_variables_assign(tf):
     loaded.w.assign([[0.0], [1.0]])
     return {"before": before, "after": loaded(tf.ones((1, 2))), "w": loaded.w, "w_trainable": loaded.w.trainable,
             "b_trainable": loaded.b.trainable, "w_name": loaded.w.name}
+
+
+def program_keras_export_endpoints(tf):
+    tf.keras.utils.set_random_seed(1)
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2), tf.keras.layers.BatchNormalization()])
+    path = os.path.join(tempfile.mkdtemp(), "export")
+    model.export(path, verbose=False)
+    loaded = tf.saved_model.load(path)
+    x = tf.constant([[1.0, -2.0, 0.5]])
+    return {"signatures": sorted(loaded.signatures), "serve": loaded.serve(x), "expected": model(x, training=False),
+            "n_trainable": len(loaded.trainable_variables), "n_variables": len(loaded.variables),
+            "n_non_trainable": len(loaded.non_trainable_variables),
+            "outputs": loaded.signatures["serving_default"].structured_outputs,
+            "float64": _outcome(lambda: loaded.serve(tf.cast(x, tf.float64))),
+            "shape": _outcome(lambda: loaded.serve(tf.ones((1, 4)))),
+            "call": _outcome(lambda: loaded(x))}
