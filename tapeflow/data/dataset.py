@@ -170,20 +170,6 @@ class Dataset:
         return True
 
     @property
-    def _graph_spec(self):
-        """element_spec with each unknown rank replaced by the first element's (unknown dims):
-        what a traced iterator's node gives (the IR's shapes have a fixed rank)."""
-        import tapeflow
-        spec = self.element_spec
-        flat = S.flatten(spec)
-        if all(getattr(s, "shape", None) is None or s.shape.rank is not None for s in flat):
-            return spec
-        first = eagerly(lambda: peek(self._produce))
-        return S.pack(self._tmpl, [tapeflow.TensorSpec((None,) * a.ndim, s.dtype)
-                                   if isinstance(s, tapeflow.TensorSpec) and s.shape.rank is None else s
-                                   for s, a in zip(flat, first)])
-
-    @property
     def element_spec(self):
         """A TensorSpec per element component (shape None where it varies)."""
         import tapeflow

@@ -135,7 +135,7 @@ class DatasetIterator(Trackable):
     def next_in_graph(self):
         """The next element, taken when the graph runs (a stateful node)."""
         self._stage_restart()
-        spec = self._dataset._graph_spec
+        spec = graph_spec(self._dataset)
         specs = S.flatten(spec)
 
         def pull():
@@ -239,6 +239,20 @@ class DatasetIterator(Trackable):
 _END = object()
 
 
+def graph_spec(dataset):
+    """element_spec with each unknown rank (a py_function's output in map) replaced by the first
+    element's rank, dims unknown: what a traced iterator's node gives (the IR's ranks are fixed)."""
+    from tapeflow.data.elements import peek
+    spec = dataset.element_spec
+    flat = S.flatten(spec)
+    if all(not isinstance(s, TensorSpec) or s.shape.rank is not None for s in flat):
+        return spec
+    first = eagerly(lambda: peek(dataset._produce))
+    return S.pack(dataset._tmpl, [TensorSpec((None,) * a.ndim, s.dtype)
+                                  if isinstance(s, TensorSpec) and s.shape.rank is None else s
+                                  for s, a in zip(flat, first)])
+
+
 def single_element(dataset):
     """Dataset.get_single_element: the one element (InvalidArgumentError for none or more),
     taken when the graph runs while a function is traced."""
@@ -255,7 +269,7 @@ def single_element(dataset):
 
     if state.graph is None:
         return pull()
-    spec = dataset._graph_spec
+    spec = graph_spec(dataset)
     specs = S.flatten(spec)
     return S.pack(S.template(spec),
                   py_function(lambda: list(S.flatten(pull())), [], list(specs)))
