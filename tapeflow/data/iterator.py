@@ -18,7 +18,9 @@ produces until the next save, so restoring into the same iterator replays exactl
 followed the save.  Restoring into another iterator (a new process) starts a pass at the
 saved position: directly where the pipeline knows how (Dataset._start_at: sources, map,
 batch, repeat, take, skip, prefetch, zip, enumerate, concatenate, interleave over children
-of known length), else by producing and dropping that many elements (filter, shuffle, ...).
+of known length; a shuffle over an input of known length by simulating its picks on indices
+and reading the input again from its oldest buffered element only, except a reshuffling
+one's later passes under repeat), else by producing and dropping that many elements (filter, ...).
 A seeded shuffle in a data set built anew replays the same order (its first iterator gets
 the seeds the saved data set's first iterator got); an unseeded shuffle, or a later
 iterator of a reshuffling data set, gives another order there (TensorFlow saves its
