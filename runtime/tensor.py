@@ -41,9 +41,7 @@ class TensorBase:
         return self.shape
 
     def set_shape(self, shape):
-        """TF's check that the tensor's shape is compatible with `shape` (ValueError otherwise).
-        It refines only the shape a tf.data element reports (see _static_shape); a traced
-        tensor's static shape stays the one its op gave."""
+        """TF's compatibility check (ValueError); refines only a tf.data element's _static_shape."""
         shape = TensorShape(shape)
         if not self.shape.is_compatible_with(shape):
             raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied shape {shape}.")

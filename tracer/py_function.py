@@ -169,7 +169,8 @@ def _call(func, inp, Tout, as_numpy, what):
                 outs.append(_as_output_tensor(what, v, d, k))
             except (TypeError, ValueError) as exc:
                 raise type(exc)(with_location(str(exc))) from None
-        if _data_function[0] and not state.tapes and what != DATA_PULL:  # under a tape the outputs stay the tensors func made
+        # (under a tape the outputs stay the tensors func made, which the tape records)
+        if _data_function[0] and not state.tapes and what != DATA_PULL:
             outs = _mark_static(outs)
         return outs[0] if single else outs
     rank = inputs[0].shape.rank if inputs else 0

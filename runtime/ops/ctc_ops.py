@@ -32,8 +32,7 @@ def _dense_labels(sparse):
     of row b in order (TF's sparse path), its length their count."""
     values = convert_to_tensor(sparse.values)
     if values.dtype is not dtypes.int32:  # TF's CTCLoss kernel takes int32 sparse labels only
-        raise InvalidArgumentError(with_location(
-            f"ctc_loss: sparse labels must be int32, got {values.dtype.name} values"))
+        raise InvalidArgumentError(with_location(f"ctc_loss: sparse labels must be int32, got {values.dtype.name}"))
     indices = M.cast(convert_to_tensor(sparse.indices), dtypes.int32)
     shape = M.cast(convert_to_tensor(sparse.dense_shape), dtypes.int32)
     dense = G.scatter_nd(indices, values, shape)

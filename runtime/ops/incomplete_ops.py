@@ -196,16 +196,13 @@ def _igamma_da64(a, x):
 
 def _igamma_impl(xp, a, x, upper, wrt_a=False):
     a64, x64 = _float64(a, x)
-    if wrt_a:
-        out = _igamma_da64(a64, x64)
-        return (-out if upper else out).astype(a.dtype)
-    return _igamma64(a64, x64, upper).astype(a.dtype)
+    out = (-1 if upper else 1) * _igamma_da64(a64, x64) if wrt_a else _igamma64(a64, x64, upper)
+    return out.astype(a.dtype)
 
 
 def _igamma_vjp(g, out, a, x, upper, wrt_a=False):
     if wrt_a:
-        raise NotImplementedError(with_location(
-            "igamma: the second derivative with respect to a is not implemented"))
+        raise NotImplementedError(with_location("igamma: the second derivative with respect to a is not implemented"))
     sign = -1 if upper else 1
     return (g * bind(IGAMMAC if upper else IGAMMA, (a, x), {"wrt_a": True}), sign * g * _density(a, x))
 
