@@ -20,7 +20,6 @@ import numpy as np
 from .. import shape_rules as R
 from ..errors import with_location
 from ..registry import Aval, bind, defprim
-from ..registry import state
 from ..tensor import Tensor
 from . import array_ops as A
 from . import math_ops as M

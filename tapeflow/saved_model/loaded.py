@@ -114,7 +114,8 @@ def _leaves_up_to(value, spec):
     spec has a tensor stays one value, converted to that tensor."""
     if isinstance(spec, TensorLeaf) or not isinstance(spec, (dict, list, tuple)):
         return [value]
-    keys = sorted(spec, key=nest._sort_key) if isinstance(spec, dict) else range(len(spec))  # noqa: SLF001
+    # nest's order of a dict: its keys flattened as the leaves of {key: key}
+    keys = nest.flatten({k: k for k in spec}, False) if isinstance(spec, dict) else range(len(spec))
     return [leaf for k in keys for leaf in _leaves_up_to(value[k], spec[k])]
 
 

@@ -2,7 +2,6 @@
 Bidirectional (a recurrent layer run forwards and backwards)."""
 import tapeflow as tf
 from tapeflow.keras.layers.base import Layer
-from tapeflow.runtime import nest
 from tapeflow.runtime.errors import with_location
 
 
