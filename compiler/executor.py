@@ -335,7 +335,9 @@ class _DynamicKernel:
         # a strided view (x[:, ::2], a transpose) is copied once: the kernel reads
         # flat C order.  Falling back to NumPy for it made every fused kernel of a
         # graph with a None dim run in Python for such inputs, silently.
-        arrays = [a if type(a) is _ND and a.flags.c_contiguous else np.ascontiguousarray(a)
+        # np.asarray(order="C"), not ascontiguousarray: that makes a NumPy scalar (a 0-d
+        # reduction's result) a (1,) array, which no longer matched its traced () shape.
+        arrays = [a if type(a) is _ND and a.flags.c_contiguous else np.asarray(a, order="C")
                   for a in arrays]
         space = None
         for a, mode, shape in zip(arrays, self.modes, self.in_shapes):
