@@ -6,11 +6,11 @@ import pytest
 import tapeflow as tf
 
 NAMESPACES = ["math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "nest", "image", "experimental",
-              "autodiff", "signal"]
+              "autodiff", "signal", "audio"]
 
 
 PACKAGES = """autograph benchmark compat config contrib data debugging distribute initializers io keras layers
-    lookup losses metrics optimizers ragged saved_model sparse strings summary test train types""".split()
+    lookup losses metrics optimizers ragged saved_model sets sparse strings summary test train types""".split()
 
 
 def test_no_implementation_modules_leak_into_the_namespace():

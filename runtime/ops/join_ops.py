@@ -73,8 +73,25 @@ SPLIT = defprim("split", _split_impl, _split_rule,
                 lambda gs, outs, x, axis, sizes: concat(list(gs), axis), multiple_results=True)
 
 
+def _with_hint(v, hint):
+    """TensorFlow's dtype_hint: converted to `hint` where that conversion works, else as itself."""
+    try:
+        return convert_to_tensor(v, hint)
+    except (TypeError, ValueError):
+        return convert_to_tensor(v)
+
+
+def packed(values):
+    """The values of a concat or stack as tensors: non-tensors (Python numbers, lists, NumPy
+    arrays) take the dtype of the first tensor among them where they can, as in TensorFlow."""
+    hint = next((v.dtype for v in values if isinstance(v, TensorBase)), None)
+    if hint is None:
+        return [convert_to_tensor(v) for v in values]
+    return [v if isinstance(v, TensorBase) else _with_hint(v, hint) for v in values]
+
+
 def concat(values, axis, name=None):
-    xs = [convert_to_tensor(v) for v in values]
+    xs = packed(values)
     if not xs:
         raise ValueError(with_location("concat: needs at least one tensor"))
     if xs[0].shape.rank == 0:
@@ -115,7 +132,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
 
 
 def stack(values, axis=0, name=None):
-    xs = [convert_to_tensor(v) for v in values]
+    xs = packed(values)
     if not xs:
         raise ValueError(with_location("stack: needs at least one tensor"))
     rank = xs[0].shape.rank + 1

@@ -33,6 +33,7 @@ runtime.ops.nn_ops           | nn                    | lrn=local_response_normal
 runtime.ops.sequence_ops     | nn                    | depth_to_space space_to_depth
 runtime.ops.sequence_ops     | tf nn                 | space_to_batch
 runtime.ops.ctc_ops          | nn                    | ctc_loss
+ctc_decode                   | nn                    | ctc_greedy_decoder
 runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
 # ---- tf.image
 runtime.ops.image_ops        | image                 | ResizeMethod convert_image_dtype flip_left_right

@@ -8,6 +8,7 @@ import tapeflow as tf
 from tapeflow.keras.activations import (  # noqa: F401  (the same functions as keras.activations')
     leaky_relu, log_softmax, relu, relu6, sigmoid, silu, softmax, softplus, swish,
 )
+from tapeflow.ctc_decode import ctc_decode  # noqa: F401 - keras.ops.ctc_decode (greedy)
 from tapeflow.runtime.errors import with_location
 
 _EPSILON = 1e-7
@@ -15,7 +16,7 @@ _EPSILON = 1e-7
 __all__ = ["relu", "relu6", "sigmoid", "softmax", "log_softmax", "gelu", "silu", "swish", "softplus",
            "leaky_relu", "elu", "binary_crossentropy", "categorical_crossentropy",
            "sparse_categorical_crossentropy", "conv", "max_pool", "average_pool", "moments", "cond",
-           "while_loop", "fori_loop", "scan", "vectorized_map"]
+           "while_loop", "fori_loop", "scan", "vectorized_map", "ctc_decode"]
 
 
 def gelu(x, approximate=True):  # Keras 3's ops.gelu defaults to the tanh approximation
