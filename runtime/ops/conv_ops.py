@@ -51,13 +51,19 @@ def _axis_pad(padding, i):
     return padding if isinstance(padding, str) else padding[i]
 
 
-def patches_view(xp, x, ksize, strides, dilations, padding, pad_value, transient=False):
-    """transient: the caller reads the windows before it returns and keeps no view of
-    them, so a padded image may live in this thread's reused buffer (NumPy only)."""
+def padded_image(xp, x, ksize, strides, dilations, padding, pad_value, transient=False):
+    """(x padded for these windows, OH, OW).  transient: the caller reads it before it
+    returns and keeps no view of it, so it may live in this thread's reused buffer
+    (NumPy only)."""
     oh, ow, ph, pw = geometry(x.shape, ksize, strides, dilations, padding)
     if ph != (0, 0) or pw != (0, 0):
         x = _padded(x, ph, pw, pad_value) if transient and xp is np else \
             xp.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=pad_value)
+    return x, oh, ow
+
+
+def patches_view(xp, x, ksize, strides, dilations, padding, pad_value, transient=False):
+    x, oh, ow = padded_image(xp, x, ksize, strides, dilations, padding, pad_value, transient)
     sn, sh, sw, sc = x.strides
     shape = (x.shape[0], oh, ow, ksize[0], ksize[1], x.shape[3])
     view = (sn, sh * strides[0], sw * strides[1], sh * dilations[0], sw * dilations[1], sc)

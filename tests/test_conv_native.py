@@ -1,0 +1,57 @@
+"""The depthwise convolution's C kernel (compiler/conv_c.py) against its NumPy path:
+the same bits for every geometry and dtype, and the NumPy path without C."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.compiler import conv_c, flags
+from tapeflow.runtime.ops import conv_variants
+
+RNG = np.random.default_rng(11)
+
+# (input shape, filter shape (KH, KW, C, M), strides, padding, dilations)
+GEOMETRIES = [
+    ((2, 9, 8, 5), (3, 3, 5, 1), 1, "SAME", 1),
+    ((1, 7, 6, 3), (2, 3, 3, 2), 1, "VALID", 1),
+    ((2, 8, 8, 4), (3, 3, 4, 1), 2, "SAME", 1),
+    ((1, 9, 9, 2), (2, 2, 2, 3), 1, "SAME", 2),
+    ((3, 6, 7, 1), (4, 3, 1, 1), 2, "VALID", 1),
+    ((1, 2, 6, 2), (3, 3, 2, 1), 1, "VALID", 1),  # an empty output
+]
+
+
+def _depthwise(x, w, s, p, d):
+    return tf.nn.depthwise_conv2d(x, w, [1, s, s, 1], p, dilations=[d, d]).numpy()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, kshape, s, p, d", GEOMETRIES)
+def test_c_kernel_gives_the_numpy_paths_bits(shape, kshape, s, p, d, dtype, monkeypatch):
+    if conv_c.native(dtype) is None:
+        pytest.skip("no C compiler")
+    x, w = RNG.standard_normal(shape).astype(dtype), RNG.standard_normal(kshape).astype(dtype)
+    native = _depthwise(x, w, s, p, d)
+    monkeypatch.setattr(conv_variants, "native", None)
+    np.testing.assert_array_equal(native, _depthwise(x, w, s, p, d))
+
+
+def test_no_c_and_other_dtypes_take_the_numpy_path():
+    assert conv_c.native(np.float16) is None
+    with flags(no_c=1):
+        assert conv_c.native(np.float32) is None
+        x, w = RNG.standard_normal((1, 5, 5, 2)), RNG.standard_normal((3, 3, 2, 1))
+        got = _depthwise(x, w, 1, "SAME", 1)
+    np.testing.assert_array_equal(got, _depthwise(x, w, 1, "SAME", 1))
+
+
+def test_graph_equals_eager_with_the_kernel():
+    x = tf.constant(RNG.standard_normal((2, 8, 8, 3)).astype(np.float32))
+    k = tf.Variable(RNG.standard_normal((3, 3, 3, 2)).astype(np.float32))
+
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(tf.nn.depthwise_conv2d(x, k, [1, 1, 1, 1], "SAME") ** 2)
+        return [loss] + tape.gradient(loss, [x, k])
+    for a, b in zip(step(x), tf.function(step)(x)):  # the sums' order differs in the fused kernels
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-5)
