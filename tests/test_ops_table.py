@@ -401,12 +401,12 @@ ROWS.update({
                                     lambda x, g, s=s, p=p: _np_conv_filter_grad(x, g, (3, 2), s, p),
                                     [rand((2, 5, 4, 2)), rand(shape)], wrt=(0, 1))
                                for s, p, shape in ((1, "SAME", (2, 5, 4, 3)), (2, "VALID", (2, 2, 2, 3)))], True),
-    "extract_patches": Row([Case(lambda x, p=p: tf.nn.max_pool2d(x, 2, 2, p),
-                                 lambda x, p=p: np_pool(x, 2, 2, p, np.max), [rand((2, 5, 4, 1))], wrt=(0,))
-                            for p in ("SAME", "VALID")]
-                           + [Case(lambda x, p=p: tf.nn.avg_pool2d(x, 3, 2, p),
-                                   lambda x, p=p: np_pool(x, 3, 2, p, np.mean), [rand((1, 5, 5, 2))], wrt=(0,))
-                              for p in ("SAME", "VALID")], True),
+    "max_pool": Row([Case(lambda x, k=k, s=s, p=p: tf.nn.max_pool2d(x, k, s, p),
+                          lambda x, k=k, s=s, p=p: np_pool(x, k, s, p, np.max), [rand((2, 5, 4, 2))], wrt=(0,))
+                     for k, s, p in ((2, 2, "SAME"), (2, 2, "VALID"), (3, 1, "SAME"), (3, 2, "SAME"))], True),
+    "extract_patches": Row([Case(lambda x, p=p: tf.nn.avg_pool2d(x, 3, 2, p),
+                                 lambda x, p=p: np_pool(x, 3, 2, p, np.mean), [rand((1, 5, 5, 2))], wrt=(0,))
+                            for p in ("SAME", "VALID")], True),
     "patches_grad": Row([Case(lambda g, like: bind(conv_ops.PATCHES_GRAD, (g, like), _PATCH_ATTRS),
                               lambda g, like: _np_col2im(g, like.shape),
                               [rand((1, 2, 2, 2, 2, 1)), rand((1, 4, 4, 1))], wrt=(0,))], True),

@@ -109,15 +109,10 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
     return C._back(bind(C.PATCHES_GRAD, (windows, like), attrs), data_format)
 
 
-# The compiler layer sets this when it loads (compiler/conv_c.py): native(dtype) -> the
-# depthwise forward in C for that dtype, or None (no C compiler, another dtype).  It
-# rounds each product and sum as the NumPy loop below does, tap after tap: same bits.
-native = None
-
-
 def _depthwise_impl(xp, x, w, strides, dilations, padding):
     kh, kw, c, m = w.shape
-    fn = native and xp is np and x.dtype == w.dtype and native(x.dtype)
+    # C.native (compiler/conv_c.py): one pass, rounding as the loop below does (same bits).
+    fn = C.native and xp is np and x.dtype == w.dtype and C.native("depthwise", x.dtype)
     if fn:
         image, oh, ow = C.padded_image(xp, x, (kh, kw), strides, dilations, padding, 0, transient=True)
         return fn(image, w, oh, ow, strides, dilations)
