@@ -124,9 +124,30 @@ int tapeflow_max_pool_route_NAME(int64_t parg, int64_t pv, int64_t pimage, int64
 }
 """
 
+_COL2IM = r"""
+/* image[b, y * sh + a * dh, x * sw + e * dw, k] += windows[b, y, x, a, e, k], tap (a, e)
+   after tap over the whole output (image: the padded image, zeroed). */
+int tapeflow_patches_grad_NAME(int64_t pg, int64_t pimage, int64_t n, int64_t hp, int64_t wp, int64_t c,
+                               int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t sh, int64_t sw,
+                               int64_t dh, int64_t dw) {
+    const T *g = (const T *)(intptr_t)pg;
+    T *image = (T *)(intptr_t)pimage;
+    for (int64_t a = 0; a < kh; a++)
+        for (int64_t e = 0; e < kw; e++)
+            for (int64_t b = 0; b < n; b++)
+                for (int64_t y = 0; y < oh; y++)
+                    for (int64_t x = 0; x < ow; x++) {
+                        const T *restrict gr = g + ((((b * oh + y) * ow + x) * kh + a) * kw + e) * c;
+                        T *restrict o = image + ((b * hp + y * sh + a * dh) * wp + x * sw + e * dw) * c;
+                        for (int64_t k = 0; k < c; k++) o[k] = o[k] + gr[k];
+                    }
+    return 0;
+}
+"""
+
 SOURCE = "#include <stdint.h>\n#include <float.h>\n#pragma STDC FP_CONTRACT OFF\n" + "".join(
     "#define T %s\n#define LOWEST %s\n%s#undef T\n#undef LOWEST\n" % (
-        ctype, lowest, (_KERNEL + _POOL).replace("NAME", name))
+        ctype, lowest, (_KERNEL + _POOL + _COL2IM).replace("NAME", name))
     for name, ctype, lowest in (("f32", "float", "(-FLT_MAX)"), ("f64", "double", "(-DBL_MAX)")))
 
 _DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
@@ -153,7 +174,7 @@ def _depthwise(fns, padded, w, oh, ow, strides, dilations):
     n, hp, wp, c = padded.shape
     kh, kw, _, m = w.shape
     out = np.empty((n, oh, ow, c * m), padded.dtype)
-    fns[out.size >= _RELEASE_GIL_AT](padded.ctypes.data, w.ctypes.data, out.ctypes.data, n, hp, wp, c, m, oh, ow,
+    fns["depthwise"][out.size >= _RELEASE_GIL_AT](padded.ctypes.data, w.ctypes.data, out.ctypes.data, n, hp, wp, c, m, oh, ow,
                                      kh, kw, *strides, *dilations)
     return out
 
@@ -179,12 +200,22 @@ def _max_pool(fns, mode, x, v, ksize, strides, oh, ow, ph, pw):
     return image
 
 
-_WRAPPERS = {"depthwise": (_depthwise, {"depthwise": 16}),
+def _patches_grad(fns, g, padded_shape, strides, dilations):
+    """The windows (N, OH, OW, KH, KW, C) summed onto a zeroed image of padded_shape."""
+    g = np.ascontiguousarray(g)
+    n, oh, ow, kh, kw, c = g.shape
+    image = np.zeros(padded_shape, g.dtype)
+    fns["patches_grad"][g.size >= _RELEASE_GIL_AT](g.ctypes.data, image.ctypes.data, n, *padded_shape[1:], oh, ow,
+                                                   kh, kw, *strides, *dilations)
+    return image
+
+
+_WRAPPERS = {"depthwise": (_depthwise, {"depthwise": 16}), "patches_grad": (_patches_grad, {"patches_grad": 14}),
              "max_pool": (_max_pool, {"max_pool": 15, "max_pool_route": 16})}
 
 
 def native(kernel, dtype):
-    """conv_ops' hook: `kernel` ("depthwise", "max_pool") for arrays of `dtype`, or None
+    """conv_ops' hook: `kernel` ("depthwise", "max_pool", "patches_grad") for arrays of `dtype`, or None
     (no C, or a dtype without a kernel: the NumPy path runs)."""
     name = _DTYPES.get(np.dtype(dtype))
     if name is None or kernel not in _WRAPPERS or is_on("no_c"):
@@ -197,8 +228,7 @@ def native(kernel, dtype):
         wrapper, entries = _WRAPPERS[kernel]
         fns = {e: tuple(lib.function(f"tapeflow_{e}_{name}", 0, n_args, release_gil=r) for r in (False, True))
                for e, n_args in entries.items()}
-        fn = _bound[kernel, name] = (lambda *args: wrapper(fns["depthwise"], *args)) if kernel == "depthwise" \
-            else (lambda *args: wrapper(fns, *args))
+        fn = _bound[kernel, name] = lambda *args: wrapper(fns, *args)
     return fn
 
 

@@ -1,5 +1,6 @@
-"""The depthwise convolution's C kernel (compiler/conv_c.py) against its NumPy path:
-the same bits for every geometry and dtype, and the NumPy path without C."""
+"""The C kernels of compiler/conv_c.py (depthwise forward, max pooling, col2im) against
+their NumPy paths: the same bits for every geometry and dtype (ties, NaN and -inf in
+the pools), and the NumPy path without C."""
 import numpy as np
 import pytest
 
@@ -84,3 +85,20 @@ def test_max_pool_kernels_give_the_numpy_paths_bits(shape, ksize, strides, paddi
     monkeypatch.setattr(conv_ops, "native", None)
     for a, b in zip(native, _pool_modes(x, v_out, v_in, ksize, strides, padding)):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, ksize, strides, dilations, padding", [
+    ((2, 7, 6, 3), (3, 3), (2, 2), (1, 1), "SAME"), ((1, 6, 7, 2), (2, 3), (1, 2), (1, 1), "VALID"),
+    ((1, 8, 8, 2), (2, 2), (1, 1), (2, 2), "SAME"), ((2, 5, 5, 1), (3, 3), (3, 3), (1, 1), "SAME")])
+def test_patches_grad_kernel_gives_the_numpy_paths_bits(shape, ksize, strides, dilations, padding, dtype,
+                                                        monkeypatch):
+    if conv_c.native("patches_grad", dtype) is None:
+        pytest.skip("no C compiler")
+    like = np.zeros(shape, dtype)
+    oh, ow = conv_ops.geometry(shape, ksize, strides, dilations, padding)[:2]
+    g = RNG.standard_normal((shape[0], oh, ow) + ksize + (shape[3],)).astype(dtype)
+    attrs = dict(ksize=ksize, strides=strides, dilations=dilations, padding=padding, pad_value=0)
+    native = conv_ops._patches_grad_impl(np, g, like, **attrs)
+    monkeypatch.setattr(conv_ops, "native", None)
+    np.testing.assert_array_equal(native, conv_ops._patches_grad_impl(np, g, like, **attrs))

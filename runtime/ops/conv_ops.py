@@ -26,6 +26,11 @@ from . import join_ops as J
 from . import linalg_ops as L
 from . import reduce_ops as RD
 
+# The compiler layer sets this when it loads (compiler/conv_c.py): native(kernel, dtype) ->
+# a C kernel ("depthwise", "max_pool", "patches_grad") giving the NumPy path's bits, or
+# None (no C compiler, another dtype).
+native = None
+
 
 def _out_size(size, k, stride, dilation, padding):
     """Output length and (before, after) padding of one spatial axis; `padding` is
@@ -73,6 +78,10 @@ def patches_view(xp, x, ksize, strides, dilations, padding, pad_value, transient
 def _patches_grad_impl(xp, g, like, ksize, strides, dilations, padding, pad_value):
     n, h, w, c = like.shape
     oh, ow, ph, pw = geometry(like.shape, ksize, strides, dilations, padding)
+    fn = native and xp is np and native("patches_grad", g.dtype)
+    if fn:
+        out = fn(g, (n, h + sum(ph), w + sum(pw), c), strides, dilations)
+        return out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :]
     out = xp.zeros((n, h + sum(ph), w + sum(pw), c), dtype=g.dtype)
     for i in range(ksize[0]):
         r0 = i * dilations[0]
@@ -247,12 +256,6 @@ CONV2D = defprim("conv2d", _conv_impl, _conv_rule, _conv_vjp, vjp_needs=True)
 # The filter gradient: (x, gradient) -> (KH, KW, C, O); attrs those of extract_patches.
 CONV2D_FILTER_GRAD = defprim("conv2d_filter_grad", _filter_grad_impl, _filter_grad_rule, _filter_grad_vjp,
                              vjp_needs=True)
-
-
-# The compiler layer sets this when it loads (compiler/conv_c.py): native(kernel, dtype)
-# -> a C kernel ("depthwise", "max_pool") giving the NumPy path's bits, or None (no C
-# compiler, another dtype).
-native = None
 
 
 # --- max pooling: each window's first maximum --------------------------------------------
