@@ -92,8 +92,8 @@ class SparseTensor:
         return self.shape
 
     def __repr__(self):
-        return (f"SparseTensor(indices={self.indices!r}, values={self.values!r}, "
-                f"dense_shape={list(self._shape)})")
+        # TensorFlow prints the three tensors as str() prints them, for repr and str alike.
+        return f"SparseTensor(indices={self.indices}, values={self.values}, dense_shape={self.dense_shape})"
 
     @classmethod
     def from_value(cls, value):
