@@ -39,6 +39,9 @@ def program_segments_and_counts(tf):
             "umean": tf.math.unsorted_segment_mean(data, tf.constant([2, 0, 2, 1, 0, 0]), 4),
             "bincount": tf.math.bincount(tf.constant([1, 1, 3, 0, 5])),
             "bincount_w": tf.math.bincount(tf.constant([1, 1, 3]), weights=tf.constant([0.5, 1.0, 2.0]), minlength=5),
+            "bincount_rows": tf.math.bincount(tf.constant([[1, 1, 3], [0, 2, 2]]), axis=-1, minlength=5),
+            "bincount_rows_w": tf.math.bincount(tf.constant([[1, 1], [0, 2]]), weights=tf.constant([[1.0, 2.0],
+                                                                                               [3.0, 4.0]]), axis=-1),
             "count_nonzero": tf.math.count_nonzero(tf.constant([[0, 1, 2], [0, 0, 3]]), axis=1),
             "confusion": tf.math.confusion_matrix([0, 1, 2, 1], [0, 2, 2, 1], num_classes=3)}
 
