@@ -235,7 +235,7 @@ def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value):
     rows = _rows(xp, windows, strides)
     grads = g.reshape(rows.shape[0], g.shape[3])
     if xp is np:
-        blas_threads.for_work(blas_threads.matmul_work(rows.T, grads))
+        blas_threads.for_matmul(rows.T, grads)
     return xp.matmul(rows.T, grads).reshape(ksize[0], ksize[1], x.shape[3], g.shape[3])
 
 
