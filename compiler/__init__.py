@@ -7,6 +7,7 @@ from .interpreter import run_graph
 from .passes import PASS_NAMES, PIPELINE, optimize
 from .reference import REFERENCE_SPECIALS, run_reference
 from . import random_c  # noqa: F401  (registers the C Box-Muller kernels with runtime/ops/philox.py)
+from . import conv_c  # noqa: F401  (registers the C depthwise kernel with runtime/ops/conv_variants.py)
 
 __all__ = ["compile_graph", "Executable", "optimize", "PIPELINE", "PASS_NAMES", "run_graph",
            "run_reference", "REFERENCE_SPECIALS", "disable_passes", "flags", "get_flag", "set_flag"]

@@ -147,3 +147,9 @@ def test_im2col_scratch_reuse_across_shapes_dtypes_and_threads():
     for got in results.values():
         for i, y in got.items():
             np.testing.assert_array_equal(y.reshape(want[i].shape), want[i])
+
+
+@pytest.mark.parametrize("k, s, p", [(2, 2, "VALID"), (3, 1, "SAME"), (3, 2, "SAME")])
+def test_max_pool_second_derivatives_against_finite_differences(k, s, p):
+    x = RNG.standard_normal((2, 5, 6, 3))
+    check_grads(lambda a: tf.nn.max_pool2d(a, k, s, p) ** 2, [x], order=2)

@@ -154,6 +154,8 @@ ROWS = {
     "depthwise_conv2d": [C(lambda x, w: tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME"), f(2, 5, 4, 3), f(3, 2, 3, 2))],
     "extract_patches": [C(lambda x: tf.image.extract_patches(x, [1, 2, 2, 1], [1, 1, 2, 1], [1, 1, 1, 1], "SAME"),
                           f(2, 5, 4, 3), batch=True)],
+    "max_pool": [C(lambda x: tf.nn.max_pool2d(x, 3, 2, "SAME"), f(2, 5, 4, 3), batch=True),
+                 C(lambda x: tf.nn.max_pool2d(x, 2, 1, "VALID"), f(1, 4, 5, 2))],
 }
 
 

@@ -334,15 +334,23 @@ def np_depthwise(x, w, stride, padding):
     return np.concatenate([np_conv2d(x[..., i:i + 1], w[:, :, i:i + 1, :], stride, padding) for i in range(c)], -1)
 
 
-def _np_depthwise_filter_grad(x, g, ksize, stride, padding):
-    """d sum(depthwise(x, w) * g) / dw, one filter entry at a time (the op is linear in w)."""
-    c, m = x.shape[3], g.shape[3] // x.shape[3]
-    out = np.zeros(ksize + (c, m))
+def _np_filter_grad(conv, x, g, wshape):
+    """d sum(conv(x, w) * g) / dw, one filter entry at a time (the op is linear in w)."""
+    out = np.zeros(wshape)
     for idx in np.ndindex(out.shape):
         e = np.zeros(out.shape)
         e[idx] = 1
-        out[idx] = np.sum(np_depthwise(x, e, stride, padding) * g)
+        out[idx] = np.sum(conv(x, e) * g)
     return out
+
+
+def _np_depthwise_filter_grad(x, g, ksize, stride, padding):
+    return _np_filter_grad(lambda x, w: np_depthwise(x, w, stride, padding), x, g,
+                           ksize + (x.shape[3], g.shape[3] // x.shape[3]))
+
+
+def _np_conv_filter_grad(x, g, ksize, stride, padding):
+    return _np_filter_grad(lambda x, w: np_conv2d(x, w, stride, padding), x, g, ksize + (x.shape[3], g.shape[3]))
 
 
 def np_pool(x, k, stride, padding, reduce):
@@ -390,12 +398,17 @@ ROWS.update({
                                        lambda x, g, s=s, p=p: _np_depthwise_filter_grad(x, g, (3, 2), s, p),
                                        [rand((2, 5, 4, 2)), rand(shape)], wrt=(0, 1))
                                   for s, p, shape in ((1, "SAME", (2, 5, 4, 4)), (2, "VALID", (2, 2, 2, 4)))], True),
-    "extract_patches": Row([Case(lambda x, p=p: tf.nn.max_pool2d(x, 2, 2, p),
-                                 lambda x, p=p: np_pool(x, 2, 2, p, np.max), [rand((2, 5, 4, 1))], wrt=(0,))
-                            for p in ("SAME", "VALID")]
-                           + [Case(lambda x, p=p: tf.nn.avg_pool2d(x, 3, 2, p),
-                                   lambda x, p=p: np_pool(x, 3, 2, p, np.mean), [rand((1, 5, 5, 2))], wrt=(0,))
-                              for p in ("SAME", "VALID")], True),
+    "conv2d_filter_grad": Row([Case(lambda x, g, s=s, p=p: bind(conv_ops.CONV2D_FILTER_GRAD, (x, g),
+                                                             dict(_PATCH_ATTRS, ksize=(3, 2), strides=(s, s), padding=p)),
+                                    lambda x, g, s=s, p=p: _np_conv_filter_grad(x, g, (3, 2), s, p),
+                                    [rand((2, 5, 4, 2)), rand(shape)], wrt=(0, 1))
+                               for s, p, shape in ((1, "SAME", (2, 5, 4, 3)), (2, "VALID", (2, 2, 2, 3)))], True),
+    "max_pool": Row([Case(lambda x, k=k, s=s, p=p: tf.nn.max_pool2d(x, k, s, p),
+                          lambda x, k=k, s=s, p=p: np_pool(x, k, s, p, np.max), [rand((2, 5, 4, 2))], wrt=(0,))
+                     for k, s, p in ((2, 2, "SAME"), (2, 2, "VALID"), (3, 1, "SAME"), (3, 2, "SAME"))], True),
+    "extract_patches": Row([Case(lambda x, p=p: tf.nn.avg_pool2d(x, 3, 2, p),
+                                 lambda x, p=p: np_pool(x, 3, 2, p, np.mean), [rand((1, 5, 5, 2))], wrt=(0,))
+                            for p in ("SAME", "VALID")], True),
     "patches_grad": Row([Case(lambda g, like: bind(conv_ops.PATCHES_GRAD, (g, like), _PATCH_ATTRS),
                               lambda g, like: _np_col2im(g, like.shape),
                               [rand((1, 2, 2, 2, 2, 1)), rand((1, 4, 4, 1))], wrt=(0,))], True),

@@ -95,6 +95,17 @@ def test_simplify_powers_transposes_reshapes():
     np.testing.assert_array_equal(a[3], b[3])
 
 
+def test_simplify_makes_static_like_ops_plain_and_fusible():
+    like = lambda x, v: [A.broadcast_like(v, x) * x, A.reshape_like(A.reshape(x, (8,)), x) + 1.0]  # noqa: E731
+    g = trace(like, [aval((2, 4)), aval((4,))])
+    out = dce.run(simplify.run(g))
+    assert "broadcast_like" not in ops_of(out) and "reshape_like" not in ops_of(out)
+    same_values(g, out, X, np.arange(4, dtype=np.float32))
+    assert "broadcast_to" not in ops_of(fusion.run(out))  # read inside the kernel of the mul
+    dynamic = trace(like, [aval((None, 4)), aval((4,))])
+    assert "broadcast_like" in ops_of(simplify.run(dynamic))  # an unknown dim: kept
+
+
 def test_simplify_division_by_constant_becomes_multiplication():
     g = trace(lambda x: x / 3.0, [aval((2, 4))])
     out = dce.run(simplify.run(g))

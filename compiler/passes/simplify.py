@@ -9,6 +9,11 @@ is exact (bit for bit) unless marked otherwise:
   transpose(transpose(x, p), q)             -> transpose(x, p∘q), or x
   reshape(reshape(x, a), b)                 -> reshape(x, b); reshape to x's own shape -> x
   x ** 1 -> x, x ** 2 -> x*x, x ** 3 -> x*x*x   (x**3 may differ from pow() in the last bit)
+  broadcast_like(x, y), reshape_like(x, y)  -> broadcast_to(x), reshape(x) when the output's
+                                            shape is static: the shape-only operand goes, and
+                                            fusion reads the broadcast in its kernel instead
+                                            of a copy of it (a gradient's broadcast of a
+                                            per-channel vector over an image)
   x / c  -> x * (1/c) for a float constant c  (not exact: within one rounding of x/c;
                                                skipped where 1/c overflows)
 """
@@ -136,6 +141,15 @@ def _reshape(ed, node):
     return Ref(ed.emit("reshape", (x,), {"shape": node.attr["shape"]}, node.avals).id, 0)
 
 
+def _static_like(op):
+    def rule(ed, node):
+        shape = node.avals[0].shape
+        if None in shape:
+            return None
+        return Ref(ed.emit(op, (node.inputs[0],), {"shape": tuple(shape)}, node.avals).id, 0)
+    return rule
+
+
 def _pow(ed, node):
     x, y = node.inputs
     dtype = node.avals[0].dtype
@@ -159,6 +173,7 @@ _RULES = {
     "mul": _mul, "add": _add, "sub": _sub, "div": _div, "neg": _neg,
     "identity": _identity, "stop_gradient": _identity,
     "transpose": _transpose, "reshape": _reshape, "pow": _pow,
+    "broadcast_like": _static_like("broadcast_to"), "reshape_like": _static_like("reshape"),
 }
 
 __all__ = ["run", "NAME", "Aval"]

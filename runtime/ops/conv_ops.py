@@ -26,6 +26,11 @@ from . import join_ops as J
 from . import linalg_ops as L
 from . import reduce_ops as RD
 
+# The compiler layer sets this when it loads (compiler/conv_c.py): native(kernel, dtype) ->
+# a C kernel ("depthwise", "max_pool", "patches_grad") giving the NumPy path's bits, or
+# None (no C compiler, another dtype).
+native = None
+
 
 def _out_size(size, k, stride, dilation, padding):
     """Output length and (before, after) padding of one spatial axis; `padding` is
@@ -51,10 +56,19 @@ def _axis_pad(padding, i):
     return padding if isinstance(padding, str) else padding[i]
 
 
-def patches_view(xp, x, ksize, strides, dilations, padding, pad_value):
+def padded_image(xp, x, ksize, strides, dilations, padding, pad_value, transient=False):
+    """(x padded for these windows, OH, OW).  transient: the caller reads it before it
+    returns and keeps no view of it, so it may live in this thread's reused buffer
+    (NumPy only)."""
     oh, ow, ph, pw = geometry(x.shape, ksize, strides, dilations, padding)
     if ph != (0, 0) or pw != (0, 0):
-        x = xp.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=pad_value)
+        x = _padded(x, ph, pw, pad_value) if transient and xp is np else \
+            xp.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=pad_value)
+    return x, oh, ow
+
+
+def patches_view(xp, x, ksize, strides, dilations, padding, pad_value, transient=False):
+    x, oh, ow = padded_image(xp, x, ksize, strides, dilations, padding, pad_value, transient)
     sn, sh, sw, sc = x.strides
     shape = (x.shape[0], oh, ow, ksize[0], ksize[1], x.shape[3])
     view = (sn, sh * strides[0], sw * strides[1], sh * dilations[0], sw * dilations[1], sc)
@@ -64,6 +78,10 @@ def patches_view(xp, x, ksize, strides, dilations, padding, pad_value):
 def _patches_grad_impl(xp, g, like, ksize, strides, dilations, padding, pad_value):
     n, h, w, c = like.shape
     oh, ow, ph, pw = geometry(like.shape, ksize, strides, dilations, padding)
+    fn = native and xp is np and native("patches_grad", g.dtype)
+    if fn:
+        out = fn(g, (n, h + sum(ph), w + sum(pw), c), strides, dilations)
+        return out[:, ph[0]:ph[0] + h, pw[0]:pw[0] + w, :]
     out = xp.zeros((n, h + sum(ph), w + sum(pw), c), dtype=g.dtype)
     for i in range(ksize[0]):
         r0 = i * dilations[0]
@@ -96,35 +114,65 @@ PATCHES_GRAD = defprim("patches_grad", _patches_grad_impl,
 
 # --- conv2d: im2col + GEMM ---------------------------------------------------------------
 class _Scratch(threading.local):
-    """One im2col buffer per thread, reused by every conv2d call: a fresh array of that
-    size costs a page fault per page on first touch, more than its copy.  The rows are
-    consumed by the GEMM before the call returns (its output is a new array), so no
-    result ever aliases it; buffers over SCRATCH_LIMIT bytes are not kept."""
-    buf = None
+    """Per thread, one im2col buffer (`rows`) and one padded image (`padded`), reused by
+    every conv2d call: a fresh array of that size costs a page fault per page on first
+    touch, more than its copy (np.pad's fresh image took as long as the im2col copy).
+    Both are consumed before the call returns (the GEMM's output is a new array), so no
+    result ever aliases them; buffers over SCRATCH_LIMIT bytes are not kept."""
+    rows = None
+    padded = None
 
 
 _SCRATCH = _Scratch()
 SCRATCH_LIMIT = 1 << 28
 
 
+def _scratch(slot, shape, dtype):
+    """This thread's `slot` buffer as a C-order array of `shape`, or None when too large."""
+    size = int(np.prod(shape))
+    if size * np.dtype(dtype).itemsize > SCRATCH_LIMIT:
+        return None
+    buf = getattr(_SCRATCH, slot)
+    if buf is None or buf.dtype != dtype or buf.size < size:
+        setattr(_SCRATCH, slot, None)  # let the old one go before the new one is made
+        buf = np.empty(size, dtype)
+        setattr(_SCRATCH, slot, buf)
+    return buf[:size].reshape(shape)
+
+
+def _padded(x, ph, pw, value):
+    """np.pad of an NHWC image by (before, after) pairs ph, pw, in the reused buffer:
+    the border is rewritten on every call (the buffer's last user may have had
+    another shape or pad value)."""
+    n, h, w, c = x.shape
+    out = _scratch("padded", (n, h + sum(ph), w + sum(pw), c), x.dtype)
+    if out is None:
+        return np.pad(x, ((0, 0), ph, pw, (0, 0)), constant_values=value)
+    top, left = ph[0], pw[0]
+    out[:, :top] = value
+    out[:, top + h:] = value
+    out[:, top:top + h, :left] = value
+    out[:, top:top + h, left + w:] = value
+    out[:, top:top + h, left:left + w] = x
+    return out
+
+
 def _rows(xp, windows, strides):
     """(N, OH, OW, KH, KW, C) windows -> contiguous (N*OH*OW, KH*KW*C) rows."""
     n, oh, ow, kh, kw, c = windows.shape
     shape = (n * oh * ow, kh * kw * c)
-    if xp is not np or (kh * kw == 1 and strides == (1, 1)) or windows.nbytes > SCRATCH_LIMIT:
+    rows = None
+    if xp is np and not (kh * kw == 1 and strides == (1, 1)):
+        rows = _scratch("rows", windows.shape, windows.dtype)
+    if rows is None:
         return windows.reshape(shape)  # 1x1, stride 1: already rows (a view of a C-order image)
-    buf = _SCRATCH.buf
-    if buf is None or buf.dtype != windows.dtype or buf.size < windows.size:
-        buf = _SCRATCH.buf = None  # let the old one go before the new one is made
-        buf = _SCRATCH.buf = np.empty(windows.size, windows.dtype)
-    rows = buf[:windows.size].reshape(windows.shape)
     np.copyto(rows, windows)
     return rows.reshape(shape)
 
 
 def _conv_impl(xp, x, w, strides, dilations, padding):
     kh, kw, c, o = w.shape
-    windows = patches_view(xp, x, (kh, kw), strides, dilations, padding, 0)
+    windows = patches_view(xp, x, (kh, kw), strides, dilations, padding, 0, transient=True)
     n, oh, ow = windows.shape[:3]
     rows, filters = _rows(xp, windows, strides), w.reshape(kh * kw * c, o)
     if xp is np:  # the BLAS thread count for this GEMM's size, as matmul's
@@ -176,24 +224,131 @@ def conv_input_grad(g, x, w, attrs):
 
 
 def _conv_filter_grad(g, x, w, attrs):
+    return bind(CONV2D_FILTER_GRAD, (x, g), attrs)
+
+
+def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value):
     """dW[a, b, c, o] = sum over n, i, j of x_padded[n, i*s + a*d, j*s + b*d, c] g[n, i, j, o]:
-    itself a conv2d (so its im2col goes through the reused buffer) of the image as
-    (C, H, W, N) with the gradient as (OH, OW, N, O) filters, strides and dilations
-    swapped; its output can overhang (KH, KW) by the rows the forward's stride skipped."""
-    kh, kw, c, o = w.shape.dims
-    oh, ow = g.shape.dims[1:3]
-    if None in (oh, ow) or None in x.shape.dims[1:3]:
-        cols = A.reshape(bind(EXTRACT_PATCHES, (x,), attrs), [-1, kh * kw * c])
-        return A.reshape(L.matmul(cols, A.reshape(g, [-1, o]), transpose_a=True), [kh, kw, c, o])
-    _, _, ph, pw = geometry(x.shape.dims, (kh, kw), attrs["strides"], attrs["dilations"], attrs["padding"])
-    y = bind(CONV2D, (A.transpose(x, [3, 1, 2, 0]), A.transpose(g, [1, 2, 0, 3])),
-             {"strides": attrs["dilations"], "dilations": attrs["strides"], "padding": (ph, pw)})
-    if y.shape.dims[1:3] != (kh, kw):
-        y = y[:, :kh, :kw, :]
-    return A.transpose(y, [1, 2, 0, 3])
+    the forward's im2col rows (through the reused buffers), transposed, @ the gradient
+    as (N*OH*OW, O) -- one GEMM, no transposed copy of the image or the gradient."""
+    windows = patches_view(xp, x, ksize, strides, dilations, padding, 0, transient=True)
+    rows = _rows(xp, windows, strides)
+    grads = g.reshape(rows.shape[0], g.shape[3])
+    if xp is np:
+        blas_threads.for_matmul(rows.T, grads)
+    return xp.matmul(rows.T, grads).reshape(ksize[0], ksize[1], x.shape[3], g.shape[3])
+
+
+def _filter_grad_rule(x, g, ksize, **attrs):
+    return Aval((ksize[0], ksize[1], x.shape[3], g.shape[3]), g.dtype)
+
+
+def _filter_grad_vjp(gw, out, x, g, ksize, strides, dilations, padding, pad_value, needs=(True, True)):
+    # <filter_grad(x, g), gw> = <conv2d(x, gw), g>: bilinear, so each operand's
+    # gradient is the other route of conv2d's own.
+    attrs = {"ksize": ksize, "strides": strides, "dilations": dilations, "padding": padding, "pad_value": 0}
+    return (conv_input_grad(g, x, gw, attrs) if needs[0] else None,
+            bind(CONV2D, (x, gw), {"strides": strides, "dilations": dilations, "padding": padding})
+            if needs[1] else None)
 
 
 CONV2D = defprim("conv2d", _conv_impl, _conv_rule, _conv_vjp, vjp_needs=True)
+# The filter gradient: (x, gradient) -> (KH, KW, C, O); attrs those of extract_patches.
+CONV2D_FILTER_GRAD = defprim("conv2d_filter_grad", _filter_grad_impl, _filter_grad_rule, _filter_grad_vjp,
+                             vjp_needs=True)
+
+
+# --- max pooling: each window's first maximum --------------------------------------------
+def _taps(image, ksize, strides, oh, ow):
+    """The (N, OH, OW, C) view of each window position (i, j), in row-major order."""
+    return [image[:, i:i + strides[0] * (oh - 1) + 1:strides[0], j:j + strides[1] * (ow - 1) + 1:strides[1]]
+            for i in range(ksize[0]) for j in range(ksize[1])]
+
+
+def _lowest(dtype):
+    return np.finfo(dtype).min if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
+
+
+def _window_max(xp, taps, low):
+    """The windows' maxima: a `>` scan from the dtype's lowest value (NaN never wins)."""
+    best = xp.full(taps[0].shape, low, taps[0].dtype)
+    for tap in taps:
+        xp.copyto(best, tap, where=tap > best)
+    return best
+
+
+def _first_max_tap(xp, taps, real):
+    """Each window's tap number of its first maximum: a `>` scan over the window's
+    real pixels from the first of them (a NaN there keeps the place), as TensorFlow's
+    MaxPoolGrad.  real[t]: (OH, OW) masks of the positions where tap t is no padding,
+    or None when nothing is padded."""
+    best, arg = taps[0].copy(), xp.zeros(taps[0].shape, np.int16 if len(taps) < 1 << 15 else np.int32)
+    seen = None if real is None else xp.broadcast_to(real[0][:, :, None], taps[0].shape).copy()
+    for t, tap in enumerate(taps[1:], 1):
+        better = tap > best
+        if real is not None:
+            ok = real[t][:, :, None]
+            better = (better | ~seen) & ok
+            seen |= ok
+        xp.copyto(best, tap, where=better)
+        xp.copyto(arg, t, where=better)
+    return arg
+
+
+def _real_taps(xp, shape, ksize, strides, oh, ow, ph, pw):
+    rows = [(i + strides[0] * np.arange(oh) - ph[0] >= 0) & (i + strides[0] * np.arange(oh) - ph[0] < shape[1])
+            for i in range(ksize[0])]
+    cols = [(j + strides[1] * np.arange(ow) - pw[0] >= 0) & (j + strides[1] * np.arange(ow) - pw[0] < shape[2])
+            for j in range(ksize[1])]
+    return [xp.asarray(r[:, None] & c[None, :]) for r in rows for c in cols]
+
+
+def _pool_impl(xp, x, *v, ksize, strides, padding, mode):
+    """mode "max": (x,) -> the windows' maxima; "scatter": (x, g) adds each g onto its
+    window's first maximum (x's shape); "gather": (x, h) takes h at each window's first
+    maximum (the output's shape); scatter and gather are each other's transpose.
+    TensorFlow's semantics: see _window_max and _first_max_tap (row-major window order,
+    a tie goes to the first; an all -inf window gives -FLT_MAX)."""
+    fn = native and xp is np and native("max_pool", x.dtype)
+    if fn:
+        oh, ow, ph, pw = geometry(x.shape, ksize, strides, (1, 1), padding)
+        return fn(mode, x, v[0] if v else None, ksize, strides, oh, ow, ph, pw)
+    low = _lowest(x.dtype)
+    image, oh, ow = padded_image(xp, x, ksize, strides, (1, 1), padding, low, transient=True)
+    taps = _taps(image, ksize, strides, oh, ow)
+    if mode == "max":
+        return _window_max(xp, taps, low)
+    _, _, ph, pw = geometry(x.shape, ksize, strides, (1, 1), padding)
+    real = None if ph == pw == (0, 0) else _real_taps(xp, x.shape, ksize, strides, oh, ow, ph, pw)
+    arg = _first_max_tap(xp, taps, real)
+    if mode == "gather":  # (a window of padding only has no real pixel: none here)
+        h = xp.pad(v[0], ((0, 0), ph, pw, (0, 0)))
+        out = xp.zeros(arg.shape, v[0].dtype)
+        for t, tap in enumerate(_taps(h, ksize, strides, oh, ow)):
+            xp.copyto(out, tap, where=arg == t)
+        return out
+    g = v[0]
+    out = xp.zeros(image.shape, g.dtype)
+    for t, tap in enumerate(_taps(out, ksize, strides, oh, ow)):
+        tap += xp.where(arg == t, g, 0)
+    return out[:, ph[0]:ph[0] + x.shape[1], pw[0]:pw[0] + x.shape[2]]
+
+
+def _pool_rule(x, *v, ksize, strides, padding, mode):
+    if mode == "scatter":
+        return Aval(x.shape, v[0].dtype)
+    y = patches_rule(x, ksize, strides, (1, 1), padding, 0)
+    return Aval(y.shape[:3] + (x.shape[3],), v[0].dtype if v else x.dtype)
+
+
+def _pool_vjp(g, out, x, *v, mode, **attrs):
+    if mode == "max":
+        return bind(MAX_POOL, (x, g), dict(attrs, mode="scatter"))
+    # x only picks the positions (piecewise constant): no gradient flows into it.
+    return None, bind(MAX_POOL, (x, g), dict(attrs, mode="gather" if mode == "scatter" else "scatter"))
+
+
+MAX_POOL = defprim("max_pool", _pool_impl, _pool_rule, _pool_vjp)
 
 
 # --- argument normalization --------------------------------------------------------------
@@ -275,9 +430,7 @@ def _pool(x, ksize, strides, padding, data_format, op):
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
     x, k, s, p = _pool(input, ksize, strides, padding, data_format, "max_pool2d")
-    low = float("-inf") if x.dtype.is_floating else int(np.iinfo(x.dtype.np).min)
-    patches = extract_patches(x, k, s, (1, 1), p, low)
-    return _back(RD.reduce_max(patches, [3, 4]), data_format)
+    return _back(bind(MAX_POOL, (x,), {"ksize": k, "strides": s, "padding": p, "mode": "max"}), data_format)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002

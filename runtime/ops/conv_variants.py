@@ -14,6 +14,8 @@ own (one pass per tap: the product of patches and gradient is window-sized, and
 a compiled kernel reducing it over the leading axes is slow).  Their VJPs are made
 of these primitives, so gradients of any order follow.
 """
+import numpy as np
+
 from .. import dtypes
 from ..errors import with_location
 from ..registry import Aval, bind, defprim
@@ -109,7 +111,12 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
 
 def _depthwise_impl(xp, x, w, strides, dilations, padding):
     kh, kw, c, m = w.shape
-    patches = C.patches_view(xp, x, (kh, kw), strides, dilations, padding, 0)  # a view
+    # C.native (compiler/conv_c.py): one pass, rounding as the loop below does (same bits).
+    fn = C.native and xp is np and x.dtype == w.dtype and C.native("depthwise", x.dtype)
+    if fn:
+        image, oh, ow = C.padded_image(xp, x, (kh, kw), strides, dilations, padding, 0, transient=True)
+        return fn(image, w, oh, ow, strides, dilations)
+    patches = C.patches_view(xp, x, (kh, kw), strides, dilations, padding, 0, transient=True)
     n, oh, ow = patches.shape[:3]
     out = xp.empty((n, oh, ow, c, m), dtype=xp.result_type(x, w))
     tmp = xp.empty_like(out)
@@ -155,7 +162,7 @@ def _depthwise_filter_grad(x, g, wshape, attrs):
 
 
 def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value, multiplier):
-    patches = C.patches_view(xp, x, ksize, strides, dilations, padding, 0)  # a view
+    patches = C.patches_view(xp, x, ksize, strides, dilations, padding, 0, transient=True)
     n, oh, ow, kh, kw, c = patches.shape
     g5 = g.reshape(n, oh, ow, c, multiplier)
     out = xp.empty((kh, kw, c, multiplier), dtype=g.dtype)

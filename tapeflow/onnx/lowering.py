@@ -5,7 +5,7 @@ names for a multiple-results primitive); `e` is the builder.GraphEmitter (e.op
 appends an ONNX node, e.const / e.ints make initializers, e.aval(ref) gives an
 input's static shape and dtype, e.fail raises the export error naming the op
 and the user's line).  Composites (softmax, layer and batch normalization,
-pooling = extract_patches + reduce) need no
+average pooling = extract_patches + reduce) need no
 row: their primitives are exported.  A primitive without a row is reported by
 the builder as having no ONNX mapping.
 """
@@ -322,8 +322,22 @@ def _top_k_indices(e, node, x, k):
 def _extract_patches(e, node, x, ksize, strides, dilations, padding, pad_value):
     """(N, H, W, C) -> windows (N, OH, OW, KH, KW, C): pad, then one strided Slice
     per window offset, stacked.  Conv and pooling are exported through it."""
+    return _windows(e, node, x, node.avals[0].shape[1:3], ksize, strides, dilations, padding, pad_value)
+
+
+def _max_pool(e, node, x, ksize, strides, padding, mode):
+    """The windows' maxima as ReduceMax over the windows (padded with the lowest value)."""
+    if mode != "max":
+        e.fail("is a max-pool gradient; export the forward computation")
+    dtype = _dtype_of(e, node).np
+    low = -np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
+    windows = _windows(e, node, x, node.avals[0].shape[1:3], ksize, strides, (1, 1), padding, low)
+    return e.op("ReduceMax", [windows, e.ints([3, 4])], keepdims=0)
+
+
+def _windows(e, node, x, out_hw, ksize, strides, dilations, padding, pad_value):
     _, h, w, c = e.aval(node.inputs[0]).shape
-    _, oh, ow, kh, kw, _ = node.avals[0].shape
+    (oh, ow), (kh, kw) = out_hw, ksize
     if None in (h, w, oh, ow):
         e.fail("makes image patches of unknown height or width; export with known spatial dims")
     from tapeflow.runtime.ops.conv_ops import geometry
@@ -405,6 +419,6 @@ LOWERINGS = {
     "concat": _concat, "split": _split, "pad": _pad, "where_indices": _where_indices,
     "top_k_indices": _top_k_indices,
     # images: conv2d and pooling are built on it
-    "extract_patches": _extract_patches, "conv2d": _conv2d,
+    "extract_patches": _extract_patches, "max_pool": _max_pool, "conv2d": _conv2d,
     "depthwise_conv2d": _depthwise_conv2d,
 }

@@ -1,0 +1,235 @@
+"""The depthwise convolution's forward and max pooling in C, for runtime/ops/conv_ops.py
+and conv_variants.py.
+
+The runtime knows no C: when this module loads it sets `conv_ops.native`, a lookup
+the runtime calls for a kernel by name and dtype; the library is built (through the
+compile cache of cbuild.py) at the first call, not at import.  Without a working
+compiler, or with the no_c flag on, the lookup answers None and the NumPy path runs
+(one or more passes per window tap over the whole image, where these kernels make one).
+
+Same bits as the NumPy paths.  Depthwise: each output element is w[tap 0] * x, then
+`acc = acc + w[tap] * x` tap after tap in (row, column) order, every product and sum
+rounded to the dtype (no fused multiply-add: cbuild's -ffp-contract=off).  Max pool:
+the same `>` scans (see conv_ops._window_max, _first_max_tap), and the gradient's
+scatter adds tap after tap over the whole output, as the NumPy loop does, so an input
+pixel that is the maximum of several windows sums their gradients in the same order.
+tests/test_conv_native.py checks both paths against each other.
+"""
+import threading
+
+import numpy as np
+
+from tapeflow.runtime.ops import conv_ops
+
+from . import cbuild
+from .flags import is_on
+
+_KERNEL = r"""
+int tapeflow_depthwise_NAME(int64_t px, int64_t pw, int64_t pout, int64_t n, int64_t hp, int64_t wp,
+                            int64_t c, int64_t m, int64_t oh, int64_t ow, int64_t kh, int64_t kw,
+                            int64_t sh, int64_t sw, int64_t dh, int64_t dw) {
+    const T *x = (const T *)(intptr_t)px, *w = (const T *)(intptr_t)pw;
+    T *out = (T *)(intptr_t)pout;
+    const int64_t cm = c * m;
+    for (int64_t b = 0; b < n; b++)
+        for (int64_t i = 0; i < oh; i++)
+            for (int64_t j = 0; j < ow; j++) {
+                T *restrict o = out + ((b * oh + i) * ow + j) * cm;
+                for (int64_t a = 0; a < kh; a++)
+                    for (int64_t e = 0; e < kw; e++) {
+                        const T *restrict xr = x + ((b * hp + i * sh + a * dh) * wp + j * sw + e * dw) * c;
+                        const T *restrict wr = w + (a * kw + e) * cm;
+                        const int first = a == 0 && e == 0;
+                        if (m == 1) {
+                            if (first)
+                                for (int64_t k = 0; k < c; k++) o[k] = xr[k] * wr[k];
+                            else
+                                for (int64_t k = 0; k < c; k++) o[k] = o[k] + xr[k] * wr[k];
+                        } else {
+                            for (int64_t k = 0; k < c; k++)
+                                for (int64_t q = 0; q < m; q++) {
+                                    const T p = xr[k] * wr[k * m + q];
+                                    o[k * m + q] = first ? p : o[k * m + q] + p;
+                                }
+                        }
+                    }
+            }
+    return 0;
+}
+"""
+
+_POOL = r"""
+#define POOL_ARGS int64_t n, int64_t h, int64_t w, int64_t c, int64_t oh, int64_t ow, int64_t kh, int64_t kw, \
+                  int64_t sh, int64_t sw, int64_t pt, int64_t pl
+#define FOR_WINDOWS for (int64_t b = 0; b < n; b++) for (int64_t i = 0; i < oh; i++) for (int64_t j = 0; j < ow; j++)
+#define WINDOW(b, i, j) const int64_t r0 = (i) * sh - pt, c0 = (j) * sw - pl; \
+    const int64_t ra = r0 < 0 ? 0 : r0, rb = r0 + kh < h ? r0 + kh : h; \
+    const int64_t ca = c0 < 0 ? 0 : c0, cb = c0 + kw < w ? c0 + kw : w
+
+/* parg 0: out[b, i, j, k] = the window's maximum, a `>` scan from LOWEST.  Otherwise
+   arg[b, i, j, k] = the window tap (row-major, padding included) of the first maximum
+   of the window's real pixels, a `>` scan from the first of them. */
+int tapeflow_max_pool_NAME(int64_t px, int64_t pout, int64_t parg, POOL_ARGS) {
+    const T *x = (const T *)(intptr_t)px;
+    T *out = (T *)(intptr_t)pout;
+    int32_t *arg = (int32_t *)(intptr_t)parg;
+    FOR_WINDOWS {
+        WINDOW(b, i, j);
+        const int64_t o = ((b * oh + i) * ow + j) * c;
+        if (!arg) {
+            for (int64_t k = 0; k < c; k++) out[o + k] = LOWEST;
+            for (int64_t r = ra; r < rb; r++)
+                for (int64_t q = ca; q < cb; q++) {
+                    const T *restrict xr = x + ((b * h + r) * w + q) * c;
+                    T *restrict y = out + o;
+                    for (int64_t k = 0; k < c; k++) y[k] = xr[k] > y[k] ? xr[k] : y[k];
+                }
+            continue;
+        }
+        for (int64_t k = 0; k < c; k++) {
+            T best = x[((b * h + ra) * w + ca) * c + k];
+            int32_t at = (int32_t)((ra - r0) * kw + (ca - c0));
+            for (int64_t r = ra; r < rb; r++)
+                for (int64_t q = ca; q < cb; q++) {
+                    const T v = x[((b * h + r) * w + q) * c + k];
+                    if (v > best) {
+                        best = v;
+                        at = (int32_t)((r - r0) * kw + (q - c0));
+                    }
+                }
+            arg[o + k] = at;
+        }
+    }
+    return 0;
+}
+
+/* scatter (to_image): image[window tap arg] += v, tap after tap over the whole output;
+   gather: v[b, i, j, k] = image[window tap arg]. */
+int tapeflow_max_pool_route_NAME(int64_t parg, int64_t pv, int64_t pimage, int64_t to_image, POOL_ARGS) {
+    const int32_t *arg = (const int32_t *)(intptr_t)parg;
+    T *v = (T *)(intptr_t)pv, *image = (T *)(intptr_t)pimage;
+    for (int64_t t = 0; t < (to_image ? kh * kw : 1); t++)
+        FOR_WINDOWS {
+            const int64_t o = ((b * oh + i) * ow + j) * c;
+            for (int64_t k = 0; k < c; k++) {
+                const int32_t at = arg[o + k];
+                if (to_image && at != t) continue;
+                const int64_t r = i * sh - pt + at / kw, q = j * sw - pl + at % kw;
+                T *px = image + ((b * h + r) * w + q) * c + k;
+                if (to_image) *px = *px + v[o + k];
+                else v[o + k] = *px;
+            }
+        }
+    return 0;
+}
+"""
+
+_COL2IM = r"""
+/* image[b, y * sh + a * dh, x * sw + e * dw, k] += windows[b, y, x, a, e, k], tap (a, e)
+   after tap over the whole output (image: the padded image, zeroed). */
+int tapeflow_patches_grad_NAME(int64_t pg, int64_t pimage, int64_t n, int64_t hp, int64_t wp, int64_t c,
+                               int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t sh, int64_t sw,
+                               int64_t dh, int64_t dw) {
+    const T *g = (const T *)(intptr_t)pg;
+    T *image = (T *)(intptr_t)pimage;
+    for (int64_t a = 0; a < kh; a++)
+        for (int64_t e = 0; e < kw; e++)
+            for (int64_t b = 0; b < n; b++)
+                for (int64_t y = 0; y < oh; y++)
+                    for (int64_t x = 0; x < ow; x++) {
+                        const T *restrict gr = g + ((((b * oh + y) * ow + x) * kh + a) * kw + e) * c;
+                        T *restrict o = image + ((b * hp + y * sh + a * dh) * wp + x * sw + e * dw) * c;
+                        for (int64_t k = 0; k < c; k++) o[k] = o[k] + gr[k];
+                    }
+    return 0;
+}
+"""
+
+SOURCE = "#include <stdint.h>\n#include <float.h>\n#pragma STDC FP_CONTRACT OFF\n" + "".join(
+    "#define T %s\n#define LOWEST %s\n%s#undef T\n#undef LOWEST\n" % (
+        ctype, lowest, (_KERNEL + _POOL + _COL2IM).replace("NAME", name))
+    for name, ctype, lowest in (("f32", "float", "(-FLT_MAX)"), ("f64", "double", "(-DBL_MAX)")))
+
+_DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
+_RELEASE_GIL_AT = 1 << 14   # output elements: below this the GIL round trip costs more than it frees
+_lock = threading.Lock()
+_built = []                 # [Library or None], once tried
+_bound = {}
+
+
+def _library():
+    """The built library, or None: no compiler (remembered), or the no_c flag (asked each time)."""
+    if is_on("no_c"):
+        return None
+    if not _built:
+        with _lock:
+            if not _built:
+                _built.append(cbuild.build(SOURCE))
+    return _built[0]
+
+
+def _depthwise(fns, padded, w, oh, ow, strides, dilations):
+    """padded: the (N, Hp, Wp, C) image, already padded; w: (KH, KW, C, M)."""
+    padded, w = np.ascontiguousarray(padded), np.ascontiguousarray(w)
+    n, hp, wp, c = padded.shape
+    kh, kw, _, m = w.shape
+    out = np.empty((n, oh, ow, c * m), padded.dtype)
+    fns["depthwise"][out.size >= _RELEASE_GIL_AT](padded.ctypes.data, w.ctypes.data, out.ctypes.data, n, hp, wp, c, m, oh, ow,
+                                     kh, kw, *strides, *dilations)
+    return out
+
+
+def _max_pool(fns, mode, x, v, ksize, strides, oh, ow, ph, pw):
+    """conv_ops._pool_impl's modes on the unpadded image x (ph, pw: its SAME padding)."""
+    x = np.ascontiguousarray(x)
+    n, h, w, c = x.shape
+    dims = (n, h, w, c, oh, ow, *ksize, *strides, ph[0], pw[0])
+    release = n * oh * ow * c >= _RELEASE_GIL_AT
+    if mode == "max":
+        out = np.empty((n, oh, ow, c), x.dtype)
+        fns["max_pool"][release](x.ctypes.data, out.ctypes.data, 0, *dims)
+        return out
+    arg = np.empty((n, oh, ow, c), np.int32)
+    fns["max_pool"][release](x.ctypes.data, 0, arg.ctypes.data, *dims)
+    if mode == "gather":
+        image, out = np.ascontiguousarray(v, x.dtype), np.empty((n, oh, ow, c), x.dtype)
+        fns["max_pool_route"][release](arg.ctypes.data, out.ctypes.data, image.ctypes.data, 0, *dims)
+        return out
+    g, image = np.ascontiguousarray(v, x.dtype), np.zeros(x.shape, x.dtype)
+    fns["max_pool_route"][release](arg.ctypes.data, g.ctypes.data, image.ctypes.data, 1, *dims)
+    return image
+
+
+def _patches_grad(fns, g, padded_shape, strides, dilations):
+    """The windows (N, OH, OW, KH, KW, C) summed onto a zeroed image of padded_shape."""
+    g = np.ascontiguousarray(g)
+    n, oh, ow, kh, kw, c = g.shape
+    image = np.zeros(padded_shape, g.dtype)
+    fns["patches_grad"][g.size >= _RELEASE_GIL_AT](g.ctypes.data, image.ctypes.data, n, *padded_shape[1:], oh, ow,
+                                                   kh, kw, *strides, *dilations)
+    return image
+
+
+_WRAPPERS = {"depthwise": (_depthwise, {"depthwise": 16}), "patches_grad": (_patches_grad, {"patches_grad": 14}),
+             "max_pool": (_max_pool, {"max_pool": 15, "max_pool_route": 16})}
+
+
+def native(kernel, dtype):
+    """conv_ops' hook: `kernel` ("depthwise", "max_pool", "patches_grad") for arrays of `dtype`, or None
+    (no C, or a dtype without a kernel: the NumPy path runs)."""
+    name = _DTYPES.get(np.dtype(dtype))
+    if name is None or kernel not in _WRAPPERS or is_on("no_c"):
+        return None
+    fn = _bound.get((kernel, name))
+    if fn is None:
+        lib = _library()
+        if lib is None:
+            return None
+        wrapper, entries = _WRAPPERS[kernel]
+        fns = {e: tuple(lib.function(f"tapeflow_{e}_{name}", 0, n_args, release_gil=r) for r in (False, True))
+               for e, n_args in entries.items()}
+        fn = _bound[kernel, name] = lambda *args: wrapper(fns, *args)
+    return fn
+
+
+conv_ops.native = native

@@ -1,0 +1,104 @@
+"""The C kernels of compiler/conv_c.py (depthwise forward, max pooling, col2im) against
+their NumPy paths: the same bits for every geometry and dtype (ties, NaN and -inf in
+the pools), and the NumPy path without C."""
+import numpy as np
+import pytest
+
+import tapeflow as tf
+from tapeflow.compiler import conv_c, flags
+from tapeflow.runtime.ops import conv_ops
+
+RNG = np.random.default_rng(11)
+
+# (input shape, filter shape (KH, KW, C, M), strides, padding, dilations)
+GEOMETRIES = [
+    ((2, 9, 8, 5), (3, 3, 5, 1), 1, "SAME", 1),
+    ((1, 7, 6, 3), (2, 3, 3, 2), 1, "VALID", 1),
+    ((2, 8, 8, 4), (3, 3, 4, 1), 2, "SAME", 1),
+    ((1, 9, 9, 2), (2, 2, 2, 3), 1, "SAME", 2),
+    ((3, 6, 7, 1), (4, 3, 1, 1), 2, "VALID", 1),
+    ((1, 2, 6, 2), (3, 3, 2, 1), 1, "VALID", 1),  # an empty output
+]
+
+
+def _depthwise(x, w, s, p, d):
+    return tf.nn.depthwise_conv2d(x, w, [1, s, s, 1], p, dilations=[d, d]).numpy()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, kshape, s, p, d", GEOMETRIES)
+def test_c_kernel_gives_the_numpy_paths_bits(shape, kshape, s, p, d, dtype, monkeypatch):
+    if conv_c.native("depthwise", dtype) is None:
+        pytest.skip("no C compiler")
+    x, w = RNG.standard_normal(shape).astype(dtype), RNG.standard_normal(kshape).astype(dtype)
+    native = _depthwise(x, w, s, p, d)
+    monkeypatch.setattr(conv_ops, "native", None)
+    np.testing.assert_array_equal(native, _depthwise(x, w, s, p, d))
+
+
+def test_no_c_and_other_dtypes_take_the_numpy_path():
+    assert conv_c.native("depthwise", np.float16) is None
+    with flags(no_c=1):
+        assert conv_c.native("depthwise", np.float32) is None
+        x, w = RNG.standard_normal((1, 5, 5, 2)), RNG.standard_normal((3, 3, 2, 1))
+        got = _depthwise(x, w, 1, "SAME", 1)
+    np.testing.assert_array_equal(got, _depthwise(x, w, 1, "SAME", 1))
+
+
+def test_graph_equals_eager_with_the_kernel():
+    x = tf.constant(RNG.standard_normal((2, 8, 8, 3)).astype(np.float32))
+    k = tf.Variable(RNG.standard_normal((3, 3, 3, 2)).astype(np.float32))
+
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(tf.nn.depthwise_conv2d(x, k, [1, 1, 1, 1], "SAME") ** 2)
+        return [loss] + tape.gradient(loss, [x, k])
+    for a, b in zip(step(x), tf.function(step)(x)):  # the sums' order differs in the fused kernels
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-5)
+
+
+POOLS = [((2, 7, 6, 3), (3, 3), (2, 2), "SAME"), ((1, 6, 6, 2), (2, 2), (2, 2), "VALID"),
+         ((2, 5, 7, 2), (3, 2), (1, 1), "SAME"), ((1, 8, 5, 1), (4, 3), (3, 2), "SAME"),
+         ((1, 2, 5, 2), (3, 3), (1, 1), "VALID")]  # the last: an empty output
+
+
+def _pool_modes(x, v_out, v_in, ksize, strides, padding):
+    attrs = {"ksize": ksize, "strides": strides, "padding": padding}
+    return [conv_ops._pool_impl(np, x, ksize=ksize, strides=strides, padding=padding, mode="max"),
+            conv_ops._pool_impl(np, x, v_out, **attrs, mode="scatter"),
+            conv_ops._pool_impl(np, x, v_in, **attrs, mode="gather")]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, ksize, strides, padding", POOLS)
+def test_max_pool_kernels_give_the_numpy_paths_bits(shape, ksize, strides, padding, dtype, monkeypatch):
+    if conv_c.native("max_pool", dtype) is None:
+        pytest.skip("no C compiler")
+    x = np.round(RNG.standard_normal(shape) * 2).astype(dtype)  # many ties
+    x.flat[::7] = np.nan
+    x.flat[3::11] = -np.inf
+    oh, ow = conv_ops.geometry(shape, ksize, strides, (1, 1), padding)[:2]
+    v_out = RNG.standard_normal((shape[0], oh, ow, shape[3])).astype(dtype)
+    v_in = RNG.standard_normal(shape).astype(dtype)
+    native = _pool_modes(x, v_out, v_in, ksize, strides, padding)
+    monkeypatch.setattr(conv_ops, "native", None)
+    for a, b in zip(native, _pool_modes(x, v_out, v_in, ksize, strides, padding)):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, ksize, strides, dilations, padding", [
+    ((2, 7, 6, 3), (3, 3), (2, 2), (1, 1), "SAME"), ((1, 6, 7, 2), (2, 3), (1, 2), (1, 1), "VALID"),
+    ((1, 8, 8, 2), (2, 2), (1, 1), (2, 2), "SAME"), ((2, 5, 5, 1), (3, 3), (3, 3), (1, 1), "SAME")])
+def test_patches_grad_kernel_gives_the_numpy_paths_bits(shape, ksize, strides, dilations, padding, dtype,
+                                                        monkeypatch):
+    if conv_c.native("patches_grad", dtype) is None:
+        pytest.skip("no C compiler")
+    like = np.zeros(shape, dtype)
+    oh, ow = conv_ops.geometry(shape, ksize, strides, dilations, padding)[:2]
+    g = RNG.standard_normal((shape[0], oh, ow) + ksize + (shape[3],)).astype(dtype)
+    attrs = dict(ksize=ksize, strides=strides, dilations=dilations, padding=padding, pad_value=0)
+    native = conv_ops._patches_grad_impl(np, g, like, **attrs)
+    monkeypatch.setattr(conv_ops, "native", None)
+    np.testing.assert_array_equal(native, conv_ops._patches_grad_impl(np, g, like, **attrs))
