@@ -12,7 +12,9 @@ source; a missing, truncated or corrupted library is compiled again).
 
 The key hashes everything those decisions depend on:
   - the traced graph, pickled: nodes, attrs, avals, each node's "file:line"
-    (shown in errors), captured constants by value, variables by position;
+    (shown in errors), captured constants by a digest of their data, variables
+    by position (the record names both by that position: it holds by value only
+    the constants the passes made);
   - the compiler: tapeflow's, Python's and NumPy's versions, the size and mtime
     of every .py file of compiler/ and runtime/ (passes, kernel templates, the
     ops constant folding runs), the C compiler's identity and the CPU's flags;
@@ -82,15 +84,17 @@ class _Uncacheable(Exception):
     pass
 
 
-def _const(array):
-    return Holder(Tensor(array))
+def _const(value):
+    return Holder(Tensor(value))
 
 
-_loading = threading.local()  # .variables: the live variables a record being loaded refers to
+_loading = threading.local()  # .captured: what the traced graph being replayed captured, by position
 
 
-def _variable(index):
-    return Holder(_loading.variables[index])
+def _captured(index, *identity):
+    """A variable or constant of the traced graph, by position (`identity`: only
+    in keys, which are never loaded)."""
+    return Holder(_loading.captured[index])
 
 
 def _graph(nodes, inputs, outputs, name):
@@ -98,43 +102,59 @@ def _graph(nodes, inputs, outputs, name):
 
 
 class _Pickler(pickle.Pickler):
-    """Constants by value, variables by their position in `variables` (first
-    met first), graphs without their lazily built index; any other held object
-    cannot be stored."""
+    """What graphs hold, pickled for a key (`captured` empty: every variable and
+    constant of the traced graph is entered there by position, first met first;
+    a constant is keyed by dtype, shape and a digest of its data) or for a record
+    (what the traced graph captured, by that position; constants the passes made,
+    by value).  Graphs go without their lazily built index; any other held
+    object cannot be stored."""
 
-    def __init__(self, file, variables):
+    def __init__(self, file, captured, keying):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.variables = variables  # id(variable) -> (index, variable)
+        self.captured = captured  # id(variable or constant) -> (index, it)
+        self.keying = keying
 
     def reducer_override(self, obj):
         if type(obj) is Holder:
-            held = obj.obj
-            if isinstance(held, Variable):
-                index, _ = self.variables.setdefault(id(held), (len(self.variables), held))
-                return _variable, (index,)
-            if type(held) is Tensor and isinstance(held._value, (np.ndarray, np.generic)):  # not a GPU array
-                return _const, (held._value,)
-            raise _Uncacheable(type(held).__name__)
+            return self._held(obj.obj)
         if type(obj) is Graph:
             return _graph, (obj.nodes, obj.inputs, obj.outputs, obj.name)
         return NotImplemented
 
+    def _held(self, held):
+        is_var = isinstance(held, Variable)
+        if not is_var and not (type(held) is Tensor and isinstance(held._value, (np.ndarray, np.generic))):
+            raise _Uncacheable(type(held).__name__)  # a GPU array, a Python callable, ...
+        if self.keying:
+            index, _ = self.captured.setdefault(id(held), (len(self.captured), held))
+            if is_var:
+                return _captured, (index,)
+            a = np.asarray(held._value)
+            if a.dtype.hasobject:  # strings: by value
+                return _captured, (index, a)
+            return _captured, (index, a.dtype.str, a.shape, hashlib.sha256(np.ascontiguousarray(a).data).digest())
+        if id(held) in self.captured:
+            return _captured, (self.captured[id(held)][0],)
+        if is_var:
+            raise _Uncacheable("a variable the traced graph does not hold")
+        return _const, (held._value,)
 
-def _dumps(value, variables):
+
+def _dumps(value, captured, keying):
     buf = io.BytesIO()
-    _Pickler(buf, variables).dump(value)
+    _Pickler(buf, captured, keying).dump(value)
     return buf.getvalue()
 
 
 class Key:
-    """The record key of one traced graph: .digest (hex), the variables it
-    names by position (the record refers to them the same way), and its input
-    nodes (their "file:line" is where the trace was called: not keyed, put back
-    on replay)."""
+    """The record key of one traced graph: .digest (hex), the variables and
+    constants it captured by position (the record refers to them the same way),
+    and its input nodes (their "file:line" is where the trace was called: not
+    keyed, put back on replay)."""
 
-    def __init__(self, digest, variables, inputs):
+    def __init__(self, digest, captured, inputs):
         self.digest = digest
-        self.variables = variables
+        self.captured = captured
         self.inputs = inputs
 
     @property
@@ -144,12 +164,12 @@ class Key:
 
 def key(graph, data_offset):
     """The Key of `graph`, or None when it cannot be recorded."""
-    variables = {}
+    captured = {}
     inputs = {n.id: n for n in graph.nodes if n.op == "input"}
     unplaced = Graph(tuple(dataclasses.replace(n, loc="") if n.op == "input" else n for n in graph.nodes),
                      graph.inputs, graph.outputs, graph.name)
     try:
-        traced = _dumps(unplaced, variables)
+        traced = _dumps(unplaced, captured, keying=True)
     except (_Uncacheable, pickle.PicklingError, TypeError, AttributeError):
         return None
     cc = cbuild.find_cc()
@@ -158,7 +178,7 @@ def key(graph, data_offset):
     h.update(repr((cc and cbuild._cc_identity(cc), cbuild._cpu_features(), settings, tunables(),
                    data_offset)).encode())
     h.update(traced)
-    return Key(h.hexdigest(), variables, inputs)
+    return Key(h.hexdigest(), captured, inputs)
 
 
 def load(k):
@@ -167,13 +187,13 @@ def load(k):
     payload = cbuild.load_blob(k.blob)
     if payload is None:
         return None
-    _loading.variables = [var for _, var in sorted(k.variables.values(), key=lambda iv: iv[0])]
+    _loading.captured = [it for _, it in sorted(k.captured.values(), key=lambda pair: pair[0])]
     try:
         record = pickle.loads(payload)
     except Exception:  # noqa: BLE001 - a damaged entry of any kind is a miss, never an error
         return None
     finally:
-        _loading.variables = None
+        _loading.captured = None
     if not isinstance(record, dict) or record.get("key") != k.digest:
         return None
     return record
@@ -183,7 +203,7 @@ def store(k, graphs, kernels, loops, body):
     """Store what a full compile decided (nothing when it holds what cannot be stored)."""
     record = {"key": k.digest, "graphs": graphs, "kernels": kernels, "loops": loops, "body": body}
     try:
-        payload = _dumps(record, dict(k.variables))
+        payload = _dumps(record, k.captured, keying=False)
     except (_Uncacheable, pickle.PicklingError, TypeError, AttributeError):
         return
     cbuild.store_blob(k.blob, payload)

@@ -12,7 +12,9 @@ import pytest
 import tapeflow as tf
 from tapeflow.compiler import cbuild, codegen_c, compile_graph, compile_record, executor, set_flag
 from tapeflow.compiler.testing import aval, trace
+from tapeflow.runtime.ops import gather_ops as G
 from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.tensor import Tensor
 
 from test_compiler_executor import _collatz, mlp_graph
 
@@ -104,6 +106,22 @@ def test_a_replayed_training_step_updates_its_own_variables(cache):
     assert not np.array_equal(w1.numpy(), w2.numpy())
     step1(x)
     assert np.array_equal(w1.numpy(), w2.numpy())
+
+
+def test_a_captured_constant_is_keyed_by_value_and_not_copied_into_the_record(cache, monkeypatch):
+    def graph(table):
+        return trace(lambda i: M.tanh(G.gather(table, i)) * 2.0, [aval((4,), "int32")])
+    table = Tensor(np.linspace(-3, 3, 1 << 16).reshape(1 << 14, 4).astype(np.float32))
+    first = compile_graph(graph(table))
+    key = compile_record.key(graph(table), executor.data_offset())
+    assert os.path.getsize(_record_file(key)) < table._value.nbytes // 4
+    _no_passes_or_rendering(monkeypatch)
+    i = np.array([0, 5, 16383, 7], np.int32)
+    again = compile_graph(graph(Tensor(table._value.copy())))  # equal data: the same key
+    assert cache[-1] is True and np.array_equal(first(i)[0], again(i)[0])
+    changed = table._value.copy()
+    changed[5, 0] += 1.0
+    assert compile_record.key(graph(Tensor(changed)), executor.data_offset()).digest != key.digest
 
 
 def _key(fn, sig=(aval((16,)),)):
