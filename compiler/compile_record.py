@@ -172,11 +172,9 @@ def key(graph, data_offset):
         traced = _dumps(unplaced, captured, keying=True)
     except (_Uncacheable, pickle.PicklingError, TypeError, AttributeError):
         return None
-    cc = cbuild.find_cc()
-    settings = [(name, repr(flags.get_flag(name))) for name in sorted(flags._ENV) if name not in _NOT_KEYED]
+    settings = [(name, repr(flags.get_flag(name))) for name in flags.names() if name not in _NOT_KEYED]
     h = hashlib.sha256(source_fingerprint().encode())
-    h.update(repr((cc and cbuild._cc_identity(cc), cbuild._cpu_features(), settings, tunables(),
-                   data_offset)).encode())
+    h.update(repr((cbuild.machine_identity(), settings, tunables(), data_offset)).encode())
     h.update(traced)
     return Key(h.hexdigest(), captured, inputs)
 
