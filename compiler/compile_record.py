@@ -80,6 +80,11 @@ def _stat_tree(folder, parts):
             _stat_tree(e.path, parts)
 
 
+# Taken when the compiler's modules load, not at the first compile: files edited
+# while a process runs must not key records of the code it loaded before.
+source_fingerprint()
+
+
 class _Uncacheable(Exception):
     pass
 
