@@ -212,6 +212,11 @@ def store(k, graphs, kernels, loops, body):
     cbuild.store_blob(k.blob, payload)
 
 
+class OutOfStep(Exception):
+    """A replayed compile asked for what its record does not hold (then it is
+    compiled in full: never expected, as the compiler is deterministic)."""
+
+
 class Replay:
     """A loaded record handed out in the order the compiler asks for it."""
 
@@ -219,7 +224,31 @@ class Replay:
         top, *nested = record["graphs"]
         top = Graph(tuple(key.inputs.get(n.id, n) if n.op == "input" else n for n in top.nodes),
                     top.inputs, top.outputs, top.name)
-        self.graphs = iter([top, *nested])
-        self.kernels = iter(record["kernels"])
-        self.loops = iter(record["loops"])
+        self._graphs = iter([top, *nested])
+        self._kernels = iter(record["kernels"])
+        self._loops = iter(record["loops"])
         self.body = record["body"]
+
+    def graph(self):
+        return _next(self._graphs)
+
+    def kernel(self, name, node):
+        """The KernelSpec of the fused `node`, to be called `name`."""
+        spec = _next(self._kernels)
+        if spec.name != name or spec.node is not node:
+            raise OutOfStep(f"kernel {name} of node {node.id}")
+        return spec
+
+    def loop(self, name):
+        """The LoopSpec of the loop to be called `name`, or None (a Python loop)."""
+        spec = _next(self._loops)
+        if spec is not None and spec.name != name:
+            raise OutOfStep(f"loop {name}")
+        return spec
+
+
+def _next(it):
+    try:
+        return next(it)
+    except StopIteration:
+        raise OutOfStep("the record ends early") from None

@@ -89,7 +89,10 @@ def _compile_cpu(graph, tick=None):
     key = compile_record.key(graph, data_offset())
     record = compile_record.load(key) if key is not None else None
     if record is not None:
-        return _Compiler(replay=compile_record.Replay(record, key)).compile(graph)
+        try:
+            return _Compiler(replay=compile_record.Replay(record, key)).compile(graph)
+        except compile_record.OutOfStep:
+            pass
     compiler = _Compiler(recording=key is not None)
     exe = compiler.compile(graph)
     if key is not None:
@@ -296,7 +299,7 @@ class _Compiler:
 
     # -- the decisions a compile record keeps: optimized graphs, kernel specs, whole-loop C
     def optimized(self, graph):
-        graph = next(self.replay.graphs) if self.replay is not None else optimize(graph, CPU_PIPELINE)
+        graph = self.replay.graph() if self.replay is not None else optimize(graph, CPU_PIPELINE)
         if self.trail is not None:
             self.trail["graphs"].append(graph)
         return graph
@@ -304,9 +307,7 @@ class _Compiler:
     def render_fused(self, node, name):
         """(C source, KernelSpec) of a fused node (no source when replayed)."""
         if self.replay is not None:
-            spec = next(self.replay.kernels)
-            assert spec.name == name and spec.node is node, "compile record out of step"
-            return "", spec
+            return "", self.replay.kernel(name, node)
         src, spec = codegen_c.render_fused(node, name, flags.get_flag("num_threads"))
         if self.trail is not None:
             self.trail["kernels"].append(spec)
@@ -315,8 +316,8 @@ class _Compiler:
     def render_loop(self, node, name):
         """loopgen_c.try_render_loop's answer (no source when replayed)."""
         if self.replay is not None:
-            spec = next(self.replay.loops)
-            return None if spec is None else (spec.name, "", spec)
+            spec = self.replay.loop(name)
+            return None if spec is None else (name, "", spec)
         loop = loopgen_c.try_render_loop(node, name)
         if self.trail is not None:
             self.trail["loops"].append(None if loop is None else loop[2])
