@@ -117,7 +117,9 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
     otherwise every gradient is dense."""
     from .ops import math_ops, array_ops  # ops stand on the tape's records
 
-    # Forward reachability from the sources keeps only records on a path.
+    # Forward reachability from the sources keeps only records on a path.  Integer and
+    # bool values carry no gradient (TensorFlow's rule): a path through one is cut, so
+    # no VJP ever receives a gradient for an index or a count.
     reachable = {id(s) for s in sources}
     relevant = []
     for rec in tape.records:
@@ -125,7 +127,8 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
             if id(t) in reachable:
                 relevant.append(rec)
                 for o in rec.outputs:
-                    reachable.add(id(o))
+                    if o.dtype.is_inexact:
+                        reachable.add(id(o))
                 break
 
     acc = _Accumulator(math_ops, keep_slices)
