@@ -31,7 +31,7 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
     "lines compiler": 6150,      # 4,624; 5,570 with the tiered start (background compiles, cache lookup without compiling);
                                  # 5,773 with issue 15's kernel Caller (kernel_call.py: a CPython vectorcall type in C,
                                  # since a ctypes call cost most of a tiny compiled call); 5,813 with issue 15's
-                                 # OpenMP chunking and thread-team floor; 6,098 with issue 15's compile record
+                                 # OpenMP chunking and thread-team floor; 6,133 with issue 15's compile record
                                  # (compile_record.py: a warm first call replays the passes and C rendering)
     "lines tracer": 6500,        # 5,196; 6,280 with issue 15's conversion cache and the loop gradients' recomputed
                                  # residuals and carried stacks (the RNN's peak memory 3.9x -> 1.03x NumPy's);
