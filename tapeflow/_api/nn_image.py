@@ -56,4 +56,5 @@ image_random                 | image                 | stateless_random_hue stat
 io.image_ops                 | image                 | decode_bmp decode_gif decode_image decode_jpeg decode_png
 io.image_ops                 | image                 | encode_jpeg encode_png extract_jpeg_shape is_jpeg
 io.audio_ops                 | audio                 | decode_wav encode_wav
+strings                      | tf                    | as_string
 """
