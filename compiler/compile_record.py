@@ -53,7 +53,8 @@ _NOT_KEYED = ("cache_dir", "tiered", "dump_c", "dump_passes")  # change no decis
 def tunables():
     """The renderers' module constants (read when a kernel is rendered)."""
     return (codegen_c.PARALLEL_MIN, codegen_c.COSTLY_WEIGHT, codegen_c.CHUNK, codegen_c.SCHEDULE,
-            codegen_c.SCRATCH_MAX, codegen_columns_c.COL_BLOCK, loopgen_c.STACK_BUDGET)
+            codegen_c.ADAPTIVE_TEAM, codegen_c.SCRATCH_MAX, codegen_columns_c.COL_BLOCK,
+            loopgen_c.MAX_VALUE, loopgen_c.MAX_CONST, loopgen_c.STACK_BUDGET)
 
 
 _fingerprint = []  # [text] once computed

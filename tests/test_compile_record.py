@@ -152,9 +152,10 @@ def test_the_key_misses_when_a_flag_changes(name, value):
     assert _key(_plain) == base
 
 
-def test_the_key_misses_when_a_renderer_constant_changes(monkeypatch):
+@pytest.mark.parametrize("name, value", [("SCHEDULE", "static"), ("ADAPTIVE_TEAM", False)])
+def test_the_key_misses_when_a_renderer_constant_changes(monkeypatch, name, value):
     base = _key(_plain)
-    monkeypatch.setattr(codegen_c, "SCHEDULE", "static")
+    monkeypatch.setattr(codegen_c, name, value)  # as tests and benchmarks/contention.py --before do
     assert _key(_plain) != base
 
 
