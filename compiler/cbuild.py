@@ -117,6 +117,13 @@ def _cc_identity(cc):
     return f"{os.path.realpath(cc)}:{st.st_size}:{int(st.st_mtime)}"
 
 
+def machine_identity():
+    """What a library depends on besides its source and flags: the C compiler's
+    identity (None without one) and the CPU's feature flags."""
+    cc = find_cc()
+    return (cc and _cc_identity(cc)), _cpu_features()
+
+
 def _openmp_flags():
     """-fopenmp unless TAPEFLOW_NUM_THREADS=1; a compiler without OpenMP fails the
     first attempt and the build retries without it (no probe compile)."""

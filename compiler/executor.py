@@ -29,7 +29,7 @@ import numpy as np
 from tapeflow.runtime import devices
 from tapeflow.runtime.tensor import Tensor
 
-from . import array_abi, c_math, c_team, cbuild, flags, kernel_call
+from . import array_abi, c_math, c_team, cbuild, codegen_c, compile_record, flags, kernel_call, loopgen_c
 from .c_templates import MATH_FUNCS
 from .op_groups import MVEC_BINARY, MVEC_UNARY
 from .interpreter import run_graph
@@ -81,7 +81,23 @@ def compile_graph(graph, tick=None):
 
 
 def _compile_cpu(graph, tick=None):
-    return _Compiler(tick).compile(graph)
+    """A profiled executable, or one whose passes print, is compiled in full;
+    any other replays its compile record when one is on disk (compile_record.py)
+    and otherwise stores one."""
+    if tick is not None or flags.is_on("dump_passes"):
+        return _Compiler(tick).compile(graph)
+    key = compile_record.key(graph, data_offset())
+    record = compile_record.load(key) if key is not None else None
+    if record is not None:
+        try:
+            return _Compiler(replay=compile_record.Replay(record, key)).compile(graph)
+        except compile_record.OutOfStep:
+            pass
+    compiler = _Compiler(recording=key is not None)
+    exe = compiler.compile(graph)
+    if key is not None:
+        compile_record.store(key, **compiler.trail)
+    return exe
 
 
 class Executable:
@@ -175,7 +191,12 @@ class Executable:
 
 
 class _Compiler:
-    def __init__(self, tick=None):
+    """`replay`: a compile record's decisions, used instead of running the
+    passes and renderers; `recording`: keep them in `trail` for a record."""
+
+    def __init__(self, tick=None, replay=None, recording=False):
+        self.replay = replay
+        self.trail = {"graphs": [], "kernels": [], "loops": [], "body": None} if recording else None
         self.kernels = []  # (name, source, spec)
         self.loops = []
         self.namespace = {"_np": np, "_nd": _ND, "_empty": np.empty, "_Tensor": Tensor, "_tick": tick}
@@ -197,7 +218,12 @@ class _Compiler:
         library = pending = None
         offset = data_offset() if (self.kernels or self.loops) else None
         if offset is not None:
-            body = "\n\n".join([src for _, src, _ in self.kernels + self.loops] + self._trampolines())
+            if self.replay is not None:
+                body = self.replay.body
+            else:
+                body = "\n\n".join([src for _, src, _ in self.kernels + self.loops] + self._trampolines())
+            if self.trail is not None:
+                self.trail["body"] = body
             c_source = _prelude(True, offset) + body
             plain = _prelude(False, offset) + body
             if self.tick is None and _tiering_on():
@@ -271,9 +297,35 @@ class _Compiler:
                 ns["_k_" + name] = kernel_call.function(library, name, spec.n_args, 0, release_gil=False)
         return [name for name, _, _ in self.kernels + self.loops] if library is not None else []
 
+    # -- the decisions a compile record keeps: optimized graphs, kernel specs, whole-loop C
+    def optimized(self, graph):
+        graph = self.replay.graph() if self.replay is not None else optimize(graph, CPU_PIPELINE)
+        if self.trail is not None:
+            self.trail["graphs"].append(graph)
+        return graph
+
+    def render_fused(self, node, name):
+        """(C source, KernelSpec) of a fused node (no source when replayed)."""
+        if self.replay is not None:
+            return "", self.replay.kernel(name, node)
+        src, spec = codegen_c.render_fused(node, name, flags.get_flag("num_threads"))
+        if self.trail is not None:
+            self.trail["kernels"].append(spec)
+        return src, spec
+
+    def render_loop(self, node, name):
+        """loopgen_c.try_render_loop's answer (no source when replayed)."""
+        if self.replay is not None:
+            spec = self.replay.loop(name)
+            return None if spec is None else (name, "", spec)
+        loop = loopgen_c.try_render_loop(node, name)
+        if self.trail is not None:
+            self.trail["loops"].append(None if loop is None else loop[2])
+        return loop
+
     # -- python generation
     def function(self, graph, top=False):
-        graph = optimize(graph, CPU_PIPELINE)
+        graph = self.optimized(graph)
         fname = self.fresh("_run")
         self.namespace["_graph_" + fname] = graph
         self.graphs.append(graph)  # the top graph is optimized before any body

@@ -32,6 +32,11 @@ _ENV = {
 _overrides = {}
 
 
+def names():
+    """Every flag's name, sorted."""
+    return sorted(_ENV)
+
+
 def get_flag(name):
     """The flag's value: a Python override, else the environment, else None."""
     if name in _overrides:

@@ -9,7 +9,6 @@ from tapeflow.runtime.errors import InvalidArgumentError, op_error
 from tapeflow.runtime.registry import PRIMITIVES
 from tapeflow.runtime.tensor import Tensor
 
-from . import codegen_c, flags, loopgen_c
 from .ir import Ref
 from .passes.graph_edit import contiguous
 from .reference import run_while
@@ -191,7 +190,7 @@ class FunctionWriter:
     def _fused(self, node, outs, args):
         L = self.lines
         name = self.c.fresh("k")
-        src, spec = codegen_c.render_fused(node, name, flags.get_flag("num_threads"))
+        src, spec = self.c.render_fused(node, name)
         self.c.kernels.append((name, src, spec))
         self.c.kernel_of[(id(self.g), node.id)] = name
         target = outs + ("," if len(node.avals) == 1 else "")
@@ -251,7 +250,7 @@ class FunctionWriter:
 
     def _while(self, node, outs, args):
         target = outs + ("," if len(node.avals) == 1 else "")
-        loop = loopgen_c.try_render_loop(node, self.c.fresh("loop"))
+        loop = self.c.render_loop(node, self.c.fresh("loop"))
         python_loop = self.glob("w", self._python_while(node))
         if loop is not None:
             self._c_loop(node, outs, target, args, python_loop, *loop)

@@ -38,6 +38,8 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # (loop_plan.py: loop vars written in place, inlined elementwise chains, rows
                                  # read in place: the RNN loop gradient 0.57x -> 0.43x NumPy); 6,059 with both; + ~130 with issue
                                  # 15's convolution kernels (conv_c.py: depthwise, max pooling, col2im in C)
+                                 # + ~320 with issue 15's compile record (compile_record.py: a warm first call
+                                 # replays the passes' and C renderers' decisions from disk)
     "lines tracer": 6500,        # 5,196; 6,280 with issue 15's conversion cache and the loop gradients' recomputed
                                  # residuals and carried stacks (the RNN's peak memory 3.9x -> 1.03x NumPy's);
                                  # 6,399 with issue 15's call guard (fast_call.py: the repeated call's shortcut)
