@@ -206,6 +206,15 @@ class Variable(TensorBase):
     def scatter_min(self, sparse_delta, use_locking=False, name=None):
         return self._scatter_rows("min", sparse_delta)
 
+    def sparse_read(self, indices, name=None):
+        """The rows of the variable at indices (a gather along axis 0)."""
+        from .ops import gather_ops
+        return gather_ops.gather(self.value(), indices)
+
+    def gather_nd(self, indices, name=None):
+        from .ops import gather_ops
+        return gather_ops.gather_nd(self.value(), indices)
+
     def __getitem__(self, key):
         """A read of a slice; like TensorFlow, the result also has `.assign(value)`,
         which writes the value into that slice of this variable."""

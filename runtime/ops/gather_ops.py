@@ -14,6 +14,7 @@ from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
+from . import join_ops as J
 from . import math_ops as M
 
 
@@ -286,15 +287,30 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     return A.where(M.greater(hits, 0), _scattered(idx, upd, t), t)
 
 
-def _tensor_scatter_extreme(pick, tensor, indices, updates, op):
+def _tensor_scatter_extreme(reducer, tensor, indices, updates, op):
+    """Repeated indices take the extreme of all their updates and the old entry:
+    the updates are reduced per linear position by an unsorted segment max/min
+    (an empty position holds the reducer's identity, which never wins)."""
+    from . import segment_ops  # segment_ops builds on this module
     t, idx, upd = _tensor_scatter_args(tensor, indices, updates, op)
-    current = gather_nd(t, idx)
-    return tensor_scatter_nd_update(t, idx, pick(current, upd))
+    k = idx.shape[-1]
+    dims = A.shape(t, dtypes.int64)
+    idx64 = M.cast(idx, dtypes.int64)
+    linear = idx64[..., 0] if k else A.zeros_like(idx64[..., 0:1])[..., 0]
+    for j in range(1, k):
+        linear = linear * dims[j] + idx64[..., j]
+    rest = dims[k:]
+    flat_t = A.reshape(t, J.concat([convert_to_tensor([-1], dtypes.int64), rest], 0))
+    flat_upd = A.reshape(upd, J.concat([convert_to_tensor([-1], dtypes.int64), rest], 0))
+    reduce = segment_ops.unsorted_segment_max if reducer == "max" else segment_ops.unsorted_segment_min
+    best = reduce(flat_upd, A.reshape(linear, [-1]), A.shape(flat_t, dtypes.int64)[0])
+    pick = M.maximum if reducer == "max" else M.minimum
+    return A.reshape(pick(flat_t, best), dims)
 
 
 def tensor_scatter_nd_max(tensor, indices, updates, name=None):
-    return _tensor_scatter_extreme(M.maximum, tensor, indices, updates, "tensor_scatter_nd_max")
+    return _tensor_scatter_extreme("max", tensor, indices, updates, "tensor_scatter_nd_max")
 
 
 def tensor_scatter_nd_min(tensor, indices, updates, name=None):
-    return _tensor_scatter_extreme(M.minimum, tensor, indices, updates, "tensor_scatter_nd_min")
+    return _tensor_scatter_extreme("min", tensor, indices, updates, "tensor_scatter_nd_min")

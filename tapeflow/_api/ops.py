@@ -38,7 +38,8 @@ runtime.ops.layout_ops       | tf                    | broadcast_dynamic_shape b
 runtime.ops.matrix_ops       | tf linalg             | norm
 runtime.ops.indexing         | tf                    | strided_slice
 runtime.ops.special_ops      | tf math               | truncatediv truncatemod
-runtime.ops.sequence_ops     | tf                    | reverse_sequence saturate_cast sequence_mask
+runtime.ops.sequence_ops     | tf                    | reverse_sequence sequence_mask
+runtime.ops.sequence_ops     | tf dtypes             | saturate_cast
 runtime.ops.sequence_ops     | tf                    | unravel_index space_to_batch_nd batch_to_space
 runtime.ops.trig_ops         | tf math               | acos acosh asin asinh atan atanh sinh
 runtime.ops.math_ops         | tf                    | atan2
