@@ -174,6 +174,9 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
         default = convert_to_tensor(b"" if sp.dtype is dtypes.string and default_value is None else default,
                                     sp.dtype)
         return bind(TRACED_TO_DENSE, (sp.indices, sp.values, sp.dense_shape, default), {"rank": len(sp._shape)})
+    if validate_indices:
+        from tapeflow.sparse_transform import check_order  # that module builds on this one
+        check_order(sp, "tf.sparse.to_dense")
     if sp.dtype is dtypes.string:
         return _strings_to_dense(sp, b"" if default_value is None else default_value)
     dense = gather_ops.scatter_nd(sp.indices, sp.values, sp._shape)
@@ -241,15 +244,6 @@ def reduce_max(sp_input, axis=None, keepdims=False, output_is_sparse=False, name
     return from_dense(out) if output_is_sparse else out
 
 
-def add(a, b, threshold=0, name=None):
-    """Sparse + sparse is sparse; sparse + dense is dense."""
-    if isinstance(a, SparseTensor) and isinstance(b, SparseTensor):
-        if a._shape != b._shape:
-            raise ValueError(with_location(f"tf.sparse.add: shapes {list(a._shape)} and {list(b._shape)} differ"))
-        return from_dense(math_ops.add(to_dense(a), to_dense(b)))
-    return math_ops.add(_dense(a), _dense(b))
-
-
 def reorder(sp_input, name=None):
     """The same entries with indices in row-major order."""
     _check(sp_input, "reorder")
@@ -288,3 +282,10 @@ def retain(sp_input, to_retain):
     keep = convert_to_tensor(to_retain)
     return SparseTensor(gather_ops.boolean_mask(sp_input.indices, keep),
                         gather_ops.boolean_mask(sp_input.values, keep), sp_input._shape)
+
+
+# The ops that build new SparseTensors from others (they build on the class above; import
+# tapeflow.sparse, never sparse_transform first).  embedding_lookup_sparse is tf.nn's.
+from tapeflow.sparse_transform import (  # noqa: E402,F401
+    add, concat, embedding_lookup_sparse, fill_empty_rows, map_values, maximum, minimum, reset_shape, reshape, segment_mean,
+    segment_sqrt_n, segment_sum, slice, softmax, to_indicator)
