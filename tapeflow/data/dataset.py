@@ -315,6 +315,9 @@ class Dataset:
         return sampling.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
                                              rerandomize_each_iteration)
 
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None, name=None):
+        return sampling.rejection_resample(self, class_func, target_dist, initial_dist, seed)
+
     # ------------------------------------------------------------ transformations
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         return map_op.map(self, map_func, num_parallel_calls, deterministic, name)
