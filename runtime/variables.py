@@ -72,6 +72,11 @@ class Variable(TensorBase):
         if hook is not None and not isinstance(t, Tensor):
             t = hook.evaluate_constant(t)  # lifted out of the graph, or None when it needs inputs
         if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
+            if type(self) is Variable and isinstance(t, Tensor):
+                # TensorFlow converts, never casts, a tensor initial value (Keras variables cast)
+                raise ValueError(with_location(
+                    f"Variable initial_value: Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} "
+                    f"for Tensor with dtype {t.dtype.name}"))
             t = Tensor(t._value.astype(dtypes.as_dtype(dtype).np))
         if not isinstance(t, Tensor):
             raise TypeError(with_location(
