@@ -22,6 +22,7 @@ from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
 from tapeflow.ragged_shape import DynamicRaggedShape, filled
 from tapeflow.ragged_tensor import RaggedTensor
 from tapeflow.ragged_reshape import expand_dims  # noqa: F401  (the ragged tf.expand_dims)
+from tapeflow.ragged_map import map_fn  # noqa: F401  (the ragged tf.map_fn)
 
 _DISPATCHED = (RaggedTensor, DynamicRaggedShape)   # argument types that select the ragged version
 
@@ -412,6 +413,7 @@ def dispatch_table():
               "reduce_all", "where", "gather", "size", "shape", "ones", "zeros", "embedding_lookup"):
         table[n] = n, "own"
     table["expand_dims"] = "expand_dims", "own"
+    table["map_fn"] = "map_fn", "own"
     table["boolean_mask"] = "dense_boolean_mask", "own"
     for n in ("concat", "stack"):
         table[n] = n, "list"
