@@ -13,7 +13,6 @@ that could not be converted), the function runs eagerly instead, with one
 warning that says why (unless fallback=False).
 """
 import functools
-import inspect
 import threading
 import types
 import warnings
@@ -73,7 +72,6 @@ class Function:
         self._converted = None
         self._conversion_error = None
         self._bound = weakref.WeakKeyDictionary()
-        self._py_signature = None  # inspect.Signature of python_function (False: none), on first need
         try:
             functools.update_wrapper(self, python_function)
         except (AttributeError, TypeError):
@@ -140,38 +138,7 @@ class Function:
         self._last_call = entry.fast_guard
         return out
 
-    def _canonical(self, args, kwargs):
-        """(args, kwargs) as the Python signature binds them, defaults filled in: a value
-        passed by keyword or by position, or left to its default, keys one trace (TensorFlow's
-        rule).  Keyword-only and **kwargs values stay keywords."""
-        sig = self._py_signature
-        if sig is None:
-            try:
-                sig = self._py_signature = inspect.signature(self.python_function)
-            except (TypeError, ValueError):
-                sig = self._py_signature = False
-        if sig is False:
-            return args, kwargs
-        try:
-            bound = sig.bind(*args, **kwargs)
-        except TypeError:
-            return args, kwargs  # the call itself raises Python's error
-        bound.apply_defaults()
-        out_args, out_kwargs = [], {}
-        for name, value in bound.arguments.items():
-            kind = sig.parameters[name].kind
-            if kind is inspect.Parameter.VAR_POSITIONAL:
-                out_args.extend(value)
-            elif kind is inspect.Parameter.VAR_KEYWORD:
-                out_kwargs.update(value)
-            elif kind is inspect.Parameter.KEYWORD_ONLY:
-                out_kwargs[name] = value
-            else:
-                out_args.append(value)
-        return tuple(out_args), out_kwargs
-
     def _call_slow(self, args, kwargs):
-        args, kwargs = self._canonical(args, kwargs)
         if self.input_signature is not None:
             args = self._check_signature(args, kwargs)
             kwargs = {}

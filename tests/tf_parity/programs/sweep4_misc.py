@@ -2,19 +2,6 @@
 import numpy as np
 
 
-def program_function_kwargs_defaults(tf):
-    traces = []
-
-    @tf.function
-    def f(x, scale=2.0, *, offset=tf.constant(1.0)):
-        traces.append(1)
-        return x * scale + offset
-
-    out = [f(tf.constant(1.)), f(tf.constant(1.), 3.0), f(tf.constant(1.), scale=3.0),
-           f(tf.constant(1.), offset=tf.constant(5.)), f(x=tf.constant(2.))]
-    return {"out": out, "traces": len(traces)}
-
-
 def program_function_methods_per_instance(tf):
     class Scaler(tf.Module):
         def __init__(self, k):
