@@ -239,9 +239,10 @@ class Dataset:
                        seek=lambda k, epochs: iter([flat][k:]))
 
     @staticmethod
-    def range(*args, dtype="int64", name=None):
-        """range(stop), range(start, stop[, step]) of int64 scalars (dtype= to change)."""
+    def range(*args, output_type="int64", dtype=None, name=None):
+        """range(stop), range(start, stop[, step]) of int64 scalars (output_type= to change)."""
         from tapeflow.runtime import dtypes
+        dtype = output_type if dtype is None else dtype
         r = range(*[int(a) for a in args])
         np_dtype = dtypes.as_dtype(dtype).np
         def seek(k, epochs):

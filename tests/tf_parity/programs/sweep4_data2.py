@@ -85,3 +85,27 @@ def program_dataset_save_load(tf):
 def program_distributed_like_shard(tf):
     ds = tf.data.Dataset.range(10)
     return {"s0": list(ds.shard(3, 0).as_numpy_iterator()), "s2": list(ds.shard(3, 2).as_numpy_iterator())}
+
+
+def program_range_output_type(tf):
+    ds = tf.data.Dataset.range(1, 7, 2, output_type=tf.int32)
+    return {"out": list(ds.as_numpy_iterator()), "spec": ds.element_spec}
+
+
+def program_concatenate_dtype_mismatch(tf):
+    return {"ds": tf.data.Dataset.range(3).concatenate(tf.data.Dataset.from_tensor_slices([1.0]))}
+
+
+def program_concatenate_relaxed_spec(tf):
+    a = tf.data.Dataset.from_tensor_slices([[1, 2]])
+    b = tf.data.Dataset.from_tensor_slices([[1, 2, 3]])
+    ab = a.concatenate(b)
+    return {"spec": ab.element_spec, "out": [x for x in ab]}
+
+
+def program_group_by_reducer(tf):
+    reducer = tf.data.experimental.Reducer(init_func=lambda key: np.int64(0),
+                                           reduce_func=lambda state, x: state + x,
+                                           finalize_func=lambda state: state * 10)
+    ds = tf.data.Dataset.range(10).apply(tf.data.experimental.group_by_reducer(lambda x: x % 3, reducer))
+    return {"out": list(ds.as_numpy_iterator())}
