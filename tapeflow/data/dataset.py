@@ -323,6 +323,9 @@ class Dataset:
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         return map_op.map(self, map_func, num_parallel_calls, deterministic, name)
 
+    def ignore_errors(self, log_warning=False, name=None):
+        return map_op.ignore_errors(self, log_warning, name)
+
     def filter(self, predicate, name=None):
         parent = self
         source = self._produce

@@ -109,3 +109,15 @@ def program_group_by_reducer(tf):
                                            finalize_func=lambda state: state * 10)
     ds = tf.data.Dataset.range(10).apply(tf.data.experimental.group_by_reducer(lambda x: x % 3, reducer))
     return {"out": list(ds.as_numpy_iterator())}
+
+
+def program_ignore_errors_after_map(tf):
+    ds = tf.data.Dataset.from_tensor_slices([1., 0., 2., 0., 4.])
+    ds = ds.map(lambda x: tf.debugging.check_numerics(1. / x, "inf")).ignore_errors()
+    strict = tf.data.Dataset.from_tensor_slices([1., 0.]).map(lambda x: tf.debugging.check_numerics(1. / x, "inf"))
+    try:
+        list(strict.as_numpy_iterator())
+        err = None
+    except Exception as e:
+        err = type(e).__name__
+    return {"out": list(ds.as_numpy_iterator()), "err": err, "card": int(ds.cardinality())}
