@@ -41,6 +41,7 @@ NAMESPACES = {
     "types": "tf.types: public type protocols.",
     "types.experimental": "tf.types.experimental: TraceType.",
     "types.experimental.distributed": "tf.types.experimental.distributed: the per-replica value type.",
+    "sets": "tf.sets: set operations along the last dimension.",
     "config": "tf.config: devices, placement and threading.",
     "config.experimental": "tf.config.experimental: memory growth and the TF 2.0 device names.",
 }

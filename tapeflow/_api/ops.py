@@ -78,6 +78,7 @@ fft_api                      | signal                | fft fft2d fft3d ifft ifft
 fft_api                      | signal                | irfft irfft2d irfft3d
 runtime.ops.eigen_ops        | linalg                | eigh eigvalsh qr
 linalg_svd                   | linalg                | matrix_rank normalize pinv
+set_ops                      | sets                  | difference intersection size union
 # ---- tf_api2: special functions (tf.math) and partition ops (tf)
 runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
 runtime.ops.special_ops      | math                  | nextafter
