@@ -9,7 +9,7 @@ saving of real sparse kernels for simplicity, and is exact.
 import numpy as np
 
 from tapeflow.runtime import dtypes
-from tapeflow.runtime.errors import arg_error, with_location
+from tapeflow.runtime.errors import InvalidArgumentError, arg_error, with_location
 from tapeflow.runtime.registry import Aval, bind, defprim
 from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
@@ -92,8 +92,8 @@ class SparseTensor:
         return self.shape
 
     def __repr__(self):
-        return (f"SparseTensor(indices={self.indices!r}, values={self.values!r}, "
-                f"dense_shape={list(self._shape)})")
+        # TensorFlow prints the three tensors as str() prints them, for repr and str alike.
+        return f"SparseTensor(indices={self.indices}, values={self.values}, dense_shape={self.dense_shape})"
 
     @classmethod
     def from_value(cls, value):
@@ -157,6 +157,29 @@ def _check(sp, what):
         raise TypeError(with_location(f"tf.sparse.{what}: expected a SparseTensor, got {type(sp).__name__}"))
 
 
+def _check_order(sp, op):
+    """TensorFlow's kernels reject indices out of row-major order, repeated or out of
+    bounds (checked eagerly; trusted while tracing)."""
+    if not isinstance(sp.indices, Tensor):
+        return
+    idx = sp.indices.numpy()
+    if not len(idx):
+        return
+    shape = np.asarray(sp._shape, np.int64)
+    bad = np.nonzero(np.any((idx < 0) | (idx >= shape), axis=1))[0]
+    if bad.size:
+        raise InvalidArgumentError(with_location(
+            f"{op}: indices[{bad[0]}] = {idx[bad[0]].tolist()} is out of bounds: need 0 <= index < {shape.tolist()}"))
+    keys = idx @ np.cumprod((1,) + sp._shape[::-1])[:-1][::-1].astype(np.int64)
+    step = np.nonzero(np.diff(keys) <= 0)[0]
+    if step.size:
+        i = int(step[0]) + 1
+        what = "is repeated" if keys[i] == keys[i - 1] else "is out of order"
+        raise InvalidArgumentError(with_location(
+            f"{op}: indices[{i}] = {idx[i].tolist()} {what}. Many sparse ops require sorted indices; "
+            "use tf.sparse.reorder to create a correctly ordered copy"))
+
+
 def from_dense(tensor, name=None):
     """The nonzero entries of a dense tensor (with a known shape)."""
     x = convert_to_tensor(tensor)
@@ -175,8 +198,7 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
                                     sp.dtype)
         return bind(TRACED_TO_DENSE, (sp.indices, sp.values, sp.dense_shape, default), {"rank": len(sp._shape)})
     if validate_indices:
-        from tapeflow.sparse_transform import check_order  # that module builds on this one
-        check_order(sp, "tf.sparse.to_dense")
+        _check_order(sp, "tf.sparse.to_dense")
     if sp.dtype is dtypes.string:
         return _strings_to_dense(sp, b"" if default_value is None else default_value)
     dense = gather_ops.scatter_nd(sp.indices, sp.values, sp._shape)
@@ -255,13 +277,6 @@ def reorder(sp_input, name=None):
                         sp_input._shape)
 
 
-def transpose(sp_input, perm=None, name=None):
-    _check(sp_input, "transpose")
-    rank = len(sp_input._shape)
-    perm = list(range(rank))[::-1] if perm is None else [int(p) for p in perm]
-    return from_dense(array_ops.transpose(to_dense(sp_input), perm))
-
-
 def expand_dims(sp_input, axis=None, name=None):
     """A size-1 dimension inserted at `axis` (default -1): a zero column in the indices."""
     _check(sp_input, "expand_dims")
@@ -284,8 +299,7 @@ def retain(sp_input, to_retain):
                         gather_ops.boolean_mask(sp_input.values, keep), sp_input._shape)
 
 
-# The ops that build new SparseTensors from others (they build on the class above; import
-# tapeflow.sparse, never sparse_transform first).  embedding_lookup_sparse is tf.nn's.
-from tapeflow.sparse_transform import (  # noqa: E402,F401
-    add, concat, embedding_lookup_sparse, fill_empty_rows, map_values, maximum, minimum, reset_shape, reshape, segment_mean,
-    segment_sqrt_n, segment_sum, slice, softmax, to_indicator)
+# The index-level ops (merges, reshapes, slices, ...) live in sparse_ops; tf.sparse is this module.
+from tapeflow.sparse_ops import (  # noqa: E402,F401
+    add, bincount, concat, eye, fill_empty_rows, map_values, maximum, minimum, reset_shape, reshape,
+    segment_mean, segment_sqrt_n, segment_sum, slice, softmax, split, to_indicator, transpose)
