@@ -288,24 +288,18 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
 
 
 def _tensor_scatter_extreme(reducer, tensor, indices, updates, op):
-    """Repeated indices take the extreme of all their updates and the old entry:
-    the updates are reduced per linear position by an unsorted segment max/min
-    (an empty position holds the reducer's identity, which never wins)."""
+    """Repeated indices take the extreme of all their updates and the old entry: an unsorted
+    segment max/min per linear position (an empty one holds the identity, which never wins)."""
     from . import segment_ops  # segment_ops builds on this module
     t, idx, upd = _tensor_scatter_args(tensor, indices, updates, op)
-    k = idx.shape[-1]
-    dims = A.shape(t, dtypes.int64)
-    idx64 = M.cast(idx, dtypes.int64)
-    linear = idx64[..., 0] if k else A.zeros_like(idx64[..., 0:1])[..., 0]
-    for j in range(1, k):
+    dims, idx64 = A.shape(t, dtypes.int64), M.cast(idx, dtypes.int64)
+    linear = A.zeros_like(idx64[..., 0])
+    for j in range(idx.shape[-1]):
         linear = linear * dims[j] + idx64[..., j]
-    rest = dims[k:]
-    flat_t = A.reshape(t, J.concat([convert_to_tensor([-1], dtypes.int64), rest], 0))
-    flat_upd = A.reshape(upd, J.concat([convert_to_tensor([-1], dtypes.int64), rest], 0))
-    reduce = segment_ops.unsorted_segment_max if reducer == "max" else segment_ops.unsorted_segment_min
-    best = reduce(flat_upd, A.reshape(linear, [-1]), A.shape(flat_t, dtypes.int64)[0])
-    pick = M.maximum if reducer == "max" else M.minimum
-    return A.reshape(pick(flat_t, best), dims)
+    rows = J.concat([convert_to_tensor([-1], dtypes.int64), dims[idx.shape[-1]:]], 0)
+    flat_t, seg = A.reshape(t, rows), getattr(segment_ops, f"unsorted_segment_{reducer}")
+    best = seg(A.reshape(upd, rows), A.reshape(linear, [-1]), A.shape(flat_t, dtypes.int64)[0])
+    return A.reshape((M.maximum if reducer == "max" else M.minimum)(flat_t, best), dims)
 
 
 def tensor_scatter_nd_max(tensor, indices, updates, name=None):
