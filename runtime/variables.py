@@ -73,6 +73,9 @@ class Variable(TensorBase):
         if hook is not None and not isinstance(t, Tensor):
             t = hook.evaluate_constant(t)  # lifted out of the graph, or None when it needs inputs
         if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
+            if type(self) is Variable and isinstance(t, Tensor):  # TF converts, never casts (Keras casts)
+                raise ValueError(with_location(f"Variable initial_value: a {t.dtype.name} tensor given for dtype "
+                                               f"{dtypes.as_dtype(dtype).name}"))
             t = Tensor(t._value.astype(dtypes.as_dtype(dtype).np))
         if not isinstance(t, Tensor):
             raise TypeError(with_location(
@@ -234,6 +237,10 @@ class Variable(TensorBase):
 
     def scatter_min(self, sparse_delta, use_locking=False, name=None):
         return self._scatter_rows("min", sparse_delta)
+
+    def sparse_read(self, indices, name=None):
+        from .ops import gather_ops
+        return gather_ops.gather(self.value(), indices)
 
     def __getitem__(self, key):
         """A read of a slice; like TensorFlow, the result also has `.assign(value)`,

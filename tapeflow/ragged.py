@@ -3,6 +3,7 @@ the ops in ragged_ops.py)."""
 from tapeflow.runtime.ops import ragged_ops as _RO
 from tapeflow.ragged_spec import RaggedTensorSpec  # noqa: F401
 from tapeflow.ragged_tensor import RaggedTensor, is_ragged  # noqa: F401
+from tapeflow.ragged_reshape import stack_dynamic_partitions  # noqa: F401
 from tapeflow.ragged_ops import boolean_mask, constant, constant_value, map_flat_values, stack  # noqa: F401
 
 
@@ -21,13 +22,16 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None, row_splits_dtype
     from tapeflow.runtime.tensor import convert_to_tensor
     if limits is None:
         starts, limits = 0, starts
-    s, lim, d = np.broadcast_arrays(*(np.asarray(convert_to_tensor(v).numpy()) for v in (starts, limits, deltas)))
+    given = [convert_to_tensor(v) for v in (starts, limits, deltas)]
+    s, lim, d = np.broadcast_arrays(*(np.asarray(v.numpy()) for v in given))
     rows = [np.arange(a, b, c) for a, b, c in zip(s.reshape(-1), lim.reshape(-1), d.reshape(-1))]
     flat = np.concatenate(rows) if rows else np.zeros(0)
-    flat_dtype = dtype if dtype is not None else convert_to_tensor(np.asarray(limits)).dtype
+    widest = max(given, key=lambda v: (v.dtype.is_floating, v.dtype.size)).dtype
+    flat_dtype = dtype if dtype is not None else widest
     values = convert_to_tensor(flat.astype(convert_to_tensor(0, flat_dtype).numpy().dtype))
     return RaggedTensor.from_row_lengths(values, np.asarray([len(r) for r in rows], np.int64))
 
 
 __all__ = ["RaggedTensor", "RaggedTensorSpec", "boolean_mask", "constant", "constant_value", "is_ragged",
-           "map_flat_values", "range", "row_splits_to_segment_ids", "segment_ids_to_row_splits", "stack"]
+           "map_flat_values", "range", "row_splits_to_segment_ids", "segment_ids_to_row_splits", "stack",
+           "stack_dynamic_partitions"]

@@ -21,6 +21,8 @@ from tapeflow.runtime.ops import segment_ops as SG
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
 from tapeflow.ragged_shape import DynamicRaggedShape, filled
 from tapeflow.ragged_tensor import RaggedTensor
+from tapeflow.ragged_reshape import expand_dims  # noqa: F401  (the ragged tf.expand_dims)
+from tapeflow.ragged_map import map_fn  # noqa: F401  (the ragged tf.map_fn)
 
 _DISPATCHED = (RaggedTensor, DynamicRaggedShape)   # argument types that select the ragged version
 
@@ -291,7 +293,22 @@ def boolean_mask(tensor, mask, axis=None, name=None):
             raise NotImplementedError(with_location("tf.boolean_mask with a ragged mask of ragged_rank > 1"))
         lengths = SG.unsorted_segment_sum(M.cast(keep, dtypes.int64), tensor.value_rowids(), tensor.nrows())
         return RaggedTensor.from_row_lengths(G.boolean_mask(tensor.values, keep), lengths, validate=False)
-    rows = A.reshape(A.where(convert_to_tensor(mask)), (-1,))
+    mask = convert_to_tensor(mask)
+    if not is_ragged(tensor):
+        # A dense mask over the leading dims of a dense tensor: rank 1 keeps rows (a dense
+        # result, as tf.boolean_mask); rank 2 keeps entries of each row (ragged rows).
+        tensor = convert_to_tensor(tensor)
+        if mask.shape.rank == 1:
+            return G.boolean_mask(tensor, mask)
+        if mask.shape.rank != 2:
+            raise NotImplementedError(with_location(
+                f"tf.ragged.boolean_mask: a dense mask of rank 1 or 2, got {list(mask.shape)}"))
+        inner = A.shape(tensor, dtypes.int64)[2:]
+        flat = A.reshape(tensor, J.concat([convert_to_tensor([-1], dtypes.int64), inner], 0))
+        lengths = RD.reduce_sum(M.cast(mask, dtypes.int64), axis=1)
+        return RaggedTensor.from_row_lengths(G.boolean_mask(flat, A.reshape(mask, (-1,))), lengths,
+                                             validate=False)
+    rows = A.reshape(A.where(mask), (-1,))
     return gather_rows(tensor, rows)
 
 
@@ -395,6 +412,8 @@ def dispatch_table():
     for n in ("reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "reduce_mean", "reduce_any",
               "reduce_all", "where", "gather", "size", "shape", "ones", "zeros", "embedding_lookup"):
         table[n] = n, "own"
+    table["expand_dims"] = "expand_dims", "own"
+    table["map_fn"] = "map_fn", "own"
     table["boolean_mask"] = "dense_boolean_mask", "own"
     for n in ("concat", "stack"):
         table[n] = n, "list"

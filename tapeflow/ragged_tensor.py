@@ -287,6 +287,10 @@ class RaggedTensor:
             return self.with_values(self._values.with_flat_values(new_values))
         return self.with_values(new_values)
 
+    def merge_dims(self, outer_axis, inner_axis):
+        from tapeflow.ragged_reshape import merge_dims  # that module builds on this one
+        return merge_dims(self, outer_axis, inner_axis)
+
     def with_row_splits_dtype(self, dtype):
         return self
 

@@ -9,7 +9,7 @@ saving of real sparse kernels for simplicity, and is exact.
 import numpy as np
 
 from tapeflow.runtime import dtypes
-from tapeflow.runtime.errors import arg_error, with_location
+from tapeflow.runtime.errors import InvalidArgumentError, arg_error, with_location
 from tapeflow.runtime.registry import Aval, bind, defprim
 from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
@@ -157,6 +157,29 @@ def _check(sp, what):
         raise TypeError(with_location(f"tf.sparse.{what}: expected a SparseTensor, got {type(sp).__name__}"))
 
 
+def _check_order(sp, op):
+    """TensorFlow's kernels reject indices out of row-major order, repeated or out of
+    bounds (checked eagerly; trusted while tracing)."""
+    if not isinstance(sp.indices, Tensor):
+        return
+    idx = sp.indices.numpy()
+    if not len(idx):
+        return
+    shape = np.asarray(sp._shape, np.int64)
+    bad = np.nonzero(np.any((idx < 0) | (idx >= shape), axis=1))[0]
+    if bad.size:
+        raise InvalidArgumentError(with_location(
+            f"{op}: indices[{bad[0]}] = {idx[bad[0]].tolist()} is out of bounds: need 0 <= index < {shape.tolist()}"))
+    keys = idx @ np.cumprod((1,) + sp._shape[::-1])[:-1][::-1].astype(np.int64)
+    step = np.nonzero(np.diff(keys) <= 0)[0]
+    if step.size:
+        i = int(step[0]) + 1
+        what = "is repeated" if keys[i] == keys[i - 1] else "is out of order"
+        raise InvalidArgumentError(with_location(
+            f"{op}: indices[{i}] = {idx[i].tolist()} {what}. Many sparse ops require sorted indices; "
+            "use tf.sparse.reorder to create a correctly ordered copy"))
+
+
 def from_dense(tensor, name=None):
     """The nonzero entries of a dense tensor (with a known shape)."""
     x = convert_to_tensor(tensor)
@@ -174,6 +197,8 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None):
         default = convert_to_tensor(b"" if sp.dtype is dtypes.string and default_value is None else default,
                                     sp.dtype)
         return bind(TRACED_TO_DENSE, (sp.indices, sp.values, sp.dense_shape, default), {"rank": len(sp._shape)})
+    if validate_indices:
+        _check_order(sp, "tf.sparse.to_dense")
     if sp.dtype is dtypes.string:
         return _strings_to_dense(sp, b"" if default_value is None else default_value)
     dense = gather_ops.scatter_nd(sp.indices, sp.values, sp._shape)

@@ -229,7 +229,8 @@ def test_a_function_itself_and_a_concrete_function_as_signature(tmp_path):
     g = tf.function(lambda a, b: {"sum": a + b, "prod": a * b})
     concrete = g.get_concrete_function(tf.TensorSpec([3], tf.int32), tf.TensorSpec([3], tf.int32))
     _, loaded = _save_and_load(types.SimpleNamespace(g=g), tmp_path, "g", signatures={"both": concrete})
-    out = loaded.signatures["both"](args_0=[1, 2, 3], args_1=[4, 5, 6])
+    # inputs named by the traced function's parameters, as TensorFlow names them
+    out = loaded.signatures["both"](a=[1, 2, 3], b=[4, 5, 6])
     assert out["sum"].numpy().tolist() == [5, 7, 9] and out["prod"].numpy().tolist() == [4, 10, 18]
 
 

@@ -101,6 +101,15 @@ class ConcreteFunction:
         """The output structure, a TensorSpec for each graph output."""
         return self._output_specs()
 
+    @property
+    def output_shapes(self):
+        """The TensorShape of every output, in the output structure."""
+        return nest.map_structure(lambda v: v.shape if isinstance(v, TensorSpec) else v, self._output_specs())
+
+    @property
+    def output_dtypes(self):
+        return nest.map_structure(lambda v: v.dtype if isinstance(v, TensorSpec) else v, self._output_specs())
+
     def _output_specs(self):
         def spec(v):
             if isinstance(v, _Output):

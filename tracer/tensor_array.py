@@ -113,12 +113,17 @@ class TensorArray:
         self._element_shape = None if element_shape is None else TensorShape(
             element_shape.dims if isinstance(element_shape, TensorShape) else element_shape)
         self._buffer = None
+        # infer_shape=False: element_shape stays the declared one (TensorFlow's rule);
+        # the buffer still needs one shape for all elements.
+        self._declared = None if infer_shape else \
+            (TensorShape(None) if self._element_shape is None else self._element_shape)
 
     # -- structure shared with staging.py
     def _copy(self):
         ta = TensorArray.__new__(TensorArray)
         ta.dtype, ta._dynamic, ta._size = self.dtype, self._dynamic, self._size
         ta._element_shape, ta._buffer = self._element_shape, self._buffer
+        ta._declared = self._declared
         return ta
 
     def _with_buffer(self, buffer):
@@ -156,6 +161,8 @@ class TensorArray:
     # -- the public interface
     @property
     def element_shape(self):
+        if self._declared is not None:
+            return self._declared
         return self._element_shape if self._element_shape is not None else TensorShape(None)
 
     @property

@@ -14,6 +14,7 @@ from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
+from . import join_ops as J
 from . import math_ops as M
 
 
@@ -286,15 +287,24 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     return A.where(M.greater(hits, 0), _scattered(idx, upd, t), t)
 
 
-def _tensor_scatter_extreme(pick, tensor, indices, updates, op):
+def _tensor_scatter_extreme(reducer, tensor, indices, updates, op):
+    """Repeated indices take the extreme of all their updates and the old entry: an unsorted
+    segment max/min per linear position (an empty one holds the identity, which never wins)."""
+    from . import segment_ops  # segment_ops builds on this module
     t, idx, upd = _tensor_scatter_args(tensor, indices, updates, op)
-    current = gather_nd(t, idx)
-    return tensor_scatter_nd_update(t, idx, pick(current, upd))
+    dims, idx64 = A.shape(t, dtypes.int64), M.cast(idx, dtypes.int64)
+    linear = A.zeros_like(idx64[..., 0])
+    for j in range(idx.shape[-1]):
+        linear = linear * dims[j] + idx64[..., j]
+    rows = J.concat([convert_to_tensor([-1], dtypes.int64), dims[idx.shape[-1]:]], 0)
+    flat_t, seg = A.reshape(t, rows), getattr(segment_ops, f"unsorted_segment_{reducer}")
+    best = seg(A.reshape(upd, rows), A.reshape(linear, [-1]), A.shape(flat_t, dtypes.int64)[0])
+    return A.reshape((M.maximum if reducer == "max" else M.minimum)(flat_t, best), dims)
 
 
 def tensor_scatter_nd_max(tensor, indices, updates, name=None):
-    return _tensor_scatter_extreme(M.maximum, tensor, indices, updates, "tensor_scatter_nd_max")
+    return _tensor_scatter_extreme("max", tensor, indices, updates, "tensor_scatter_nd_max")
 
 
 def tensor_scatter_nd_min(tensor, indices, updates, name=None):
-    return _tensor_scatter_extreme(M.minimum, tensor, indices, updates, "tensor_scatter_nd_min")
+    return _tensor_scatter_extreme("min", tensor, indices, updates, "tensor_scatter_nd_min")

@@ -75,4 +75,7 @@ experimental.dense_to_ragged_batch = staticmethod(_xops.dense_to_ragged_batch)
 experimental.shuffle_and_repeat = staticmethod(_xops.shuffle_and_repeat)
 experimental.map_and_batch = staticmethod(_xops.map_and_batch)
 experimental.unbatch = staticmethod(_xops.unbatch)
+experimental.rejection_resample = staticmethod(_xops.rejection_resample)
+experimental.group_by_reducer = staticmethod(_grouping.group_by_reducer)
+experimental.Reducer = _grouping.Reducer
 experimental.Counter = staticmethod(_xops.Counter)

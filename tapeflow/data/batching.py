@@ -6,7 +6,7 @@ from tapeflow.data import ragged_values, sparse_values
 from tapeflow.data import structure as S
 from tapeflow.data.elements import UNKNOWN, positive
 from tapeflow.data.ragged_values import RaggedValue
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.shape import TensorShape
 
 
@@ -26,7 +26,7 @@ def stack(buf, ragged_rows=()):
                 for k, parts in enumerate(zip(*buf))]
     except ValueError:
         shapes = sorted({tuple(a.shape) for flat in buf for a in flat})
-        raise ValueError(with_location(
+        raise InvalidArgumentError(with_location(  # TensorFlow's kernel error, at iteration
             f"Dataset.batch: cannot batch elements of different shapes {shapes}; "
             f"use padded_batch")) from None
 

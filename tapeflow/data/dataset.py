@@ -247,9 +247,10 @@ class Dataset:
                        seek=lambda k, epochs: iter([flat][k:]))
 
     @staticmethod
-    def range(*args, dtype="int64", name=None):
-        """range(stop), range(start, stop[, step]) of int64 scalars (dtype= to change)."""
+    def range(*args, output_type="int64", dtype=None, name=None):
+        """range(stop), range(start, stop[, step]) of int64 scalars (output_type= to change)."""
         from tapeflow.runtime import dtypes
+        dtype = output_type if dtype is None else dtype
         r = range(*[int(a) for a in args])
         np_dtype = dtypes.as_dtype(dtype).np
         def seek(k, epochs):
@@ -323,9 +324,15 @@ class Dataset:
         return sampling.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
                                              rerandomize_each_iteration)
 
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None, name=None):
+        return sampling.rejection_resample(self, class_func, target_dist, initial_dist, seed)
+
     # ------------------------------------------------------------ transformations
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         return map_op.map(self, map_func, num_parallel_calls, deterministic, name)
+
+    def ignore_errors(self, log_warning=False, name=None):
+        return map_op.ignore_errors(self, log_warning, name)
 
     def filter(self, predicate, name=None):
         parent = self

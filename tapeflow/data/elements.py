@@ -45,7 +45,8 @@ def scalar_result(op, fn, element, index, dtype, must):
     except Exception as exc:
         raise element_error(op, fn, index, exc) from exc
     if value.shape != () or value.dtype != dtype:
-        raise TypeError(with_location(f"{op}: {must}, got {value.dtype}{list(value.shape)} for element {index}"))
+        raise ValueError(  # TensorFlow rejects the traced function's return type
+            with_location(f"{op}: {must}, got {value.dtype}{list(value.shape)} for element {index}"))
     return value
 
 

@@ -24,6 +24,10 @@ def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainde
         batch_size, drop_remainder)
 
 
+def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
+    return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist, seed)
+
+
 def unbatch():
     return lambda dataset: dataset.unbatch()
 

@@ -101,3 +101,39 @@ def _pad_first_dim(tmpl, length, window):
     """padded_shapes that pad every component's first axis to `length`, the others to the widest."""
     first = next(iter(window._produce()))
     return S.pack(tmpl, [[length] + [None] * (a.ndim - 1) if a.ndim else [] for a in first])
+
+
+class Reducer:
+    """tf.data.experimental.Reducer: init_func(key) -> state, reduce_func(state, element)
+    -> state, finalize_func(state) -> the group's element (the state itself when None)."""
+
+    def __init__(self, init_func, reduce_func, finalize_func=None):
+        self.init_func, self.reduce_func = init_func, reduce_func
+        self.finalize_func = finalize_func if finalize_func is not None else (lambda state: state)
+
+
+def group_by_reducer(key_func, reducer):
+    """tf.data.experimental.group_by_reducer: one element per key, after the input ends
+    (keys in the order they first came, as TensorFlow keeps them)."""
+    def apply(dataset):
+        parent, source, store = dataset, dataset._produce, []
+
+        def produce():
+            import tapeflow
+            states = {}
+            for i, flat in enumerate(source()):
+                element = parent._element(flat)
+                key = int(scalar_result("group_by_reducer", key_func, element, i, np.int64,
+                                        "key_func must return an int64 scalar"))
+                if key not in states:
+                    states[key] = reducer.init_func(tapeflow.constant(key, tapeflow.int64))
+                states[key] = reducer.reduce_func(states[key], element)
+            for state in states.values():
+                tmpl, out = S.flat_arrays(reducer.finalize_func(state))
+                if not store:
+                    store.append(tmpl)
+                yield out
+
+        return Dataset(produce, cardinality=UNKNOWN, shapes=None,
+                       tmpl_fn=learnt_tmpl(store, produce, "group_by_reducer"), parents=(dataset,))
+    return apply

@@ -3,12 +3,22 @@ result's structure is learnt from the first mapped element."""
 import collections
 import concurrent.futures
 import os
+import threading
+import warnings
 
 from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
-from tapeflow.data.elements import AUTOTUNE, element_error, peek, remember
+from tapeflow.data.elements import AUTOTUNE, UNKNOWN, element_error, peek, remember
 from tapeflow.data.seeds import FunctionStreams, is_peeking
 from tapeflow.tracer.py_function import data_function
+
+# ignore_errors(): while it pulls an element, a map function that raises drops that element
+# (the count is per thread: a pipeline's generators run in the thread that pulls from them).
+_ignoring = threading.local()
+
+
+def _dropping():
+    return getattr(_ignoring, "depth", 0) > 0
 
 
 def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
@@ -18,13 +28,15 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
     source = self._produce
     out_tmpl, out_static = [], []
 
-    def apply(index, flat, streams):
+    def apply(index, flat, streams, drop=False):
         element = parent._element(flat)
         try:
             with streams.call(), data_function():
                 result = map_func(*element) if isinstance(element, tuple) and \
                     not hasattr(element, "_fields") else map_func(element)
         except Exception as exc:
+            if drop:
+                return None
             raise element_error("Dataset.map", map_func, index, exc) from exc
         if isinstance(result, list):  # TF: a list the function returns is a tuple (nested lists stay values)
             result = tuple(result)
@@ -40,18 +52,23 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         workers = num_parallel_calls
         if workers is None or workers == 1 or is_peeking():  # a peek runs here, where its writes are undone
             for i, flat in enumerate(inputs, start):
-                rt, rflat = apply(i, flat, streams)
-                yield remember(out_tmpl, rt, rflat)
+                done = apply(i, flat, streams, _dropping())
+                if done is not None:
+                    yield remember(out_tmpl, *done)
             return
         workers = (os.cpu_count() or 2) if workers == AUTOTUNE else int(workers)
         with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
             pending = collections.deque()
             for i, flat in enumerate(inputs, start):
-                pending.append(pool.submit(apply, i, flat, streams))
+                pending.append(pool.submit(apply, i, flat, streams, _dropping()))
                 if len(pending) >= workers * 2:
-                    yield remember(out_tmpl, *pending.popleft().result())
+                    done = pending.popleft().result()
+                    if done is not None:
+                        yield remember(out_tmpl, *done)
             while pending:
-                yield remember(out_tmpl, *pending.popleft().result())
+                done = pending.popleft().result()
+                if done is not None:
+                    yield remember(out_tmpl, *done)
 
     def produce():
         return mapped(source(), 0)
@@ -71,3 +88,24 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
                   parents=(self,), seek=seek)
     out._static = lambda: out_static[0] if out_static and any(s is not None for s in out_static[0]) else None
     return out
+
+
+def ignore_errors(self, log_warning=False, name=None):
+    """The elements, less those whose map function raised (upstream of here)."""
+    source = self._produce
+
+    def produce():
+        it = iter(source())
+        while True:
+            _ignoring.depth = getattr(_ignoring, "depth", 0) + 1
+            try:
+                flat = next(it)
+            except StopIteration:
+                return
+            finally:
+                _ignoring.depth -= 1
+            yield flat
+
+    if log_warning:
+        warnings.warn("Dataset.ignore_errors: elements whose map function raises are dropped", stacklevel=2)
+    return self._derive(produce, cardinality=UNKNOWN)

@@ -119,8 +119,27 @@ def enumerate_(self, start=0, name=None):
                    parents=(self,), seek=seek)
 
 
+def _joined_shapes(first, second):
+    """The element shapes of first then second, where both are known statically: the dtypes
+    must agree (TensorFlow's TypeError, at once), a dim that differs becomes None."""
+    if first._shapes is None or second._shapes is None:
+        return None
+    a, b = first._shapes, second._shapes
+    if len(a) != len(b) or any(da != db for (_, da), (_, db) in zip(a, b)):
+        raise TypeError(with_location(
+            f"Dataset.concatenate: incompatible dataset elements: dtypes {[str(d) for _, d in a]} "
+            f"and {[str(d) for _, d in b]}"))
+    out = []
+    for (sa, dtype), (sb, _) in zip(a, b):
+        if sa is None or sb is None or len(sa) != len(sb):
+            return None
+        out.append((tuple(x if x == y else None for x, y in zip(sa, sb)), dtype))
+    return out
+
+
 def concatenate(self, dataset, name=None):
     first, second = self, dataset
+    shapes = _joined_shapes(first, second)
 
     def produce():
         yield from first._produce()
@@ -144,6 +163,6 @@ def concatenate(self, dataset, name=None):
         head = first._start_at(k, epochs)
         return None if head is None else itertools.chain(head, second._produce())
 
-    out = self._derive(produce, card, shapes=None, seek=seek)
+    out = self._derive(produce, card, shapes=shapes, seek=seek)
     out._parents = (self, dataset)
     return out

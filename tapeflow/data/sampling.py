@@ -125,3 +125,63 @@ def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_datase
     card = INFINITE if all(c == INFINITE for c in cards) and not stop_on_empty_dataset else UNKNOWN
     return Dataset(produce, cardinality=card, shapes=None, tmpl_fn=_first_tmpl(datasets),
                    parents=datasets)
+
+
+def _unit(word):
+    """A uniform draw in [0, 1) from one word of Dataset.random (32 random bits)."""
+    return float(int(word) & 0xFFFFFFFF) / float(1 << 32)
+
+
+def _mixing(initial, target):
+    """TensorFlow's split: with probability m = min_i r_i an element comes from the data
+    as it is, otherwise from the rejection sampler accepting class i with probability
+    (r_i - m) / (max r - m), where r = target / initial."""
+    ratio = target / (initial + np.finfo(np.float32).tiny)
+    m, top = ratio.min(), ratio.max()
+    accept = (ratio - m) / (top - m) if top > m else np.ones_like(ratio)
+    return accept, m
+
+
+def rejection_resample(dataset, class_func, target_dist, initial_dist=None, seed=None, name=None):
+    """(class, element) pairs whose classes follow target_dist, built as TensorFlow builds
+    them: sample_from_datasets over the data as it is (weight m) and a rejection sampler
+    of it (weight 1 - m), see _mixing.  Without initial_dist the sampler alone runs, on
+    the class frequencies seen so far (smoothed by 10 per class, as TensorFlow's
+    estimate).  The draws are this library's own: the same distribution as
+    TensorFlow's, not the same stream."""
+    target = np.asarray(S.to_array(target_dist), np.float64).reshape(-1)
+    given = None if initial_dist is None else np.asarray(S.to_array(initial_dist), np.float64).reshape(-1)
+    if given is not None and given.shape != target.shape:
+        raise ValueError(with_location(
+            f"Dataset.rejection_resample: initial_dist has {given.size} classes, target_dist {target.size}"))
+
+    def pair(*element):
+        return class_func(*element), element[0] if len(element) == 1 else element
+
+    paired = dataset.map(pair)
+    zipped = Dataset.zip((paired, Dataset.random(seed)))
+
+    def produce():
+        seen = np.full(target.size, 10.0)
+        for flat in zipped._produce():
+            c = int(flat[0])
+            if not 0 <= c < target.size:
+                raise ValueError(with_location(
+                    f"Dataset.rejection_resample: class {c} is outside [0, {target.size})"))
+            if given is None:
+                seen[c] += 1
+                ratio = target / (seen / seen.sum())
+                accept = ratio / ratio.max()
+            else:
+                accept = _mixing(given, target)[0]
+            if _unit(flat[-1]) < accept[c]:
+                yield flat[:-1]
+
+    filtered = Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=lambda: paired._tmpl,
+                       parents=(zipped,))
+    m = None if given is None else float(_mixing(given, target)[1])
+    if m is None or m == 0:
+        return filtered
+    if m >= 1:
+        return paired
+    return sample_from_datasets([paired, filtered], [m, 1.0 - m], seed=seed, stop_on_empty_dataset=True)

@@ -101,7 +101,10 @@ def constant(value, dtype=None, shape=None, name=None):
 
 
 def variable(value, dtype=None, name=None, constraint=None):
-    return tf.Variable(value, dtype=dtype or _floatx(), name=name, constraint=constraint)
+    dtype = dtype or _floatx()
+    if tf.is_tensor(value):  # Keras casts a tensor value (tf.Variable itself would refuse it)
+        value = tf.cast(value, dtype)
+    return tf.Variable(value, dtype=dtype, name=name, constraint=constraint)
 
 
 def _filled(fill, shape, dtype, name):

@@ -111,8 +111,10 @@ def _signature_functions(obj, signatures):
                     f"a tapeflow graph has fixed ranks: give the signature's specs their rank, or pass "
                     f"fn.get_concrete_function(tensor_of_that_rank)")
             out[name] = (fn.get_concrete_function(), _parameter_names(fn.python_function))
-        elif isinstance(fn, ConcreteFunction):
-            out[name] = (fn, [])
+        elif isinstance(fn, ConcreteFunction):  # inputs named by the traced function's parameters
+            sig = fn.call_signature
+            out[name] = (fn, [] if sig is None else [p.name for p in sig.parameters.values()
+                                                     if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)])
         else:
             raise SavedModelSaveError(f"save: signature {name!r} is a {type(fn).__name__}; expected a tf.function "
                                       f"with an input_signature or a ConcreteFunction")

@@ -235,6 +235,14 @@ class CheckpointManager:
     def latest_checkpoint(self):
         return self.checkpoints[-1] if self._names else None
 
+    @property
+    def checkpoint_interval(self):
+        return self._interval
+
+    @property
+    def checkpoint(self):
+        return self._checkpoint
+
     def save(self, checkpoint_number=None, check_interval=True, options=None):
         """The path written, or None when checkpoint_interval steps have not passed since the
         last save (check_interval=False saves anyway)."""

@@ -23,7 +23,7 @@ import os
 
 import numpy as np
 
-from tapeflow.runtime import dtypes, string_values
+from tapeflow.runtime import dtypes, errors, string_values
 from tapeflow.runtime.errors import with_location
 from tapeflow.train import files
 from tapeflow.train.trackable import Trackable, check_compatible, children_of, walk
@@ -48,8 +48,12 @@ class CheckpointError(ValueError):
     The message names the checkpoint and, for one value, its key."""
 
 
-class CheckpointNotFoundError(CheckpointError, FileNotFoundError):
-    """No checkpoint at the path."""
+class NotFoundError(CheckpointError, FileNotFoundError, errors.NotFoundError):
+    """No checkpoint at the path: tf.errors.NotFoundError by name and type, as TensorFlow
+    raises it (and a CheckpointError, a FileNotFoundError)."""
+
+
+CheckpointNotFoundError = NotFoundError
 
 
 # ------------------------------------------------------------------ collecting
@@ -214,7 +218,8 @@ def load_variable(path, key):
         key = key[:-len(VALUE_SUFFIX)]
     if key not in entries:
         raise KeyError(f"checkpoint {path!r} has no value {key!r}")
-    return load_array(path, key, entries[key])
+    value = load_array(path, key, entries[key])
+    return value[()] if value.ndim == 0 else value  # a scalar comes back as a NumPy scalar, as TensorFlow's
 
 
 class LoadStatus:
@@ -362,8 +367,8 @@ def _child_names(obj):
 def _compatible(path, key, shape, dtype, var):
     try:
         check_compatible(key, shape, dtype, var)
-    except ValueError as exc:
-        raise CheckpointError(with_location(f"{exc} (checkpoint {path!r})")) from None
+    except ValueError as exc:  # TensorFlow's type for a shape or dtype mismatch
+        raise ValueError(with_location(f"{exc} (checkpoint {path!r})")) from None
 
 
 def _check_entry(path, key, entry, var):
