@@ -53,6 +53,9 @@ def _values(elements, most=60):
 
 @pytest.mark.parametrize("name,make,k,most_calls", PIPELINES, ids=[p[0] for p in PIPELINES])
 def test_restore_into_a_new_iterator_seeks(tmp_path, name, make, k, most_calls):
+    # The call bounds hold for op seeds alone: a global seed left by an earlier test (Keras's
+    # set_random_seed) changes which draws a restore can seek past.
+    tf.random.set_seed(None)
     calls = [0]
     ds = make(calls)
     it = iter(ds)
