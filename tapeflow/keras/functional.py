@@ -36,6 +36,7 @@ class KerasTensor:
         self.node = node
         self.index = index
         self.name = name or (node.layer.name if node is not None else "keras_tensor")
+        self.mask_spec = None  # (dims, dtype) of the Keras mask the value will carry, if any
 
     @property
     def ndim(self):
@@ -141,6 +142,8 @@ def call_symbolically(layer, call, args, kwargs):
             if id(v) not in to_placeholder:
                 to_placeholder[id(v)] = _ragged_placeholder(builder, v) if v.ragged else \
                     builder.placeholder(Aval(tuple(v.shape.dims), v.dtype))
+                if v.mask_spec is not None:  # the layer sees a mask, as it will when the model runs
+                    to_placeholder[id(v)]._keras_mask = builder.placeholder(Aval(*v.mask_spec))
             return to_placeholder[id(v)]
         return v
 
@@ -159,7 +162,11 @@ def call_symbolically(layer, call, args, kwargs):
 
     def to_keras(t):
         if isinstance(t, TensorBase):
-            return KerasTensor(t.shape.dims, t.dtype, node, next(counter))
+            kt = KerasTensor(t.shape.dims, t.dtype, node, next(counter))
+            mask = getattr(t, "_keras_mask", None)
+            if isinstance(mask, TensorBase):
+                kt.mask_spec = (tuple(mask.shape.dims), mask.dtype)
+            return kt
         if nest.is_composite(t):
             return KerasTensor(t.shape.dims, t.dtype, node, next(counter), ragged=True)
         return t

@@ -73,7 +73,7 @@ def _layer_classes():
     from tapeflow.keras.layers.base import Layer
     from tapeflow.keras.layers.lambda_layer import OperatorLayer
     classes = {n: c for n, c in vars(layers).items() if isinstance(c, type) and issubclass(c, Layer)}
-    classes.update(OperatorLayer=OperatorLayer, Sequential=models.Sequential, Functional=models.Model)
+    classes.update(OperatorLayer=OperatorLayer, Sequential=models.Sequential, Functional=models.Functional)
     classes.update(_REGISTERED)
     classes.update(_SCOPE[-1])
     return classes
@@ -87,13 +87,13 @@ def _class_name(cls):
 
 def layer_config(layer):
     """{"class_name", "config"} of a layer, checked to be plain JSON."""
-    from tapeflow.keras.models import Model, Sequential
+    from tapeflow.keras.models import Functional, Model, Sequential
     if isinstance(layer, Sequential):
         return {"class_name": "Sequential", "config": _sequential_config(layer)}
     if isinstance(layer, Model):
         if layer.__dict__.get("_functional") is None and type(layer).get_config is not Model.get_config:
             return _subclassed_config(layer)
-        if layer.__dict__.get("_functional") is None or type(layer) is not Model:
+        if layer.__dict__.get("_functional") is None or type(layer) not in (Model, Functional):
             raise ValueError(with_location(
                 f"save: {layer.name} is a subclassed model; only Sequential and functional models can be "
                 f"saved as configuration (use save_weights)"))

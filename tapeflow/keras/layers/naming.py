@@ -1,0 +1,57 @@
+"""Layer names and scopes: Keras's automatic names (dense, dense_1, ...), the stack of
+layers being built or called (which gives weights their paths) and the `training`
+value of each enclosing call."""
+import re
+import threading
+from collections import defaultdict
+
+_name_counts = defaultdict(int)
+_name_lock = threading.Lock()
+
+
+class _CallContext(threading.local):
+    def __init__(self):
+        self.training = []  # the `training` value of each enclosing layer call
+        self.scopes = []  # the layers being built or called, outermost first (weight paths)
+
+
+def weight_path(owner, name):
+    """Keras 3's variable path: the names of the layers being built around the
+    weight, then its owner's (once), then the weight's own name."""
+    parts = [layer.name for layer in _context.scopes]
+    if not _context.scopes or _context.scopes[-1] is not owner:
+        parts.append(owner.name)
+    cell = getattr(owner, "cell_name", None)  # Keras keeps an RNN layer's weights in its cell
+    if cell:
+        parts.append(cell)
+    return "/".join(parts + [name])
+
+
+class layer_scope:
+    """Push a layer on the scope stack while it is built or called."""
+
+    def __init__(self, layer):
+        self.layer = layer
+
+    def __enter__(self):
+        _context.scopes.append(self.layer)
+
+    def __exit__(self, *exc):
+        _context.scopes.pop()
+
+
+_context = _CallContext()
+
+
+def _snake(name):
+    # Keras's rule: a digit does not start a new word, so Conv2D -> conv2d and
+    # GlobalAveragePooling2D -> global_average_pooling2d (tf.Module's rule differs: conv2_d).
+    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
+
+
+def unique_name(base):
+    with _name_lock:
+        n = _name_counts[base]
+        _name_counts[base] += 1
+    return base if n == 0 else f"{base}_{n}"
