@@ -21,14 +21,16 @@ also returns as the output (as the push primitive itself writes in place), so
 its size is not limited by MAX_VALUE.  The reverse loop reads those stacks as
 extras (`tensor_array_read` at a dynamic index).
 """
-import numpy as np
 
 from . import c_templates as T
 from .op_groups import EXTREMA
 from . import matmul_c
 from .c_math import CPU_FUNCS
 from .passes import constant_folding, cse, dce, optimize, simplify
-from .passes.graph_edit import has_effects, contiguous
+from .passes.graph_edit import has_effects, contiguous, use_counts
+from . import loop_index_c as LI
+from .ir import Ref
+from .loop_index_c import size_of, strides_of
 
 MAX_VALUE = 1 << 14  # elements in one local array
 MAX_CONST = 1 << 12  # elements of a constant embedded in the source
@@ -52,19 +54,6 @@ class LoopSpec:
         self.extra_avals = extra_avals
         self.stack_vars = frozenset(stack_vars)  # positions written in place (see the module doc)
         self.n_args = 2 * len(var_avals) + len(extra_avals)
-
-
-def _size(shape):
-    return int(np.prod(shape, dtype=np.int64))
-
-
-def _strides(shape):
-    out = []
-    acc = 1
-    for d in reversed(shape):
-        out.append(acc)
-        acc *= d
-    return tuple(reversed(out))
 
 
 def try_render_loop(node, name):
@@ -113,7 +102,7 @@ class _LoopWriter:
         extra_avals = graph_avals[self.n_vars:]
         self.stack_vars = self._find_stack_vars()
         for j, a in enumerate(var_avals):
-            if j not in self.stack_vars and _size(a.shape) > MAX_VALUE:
+            if j not in self.stack_vars and size_of(a.shape) > MAX_VALUE:
                 raise _NotEligible
         lines = []
         params = [f"void *a{i}" for i in range(len(graph_avals))] + [f"void *o{j}" for j in range(self.n_vars)]
@@ -122,7 +111,7 @@ class _LoopWriter:
         state = []
         for j, a in enumerate(var_avals):
             ct = T.ctype(a.dtype)
-            n = _size(a.shape)
+            n = size_of(a.shape)
             if j in self.stack_vars:  # the runner passes the stack itself as o{j}
                 lines.append(f"  {ct} *s{j} = ({ct} *)TF_DATA(o{j});")
                 state.append((f"s{j}", a))
@@ -152,19 +141,19 @@ class _LoopWriter:
                 new_names.append(None)  # pushed in place by the body
                 continue
             nn = self.fresh("n")
-            lines.append(self.array(a.dtype, nn, _size(a.shape), "    "))
+            lines.append(self.array(a.dtype, nn, size_of(a.shape), "    "))
             new_names.append(nn)
         lines += self.graph_code(self.body_g, inputs, new_names, "    ")
         for j, a in enumerate(var_avals):
             if j not in self.stack_vars:
-                lines.append(f"    for (int64_t i = 0; i < {_size(a.shape)}; i++) s{j}[i] = {new_names[j]}[i];")
+                lines.append(f"    for (int64_t i = 0; i < {size_of(a.shape)}; i++) s{j}[i] = {new_names[j]}[i];")
         lines.append("    if (err) goto done;")
         lines.append("  }")
         for j, a in enumerate(var_avals):
             if j in self.stack_vars:
                 continue
             ct = T.ctype(a.dtype)
-            lines.append(f"  for (int64_t i = 0; i < {_size(a.shape)}; i++) (({ct} *)TF_DATA(o{j}))[i] = s{j}[i];")
+            lines.append(f"  for (int64_t i = 0; i < {size_of(a.shape)}; i++) (({ct} *)TF_DATA(o{j}))[i] = s{j}[i];")
         lines.append("done:")
         lines.append("  free(arena);")
         lines.append("  return err;")
@@ -183,8 +172,8 @@ class _LoopWriter:
         (neither the body nor the condition), and the push's result is read
         by nothing but that output."""
         body, cond = self.body_g, self.cond_g
-        uses = _use_counts(body)
-        cond_uses = _use_counts(cond)
+        uses = use_counts(body)
+        cond_uses = use_counts(cond)
         found = {}
         for j in range(self.n_vars):
             out = body.outputs[j]
@@ -229,18 +218,18 @@ class _LoopWriter:
                 lines += self._push(node, names, inner)
                 continue
             for a in node.avals:
-                if None in a.shape or T.ctype(a.dtype) is None or _size(a.shape) > MAX_VALUE:
+                if None in a.shape or T.ctype(a.dtype) is None or size_of(a.shape) > MAX_VALUE:
                     raise _NotEligible
             outs = []
             for i, a in enumerate(node.avals):
                 nm = self.fresh("v")
                 outs.append(nm)
-                names[_ref(node.id, i)] = nm
+                names[Ref(node.id, i)] = nm
             if node.op == "const":
-                names[_ref(node.id, 0)] = self._const(node)
+                names[Ref(node.id, 0)] = self._const(node)
                 continue
             for nm, a in zip(outs, node.avals):
-                lines.append(self.array(a.dtype, nm, _size(a.shape), inner))
+                lines.append(self.array(a.dtype, nm, size_of(a.shape), inner))
             args = [(names[r], graph.aval(r)) for r in node.inputs]
             self.names.update((r, (names[r], graph.aval(r))) for r in node.inputs)
             lines += self.node_code(node, args, outs, inner)
@@ -248,7 +237,7 @@ class _LoopWriter:
             if target is None:  # a stack var, written in place
                 continue
             aval = graph.aval(r)
-            lines.append(f"{inner}for (int64_t i = 0; i < {_size(aval.shape)}; i++) {target}[i] = {names[r]}[i];")
+            lines.append(f"{inner}for (int64_t i = 0; i < {size_of(aval.shape)}; i++) {target}[i] = {names[r]}[i];")
         lines.append(f"{ind}}}")
         return lines
 
@@ -258,9 +247,9 @@ class _LoopWriter:
         the stack as the primitive does)."""
         stack, index, value = node.inputs
         aval = node.avals[0]
-        row = _size(aval.shape[1:])
+        row = size_of(aval.shape[1:])
         target = names[stack]
-        names[_ref(node.id, 0)] = target
+        names[Ref(node.id, 0)] = target
         ix = self.fresh("ix")
         return [f"{ind}{{",
                 f"{ind}  const int64_t {ix} = (int64_t){names[index]}[0];",
@@ -292,10 +281,11 @@ class _LoopWriter:
             return self._matmul(mm, [self.names[r] for r in mm.inputs], outs[0], ind, acc=self.names[acc][0])
         if op == "cond":
             return self._cond(node, args, outs, ind)
-        if op in ("getitem", "gather", "tensor_array_read"):
-            return self._leading_index(node, args, outs[0], ind)
-        if op == "getitem_grad":
-            return self._leading_index_grad(node, args, outs[0], ind)
+        if op in ("getitem", "gather", "tensor_array_read", "getitem_grad"):
+            lines = LI.leading_index(node, args, outs[0], ind, self.fresh)
+            if lines is None:
+                raise _NotEligible
+            return lines
         if op in ("broadcast_like", "reshape_like", "sum_like"):
             return self._like(node, args[0], outs[0], ind)
         in_dtypes = [a.dtype for _, a in args]
@@ -305,10 +295,10 @@ class _LoopWriter:
         if tmpl is None or len(outs) != 1:
             raise _NotEligible
         if op in ("reshape", "expand_squeeze"):
-            n = _size(node.avals[0].shape)
+            n = size_of(node.avals[0].shape)
             return [f"{ind}for (int64_t i = 0; i < {n}; i++) {outs[0]}[i] = {args[0][0]}[i];"]
         shape = node.avals[0].shape
-        n = _size(shape)
+        n = size_of(shape)
         operands = [f"{nm}[{self._bcast_index(a.shape, shape)}]" for nm, a in args]
         tmps = [self.fresh("t") for _ in operands]
         lines = [] if T.uses_err(op) else [f"{ind}#pragma omp simd"]
@@ -323,7 +313,7 @@ class _LoopWriter:
     def _bcast_index(self, src, dst):
         if tuple(src) == tuple(dst):
             return "i"
-        if _size(src) == 1:
+        if size_of(src) == 1:
             return "0"
         return T.broadcast_index("i", src, dst)
 
@@ -331,7 +321,7 @@ class _LoopWriter:
         """Ops that take their result's shape from a second operand (gradients'
         zeros, reshapes and sums back to an input's shape)."""
         (x, xa), shape = arg, node.avals[0].shape
-        n = _size(shape)
+        n = size_of(shape)
         if node.op == "reshape_like":
             return [f"{ind}for (int64_t i = 0; i < {n}; i++) {out}[i] = {x}[i];"]
         if node.op == "broadcast_like":
@@ -340,7 +330,7 @@ class _LoopWriter:
             raise _NotEligible
         # sum_like: every element of x adds into the element of `out` it broadcasts from
         return [f"{ind}for (int64_t i = 0; i < {n}; i++) {out}[i] = 0;",
-                f"{ind}for (int64_t i = 0; i < {_size(xa.shape)}; i++) "
+                f"{ind}for (int64_t i = 0; i < {size_of(xa.shape)}; i++) "
                 f"{out}[{self._bcast_index(shape, xa.shape)}] += {x}[i];"]
 
     def _reduce(self, node, arg, out, ind):
@@ -350,11 +340,11 @@ class _LoopWriter:
         ct = T.ctype(dtype)
         axes = set(node.attr["axis"])
         shape = aval.shape
-        n_out = max(_size(node.avals[0].shape), 1)
+        n_out = max(size_of(node.avals[0].shape), 1)
         kept = [d for d in range(len(shape)) if d not in axes]
         kept_shape = [shape[d] for d in kept]
-        kept_strides = _strides(kept_shape)
-        in_strides = _strides(shape)
+        kept_strides = strides_of(kept_shape)
+        in_strides = strides_of(shape)
         terms = [f"((i / {in_strides[d]}) % {shape[d]}) * {kept_strides[j]}" for j, d in enumerate(kept)]
         oi = " + ".join(terms) or "0"
         init = T.REDUCTIONS[op].init(dtype)
@@ -362,11 +352,11 @@ class _LoopWriter:
                "reduce_any": "{acc} = {acc} || ({x} != 0);", "reduce_all": "{acc} = {acc} && ({x} != 0);",
                "reduce_max": "{acc} = ({x} > {acc} || {x} != {x}) ? {x} : {acc};",
                "reduce_min": "{acc} = ({x} < {acc} || {x} != {x}) ? {x} : {acc};"}[op]
-        if op in EXTREMA and _size(shape) == 0:
+        if op in EXTREMA and size_of(shape) == 0:
             raise _NotEligible  # NumPy raises for an empty max/min
         x = self.fresh("x")
         return [f"{ind}for (int64_t i = 0; i < {n_out}; i++) {out}[i] = {init};",
-                f"{ind}for (int64_t i = 0; i < {_size(shape)}; i++) {{",
+                f"{ind}for (int64_t i = 0; i < {size_of(shape)}; i++) {{",
                 f"{ind}  const {ct} {x} = {nm}[i];",
                 f"{ind}  " + upd.format(acc=f"{out}[{oi}]", x=x),
                 f"{ind}}}"]
@@ -418,70 +408,6 @@ class _LoopWriter:
                 f"{ind}for (int64_t k = 0; k < {K}; k++)",
                 f"{ind}  for (int64_t j = 0; j < {N}; j++) {bt}[k * {N} + j] = {b}[j * {K} + k];"]
 
-    def _leading_index(self, node, args, out, ind):
-        """x[i, j, ...] with scalar (static or loop-carried) indices on the leading
-        axes: a contiguous block copy.  An index out of range sets err = 3 and the
-        loop re-runs in Python, which raises the op's own IndexError."""
-        op = node.op
-        (x, xa), rest = args[0], args[1:]
-        wraps = False
-        if op == "getitem":
-            indices = self._spec_indices(node.attr["spec"], rest)
-            wraps = True  # Python indexing: -1 is the last row
-        else:
-            if op == "gather" and (node.attr.get("axis") != 0 or node.attr.get("batch_dims")):
-                raise _NotEligible
-            nm, a = rest[0]
-            if a.shape != () or not a.dtype.is_integer:
-                raise _NotEligible
-            indices = [f"(int64_t){nm}[0]"]
-        lines, inner = self._block_offset(xa.shape, indices, wraps, ind)
-        lines.append(f"{ind}for (int64_t i = 0; i < {inner}; i++) {out}[i] = {x}[off + i];")
-        return [f"{ind}{{"] + ["  " + ln for ln in lines] + [f"{ind}}}"]
-
-    def _leading_index_grad(self, node, args, out, ind):
-        """The gradient of x[i, j, ...] (leading scalar indices): zeros shaped
-        like x with the indexed block set to g."""
-        (g, _), (_, like), rest = args[0], args[1], args[2:]
-        indices = self._spec_indices(node.attr["spec"], rest)
-        lines, inner = self._block_offset(like.shape, indices, True, ind)
-        lines.append(f"{ind}for (int64_t i = 0; i < {_size(like.shape)}; i++) {out}[i] = 0;")
-        lines.append(f"{ind}for (int64_t i = 0; i < {inner}; i++) {out}[off + i] = {g}[i];")
-        return [f"{ind}{{"] + ["  " + ln for ln in lines] + [f"{ind}}}"]
-
-    @staticmethod
-    def _spec_indices(spec, dyn_args):
-        """C expressions of a getitem spec made of integer indices only."""
-        if any(item[0] != "i" for item in spec):
-            raise _NotEligible
-        dyn = iter(dyn_args)
-        indices = []
-        for item in spec:
-            if item[1] == "dyn":
-                nm, a = next(dyn)
-                if a.shape != () or not a.dtype.is_integer:
-                    raise _NotEligible
-                indices.append(f"(int64_t){nm}[0]")
-            else:
-                indices.append(f"(int64_t){int(item[1])}")
-        return indices
-
-    def _block_offset(self, shape, indices, wraps, ind):
-        """Statements setting `off` to the start of the block x[indices] (err = 3
-        for an index out of range); returns (lines, elements in the block)."""
-        if len(indices) > len(shape):
-            raise _NotEligible
-        strides = _strides(shape)
-        lines = [f"{ind}int64_t off = 0;"]
-        for d, idx in enumerate(indices):
-            v = self.fresh("ix")
-            lines.append(f"{ind}int64_t {v} = {idx};")
-            if wraps:
-                lines.append(f"{ind}if ({v} < 0) {v} += {shape[d]};")
-            lines.append(f"{ind}if ({v} < 0 || {v} >= {shape[d]}) {{ err = 3; {v} = 0; }}")
-            lines.append(f"{ind}off += {v} * {strides[d]};")
-        return lines, _size(shape[len(indices):])
-
     def _cond(self, node, args, outs, ind):
         attrs = node.attr
         light = (constant_folding, simplify, cse, dce)
@@ -500,7 +426,7 @@ def _fused_matmuls(graph):
     """add(acc, matmul(a, b)) whose matmul has no other use: the add calls the
     matmul kernel with acc as its initial value.  Returns (ids of the fused
     matmuls, {add id: (matmul node, Ref of acc)})."""
-    uses = _use_counts(graph)
+    uses = use_counts(graph)
     by_id = {n.id: n for n in graph.nodes}
     fused, adds = set(), {}
     for node in graph.nodes:
@@ -517,19 +443,3 @@ def _fused_matmuls(graph):
             adds[node.id] = (mm, acc)
             break
     return fused, adds
-
-
-def _use_counts(graph):
-    """Ref -> how many node operands and graph outputs read it."""
-    counts = {}
-    for node in graph.nodes:
-        for r in node.inputs:
-            counts[r] = counts.get(r, 0) + 1
-    for r in graph.outputs:
-        counts[r] = counts.get(r, 0) + 1
-    return counts
-
-
-def _ref(node_id, index):
-    from .ir import Ref
-    return Ref(node_id, index)

@@ -5,7 +5,7 @@ import numpy as np
 from .. import devices, dtypes
 from .. import shape_rules as R
 from ..errors import InvalidArgumentError, arg_error, bad_shape_error, with_location
-from ..registry import PRIMITIVES, Aval, bind, defprim, state
+from ..registry import Aval, bind, defprim, state
 from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import complex_ops as C
 from . import math_ops as M
@@ -448,62 +448,6 @@ def rank(input, name=None):  # noqa: A002
     return Tensor(np.asarray(convert_to_tensor(input).shape.rank, dtype=np.int32))
 
 
-# --- sequences ------------------------------------------------------------------
-def _range_rule(start, limit, delta, dtype):
-    for a in (start, limit, delta):
-        if a.shape != ():
-            raise R.ShapeError(f"start, limit and delta must be scalars, got shape {list(a.shape)}")
-    return Aval((None,), dtype)
-
-
-RANGE = defprim("range", lambda xp, start, limit, delta, dtype: xp.arange(start, limit, delta, dtype=dtype.np),
-                _range_rule, None)
-
-
-# Pure ops through which a traced value is known from graph constants (_traced_constant).
-_CONSTANT_THROUGH = {"getitem", "cast", "add", "sub", "mul", "floordiv", "neg", "maximum", "minimum", "reshape"}
-
-
-def _traced_constant(graph, ref_node, ref_index, depth=4):
-    """The NumPy value of a traced value that a few pure ops compute from graph
-    constants (tf.shape(x)[0] of a static x), else None."""
-    try:
-        node = graph._node_by_id(ref_node)
-    except (AttributeError, KeyError):
-        return None
-    if node.op == "const":
-        return node.attr["value"].obj._value
-    prim = PRIMITIVES.get(node.op)
-    if depth == 0 or node.op not in _CONSTANT_THROUGH or prim is None or prim.multiple_results or ref_index:
-        return None
-    values = [_traced_constant(graph, r.node, r.index, depth - 1) for r in node.inputs]
-    return None if any(v is None for v in values) else np.asarray(prim.impl(np, *values, **node.attr))
-
-
-def range_(start, limit=None, delta=1, dtype=None, name="range"):
-    """tf.range: [start, limit) in steps of delta; the dtype follows the arguments (int32 for ints).
-    Bounds known while tracing (tf.range(tf.shape(x)[0])) give a constant, of a static
-    length as TensorFlow's shape inference finds: a loop over it compiles whole."""
-    if limit is None:
-        start, limit = 0, start
-    args = [convert_to_tensor(a) if isinstance(a, TensorBase) else a for a in (start, limit, delta)]
-    known = [_traced_constant(a.graph, a.node, a.index) if isinstance(a, SymbolicTensor) else a for a in args]
-    if all(k is not None for k in known):
-        args = [Tensor(k) if isinstance(a, SymbolicTensor) else a for a, k in zip(args, known)]
-    if dtype is None:
-        kinds = [a.dtype if isinstance(a, TensorBase) else convert_to_tensor(a).dtype for a in args]
-        floats = [k for k in kinds if k.is_floating]
-        dtype = max(floats, key=lambda d: d.size) if floats else max(kinds, key=lambda d: d.size)
-    dtype = dtypes.as_dtype(dtype)
-    if any(isinstance(a, SymbolicTensor) for a in args):
-        ts = [M.cast(a, dtype) if isinstance(a, TensorBase) else convert_to_tensor(a, dtype) for a in args]
-        return bind(RANGE, tuple(ts), {"dtype": dtype})
-    vals = [a._value if isinstance(a, Tensor) else a for a in args]
-    if vals[2] == 0:
-        raise ValueError(with_location("range: delta must not be zero"))
-    return Tensor(np.arange(vals[0], vals[1], vals[2]).astype(dtype.np))
-
-
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
     num_columns = num_rows if num_columns is None else num_columns
     m = np.eye(int(num_rows), int(num_columns), dtype=dtypes.as_dtype(dtype).np)
@@ -513,6 +457,6 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     return Tensor(m)
 
 
-# Old private names of the shared helpers above, kept only until the branches
-# written against them are merged (then delete this line).
-_check_rule, _shape_arg, _reshape_keeping_unknown = check_rule, shape_arg, reshape_keeping_unknown
+
+# tf.range lives in range_ops (it folds traced constants); reached as A.range_ too.
+from .range_ops import range_  # noqa: E402,F401

@@ -10,12 +10,14 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import UnimplementedError, arg_error, dtype_not_supported, no_strings, with_location
+from ..errors import UnimplementedError, dtype_not_supported, with_location
 from ..registry import bind, defprim
-from ..tensor import Tensor, TensorBase, convert_to_tensor
+from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import complex_ops as C
 from . import erf_numpy
+# binary_args, dtype_mismatch and float_unary are also reached as M.<name> by the other op modules.
+from .elementwise_args import apply_binary, apply_unary, binary_args, dtype_mismatch, float_unary  # noqa: F401
 
 _NO_ATTRS = {}
 
@@ -176,127 +178,16 @@ CAST = defprim("cast", _cast_impl, _cast_rule, _cast_vjp, kind="unary")
 
 
 # --- wrappers -----------------------------------------------------------------
-def binary_args(x, y, op):
-    """Convert both operands; a Python scalar adopts the tensor operand's dtype.
-    Two tensors of different dtypes are a TypeError (no silent promotion)."""
-    # Fast paths first: every eager `x * 2.0` comes through here.
-    tx = type(x)
-    ty = type(y)
-    if tx is Tensor:
-        if ty is Tensor:
-            if x._value.dtype != y._value.dtype:
-                dtype_mismatch(op, x, y)
-            return x, y
-        if ty is float or ty is int:
-            try:
-                return x, _scalar_like(y, x)
-            except TypeError:
-                if op != "add":
-                    raise
-                # int tensor + Python float: TensorFlow converts the float on its own and its
-                # AddV2 kernel rejects the pair (InvalidArgumentError eagerly).
-                dtype_mismatch(op, x, convert_to_tensor(y))
-    elif ty is Tensor and (tx is float or tx is int):
-        return _scalar_like(x, y), y
-    if isinstance(x, TensorBase):
-        x = convert_to_tensor(x)
-        y = convert_to_tensor(y, x.dtype) if not isinstance(y, TensorBase) else convert_to_tensor(y)
-    elif isinstance(y, TensorBase):
-        y = convert_to_tensor(y)
-        x = convert_to_tensor(x, y.dtype)
-    else:
-        # Neither is a tensor: like TF, the second converts to the first's dtype when it
-        # is Python data (tf.maximum(0.0, [1, -1]) is float32), NumPy keeps its own.
-        x = convert_to_tensor(x)
-        y = convert_to_tensor(y, x.dtype) if _is_python_data(y) else convert_to_tensor(y)
-    if x.dtype is not y.dtype:
-        dtype_mismatch(op, x, y)
-    return x, y
-
-
-_scalars = {}  # (type, value, NumPy dtype) -> Tensor: Python scalars met in eager arithmetic
-
-
-def _scalar_like(value, other):
-    """The Python scalar `value` as an eager tensor of `other`'s dtype (cached)."""
-    np_dtype = other._value.dtype
-    key = (type(value), value, np_dtype)
-    t = _scalars.get(key)
-    if t is None:
-        t = convert_to_tensor(value, dtypes.from_numpy(np_dtype))
-        # Not cached: NaN (its key never matches) and float zeros (0.0 == -0.0 as keys).
-        if len(_scalars) < 4096 and value == value and (value or type(value) is int):
-            _scalars[key] = t
-    return t
-
-
-def _is_python_scalar(v):
-    return type(v) in (int, float, bool)
-
-
-def _is_python_data(v):
-    """A Python scalar, or a (nested) list/tuple of them."""
-    if isinstance(v, (list, tuple)):
-        return all(_is_python_data(e) for e in v)
-    return _is_python_scalar(v)
-
-
-def dtype_mismatch(op, x, y):
-    raise arg_error(TypeError, with_location(
-        f"{op}: the operands have different dtypes, {x.dtype.name}{list(x.shape)} and "
-        f"{y.dtype.name}{list(y.shape)}; cast one with tf.cast first"))
-
-
-# The only binary primitives with a string kernel (add concatenates, as in TensorFlow).
-_STRING_BINARY = frozenset(("add", "equal", "not_equal"))
-
-
-def _binary(prim, x, y):
-    if type(x) is Tensor and type(y) is Tensor:
-        kind = x._value.dtype.kind
-        if kind in "fiu" and y._value.dtype == x._value.dtype:  # the checks below cannot fail
-            return bind(prim, (x, y), _NO_ATTRS)
-    x, y = binary_args(x, y, prim.name)
-    dtype = x.dtype
-    if dtype is dtypes.string and prim.name not in _STRING_BINARY:
-        raise no_strings(prim.name, x)
-    if dtype.is_complex:
-        C.no_complex(prim.name, x)
-    return bind(prim, (x, y), _NO_ATTRS)
-
-
-def _unary(prim, x):
-    if type(x) is not Tensor:
-        x = convert_to_tensor(x)
-    if x.dtype is dtypes.string:
-        raise no_strings(prim.name, x)
-    if x.dtype.is_complex:
-        C.no_complex(prim.name, x)
-    return bind(prim, (x,), _NO_ATTRS)
-
-
-def float_unary(prim, x):
-    if type(x) is Tensor and x._value.dtype.kind == "f":
-        return bind(prim, (x,), _NO_ATTRS)
-    x = convert_to_tensor(x)
-    if not (x.dtype.is_floating or (x.dtype.is_complex and prim.shape_rule is R.inexact)):
-        if x.dtype.is_complex:  # TF: no complex kernel
-            raise arg_error(TypeError, with_location(
-                f"{prim.name} expects a floating-point tensor, got {x.dtype.name} {list(x.shape)}"))
-        raise dtype_not_supported(prim.name, x)
-    return bind(prim, (x,), _NO_ATTRS)
-
-
 def add(x, y, name=None):
-    return _binary(ADD, x, y)
+    return apply_binary(ADD, x, y)
 
 
 def subtract(x, y, name=None):
-    return _binary(SUB, x, y)
+    return apply_binary(SUB, x, y)
 
 
 def multiply(x, y, name=None):
-    return _binary(MUL, x, y)
+    return apply_binary(MUL, x, y)
 
 
 def truediv(x, y, name=None):
@@ -321,33 +212,33 @@ def div_no_nan(x, y, name=None):
 
 
 def floordiv(x, y, name=None):
-    return _binary(FLOORDIV, x, y)
+    return apply_binary(FLOORDIV, x, y)
 
 
 floor_div = floordiv
 
 
 def mod(x, y, name=None):
-    return _binary(MOD, x, y)
+    return apply_binary(MOD, x, y)
 
 
 floormod = mod
 
 
 def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
-    return _binary(POW, x, y)
+    return apply_binary(POW, x, y)
 
 
 def maximum(x, y, name=None):
-    return _binary(MAXIMUM, x, y)
+    return apply_binary(MAXIMUM, x, y)
 
 
 def minimum(x, y, name=None):
-    return _binary(MINIMUM, x, y)
+    return apply_binary(MINIMUM, x, y)
 
 
 def atan2(y, x, name=None):
-    return _binary(ATAN2, y, x)
+    return apply_binary(ATAN2, y, x)
 
 
 def squared_difference(x, y, name=None):
@@ -356,27 +247,27 @@ def squared_difference(x, y, name=None):
 
 
 def equal(x, y, name=None):
-    return _binary(EQUAL, x, y)
+    return apply_binary(EQUAL, x, y)
 
 
 def not_equal(x, y, name=None):
-    return _binary(NOT_EQUAL, x, y)
+    return apply_binary(NOT_EQUAL, x, y)
 
 
 def less(x, y, name=None):
-    return _binary(LESS, x, y)
+    return apply_binary(LESS, x, y)
 
 
 def less_equal(x, y, name=None):
-    return _binary(LESS_EQUAL, x, y)
+    return apply_binary(LESS_EQUAL, x, y)
 
 
 def greater(x, y, name=None):
-    return _binary(GREATER, x, y)
+    return apply_binary(GREATER, x, y)
 
 
 def greater_equal(x, y, name=None):
-    return _binary(GREATER_EQUAL, x, y)
+    return apply_binary(GREATER_EQUAL, x, y)
 
 
 def _logical(prim, x, y):
@@ -399,7 +290,7 @@ def logical_xor(x, y, name=None):
 
 
 def logical_not(x, name=None):
-    return _unary(LOGICAL_NOT, x)
+    return apply_unary(LOGICAL_NOT, x)
 
 
 def _bitwise(prim, x, y):
@@ -439,15 +330,15 @@ def _both_bool(x, y):
 
 
 def negative(x, name=None):
-    return _unary(NEG, x)
+    return apply_unary(NEG, x)
 
 
 def abs(x, name=None):  # noqa: A001
-    return _unary(ABS, x)
+    return apply_unary(ABS, x)
 
 
 def sign(x, name=None):
-    return _unary(SIGN, x)
+    return apply_unary(SIGN, x)
 
 
 def square(x, name=None):
@@ -529,7 +420,7 @@ def round(x, name=None):  # noqa: A001 - half to even, as TensorFlow
 
 
 def relu(x, name=None):
-    return _unary(RELU, x)
+    return apply_unary(RELU, x)
 
 
 def cast(x, dtype, name=None):
@@ -576,7 +467,3 @@ def is_inf(x, name=None):
     x = _float_only(x, "is_inf")
     return equal(abs(x), float("inf"))
 
-
-# Old private names of the shared helpers above, kept only until the branches
-# written against them are merged (then delete this line).
-_binary_args, _float_unary, _dtype_mismatch = binary_args, float_unary, dtype_mismatch

@@ -348,7 +348,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     dtype = dtypes.int64 if dtype is None else dtypes.as_dtype(dtype)
     attrs = {"num_samples": int(num_samples), "dtype": dtype}
     from . import array_ops as A
-    A._check_rule(_categorical_rule, "random.categorical", x, **attrs)
+    A.check_rule(_categorical_rule, "random.categorical", x, **attrs)
     return bind(RANDOM_CATEGORICAL, (x,), dict(attrs, seed=RO.seed_key(seed)))
 
 
@@ -356,5 +356,5 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
     x = convert_to_tensor(logits)
     attrs = {"num_samples": int(num_samples), "dtype": dtypes.as_dtype(dtype)}
     from . import array_ops as A
-    A._check_rule(_categorical_rule, "random.stateless_categorical", x, **attrs)
+    A.check_rule(_categorical_rule, "random.stateless_categorical", x, **attrs)
     return bind(STATELESS_CATEGORICAL, (x, seed_tensor(seed, "stateless_categorical")), attrs)

@@ -187,7 +187,7 @@ def shape_inputs(shape, op):
         # [tf.shape(x)[0], 8]: the Python ints stay known in the static shape (TF's (None, 8)),
         # so layers built on the last dim (Dense) accept the draw.
         return (dims,), tuple(_known_dim(d) for d in shape)
-    static = A._shape_arg(shape, op)
+    static = A.shape_arg(shape, op)
     if any(d < 0 for d in static):
         raise ValueError(with_location(f"{op}: shape {list(static)} has a negative dimension"))
     return (), static

@@ -21,7 +21,8 @@ runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_add ten
 runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_min tensor_scatter_nd_sub
 runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_update
 runtime.ops.array_ops        | tf                    | broadcast_to constant expand_dims fill identity
-runtime.ops.array_ops        | tf                    | ones ones_like range=range_ rank reshape shape
+runtime.ops.array_ops        | tf                    | ones ones_like rank reshape shape
+runtime.ops.range_ops        | tf                    | range=range_
 runtime.ops.array_ops        | tf                    | size squeeze stop_gradient transpose where zeros
 runtime.ops.array_ops        | tf                    | zeros_like
 runtime.ops.math_ops         | tf dtypes             | cast
