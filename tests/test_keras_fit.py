@@ -117,7 +117,7 @@ def test_sample_weight_and_train_on_batch():
 
 def test_fit_errors_are_clear():
     model = mlp()
-    with pytest.raises(RuntimeError, match="call compile"):
+    with pytest.raises(ValueError, match=r"You must call `compile\(\)`"):
         model.fit(np.zeros((2, 4)), np.zeros(2))
     compile_clf(model)
     with pytest.raises(ValueError, match="x has 4 examples but y has 3"):

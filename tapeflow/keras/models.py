@@ -77,6 +77,13 @@ class Model(Trainer, Layer):
     def output(self):
         return self._graph("output").outputs
 
+    def _symbolic_outputs(self):
+        """The graph's output KerasTensors when calling the model runs that graph, else None."""
+        graph = self.__dict__.get("_functional") or self.__dict__.get("_sequential_graph")
+        if graph is None or type(self).call is not Model.call and type(self).call is not Sequential.call:
+            return None
+        return graph.outputs
+
     @property
     def input_names(self):
         return self._graph("input_names").input_names
@@ -173,6 +180,8 @@ class Model(Trainer, Layer):
             from tapeflow.keras import saving
             return saving.layer_config(self)["config"]
         return Layer.get_config(self)
+
+    get_config._is_default = True
 
     @classmethod
     def from_config(cls, config, custom_objects=None):

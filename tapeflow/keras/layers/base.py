@@ -7,7 +7,8 @@ from tapeflow.keras import functional, initializers, regularizers
 from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.keras.input_spec import assert_input_compatibility
 from tapeflow.keras.layers import keras_mask
-from tapeflow.keras.layers.naming import _context, _snake, layer_scope, unique_name, weight_path  # noqa: F401
+from tapeflow.keras.layers.naming import (  # noqa: F401 - layer_scope, unique_name: used from here
+    _context, _snake, auto_config, layer_scope, unique_name, weight_path)
 from tapeflow.module import Module
 from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import with_location
@@ -92,6 +93,11 @@ class Layer(Module):
         build = cls.__dict__.get("build")
         if build is not None and not getattr(build, "_normalizes_shapes", False):
             cls.build = _normalizing_build(build)
+
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        obj.__dict__["_auto_config"] = auto_config(cls, args, kwargs)  # for get_config
+        return obj
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
@@ -443,10 +449,27 @@ class Layer(Module):
         return self._output_shape
 
     def get_config(self):
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        config = {"name": self.name}
+        auto = self.__dict__.get("_auto_config")
+        if getattr(type(self).get_config, "_is_default", False) and auto is not None:
+            # Keras 3: a class without its own get_config gets its constructor's arguments
+            # (and loses `name` when the constructor could not take it back).
+            config.update(auto)
+            params = inspect.signature(type(self).__init__).parameters
+            if "name" not in params and not ("kwargs" in params and params["kwargs"].kind is
+                                             inspect.Parameter.VAR_KEYWORD):
+                config.pop("name")
+        config.update(trainable=self.trainable, dtype=self.dtype_policy_config())
         if self._declared_input_shape is not None:
             config["input_shape"] = list(self._declared_input_shape)
         return config
+
+    get_config._is_default = True
+
+    def dtype_policy_config(self):
+        """The dtype as Keras 3 writes it in a config: its DTypePolicy, serialized."""
+        return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self.dtype},
+                "registered_name": None}
 
     @classmethod
     def from_config(cls, config):

@@ -55,3 +55,36 @@ def unique_name(base):
         n = _name_counts[base]
         _name_counts[base] += 1
     return base if n == 0 else f"{base}_{n}"
+
+
+def auto_config(cls, args, kwargs):
+    """Keras 3's automatic config of a layer whose class does not define get_config: the
+    constructor's arguments, defaults filled in, without `name`; None when an argument is not
+    plain data (str, int, float, bool, None, in lists, tuples and dicts) or cannot be bound."""
+    import inspect
+    try:
+        signature = inspect.signature(cls.__init__)
+        bound = signature.bind(None, *args, **kwargs)
+    except (TypeError, ValueError):
+        return None
+    params = list(signature.parameters.values())
+    if any(p.kind is p.POSITIONAL_ONLY for p in params[1:]):
+        return None
+    bound.apply_defaults()
+    config = dict(bound.arguments)
+    config.pop(params[0].name, None)
+    for p in params:
+        if p.kind is p.VAR_KEYWORD:
+            config.update(config.pop(p.name, {}))
+        elif p.kind is p.VAR_POSITIONAL and config.pop(p.name, ()):
+            return None
+    config.pop("name", None)
+    return config if _plain(config) else None
+
+
+def _plain(value):
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(v) for v in value.values())
+    return value is None or isinstance(value, (str, int, float, bool))
