@@ -357,17 +357,22 @@ class Trainer:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **unused):
         with self._scope():
-            return self._predict(x, batch_size, steps)
+            return self._predict(x, batch_size, steps, callbacks)
 
-    def _predict(self, x, batch_size, steps):
+    def _predict(self, x, batch_size, steps, callbacks=None):
         strategy = distributed.strategy_of(self)
         data = distributed.shard(fit_inputs.batches(x, None, None, batch_size, shuffle=False), x, strategy)
+        cb = callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
+        cb.on_predict_begin()
         outputs = []
         for step, batch in enumerate(data):
             if steps is not None and step >= steps:
                 break
+            cb.on_predict_batch_begin(step)
             out = distributed.run_step(strategy, self._step_fn("predict"), batch, gather=True)
             outputs.append(distributed.gathered(strategy, nest.map_structure(lambda t: t.numpy(), out)))
+            cb.on_predict_batch_end(step, {"outputs": outputs[-1]})  # Keras 3's batch logs
+        cb.on_predict_end()
         if not outputs:
             raise ValueError(with_location(f"{self.name}.predict: the input has no examples"))
         return nest.map_structure(lambda *parts: np.concatenate(parts, axis=0), *outputs)
