@@ -41,8 +41,8 @@ class Optimizer(SlotOwner):
             self._learning_rate = None
         else:
             self._schedule = None
-            self._learning_rate = Variable(np.float32(learning_rate), trainable=False,
-                                           name=f"{self.name}/learning_rate")
+            self._learning_rate = KerasVariable(np.float32(learning_rate), trainable=False,
+                                                name="learning_rate", path=f"{self.name}/learning_rate")
 
     # -- learning rate
     @property
@@ -69,6 +69,16 @@ class Optimizer(SlotOwner):
 
     def _slot_initial(self, slot_name):
         return 0.0
+
+    # Keras 3's names of the slots kept here under shorter ones.
+    _KERAS_SLOT_NAMES = {"m": "momentum", "v": "velocity", "vhat": "velocity_hat", "u": "norm"}
+
+    def _new_slot(self, var, slot_name, init):
+        """A slot named as Keras 3 names it: "<variable path, '/' as '_'>_<slot>" (a tf.Variable's
+        name with ':' as '_' too), under the optimizer's path."""
+        ref = getattr(var, "path", None) or var.name.replace(":", "_")
+        name = f"{ref.replace('/', '_')}_{self._KERAS_SLOT_NAMES.get(slot_name, slot_name)}"
+        return KerasVariable(init, trainable=False, name=name, path=f"{self.name}/{name}")
 
     def slot(self, var, name):
         return self.get_slot_or_create(var, name, self._slot_initial(name))

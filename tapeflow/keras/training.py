@@ -111,7 +111,16 @@ class Trainer:
         per-output loss trackers."""
         out = [self._loss_tracker] if self._loss_tracker is not None else []
         out += [self._compile_metrics] if self.__dict__.get("_compile_metrics") is not None else []
-        return out + list(self._output_loss_trackers)
+        return out + list(self._output_loss_trackers) + self._tracked_metrics()
+
+    def _tracked_metrics(self):
+        """Metrics assigned as attributes (also in lists), as Keras 3 lists them in model.metrics."""
+        found = []
+        for value in self.__dict__.get("_tracked", {}).values():
+            for v in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(v, metrics_mod.Metric) and all(v is not f for f in found):
+                    found.append(v)
+        return found
 
     @property
     def metrics_names(self):
@@ -145,7 +154,7 @@ class Trainer:
             m.reset_state()
 
     # -- steps (plain Python over tensors: eager, or traced by tf.function)
-    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """The compiled loss plus every loss the layers added (regularization, add_loss)."""
         y, y_pred = _single(y), _single(y_pred)
         extra = self.losses
