@@ -61,7 +61,7 @@ class MultiOutputLoss(losses_mod.Loss):
     def __init__(self, loss, loss_weights, names):
         super().__init__(name="loss")
         self.names = names
-        self.losses = [None if s is None else losses_mod.get(s) for s in per_output(loss, names, "loss")]
+        self.losses = [None if s is None else losses_mod.loss_object(s) for s in per_output(loss, names, "loss")]
         weights = per_output(loss_weights, names, "loss_weights") if loss_weights is not None \
             else [1.0] * len(names)
         self.weights = [1.0 if w is None else float(w) for w in weights]

@@ -159,7 +159,27 @@ class Optimizer(SlotOwner):
         raise NotImplementedError(f"{type(self).__name__} must define update_step")
 
     def get_config(self):
-        return {"name": self.name, "weight_decay": self.weight_decay}
+        """Keras 3's config: the shared settings, then the optimizer's own constructor arguments."""
+        from tapeflow.keras import saving
+        if self._schedule is not None:
+            lr = {**saving.serialize_keras_object(self._schedule), "module": "keras.optimizers.schedules"} if isinstance(
+                self._schedule, schedules.LearningRateSchedule) else self._schedule
+        else:
+            lr = float(self._learning_rate.numpy())
+        config = {"name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
+                  "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
+                  "use_ema": False, "ema_momentum": 0.99, "ema_overwrite_frequency": None,
+                  "loss_scale_factor": None, "gradient_accumulation_steps": None}
+        own = saving._object_config(self) if type(self).__module__.startswith("tapeflow.") else None
+        config.update({k: v for k, v in (own or {"config": {}})["config"].items() if k not in config})
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):  # a serialized schedule
+            config["learning_rate"] = schedules.deserialize(config["learning_rate"], custom_objects)
+        return cls(**config)
 
 
 def per_slice(fn, g):

@@ -71,7 +71,7 @@ class Trainer:
         d["compiled"] = True
         # Several outputs: the per-output losses are resolved by _prepare from the first batch.
         multi = isinstance(loss, (list, tuple, dict)) or loss_weights is not None
-        d["_compiled_loss"] = None if loss is None else (loss if multi else losses_mod.get(loss))
+        d["_compiled_loss"] = None if loss is None else (loss if multi else losses_mod.loss_object(loss))
         d["_loss_spec"] = (loss, loss_weights) if multi else (None, None)
         d["_metric_specs"] = metrics if isinstance(metrics, dict) else list(metrics or [])
         # Keras 3: `metrics` ignore sample weights (and class weights); `weighted_metrics` use them.
