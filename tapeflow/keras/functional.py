@@ -176,6 +176,27 @@ def call_symbolically(layer, call, args, kwargs):
     return node.outputs
 
 
+def output_shape_of(layer, input_shape, dtype="float32"):
+    """Keras's default compute_output_shape: run the layer on placeholders of `input_shape`
+    (a shape, or a list of shapes) in a scratch graph, recording no node."""
+    builder = GraphBuilder(f"shape_{layer.name}")
+
+    def is_shape(s):
+        return isinstance(s, (list, tuple, TensorShape)) and all(d is None or isinstance(d, int) for d in s)
+
+    def placeholder(s):
+        return builder.placeholder(Aval(tuple(TensorShape(s).dims), dtypes.as_dtype(dtype)))
+    inputs = placeholder(input_shape) if is_shape(input_shape) else [placeholder(s) for s in input_shape]
+    saved = state.graph
+    state.graph = builder
+    try:
+        with pause(list(state.tapes)):
+            out = layer._call_concrete(inputs)
+    finally:
+        state.graph = saved
+    return nest.map_structure(lambda t: tuple(t.shape.dims), out)
+
+
 def _ragged_placeholder(builder, kt):
     """A RaggedTensor of graph placeholders (flat values, row splits) for a ragged KerasTensor."""
     from tapeflow.ragged_tensor import RaggedTensor

@@ -413,6 +413,10 @@ class Layer(Module):
                 else [tuple(o.shape.dims) for o in nest.flatten(outputs)]
         return outputs
 
+    def compute_output_shape(self, input_shape):
+        """The output's shape for an input of `input_shape`, found by running the layer symbolically."""
+        return functional.output_shape_of(self, input_shape, self.dtype)
+
     def compute_mask(self, inputs, mask=None):
         """The mask of the outputs given the input's mask: passed on unchanged by default."""
         return mask if self.supports_masking else None
