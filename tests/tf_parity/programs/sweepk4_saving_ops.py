@@ -157,3 +157,19 @@ def program_ops_in_custom_layer_and_fit(tf):
 def program_ops_errors(tf):
     ops = tf.keras.ops
     return {"x": ops.matmul(ops.ones((2, 3)), ops.ones((2, 3)))}
+
+
+def program_dense_config_regularizer_constraint_survive_save(tf):
+    inp = tf.keras.Input((2,))
+    d = tf.keras.layers.Dense(2, kernel_regularizer=tf.keras.regularizers.L2(0.05), kernel_constraint="non_neg",
+                              name="d")
+    m = set_weights(tf.keras.Model(inp, d(inp)))
+    cfg = d.get_config()
+    path = os.path.join(tmp(), "r.keras")
+    m.save(path)
+    back = tf.keras.models.load_model(path)
+    back(tf.ones((1, 2)))
+    m(tf.ones((1, 2)))
+    return {"reg": cfg["kernel_regularizer"], "con": cfg["kernel_constraint"]["class_name"],
+            "init": cfg["kernel_initializer"], "losses": [float(v) for v in back.losses],
+            "orig": [float(v) for v in m.losses], "keys": sorted(cfg)}
