@@ -10,7 +10,7 @@ side, keeping the fastest of many short samples (the load only adds time).
 The table gives, per tree, the median over rounds of those ratios.
 
     python benchmarks/before_after.py --before /path/to/old/.venv/bin/python \
-        [--only call_overhead,collatz,eager_overhead] [--rounds 5]
+        [--only call_overhead,collatz,eager_overhead] [--rounds 5] [--variants eager]
 """
 import argparse
 import json
@@ -22,6 +22,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT = "eager_overhead,call_overhead,collatz"
+
+
+CLOCK = time.perf_counter  # --cpu: time.process_time (this process's CPU time, all its threads)
 
 
 def _fastest(fn, samples=200, sample_s=2e-4, budget_s=0.4):
@@ -37,16 +40,16 @@ def _fastest(fn, samples=200, sample_s=2e-4, budget_s=0.4):
         loops *= 2
     best, start = float("inf"), time.perf_counter()
     for i in range(samples):
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         for _ in range(loops):
             fn()
-        best = min(best, (time.perf_counter() - t0) / loops)
+        best = min(best, (CLOCK() - t0) / loops)
         if i >= 4 and time.perf_counter() - start > budget_s:
             break
     return best
 
 
-def child(names):
+def child(names, variants):
     """One round in this process: {workload: {variant: seconds per call}}."""
     sys.path.insert(0, HERE)
     os.environ["TAPEFLOW_TIERED"] = "0"  # time the C path, as run_all does (no NumPy start)
@@ -55,8 +58,9 @@ def child(names):
     out = {}
     for name in names:
         w = W.by_name(name)
-        progs = {"NumPy": W.numpy_program(w, False), "eager": W.tf_api_program(tf, w, False, False),
-                 "graph": W.tf_api_program(tf, w, False, True)}
+        progs = {"NumPy": W.numpy_program(w, False)}
+        for v in variants:
+            progs[v] = W.tf_api_program(tf, w, False, v == "graph")
         for p in progs.values():
             p.result()
         times = {k: [] for k in progs}
@@ -67,8 +71,9 @@ def child(names):
     return out
 
 
-def _round(python, names):
-    cmd = [python, os.path.abspath(__file__), "--child", ",".join(names)]
+def _round(python, names, variants):
+    cmd = [python, os.path.abspath(__file__), "--child", ",".join(names), "--variants", ",".join(variants)]
+    cmd += ["--cpu"] if CLOCK is time.process_time else []
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr[-2000:]}")
@@ -81,21 +86,29 @@ def main(argv=None):
     p.add_argument("--after", default=sys.executable, help="the tree after (default: this Python's)")
     p.add_argument("--only", default=DEFAULT, help="comma list of workload names (workloads.py)")
     p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--variants", default="eager,graph", help="comma list of eager, graph")
+    p.add_argument("--cpu", action="store_true",
+                   help="time CPU seconds of the process, not wall-clock (a machine so busy that "
+                        "milliseconds-long calls are rarely left to run: descheduled time is not counted)")
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.cpu:
+        global CLOCK
+        CLOCK = time.process_time
     if args.child:
-        print(json.dumps(child(args.child.split(","))))
+        print(json.dumps(child(args.child.split(","), args.variants.split(","))))
         return
     if not args.before:
         p.error("--before is required")
     names = args.only.split(",")
+    variants = args.variants.split(",")
     trees = {"before": args.before, "after": args.after}
     load = [os.getloadavg()[0]]
-    ratios = {(n, t, v): [] for n in names for t in trees for v in ("eager", "graph")}
-    seconds = {(n, t, v): [] for n in names for t in trees for v in ("NumPy", "eager", "graph")}
+    ratios = {(n, t, v): [] for n in names for t in trees for v in variants}
+    seconds = {(n, t, v): [] for n in names for t in trees for v in ["NumPy"] + variants}
     for _ in range(args.rounds):
         for tree, python in trees.items():
-            for n, times in _round(python, names).items():
+            for n, times in _round(python, names, variants).items():
                 for v, s in times.items():
                     seconds[(n, tree, v)].append(s)
                     if v != "NumPy":
@@ -103,13 +116,14 @@ def main(argv=None):
         load.append(os.getloadavg()[0])
     med = statistics.median
     print(f"{args.rounds} rounds, load average {min(load):.2f}-{max(load):.2f} on {os.cpu_count()} cores; "
-          f"ratio = tapeflow / NumPy in the same process (median over rounds of the fastest samples)\n")
-    print("| workload | NumPy | eager before | eager after | graph before | graph after |")
-    print("|---|---|---|---|---|---|")
+          f"ratio = tapeflow / NumPy in the same process (median over rounds of the fastest samples"
+          f"{', CPU time' if CLOCK is time.process_time else ''})\n")
+    print("| workload | NumPy | " + " | ".join(f"{v} {t}" for v in variants for t in trees) + " |")
+    print("|---|---|" + "---|" * (2 * len(variants)))
     for n in names:
         numpy_us = med(seconds[(n, "after", "NumPy")]) * 1e6
         cells = []
-        for v in ("eager", "graph"):
+        for v in variants:
             for t in trees:
                 cells.append(f"{med(ratios[(n, t, v)]):.2f}x ({med(seconds[(n, t, v)]) * 1e6:.2f} us)")
         print(f"| {n} | {numpy_us:.2f} us | " + " | ".join(cells) + " |")

@@ -57,6 +57,7 @@ FLOAT_BINARY = {
     "maximum": "(({0} >= {1} || {0} != {0}) ? {0} : {1})",
     "minimum": "(({0} <= {1} || {0} != {0}) ? {0} : {1})",
     "floordiv": "@floor({0} / {1})",
+    "tanh_grad": "({1} * (1 - {0} * {0}))",  # the runtime's dy * (1 - y*y), in this order
     # Python's modulo: the result takes the divisor's sign; fmod(x, 0) is NaN as in NumPy
     "mod": "((@fmod({0}, {1}) != 0 && ((@fmod({0}, {1}) < 0) != ({1} < 0))) ? @fmod({0}, {1}) + {1}"
            " : (@fmod({0}, {1}) == 0 ? @copysign(0, {1}) : @fmod({0}, {1})))",

@@ -87,9 +87,16 @@ def _switch(work):
             _current = want  # nothing to switch: only remember, so the next call skips this
 
 
-def matmul_work(a, b):
-    """Multiply-adds of matmul(a, b) on (transposed) operands of rank >= 2."""
-    return max(a.size * b.shape[-1], b.size * a.shape[-2])
+def for_matmul(a, b):
+    """for_work of matmul(a, b) on (transposed) operands of rank >= 2, its multiply-adds
+    counted here: every eager matmul comes here (an RNN's, once per step and three times
+    in its backward), mostly with a product small enough to leave the count at one."""
+    work = a.size * b.shape[-1]
+    other = b.size * a.shape[-2]
+    if other > work:
+        work = other
+    if work >= BLAS_PARALLEL_MIN or _current != 1:
+        for_work(work)
 
 
 def reset():

@@ -1,6 +1,10 @@
 """The gradient tape: records (primitive, inputs, attrs, outputs) as data and
 plays them back in reverse with each primitive's VJP.
 
+A record is the plain tuple (prim, inputs, attrs, outputs), inputs and outputs
+tuples of tensors: the forward pass makes one per recorded op, and a tuple is
+the cheapest data to make and to unpack.
+
 Invariants:
 - Tensors and variables are keyed by id(); the tape holds strong references to
   everything it keys on, so an id is never reused while the tape lives.
@@ -15,16 +19,6 @@ import numpy as np
 from . import registry
 from .registry import state
 from .tensor import Tensor
-
-
-class Record:
-    __slots__ = ("prim", "inputs", "attrs", "outputs")
-
-    def __init__(self, prim, inputs, attrs, outputs):
-        self.prim = prim
-        self.inputs = inputs
-        self.attrs = attrs
-        self.outputs = outputs
 
 
 class Tape:
@@ -58,7 +52,7 @@ def record(prim, inputs, attrs, outs):
         outputs = outs if prim.multiple_results else (outs,)
         for o in outputs:
             watched[id(o)] = o
-        tape.records.append(Record(prim, tuple(inputs), attrs, outputs))
+        tape.records.append((prim, tuple(inputs), attrs, outputs))
 
 
 registry._record = record
@@ -76,7 +70,7 @@ def record_custom(inputs, outputs, vjp_fn):
         if any(id(t) in tape.watched for t in inputs):
             for o in outputs:
                 tape.watched[id(o)] = o
-            tape.records.append(Record(CUSTOM, tuple(inputs), {"fn": vjp_fn}, tuple(outputs)))
+            tape.records.append((CUSTOM, tuple(inputs), {"fn": vjp_fn}, tuple(outputs)))
 
 
 class pause:
@@ -117,15 +111,18 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
     otherwise every gradient is dense."""
     from .ops import math_ops, array_ops  # ops stand on the tape's records
 
-    # Forward reachability from the sources keeps only records on a path.
+    # Forward reachability from the sources keeps only records on a path.  Integer and
+    # bool values carry no gradient (TensorFlow's rule): a path through one is cut, so
+    # no VJP ever receives a gradient for an index or a count.
     reachable = {id(s) for s in sources}
     relevant = []
     for rec in tape.records:
-        for t in rec.inputs:
+        for t in rec[1]:
             if id(t) in reachable:
                 relevant.append(rec)
-                for o in rec.outputs:
-                    reachable.add(id(o))
+                for o in rec[3]:
+                    if o.dtype.is_inexact:
+                        reachable.add(id(o))
                 break
 
     acc = _Accumulator(math_ops, keep_slices)
@@ -142,7 +139,7 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
         position = {id(s): k for k, s in enumerate(sources)}
         first_use = {}
         for i, rec in enumerate(relevant):
-            for t in rec.inputs:
+            for t in rec[1]:
                 if id(t) in position:
                     first_use.setdefault(position[id(t)], i)
         for k, i in first_use.items():
@@ -181,12 +178,12 @@ def _dense(g):
 def _play_slices(rec, g, acc, reachable):
     """IndexedSlices reaching a record: passed through identities and casts (True), or
     made dense for any other op (False)."""
-    prim = rec.prim
+    prim, inputs, attrs, _ = rec
     if prim.name not in _SLICES_PASS:
         return False
-    x = rec.inputs[0]
+    x = inputs[0]
     if prim.name == "cast":
-        values = prim.vjp(g.values, None, x, **rec.attrs)
+        values = prim.vjp(g.values, None, x, **attrs)
         if values is None:
             return True
         g = g.with_values(values)
@@ -197,11 +194,11 @@ def _play_slices(rec, g, acc, reachable):
 
 def _play_back(rec, acc, reachable, array_ops):
     """Accumulate the input gradients of one record from its output gradients."""
-    prim = rec.prim
-    if prim.vjp is None:
+    prim, inputs, attrs, outputs = rec
+    vjp = prim.vjp
+    if vjp is None:
         return  # not differentiable: no gradient flows (argmax, comparisons, ...)
     grads = acc.grads
-    outputs = rec.outputs
     if prim.multiple_results:
         gs = [grads.get(id(o)) for o in outputs]
         if all(g is None for g in gs):
@@ -209,17 +206,19 @@ def _play_back(rec, acc, reachable, array_ops):
         g = tuple(_dense(g) if g is not None else array_ops.zeros_like(o) for g, o in zip(gs, outputs))
         out = outputs
     else:
-        g = grads.get(id(outputs[0]))
+        out = outputs[0]
+        g = grads.get(id(out))
         if g is None:
             return
         if type(g) is not Tensor and _is_slices(g):
             if _play_slices(rec, g, acc, reachable):
                 return
             g = _dense(g)
-        out = outputs[0]
-    inputs = rec.inputs
-    sparse = SPARSE_VJPS.get(prim.name) if acc.slices else None
-    in_grads = None if sparse is None else sparse(g, out, *inputs, **rec.attrs)
+    in_grads = None
+    if acc.slices:
+        sparse = SPARSE_VJPS.get(prim.name)
+        if sparse is not None:
+            in_grads = sparse(g, out, *inputs, **attrs)
     if in_grads is not None:
         pass  # the sparse rule applied
     elif prim.vjp_needs:
@@ -227,21 +226,26 @@ def _play_back(rec, acc, reachable, array_ops):
             needs = (id(inputs[0]) in reachable, id(inputs[1]) in reachable)
         else:
             needs = tuple([id(x) in reachable for x in inputs])
-        in_grads = prim.vjp(g, out, *inputs, needs=needs, **rec.attrs)
-    else:
-        in_grads = prim.vjp(g, out, *inputs, **rec.attrs)
+        in_grads = vjp(g, out, *inputs, needs=needs, **attrs)
+    elif attrs:
+        in_grads = vjp(g, out, *inputs, **attrs)
+    else:  # no `**{}`: an empty keyword dict costs a good part of a small VJP's call
+        in_grads = vjp(g, out, *inputs)
     if not isinstance(in_grads, (tuple, list)):
         in_grads = (in_grads,)
     for x, gx in zip(inputs, in_grads):
-        if gx is None or id(x) not in reachable:
+        if gx is None:
+            continue
+        key = id(x)
+        if key not in reachable:
             continue
         if type(gx) is not Tensor or type(x) is not Tensor or gx._value.shape != x._value.shape:
             if not _is_slices(gx):
                 gx = _unbroadcast(gx, x, array_ops)
-        if id(x) in grads:
-            acc.add(id(x), gx)
+        if key in grads:
+            acc.add(key, gx)
         else:
-            grads[id(x)] = gx  # the first contribution (acc.add's first case, inlined)
+            grads[key] = gx  # the first contribution (acc.add's first case, inlined)
 
 
 class _Accumulator:
@@ -313,6 +317,6 @@ def _unbroadcast(g, x, array_ops):
         g = registry.bind(total, (g,), {"axis": tuple(range(lead)) + tuple(ones), "keepdims": True})
     elif lead:  # only leading axes: their sum has the input's shape already
         g = registry.bind(total, (g,), {"axis": tuple(range(lead)), "keepdims": False})
-    if tuple(g.shape.dims) != tuple(xshape):
+    if tuple(g._value.shape if type(g) is Tensor else g.shape.dims) != tuple(xshape):
         g = array_ops.reshape(g, xshape)
     return g

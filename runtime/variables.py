@@ -3,6 +3,7 @@ which is where tapes (watch on access) and graphs (read nodes) hook in."""
 import contextlib
 import enum
 import itertools
+import sys
 import threading
 import weakref
 
@@ -164,10 +165,38 @@ class Variable(TensorBase):
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         if self._dtype is dtypes.string:  # `+` concatenates strings; TensorFlow has no such kernel
             raise no_strings("assign_add", self)
-        return self.assign(self.value() + self._checked(delta, "assign_add"), read_value=read_value)
+        t = self._checked(delta, "assign_add")
+        if self._in_place(np.add, t):
+            return self if read_value else None
+        return self.assign(self.value() + t, read_value=read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        return self.assign(self.value() - self._checked(delta, "assign_sub"), read_value=read_value)
+        t = self._checked(delta, "assign_sub")
+        if self._in_place(np.subtract, t):
+            return self if read_value else None
+        return self.assign(self.value() - t, read_value=read_value)
+
+    def _in_place(self, ufunc, t):
+        """Eagerly `ufunc(value, t, out=value)` into the variable's own array when nothing
+        else can see that array: the values of `value op t` without a new array (an
+        optimizer's update of a large kernel allocates nothing).  Returns False, having done
+        nothing, while tracing or recording (the read is taped), inside undone_writes, for
+        another shape or dtype (broadcasting, promotion), or when anything else refers to
+        the array: the variable's Tensor must be held only by the variable and the array
+        only by that Tensor (a user's `v.value()` or np.asarray(v), a tape record, a journal,
+        a view, a compiled constant all add a reference), so no tensor ever seen changes."""
+        if state.graph is not None or state.tapes or getattr(_journals, "open", None) or type(t) is not Tensor:
+            return False
+        cur = self._value
+        a, b = cur._value, t._value
+        if type(a) is not np.ndarray or type(b) is not np.ndarray or a.base is not None \
+                or a.shape != b.shape or a.dtype != b.dtype or a.dtype.kind not in "fc" or not a.flags.writeable:
+            return False
+        # Three references each: its owner's slot, this frame's name, getrefcount's argument.
+        if sys.getrefcount(cur) != 3 or sys.getrefcount(a) != 3:
+            return False
+        ufunc(a, b, out=a)
+        return True
 
     # -- scatters: rows of IndexedSlices (scatter_*) or nd indices (scatter_nd_*)
     def _scatter_nd(self, kind, indices, updates):

@@ -1,10 +1,11 @@
 """tf.image colour spaces and adjustments: rgb_to_hsv, hsv_to_rgb, adjust_hue,
-adjust_saturation, adjust_gamma.  Composites (their gradients come from the ops), float
+adjust_saturation, adjust_gamma, YIQ and YUV.  Composites (their gradients come from the ops), float
 images with the channels last (3 of them for the HSV functions)."""
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import join_ops as J
+from tapeflow.runtime.ops import linalg_ops as L
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import reduce_ops as RD
 from tapeflow.runtime.ops.image_ops import convert_image_dtype
@@ -79,3 +80,31 @@ def adjust_gamma(image, gamma=1, gain=1):
         raise ValueError(with_location(f"adjust_gamma: gamma must be non-negative, got {gamma}"))
     return _float_then_back(image, lambda x: M.cast(gain, x.dtype) * M.pow(x, M.cast(gamma, x.dtype)),
                             "adjust_gamma")
+
+
+# TensorFlow's matrices (rows: R, G, B in; columns: the new channels out).
+_RGB_TO_YIQ = [[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617], [0.114, -0.32134392, 0.31119955]]
+_YIQ_TO_RGB = [[1, 1, 1], [0.95598634, -0.27201283, -1.10674021], [0.6208248, -0.64720424, 1.70423049]]
+_RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512], [0.114, 0.43601035, -0.10001026]]
+_YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]
+
+
+def _linear_colour(images, matrix, op):
+    x = _rgb(images, op)
+    return L.tensordot(x, A.constant(matrix, x.dtype), [[x.shape.rank - 1], [0]])
+
+
+def rgb_to_yiq(images):
+    return _linear_colour(images, _RGB_TO_YIQ, "rgb_to_yiq")
+
+
+def yiq_to_rgb(images):
+    return _linear_colour(images, _YIQ_TO_RGB, "yiq_to_rgb")
+
+
+def rgb_to_yuv(images):
+    return _linear_colour(images, _RGB_TO_YUV, "rgb_to_yuv")
+
+
+def yuv_to_rgb(images):
+    return _linear_colour(images, _YUV_TO_RGB, "yuv_to_rgb")

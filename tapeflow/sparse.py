@@ -92,8 +92,8 @@ class SparseTensor:
         return self.shape
 
     def __repr__(self):
-        return (f"SparseTensor(indices={self.indices!r}, values={self.values!r}, "
-                f"dense_shape={list(self._shape)})")
+        # TensorFlow prints the three tensors as str() prints them, for repr and str alike.
+        return f"SparseTensor(indices={self.indices}, values={self.values}, dense_shape={self.dense_shape})"
 
     @classmethod
     def from_value(cls, value):
@@ -241,15 +241,6 @@ def reduce_max(sp_input, axis=None, keepdims=False, output_is_sparse=False, name
     return from_dense(out) if output_is_sparse else out
 
 
-def add(a, b, threshold=0, name=None):
-    """Sparse + sparse is sparse; sparse + dense is dense."""
-    if isinstance(a, SparseTensor) and isinstance(b, SparseTensor):
-        if a._shape != b._shape:
-            raise ValueError(with_location(f"tf.sparse.add: shapes {list(a._shape)} and {list(b._shape)} differ"))
-        return from_dense(math_ops.add(to_dense(a), to_dense(b)))
-    return math_ops.add(_dense(a), _dense(b))
-
-
 def reorder(sp_input, name=None):
     """The same entries with indices in row-major order."""
     _check(sp_input, "reorder")
@@ -259,13 +250,6 @@ def reorder(sp_input, name=None):
     order = sort_ops.argsort(keys)
     return SparseTensor(gather_ops.gather(sp_input.indices, order), gather_ops.gather(sp_input.values, order),
                         sp_input._shape)
-
-
-def transpose(sp_input, perm=None, name=None):
-    _check(sp_input, "transpose")
-    rank = len(sp_input._shape)
-    perm = list(range(rank))[::-1] if perm is None else [int(p) for p in perm]
-    return from_dense(array_ops.transpose(to_dense(sp_input), perm))
 
 
 def expand_dims(sp_input, axis=None, name=None):
@@ -288,3 +272,9 @@ def retain(sp_input, to_retain):
     keep = convert_to_tensor(to_retain)
     return SparseTensor(gather_ops.boolean_mask(sp_input.indices, keep),
                         gather_ops.boolean_mask(sp_input.values, keep), sp_input._shape)
+
+
+# The index-level ops (merges, reshapes, slices, ...) live in sparse_ops; tf.sparse is this module.
+from tapeflow.sparse_ops import (  # noqa: E402,F401
+    add, bincount, concat, eye, fill_empty_rows, map_values, maximum, minimum, reset_shape, reshape,
+    segment_mean, segment_sqrt_n, segment_sum, slice, softmax, split, to_indicator, transpose)

@@ -321,8 +321,8 @@ def test_residuals_die_with_the_tape():
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
         y = compiled(x)
-    (record,) = [r for r in tape._tape.records if "fn" in r.attrs]
-    residual_refs = _closure_tensors(record.attrs["fn"])
+    (record,) = [r for r in tape._tape.records if "fn" in r[2]]  # a record: (prim, inputs, attrs, outputs)
+    residual_refs = _closure_tensors(record[2]["fn"])
     assert len(residual_refs) > 2, "the taped call saves residuals (the loop's stacks among them)"
     g1 = tape.gradient(y, x)
     g2 = tape.gradient(y, x)  # persistent: the residuals serve every gradient

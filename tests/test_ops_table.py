@@ -11,11 +11,12 @@ import pytest
 import tapeflow as tf
 from tapeflow.runtime import registry
 from tapeflow.runtime.ops import array_ops as A
-from tapeflow.runtime.ops import conv_ops, conv_variants, gather_ops, indexing, join_ops
+from tapeflow.runtime.ops import conv_ops, conv_variants, gather_ops, indexing, join_ops, math_ops, range_ops
 from tapeflow.runtime.registry import bind
 
 from conftest import check_grads, run_traced
 
+import op_rows_casts_sets
 import op_rows_complex
 import op_rows_linalg
 import op_rows_random
@@ -81,6 +82,7 @@ ROWS = {
     "maximum": binary(tf.maximum, np.maximum, int_args=(rint, rint)),
     "minimum": binary(tf.minimum, np.minimum, int_args=(rint, rint)),
     "atan2": binary(tf.math.atan2, np.arctan2, a=away_from_zero, b=away_from_zero),
+    "tanh_grad": binary(math_ops.tanh_grad, lambda y, dy: dy * (1 - y * y)),  # tanh's VJP; its own is order 2
     "equal": binary(tf.equal, np.equal, diff=False, int_args=(rint, rint)),
     "not_equal": binary(tf.not_equal, np.not_equal, diff=False, int_args=(rint, rint)),
     "less": binary(tf.less, np.less, diff=False, int_args=(rint, rint)),
@@ -151,7 +153,7 @@ ROWS.update({
                       [np.array([2, 3], I32), np.array(1.5, F32)], trace=False)], False),
     "shape": Row([Case(lambda x: bind(A.SHAPE, (x,), {"out_type": tf.int32}),
                        lambda x: np.array(x.shape, I32), [rand((2, 5))])], False),
-    "range": Row([Case(lambda a, b, c: bind(A.RANGE, (a, b, c), {"dtype": tf.int32}),
+    "range": Row([Case(lambda a, b, c: bind(range_ops.RANGE, (a, b, c), {"dtype": tf.int32}),
                        lambda a, b, c: np.arange(a, b, c, dtype=I32),
                        [np.array(1, I32), np.array(9, I32), np.array(3, I32)], trace=False),
                   Case(lambda n: tf.range(n), lambda n: np.arange(n, dtype=I32), [np.array(4, I32)])], False),
@@ -462,6 +464,7 @@ ROWS.update({
 })
 
 
+ROWS.update(op_rows_casts_sets.ROWS)
 ROWS.update(op_rows_complex.ROWS)
 ROWS.update(op_rows_linalg.ROWS)
 ROWS.update(op_rows_segment.ROWS)

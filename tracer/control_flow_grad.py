@@ -198,8 +198,10 @@ class LoopVJP:
     @staticmethod
     def of(body_graph, n_vars, extras_wrt, carry=True):
         """carry: keep a loop var once on a carried stack.  Only loops with static stacks
-        carry (the keeping loop decides; the reverse loop tells by its stacks' shapes):
-        a masked LSTM over a sequence of unknown length got wrong gradients with carried
+        carry: the keeping loop decides and hands its choice to the reverse loop (the
+        tape's record holds it).  Trap: the stacks' shapes cannot tell -- eager stacks have
+        known shapes, grown or not (a loop's second derivative replays it eagerly).  A
+        masked LSTM over a sequence of unknown length got wrong gradients with carried
         grown stacks, which is not understood yet."""
         cache = body_graph.__dict__.get("_loop_vjps")
         if cache is None:
@@ -315,7 +317,9 @@ def _new_stacks(lv, bound, static):
 
 def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_iterations):
     """Run the loop on its body's forward part, pushing the residuals of each
-    iteration.  Returns (final loop vars, iteration count, stacks)."""
+    iteration.  Returns (final loop vars, iteration count, stacks, carry): `carry`
+    whether the stacks are static, with carried vars (what the reverse loop's LoopVJP
+    must be built with: eager stacks have known shapes either way)."""
     from .control_flow_ops import while_loop
     bound, exact = _trip_bound(inputs, cond_graph, body_graph, n_vars, maximum_iterations)
     static = _static_stacks(LoopVJP.of(body_graph, n_vars, extras_wrt, carry=False), bound, exact)
@@ -343,7 +347,7 @@ def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_it
 
     count, finals, stacks = while_loop(keep_cond, keep_body, (count0, init, stacks0),
                                        maximum_iterations=maximum_iterations)
-    return list(finals), count, list(stacks)
+    return list(finals), count, list(stacks), static
 
 
 def _reverse_loop(inputs, out_grads, count, stacks, lv):
@@ -375,14 +379,13 @@ def _reverse_loop(inputs, out_grads, count, stacks, lv):
     return grads
 
 
-def _loop_grads(out_grads, inputs, extras_wrt, attrs, count=None, stacks=None):
+def _loop_grads(out_grads, inputs, extras_wrt, attrs, count=None, stacks=None, carry=None):
     """The VJP of a loop.  Without stacks, or while a tape records this gradient
     (higher order), the keeping loop runs here, recorded by the active tapes."""
     if not any(v.dtype.is_floating for v in inputs):
         return [None] * len(inputs)
     if stacks is None or state.tapes:
-        _, count, stacks = _keeping_loop(inputs, extras_wrt, **attrs)
-    carry = all(s.shape.rank is not None and s.shape[0] is not None for s in stacks)  # static: see LoopVJP.of
+        _, count, stacks, carry = _keeping_loop(inputs, extras_wrt, **attrs)
     lv = LoopVJP.of(attrs["body_graph"], attrs["n_vars"], extras_wrt, carry)
     return _reverse_loop(inputs, out_grads, count, stacks, lv)
 
@@ -393,10 +396,10 @@ def _while_vjp(gs, outs, *inputs, **attrs):
     return tuple(_loop_grads(gs, list(inputs), extras_wrt, attrs))
 
 
-def _kept_vjp(gs, outs, *inputs, n_inputs, extras_wrt, **attrs):
+def _kept_vjp(gs, outs, *inputs, n_inputs, extras_wrt, carry, **attrs):
     loop_inputs = list(inputs[:n_inputs])
     count, stacks = inputs[n_inputs], list(inputs[n_inputs + 1:])
-    grads = _loop_grads(gs, loop_inputs, extras_wrt, attrs, count, stacks)
+    grads = _loop_grads(gs, loop_inputs, extras_wrt, attrs, count, stacks, carry)
     return tuple(grads) + (None,) * (1 + len(stacks))
 
 
@@ -415,14 +418,14 @@ def bind_while(inputs, attrs):
     extras_wrt = tuple(watched[attrs["n_vars"]:])
     try:
         with tape_mod.pause():
-            finals, count, stacks = _keeping_loop(inputs, extras_wrt, **attrs)
+            finals, count, stacks, carry = _keeping_loop(inputs, extras_wrt, **attrs)
     except ValueError as exc:
         raise ValueError(with_location(f"while_loop gradient: {exc}")) from None
     with tape_mod.pause():
         # Outputs distinct from the keeping loop's, so that only this entry produces them.
         finals = [array_ops.identity(f) for f in finals]
     tape_mod.record(WHILE_KEPT, inputs + [count] + stacks,
-                    dict(attrs, n_inputs=len(inputs), extras_wrt=extras_wrt), tuple(finals))
+                    dict(attrs, n_inputs=len(inputs), extras_wrt=extras_wrt, carry=carry), tuple(finals))
     return tuple(finals)
 
 

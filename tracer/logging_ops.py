@@ -172,7 +172,7 @@ def assert_near(x, y, rtol=None, atol=None, data=None, summarize=None, message=N
                  (x, y), summarize=summarize or 3)
 
 
-def _fail_now(exc_type, message, text):
+def fail_now(exc_type, message, text):
     """A check that fails while tracing (ranks, dtypes are static): raise at once."""
     raise exc_type(with_location(f"{message}: {text}" if message else text))
 
@@ -181,14 +181,14 @@ def assert_rank(x, rank, message=None, name=None):
     x = convert_to_tensor(x)
     rank = int(rank)
     if x.shape.rank != rank:
-        _fail_now(ValueError, message, f"assert_rank: tensor of shape {list(x.shape)} must have rank {rank}, "
+        fail_now(ValueError, message, f"assert_rank: tensor of shape {list(x.shape)} must have rank {rank}, "
                                        f"it has rank {x.shape.rank}")
 
 
 def assert_rank_at_least(x, rank, message=None, name=None):
     x = convert_to_tensor(x)
     if x.shape.rank < int(rank):
-        _fail_now(ValueError, message, f"assert_rank_at_least: tensor of shape {list(x.shape)} must have rank "
+        fail_now(ValueError, message, f"assert_rank_at_least: tensor of shape {list(x.shape)} must have rank "
                                        f"at least {int(rank)}")
 
 
@@ -196,7 +196,7 @@ def assert_type(tensor, tf_type, message=None, name=None):
     from tapeflow.runtime import dtypes
     t = convert_to_tensor(tensor)
     if t.dtype is not dtypes.as_dtype(tf_type):
-        _fail_now(TypeError, message, f"assert_type: expected {dtypes.as_dtype(tf_type).name}, got {t.dtype.name}")
+        fail_now(TypeError, message, f"assert_type: expected {dtypes.as_dtype(tf_type).name}, got {t.dtype.name}")
 
 
 def assert_all_finite(t, message, name=None):
@@ -210,3 +210,4 @@ check_numerics = assert_all_finite
 
 def assert_scalar(tensor, message=None, name=None):
     return assert_rank(tensor, 0, message)
+

@@ -128,7 +128,7 @@ def _conv_impl(xp, x, w, strides, dilations, padding):
     n, oh, ow = windows.shape[:3]
     rows, filters = _rows(xp, windows, strides), w.reshape(kh * kw * c, o)
     if xp is np:  # the BLAS thread count for this GEMM's size, as matmul's
-        blas_threads.for_work(blas_threads.matmul_work(rows, filters))
+        blas_threads.for_matmul(rows, filters)
     y = xp.matmul(rows, filters)
     return y.reshape(n, oh, ow, o)
 

@@ -1,7 +1,6 @@
-"""tf.image adjustments and crops used for data augmentation: brightness,
-contrast (fixed and random), resize_with_crop_or_pad, central_crop, random_crop,
-rot90.  Height and width must be static (they decide slice sizes); random
-draws are one per call, as TensorFlow's (random_crop draws one offset per call)."""
+"""tf.image adjustments and crops used for data augmentation: brightness, contrast,
+resize_with_crop_or_pad, central_crop, rot90.  Height and width must be static (they
+decide slice sizes).  The random forms are in tapeflow/image_random.py."""
 from .. import dtypes
 from ..errors import with_location
 from ..tensor import convert_to_tensor
@@ -9,17 +8,8 @@ from . import array_ops as A
 from . import gather_ops as G
 from . import join_ops as J
 from . import math_ops as M
-from . import random_ops as RO
 from . import reduce_ops as RD
-from .image_ops import _axes, _images
-
-
-def _float_images(image, op):
-    x = _images(image, op)
-    if not x.dtype.is_floating:
-        raise TypeError(with_location(
-            f"{op}: expected floating-point images, got {x.dtype.name} (use tf.image.convert_image_dtype first)"))
-    return x
+from .image_ops import _axes, _images, convert_image_dtype
 
 
 def _static_hw(x, op):
@@ -30,30 +20,25 @@ def _static_hw(x, op):
     return h, w
 
 
+def _in_float(image, op, adjust):
+    """TensorFlow's rule for the adjust_* ops: float16/float32 images are adjusted as they
+    are, others (integers, float64) in float32 and converted back (saturating)."""
+    x = _images(image, op) if op != "adjust_brightness" else convert_to_tensor(image)
+    if x.dtype in (dtypes.float16, dtypes.float32):
+        return adjust(x)
+    return convert_image_dtype(adjust(convert_image_dtype(x, dtypes.float32)), x.dtype, saturate=True)
+
+
 def adjust_brightness(image, delta):
-    x = _float_images(image, "adjust_brightness")
-    return x + M.cast(convert_to_tensor(delta), x.dtype)
-
-
-def random_brightness(image, max_delta, seed=None):
-    if max_delta < 0:
-        raise ValueError(with_location(f"random_brightness: max_delta must be non-negative, got {max_delta}"))
-    x = _float_images(image, "random_brightness")
-    return x + RO.uniform([], -max_delta, max_delta, dtype=x.dtype, seed=seed)
+    return _in_float(image, "adjust_brightness", lambda x: x + M.cast(convert_to_tensor(delta), x.dtype))
 
 
 def adjust_contrast(images, contrast_factor):
     """(x - mean) * factor + mean, the mean over each image's pixels per channel."""
-    x = _float_images(images, "adjust_contrast")
-    mean = RD.reduce_mean(x, list(_axes(x)), keepdims=True)
-    return (x - mean) * M.cast(convert_to_tensor(contrast_factor), x.dtype) + mean
-
-
-def random_contrast(image, lower, upper, seed=None):
-    if not 0 <= lower < upper:
-        raise ValueError(with_location(f"random_contrast: need 0 <= lower < upper, got {lower}, {upper}"))
-    x = _float_images(image, "random_contrast")
-    return adjust_contrast(x, RO.uniform([], lower, upper, dtype=x.dtype, seed=seed))
+    def adjust(x):
+        mean = RD.reduce_mean(x, list(_axes(x)), keepdims=True)
+        return (x - mean) * M.cast(convert_to_tensor(contrast_factor), x.dtype) + mean
+    return _in_float(images, "adjust_contrast", adjust)
 
 
 def resize_with_crop_or_pad(image, target_height, target_width):
@@ -81,20 +66,6 @@ def central_crop(image, central_fraction):
     for axis, n in zip(_axes(x), (h, w)):
         start = int((n - n * central_fraction) / 2)
         x = G.gather(x, A.range_(start, n - start), axis=axis)
-    return x
-
-
-def random_crop(value, size, seed=None, name=None):
-    """A window of static `size` at one random offset (uniform per dimension)."""
-    x = convert_to_tensor(value)
-    size = [int(s) for s in size]
-    dims = x.shape.dims
-    if len(size) != len(dims) or any(d is None or s > d or s < 0 for d, s in zip(dims, size)):
-        raise ValueError(with_location(f"random_crop: size {size} does not fit in shape {list(dims)}"))
-    for axis, (d, s) in enumerate(zip(dims, size)):
-        if s < d:
-            start = RO.uniform([], 0, d - s + 1, dtype=dtypes.int32, seed=seed)
-            x = G.gather(x, start + A.range_(s), axis=axis)
     return x
 
 

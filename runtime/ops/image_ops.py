@@ -15,7 +15,6 @@ from . import array_ops as A
 from . import gather_ops as G
 from . import join_ops as J
 from . import math_ops as M
-from . import random_ops as RO
 from . import reduce_ops as RD
 
 
@@ -39,25 +38,6 @@ def flip_left_right(image):
 def flip_up_down(image):
     x = _images(image, "flip_up_down")
     return J.reverse(x, [_axes(x)[0]])
-
-
-def _random_flip(x, axis, seed):
-    if x.shape.rank == 3:
-        coin = RO.uniform([], seed=seed)
-        return A.where(M.less(coin, 0.5), J.reverse(x, [axis]), x)
-    coin = RO.uniform([x.shape[0] if x.shape[0] is not None else A.shape(x)[0]], seed=seed)
-    flip = A.reshape(M.less(coin, 0.5), [-1, 1, 1, 1])
-    return A.where(flip, J.reverse(x, [axis]), x)
-
-
-def random_flip_left_right(image, seed=None):
-    x = _images(image, "random_flip_left_right")
-    return _random_flip(x, _axes(x)[1], seed)
-
-
-def random_flip_up_down(image, seed=None):
-    x = _images(image, "random_flip_up_down")
-    return _random_flip(x, _axes(x)[0], seed)
 
 
 def _source_positions(n_in, n_out, xp, nearest):

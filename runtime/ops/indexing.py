@@ -46,6 +46,8 @@ def _to_numpy_index(spec, dyn):
 
 
 def _getitem_impl(xp, x, *dyn, spec):
+    if len(spec) == 1 and spec[0][0] == "i" and not dyn:  # x[t], each step of a loop over time
+        return x[spec[0][1]]
     return x[_to_numpy_index(spec, dyn)]
 
 

@@ -3,9 +3,11 @@
 repeat and roll are gathers along one axis with computed indices, so they
 trace with unknown sizes and tensor arguments, and take gather's gradient.
 """
+import numpy as np
+
 from .. import dtypes
 from ..errors import with_location
-from ..tensor import SymbolicTensor, convert_to_tensor
+from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
 from . import join_ops as J
@@ -104,8 +106,8 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
 def roll(input, shift, axis, name=None):  # noqa: A002
     """Shift entries along each axis cyclically (a positive shift moves them to higher indices)."""
     x = convert_to_tensor(input)
-    shifts = shift if isinstance(shift, (list, tuple)) else [shift]
-    axes = axis if isinstance(axis, (list, tuple)) else [axis]
+    shifts = _per_axis(shift)
+    axes = _per_axis(axis.numpy() if isinstance(axis, Tensor) else axis)
     if len(shifts) != len(axes):
         raise ValueError(with_location(f"roll: {len(shifts)} shifts for {len(axes)} axes"))
     for s, a in zip(shifts, axes):
@@ -120,6 +122,16 @@ def roll(input, shift, axis, name=None):  # noqa: A002
         idx = M.floormod(A.range_(n, dtype=dtypes.int32) - s, n)
         x = G.gather(x, idx, axis=a)
     return x
+
+
+def _per_axis(v):
+    """roll's shift or axis as a list: a scalar is one entry, a 1-D tensor or array one per element."""
+    if isinstance(v, (list, tuple)):
+        return list(v)
+    rank = v.shape.rank if isinstance(v, TensorBase) else np.ndim(v)
+    if rank == 1:
+        return [v[i] for i in range(int(v.shape[0]))] if isinstance(v, TensorBase) else list(v)
+    return [v]
 
 
 def _broadcast_dims(a, b):

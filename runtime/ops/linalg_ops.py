@@ -17,7 +17,7 @@ def _matmul_impl(xp, a, b, transpose_a, transpose_b):
     if transpose_b:
         b = b.swapaxes(-1, -2)
     if xp is np:
-        blas_threads.for_work(blas_threads.matmul_work(a, b))
+        blas_threads.for_matmul(a, b)
     return xp.matmul(a, b)
 
 

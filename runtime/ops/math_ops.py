@@ -57,7 +57,7 @@ COS = _u("cos", lambda xp, x: xp.cos(x), lambda g, out, x: -(g * C.conj(sin(x)))
 TAN = _u("tan", lambda xp, x: xp.tan(x), lambda g, out, x: g * C.conj(out * out + 1), R.inexact)
 COSH = _u("cosh", lambda xp, x: xp.cosh(x),
           lambda g, out, x: g * C.conj((exp(x) - exp(negative(x))) * 0.5), R.inexact)
-TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: g * C.conj(1 - out * out), R.inexact)
+TANH = _u("tanh", lambda xp, x: xp.tanh(x), lambda g, out, x: tanh_grad(out, g), R.inexact)
 # sigmoid is a primitive, not exp-based composite, because 1/(1+exp(-x))
 # overflows to a NaN gradient for large |x| and the fused kernel wants one node.
 SIGMOID = _u("sigmoid", lambda xp, x: _sigmoid_impl(xp, x), lambda g, out, x: g * C.conj(out * (1 - out)), R.inexact)
@@ -140,6 +140,23 @@ MAXIMUM = _b("maximum", lambda xp, x, y: xp.maximum(x, y),
 MINIMUM = _b("minimum", lambda xp, x, y: xp.minimum(x, y),
              lambda g, out, x, y: (A.where(x <= y, g, A.zeros_like(g)), A.where(x <= y, A.zeros_like(g), g)),
              rejects="b")
+def _tanh_grad_impl(xp, y, dy):
+    d = 1 - y * y
+    return dy * (xp.conj(d) if d.dtype.kind == "c" else d)
+
+
+def _tanh_grad_vjp(g, out, y, dy):
+    # The second derivative, as the tape of the three ops dy * conj(1 - y*y) gives it.
+    gy = C.conj(g * C.conj(dy)) * C.conj(y)
+    return -(gy + gy), g * (1 - y * y)
+
+
+# tanh's gradient dy * conj(1 - y*y) from its output y (TensorFlow's TanhGrad), one primitive
+# rather than three ops: an eager RNN's backward pass runs it every step, where each op is a
+# dispatch of its own.  The values are those of the three ops (the same NumPy expression).
+TANH_GRAD = _b("tanh_grad", _tanh_grad_impl, _tanh_grad_vjp)
+
+
 ATAN2 = _b("atan2", lambda xp, x, y: xp.arctan2(x, y),
            lambda g, out, x, y: (g * y / (x * x + y * y), -(g * x) / (x * x + y * y)))
 EQUAL = _b("equal", lambda xp, x, y: xp.equal(x, y), None, R.compare)
@@ -391,6 +408,12 @@ def tan(x, name=None):
 
 def tanh(x, name=None):
     return float_unary(TANH, x)
+
+
+def tanh_grad(y, dy):
+    """dy * conj(1 - y*y): the gradient of tanh from its output y."""
+    y, dy = binary_args(y, dy, "tanh_grad")
+    return bind(TANH_GRAD, (y, dy), _NO_ATTRS)
 
 
 def cosh(x, name=None):

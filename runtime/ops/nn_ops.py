@@ -7,6 +7,9 @@ and 0 * inf would be NaN.
 """
 import math
 
+import numpy as np
+
+from .. import dtypes
 from ..errors import dtype_not_supported, with_location
 from ..registry import bind, defprim
 from .. import shape_rules as R
@@ -176,6 +179,43 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
         mean = A.squeeze(mean, list(axes))
         variance = A.squeeze(variance, list(axes))
     return mean, variance
+
+
+def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
+    """Mean and variance over `axes` with each element counted frequency_weights times
+    (broadcast against x); float16 is computed in float32, as TensorFlow."""
+    x = convert_to_tensor(x)
+    half = x.dtype is dtypes.float16
+    if half:
+        x = M.cast(x, dtypes.float32)
+    w = M.cast(convert_to_tensor(frequency_weights), x.dtype)
+    total = RD.reduce_sum(w + A.zeros_like(x), axes, keepdims=True)
+    mean = M.div_no_nan(RD.reduce_sum(w * x, axes, keepdims=True), total)
+    variance = M.div_no_nan(RD.reduce_sum(w * M.squared_difference(x, mean), axes, keepdims=True), total)
+    if not keepdims:
+        axes = list(RD.normalize_axes(axes, x.shape.rank, "weighted_moments"))
+        mean, variance = A.squeeze(mean, axes), A.squeeze(variance, axes)
+    if half:
+        mean, variance = M.cast(mean, dtypes.float16), M.cast(variance, dtypes.float16)
+    return mean, variance
+
+
+def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
+    """(count, sum of x - shift, sum of (x - shift)^2, shift) over `axes`: what
+    normalize_moments turns into a mean and variance."""
+    x = convert_to_tensor(x)
+    axes = list(RD.normalize_axes(axes, x.shape.rank, "sufficient_statistics"))
+    dims = [x.shape.dims[d] for d in axes]
+    if None not in dims:
+        count = A.constant(float(np.prod(dims)), x.dtype)
+    else:
+        count = M.cast(RD.reduce_prod(G.gather(A.shape(x), axes)), x.dtype)
+    if shift is not None:
+        shift = convert_to_tensor(shift)
+        m_ss, v_ss = x - shift, M.squared_difference(x, shift)
+    else:
+        m_ss, v_ss = x, M.square(x)
+    return count, RD.reduce_sum(m_ss, axes, keepdims=keepdims), RD.reduce_sum(v_ss, axes, keepdims=keepdims), shift
 
 
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):

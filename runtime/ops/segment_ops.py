@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import InvalidArgumentError, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import SymbolicTensor, convert_to_tensor
 from . import array_ops as A
@@ -278,8 +278,9 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
     x = convert_to_tensor(arr)
     if not x.dtype.is_integer:
         raise TypeError(with_location(f"bincount: arr must be integers, got {x.dtype.name}"))
-    if axis not in (None, 0):
-        raise NotImplementedError(with_location("bincount: only axis=None (or 0) is supported"))
+    if axis not in (None, 0, -1):
+        raise InvalidArgumentError(with_location(f"bincount: axis must be 0 or -1, got {axis}"))
+    per_row = axis == -1 and x.shape.rank == 2  # one histogram per row
     flat = A.reshape(x, [-1])
     if weights is not None:
         w = A.reshape(convert_to_tensor(weights), [-1])
@@ -293,7 +294,15 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
     if maxlength is not None:
         n = M.minimum(n, M.cast(convert_to_tensor(maxlength), x.dtype))
     ids = A.where(M.less(flat, n), flat, -A.ones_like(flat))  # dropped beyond n
-    out = _segment("sum", w, ids, n if isinstance(n, SymbolicTensor) else int(n), "bincount")
+    if per_row:
+        rows = A.shape(x, out_type=x.dtype)[0]
+        row_of = A.reshape(A.broadcast_to(A.reshape(A.range_(rows, dtype=x.dtype), [-1, 1]), A.shape(x)), [-1])
+        ids = A.where(M.less(ids, 0), ids, row_of * n + ids)
+        total = rows * n
+        out = _segment("sum", w, ids, total if isinstance(total, SymbolicTensor) else int(total), "bincount")
+        out = A.reshape(out, J.stack([rows, n]) if isinstance(total, SymbolicTensor) else [int(rows), int(n)])
+    else:
+        out = _segment("sum", w, ids, n if isinstance(n, SymbolicTensor) else int(n), "bincount")
     if binary_output:
         out = M.cast(M.greater(out, 0), w.dtype)
     return out

@@ -183,30 +183,6 @@ def batch_to_space(input, block_shape, crops, name=None):  # noqa: A002
     return full[(slice(None),) + tuple(slice(c0, -c1 if c1 else None) for c0, c1 in crop)]
 
 
-def saturate_cast(value, dtype, name=None):
-    """Cast, clamping first to the target's range (no wraparound)."""
-    x = convert_to_tensor(value)
-    target = dtypes.as_dtype(dtype)
-    if (x.dtype.is_floating or x.dtype.is_integer) and (target.is_floating or target.is_integer):
-        if x.dtype.min < target.min:
-            x = M.maximum(x, _within(target.min, x.dtype, up=True))
-        if x.dtype.max > target.max:
-            x = M.minimum(x, _within(target.max, x.dtype, up=False))
-    return M.cast(x, target)
-
-
-def _within(bound, dtype, up):
-    """`bound` as a `dtype` constant, rounded toward the inside of the range
-    (float32 cannot hold 2**31 - 1: the clamp must not round past it)."""
-    c = np.array(bound, dtype=dtype.np)
-    # Compared as Python numbers: NumPy would round `bound` to `dtype` first.
-    if up and c.item() < bound:
-        c = np.nextafter(c, np.array(np.inf, dtype.np)) if dtype.is_floating else c + 1
-    if not up and c.item() > bound:
-        c = np.nextafter(c, np.array(-np.inf, dtype.np)) if dtype.is_floating else c - 1
-    return convert_to_tensor(c)
-
-
 def multiply_no_nan(x, y, name=None):
     """x * y, but 0 wherever y is 0 (even where x is inf or NaN)."""
     x, y = convert_to_tensor(x), convert_to_tensor(y)

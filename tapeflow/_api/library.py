@@ -8,7 +8,7 @@ ROWS = """
 # ---- packages (this order is their import order)
 .                            | tf                    | compat contrib data distribute io keras ragged
 .                            | tf                    | saved_model sparse strings summary train test=testing
-.                            | tf                    | lookup
+.                            | tf                    | lookup sets
 .                            | tf                    | initializers=keras.initializers layers=keras.layers
 .                            | tf                    | metrics=keras.metrics optimizers=keras.optimizers
 compat_v1                    | tf                    | losses=tf2_losses
@@ -43,7 +43,10 @@ runtime.devices              | config config.experimental | list_physical_device
 runtime.devices              | config.experimental   | VirtualDeviceConfiguration=LogicalDeviceConfiguration
 runtime.devices              | config.experimental   | get_virtual_device_configuration=get_logical_device_configuration
 runtime.devices              | config.experimental   | set_virtual_device_configuration=set_logical_device_configuration
-tracer                       | config                | run_functions_eagerly
+tracer                       | config                | run_functions_eagerly functions_run_eagerly
+tracer                       | config                | experimental_run_functions_eagerly=run_functions_eagerly
+tracer                       | config                | experimental_functions_run_eagerly=functions_run_eagerly
+data.iterator_types          | tf                    | type_spec_from_value
 misc_api                     | config config.experimental | get_visible_devices list_logical_devices
 misc_api                     | config config.experimental | set_visible_devices
 misc_api                     | config.experimental   | get_memory_growth get_memory_info set_memory_growth

@@ -15,6 +15,7 @@ runtime.ops.conv_variants    | nn                    | avg_pool1d conv1d conv2d_
 runtime.ops.conv_variants    | nn                    | max_pool1d separable_conv2d
 nn_volumetric                | nn                    | avg_pool3d conv1d_transpose conv3d conv3d_transpose
 nn_volumetric                | nn                    | convolution max_pool3d pool
+nn_generic                   | nn                    | atrous_conv2d atrous_conv2d_transpose conv_transpose
 runtime.ops.nn_ops           | nn                    | batch_normalization bias_add crelu dropout elu
 runtime.ops.nn_ops           | nn                    | embedding_lookup gelu l2_loss leaky_relu
 runtime.ops.nn_ops           | nn                    | log_poisson_loss log_softmax moments relu6 selu
@@ -27,6 +28,7 @@ runtime.ops.math_ops         | nn                    | relu
 runtime.ops.nn_ops           | math                  | log_softmax softmax softsign
 runtime.ops.nn_ops           | math nn               | zero_fraction
 runtime.ops.nn_ops           | nn                    | local_response_normalization normalize_moments
+runtime.ops.nn_ops           | nn                    | sufficient_statistics weighted_moments
 runtime.ops.nn_ops           | nn                    | lrn=local_response_normalization
 runtime.ops.sequence_ops     | nn                    | depth_to_space space_to_depth
 runtime.ops.sequence_ops     | tf nn                 | space_to_batch
@@ -35,17 +37,24 @@ runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
 # ---- tf.image
 runtime.ops.image_ops        | image                 | ResizeMethod convert_image_dtype flip_left_right
 runtime.ops.image_ops        | image                 | flip_up_down per_image_standardization
-runtime.ops.image_ops        | image                 | random_flip_left_right random_flip_up_down resize
+runtime.ops.image_ops        | image                 | resize
 runtime.ops.image_ops        | image                 | rgb_to_grayscale
 runtime.ops.image_adjust_ops | image                 | adjust_brightness adjust_contrast central_crop
-runtime.ops.image_adjust_ops | image                 | random_brightness random_contrast random_crop
 runtime.ops.image_adjust_ops | image                 | resize_with_crop_or_pad rot90
 runtime.ops.conv_ops         | image                 | extract_patches=image_extract_patches
 image_geometry               | image                 | crop_to_bounding_box grayscale_to_rgb image_gradients
 image_geometry               | image                 | pad_to_bounding_box psnr total_variation transpose
 image_geometry               | image                 | resize_with_pad
 image_color                  | image                 | adjust_gamma adjust_hue adjust_saturation hsv_to_rgb
-image_color                  | image                 | rgb_to_hsv
+image_color                  | image                 | rgb_to_hsv rgb_to_yiq yiq_to_rgb rgb_to_yuv yuv_to_rgb
+image_quality                | image                 | sobel_edges ssim
+image_random                 | image                 | random_flip_left_right random_flip_up_down random_brightness
+image_random                 | image                 | random_contrast random_hue random_saturation random_crop
+image_random                 | image                 | stateless_random_flip_left_right stateless_random_flip_up_down
+image_random                 | image                 | stateless_random_brightness stateless_random_contrast
+image_random                 | image                 | stateless_random_hue stateless_random_saturation stateless_random_crop
 io.image_ops                 | image                 | decode_bmp decode_gif decode_image decode_jpeg decode_png
 io.image_ops                 | image                 | encode_jpeg encode_png extract_jpeg_shape is_jpeg
+io.audio_ops                 | audio                 | decode_wav encode_wav
+strings                      | tf                    | as_string
 """

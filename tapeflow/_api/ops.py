@@ -39,7 +39,8 @@ runtime.ops.layout_ops       | tf                    | broadcast_dynamic_shape b
 runtime.ops.matrix_ops       | tf linalg             | norm
 runtime.ops.indexing         | tf                    | strided_slice
 runtime.ops.special_ops      | tf math               | truncatediv truncatemod
-runtime.ops.sequence_ops     | tf                    | reverse_sequence saturate_cast sequence_mask
+runtime.ops.sequence_ops     | tf                    | reverse_sequence sequence_mask
+runtime.ops.cast_ops         | tf dtypes             | bitcast saturate_cast
 runtime.ops.sequence_ops     | tf                    | unravel_index space_to_batch_nd batch_to_space
 runtime.ops.trig_ops         | tf math               | acos acosh asin asinh atan atanh sinh
 runtime.ops.math_ops         | tf                    | atan2
@@ -75,6 +76,11 @@ runtime.ops.complex_ops      | tf math               | complex
 runtime.ops.complex_ops      | math                  | real imag conj angle
 fft_api                      | signal                | fft fft2d fft3d ifft ifft2d ifft3d rfft rfft2d rfft3d
 fft_api                      | signal                | irfft irfft2d irfft3d
+signal_api                   | signal                | frame overlap_and_add hann_window hamming_window
+signal_api                   | signal                | kaiser_window kaiser_bessel_derived_window vorbis_window
+signal_api                   | signal                | stft inverse_stft inverse_stft_window_fn dct idct
+signal_api                   | signal                | fftshift ifftshift linear_to_mel_weight_matrix
+signal_api                   | signal                | mfccs_from_log_mel_spectrograms
 runtime.ops.eigen_ops        | linalg                | eigh eigvalsh qr
 linalg_svd                   | linalg                | matrix_rank normalize pinv
 # ---- tf_api2: special functions (tf.math) and partition ops (tf)

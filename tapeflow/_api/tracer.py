@@ -26,6 +26,8 @@ tracer.logging_ops           | debugging             | assert_less_equal assert_
 tracer.logging_ops           | debugging             | assert_non_negative assert_non_positive
 tracer.logging_ops           | debugging             | assert_none_equal assert_positive assert_rank_at_least
 tracer.logging_ops           | debugging             | assert_scalar assert_type check_numerics
+debugging_checks             | debugging             | assert_integer assert_proper_iterable assert_rank_in
+debugging_checks             | debugging             | assert_same_float_dtype assert_shapes is_numeric_tensor
 misc_api                     | debugging             | disable_check_numerics enable_check_numerics
 misc_api                     | debugging             | set_log_device_placement
 # ---- tf.autograph, tf.types

@@ -9,6 +9,9 @@ from tapeflow.data.options import (  # noqa: F401
     ThreadingOptions,
 )
 
+from tapeflow.data.iterator import DatasetIterator as Iterator  # noqa: E402,F401 - tf.data.Iterator
+from tapeflow.data.iterator_types import DatasetSpec, IteratorSpec, NumpyIterator  # noqa: E402,F401
+
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
 

@@ -139,10 +139,9 @@ class Dataset:
         return iter(self)
 
     def as_numpy_iterator(self):
+        from tapeflow.data.iterator_types import NumpyIterator
         self._no_windows("as_numpy_iterator")
-        # TensorFlow yields numpy scalars (np.int64(3), hashable) for scalar components, not 0-d arrays
-        for flat in self._produce():
-            yield S.pack(self._tmpl, [a[()] if np.ndim(a) == 0 else np.array(a, copy=True) for a in flat])
+        return NumpyIterator(self)
 
     def _no_windows(self, op):
         if self._nested:

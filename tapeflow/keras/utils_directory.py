@@ -155,10 +155,17 @@ def _from_directory(load, what, directory, labels, label_mode, class_names, batc
     return out if subset == "both" else out[0]
 
 
+def _check_format(format):  # noqa: A002 - Keras's name
+    if format != "tf":
+        raise ValueError(f'`format` should be "tf" (tapeflow has no grain). Received: format={format}')
+
+
 def text_dataset_from_directory(directory, labels="inferred", label_mode="int", class_names=None,
                                 batch_size=32, max_length=None, shuffle=True, seed=None, validation_split=None,
-                                subset=None, follow_links=False, verbose=True, encoding="utf-8"):
+                                subset=None, follow_links=False, format="tf", verbose=True):
+    """Files ending in .txt as string tensors (their first max_length bytes), labelled by folder."""
     import tapeflow as tf
+    _check_format(format)
 
     def load(path):
         text = tf.io.read_file(path)
@@ -189,8 +196,7 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     if interpolation not in _INTERPOLATIONS:
         raise ValueError(f"Argument `interpolation` should be one of {_INTERPOLATIONS}. "
                          f"Received: interpolation={interpolation}")
-    if format != "tf":
-        raise ValueError(f'`format` should be "tf" (tapeflow has no grain). Received: format={format}')
+    _check_format(format)
     if crop_to_aspect_ratio and pad_to_aspect_ratio:
         raise ValueError("Only one of `pad_to_aspect_ratio`, `crop_to_aspect_ratio` can be set to `True`.")
     from tapeflow.keras import backend

@@ -168,6 +168,22 @@ def program_text_dataset_from_directory(tf):
     return {"batches": list(ds), "val": list(val), "class_names": ds.class_names}
 
 
+def program_text_dataset_from_directory_arguments(tf):
+    """Keras 3's loader takes format= but no encoding= (a TypeError)."""
+    folder = tempfile.mkdtemp()
+    os.makedirs(os.path.join(folder, "a"))
+    with open(os.path.join(folder, "a", "t.txt"), "w") as f:
+        f.write("text")
+    u = tf.keras.utils
+    ds = u.text_dataset_from_directory(folder, shuffle=False, format="tf", verbose=False)
+    try:
+        u.text_dataset_from_directory(folder, encoding="utf-8", verbose=False)
+        encoding = "accepted"
+    except TypeError:
+        encoding = "TypeError"
+    return {"batches": list(ds), "encoding": encoding}
+
+
 def _pil_bytes(frames, fmt):
     import io
 
