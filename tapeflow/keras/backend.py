@@ -36,8 +36,7 @@ def set_image_data_format(data_format):
 def clear_session(free_memory=True):
     """Reset the layer name counters (names start again at "dense", "dense_1", ...)."""
     from tapeflow.keras.layers import naming
-    with naming._name_lock:
-        naming._name_counts.clear()
+    naming.reset_names()
 
 
 def is_keras_tensor(x):

@@ -11,7 +11,7 @@ from tapeflow.runtime.errors import with_location
 # classes are written as {"class_name", "config"} where config holds every constructor
 # argument the object keeps as a plain value.  If any part cannot be written this way the
 # model is saved uncompiled (as Keras does for what it cannot serialize).
-def _object_config(obj):
+def object_config(obj):
     import inspect
     params = inspect.signature(type(obj).__init__).parameters
     # _init_args: constructor arguments an object keeps in another form (AUC's thresholds).
@@ -44,7 +44,7 @@ def builtin_config(obj, base):
     user's subclass gets `base` only, as in Keras (it overrides get_config to add its own)."""
     config = dict(base)
     if type(obj).__module__.startswith("tapeflow."):
-        found = _object_config(obj)
+        found = object_config(obj)
         config.update({k: v for k, v in (found or {"config": {}})["config"].items() if k not in config})
     return config
 
@@ -60,10 +60,10 @@ def _spec_config(spec):
     if isinstance(spec, dict):
         items = {k: _spec_config(v) for k, v in spec.items()}
         return None if any(items[k] is None and spec[k] is not None for k in spec) else items
-    return _object_config(spec)
+    return object_config(spec)
 
 
-def _compile_config(model):
+def compile_config(model):
     args = model.__dict__.get("_compile_args")
     if not args:
         return None
@@ -76,11 +76,11 @@ def _compile_config(model):
     return out
 
 
-def _registered(module, base, name):
+def registered_class(module, base, name):
     """The class `name` of a keras module (or of custom_objects) if it is one of the
     module's own `base` subclasses; anything else a config names is refused (a
     config from a file must never reach an arbitrary attribute or callable)."""
-    cls = saving._SCOPE[-1].get(name) if isinstance(name, str) else None
+    cls = saving.scope_objects().get(name) if isinstance(name, str) else None
     if cls is None and isinstance(name, str) and name.isidentifier() and not name.startswith("_"):
         cls = vars(module).get(name)
     if not (isinstance(cls, type) and issubclass(cls, base)):
@@ -90,7 +90,7 @@ def _registered(module, base, name):
     return cls
 
 
-def _from_compile_config(config):
+def from_compile_config(config):
     from tapeflow.keras import losses, metrics, optimizers
 
     def decode(value, module, base):
@@ -104,7 +104,7 @@ def _from_compile_config(config):
             kwargs = value.get("config", {})
             if not isinstance(kwargs, dict) or not all(isinstance(k, str) and k.isidentifier() for k in kwargs):
                 raise ValueError(with_location(f"load_model: bad compile config {value!r}"))
-            cls = _registered(module, base, value["class_name"])
+            cls = registered_class(module, base, value["class_name"])
             try:
                 return cls(**kwargs)
             except TypeError as exc:
@@ -125,7 +125,7 @@ def _from_compile_config(config):
 def _function(module, name):
     """A loss or metric function saved by name: from custom_objects, the registered objects,
     or the keras module's own public functions (nothing else a file names is reached)."""
-    fn = saving._SCOPE[-1].get(name) if isinstance(name, str) else None
+    fn = saving.scope_objects().get(name) if isinstance(name, str) else None
     fn = fn or (saving.custom_object(name) if isinstance(name, str) else None)
     if fn is None and isinstance(name, str) and name.isidentifier() and not name.startswith("_"):
         candidate = vars(module).get(name)

@@ -170,7 +170,7 @@ class Optimizer(SlotOwner):
                   "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
                   "use_ema": False, "ema_momentum": 0.99, "ema_overwrite_frequency": None,
                   "loss_scale_factor": None, "gradient_accumulation_steps": None}
-        own = saving._object_config(self) if type(self).__module__.startswith("tapeflow.") else None
+        own = saving.object_config(self) if type(self).__module__.startswith("tapeflow.") else None
         config.update({k: v for k, v in (own or {"config": {}})["config"].items() if k not in config})
         return config
 

@@ -58,6 +58,11 @@ class CustomObjectScope:
 custom_object_scope = CustomObjectScope
 
 
+def scope_objects():
+    """The custom objects of the load (or CustomObjectScope) in progress, by name."""
+    return _SCOPE[-1]
+
+
 def custom_object(name):
     """The object named `name` in the custom_objects of the load in progress, else the one
     registered under that name ("package>Name" or just "Name"); None when there is none."""
@@ -318,7 +323,11 @@ def _restore_optimizer(model, path):
 
 
 from tapeflow.keras.compile_config import (  # noqa: E402,F401 - built on this module's registry
-    _compile_config, _from_compile_config, _object_config, _registered, builtin_config)
+    builtin_config, object_config)
+from tapeflow.keras.compile_config import compile_config as _compile_config  # noqa: E402
+from tapeflow.keras.compile_config import from_compile_config as _from_compile_config  # noqa: E402
+from tapeflow.keras.compile_config import object_config as _object_config  # noqa: E402
+from tapeflow.keras.compile_config import registered_class as _registered  # noqa: E402
 
 
 def serialize_keras_object(obj):

@@ -8,7 +8,8 @@ from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.keras.input_spec import assert_input_compatibility
 from tapeflow.keras.layers import keras_mask
 from tapeflow.keras.layers.naming import (  # noqa: F401 - layer_scope, unique_name: used from here
-    _context, _snake, auto_config, layer_scope, unique_name, weight_path)
+    auto_config, layer_scope, unique_name, weight_path)
+from tapeflow.keras.layers.naming import call_context as _context, snake_case as _snake
 from tapeflow.module import Module
 from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import with_location

@@ -18,8 +18,8 @@ class _CallContext(threading.local):
 def weight_path(owner, name):
     """Keras 3's variable path: the names of the layers being built around the
     weight, then its owner's (once), then the weight's own name."""
-    parts = [layer.name for layer in _context.scopes]
-    if not _context.scopes or _context.scopes[-1] is not owner:
+    parts = [layer.name for layer in call_context.scopes]
+    if not call_context.scopes or call_context.scopes[-1] is not owner:
         parts.append(owner.name)
     cell = getattr(owner, "cell_name", None)  # Keras keeps an RNN layer's weights in its cell
     if cell:
@@ -34,20 +34,26 @@ class layer_scope:
         self.layer = layer
 
     def __enter__(self):
-        _context.scopes.append(self.layer)
+        call_context.scopes.append(self.layer)
 
     def __exit__(self, *exc):
-        _context.scopes.pop()
+        call_context.scopes.pop()
 
 
-_context = _CallContext()
+call_context = _CallContext()
 
 
-def _snake(name):
+def snake_case(name):
     # Keras's rule: a digit does not start a new word, so Conv2D -> conv2d and
     # GlobalAveragePooling2D -> global_average_pooling2d (tf.Module's rule differs: conv2_d).
     s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
+
+
+def reset_names():
+    """Names start again at "dense", "dense_1", ... (keras.backend.clear_session)."""
+    with _name_lock:
+        _name_counts.clear()
 
 
 def unique_name(base):
