@@ -36,7 +36,7 @@ sys.path.insert(0, HERE)
 
 CNN = "cnn_step"
 OWN = "tapeflow graph"
-BEFORE = OWN + ", before"  # every BLAS call threaded, static OpenMP shares
+BEFORE = OWN + ", before"  # every BLAS call threaded, static OpenMP shares, full teams
 PEER_LABELS = {"tf.function": "tensorflow", "JAX jit": "jax"}
 SPIN = "while True:\n    pass\n"
 
@@ -78,6 +78,7 @@ def build_call(label, name, quick):
             from tapeflow.runtime import blas_threads
             blas_threads.BLAS_PARALLEL_MIN = 0
             codegen_c.SCHEDULE = "static"
+            codegen_c.ADAPTIVE_TEAM = False
     else:
         import peers as P
         loaded = P.load([PEER_LABELS[label]])

@@ -22,6 +22,7 @@ import numpy as np
 
 from tapeflow.runtime import dtypes
 
+from . import c_team
 from . import c_templates as T
 from .c_math import CPU_FUNCS
 from .op_groups import COSTLY, EXTREMA
@@ -58,6 +59,19 @@ def parallel_min_elements(members):
 # OR-ed), so results stay bit for bit the same whatever thread took a chunk.
 CHUNK = 1 << 14
 SCHEDULE = "dynamic"  # "static": one fixed share per thread, as before (benchmarks/contention.py --before)
+
+
+# The team of each parallel loop is chosen at the call from how busy the cores
+# are (c_team.py); False: always the num_threads flag's (or OpenMP's) count, as
+# before (benchmarks/contention.py --before).
+ADAPTIVE_TEAM = True
+
+
+def team_clause(most):
+    """The num_threads clause of a parallel loop of at most `most` threads (None: OpenMP's count)."""
+    if ADAPTIVE_TEAM:
+        return c_team.clause(most)
+    return f" num_threads({most})" if most else ""
 
 
 def schedule(chunk):
@@ -246,7 +260,7 @@ class FusedRenderer:
         lines = self._header()
         if any(n.op in EXTREMA for n in self.members):
             lines.append("  if (C == 0 && R > 0) return 2;")
-        threads = f" num_threads({self.threads})" if self.threads else ""
+        threads = team_clause(self.threads)
         total = _prod(space)
         least = parallel_min_elements(self.members)
         small = total is not None and total < least  # no thread team (nor its outlined code)

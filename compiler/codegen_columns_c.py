@@ -16,7 +16,7 @@ so that the executor re-runs the node through NumPy, which raises.
 """
 from . import c_templates as T
 from .op_groups import EXTREMA
-from .codegen_c import KernelSpec, FusedRenderer, _prod, parallel_min_elements, schedule
+from .codegen_c import KernelSpec, FusedRenderer, _prod, parallel_min_elements, schedule, team_clause
 
 COL_BLOCK = 256
 
@@ -29,7 +29,7 @@ class ColumnRenderer(FusedRenderer):
         lines = self._header()
         if any(n.op in EXTREMA for n in reds):
             lines.append("  if (R == 0 && C > 0) return 2;")
-        threads = f" num_threads({self.threads})" if self.threads else ""
+        threads = team_clause(self.threads)
         red = " reduction(|:err)" if self.err else ""
         if _prod(space) >= parallel_min_elements(self.members):
             lines.append(f"  #pragma omp parallel for {schedule(1)}{red}{threads}")  # a column block at a time

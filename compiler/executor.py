@@ -29,7 +29,7 @@ import numpy as np
 from tapeflow.runtime import devices
 from tapeflow.runtime.tensor import Tensor
 
-from . import array_abi, c_math, cbuild, flags, kernel_call
+from . import array_abi, c_math, c_team, cbuild, flags, kernel_call
 from .c_templates import MATH_FUNCS
 from .op_groups import MVEC_BINARY, MVEC_UNARY
 from .interpreter import run_graph
@@ -62,7 +62,7 @@ def _prelude(with_mvec, offset):
         for fn in MVEC_BINARY:
             for t, s in (("float", "f"), ("double", "")):
                 lines.append(f"#pragma omp declare simd notinbranch\n{t} {fn}{s}({t}, {t});")
-    return "\n".join(lines) + "\n" + c_math.SOURCE + "\n"
+    return "\n".join(lines) + "\n" + c_math.SOURCE + c_team.SOURCE + "\n"
 
 
 def compile_graph(graph, tick=None):
@@ -335,7 +335,9 @@ class _DynamicKernel:
         # a strided view (x[:, ::2], a transpose) is copied once: the kernel reads
         # flat C order.  Falling back to NumPy for it made every fused kernel of a
         # graph with a None dim run in Python for such inputs, silently.
-        arrays = [a if type(a) is _ND and a.flags.c_contiguous else np.ascontiguousarray(a)
+        # np.asarray(order="C"), not ascontiguousarray: that makes a NumPy scalar (a 0-d
+        # reduction's result) a (1,) array, which no longer matched its traced () shape.
+        arrays = [a if type(a) is _ND and a.flags.c_contiguous else np.asarray(a, order="C")
                   for a in arrays]
         space = None
         for a, mode, shape in zip(arrays, self.modes, self.in_shapes):

@@ -1,6 +1,7 @@
 """C for indexing inside a whole-loop C function (loopgen_c): x[i, j, ...] with
 scalar indices on the leading axes -- getitem, gather on axis 0, a TensorArray
-read -- and getitem's gradient.  Each is one contiguous block copy.  An index out
+read -- and getitem's gradient.  Each is one contiguous block: copied, or (`view`, for
+a source never written while the loop runs) pointed at in place.  An index out
 of range sets err = 3, and the loop re-runs in Python, which raises the op's own
 IndexError.  Every function returns the C lines, or None when the node is not of
 this form (the loop then is not eligible for C)."""
@@ -20,8 +21,9 @@ def strides_of(shape):
     return tuple(reversed(out))
 
 
-def leading_index(node, args, out, ind, fresh):
-    """`args` are (C name, aval) pairs; `fresh(prefix)` makes a new C name."""
+def leading_index(node, args, out, ind, fresh, view=False):
+    """`args` are (C name, aval) pairs; `fresh(prefix)` makes a new C name; `view`:
+    `out` is a declared pointer, set to the block."""
     if node.op == "getitem_grad":
         return _leading_index_grad(node, args, out, ind, fresh)
     (x, xa), rest = args[0], args[1:]
@@ -38,7 +40,10 @@ def leading_index(node, args, out, ind, fresh):
     if block is None:
         return None
     lines, inner = block
-    lines.append(f"{ind}for (int64_t i = 0; i < {inner}; i++) {out}[i] = {x}[off + i];")
+    if view:
+        lines.append(f"{ind}{out} = {x} + off;")
+    else:
+        lines.append(f"{ind}for (int64_t i = 0; i < {inner}; i++) {out}[i] = {x}[off + i];")
     return [f"{ind}{{"] + ["  " + ln for ln in lines] + [f"{ind}}}"]
 
 

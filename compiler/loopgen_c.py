@@ -20,6 +20,11 @@ writes the pushed row in place into the stack's own buffer, which the runner
 also returns as the output (as the push primitive itself writes in place), so
 its size is not limited by MAX_VALUE.  The reverse loop reads those stacks as
 extras (`tensor_array_read` at a dynamic index).
+
+A loop var whose new value one node of the body computes, when nothing after that
+node reads the old value, is written by that node straight into the var's state
+array (loop_plan.direct_outputs): no copy per iteration (an RNN gradient's accumulators
+were copied twice per step).
 """
 
 from . import c_templates as T
@@ -29,6 +34,7 @@ from .c_math import CPU_FUNCS
 from .passes import constant_folding, cse, dce, optimize, simplify
 from .passes.graph_edit import has_effects, contiguous, use_counts
 from . import loop_index_c as LI
+from . import loop_plan as LP
 from .ir import Ref
 from .loop_index_c import size_of, strides_of
 
@@ -80,10 +86,15 @@ class _LoopWriter:
         self.statics = []
         self.in_avals = None
         self.stack_vars = {}  # loop var position -> id of the push node that writes it
+        self.direct = {}  # body node id -> the state array it writes (loop_plan.direct_outputs)
+        self.inlined = {}  # C name of an inlined producer -> (node, its args) (loop_plan.inline_plan)
         self.extra_names = set()  # C names of the loop-invariant inputs
+        self.read_only = set()  # C names never written while the loop runs: extras, constants
+        self.views = set()  # C names of blocks read in place from a read-only array (no copy)
         self.hoisted = []  # statements run once before the loop (see _matmul)
         self.transposed = {}  # extra's C name -> its transposed copy
         self.names, self.fused_into_add, self.add_of_matmul = {}, set(), {}  # of the graph being written
+        self.inline_ids = {}
         self.stack_bytes = 0  # local arrays declared on the C stack so far (STACK_BUDGET)
         self.arena_bytes = 0  # arrays carved from the heap arena so far
 
@@ -101,6 +112,8 @@ class _LoopWriter:
         var_avals = graph_avals[:self.n_vars]
         extra_avals = graph_avals[self.n_vars:]
         self.stack_vars = self._find_stack_vars()
+        direct = LP.direct_outputs(self.body_g, self.n_vars, self.stack_vars)
+        self.direct = {node_id: f"s{j}" for j, node_id in direct.items()}
         for j, a in enumerate(var_avals):
             if j not in self.stack_vars and size_of(a.shape) > MAX_VALUE:
                 raise _NotEligible
@@ -126,6 +139,7 @@ class _LoopWriter:
             lines.append(f"  const {ct} *e{j} = (const {ct} *)TF_DATA(a{idx});")
             extras.append((f"e{j}", a))
             self.extra_names.add(f"e{j}")
+        self.read_only |= self.extra_names
         inputs = state + extras
         loop_start = len(lines)
         lines.append("  for (int64_t it = 0;; it++) {")
@@ -137,15 +151,15 @@ class _LoopWriter:
         lines.append(f"    if (!{cond_out}[0]) break;")
         new_names = []
         for j, a in enumerate(var_avals):
-            if j in self.stack_vars:
-                new_names.append(None)  # pushed in place by the body
+            if j in self.stack_vars or j in direct:
+                new_names.append(None)  # pushed in place, or written into s{j}, by the body
                 continue
             nn = self.fresh("n")
             lines.append(self.array(a.dtype, nn, size_of(a.shape), "    "))
             new_names.append(nn)
         lines += self.graph_code(self.body_g, inputs, new_names, "    ")
         for j, a in enumerate(var_avals):
-            if j not in self.stack_vars:
+            if new_names[j] is not None:
                 lines.append(f"    for (int64_t i = 0; i < {size_of(a.shape)}; i++) s{j}[i] = {new_names[j]}[i];")
         lines.append("    if (err) goto done;")
         lines.append("  }")
@@ -198,13 +212,14 @@ class _LoopWriter:
             if graph.aval(r) != aval:
                 raise _NotEligible
             names[r] = nm
-        saved = self.names, self.fused_into_add, self.add_of_matmul
+        saved = self.names, self.fused_into_add, self.add_of_matmul, self.inline_ids
         self.names = {}
-        self.fused_into_add, self.add_of_matmul = _fused_matmuls(graph)
+        self.fused_into_add, self.add_of_matmul = LP.fused_matmuls(graph)
+        self.inline_ids = LP.inline_plan(graph, self.add_of_matmul)
         try:
             return self._graph_code(graph, names, targets, ind)
         finally:
-            self.names, self.fused_into_add, self.add_of_matmul = saved
+            self.names, self.fused_into_add, self.add_of_matmul, self.inline_ids = saved
 
     def _graph_code(self, graph, names, targets, ind):
         lines = [f"{ind}{{"]
@@ -220,21 +235,30 @@ class _LoopWriter:
             for a in node.avals:
                 if None in a.shape or T.ctype(a.dtype) is None or size_of(a.shape) > MAX_VALUE:
                     raise _NotEligible
+            direct = self.direct.get(node.id) if graph is self.body_g else None
             outs = []
             for i, a in enumerate(node.avals):
-                nm = self.fresh("v")
+                nm = direct or self.fresh("v")
                 outs.append(nm)
                 names[Ref(node.id, i)] = nm
             if node.op == "const":
                 names[Ref(node.id, 0)] = self._const(node)
                 continue
-            for nm, a in zip(outs, node.avals):
-                lines.append(self.array(a.dtype, nm, size_of(a.shape), inner))
+            if node.id in self.inline_ids:  # computed in its consumer's element loop
+                self.inlined[outs[0]] = (node, [(names[r], graph.aval(r)) for r in node.inputs])
+                continue
             args = [(names[r], graph.aval(r)) for r in node.inputs]
+            if not direct and node.op in ("getitem", "gather", "tensor_array_read") and args[0][0] in self.read_only:
+                self.views.add(outs[0])  # a pointer into the block (LI.leading_index)
+                self.read_only.add(outs[0])
+                lines.append(f"{inner}const {T.ctype(node.avals[0].dtype)} *{outs[0]};")
+            elif not direct and node.id not in self.fused_into_add:  # a fused matmul has no array of its own
+                for nm, a in zip(outs, node.avals):
+                    lines.append(self.array(a.dtype, nm, size_of(a.shape), inner))
             self.names.update((r, (names[r], graph.aval(r))) for r in node.inputs)
             lines += self.node_code(node, args, outs, inner)
         for r, target in zip(graph.outputs, targets):
-            if target is None:  # a stack var, written in place
+            if target is None:  # a stack var or a direct output, written in place
                 continue
             aval = graph.aval(r)
             lines.append(f"{inner}for (int64_t i = 0; i < {size_of(aval.shape)}; i++) {target}[i] = {names[r]}[i];")
@@ -266,6 +290,7 @@ class _LoopWriter:
         name = f"{self.name}_{self.fresh('k')}"
         items = ", ".join(T.literal(v, aval.dtype) for v in value.reshape(-1).tolist()) or "0"
         self.statics.append(f"static const {T.ctype(aval.dtype)} {name}[{max(value.size, 1)}] = {{{items}}};")
+        self.read_only.add(name)
         return name
 
     def node_code(self, node, args, outs, ind):
@@ -274,7 +299,7 @@ class _LoopWriter:
             return self._reduce(node, args[0], outs[0], ind)
         if op == "matmul":
             if node.id in self.fused_into_add:
-                return []  # computed by the add that reads it (see _fused_matmuls)
+                return []  # computed by the add that reads it (loop_plan.fused_matmuls)
             return self._matmul(node, args, outs[0], ind)
         if op == "add" and node.id in self.add_of_matmul:
             mm, acc = self.add_of_matmul[node.id]
@@ -282,7 +307,7 @@ class _LoopWriter:
         if op == "cond":
             return self._cond(node, args, outs, ind)
         if op in ("getitem", "gather", "tensor_array_read", "getitem_grad"):
-            lines = LI.leading_index(node, args, outs[0], ind, self.fresh)
+            lines = LI.leading_index(node, args, outs[0], ind, self.fresh, view=outs[0] in self.views)
             if lines is None:
                 raise _NotEligible
             return lines
@@ -298,17 +323,30 @@ class _LoopWriter:
             n = size_of(node.avals[0].shape)
             return [f"{ind}for (int64_t i = 0; i < {n}; i++) {outs[0]}[i] = {args[0][0]}[i];"]
         shape = node.avals[0].shape
-        n = size_of(shape)
-        operands = [f"{nm}[{self._bcast_index(a.shape, shape)}]" for nm, a in args]
-        tmps = [self.fresh("t") for _ in operands]
         lines = [] if T.uses_err(op) else [f"{ind}#pragma omp simd"]
-        lines.append(f"{ind}for (int64_t i = 0; i < {n}; i++) {{")
-        for t, (nm, a), operand in zip(tmps, args, operands):
-            lines.append(f"{ind}  const {T.ctype(a.dtype)} {t} = {operand};")
-        expr = tmpl.format(*tmps, ctype=T.ctype(node.avals[0].dtype))
-        lines.append(f"{ind}  {outs[0]}[i] = ({T.ctype(node.avals[0].dtype)})({expr});")
+        lines.append(f"{ind}for (int64_t i = 0; i < {size_of(shape)}; i++) {{")
+        expr = self._element(node, args, tmpl, shape, ind + "  ", lines)
+        lines.append(f"{ind}  {outs[0]}[i] = {expr};")
         lines.append(f"{ind}}}")
         return lines
+
+    def _element(self, node, args, tmpl, shape, ind, lines):
+        """The C expression of element i of an elementwise node, its operands read
+        into scalars first (an inlined producer's value computed there too)."""
+        tmps = []
+        for nm, a in args:
+            t = self.fresh("t")
+            if nm in self.inlined:
+                p_node, p_args = self.inlined.pop(nm)
+                in_dtypes = [pa.dtype for _, pa in p_args][1 if p_node.op == "select" else 0:]
+                p_tmpl = T.template(p_node.op, in_dtypes, p_node.avals[0].dtype, p_node.attr, funcs=CPU_FUNCS)
+                operand = self._element(p_node, p_args, p_tmpl, shape, ind, lines)
+            else:
+                operand = f"{nm}[{self._bcast_index(a.shape, shape)}]"
+            lines.append(f"{ind}const {T.ctype(a.dtype)} {t} = {operand};")
+            tmps.append(t)
+        ct = T.ctype(node.avals[0].dtype)
+        return f"({ct})({tmpl.format(*tmps, ctype=ct)})"
 
     def _bcast_index(self, src, dst):
         if tuple(src) == tuple(dst):
@@ -420,26 +458,3 @@ class _LoopWriter:
         lines += self.graph_code(else_g, args[1:], outs, ind + "  ")
         lines.append(f"{ind}}}")
         return lines
-
-
-def _fused_matmuls(graph):
-    """add(acc, matmul(a, b)) whose matmul has no other use: the add calls the
-    matmul kernel with acc as its initial value.  Returns (ids of the fused
-    matmuls, {add id: (matmul node, Ref of acc)})."""
-    uses = use_counts(graph)
-    by_id = {n.id: n for n in graph.nodes}
-    fused, adds = set(), {}
-    for node in graph.nodes:
-        if node.op != "add":
-            continue
-        for k in (1, 0):
-            mm = by_id.get(node.inputs[k].node)
-            acc = node.inputs[1 - k]
-            if mm is None or mm.op != "matmul" or mm.id in fused or uses.get(node.inputs[k]) != 1:
-                continue
-            if graph.aval(acc) != node.avals[0] or mm.avals[0] != node.avals[0]:
-                continue  # no broadcasting in the fused form
-            fused.add(mm.id)
-            adds[node.id] = (mm, acc)
-            break
-    return fused, adds

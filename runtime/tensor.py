@@ -40,6 +40,15 @@ class TensorBase:
     def get_shape(self):
         return self.shape
 
+    def set_shape(self, shape):
+        """TF's compatibility check (ValueError); refines only a tf.data element's _static_shape."""
+        shape = TensorShape(shape)
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied shape {shape}.")
+        static = getattr(self, "_static_shape", None)
+        if static is not None:
+            self._static_shape = static.merge_with(shape)
+
     def ref(self):
         return _Ref(self)
 
@@ -82,8 +91,10 @@ class _Ref:
 class Tensor(TensorBase):
     """An eager tensor: an immutable array with a tapeflow dtype."""
 
-    # _keras_mask: the mask a Keras layer attaches to its output (unset: AttributeError, as TF)
-    __slots__ = ("_value", "_keras_mask", "__weakref__")
+    # _keras_mask: the mask a Keras layer attaches to its output (unset: AttributeError, as TF).
+    # _static_shape: the shape TF's tracing would give, where it is less than the value's
+    # (a py_function's output inside a tf.data function: element_spec reports it).
+    __slots__ = ("_value", "_keras_mask", "_static_shape", "__weakref__")
 
     def __init__(self, value):
         self._value = value

@@ -93,6 +93,21 @@ def test_dynamic_batch_dimension():
             np.testing.assert_allclose(got, want, rtol=1e-6)
 
 
+@pytest.mark.parametrize("reduce", [R.reduce_sum, R.reduce_max])
+def test_scalar_reduction_feeding_a_dynamic_kernel_stays_a_scalar(reduce):
+    # A 0-d reduction's NumPy result is a NumPy scalar; the dynamic kernel once made it (1,)
+    # and its result (1,) where () was traced.
+    def fn(x, y):
+        return [reduce(x) * R.reduce_sum(y)]
+    g = trace(fn, [aval(()), aval((None,))])
+    ex = compile_graph(g)
+    x, y = np.float32(3.0).reshape(()), np.arange(4, dtype=np.float32)
+    got, = ex(x, y)
+    want, = run_reference(g, [x, y])
+    assert np.shape(got) == () == np.shape(want)
+    np.testing.assert_allclose(got, want)
+
+
 def test_inputs_are_checked():
     ex = compile_graph(trace(lambda x: x + 1.0, [aval((3,))]))
     with pytest.raises(TypeError, match="input 0"):

@@ -18,7 +18,7 @@ def _counted(base, calls):
 
 # (name, pipeline from a counting map, elements read before the save, the most map calls
 # the restore and the first element after it may make: that element's inputs, those a
-# (a shuffle restores by producing and dropping: TF-exact shuffles do not seek yet), those a prefetch reads ahead -- always fewer than skipping)
+# prefetch reads ahead, a shuffle's buffer (read again from its oldest element) -- always fewer than skipping)
 PIPELINES = [
     ("range_map", lambda c: _counted(tf.data.Dataset.range(100), c), 7, 1),
     ("slices_map_batch", lambda c: _counted(tf.data.Dataset.from_tensor_slices(np.arange(50)), c).batch(4), 3, 4),
@@ -34,6 +34,13 @@ PIPELINES = [
     ("from_tensors_repeat", lambda c: _counted(tf.data.Dataset.from_tensors([1, 2]), c).repeat(5), 3, 1),
     ("interleave", lambda c: tf.data.Dataset.range(5).interleave(
         lambda x: _counted(tf.data.Dataset.range(x * 10, x * 10 + 2 + x), c), cycle_length=2, block_length=3), 7, 1),
+    # skipping would map 36 (the 24 given and the 10 buffered, then the next batch's 2)
+    ("shuffle_batch", lambda c: _counted(tf.data.Dataset.range(100), c).shuffle(
+        10, seed=3, reshuffle_each_iteration=False).batch(2), 12, 29),
+    ("shuffle_repeat", lambda c: _counted(tf.data.Dataset.range(60), c).shuffle(
+        8, seed=5, reshuffle_each_iteration=False).repeat(2), 45, 25),
+    ("shuffle_endless", lambda c: _counted(tf.data.Dataset.range(7), c).repeat().shuffle(
+        4, seed=2, reshuffle_each_iteration=False), 40, 30),
     ("flat_map", lambda c: tf.data.Dataset.range(1, 5).flat_map(
         lambda x: _counted(tf.data.Dataset.range(x), c)), 4, 1),
 ]
@@ -94,3 +101,27 @@ def test_restore_is_exact_across_positions(tmp_path, make):
         fresh = iter(ds)
         tf.train.Checkpoint(it=fresh).restore(path)
         assert _values(fresh) == want, k
+
+
+@pytest.mark.parametrize("k", [0, 5, 29, 30, 31, 47, 59, 60])
+@pytest.mark.parametrize("reshuffle", [True, False])
+def test_shuffle_built_anew_restores_the_same_continuation(tmp_path, k, reshuffle):
+    # The new-process case: the pipeline is built again and a new iterator restored.  A
+    # reshuffling shuffle's later passes (under repeat) have their own seed pairs: those
+    # restore by producing again, the first pass and fixed orders by the simulated buffer.
+    def make(calls):
+        return _counted(tf.data.Dataset.range(30), calls).shuffle(
+            6, seed=11, reshuffle_each_iteration=reshuffle).repeat(2).batch(1)
+
+    calls = [0]
+    it = iter(make(calls))
+    for _ in range(k):
+        next(it)
+    path = tf.train.Checkpoint(it=it).save(str(tmp_path / "ckpt"))
+    want = _values(it)
+    fresh = iter(make(calls))
+    calls[0] = 0
+    tf.train.Checkpoint(it=fresh).restore(path)
+    assert _values(fresh) == want
+    if k < 30 or not reshuffle:
+        assert calls[0] < 60 - k + 30  # fewer than producing the first k again

@@ -115,6 +115,7 @@ def test_reduce_gather_across_ranks(trained):
     ("raise", "tf.distribute: rank 1 of 2 raised RuntimeError: injected failure at step 3"),
     ("die", "signal 9"),
     ("stall", "tf.distribute: rank 0 of 2 waited 4 s for an all-reduce that another rank never joined"),
+    ("stall_reduce", "tf.distribute: rank 0 of 2 waited 4 s for an all-reduce that another rank never joined"),
 ])
 def test_a_failing_rank_ends_the_job(how, says):
     rc, out, seconds = run("fail.py", how, ranks=2, timeout=60, TAPEFLOW_COLLECTIVE_TIMEOUT_S="4")

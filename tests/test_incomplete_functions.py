@@ -10,16 +10,29 @@ import tapeflow as tf
 
 
 @pytest.mark.parametrize("fn", [tf.math.igamma, tf.math.igammac])
-def test_gradient_with_respect_to_a_raises(fn):
-    a, x = tf.constant([1.0, 2.0]), tf.constant([0.5, 3.0])
+@pytest.mark.parametrize("a,x", [(0.5, 0.2), (3.0, 5.0), (10.0, 9.0), (2.0, 30.0), (50.0, 60.0), (1.0, 1.5),
+                                 (7.0, 20.0), (0.25, 0.01)])
+def test_gradient_with_respect_to_a_matches_finite_differences(fn, a, x):
+    # Both branches (series below x = a + 1, continued fraction above) against central differences.
+    av, xv = tf.constant(a, tf.float64), tf.constant(x, tf.float64)
     with tf.GradientTape() as t:
-        t.watch(a)
-        with pytest.raises(NotImplementedError, match="with respect to a"):
-            fn(a, x)
-    with tf.GradientTape() as t:  # x alone is fine
-        t.watch(x)
-        y = fn(a, x)
-    assert t.gradient(y, x).shape == (2,)
+        t.watch(av)
+        y = fn(av, xv)
+    h = 1e-5
+    fd = (fn(tf.constant(a + h, tf.float64), xv) - fn(tf.constant(a - h, tf.float64), xv)).numpy() / (2 * h)
+    np.testing.assert_allclose(t.gradient(y, av).numpy(), fd, rtol=1e-6, atol=1e-10)
+
+
+def test_second_derivative_with_respect_to_a_raises():
+    a, x = tf.constant([1.0, 2.0]), tf.constant([0.5, 3.0])
+    with tf.GradientTape() as outer:
+        outer.watch(a)
+        with tf.GradientTape() as inner:
+            inner.watch(a)
+            y = tf.math.igamma(a, x)
+        da = inner.gradient(y, a)
+    with pytest.raises(NotImplementedError, match="second derivative"):
+        outer.gradient(da, a)
 
 
 def test_domain_edges_without_warnings():

@@ -225,15 +225,15 @@ def test_second_order_through_kept_loops(name):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-9, atol=1e-11)
 
 
-def test_unbounded_loop_grows_plain_stacks():
-    """Grown stacks keep h before and after each step apart (no carried stack: a masked LSTM
-    over an unknown length got wrong gradients with one, tests/programs/test_prog_seq2seq.py)."""
+def test_unbounded_loop_grows_a_carried_stack():
+    """Grown stacks keep h once too (carried: h before each step and after the last);
+    tests/test_loop_grown_stacks.py has LSTMs and GRUs over unknown lengths."""
     def unbounded(x, h, wx, wh, n):
         for t in tf.range(n):  # n is traced: the stacks start empty and grow
             h = tf.tanh(tf.matmul(x[t], wx) + tf.matmul(h, wh))
         return tf.reduce_sum(h * h)
     args = PROGRAMS[0][2] + [np.int32(5)]
-    assert _stack_rows(unbounded, args) == [None, None, None]  # h before, h after, the counter
+    assert _stack_rows(unbounded, args) == [None, None]  # h (carried), the counter
     ts = [tf.constant(a) for a in args]
     _, want = _taped(unbounded, ts)
     _, got = _taped(tf.function(unbounded), ts)

@@ -343,7 +343,9 @@ def test_format_is_versioned_json_and_a_checkpoint_of_the_variables(tmp_path):
     with open(os.path.join(path, "saved_model.json")) as f:
         program = json.load(f)
     assert program["format"] == "tapeflow-saved-model" and program["version"] == 1
-    assert sorted(program) == ["attributes", "format", "functions", "signatures", "variables", "version"]
+    assert sorted(program) == ["attributes", "format", "functions", "input_signatures", "signatures", "variables",
+                               "version"]
+    assert program["input_signatures"] == ["run"]  # the methods saved from a tf.function with an input_signature
     sig = program["signatures"]["serve"]
     assert sig["inputs"] == [{"name": "x", "shape": [None], "dtype": "float32"}]
     graph = program["functions"][sig["function"]]["graph"]

@@ -80,7 +80,7 @@ def _push_impl(xp, stack, index, value, capacity):
     fits: a stack is only ever pushed by the keeping loop that created it, at
     increasing indices, so no other value sees the rows it writes.  When full it
     grows (doubling, at most to `capacity`) into a new array; an empty stack
-    (the initial one, possibly a shared constant) is never written."""
+    is never written."""
     i = int(index)
     rows = stack.shape[0]
     if capacity is not None and not 0 <= i < capacity:
@@ -119,8 +119,8 @@ def _push_vjp(g, out, stack, index, value, capacity):
 
 STACK_PUSH = defprim("while_stack_push", _push_impl, _push_rule, _push_vjp)
 
-# A fresh zero stack of a static number of rows.  Stateful so that it is never
-# folded into a constant nor merged with another: pushes write into it in place.
+# A fresh zero stack.  Stateful so that it is never folded into a constant nor
+# merged with another: pushes write into it in place.
 STACK_ALLOC = defprim("while_stack_alloc", lambda xp, shape, dtype: xp.zeros(shape, dtype.np),
                       lambda shape, dtype: Aval(tuple(shape), dtype), stateful=True)
 
@@ -130,11 +130,16 @@ STATIC_STACKS_MAX_BYTES = 64 << 20
 
 
 def _empty_stack(aval):
-    """A stack with no rows for values of `aval` (unknown dims as 0: the first
-    push allocates from the value's real shape)."""
+    """A fresh stack with no rows for values of `aval` (unknown dims as 0: the first
+    push allocates from the value's real shape).
+    Trap: fresh per stack (a stateful alloc), never one shared constant.  The first push
+    of a carried stack (row 0, before the loop) grows it into the buffer that later pushes
+    write in place; two such pushes of equal initial values (the zero h and c of an LSTM)
+    onto one constant were merged by CSE into one buffer: wrong gradients."""
     dims = tuple(0 if d is None else d for d in aval.shape)
     from .staging import relax_shape
-    return relax_shape(array_ops.zeros((0,) + dims, aval.dtype), (None,) + tuple(aval.shape))
+    empty = bind(STACK_ALLOC, (), {"shape": (0,) + dims, "dtype": aval.dtype})
+    return relax_shape(empty, (None,) + tuple(aval.shape))
 
 
 # ------------------------------------------------------------------ the body's gradient
@@ -151,7 +156,7 @@ class LoopVJP:
     tape watches them (an unwatched weight needs no accumulator).
     """
 
-    def __init__(self, body_graph, n_vars, extras_wrt, carry=True):
+    def __init__(self, body_graph, n_vars, extras_wrt):
         avals = [body_graph.aval(r) for r in body_graph.inputs]
         self.n_vars = n_vars
         self.wrt = [i for i, a in enumerate(avals) if a.dtype.is_floating and (i < n_vars or extras_wrt[i - n_vars])]
@@ -171,8 +176,8 @@ class LoopVJP:
         # unchanged or swapped, as a masked RNN's where(mask, new, old) can give) and is
         # no other var's output: a residual must name one stack row unambiguously.
         var_outs = list(fwd.outputs[:n_vars])
-        carried = [j for j in range(n_vars) if carry
-                   and fwd.inputs[j] in residuals and fwd.outputs[j] in residuals
+        carried = [j for j in range(n_vars)
+                   if fwd.inputs[j] in residuals and fwd.outputs[j] in residuals
                    and fwd.outputs[j] not in fwd.inputs and var_outs.count(fwd.outputs[j]) == 1]
         # For each residual: ("extra", j) read from the loop's extras, or
         # ("stack", k, shift) row (iteration + shift) of the k-th stack.  What the
@@ -196,20 +201,14 @@ class LoopVJP:
                 self.pushes.append(("residual", p))
 
     @staticmethod
-    def of(body_graph, n_vars, extras_wrt, carry=True):
-        """carry: keep a loop var once on a carried stack.  Only loops with static stacks
-        carry: the keeping loop decides and hands its choice to the reverse loop (the
-        tape's record holds it).  Trap: the stacks' shapes cannot tell -- eager stacks have
-        known shapes, grown or not (a loop's second derivative replays it eagerly).  A
-        masked LSTM over a sequence of unknown length got wrong gradients with carried
-        grown stacks, which is not understood yet."""
+    def of(body_graph, n_vars, extras_wrt):
         cache = body_graph.__dict__.get("_loop_vjps")
         if cache is None:
             cache = {}
             object.__setattr__(body_graph, "_loop_vjps", cache)  # graphs are frozen; this is a cache
-        key = (n_vars, tuple(extras_wrt), carry)
+        key = (n_vars, tuple(extras_wrt))
         if key not in cache:
-            cache[key] = LoopVJP(body_graph, n_vars, extras_wrt, carry)
+            cache[key] = LoopVJP(body_graph, n_vars, extras_wrt)
         return cache[key]
 
     def residuals(self, stacks, extras, k):
@@ -317,13 +316,11 @@ def _new_stacks(lv, bound, static):
 
 def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_iterations):
     """Run the loop on its body's forward part, pushing the residuals of each
-    iteration.  Returns (final loop vars, iteration count, stacks, carry): `carry`
-    whether the stacks are static, with carried vars (what the reverse loop's LoopVJP
-    must be built with: eager stacks have known shapes either way)."""
+    iteration.  Returns (final loop vars, iteration count, stacks)."""
     from .control_flow_ops import while_loop
     bound, exact = _trip_bound(inputs, cond_graph, body_graph, n_vars, maximum_iterations)
-    static = _static_stacks(LoopVJP.of(body_graph, n_vars, extras_wrt, carry=False), bound, exact)
-    lv = LoopVJP.of(body_graph, n_vars, extras_wrt, carry=static)
+    lv = LoopVJP.of(body_graph, n_vars, extras_wrt)
+    static = _static_stacks(lv, bound, exact)
     stacks0 = _new_stacks(lv, bound, static)
     if static:
         maximum_iterations = bound  # a proven bound: the stacks hold every push
@@ -347,7 +344,7 @@ def _keeping_loop(inputs, extras_wrt, cond_graph, body_graph, n_vars, maximum_it
 
     count, finals, stacks = while_loop(keep_cond, keep_body, (count0, init, stacks0),
                                        maximum_iterations=maximum_iterations)
-    return list(finals), count, list(stacks), static
+    return list(finals), count, list(stacks)
 
 
 def _reverse_loop(inputs, out_grads, count, stacks, lv):
@@ -379,14 +376,14 @@ def _reverse_loop(inputs, out_grads, count, stacks, lv):
     return grads
 
 
-def _loop_grads(out_grads, inputs, extras_wrt, attrs, count=None, stacks=None, carry=None):
+def _loop_grads(out_grads, inputs, extras_wrt, attrs, count=None, stacks=None):
     """The VJP of a loop.  Without stacks, or while a tape records this gradient
     (higher order), the keeping loop runs here, recorded by the active tapes."""
     if not any(v.dtype.is_floating for v in inputs):
         return [None] * len(inputs)
     if stacks is None or state.tapes:
-        _, count, stacks, carry = _keeping_loop(inputs, extras_wrt, **attrs)
-    lv = LoopVJP.of(attrs["body_graph"], attrs["n_vars"], extras_wrt, carry)
+        _, count, stacks = _keeping_loop(inputs, extras_wrt, **attrs)
+    lv = LoopVJP.of(attrs["body_graph"], attrs["n_vars"], extras_wrt)
     return _reverse_loop(inputs, out_grads, count, stacks, lv)
 
 
@@ -396,10 +393,10 @@ def _while_vjp(gs, outs, *inputs, **attrs):
     return tuple(_loop_grads(gs, list(inputs), extras_wrt, attrs))
 
 
-def _kept_vjp(gs, outs, *inputs, n_inputs, extras_wrt, carry, **attrs):
+def _kept_vjp(gs, outs, *inputs, n_inputs, extras_wrt, **attrs):
     loop_inputs = list(inputs[:n_inputs])
     count, stacks = inputs[n_inputs], list(inputs[n_inputs + 1:])
-    grads = _loop_grads(gs, loop_inputs, extras_wrt, attrs, count, stacks, carry)
+    grads = _loop_grads(gs, loop_inputs, extras_wrt, attrs, count, stacks)
     return tuple(grads) + (None,) * (1 + len(stacks))
 
 
@@ -418,14 +415,14 @@ def bind_while(inputs, attrs):
     extras_wrt = tuple(watched[attrs["n_vars"]:])
     try:
         with tape_mod.pause():
-            finals, count, stacks, carry = _keeping_loop(inputs, extras_wrt, **attrs)
+            finals, count, stacks = _keeping_loop(inputs, extras_wrt, **attrs)
     except ValueError as exc:
         raise ValueError(with_location(f"while_loop gradient: {exc}")) from None
     with tape_mod.pause():
         # Outputs distinct from the keeping loop's, so that only this entry produces them.
         finals = [array_ops.identity(f) for f in finals]
     tape_mod.record(WHILE_KEPT, inputs + [count] + stacks,
-                    dict(attrs, n_inputs=len(inputs), extras_wrt=extras_wrt, carry=carry), tuple(finals))
+                    dict(attrs, n_inputs=len(inputs), extras_wrt=extras_wrt), tuple(finals))
     return tuple(finals)
 
 

@@ -231,6 +231,7 @@ class Function:
                 specs = [TensorSpec([None] * next(ranks), spec.dtype, spec.name) if spec.shape.rank is None else spec
                          for spec in nest.flatten(self.input_signature)]
                 args = nest.pack_sequence_as(list(args), specs)
+            counted = self._tracing_count
             try:
                 first = not self._traced_once
                 made = self._variables_made
@@ -245,6 +246,10 @@ class Function:
                     raise
                 self._warn_once("fallback", f"tf.function {self.__name__} runs eagerly: {exc}")
                 entry = _EAGER
+            if _rank_key(key) and any(_rank_key(k) for k in self._cache):
+                # TF traces an unknown-rank signature once; tapeflow once per rank (fixed-rank
+                # IR), and counts those as that one trace (experimental_get_tracing_count).
+                self._tracing_count = counted
             self._cache[key] = entry
             self._last_call = None  # the cache changed: no shortcut past it
             self._note_retrace(key, args)
@@ -352,6 +357,11 @@ class Function:
         if not args and not kwargs and self.input_signature is not None:
             args = tuple(self.input_signature)
         if self.input_signature is not None and all(isinstance(a, TensorSpec) for a in nest.flatten(list(args))):
+            if any(spec.shape.rank is None for spec in nest.flatten(list(args))):
+                raise NotImplementedError(with_location(
+                    f"{self.__name__}.get_concrete_function: the input_signature has an input of unknown rank "
+                    f"(TensorSpec(shape=None)); tapeflow's graphs have fixed ranks, so one concrete function "
+                    f"serves one rank: pass a spec with the rank (TensorSpec([None, None], ...)) or a tensor"))
             key = "signature"
         else:
             if self.input_signature is not None:
@@ -424,3 +434,8 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
         return Function(f, input_signature, autograph, reduce_retracing, jit_compile, fallback, name)
 
     return wrap if func is None else wrap(func)
+
+
+def _rank_key(key):
+    """Whether `key` is one rank's trace of an input_signature with unknown-rank inputs."""
+    return isinstance(key, tuple) and len(key) == 2 and key[0] == "signature"

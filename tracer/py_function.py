@@ -21,6 +21,7 @@ Gradient of a staged py_function: another py_function that runs `func` again
 under a GradientTape (so side effects in `func` happen again in the backward
 pass); outputs `func` computes without tapeflow ops have no gradient (None).
 """
+import contextlib
 import functools
 
 import numpy as np
@@ -168,6 +169,9 @@ def _call(func, inp, Tout, as_numpy, what):
                 outs.append(_as_output_tensor(what, v, d, k))
             except (TypeError, ValueError) as exc:
                 raise type(exc)(with_location(str(exc))) from None
+        # (under a tape the outputs stay the tensors func made, which the tape records)
+        if _data_function[0] and not state.tapes and what != DATA_PULL:
+            outs = _mark_static(outs)
         return outs[0] if single else outs
     rank = inputs[0].shape.rank if inputs else 0
     shapes = tuple(s if s is not None else (None,) * (rank or 0) for s in shapes)
@@ -175,6 +179,34 @@ def _call(func, inp, Tout, as_numpy, what):
         "func": func, "touts": tuple(touts), "shapes": shapes, "as_numpy": as_numpy,
         "single": single, "what": what})
     return outs[0] if single else list(outs)
+
+
+_data_function = [0]
+
+
+@contextlib.contextmanager
+def data_function():
+    """While a tf.data function (Dataset.map's) runs on an element: TF traces it, so its
+    py_function outputs have no static shape; tapeflow
+    runs it eagerly and marks its outputs with an unknown shape, which element_spec reports."""
+    _data_function[0] += 1
+    try:
+        yield
+    finally:
+        _data_function[0] -= 1
+
+
+def _mark_static(outs):
+    """TF 2.21 gives a py_function's outputs in a tf.data function an unknown shape, even for
+    a TensorSpec in Tout (measured)."""
+    from tapeflow.runtime.shape import TensorShape
+    marked = []
+    for t in outs:
+        if isinstance(t, Tensor):
+            t = Tensor(t._value)  # a new tensor: func may return its input, which keeps its own shape
+            t._static_shape = TensorShape(None)
+        marked.append(t)
+    return marked
 
 
 def _as_output_tensor(what, v, dtype, k):

@@ -1,4 +1,5 @@
-"""tf.nn.ctc_loss for dense labels: -log p(labels | logits) by the CTC forward recursion
+"""tf.nn.ctc_loss for dense labels (SparseTensor labels are made dense first, each row's
+length the count of its values; label_length is then not read): -log p(labels | logits) by the CTC forward recursion
 in log space, written in tapeflow ops (one step per frame), so its gradient is the
 recursion's own and it traces.
 
@@ -9,7 +10,7 @@ or past logit_length[b] leave alpha unchanged; the loss reads alpha at 2 L_b and
 A large negative number stands for log 0 (no inf - inf in values or gradients).
 """
 from .. import dtypes
-from ..errors import with_location
+from ..errors import InvalidArgumentError, with_location
 from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
@@ -26,12 +27,28 @@ def _shift(alpha, k, fill):
     return J.concat([fill[:, :k], alpha[:, :-k]], axis=1)
 
 
+def _dense_labels(sparse):
+    """(dense labels, label lengths) of SparseTensor labels: example b's labels are the values
+    of row b in order (TF's sparse path), its length their count."""
+    values = convert_to_tensor(sparse.values)
+    if values.dtype is not dtypes.int32:  # TF's CTCLoss kernel takes int32 sparse labels only
+        raise InvalidArgumentError(with_location(f"ctc_loss: sparse labels must be int32, got {values.dtype.name}"))
+    indices = M.cast(convert_to_tensor(sparse.indices), dtypes.int32)
+    shape = M.cast(convert_to_tensor(sparse.dense_shape), dtypes.int32)
+    dense = G.scatter_nd(indices, values, shape)
+    rows = A.expand_dims(A.range_(0, shape[0]), 1)
+    length = RD.reduce_sum(M.cast(M.equal(rows, A.expand_dims(indices[:, 0], 0)), dtypes.int32), axis=1)
+    return dense, length
+
+
 def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True, unique=None,
              blank_index=None, name=None):
     """Per-example CTC loss of dense `labels` [batch, max_label_length] under `logits`
     [frames, batch, classes] (or [batch, frames, classes] with logits_time_major=False)."""
     if unique is not None:
         raise NotImplementedError(with_location("ctc_loss: `unique` (the sparse-label fast path) is not supported"))
+    if all(hasattr(labels, k) for k in ("indices", "values", "dense_shape")):  # a SparseTensor
+        labels, label_length = _dense_labels(labels)
     labels = convert_to_tensor(labels)
     if not hasattr(labels, "shape") or labels.shape.rank != 2:
         raise NotImplementedError(with_location(

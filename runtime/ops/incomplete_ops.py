@@ -10,8 +10,8 @@ functions, and polygamma of any order on zeta.  Evaluated in float64 with NumPy:
 The loops run until every element has converged (to ~1e-15 relative).
 
 Gradients are TensorFlow's: zeta w.r.t. q (-x zeta(x + 1, q)), igamma / igammac and
-betainc w.r.t. x (their densities); TF also differentiates igamma w.r.t. `a`, which is
-not implemented here: asking for it raises (never a silent zero).
+betainc w.r.t. x (their densities), igamma / igammac w.r.t. `a` (the derivative of the
+series or of the continued fraction, by the complex step; its own derivative raises).
 """
 import math
 
@@ -20,7 +20,6 @@ import numpy as np
 from .. import shape_rules as R
 from ..errors import with_location
 from ..registry import Aval, bind, defprim
-from ..registry import state
 from ..tensor import Tensor
 from . import array_ops as A
 from . import math_ops as M
@@ -115,8 +114,22 @@ def _log_prefactor(a, x):
     return a * np.log(x) - x - _lgamma(a)
 
 
+def _small(step, total):
+    """|step| <= eps |total|, for a complex step (the complex-step derivative) in both parts: the
+    imaginary part carries the derivative, and must converge too."""
+    if not np.iscomplexobj(step):
+        return np.abs(step) <= np.abs(total) * _EPS
+    return (np.abs(step.real) <= np.abs(total.real) * _EPS) & (
+        np.abs(step.imag) <= np.abs(np.asarray(total).imag) * _EPS + _STEP * _EPS)
+
+
 def _gamma_series(a, x):
     """P(a, x) by its series (used where x < a + 1)."""
+    return _series_sum(a, x) * np.exp(_log_prefactor(a, x))
+
+
+def _series_sum(a, x):
+    """S(a, x) = sum_n x^n / (a (a + 1) ... (a + n)), P = x^a e^-x S / Gamma(a); `a` may be complex."""
     term = 1.0 / a
     total = term.copy()
     n = a.copy()
@@ -124,9 +137,9 @@ def _gamma_series(a, x):
         n = n + 1
         term = term * x / n
         total = total + term
-        if np.all((np.abs(term) <= np.abs(total) * _EPS) | ~np.isfinite(total)):
+        if np.all(_small(term, total) | ~np.isfinite(total)):
             break
-    return total * np.exp(_log_prefactor(a, x))
+    return total
 
 
 def _lentz(a_n, b_n, b0):
@@ -143,15 +156,54 @@ def _lentz(a_n, b_n, b0):
         d = 1 / d
         delta = c * d
         f = f * delta
-        if np.all((np.abs(delta - 1) <= _EPS) | ~np.isfinite(f)):
+        if np.all(_small(delta - 1, f / f.real if np.iscomplexobj(f) else 1.0) | ~np.isfinite(f)):
             break
     return f
 
 
+def _fraction(a, x):
+    """F(a, x), Q = x^a e^-x / (Gamma(a) F); `a` may be complex."""
+    return _lentz(lambda i: -i * (i - a), lambda i: x + 2 * i + 1 - a, x + 1 - a)
+
+
 def _gamma_fraction(a, x):
     """Q(a, x) by its continued fraction (used where x >= a + 1)."""
-    frac = _lentz(lambda i: -i * (i - a), lambda i: x + 2 * i + 1 - a, x + 1 - a)
-    return np.exp(_log_prefactor(a, x)) / frac
+    return np.exp(_log_prefactor(a, x)) / _fraction(a, x)
+
+
+_STEP = 1e-30  # the complex step: d f(a) / da = Im f(a + i h) / h, exact to rounding (no cancellation)
+
+
+def _igamma_da64(a, x):
+    """dP(a, x) / da (dQ / da is its negative): d ln P / da = ln x - psi(a) + S' / S below
+    x = a + 1, d ln Q / da = ln x - psi(a) - F' / F above, S' and F' by the complex step."""
+    with np.errstate(all="ignore"):
+        use_series = x < a + 1
+        good_a, good_x = np.where(a > 0, a, 1.0), np.where(x > 0, x, 1.0)
+        a_s, x_s = np.where(use_series, good_a, 1.0), np.where(use_series, good_x, 0.5)
+        total = _series_sum(a_s + 1j * _STEP, x_s)
+        p = total.real * np.exp(_log_prefactor(a_s, x_s))
+        d_series = p * (np.log(x_s) - SP._digamma(np, a_s) + total.imag / (_STEP * total.real))  # noqa: SLF001
+        a_f, x_f = np.where(use_series, 1.0, good_a), np.where(use_series | ~np.isfinite(x), 3.0, good_x)
+        frac = _fraction(a_f + 1j * _STEP, x_f)
+        q = np.exp(_log_prefactor(a_f, x_f)) / frac.real
+        d_fraction = -q * (np.log(x_f) - SP._digamma(np, a_f) - frac.imag / (_STEP * frac.real))  # noqa: SLF001
+        out = np.where(use_series, d_series, d_fraction)
+        out = np.where((x == 0) | (np.isinf(x) & (x > 0)), 0.0, out)
+        return np.where((a <= 0) | (x < 0) | np.isnan(a) | np.isnan(x), np.nan, out)
+
+
+def _igamma_impl(xp, a, x, upper, wrt_a=False):
+    a64, x64 = _float64(a, x)
+    out = (-1 if upper else 1) * _igamma_da64(a64, x64) if wrt_a else _igamma64(a64, x64, upper)
+    return out.astype(a.dtype)
+
+
+def _igamma_vjp(g, out, a, x, upper, wrt_a=False):
+    if wrt_a:
+        raise NotImplementedError(with_location("igamma: the second derivative with respect to a is not implemented"))
+    sign = -1 if upper else 1
+    return (g * bind(IGAMMAC if upper else IGAMMA, (a, x), {"wrt_a": True}), sign * g * _density(a, x))
 
 
 def _igamma64(a, x, upper):
@@ -172,30 +224,22 @@ def _density(a, x):
     return M.exp((a - 1) * M.log(x) - x - SP.lgamma(a))
 
 
-IGAMMA = defprim("igamma", lambda xp, a, x: _igamma64(*_float64(a, x), False).astype(a.dtype), _binary_rule,
-                 lambda g, out, a, x: (None, g * _density(a, x)))
-IGAMMAC = defprim("igammac", lambda xp, a, x: _igamma64(*_float64(a, x), True).astype(a.dtype), _binary_rule,
-                  lambda g, out, a, x: (None, -g * _density(a, x)))
-
-
-def _no_gradient_for(t, op, what):
-    if any(tape.is_watched(t) for tape in state.tapes):
-        raise NotImplementedError(with_location(
-            f"{op}: the gradient with respect to {what} is not implemented (TensorFlow has one); "
-            f"differentiate with respect to x only, or stop_gradient({what})"))
+# wrt_a=True: the node of d/da (P's or Q's), the a-gradient of the plain node.
+IGAMMA = defprim("igamma", lambda xp, a, x, wrt_a=False: _igamma_impl(xp, a, x, False, wrt_a), _binary_rule,
+                 lambda g, out, a, x, wrt_a=False: _igamma_vjp(g, out, a, x, False, wrt_a))
+IGAMMAC = defprim("igammac", lambda xp, a, x, wrt_a=False: _igamma_impl(xp, a, x, True, wrt_a), _binary_rule,
+                  lambda g, out, a, x, wrt_a=False: _igamma_vjp(g, out, a, x, True, wrt_a))
 
 
 def igamma(a, x, name=None):
     """The regularized lower incomplete gamma function P(a, x)."""
     a, x = M.binary_args(a, x, "igamma")
-    _no_gradient_for(a, "igamma", "a")
     return bind(IGAMMA, (a, x), {})
 
 
 def igammac(a, x, name=None):
     """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)."""
     a, x = M.binary_args(a, x, "igammac")
-    _no_gradient_for(a, "igammac", "a")
     return bind(IGAMMAC, (a, x), {})
 
 

@@ -7,6 +7,7 @@ from tapeflow.data import structure as S
 from tapeflow.data.elements import UNKNOWN, positive
 from tapeflow.data.ragged_values import RaggedValue
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.shape import TensorShape
 
 
 def _stack_one(parts):
@@ -103,7 +104,16 @@ def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deter
     shapes = None if self._shapes is None else [((lead,) + tuple(s), d) for s, d in self._shapes]
     out = self._derive(produce, card, shapes, seek=_grouped_seek(self, batch_size, drop_remainder, combine))
     out._lead_varies = shapes is None and not drop_remainder
+    out._static = _static_of(self, lambda st: TensorShape([lead]).concatenate(st))
     return out
+
+
+def _static_of(parent, change):
+    """The static shapes (Dataset._static) of a data set made from `parent`: change(shape) of each."""
+    def static():
+        shapes = parent._static()
+        return None if shapes is None else [None if st is None else change(st) for st in shapes]
+    return static
 
 
 def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False,
@@ -126,12 +136,43 @@ def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop
     def combine(buf):
         return pad_stack(buf, targets, pad_value)
 
-    produce = _grouped(source, batch_size, drop_remainder, combine)
+    parent = self
+
+    def checked():  # TF refuses at construction; tapeflow learns the static shapes from the first element
+        for i, flat in enumerate(source()):
+            unknown = [k for k, st in enumerate((parent._static() or []) if i == 0 else [])
+                       if st is not None and st.rank is None and (targets is None or targets[k] is None)]
+            if unknown:
+                raise ValueError(with_location(
+                    f"You must provide `padded_shapes` argument because component {unknown[0]} has unknown rank."))
+            yield flat
+
+    produce = _grouped(checked, batch_size, drop_remainder, combine)
     shapes = _padded_shapes(self._shapes, targets, batch_size if drop_remainder else None)
     out = self._derive(produce, _batched_cardinality(self._card, batch_size, drop_remainder), shapes=shapes,
                        seek=_grouped_seek(self, batch_size, drop_remainder, combine))
     out._lead_varies = shapes is None and not drop_remainder
+    lead = TensorShape([batch_size if drop_remainder else None])
+
+    def static():
+        shapes = self._static()
+        if shapes is None:
+            return None
+        out = []
+        for k, st in enumerate(shapes):
+            target = targets[k] if targets is not None else None
+            out.append(lead.concatenate(_target_shape(target)) if target is not None else
+                       None if st is None else lead.concatenate(st))
+        return out
+
+    out._static = static
     return out
+
+
+def _target_shape(target):
+    listed = target.as_list() if hasattr(target, "as_list") else (
+        np.asarray(target).tolist() if hasattr(target, "numpy") else list(target))
+    return TensorShape([None if v is None or int(v) == -1 else int(v) for v in listed])
 
 
 def _padded_shapes(shapes, targets, lead):
@@ -142,12 +183,7 @@ def _padded_shapes(shapes, targets, lead):
     out = []
     for k, (shape, dtype) in enumerate(shapes):
         target = targets[k] if targets is not None else None
-        if target is None:
-            dims = tuple(shape)
-        else:
-            listed = target.as_list() if hasattr(target, "as_list") else (
-                np.asarray(target).tolist() if hasattr(target, "numpy") else list(target))
-            dims = tuple(None if v is None or int(v) == -1 else int(v) for v in listed)
+        dims = tuple(shape) if target is None else tuple(_target_shape(target).dims)
         out.append(((lead,) + dims, dtype))
     return out
 
@@ -185,7 +221,9 @@ def unbatch(self, name=None):
                 yield [a[i, ...] for a in flat]  # 0-d arrays: an item of a string array is bytes
 
     shapes = None if self._shapes is None else [(tuple(s)[1:], d) for s, d in self._shapes]
-    return self._derive(produce, UNKNOWN, shapes)
+    out = self._derive(produce, UNKNOWN, shapes)
+    out._static = _static_of(self, lambda st: st[1:] if st.rank is not None else st)
+    return out
 
 
 def rebatch(self, batch_size, drop_remainder=False, name=None):

@@ -63,6 +63,10 @@ class Dataset:
         # seek(k, epochs): a fresh pass's flat elements from element k on, reached without
         # producing the first k (a restored iterator's position); None where unknown how.
         self._seek = seek
+        # () -> [TensorShape or None per component] or None: the static shapes where TF's would
+        # be less than the first element's (a py_function's output in map: unknown); element_spec
+        # reports them.  Set by map, carried by the transformations that keep or batch shapes.
+        self._static = lambda: None
         self._epoch = None  # shuffle(): the [count] of its passes started (the seed of the next)
         self._reshuffles = False  # shuffle(reshuffle_each_iteration=True): each pass another order
 
@@ -179,6 +183,9 @@ class Dataset:
             if self._lead_varies:
                 shapes = [((None,) + tuple(shape)[1:], dtype) for shape, dtype in shapes]
         leaves = first if first is not None else [None] * len(shapes)
+        static = self._static() if first is not None else None
+        if static is not None:
+            shapes = [(shape if st is None else st, dtype) for (shape, dtype), st in zip(shapes, static)]
         specs = [tapeflow.RaggedTensorSpec((None,) + tuple(a.shape[1:]), tapeflow.as_dtype(a.dtype), a.ragged_rank)
                  if isinstance(a, RaggedValue) else
                  tapeflow.SparseTensorSpec(shape, tapeflow.as_dtype(dtype)) if isinstance(a, SparseValue) else
@@ -192,6 +199,8 @@ class Dataset:
                       parents=(self,), seek=seek)
         out._nested, out._options = self._nested, self._options
         out._lead_varies = self._lead_varies and shapes == "same"
+        if shapes == "same":
+            out._static = self._static
         if shapes == "same":  # rows of a RaggedTensor stay ragged rows (dense arrays with a ragged spec)
             out._row_specs = getattr(self, "_row_specs", None)
         return out

@@ -12,6 +12,9 @@ from tapeflow.runtime.errors import OWN_DIRS, with_location
 AUTOTUNE = -1
 INFINITE = -1  # cardinality of an endless dataset
 UNKNOWN = -2  # cardinality that cannot be known without iterating
+# The key of Dataset._start_at's `epochs` that counts the passes of the input a repeat made
+# before the one sought (a reshuffling shuffle's seed pair is the pass's own).
+PASSES_BEFORE = "passes before"
 
 
 def remember(store, tmpl, flat):

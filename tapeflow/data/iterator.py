@@ -18,7 +18,9 @@ produces until the next save, so restoring into the same iterator replays exactl
 followed the save.  Restoring into another iterator (a new process) starts a pass at the
 saved position: directly where the pipeline knows how (Dataset._start_at: sources, map,
 batch, repeat, take, skip, prefetch, zip, enumerate, concatenate, interleave over children
-of known length), else by producing and dropping that many elements (filter, shuffle, ...).
+of known length; a shuffle over an input of known length by simulating its picks on indices
+and reading the input again from its oldest buffered element only, except a reshuffling
+one's later passes under repeat), else by producing and dropping that many elements (filter, ...).
 A seeded shuffle in a data set built anew replays the same order (its first iterator gets
 the seeds the saved data set's first iterator got); an unseeded shuffle, or a later
 iterator of a reshuffling data set, gives another order there (TensorFlow saves its
@@ -135,7 +137,8 @@ class DatasetIterator(Trackable):
     def next_in_graph(self):
         """The next element, taken when the graph runs (a stateful node)."""
         self._stage_restart()
-        specs = S.flatten(self.element_spec)
+        spec = graph_spec(self._dataset)
+        specs = S.flatten(spec)
 
         def pull():
             try:
@@ -144,7 +147,7 @@ class DatasetIterator(Trackable):
                 raise OutOfRangeError("End of sequence: the iterator's data set has no more elements") from None
             return list(S.flatten(element))
 
-        return S.pack(S.template(self.element_spec), data_pull(pull, list(specs)))
+        return S.pack(S.template(spec), data_pull(pull, list(specs)))
 
     def has_next_in_graph(self):
         """A bool node: whether the data has another element, fetched when the graph runs
@@ -238,6 +241,20 @@ class DatasetIterator(Trackable):
 _END = object()
 
 
+def graph_spec(dataset):
+    """element_spec with each unknown rank (a py_function's output in map) replaced by the first
+    element's rank, dims unknown: what a traced iterator's node gives (the IR's ranks are fixed)."""
+    from tapeflow.data.elements import peek
+    spec = dataset.element_spec
+    flat = S.flatten(spec)
+    if all(not isinstance(s, TensorSpec) or s.shape.rank is not None for s in flat):
+        return spec
+    first = eagerly(lambda: peek(dataset._produce))
+    return S.pack(dataset._tmpl, [TensorSpec((None,) * a.ndim, s.dtype)
+                                  if isinstance(s, TensorSpec) and s.shape.rank is None else s
+                                  for s, a in zip(flat, first)])
+
+
 def single_element(dataset):
     """Dataset.get_single_element: the one element (InvalidArgumentError for none or more),
     taken when the graph runs while a function is traced."""
@@ -254,6 +271,7 @@ def single_element(dataset):
 
     if state.graph is None:
         return pull()
-    specs = S.flatten(dataset.element_spec)
-    return S.pack(S.template(dataset.element_spec),
+    spec = graph_spec(dataset)
+    specs = S.flatten(spec)
+    return S.pack(S.template(spec),
                   py_function(lambda: list(S.flatten(pull())), [], list(specs)))

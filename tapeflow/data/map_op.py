@@ -8,6 +8,7 @@ from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
 from tapeflow.data.elements import AUTOTUNE, element_error, peek, remember
 from tapeflow.data.seeds import FunctionStreams, is_peeking
+from tapeflow.tracer.py_function import data_function
 
 
 def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
@@ -15,18 +16,20 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
     failure names the element's index and the line of map_func that raised."""
     parent = self
     source = self._produce
-    out_tmpl = []
+    out_tmpl, out_static = [], []
 
     def apply(index, flat, streams):
         element = parent._element(flat)
         try:
-            with streams.call():
+            with streams.call(), data_function():
                 result = map_func(*element) if isinstance(element, tuple) and \
                     not hasattr(element, "_fields") else map_func(element)
         except Exception as exc:
             raise element_error("Dataset.map", map_func, index, exc) from exc
         if isinstance(result, list):  # TF: a list the function returns is a tuple (nested lists stay values)
             result = tuple(result)
+        if not out_static:  # the static shapes TF's trace gives (a py_function's: unknown)
+            out_static.append([getattr(v, "_static_shape", None) for v in S.flatten(result)])
         rt, rflat = S.flat_arrays(result)
         return rt, rflat
 
@@ -64,5 +67,7 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
             raise ValueError("the element structure of an empty mapped dataset is unknown")
         return out_tmpl[0]
 
-    return Dataset(produce, cardinality=self._card, shapes=None, tmpl_fn=tmpl_fn,
-                   parents=(self,), seek=seek)
+    out = Dataset(produce, cardinality=self._card, shapes=None, tmpl_fn=tmpl_fn,
+                  parents=(self,), seek=seek)
+    out._static = lambda: out_static[0] if out_static and any(s is not None for s in out_static[0]) else None
+    return out

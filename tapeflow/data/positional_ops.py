@@ -7,7 +7,7 @@ import numpy as np
 
 from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
-from tapeflow.data.elements import INFINITE, UNKNOWN
+from tapeflow.data.elements import INFINITE, PASSES_BEFORE, UNKNOWN
 from tapeflow.runtime.errors import with_location
 
 
@@ -42,7 +42,9 @@ def repeat(self, count=None, name=None):
         if 0 <= count <= done:
             return iter(())
         # pass `done` of the input: its shuffles give the order of their pass e + done
-        first = parent._start_at(within, {key: e + done for key, e in (epochs or {}).items()})
+        shifted = {key: e + done for key, e in (epochs or {}).items()}
+        shifted[PASSES_BEFORE] = (epochs or {}).get(PASSES_BEFORE, 0) + done  # a reshuffle's seed depends on it
+        first = parent._start_at(within, shifted)
         return None if first is None else passes(first, done)
 
     card = self._card

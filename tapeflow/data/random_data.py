@@ -3,7 +3,7 @@
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.data.elements import INFINITE, UNKNOWN
+from tapeflow.data.elements import INFINITE, PASSES_BEFORE, UNKNOWN
 from tapeflow.data.seeds import SeedGenerator, WordStream, scalar_value
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
 
@@ -22,29 +22,83 @@ def shuffle(ds, buffer_size, seed=None, reshuffle_each_iteration=None):
     def produce():
         word = WordStream(*seeds.next_pair())
         it = iter(source())
-        buf, it = ([None] * size, it) if size != UNKNOWN else (list(it), None)   # UNKNOWN: all at once
-        cap = len(buf)
-        start, end = 0, (0 if it is not None else cap)   # the buffered elements: slots start..end-1 (mod cap)
-        while True:
-            while it is not None and end - start < cap:
-                flat = next(it, None)
-                if flat is None:
-                    it = None
-                    break
-                buf[end % cap] = flat
-                end += 1
-            if start == end:
-                return
-            pick = (start + word() % (end - start)) % cap
-            out, buf[pick] = buf[pick], buf[start % cap]
-            buf[start % cap] = None
-            start += 1
-            yield out
+        if size == UNKNOWN:  # all at once
+            buf = list(it)
+            return _emit(word, None, buf, 0, len(buf))
+        return _emit(word, it, [None] * size, 0, 0)
 
-    out = ds._derive(produce)
+    def seek(k, epochs):
+        """The pass from output k on without producing the first k: the buffer's state after k
+        picks depends only on the random words and the input's length, so it is simulated on
+        input indices, then filled from the input read from its oldest buffered element on."""
+        n_in = ds._card
+        later_pass = seeds.reshuffles and (epochs or {}).get(PASSES_BEFORE, 0)
+        if size == UNKNOWN or n_in == UNKNOWN or later_pass:
+            # decided before a seed pair is used: the caller replays, drawing the pairs itself
+            return None
+        word = WordStream(*seeds.next_pair())
+        slots, start, end = _simulate(word, size, None if n_in == INFINITE else n_in, k)
+        if start == end and n_in != INFINITE and end >= n_in:
+            return iter(())
+        wanted = {slots[j % size]: j % size for j in range(start, end)}
+        first = min(wanted) if wanted else end
+        rest = ds._start_at(first, epochs)
+        it = iter(source()) if rest is None else iter(rest)
+        if rest is None:
+            for _ in range(first):
+                next(it, None)
+        buf = [None] * size
+        for index in range(first, end):
+            flat = next(it)
+            if index in wanted:
+                buf[wanted[index]] = flat
+        return _emit(word, it, buf, start, end)
+
+    out = ds._derive(produce, seek=seek)
     # each pass another order: a loop over it inside tf.function is staged (a new pass per call)
     out._reshuffles = reshuffle_each_iteration is None or bool(reshuffle_each_iteration)
     return out
+
+
+def _emit(word, it, buf, start, end):
+    """The shuffle from a buffer state: slots start..end-1 (mod len(buf)) are buffered; `it`
+    gives the input from element `end` on (None: ended)."""
+    cap = len(buf)
+    while True:
+        while it is not None and end - start < cap:
+            flat = next(it, None)
+            if flat is None:
+                it = None
+                break
+            buf[end % cap] = flat
+            end += 1
+        if start == end:
+            return
+        pick = (start + word() % (end - start)) % cap
+        out, buf[pick] = buf[pick], buf[start % cap]
+        buf[start % cap] = None
+        start += 1
+        yield out
+
+
+def _simulate(word, cap, n_in, k):
+    """_emit's first k picks on input indices (n_in: the input's length, None: endless):
+    (slots of indices, start, end) after them."""
+    slots, start, end = [None] * cap, 0, 0
+    while start < k:
+        while end - start < cap and (n_in is None or end < n_in):
+            slots[end % cap] = end
+            end += 1
+        if start == end:
+            break
+        pick = (start + word() % (end - start)) % cap
+        slots[pick] = slots[start % cap]
+        slots[start % cap] = None
+        start += 1
+    while end - start < cap and (n_in is None or end < n_in):  # the refill before the next pick
+        slots[end % cap] = end
+        end += 1
+    return slots, start, end
 
 
 def random(seed=None, rerandomize_each_iteration=None):

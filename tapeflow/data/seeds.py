@@ -78,6 +78,11 @@ class SeedGenerator:
             self._stream = WordStream(*self._pair) if self._reshuffle else None
         return []
 
+    @property
+    def reshuffles(self):
+        """Whether each pass draws another pair."""
+        return self._reshuffle
+
     def next_pair(self):
         if self._stream is None:
             return self._pair

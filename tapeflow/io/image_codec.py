@@ -16,6 +16,8 @@ import io
 
 import numpy as np
 
+from tapeflow.io import png16
+
 
 class ImageError(ValueError):
     """Bytes that are not an image of the expected format (TF's InvalidArgumentError)."""
@@ -97,6 +99,11 @@ def decode_png(data, channels=0, dtype="uint8"):
     """(h, w, c) uint8 or uint16 ('native': the file's own depth)."""
     if sniff(data) != "png":
         raise ImageError("decode_png: the data is not a PNG image")
+    if png16.is_sixteen_bit_colour(data):  # Pillow would keep only 8 bits of each sample
+        pixels = png16.decode(data, ImageError, ImageUnsupported)
+        if dtype == "uint8":
+            pixels = (pixels >> 8).astype(np.uint8)
+        return np.ascontiguousarray(_with_channels(pixels, channels, np.iinfo(pixels.dtype).max))
     im = _load(_open(data, "decode_png"), "decode_png")
     if im.mode == "P":
         im = im.convert("RGBA" if "transparency" in im.info else "RGB")
@@ -125,7 +132,7 @@ def encode_png(pixels, compression=-1):
     c = pixels.shape[-1]
     if pixels.dtype == np.uint16:
         if c != 1:
-            raise ImageUnsupported("encode_png: 16-bit images with more than one channel are not supported")
+            return png16.encode(pixels, compression)
         plane = np.ascontiguousarray(pixels[..., 0]).astype("<u2")
         im = Image.frombytes("I;16", (plane.shape[1], plane.shape[0]), plane.tobytes())
     else:

@@ -105,7 +105,8 @@ def _channels(channels, op, allowed):
 def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None):
     dtype = dtypes.as_dtype(dtype)
     if dtype not in (dtypes.uint8, dtypes.uint16):
-        raise TypeError(with_location(f"decode_png: dtype must be uint8 or uint16, got {dtype.name}"))
+        raise InvalidArgumentError(with_location(  # TF's type (eager)
+            f"decode_png: dtype must be uint8 or uint16, got {dtype.name}"))
     return bind(DECODE_PNG, (_contents(contents, "decode_png"),),
                 {"channels": _channels(channels, "decode_png", (0, 1, 3, 4)), "dtype": dtype.name})
 

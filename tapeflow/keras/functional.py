@@ -131,6 +131,15 @@ class Node:
         return [v for v in nest.flatten((self.args, self.kwargs), False) if isinstance(v, KerasTensor)]
 
 
+_symbolic_depth = [0]
+
+
+def in_symbolic_call():
+    """True while a layer runs on call_symbolically's placeholders (Keras's compute_output_spec):
+    a recurrent layer gives its states the nesting of its state_size there, as Keras does."""
+    return _symbolic_depth[0] > 0
+
+
 def call_symbolically(layer, call, args, kwargs):
     """Record `layer(*args, **kwargs)` on KerasTensors: run `call` (the layer's real
     __call__) on placeholders of a scratch graph to learn the outputs' shapes."""
@@ -152,10 +161,12 @@ def call_symbolically(layer, call, args, kwargs):
     concrete_kwargs = {k: nest.map_structure(placeholder, v, expand_composites=False) for k, v in kwargs.items()}
     saved = state.graph
     state.graph = builder
+    _symbolic_depth[0] += 1
     try:
         with pause(list(state.tapes)):
             outputs = call(*concrete_args, **concrete_kwargs)
     finally:
+        _symbolic_depth[0] -= 1
         state.graph = saved
     node = Node(layer, args, kwargs)
     counter = itertools.count()
@@ -232,7 +243,7 @@ class FunctionalGraph:
     def __init__(self, inputs, outputs):
         self.inputs = _as_structure(inputs, "inputs")
         self.outputs = _as_structure(outputs, "outputs")
-        if isinstance(self.outputs, list) and len(self.outputs) == 1:
+        if isinstance(self.outputs, (list, tuple)) and len(self.outputs) == 1:
             # Keras unpacks a one-output list: Model(x, [y]) returns, predicts and fits like Model(x, y)
             self.outputs = self.outputs[0]
         self.flat_inputs = nest.flatten(self.inputs, False)
@@ -351,7 +362,7 @@ def _as_structure(value, what):
     if isinstance(value, KerasTensor):
         return value
     if isinstance(value, (list, tuple)):
-        return list(value)
+        return type(value)(value)  # a tuple stays a tuple: Keras 3 returns the structure given
     if isinstance(value, dict):
         return dict(value)
     raise TypeError(with_location(

@@ -12,7 +12,7 @@ import keyword
 import numpy as np
 
 from tapeflow.runtime import nest
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.registry import state
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor, wrap_array
 from tapeflow.runtime.variables import Variable
@@ -24,8 +24,10 @@ from .format import SavedModelError
 from .structure import TensorLeaf
 
 
-def _as_tensor(value, shape, dtype, what):
-    """`value` as a tensor of `dtype` whose shape fits `shape` (None: any dim)."""
+def _as_tensor(value, shape, dtype, what, error=ValueError):
+    """`value` as a tensor of `dtype` whose shape fits `shape` (None: any dim).  A misfit raises
+    `error`; a signature's typed tensor raises TF's InvalidArgumentError (TF runs its graph on
+    any shape, which a tapeflow graph, compiled for its ranks and dims, cannot)."""
     if isinstance(value, Variable):
         value = value.value()
     # Tensors and NumPy arrays keep their dtype (a float64 array is not silently
@@ -34,7 +36,9 @@ def _as_tensor(value, shape, dtype, what):
     t = convert_to_tensor(value) if typed else convert_to_tensor(value, dtype)
     dims = t.shape.dims
     if t.dtype is not dtype or len(dims) != len(shape) or any(s is not None and s != d for s, d in zip(shape, dims)):
-        raise ValueError(with_location(
+        if error is None:
+            error = InvalidArgumentError if typed else TypeError
+        raise error(with_location(
             f"{what}: expected a {dtype.name} tensor of shape {list(shape)}, got {t.dtype.name}{list(dims)}"))
     return t
 
@@ -77,7 +81,7 @@ class Signature:
         missing = [n for n in names if n not in given]
         if missing:
             raise TypeError(with_location(f"signature {self.name!r}: missing inputs {missing}"))
-        tensors = [_as_tensor(given[n], a.shape, a.dtype, f"signature {self.name!r}, input {n!r}")
+        tensors = [_as_tensor(given[n], a.shape, a.dtype, f"signature {self.name!r}, input {n!r}", None)
                    for n, a in self.inputs]
         outs = _run(self.concrete, tensors)
         return {n: outs[i] for n, i, _ in self.outputs}
@@ -105,12 +109,25 @@ def _match(value, spec, lenient):
     return type(value) is type(spec) and value == spec
 
 
+def _leaves_up_to(value, spec):
+    """`value` flattened as far as `spec` goes (nest.flatten's order): a Python list where the
+    spec has a tensor stays one value, converted to that tensor."""
+    if isinstance(spec, TensorLeaf) or not isinstance(spec, (dict, list, tuple)):
+        return [value]
+    # nest's order of a dict: its keys flattened as the leaves of {key: key}
+    keys = nest.flatten({k: k for k in spec}, False) if isinstance(spec, dict) else range(len(spec))
+    return [leaf for k in keys for leaf in _leaves_up_to(value[k], spec[k])]
+
+
 class LoadedFunction:
     """A saved tf.function: each call runs the saved trace its arguments match."""
 
-    def __init__(self, name, candidates):
+    def __init__(self, name, candidates, bound_to_signature=False):
         self.__name__ = name
         self._candidates = candidates  # [(ConcreteFunction, [args, kwargs] of TensorLeaf / values)]
+        # Saved from a tf.function with an input_signature: a call that does not fit raises
+        # TF's TypeError ("Binding inputs to tf.function failed"), else TF's ValueError.
+        self._bound = bound_to_signature
 
     @property
     def concrete_functions(self):
@@ -121,7 +138,7 @@ class LoadedFunction:
         for lenient, (concrete, (spec_args, spec_kwargs)) in [(x, c) for x in (False, True) for c in self._candidates]:
             if not (_match(list(args), spec_args, lenient) and _match(kwargs, spec_kwargs, lenient)):
                 continue
-            values = nest.flatten([list(args), kwargs])
+            values = _leaves_up_to([list(args), kwargs], [spec_args, spec_kwargs])
             specs = nest.flatten([spec_args, spec_kwargs])
             try:
                 tensors = [_as_tensor(v, s.shape, s.dtype, f"{self.__name__}")
@@ -131,9 +148,11 @@ class LoadedFunction:
                 continue
             return concrete.pack_tensors(_run(concrete, tensors))
         traces = "; ".join(repr(c) for c, _ in self._candidates)
-        raise ValueError(with_location(  # TensorFlow's type for a call no saved trace matches
-            f"{self.__name__} of the saved model has no trace for these arguments; saved traces: {traces}"
-            + (f" ({errors[0]})" if errors else "")))
+        error = TypeError if self._bound else ValueError  # TensorFlow's types
+        raise error(with_location(
+            f"{self.__name__} of the saved model: " + ("binding the inputs to its input_signature failed"
+                                                       if self._bound else "no trace for these arguments")
+            + f"; saved traces: {traces}" + (f" ({errors[0]})" if errors else "")))
 
     def __repr__(self):
         return f"<saved function {self.__name__} with {len(self._candidates)} traces>"

@@ -48,6 +48,7 @@ def load(export_dir, tags=None, options=None):
     methods = {}
     attr_obj = program["attributes"]
     expect(isinstance(attr_obj, dict), f"{PROGRAM}: attributes", "must be an object")
+    bound = expect_list(program.get("input_signatures", []), f"{PROGRAM}: input_signatures")
     for name, indices in attr_obj.items():
         where = f"{PROGRAM}: attributes[{name!r}]"
         expect(name == "__call__" or (name.isidentifier() and not keyword.iskeyword(name)
@@ -58,7 +59,7 @@ def load(export_dir, tags=None, options=None):
             concrete, inputs = functions[expect_int(i, where, 0, len(functions))]
             expect(inputs is not None, where, f"function {i} cannot be called with arguments")
             chosen.append((concrete, inputs))
-        methods[name] = LoadedFunction(name, chosen)
+        methods[name] = LoadedFunction(name, chosen, bound_to_signature=name in bound)
     return LoadedModel(path, signatures, methods, list(zip(keys, variables)))
 
 
@@ -88,7 +89,7 @@ def read_program(path):
     expect(version == VERSION and not isinstance(version, bool), PROGRAM,
            f"version {version!r} is not supported (this tapeflow reads version {VERSION})")
     return expect_dict(program, PROGRAM, ("format", "version", "signatures", "attributes", "functions",
-                                          "variables"))
+                                          "variables"), optional=("input_signatures",))
 
 
 # ------------------------------------------------------------------ variables

@@ -65,6 +65,9 @@ def _save(obj, export_dir, signatures, overwrite):
     program = {"format": FORMAT, "version": VERSION,
                "signatures": {name: _signature_entry(name, fn, table) for name, fn in sigs.items()},
                "attributes": {name: [table.index(c) for c in fns] for name, fns in attributes.items()}}
+    bound = _signature_bound(obj, attributes)
+    if bound:  # optional: the methods whose calls bind to an input_signature (TypeError when none fits)
+        program["input_signatures"] = bound
     program["functions"] = table.entries
     names = _variable_names(obj, writer.variables)
     program["variables"] = [{"key": key, "name": var.name, "trainable": bool(var.trainable),
@@ -88,7 +91,7 @@ def _signature_functions(obj, signatures):
         else:
             # As TensorFlow: the one tf.function attribute with an input_signature, if exactly one.
             candidates = [fn for fn in _function_attributes(obj).values() if fn.input_signature is not None]
-            if len(candidates) != 1:
+            if len(candidates) != 1 or _unknown_rank(candidates[0]):  # (TF would save that one too)
                 return {}
             signatures = candidates[0]
     if not isinstance(signatures, dict):
@@ -102,6 +105,11 @@ def _signature_functions(obj, signatures):
                 raise SavedModelSaveError(
                     f"save: signature {name!r} is tf.function {fn.__name__} without an input_signature; give it "
                     f"one, or pass fn.get_concrete_function(...) ")
+            if _unknown_rank(fn):
+                raise SavedModelSaveError(
+                    f"save: signature {name!r} ({fn.__name__}) has an input of unknown rank (TensorSpec(shape=None)); "
+                    f"a tapeflow graph has fixed ranks: give the signature's specs their rank, or pass "
+                    f"fn.get_concrete_function(tensor_of_that_rank)")
             out[name] = (fn.get_concrete_function(), _parameter_names(fn.python_function))
         elif isinstance(fn, ConcreteFunction):
             out[name] = (fn, [])
@@ -154,7 +162,7 @@ def export_keras(model, filepath, verbose=True):
     archive.model = model  # tracked: the saved variables are the model's
     archive.serve = Function(serve, input_signature=[signature], fallback=False)
     archive.serve.get_concrete_function()
-    save(archive, filepath, signatures={SERVING: archive.serve})
+    save(archive, filepath, signatures={"serve": archive.serve, SERVING: archive.serve})  # both, as Keras 3
     if verbose:
         print(f"Saved artifact at '{filepath}'. The following endpoints are available:\n\n* Endpoint 'serve'")
 
@@ -175,6 +183,15 @@ def _function_attributes(obj):
     return found
 
 
+def _unknown_rank(fn):
+    return fn.input_signature is not None and any(spec.shape.rank is None for spec in nest.flatten(fn.input_signature))
+
+
+def _signature_bound(obj, attributes):
+    found = _function_attributes(obj)
+    return sorted(name for name in attributes if name in found and found[name].input_signature is not None)
+
+
 def _attribute_functions(obj):
     """name -> [ConcreteFunction]: every trace of each tf.function attribute."""
     found = _function_attributes(obj)
@@ -184,8 +201,8 @@ def _attribute_functions(obj):
             warnings.warn(f"save: tf.function {name} is not saved as a method: loaded models use that name "
                           f"themselves", RuntimeWarning, stacklevel=3)
             continue
-        if fn.input_signature is not None:
-            fn.get_concrete_function()  # a signature is traced even when never called
+        if fn.input_signature is not None and not _unknown_rank(fn):
+            fn.get_concrete_function()  # a signature is traced even when never called (unknown ranks: the calls')
         concretes = [c for c in fn._cache.values() if isinstance(c, ConcreteFunction)]  # noqa: SLF001
         usable = [c for c in concretes if _callable_from_file(c, f"{name}")]
         if usable:

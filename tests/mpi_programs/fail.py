@@ -2,7 +2,10 @@
 training: the job must end, naming the rank, instead of leaving the other rank
 waiting in an all-reduce.
 
-    mpiexec -n 2 python fail.py raise|die|stall
+    mpiexec -n 2 python fail.py raise|die|stall|stall_reduce
+
+stall_reduce: the ranks call strategy.reduce on a scalar each step (a small
+all-reduce: MPI_Allreduce itself, its deadline kept by the watchdog thread).
 """
 import os
 import signal
@@ -34,10 +37,13 @@ def main(how):
         if rank == 1 and i == 3:
             if how == "raise":
                 raise RuntimeError("injected failure at step 3")
-            if how == "stall":  # alive, but never joins the next all-reduce
+            if how.startswith("stall"):  # alive, but never joins the next all-reduce
                 time.sleep(120)
             os.kill(os.getpid(), signal.SIGKILL)
-        strategy.run(step)
+        if how == "stall_reduce":
+            strategy.reduce("SUM", tf.constant(1.0), axis=None)
+        else:
+            strategy.run(step)
     print("not reached: rank", rank, "finished")
 
 

@@ -145,7 +145,7 @@ class _RNN(Layer):
         if self.stateful:
             for v, s in zip(self.states, state):
                 v.assign(s)
-        return [result] + state if self.return_state else result
+        return (result, *state) if self.return_state else result  # a tuple, as Keras 3
 
     def _run(self, inputs, initial_state, mask):
         """(the output, the final states) over every step."""

@@ -2,17 +2,23 @@
 Layer with `state_size` and `call(inputs, states) -> (output, new_states)`; the built-in cells
 (SimpleRNNCell, LSTMCell, GRUCell) and StackedRNNCells (RNN([cell, cell, ...])).
 
-States are flat: `state_size` is an int or a list of ints (nested TensorShape states are refused)."""
+States keep Keras 3's nesting: a stack's states are one entry per cell (a list for a built-in
+cell, as its get_initial_state gives), and return_state returns (output, *states).  The time
+loop itself carries the flat list; each step packs it into that nesting for the cell.  State
+sizes are ints (nested TensorShape states are refused)."""
 import tapeflow as tf
+from tapeflow.keras import functional
 from tapeflow.keras.layers.base import Layer
 from tapeflow.keras.layers.recurrent import GRU, LSTM, SimpleRNN, _RNN
+from tapeflow.runtime import nest
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.shape import TensorShape
 
 
 def _state_sizes(cell):
+    """The flat list of `cell`'s state widths."""
     size = cell.state_size
-    sizes = list(size) if isinstance(size, (list, tuple)) else [size]
+    sizes = nest.flatten(size, False) if isinstance(size, (list, tuple)) else [size]
     if not all(isinstance(n, int) for n in sizes):
         raise ValueError(with_location(
             f"RNN: cell {cell.name} has state_size {size!r}; only an int or a list of ints is supported"))
@@ -24,6 +30,26 @@ def _output_size(cell):
     return size if isinstance(size, int) else _state_sizes(cell)[0]
 
 
+def _zero_state(cell, zeros):
+    """`cell`'s zero state nested as Keras 3's get_initial_state gives it (`zeros(n)` makes one
+    (batch, n) tensor): a list for a built-in cell, one entry per cell for a stack, else one
+    tensor for an int state_size and a list for a list."""
+    if isinstance(cell, StackedRNNCells):
+        return [_zero_state(c, zeros) for c in cell.cells]
+    if isinstance(cell, _Cell):
+        return [zeros(n) for n in _state_sizes(cell)]
+    size = cell.state_size
+    return [zeros(n) for n in size] if isinstance(size, (list, tuple)) else zeros(size)
+
+
+def _symbolic_nesting(cell):
+    """The states' nesting in a functional model (Keras's compute_output_shape): one tensor per
+    int entry of the state_size, a list per list entry, so a stack's GRUCell state is a tensor there."""
+    size = cell.state_size
+    entries = [size] if isinstance(size, int) else list(size)
+    return [0 if isinstance(e, int) else [0] * len(nest.flatten(e, False)) for e in entries]
+
+
 class _Cell:
     """Mixin turning a built-in recurrent layer into its one-step cell (same weights, same step)."""
 
@@ -31,8 +57,10 @@ class _Cell:
         super().build(TensorShape((input_shape[0], None, input_shape[-1])))
 
     def call(self, inputs, states, training=None):
-        states = list(states) if isinstance(states, (list, tuple)) else [states]
-        return self._step(inputs, states)
+        nested = isinstance(states, (list, tuple))
+        out, new_states = self._step(inputs, list(states) if nested else [states])
+        # As Keras 3: one state comes back as given (a tensor for a tensor); LSTM's are a list.
+        return out, new_states if nested or len(new_states) > 1 else new_states[0]
 
     @property
     def state_size(self):
@@ -43,11 +71,9 @@ class _Cell:
         return self.units
 
     def get_initial_state(self, batch_size=None, dtype=None):
-        """Zero states as Keras 3's cells give them: a list for LSTM ([h, c]), else one tensor."""
+        """Zero states as Keras 3's cells give them: a list ([h, c] for LSTM, [h] for the others)."""
         zeros = _RNN.get_initial_state(self, batch_size)
-        if dtype is not None:
-            zeros = [tf.cast(z, dtype) for z in zeros]
-        return zeros if self._n_states > 1 else zeros[0]
+        return zeros if dtype is None else [tf.cast(z, dtype) for z in zeros]
 
     def get_config(self):
         config = super().get_config()
@@ -69,7 +95,7 @@ class GRUCell(_Cell, GRU):
 
 
 class StackedRNNCells(Layer):
-    """Cells applied one after the other at each step; the states are all cells' states in order."""
+    """Cells applied one after the other at each step; the states are one entry per cell."""
 
     def __init__(self, cells, **kwargs):
         super().__init__(**kwargs)
@@ -87,7 +113,7 @@ class StackedRNNCells(Layer):
 
     @property
     def state_size(self):
-        return [n for cell in self.cells for n in _state_sizes(cell)]
+        return [cell.state_size for cell in self.cells]
 
     @property
     def output_size(self):
@@ -100,14 +126,30 @@ class StackedRNNCells(Layer):
             cell.__dict__["built"] = True
             width = _output_size(cell)
 
+    def get_initial_state(self, batch_size=None):
+        return [c.get_initial_state(batch_size=batch_size) if hasattr(c, "get_initial_state")
+                else _zero_state(c, lambda n: tf.zeros([batch_size, n])) for c in self.cells]
+
     def call(self, inputs, states, training=None):
-        new_states, at = [], 0
-        for cell in self.cells:
-            n = len(_state_sizes(cell))
-            inputs, cell_states = cell(inputs, list(states[at:at + n]))
-            new_states += list(cell_states) if isinstance(cell_states, (list, tuple)) else [cell_states]
-            at += n
-        return inputs, new_states
+        new_states = []
+        for cell, cell_states in zip(self.cells, states):
+            nested = isinstance(cell_states, (list, tuple))
+            inputs, cell_states = cell(inputs, list(cell_states) if nested else [cell_states])
+            if not nested and isinstance(cell_states, (list, tuple)) and len(cell_states) == 1:
+                cell_states = cell_states[0]
+            new_states.append(cell_states)
+        return inputs, new_states[0] if len(new_states) == 1 else new_states
+
+    def get_config(self):
+        from tapeflow.keras import saving
+        return {**super().get_config(), "cells": [saving.layer_config(c) for c in self.cells]}
+
+    @classmethod
+    def from_config(cls, config):
+        from tapeflow.keras import saving
+        config = dict(config)
+        config["cells"] = [saving.layer_from_config(c) if isinstance(c, dict) else c for c in config["cells"]]
+        return cls(**config)
 
 
 class RNN(_RNN):
@@ -145,27 +187,46 @@ class RNN(_RNN):
         return self._zeros(inputs, _output_size(self.cell))
 
     def call(self, inputs, initial_state=None, mask=None, training=None):
-        if initial_state is None and not self.stateful:
-            initial_state = [self._zeros(inputs, n) for n in _state_sizes(self.cell)]
-        return super().call(inputs, initial_state=initial_state, mask=mask)
+        if initial_state is None:
+            nesting = self._default_state(inputs)
+        else:
+            nesting = list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
+        # The loop carries the flat states; _step packs them as the cell expects them.
+        self.__dict__["_state_nesting"] = nesting
+        flat = None if initial_state is None and self.stateful else nest.flatten(nesting, False)
+        result = super().call(inputs, initial_state=flat, mask=mask)
+        if not self.return_state:
+            return result
+        if functional.in_symbolic_call():
+            nesting = _symbolic_nesting(self.cell)
+        return (result[0], *nest.pack_sequence_as(nesting, list(result[1:]), False))
+
+    def _default_state(self, inputs):
+        cell = self.cell
+        if not isinstance(cell, (_Cell, StackedRNNCells)) and hasattr(cell, "get_initial_state"):
+            batch = inputs.shape[0] if inputs.shape[0] is not None else tf.shape(inputs)[0]
+            state = cell.get_initial_state(batch_size=batch)
+        else:
+            state = _zero_state(cell, lambda n: self._zeros(inputs, n))
+        return list(state) if isinstance(state, (list, tuple)) else [state]
 
     def _step(self, x, state):
-        out, new_state = self.cell(x, state)
-        return out, list(new_state) if isinstance(new_state, (list, tuple)) else [new_state]
+        out, new_state = self.cell(x, nest.pack_sequence_as(self._state_nesting, list(state), False))
+        return out, nest.flatten(new_state, False)
 
     def get_initial_state(self, batch_size):
-        """Zero states, one per entry of the cell's state_size (a list, as Keras 3)."""
-        sizes = _state_sizes(self.cell)
+        """Zero states nested as the cell's state_size (a list, as Keras 3)."""
         if hasattr(batch_size, "shape") and tf.convert_to_tensor(batch_size).shape.rank:
             inputs = tf.convert_to_tensor(batch_size)  # the Keras 2 form: the inputs themselves
             batch_size = inputs.shape[0] if inputs.shape[0] is not None else tf.shape(inputs)[0]
-        return [tf.zeros([batch_size, n]) for n in sizes]
+        state = _zero_state(self.cell, lambda n: tf.zeros([batch_size, n]))
+        return list(state) if isinstance(state, (list, tuple)) else [state]
 
     def get_config(self):
         config = {**Layer.get_config(self), "return_sequences": self.return_sequences,
                   "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": self.stateful,
                   "zero_output_for_mask": self.zero_output_for_mask, "unroll": False}
-        if isinstance(self.cell, (_Cell, StackedRNNCells)):  # a built-in cell is saved with the layer (keras saving reads "cell")
+        if isinstance(self.cell, (_Cell, StackedRNNCells)):  # saved with the layer (keras saving reads "cell")
             from tapeflow.keras import saving
             config["cell"] = saving.layer_config(self.cell)
         return config

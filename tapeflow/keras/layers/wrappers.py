@@ -2,7 +2,6 @@
 Bidirectional (a recurrent layer run forwards and backwards)."""
 import tapeflow as tf
 from tapeflow.keras.layers.base import Layer
-from tapeflow.runtime import nest
 from tapeflow.runtime.errors import with_location
 
 
@@ -90,9 +89,9 @@ class Bidirectional(Layer):
         elif self.merge_mode == "ave":
             out = (fw + bw) / 2.0
         else:
-            out = [fw, bw]
-        if self.return_state:
-            return nest.flatten([out]) + fw_states + bw_states
+            out = (fw, bw)
+        if self.return_state:  # a tuple, as Keras 3: the output(s), then each direction's states
+            return (*(out if self.merge_mode is None else (out,)), *fw_states, *bw_states)
         return out
 
     def get_config(self):
@@ -105,4 +104,7 @@ def _recurrent_copy(layer, name, go_backwards=None):
     """A fresh recurrent layer with `layer`'s configuration (by default running the other way)."""
     config = layer.get_config()
     config.update(name=name, go_backwards=not layer.go_backwards if go_backwards is None else go_backwards)
+    cell = getattr(layer, "cell", None)
+    if cell is not None:  # keras.layers.RNN: a fresh cell (stack) from the cell's own config
+        config["cell"] = type(cell).from_config(cell.get_config())
     return type(layer)(**config)
