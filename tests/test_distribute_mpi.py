@@ -142,7 +142,7 @@ def test_checkpoints_cross_world_sizes(tmp_path):
     # one copy on disk, written by the chief, no temporary directories left behind
     assert sorted(os.listdir(d / "managed")) == ["checkpoint", "ckpt-1"]
     assert sorted(p for p in os.listdir(d) if not p.endswith(".npz")) == [
-        "fit-2-1", "log-2.csv", "managed", "model-2.keras", "weights-2.weights.h5"]
+        "fit-2-1.weights.h5", "log-2.csv", "managed", "model-2.keras", "weights-2.weights.h5"]
 
     ok("checkpoint_roundtrip.py", d, "restore", 2)
     restored1 = np.load(d / "1-rank0-restore.npz")

@@ -35,9 +35,8 @@ def set_image_data_format(data_format):
 
 def clear_session(free_memory=True):
     """Reset the layer name counters (names start again at "dense", "dense_1", ...)."""
-    from tapeflow.keras.layers import base
-    with base._name_lock:
-        base._name_counts.clear()
+    from tapeflow.keras.layers import naming
+    naming.reset_names()
 
 
 def is_keras_tensor(x):

@@ -3,6 +3,7 @@ and LambdaCallback."""
 import math
 import sys
 import time
+import warnings
 
 from tapeflow.distribute.collective import is_chief
 from tapeflow.keras.config import print_msg
@@ -147,48 +148,63 @@ def _monitor_mode(monitor, mode):
     return mode
 
 
-class EarlyStopping(Callback):
-    """Stop when `monitor` has not improved by min_delta for `patience` epochs."""
+class _MonitorCallback(Callback):
+    """Keras 3's MonitorCallback: a monitored log value, its direction, and `best` (None
+    until the first value, which is always an improvement)."""
+
+    def __init__(self, monitor, mode, best, min_delta):
+        super().__init__()
+        self.monitor, self.best, self.min_delta = monitor, best, abs(min_delta)
+        self.mode = _monitor_mode(monitor, mode)
+
+    def _is_improvement(self, value, reference):
+        if reference is None:
+            return True
+        if self.mode == "max":
+            return value - self.min_delta > reference
+        return value + self.min_delta < reference
+
+    def _monitored(self, logs, who):
+        value = (logs or {}).get(self.monitor)
+        if value is None:  # Keras warns and carries on
+            warnings.warn(f"{who} conditioned on metric `{self.monitor}` which is not available. "
+                          f"Available metrics are: {','.join(logs or {})}", stacklevel=3)
+        return value
+
+
+class EarlyStopping(_MonitorCallback):
+    """Stop when `monitor` has not improved by min_delta for `patience` epochs; with a
+    `baseline`, the wait restarts only on values that also beat it (Keras 3)."""
 
     def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",
                  baseline=None, restore_best_weights=False, start_from_epoch=0):
-        super().__init__()
-        self.monitor, self.patience, self.verbose = monitor, patience, verbose
+        super().__init__(monitor, mode, baseline, min_delta)
+        self.patience, self.verbose = patience, verbose
         self.baseline, self.restore_best_weights = baseline, restore_best_weights
         self.start_from_epoch = start_from_epoch
-        self.mode = _monitor_mode(monitor, mode)
-        self.min_delta = abs(min_delta) if self.mode == "max" else -abs(min_delta)
-
-    def _better(self, value, reference):
-        if self.mode == "max":
-            return value - self.min_delta > reference
-        return value - self.min_delta < reference
 
     def on_train_begin(self, logs=None):
         self.wait = 0
         self.stopped_epoch = 0
-        self.best = self.baseline if self.baseline is not None else (
-            -math.inf if self.mode == "max" else math.inf)
+        self.best = None
         self.best_weights = None
         self.best_epoch = 0
 
     def on_epoch_end(self, epoch, logs=None):
-        value = (logs or {}).get(self.monitor)
-        if value is None:
-            available = sorted((logs or {}).keys())
-            raise KeyError(f"EarlyStopping: the monitored value {self.monitor!r} is not in the logs; "
-                           f"available: {available}")
-        if epoch < self.start_from_epoch:
+        value = self._monitored(logs, "Early stopping")
+        if value is None or epoch < self.start_from_epoch:
             return
         if self.restore_best_weights and self.best_weights is None:
             self.best_weights = self.model.get_weights()
+            self.best_epoch = epoch
         self.wait += 1
-        if self._better(value, self.best):
+        if self._is_improvement(value, self.best):
             self.best = value
             self.best_epoch = epoch
-            self.wait = 0
             if self.restore_best_weights:
                 self.best_weights = self.model.get_weights()
+            if self.baseline is None or self._is_improvement(value, self.baseline):
+                self.wait = 0
             return
         if self.wait >= self.patience and epoch > 0:
             self.stopped_epoch = epoch
@@ -201,39 +217,40 @@ class EarlyStopping(Callback):
             self.model.set_weights(self.best_weights)
 
 
-class ModelCheckpoint(Callback):
-    """Save the model's weights (a tapeflow checkpoint directory) after each epoch,
-    or only when `monitor` improves (save_best_only).  `filepath` may contain
-    format fields: {epoch} (1-based) and any log name, e.g. "ckpt-{epoch:02d}"."""
+class ModelCheckpoint(_MonitorCallback):
+    """Save the model (`.keras`/`.h5`: Model.save) or its weights (save_weights_only,
+    `.weights.h5`) after each epoch, or only when `monitor` improves (save_best_only).
+    `filepath` may contain format fields: {epoch} (1-based) and any log name."""
 
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
-                 save_weights_only=True, mode="auto", save_freq="epoch", initial_value_threshold=None):
-        super().__init__()
+                 save_weights_only=False, mode="auto", save_freq="epoch", initial_value_threshold=None):
+        super().__init__(monitor, mode, initial_value_threshold, 0)
         if save_freq != "epoch":
             raise ValueError("ModelCheckpoint: only save_freq='epoch' is supported")
-        self.filepath, self.monitor, self.verbose = str(filepath), monitor, verbose
-        self.save_best_only = save_best_only
-        self.mode = _monitor_mode(monitor, mode)
-        default = -math.inf if self.mode == "max" else math.inf
-        self.best = initial_value_threshold if initial_value_threshold is not None else default
+        self.filepath, self.verbose = str(filepath), verbose
+        self.save_best_only, self.save_weights_only = save_best_only, save_weights_only
+        if save_weights_only and not self.filepath.endswith(".weights.h5"):
+            raise ValueError("When using `save_weights_only=True` in `ModelCheckpoint`, the filepath provided "
+                             f"must end in `.weights.h5` (Keras weights format). Received: filepath={self.filepath}")
+        if not save_weights_only and not self.filepath.endswith((".keras", ".h5")):
+            raise ValueError(f"The filepath provided must end in `.keras` (Keras model format). "
+                             f"Received: filepath={self.filepath}")
         self.saved = []
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs or {}
         path = self.filepath.format(epoch=epoch + 1, **logs)
         if self.save_best_only:
-            value = logs.get(self.monitor)
-            if value is None:
-                raise KeyError(f"ModelCheckpoint: the monitored value {self.monitor!r} is not in the logs; "
-                               f"available: {sorted(logs)}")
-            improved = value > self.best if self.mode == "max" else value < self.best
-            if not improved:
-                return
-            self.best = value
-        self.model._write_weights(path)  # across MPI ranks: the chief writes, the others wait
+            value = self._monitored(logs, "ModelCheckpoint")
+            if value is not None:
+                if not self._is_improvement(value, self.best):
+                    return
+                self.best = value
+        # across MPI ranks: the chief writes, the others wait
+        self.model._write_weights(path) if self.save_weights_only else self.model.save(path)
         self.saved.append(path)
         if self.verbose and is_chief():
-            print_msg(f"Epoch {epoch + 1}: saved weights to {path}")
+            print_msg(f"Epoch {epoch + 1}: saved {'weights' if self.save_weights_only else 'model'} to {path}")
 
 
 class LambdaCallback(Callback):

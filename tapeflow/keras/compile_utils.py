@@ -61,7 +61,7 @@ class MultiOutputLoss(losses_mod.Loss):
     def __init__(self, loss, loss_weights, names):
         super().__init__(name="loss")
         self.names = names
-        self.losses = [None if s is None else losses_mod.get(s) for s in per_output(loss, names, "loss")]
+        self.losses = [None if s is None else losses_mod.loss_object(s) for s in per_output(loss, names, "loss")]
         weights = per_output(loss_weights, names, "loss_weights") if loss_weights is not None \
             else [1.0] * len(names)
         self.weights = [1.0 if w is None else float(w) for w in weights]
@@ -131,3 +131,45 @@ def update_metrics(metric_pairs, names, y_true, y_pred, sample_weight):
     preds = [y_pred[n] for n in names] if isinstance(y_pred, dict) else nest.flatten(y_pred)
     for i, m in metric_pairs:
         m.update_state(targets[i], preds[i], sample_weight)
+
+
+class CompileMetrics(metrics_mod.Metric):
+    """Keras 3's one container of compile()'s metrics and weighted_metrics, listed in
+    model.metrics as "compile_metrics": update_state(y, y_pred, sample_weight) updates each
+    (the weights reach only the weighted ones) and result() is a dict by metric name, so the
+    guide's `for m in self.metrics: m.update_state(y, y_pred)` loop works.  Filled from the
+    first batch (the specs resolve by the outputs' shapes)."""
+
+    def __init__(self):
+        super().__init__(name="compile_metrics")
+        self.plain, self.weighted, self.output_names = [], [], None
+
+    def fill(self, plain, weighted, output_names):
+        self.plain, self.weighted, self.output_names = plain, weighted, output_names
+
+    @property
+    def metrics(self):
+        return [m for _, m in self.plain + self.weighted]
+
+    @property
+    def order_names(self):
+        """Names evaluate's list follows first (Keras names per-output metrics without their output)."""
+        return [m.name for i, m in self.plain + self.weighted if i is None]
+
+    @property
+    def variables(self):
+        return [v for m in self.metrics for v in m.variables]
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        update_metrics(self.plain, self.output_names, y_true, y_pred, None)
+        update_metrics(self.weighted, self.output_names, y_true, y_pred, sample_weight)
+
+    def result(self):
+        return {m.name: m.result() for m in self.metrics}
+
+    def reset_state(self):
+        for m in self.metrics:
+            m.reset_state()
+
+    def _trackable_children(self):
+        return {}  # the metrics' states are not part of a model's weights

@@ -66,6 +66,19 @@ def get(identifier):
         if identifier not in _BY_NAME:
             raise ValueError(f"Unknown constraint {identifier!r}; known: {sorted(_BY_NAME)}")
         return _BY_NAME[identifier]()
+    if isinstance(identifier, dict) and "class_name" in identifier:  # serialize()'s form
+        classes = {cls.__name__: cls for cls in _BY_NAME.values()}
+        if identifier["class_name"] not in classes:
+            raise ValueError(f"Unknown constraint class {identifier['class_name']!r}; known: {sorted(classes)}")
+        return classes[identifier["class_name"]](**identifier.get("config", {}))
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret constraint {identifier!r}")
+
+
+def serialize(constraint):
+    """Keras 3's {"module", "class_name", "config", "registered_name"} of a built-in constraint."""
+    if constraint is None or not isinstance(constraint, Constraint):
+        return None if constraint is None else constraint
+    return {"module": "keras.constraints", "class_name": type(constraint).__name__,
+            "config": constraint.get_config(), "registered_name": None}

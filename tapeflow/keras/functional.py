@@ -36,6 +36,7 @@ class KerasTensor:
         self.node = node
         self.index = index
         self.name = name or (node.layer.name if node is not None else "keras_tensor")
+        self.mask_spec = None  # (dims, dtype) of the Keras mask the value will carry, if any
 
     @property
     def ndim(self):
@@ -150,6 +151,8 @@ def call_symbolically(layer, call, args, kwargs):
             if id(v) not in to_placeholder:
                 to_placeholder[id(v)] = _ragged_placeholder(builder, v) if v.ragged else \
                     builder.placeholder(Aval(tuple(v.shape.dims), v.dtype))
+                if v.mask_spec is not None:  # the layer sees a mask, as it will when the model runs
+                    to_placeholder[id(v)]._keras_mask = builder.placeholder(Aval(*v.mask_spec))
             return to_placeholder[id(v)]
         return v
 
@@ -170,7 +173,11 @@ def call_symbolically(layer, call, args, kwargs):
 
     def to_keras(t):
         if isinstance(t, TensorBase):
-            return KerasTensor(t.shape.dims, t.dtype, node, next(counter))
+            kt = KerasTensor(t.shape.dims, t.dtype, node, next(counter))
+            mask = getattr(t, "_keras_mask", None)
+            if isinstance(mask, TensorBase):
+                kt.mask_spec = (tuple(mask.shape.dims), mask.dtype)
+            return kt
         if nest.is_composite(t):
             return KerasTensor(t.shape.dims, t.dtype, node, next(counter), ragged=True)
         return t
@@ -178,6 +185,27 @@ def call_symbolically(layer, call, args, kwargs):
     node.outputs = nest.map_structure(to_keras, outputs, expand_composites=False) if outputs is not None else None
     layer.__dict__.setdefault("_inbound_nodes", []).append(node)  # layer.input / layer.output
     return node.outputs
+
+
+def output_shape_of(layer, input_shape, dtype="float32"):
+    """Keras's default compute_output_shape: run the layer on placeholders of `input_shape`
+    (a shape, or a list of shapes) in a scratch graph, recording no node."""
+    builder = GraphBuilder(f"shape_{layer.name}")
+
+    def is_shape(s):
+        return isinstance(s, (list, tuple, TensorShape)) and all(d is None or isinstance(d, int) for d in s)
+
+    def placeholder(s):
+        return builder.placeholder(Aval(tuple(TensorShape(s).dims), dtypes.as_dtype(dtype)))
+    inputs = placeholder(input_shape) if is_shape(input_shape) else [placeholder(s) for s in input_shape]
+    saved = state.graph
+    state.graph = builder
+    try:
+        with pause(list(state.tapes)):
+            out = layer._call_concrete(inputs)
+    finally:
+        state.graph = saved
+    return nest.map_structure(lambda t: tuple(t.shape.dims), out)
 
 
 def _ragged_placeholder(builder, kt):

@@ -118,8 +118,11 @@ class RandomNormal(_Seeded):
 class VarianceScaling(_Seeded):
     """Samples with variance scale / n, n = fan_in, fan_out or their mean."""
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, input_axes=None,
+                 output_axes=None):
         super().__init__(seed)
+        if input_axes is not None or output_axes is not None:  # Keras 3.12's fans over chosen axes
+            raise NotImplementedError(f"{type(self).__name__}: input_axes/output_axes are not supported")
         if mode not in ("fan_in", "fan_out", "fan_avg"):
             raise ValueError(f"VarianceScaling: mode must be fan_in, fan_out or fan_avg, got {mode!r}")
         distribution = distribution.lower()
@@ -132,9 +135,11 @@ class VarianceScaling(_Seeded):
         self.scale, self.mode, self.distribution = scale, mode, distribution
 
     def get_config(self):
+        axes = {"input_axes": None, "output_axes": None}
         if type(self) is not VarianceScaling:
-            return {"seed": self._init_seed}  # the subclasses fix scale, mode and distribution
-        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution, "seed": self._init_seed}
+            return {"seed": self._init_seed, **axes}  # the subclasses fix scale, mode and distribution
+        return {"seed": self._init_seed, "scale": self.scale, "mode": self.mode, "distribution": self.distribution,
+                **axes}
 
     def __call__(self, shape, dtype=None):
         fan_in, fan_out = _fans(shape)
@@ -150,33 +155,33 @@ class VarianceScaling(_Seeded):
 
 
 class GlorotUniform(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_avg", "uniform", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_avg", "uniform", seed, input_axes, output_axes)
 
 
 class GlorotNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_avg", "truncated_normal", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed, input_axes, output_axes)
 
 
 class HeUniform(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(2.0, "fan_in", "uniform", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(2.0, "fan_in", "uniform", seed, input_axes, output_axes)
 
 
 class HeNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(2.0, "fan_in", "truncated_normal", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(2.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
 
 
 class LecunNormal(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_in", "truncated_normal", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
 
 
 class LecunUniform(VarianceScaling):
-    def __init__(self, seed=None):
-        super().__init__(1.0, "fan_in", "uniform", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_in", "uniform", seed, input_axes, output_axes)
 
 
 class TruncatedNormal(_Seeded):
@@ -290,7 +295,8 @@ def serialize(initializer):
     if initializer is None:
         return None
     if type(initializer).__name__ in _BY_CLASS_NAME:
-        return {"class_name": type(initializer).__name__, "config": initializer.get_config()}
+        return {"module": "keras.initializers", "class_name": type(initializer).__name__,
+                "config": initializer.get_config(), "registered_name": None}
     return initializer  # a user's callable: usable to copy a layer, not saved as JSON
 
 

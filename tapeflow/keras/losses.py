@@ -95,9 +95,15 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     return -R.reduce_sum(y_true * M.log(p), axis=-1)
 
 
-def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None):
     y_pred = convert_to_tensor(y_pred)
     labels = _sparse_labels(y_true, y_pred)
+    if ignore_class is not None:  # Keras 3: those labels give 0 and are masked out of the mean
+        valid = M.not_equal(labels, M.cast(ignore_class, labels.dtype))
+        loss = sparse_categorical_crossentropy(A.where(valid, labels, A.zeros_like(labels)), y_pred, from_logits)
+        loss = A.where(valid, loss, A.zeros_like(loss))
+        loss._keras_mask = valid
+        return loss
     target = one_hot_labels(labels, y_pred.shape[-1], y_pred.dtype)
     if from_logits:
         loss = R.reduce_logsumexp(y_pred, axis=-1) - R.reduce_sum(target * y_pred, axis=-1)
@@ -192,8 +198,9 @@ class Loss:
     """Callable loss object: loss(y_true, y_pred, sample_weight=None) -> scalar."""
 
     def __init__(self, reduction="sum_over_batch_size", name=None):
-        if reduction not in ("sum_over_batch_size", "sum", "none", None):
-            raise ValueError(f"{type(self).__name__}: unknown reduction {reduction!r}")
+        if reduction not in REDUCTIONS:
+            raise ValueError(f"{type(self).__name__}: invalid value for argument `reduction`: {reduction!r}; "
+                             f"expected one of {sorted(map(str, REDUCTIONS))}")
         self.reduction = reduction
         self.name = name or _snake(type(self).__name__)
 
@@ -201,18 +208,14 @@ class Loss:
         raise NotImplementedError(f"{type(self).__name__} must define call(y_true, y_pred)")
 
     def __call__(self, y_true, y_pred, sample_weight=None):
+        # As Keras 3: the Keras mask of y_pred (a masked sequence model's output) and the one
+        # the loss puts on its values (ignore_class) leave those entries out of the mean.
+        in_mask = getattr(y_pred, "_keras_mask", None)
         per = self.call(y_true, y_pred)
-        if sample_weight is not None:
-            w = M.cast(convert_to_tensor(sample_weight), per.dtype)
-            while w.shape.rank > per.shape.rank and w.shape[-1] == 1:
-                w = A.squeeze(w, -1)
-            per = per * w
-        if self.reduction in ("none", None):
-            return per
-        total = R.reduce_sum(per)
-        if self.reduction == "sum":
-            return total
-        return total / M.cast(A.size(per), per.dtype)
+        out_mask = getattr(per, "_keras_mask", None)
+        mask = in_mask if out_mask is None else (out_mask if in_mask is None else M.logical_and(
+            M.cast(in_mask, dtypes.bool), M.cast(out_mask, dtypes.bool)))
+        return reduce_weighted(per, sample_weight, mask, self.reduction)
 
     def get_config(self):
         from tapeflow.keras import saving
@@ -221,6 +224,36 @@ class Loss:
     @classmethod
     def from_config(cls, config):
         return cls(**config)
+
+
+REDUCTIONS = ("sum_over_batch_size", "sum", "mean", "mean_with_sample_weight", "none", None)
+
+
+def _like(w, values):
+    while w.shape.rank > values.shape.rank and w.shape[-1] == 1:
+        w = A.squeeze(w, -1)
+    return w
+
+
+def reduce_weighted(per, sample_weight, mask, reduction):
+    """Keras 3's reduce_weighted_values: weights (times a mask, rescaled by total/valid for the
+    means so the masked entries do not count), then the reduction; a scalar stays as it is."""
+    w = None if sample_weight is None else M.cast(convert_to_tensor(sample_weight), per.dtype)
+    if mask is not None:
+        m = _like(M.cast(mask, per.dtype), per)
+        if reduction in ("mean", "sum_over_batch_size"):
+            m = m * (M.cast(A.size(m), per.dtype) / (R.reduce_sum(m) + EPSILON))
+        w = m if w is None else _like(w, m) * m
+    if w is not None:
+        per = per * _like(w, per)
+    if reduction in ("none", None) or per.shape.rank == 0:
+        return per
+    total = R.reduce_sum(per)
+    if reduction == "sum":
+        return total
+    if reduction == "mean_with_sample_weight" and w is not None:
+        return M.div_no_nan(total, R.reduce_sum(w))
+    return M.div_no_nan(total, M.cast(A.size(per), per.dtype))
 
 
 def _snake(name):
@@ -269,10 +302,11 @@ class CategoricalCrossentropy(LossFunctionWrapper):
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
-    def __init__(self, from_logits=False, reduction="sum_over_batch_size",
+    def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size",
                  name="sparse_categorical_crossentropy"):
-        super().__init__(sparse_categorical_crossentropy, reduction, name, from_logits=from_logits)
-        self.from_logits = from_logits
+        super().__init__(sparse_categorical_crossentropy, reduction, name, from_logits=from_logits,
+                         ignore_class=ignore_class)
+        self.from_logits, self.ignore_class = from_logits, ignore_class
 
 
 def _wrapper_class(class_name, fn, default_name, order=None, **defaults):
@@ -347,7 +381,22 @@ _BY_NAME = {
 
 
 def get(identifier):
-    """A loss object from a name, a Loss instance or a function(y_true, y_pred)."""
+    """keras.losses.get, as Keras 3: a function's name ("mse") gives the per-example function,
+    a class name ("MeanSquaredError") an instance; objects and functions pass through."""
+    if isinstance(identifier, str):
+        cls = globals().get(identifier)
+        if isinstance(cls, type) and issubclass(cls, Loss):
+            return cls()
+        obj = loss_object(identifier)
+        return obj.fn if isinstance(obj, LossFunctionWrapper) else obj
+    if isinstance(identifier, Loss) or callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret loss {identifier!r}")
+
+
+def loss_object(identifier):
+    """A Loss object (what compile uses) from a name, a Loss instance or class, or a
+    function(y_true, y_pred)."""
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
             raise ValueError(f"Unknown loss {identifier!r}; known: {sorted(_BY_NAME)}")

@@ -242,6 +242,12 @@ class AUC(_Confusion):
         # Multi-label: counts per (threshold, label), made on the first batch when num_labels is None.
         super().__init__(thresholds, name, dtype, num_labels=num_labels if multi_label else 1)
 
+
+    def get_config(self):
+        config = super().get_config()
+        if self._init_args["thresholds"] is None:  # Keras lists thresholds only when they were given
+            config.pop("thresholds", None)
+        return config
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_pred = convert_to_tensor(y_pred)
         if self.from_logits:

@@ -19,12 +19,18 @@ class Model(Trainer, Layer):
     KerasTensors, or subclassed with a `call`: sublayers and variables assigned
     as attributes, also in lists and dicts, are tracked automatically."""
 
+    def __new__(cls, *args, **kwargs):
+        # As Keras 3: Model(inputs, outputs) is an instance of Functional (type(m).__name__ says so).
+        if cls is Model and (args or "inputs" in kwargs):
+            cls = Functional
+        return super().__new__(cls)
+
     def __init__(self, *args, **kwargs):
         if len(args) > 2:
             raise TypeError(with_location("Model(inputs, outputs, name=...): too many positional arguments"))
         inputs = kwargs.pop("inputs", args[0] if args else None)
         outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
-        if inputs is not None and kwargs.get("name") is None and type(self) is Model:
+        if inputs is not None and kwargs.get("name") is None and type(self) in (Model, Functional):
             from tapeflow.keras.layers.base import unique_name
             kwargs["name"] = unique_name("functional")  # Keras 3's name for functional models
         Layer.__init__(self, **kwargs)
@@ -71,6 +77,13 @@ class Model(Trainer, Layer):
     def output(self):
         return self._graph("output").outputs
 
+    def _symbolic_outputs(self):
+        """The graph's output KerasTensors when calling the model runs that graph, else None."""
+        graph = self.__dict__.get("_functional") or self.__dict__.get("_sequential_graph")
+        if graph is None or type(self).call is not Model.call and type(self).call is not Sequential.call:
+            return None
+        return graph.outputs
+
     @property
     def input_names(self):
         return self._graph("input_names").input_names
@@ -114,17 +127,14 @@ class Model(Trainer, Layer):
     # -- summary
     def summary(self, print_fn=None, line_length=80):
         print_fn = print_fn or print
-        if not self.built:
-            raise ValueError(with_location(
-                f"{self.name}.summary(): the model is not built yet; call it on a batch or "
-                f"call build(input_shape) first"))
-        rows = []
+        rows = []  # as Keras 3, an unbuilt model lists its layers with "?" shapes and no weights
         for layer in self._summary_layers():
             try:
-                shape = _display_shape(layer.output_shape)
+                shape = _display_shape(layer.output_shape) if layer.built else "?"
             except AttributeError:
                 shape = "?"
-            rows.append((f"{layer.name} ({type(layer).__name__})", shape, f"{layer.count_params():,}"))
+            count = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
+            rows.append((f"{layer.name} ({type(layer).__name__})", shape, count))
         # Columns widen to their longest entry so a long layer name never runs into its shape.
         widths = [max([int(line_length * 0.42), len("Layer (type)") + 1] + [len(r[0]) + 1 for r in rows]),
                   max([int(line_length * 0.33), len("Output Shape") + 1] + [len(r[1]) + 1 for r in rows])]
@@ -166,10 +176,12 @@ class Model(Trainer, Layer):
 
     def get_config(self):
         """Sequential and functional models: their architecture (as Model.save writes it)."""
-        if isinstance(self, Sequential) or (self.__dict__.get("_functional") is not None and type(self) is Model):
+        if isinstance(self, Sequential) or (self.__dict__.get("_functional") is not None and type(self) in (Model, Functional)):
             from tapeflow.keras import saving
             return saving.layer_config(self)["config"]
         return Layer.get_config(self)
+
+    get_config._is_default = True
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
@@ -223,6 +235,10 @@ def _display_shape(shape):
     return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
 
 
+class Functional(Model):
+    """What Model(inputs, outputs) makes, as in Keras 3 (a Model over a graph of layers)."""
+
+
 class Sequential(Model):
     """A stack of layers, each feeding the next."""
 
@@ -263,7 +279,7 @@ class Sequential(Model):
 
     def pop(self):
         if not self._stack:
-            raise TypeError("Sequential.pop: there are no layers to remove")
+            raise IndexError("Sequential.pop: there are no layers to remove")  # Keras's IndexError
         layer = self._stack.pop()
         graph = self.__dict__.get("_sequential_graph")
         if graph is not None:  # rebuild the graph: .outputs becomes the new last layer's output

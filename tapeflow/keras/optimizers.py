@@ -41,8 +41,8 @@ class Optimizer(SlotOwner):
             self._learning_rate = None
         else:
             self._schedule = None
-            self._learning_rate = Variable(np.float32(learning_rate), trainable=False,
-                                           name=f"{self.name}/learning_rate")
+            self._learning_rate = KerasVariable(np.float32(learning_rate), trainable=False,
+                                                name="learning_rate", path=f"{self.name}/learning_rate")
 
     # -- learning rate
     @property
@@ -69,6 +69,16 @@ class Optimizer(SlotOwner):
 
     def _slot_initial(self, slot_name):
         return 0.0
+
+    # Keras 3's names of the slots kept here under shorter ones.
+    _KERAS_SLOT_NAMES = {"m": "momentum", "v": "velocity", "vhat": "velocity_hat", "u": "norm"}
+
+    def _new_slot(self, var, slot_name, init):
+        """A slot named as Keras 3 names it: "<variable path, '/' as '_'>_<slot>" (a tf.Variable's
+        name with ':' as '_' too), under the optimizer's path."""
+        ref = getattr(var, "path", None) or var.name.replace(":", "_")
+        name = f"{ref.replace('/', '_')}_{self._KERAS_SLOT_NAMES.get(slot_name, slot_name)}"
+        return KerasVariable(init, trainable=False, name=name, path=f"{self.name}/{name}")
 
     def slot(self, var, name):
         return self.get_slot_or_create(var, name, self._slot_initial(name))
@@ -149,7 +159,27 @@ class Optimizer(SlotOwner):
         raise NotImplementedError(f"{type(self).__name__} must define update_step")
 
     def get_config(self):
-        return {"name": self.name, "weight_decay": self.weight_decay}
+        """Keras 3's config: the shared settings, then the optimizer's own constructor arguments."""
+        from tapeflow.keras import saving
+        if self._schedule is not None:
+            lr = {**saving.serialize_keras_object(self._schedule), "module": "keras.optimizers.schedules"} if isinstance(
+                self._schedule, schedules.LearningRateSchedule) else self._schedule
+        else:
+            lr = float(self._learning_rate.numpy())
+        config = {"name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
+                  "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
+                  "use_ema": False, "ema_momentum": 0.99, "ema_overwrite_frequency": None,
+                  "loss_scale_factor": None, "gradient_accumulation_steps": None}
+        own = saving.object_config(self) if type(self).__module__.startswith("tapeflow.") else None
+        config.update({k: v for k, v in (own or {"config": {}})["config"].items() if k not in config})
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):  # a serialized schedule
+            config["learning_rate"] = schedules.deserialize(config["learning_rate"], custom_objects)
+        return cls(**config)
 
 
 def per_slice(fn, g):

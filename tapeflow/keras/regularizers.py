@@ -108,5 +108,6 @@ def serialize(reg):
     if reg is None:
         return None
     if isinstance(reg, Regularizer):
-        return {"class_name": type(reg).__name__, "config": reg.get_config()}
+        return {"module": "keras.regularizers", "class_name": type(reg).__name__, "config": reg.get_config(),
+                "registered_name": None}
     raise ValueError(f"Cannot serialize the regularizer {reg!r} (not a keras.regularizers object)")

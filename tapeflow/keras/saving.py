@@ -15,6 +15,7 @@ from tapeflow.train import files
 
 CONFIG = "config.json"
 WEIGHTS = "weights"
+OPTIMIZER = "optimizer.npz"
 FORMAT = "tapeflow-keras-v1"
 
 
@@ -57,6 +58,11 @@ class CustomObjectScope:
 custom_object_scope = CustomObjectScope
 
 
+def scope_objects():
+    """The custom objects of the load (or CustomObjectScope) in progress, by name."""
+    return _SCOPE[-1]
+
+
 def custom_object(name):
     """The object named `name` in the custom_objects of the load in progress, else the one
     registered under that name ("package>Name" or just "Name"); None when there is none."""
@@ -73,7 +79,7 @@ def _layer_classes():
     from tapeflow.keras.layers.base import Layer
     from tapeflow.keras.layers.lambda_layer import OperatorLayer
     classes = {n: c for n, c in vars(layers).items() if isinstance(c, type) and issubclass(c, Layer)}
-    classes.update(OperatorLayer=OperatorLayer, Sequential=models.Sequential, Functional=models.Model)
+    classes.update(OperatorLayer=OperatorLayer, Sequential=models.Sequential, Functional=models.Functional)
     classes.update(_REGISTERED)
     classes.update(_SCOPE[-1])
     return classes
@@ -87,13 +93,13 @@ def _class_name(cls):
 
 def layer_config(layer):
     """{"class_name", "config"} of a layer, checked to be plain JSON."""
-    from tapeflow.keras.models import Model, Sequential
+    from tapeflow.keras.models import Functional, Model, Sequential
     if isinstance(layer, Sequential):
         return {"class_name": "Sequential", "config": _sequential_config(layer)}
     if isinstance(layer, Model):
         if layer.__dict__.get("_functional") is None and type(layer).get_config is not Model.get_config:
             return _subclassed_config(layer)
-        if layer.__dict__.get("_functional") is None or type(layer) is not Model:
+        if layer.__dict__.get("_functional") is None or type(layer) not in (Model, Functional):
             raise ValueError(with_location(
                 f"save: {layer.name} is a subclassed model; only Sequential and functional models can be "
                 f"saved as configuration (use save_weights)"))
@@ -135,7 +141,7 @@ def layer_from_config(spec):
     if name not in classes and isinstance(name, str) and ">" in name:
         name = name.split(">", 1)[1]  # a registered class passed again in custom_objects by its name
     if name not in classes:
-        raise ValueError(with_location(
+        raise TypeError(with_location(  # Keras 3's type for a class it cannot deserialize
             f"load_model: unknown layer class {name!r} (pass it in custom_objects, or register it with "
             f"keras.saving.register_keras_serializable())"))
     config = dict(spec["config"])
@@ -261,6 +267,10 @@ def _save_model(model, filepath, overwrite):
     with open(os.path.join(filepath, CONFIG), "w") as f:
         json.dump(config, f, indent=1)
     model._write_weights(os.path.join(filepath, WEIGHTS), overwrite=True)
+    optimizer = getattr(model, "optimizer", None)
+    if optimizer is not None and config["compile"] is not None:  # as Keras: the optimizer's state too
+        import numpy as np
+        np.savez(os.path.join(filepath, OPTIMIZER), *[np.asarray(v.numpy()) for v in optimizer.variables])
 
 
 def load_model(filepath, custom_objects=None, compile=True, **unused):  # noqa: A002 - Keras's name
@@ -282,123 +292,42 @@ def load_model(filepath, custom_objects=None, compile=True, **unused):  # noqa: 
     _SCOPE.append({**_SCOPE[-1], **(custom_objects or {})})
     try:
         model = layer_from_config(config["model"])
+        model.load_weights(os.path.join(filepath, WEIGHTS))
+        if compile and config.get("compile"):  # custom_objects also name compile's functions
+            model.compile(**_from_compile_config(config["compile"]))
+            _restore_optimizer(model, os.path.join(filepath, OPTIMIZER))
     finally:
         _SCOPE.pop()
-    model.load_weights(os.path.join(filepath, WEIGHTS))
-    if compile and config.get("compile"):
-        model.compile(**_from_compile_config(config["compile"]))
     return model
 
 
-# -- compile() arguments.  Strings are kept; optimizer, loss and metric objects of built-in
-# classes are written as {"class_name", "config"} where config holds every constructor
-# argument the object keeps as a plain value.  If any part cannot be written this way the
-# model is saved uncompiled (as Keras does for what it cannot serialize).
-def _object_config(obj):
-    import inspect
-    params = inspect.signature(type(obj).__init__).parameters
-    # _init_args: constructor arguments an object keeps in another form (AUC's thresholds).
-    kept = {**getattr(obj, "fn_kwargs", {}), **vars(obj), **getattr(obj, "_init_args", {})}
-    config = {}
-    names = list(params)
-    if any(params[p].kind is inspect.Parameter.VAR_KEYWORD for p in params):
-        names += [k for k in getattr(obj, "fn_kwargs", {}) if k not in params]  # a wrapper's **options
-    for p in names:
-        if p == "self" or p in params and params[p].kind in (inspect.Parameter.VAR_POSITIONAL,
-                                                             inspect.Parameter.VAR_KEYWORD):
-            continue
-        value = kept.get(p, kept.get("_" + p))
-        if p == "learning_rate":
-            value = getattr(obj, "learning_rate", value)
-            value = float(value.numpy()) if hasattr(value, "numpy") else value
-        if p == "dtype" and hasattr(value, "is_floating"):
-            value = value.name
-        if isinstance(value, (bool, int, float, str, type(None))) or (
-                isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) for v in value)):
-            config[p] = value
-        elif p in kept:
-            return None  # a setting that is not plain data: cannot rebuild faithfully
-    return {"class_name": type(obj).__name__, "config": config}
+def _restore_optimizer(model, path):
+    """The saved optimizer variables (iterations, learning rate, slots in order) into the new
+    optimizer built over the model's trainable variables; as Keras, a mismatch warns and
+    leaves the optimizer fresh."""
+    import warnings
+    import numpy as np
+    if not os.path.isfile(path):
+        return
+    model.optimizer.build(model.trainable_variables)
+    with np.load(path, allow_pickle=False) as saved:
+        values = [saved[f"arr_{i}"] for i in range(len(saved.files))]
+    variables = model.optimizer.variables
+    if len(values) != len(variables) or any(tuple(v.shape) != tuple(a.shape) for v, a in zip(variables, values)):
+        warnings.warn(f"Skipping variable loading for optimizer '{model.optimizer.name}': the saved state has "
+                      f"{len(values)} variables, the optimizer {len(variables)}", stacklevel=3)
+        return
+    for v, a in zip(variables, values):
+        v.assign(a.astype(v.dtype.as_numpy_dtype))
 
 
-def builtin_config(obj, base):
-    """Keras's get_config of a loss or metric: `base` (its name and reduction or dtype), then,
-    for tapeflow's own classes, every other constructor argument it keeps as plain data.  A
-    user's subclass gets `base` only, as in Keras (it overrides get_config to add its own)."""
-    config = dict(base)
-    if type(obj).__module__.startswith("tapeflow."):
-        found = _object_config(obj)
-        config.update({k: v for k, v in (found or {"config": {}})["config"].items() if k not in config})
-    return config
 
-
-def _spec_config(spec):
-    if spec is None or isinstance(spec, str):
-        return spec
-    if isinstance(spec, (list, tuple)):
-        items = [_spec_config(s) for s in spec]
-        return None if any(i is None and s is not None for i, s in zip(items, spec)) else items
-    if isinstance(spec, dict):
-        items = {k: _spec_config(v) for k, v in spec.items()}
-        return None if any(items[k] is None and spec[k] is not None for k in spec) else items
-    return _object_config(spec)
-
-
-def _compile_config(model):
-    args = model.__dict__.get("_compile_args")
-    if not args:
-        return None
-    out = {}
-    for key, value in args.items():
-        encoded = _spec_config(value)
-        if encoded is None and value is not None:
-            return None
-        out[key] = encoded
-    return out
-
-
-def _registered(module, base, name):
-    """The class `name` of a keras module (or of custom_objects) if it is one of the
-    module's own `base` subclasses; anything else a config names is refused (a
-    config from a file must never reach an arbitrary attribute or callable)."""
-    cls = _SCOPE[-1].get(name) if isinstance(name, str) else None
-    if cls is None and isinstance(name, str) and name.isidentifier() and not name.startswith("_"):
-        cls = vars(module).get(name)
-    if not (isinstance(cls, type) and issubclass(cls, base)):
-        raise ValueError(with_location(
-            f"load_model: the compile config names {name!r}, which is not a registered {base.__name__} class "
-            f"of keras.{module.__name__.rsplit('.', 1)[-1]} (pass custom_objects for your own classes)"))
-    return cls
-
-
-def _from_compile_config(config):
-    from tapeflow.keras import losses, metrics, optimizers
-
-    def decode(value, module, base):
-        if isinstance(value, list):
-            return [decode(v, module, base) for v in value]
-        if isinstance(value, dict) and "class_name" not in value:
-            return {k: decode(v, module, base) for k, v in value.items()}
-        if isinstance(value, dict):
-            kwargs = value.get("config", {})
-            if not isinstance(kwargs, dict) or not all(isinstance(k, str) and k.isidentifier() for k in kwargs):
-                raise ValueError(with_location(f"load_model: bad compile config {value!r}"))
-            cls = _registered(module, base, value["class_name"])
-            try:
-                return cls(**kwargs)
-            except TypeError as exc:
-                raise ValueError(with_location(f"load_model: cannot rebuild {cls.__name__} from its compile "
-                                               f"config {kwargs!r}: {exc}")) from None
-        if value is not None and not isinstance(value, str):
-            raise ValueError(with_location(f"load_model: bad compile config entry {value!r}"))
-        return value
-
-    if not isinstance(config, dict):
-        raise ValueError(with_location("load_model: the compile config must be an object"))
-    return {"optimizer": decode(config.get("optimizer"), optimizers, optimizers.Optimizer),
-            "loss": decode(config.get("loss"), losses, losses.Loss),
-            "metrics": decode(config.get("metrics"), metrics, metrics.Metric),
-            "loss_weights": config.get("loss_weights")}
+from tapeflow.keras.compile_config import (  # noqa: E402,F401 - built on this module's registry
+    builtin_config, object_config)
+from tapeflow.keras.compile_config import compile_config as _compile_config  # noqa: E402
+from tapeflow.keras.compile_config import from_compile_config as _from_compile_config  # noqa: E402
+from tapeflow.keras.compile_config import object_config as _object_config  # noqa: E402
+from tapeflow.keras.compile_config import registered_class as _registered  # noqa: E402
 
 
 def serialize_keras_object(obj):

@@ -14,6 +14,8 @@ def _step(step):
 
 
 class LearningRateSchedule:
+    DEFAULT_NAME = None  # Keras 3's name of a schedule made without one
+
     def __call__(self, step):
         raise NotImplementedError(f"{type(self).__name__} must define __call__(step)")
 
@@ -25,6 +27,7 @@ class _TimeDecay(LearningRateSchedule):
     """A decay driven by step / decay_steps, floored when staircase."""
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name=None):
+        self.name = name or type(self).DEFAULT_NAME
         if decay_steps <= 0:
             raise ValueError(with_location(f"{type(self).__name__}: decay_steps must be > 0, got {decay_steps}"))
         self.initial_learning_rate = float(initial_learning_rate)
@@ -37,6 +40,7 @@ class _TimeDecay(LearningRateSchedule):
 
 class ExponentialDecay(_TimeDecay):
     """lr * decay_rate ** (step / decay_steps); the exponent is floored when staircase."""
+    DEFAULT_NAME = "ExponentialDecay"
 
     def __call__(self, step):
         return M.pow(convert_to_tensor(self.decay_rate), self._progress(step)) * self.initial_learning_rate
@@ -46,9 +50,11 @@ class CosineDecay(LearningRateSchedule):
     """Optional linear warmup from initial_learning_rate to warmup_target over
     warmup_steps, then lr * ((1 - alpha) * 0.5 * (1 + cos(pi * t / decay_steps)) + alpha)
     with t clipped to decay_steps (lr = warmup_target when warming up)."""
+    DEFAULT_NAME = "CosineDecay"
 
     def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name=None,
                  warmup_target=None, warmup_steps=0):
+        self.name = name or type(self).DEFAULT_NAME
         if decay_steps <= 0:
             raise ValueError(with_location(f"CosineDecay: decay_steps must be > 0, got {decay_steps}"))
         self.initial_learning_rate = float(initial_learning_rate)
@@ -74,8 +80,10 @@ class CosineDecay(LearningRateSchedule):
 class PiecewiseConstantDecay(LearningRateSchedule):
     """values[0] for step <= boundaries[0], values[i] for boundaries[i-1] < step <= boundaries[i],
     values[-1] after the last boundary."""
+    DEFAULT_NAME = "PiecewiseConstant"
 
     def __init__(self, boundaries, values, name=None):
+        self.name = name or type(self).DEFAULT_NAME
         if len(values) != len(boundaries) + 1:
             raise ValueError(with_location(
                 f"PiecewiseConstantDecay: expected {len(boundaries) + 1} values for "
@@ -94,6 +102,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
 class InverseTimeDecay(_TimeDecay):
     """lr / (1 + decay_rate * step / decay_steps); the ratio is floored when staircase."""
+    DEFAULT_NAME = "InverseTimeDecay"
 
     def __call__(self, step):
         return self.initial_learning_rate / (self._progress(step) * self.decay_rate + 1.0)
@@ -102,9 +111,11 @@ class InverseTimeDecay(_TimeDecay):
 class PolynomialDecay(LearningRateSchedule):
     """(lr - end) * (1 - t / decay_steps) ** power + end, with t = min(step, decay_steps);
     with cycle, decay_steps grows to the next multiple of itself above the step instead."""
+    DEFAULT_NAME = "PolynomialDecay"
 
     def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False,
                  name=None):
+        self.name = name or type(self).DEFAULT_NAME
         if decay_steps <= 0:
             raise ValueError(with_location(f"PolynomialDecay: decay_steps must be > 0, got {decay_steps}"))
         self.initial_learning_rate = float(initial_learning_rate)
@@ -128,8 +139,10 @@ class CosineDecayRestarts(LearningRateSchedule):
     """SGDR: cosine decay over first_decay_steps, then restarts; period i lasts
     t_mul**i times the first and peaks at m_mul**i times lr; alpha is the floor
     as a fraction of lr."""
+    DEFAULT_NAME = "SGDRDecay"
 
     def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0, name=None):
+        self.name = name or type(self).DEFAULT_NAME
         if first_decay_steps <= 0:
             raise ValueError(with_location(
                 f"CosineDecayRestarts: first_decay_steps must be > 0, got {first_decay_steps}"))
@@ -153,7 +166,16 @@ class CosineDecayRestarts(LearningRateSchedule):
 
     def get_config(self):
         return {"initial_learning_rate": self.initial_learning_rate, "first_decay_steps": self.first_decay_steps,
-                "t_mul": self._t_mul, "m_mul": self._m_mul, "alpha": self.alpha}
+                "t_mul": self._t_mul, "m_mul": self._m_mul, "alpha": self.alpha, "name": self.name}
+
+
+def deserialize(config, custom_objects=None):
+    """The schedule a serialize() dict describes (Keras's form, with or without "module")."""
+    name = config["class_name"]
+    cls = (custom_objects or {}).get(name) or globals().get(name)
+    if not (isinstance(cls, type) and issubclass(cls, LearningRateSchedule)):
+        raise ValueError(with_location(f"Unknown learning rate schedule {name!r}"))
+    return cls.from_config(config["config"]) if hasattr(cls, "from_config") else cls(**config["config"])
 
 
 def serialize(schedule):

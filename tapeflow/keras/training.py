@@ -25,7 +25,14 @@ from tapeflow.runtime.errors import with_location
 
 
 def _floats(logs):
-    return {k: float(np.asarray(v)) for k, v in logs.items()}
+    """Step logs as floats; a dict among them (compile_metrics' result) is merged in, as Keras 3 logs it."""
+    out = {}
+    for k, v in logs.items():
+        if isinstance(v, dict):
+            out.update(_floats(v))
+        else:
+            out[k] = float(np.asarray(v))
+    return out
 
 
 class Trainer:
@@ -41,6 +48,7 @@ class Trainer:
         d["_weighted_metric_specs"] = []
         d["_compiled_metrics"] = None
         d["_weighted_metrics"] = []
+        d["_compile_metrics"] = None  # compile_utils.CompileMetrics when compile() has metrics
         d["_loss_tracker"] = None
         d["run_eagerly"] = False
         d["stop_training"] = False
@@ -63,7 +71,7 @@ class Trainer:
         d["compiled"] = True
         # Several outputs: the per-output losses are resolved by _prepare from the first batch.
         multi = isinstance(loss, (list, tuple, dict)) or loss_weights is not None
-        d["_compiled_loss"] = None if loss is None else (loss if multi else losses_mod.get(loss))
+        d["_compiled_loss"] = None if loss is None else (loss if multi else losses_mod.loss_object(loss))
         d["_loss_spec"] = (loss, loss_weights) if multi else (None, None)
         d["_metric_specs"] = metrics if isinstance(metrics, dict) else list(metrics or [])
         # Keras 3: `metrics` ignore sample weights (and class weights); `weighted_metrics` use them.
@@ -71,6 +79,7 @@ class Trainer:
                                        else list(weighted_metrics or []))
         d["_compiled_metrics"] = None
         d["_weighted_metrics"] = []
+        d["_compile_metrics"] = compile_utils.CompileMetrics() if (metrics or weighted_metrics) else None
         d["_loss_tracker"] = metrics_mod.Mean(name="loss")
         d["run_eagerly"] = bool(run_eagerly)
         d["_step_fns"] = {}
@@ -78,8 +87,8 @@ class Trainer:
             d["_distribute_strategy"] = tapeflow.distribute.get_strategy()
 
     def _require_compiled(self, what):
-        if self.optimizer is None and what == "fit":
-            raise RuntimeError(with_location(f"{self.name}.{what}: call compile() first"))
+        if not self.compiled:  # Keras 3's error and type
+            raise ValueError(with_location(f"You must call `compile()` before using the model. ({self.name}.{what})"))
         # A loss is needed only by the built-in steps: an overridden train_step/test_step
         # (Keras "customizing fit") may compute its own, and layers may add_loss() theirs.
         step = {"fit": "train_step", "evaluate": "test_step"}.get(what)
@@ -98,27 +107,44 @@ class Trainer:
 
     @property
     def metrics(self):
+        """Keras 3's order: the loss tracker, the compiled metrics as one container, the
+        per-output loss trackers."""
         out = [self._loss_tracker] if self._loss_tracker is not None else []
-        return (out + list(self._output_loss_trackers) + [m for _, m in self._compiled_metrics or []]
-                + [m for _, m in self.__dict__.get("_weighted_metrics") or []])
+        out += [self._compile_metrics] if self.__dict__.get("_compile_metrics") is not None else []
+        return out + list(self._output_loss_trackers) + self._tracked_metrics()
+
+    def _tracked_metrics(self):
+        """Metrics assigned as attributes (also in lists), as Keras 3 lists them in model.metrics."""
+        found = []
+        for value in self.__dict__.get("_tracked", {}).values():
+            for v in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(v, metrics_mod.Metric) and all(v is not f for f in found):
+                    found.append(v)
+        return found
 
     @property
     def metrics_names(self):
-        # Keras 3 names its compiled metrics as one container, "compile_metrics", after the
-        # loss and before the per-output losses; evaluate's list order is _logs_order's.
-        compiled = (self._compiled_metrics or []) + (self.__dict__.get("_weighted_metrics") or [])
-        first = [self._loss_tracker.name] if self._loss_tracker is not None else []
-        return first + (["compile_metrics"] if compiled else []) + [m.name for m in self._output_loss_trackers]
+        return [m.name for m in self.metrics]
 
     def _logs_order(self):
-        return [m.name for m in self.metrics]
+        names = []
+        for m in self.metrics:
+            names += m.order_names if isinstance(m, compile_utils.CompileMetrics) else [m.name]
+        return names
+
+    def _metric_results(self):
+        results = {}
+        for m in self.metrics:
+            r = m.result()
+            results.update(r) if isinstance(r, dict) else results.__setitem__(m.name, r)
+        return results
 
     def _metrics_or_logs(self, strategy, logs):
         """Keras 3's epoch logs: when a step's logs have exactly the names of model.metrics, the
         metrics' results (a custom train_step that returns "loss" without updating the loss
         tracker logs the tracker's 0), averaged over the ranks as the step logs are; otherwise
         the last step's logs."""
-        results = {m.name: m.result() for m in self.metrics}
+        results = self._metric_results()
         if set(results) != set(logs):
             return dict(logs)
         return distributed.global_logs(strategy, _floats(results))
@@ -128,7 +154,7 @@ class Trainer:
             m.reset_state()
 
     # -- steps (plain Python over tensors: eager, or traced by tf.function)
-    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """The compiled loss plus every loss the layers added (regularization, add_loss)."""
         y, y_pred = _single(y), _single(y_pred)
         extra = self.losses
@@ -158,9 +184,9 @@ class Trainer:
             for tracker, (_, value) in zip(self._output_loss_trackers,
                                            self._compiled_loss.per_output(y, y_pred, sample_weight)):
                 tracker.update_state(value, sample_weight=batch_weight)
-        compile_utils.update_metrics(self._compiled_metrics, self._output_names, y, y_pred, None)
-        compile_utils.update_metrics(self._weighted_metrics, self._output_names, y, y_pred, sample_weight)
-        return {m.name: m.result() for m in self.metrics}
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self._metric_results()
 
     def train_step(self, data):
         x, y, sample_weight = fit_inputs.unpack(data)
@@ -204,7 +230,10 @@ class Trainer:
             return
         x, y, _ = fit_inputs.unpack(first_batch)
         try:
-            y_pred = _single(self(x, training=False))
+            # A functional (or built Sequential) model's outputs are known without a call, which
+            # Keras does not make either (a layer's side effects run once per real call).
+            symbolic = getattr(self, "_symbolic_outputs", lambda: None)()
+            y_pred = _single(symbolic if symbolic is not None else self(x, training=False))
         except NotImplementedError:
             # A model with no call() (the GAN guide's) works only through its own
             # train_step; that is fine while no compiled loss or metric needs outputs.
@@ -233,6 +262,8 @@ class Trainer:
             if m.name in taken:
                 m.name = f"weighted_{m.name}"
         d["_weighted_metrics"] = weighted
+        if self._compile_metrics is not None:
+            self._compile_metrics.fill(self._compiled_metrics, weighted, names)
         if self.optimizer is not None:
             self.optimizer.build(self.trainable_variables)
 
@@ -335,17 +366,22 @@ class Trainer:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **unused):
         with self._scope():
-            return self._predict(x, batch_size, steps)
+            return self._predict(x, batch_size, steps, callbacks)
 
-    def _predict(self, x, batch_size, steps):
+    def _predict(self, x, batch_size, steps, callbacks=None):
         strategy = distributed.strategy_of(self)
         data = distributed.shard(fit_inputs.batches(x, None, None, batch_size, shuffle=False), x, strategy)
+        cb = callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
+        cb.on_predict_begin()
         outputs = []
         for step, batch in enumerate(data):
             if steps is not None and step >= steps:
                 break
+            cb.on_predict_batch_begin(step)
             out = distributed.run_step(strategy, self._step_fn("predict"), batch, gather=True)
             outputs.append(distributed.gathered(strategy, nest.map_structure(lambda t: t.numpy(), out)))
+            cb.on_predict_batch_end(step, {"outputs": outputs[-1]})  # Keras 3's batch logs
+        cb.on_predict_end()
         if not outputs:
             raise ValueError(with_location(f"{self.name}.predict: the input has no examples"))
         return nest.map_structure(lambda *parts: np.concatenate(parts, axis=0), *outputs)
@@ -354,6 +390,7 @@ class Trainer:
         self._require_compiled("fit")
         batch = tuple(fit_inputs.to_tensors(p) for p in (x, y, sample_weight) if p is not None)
         self._prepare(batch)
+        self.reset_metrics()  # Keras 3: each call's logs are that batch's alone
         logs = _floats(self._step_fn("train")(batch))
         return logs if return_dict else _flat_logs(logs, self._logs_order())
 
@@ -371,8 +408,9 @@ class Trainer:
 
 def _flat_logs(logs, names):
     """Keras 3's return of evaluate / train_on_batch / test_on_batch without
-    return_dict: the values in metrics_names order, a lone value unwrapped."""
-    values = [logs[n] for n in names if n in logs]
+    return_dict: the values in `names` order, then the other logs by sorted name, a
+    lone value unwrapped."""
+    values = [logs[n] for n in names if n in logs] + [logs[k] for k in sorted(logs) if k not in names]
     return values[0] if len(values) == 1 else values
 
 

@@ -25,8 +25,7 @@ class SlotOwner(Trackable):
         slot = table.get(key)
         if slot is None:
             base = var.numpy()
-            init = np.full(base.shape, initial, dtype=base.dtype)
-            slot = Variable(init, trainable=False, name=f"{var.name[:-2]}/{slot_name}")
+            slot = self._new_slot(var, slot_name, np.full(base.shape, initial, dtype=base.dtype))
             table[key] = slot
             self.__dict__["_slot_order"].append((var, slot_name, slot))
             parked = self.__dict__["_parked_slots"].pop(key, None)
@@ -35,6 +34,9 @@ class SlotOwner(Trackable):
                 check_compatible(source, value.shape, value.dtype, slot)
                 slot.assign(value)
         return slot
+
+    def _new_slot(self, var, slot_name, init):
+        return Variable(init, trainable=False, name=f"{var.name[:-2]}/{slot_name}")
 
     def get_slot(self, var, name):
         return self._slot_table().get((id(var), name))

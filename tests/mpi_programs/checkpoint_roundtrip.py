@@ -48,7 +48,8 @@ def main(directory, mode):
             with strategy.scope():
                 model.optimizer.build(model.trainable_variables)
             ckpt.restore(manager.latest_checkpoint).assert_consumed()
-        cbs = [tf.keras.callbacks.ModelCheckpoint(os.path.join(directory, f"fit-{n}-{{epoch}}"), verbose=1),
+        cbs = [tf.keras.callbacks.ModelCheckpoint(os.path.join(directory, f"fit-{n}-{{epoch}}.weights.h5"),
+                                                  save_weights_only=True, verbose=1),
                tf.keras.callbacks.CSVLogger(os.path.join(directory, f"log-{n}.csv"))]
         model.fit(x, y, batch_size=16, epochs=1, shuffle=False, verbose=1, callbacks=cbs)
         step.assign_add(4)

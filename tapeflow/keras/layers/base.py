@@ -2,14 +2,14 @@
 and variables (also inside lists and dicts), and the `training` call context."""
 import functools
 import inspect
-import re
-import threading
-from collections import defaultdict
 
 from tapeflow.keras import functional, initializers, regularizers
 from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.keras.input_spec import assert_input_compatibility
 from tapeflow.keras.layers import keras_mask
+from tapeflow.keras.layers.naming import (  # noqa: F401 - layer_scope, unique_name: used from here
+    auto_config, layer_scope, unique_name, weight_path)
+from tapeflow.keras.layers.naming import call_context as _context, snake_case as _snake
 from tapeflow.module import Module
 from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import with_location
@@ -20,58 +20,6 @@ from tapeflow.runtime.variables import Variable
 from tapeflow.tracer.signature import TensorSpec
 from tapeflow.tracer.graph_ops import init_scope
 from tapeflow.train.trackable import Trackable
-
-_name_counts = defaultdict(int)
-_name_lock = threading.Lock()
-
-
-class _CallContext(threading.local):
-    def __init__(self):
-        self.training = []  # the `training` value of each enclosing layer call
-        self.scopes = []  # the layers being built or called, outermost first (weight paths)
-
-
-def weight_path(owner, name):
-    """Keras 3's variable path: the names of the layers being built around the
-    weight, then its owner's (once), then the weight's own name."""
-    parts = [layer.name for layer in _context.scopes]
-    if not _context.scopes or _context.scopes[-1] is not owner:
-        parts.append(owner.name)
-    cell = getattr(owner, "cell_name", None)  # Keras keeps an RNN layer's weights in its cell
-    if cell:
-        parts.append(cell)
-    return "/".join(parts + [name])
-
-
-class layer_scope:
-    """Push a layer on the scope stack while it is built or called."""
-
-    def __init__(self, layer):
-        self.layer = layer
-
-    def __enter__(self):
-        _context.scopes.append(self.layer)
-
-    def __exit__(self, *exc):
-        _context.scopes.pop()
-
-
-_context = _CallContext()
-
-
-def _snake(name):
-    # Keras's rule: a digit does not start a new word, so Conv2D -> conv2d and
-    # GlobalAveragePooling2D -> global_average_pooling2d (tf.Module's rule differs: conv2_d).
-    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
-
-
-def unique_name(base):
-    with _name_lock:
-        n = _name_counts[base]
-        _name_counts[base] += 1
-    return base if n == 0 else f"{base}_{n}"
-
 
 def _is_trackable_value(value):
     if isinstance(value, (Layer, Variable, Trackable)):
@@ -147,6 +95,11 @@ class Layer(Module):
         if build is not None and not getattr(build, "_normalizes_shapes", False):
             cls.build = _normalizing_build(build)
 
+    def __new__(cls, *args, **kwargs):
+        obj = super().__new__(cls)
+        obj.__dict__["_auto_config"] = auto_config(cls, args, kwargs)  # for get_config
+        return obj
+
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         input_shape = kwargs.pop("input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
@@ -167,13 +120,31 @@ class Layer(Module):
         d["_weight_regularizers"] = []  # (variable, regularizer) from add_weight
         d["_call_losses"] = []  # add_loss values of the latest call
         from tapeflow.keras import backend
+        if isinstance(dtype, dict):  # a DTypePolicy's config, as Keras 3 writes it in get_config
+            dtype = dtype.get("config", {}).get("name")
+        dtype = getattr(dtype, "variable_dtype", dtype)  # a DTypePolicy
         d["dtype"] = dtypes.as_dtype(dtype or backend.floatx()).name
+        if not self.supports_masking and type(self).compute_mask is not Layer.compute_mask:
+            d["supports_masking"] = True  # Keras 3: overriding compute_mask means the layer supports masks
         d["_call_has_training"] = "training" in inspect.signature(self.call).parameters
         d["_call_has_mask"] = "mask" in inspect.signature(self.call).parameters
         d["_output_shape"] = None
         d["_inbound_nodes"] = []  # functional.Node per call on KerasTensors, in call order
         # Per-example input shape declared with input_shape=; lets Sequential build early.
         d["_declared_input_shape"] = tuple(input_shape) if input_shape is not None else None
+
+    @property
+    def dtype_policy(self):
+        from tapeflow.keras.mixed_precision import Policy
+        return Policy(self.dtype)
+
+    @property
+    def compute_dtype(self):
+        return self.dtype  # tapeflow layers compute in their variables' dtype (no mixed policies)
+
+    @property
+    def variable_dtype(self):
+        return self.dtype
 
     # ---------------------------------------------------------------- tracking
     def __setattr__(self, name, value):
@@ -443,6 +414,10 @@ class Layer(Module):
                 else [tuple(o.shape.dims) for o in nest.flatten(outputs)]
         return outputs
 
+    def compute_output_shape(self, input_shape):
+        """The output's shape for an input of `input_shape`, found by running the layer symbolically."""
+        return functional.output_shape_of(self, input_shape, self.dtype)
+
     def compute_mask(self, inputs, mask=None):
         """The mask of the outputs given the input's mask: passed on unchanged by default."""
         return mask if self.supports_masking else None
@@ -479,10 +454,27 @@ class Layer(Module):
         return self._output_shape
 
     def get_config(self):
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        config = {"name": self.name}
+        auto = self.__dict__.get("_auto_config")
+        if getattr(type(self).get_config, "_is_default", False) and auto is not None:
+            # Keras 3: a class without its own get_config gets its constructor's arguments
+            # (and loses `name` when the constructor could not take it back).
+            config.update(auto)
+            params = inspect.signature(type(self).__init__).parameters
+            if "name" not in params and not ("kwargs" in params and params["kwargs"].kind is
+                                             inspect.Parameter.VAR_KEYWORD):
+                config.pop("name")
+        config.update(trainable=self.trainable, dtype=self.dtype_policy_config())
         if self._declared_input_shape is not None:
             config["input_shape"] = list(self._declared_input_shape)
         return config
+
+    get_config._is_default = True
+
+    def dtype_policy_config(self):
+        """The dtype as Keras 3 writes it in a config: its DTypePolicy, serialized."""
+        return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self.dtype},
+                "registered_name": None}
 
     @classmethod
     def from_config(cls, config):

@@ -2,7 +2,7 @@
 import numpy as np
 
 import tapeflow as tf
-from tapeflow.keras import activations, initializers, regularizers
+from tapeflow.keras import activations, constraints, initializers, regularizers
 from tapeflow.keras import random as keras_random
 from tapeflow.keras.layers.base import Layer
 from tapeflow.runtime.errors import with_location
@@ -15,10 +15,13 @@ class Dense(Layer):
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
+        if kwargs.pop("quantization_config", None) is not None:
+            raise NotImplementedError(with_location("Dense: quantization_config is not supported"))
         super().__init__(**kwargs)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         if int(units) <= 0:
             raise ValueError(with_location(f"Dense: units must be a positive integer, got {units!r}"))
         self.units = int(units)
@@ -53,7 +56,11 @@ class Dense(Layer):
         return {**super().get_config(), "units": self.units,
                 "activation": activations.serialize(self.activation), "use_bias": self.use_bias,
                 "kernel_initializer": initializers.serialize(self.kernel_initializer),
-                "bias_initializer": initializers.serialize(self.bias_initializer)}
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint), "quantization_config": None}
 
 
 class Activation(Layer):

@@ -50,14 +50,14 @@ class Normalization(Layer):
     def build(self, input_shape):
         shape = self._stat_shape(tuple(input_shape.dims))
         self._broadcast_shape = shape
-        if self.input_mean is not None:
-            mean = np.broadcast_to(np.asarray(self.input_mean, np.float32), shape)
-            var = np.broadcast_to(np.asarray(self.input_variance, np.float32), shape)
-            self.mean = self.add_weight("mean", shape, initializer=lambda s, dtype=None: mean.copy(), trainable=False)
-            self.variance = self.add_weight("variance", shape, initializer=lambda s, dtype=None: var.copy(), trainable=False)
+        if self.input_mean is not None:  # Keras 3: given statistics are constants, not weights
+            self.__dict__["mean"] = tf.constant(np.broadcast_to(np.asarray(self.input_mean, np.float32), shape))
+            self.__dict__["variance"] = tf.constant(
+                np.broadcast_to(np.asarray(self.input_variance, np.float32), shape))
         else:
             self.mean = self.add_weight("mean", shape, initializer="zeros", trainable=False)
             self.variance = self.add_weight("variance", shape, initializer="ones", trainable=False)
+            self.count = self.add_weight("count", (), dtype="int64", initializer="zeros", trainable=False)
 
     def adapt(self, data, batch_size=None, steps=None):
         """Set mean and variance from `data` (an array, tensor or Dataset of batches)."""
@@ -83,4 +83,6 @@ class Normalization(Layer):
         return (x - self.mean) / tf.maximum(tf.sqrt(self.variance), 1e-7)
 
     def get_config(self):
-        return {**super().get_config(), "axis": list(self.axis), "invert": self.invert}
+        listed = lambda v: np.asarray(v).tolist() if v is not None else None  # noqa: E731
+        return {**super().get_config(), "axis": tuple(self.axis), "invert": self.invert,
+                "mean": listed(self.input_mean), "variance": listed(self.input_variance)}

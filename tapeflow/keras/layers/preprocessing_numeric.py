@@ -69,8 +69,10 @@ class Discretization(Layer):
 
     def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int", **kwargs):
         super().__init__(**kwargs)
-        if output_mode != "int":
-            raise ValueError(with_location(f"Discretization: only output_mode='int' is supported, got {output_mode!r}"))
+        if output_mode not in ("int", "one_hot", "multi_hot", "count"):
+            raise ValueError(with_location(f"Discretization: output_mode must be 'int', 'one_hot', 'multi_hot' or "
+                                           f"'count', got {output_mode!r}"))
+        self.output_mode = output_mode
         if bin_boundaries is None and num_bins is None:
             raise ValueError(with_location("Discretization: give bin_boundaries, or num_bins and call adapt"))
         self.bin_boundaries = [float(b) for b in bin_boundaries] if bin_boundaries is not None else None
@@ -80,9 +82,15 @@ class Discretization(Layer):
     def adapt(self, data, batch_size=None, steps=None):
         if self.num_bins is None:
             raise ValueError(with_location("Discretization.adapt: needs num_bins"))
-        array = np.asarray(data.numpy() if isinstance(data, TensorBase) else data, np.float64).reshape(-1)
-        qs = np.quantile(array, np.linspace(0, 1, int(self.num_bins) + 1)[1:-1])
-        self.bin_boundaries = [float(q) for q in qs]
+        from tapeflow.data import Dataset
+        batches = data if isinstance(data, Dataset) else [data]
+        summary = np.zeros((2, 0), np.float32)
+        for batch in batches:  # Keras's mergeable quantile summary, batch by batch
+            batch = batch[0] if isinstance(batch, tuple) else batch
+            values = np.asarray(batch.numpy() if isinstance(batch, TensorBase) else batch, np.float32)
+            merged = np.concatenate((_summarize(values, self.epsilon), summary), axis=1)
+            summary = _compress(merged[:, np.argsort(merged[0], kind="stable")], self.epsilon)
+        self.bin_boundaries = _compress(summary, 1.0 / int(self.num_bins))[0, :-1].tolist()
 
     def call(self, inputs):
         if self.bin_boundaries is None:
@@ -93,11 +101,37 @@ class Discretization(Layer):
         bounds = tf.constant(np.asarray(self.bin_boundaries, x.dtype.name))
         # index = how many boundaries are <= x
         below = tf.cast(tf.expand_dims(x, -1) >= bounds, "int32")
-        return tf.reduce_sum(below, axis=-1)
+        ids = tf.reduce_sum(below, axis=-1)
+        if self.output_mode == "int":
+            return ids
+        from tapeflow.keras.layers.text_lookup import encode_categorical
+        return encode_categorical(ids, self.output_mode, len(self.bin_boundaries) + 1, dtype="float32")
 
     def _convert_inputs(self, inputs):
         return tf.convert_to_tensor(inputs)
 
     def get_config(self):
         return {**super().get_config(), "bin_boundaries": self.bin_boundaries, "num_bins": self.num_bins,
-                "epsilon": self.epsilon}
+                "epsilon": self.epsilon, "output_mode": self.output_mode, "sparse": False}
+
+
+def _summarize(values, epsilon):
+    """Every step-th sorted value (step: the values per 1/epsilon bucket, at least 1), each
+    weighing `step`: Keras's approximate quantile summary of one batch."""
+    values = np.sort(values.reshape(-1))
+    step = max(values.size * epsilon, 1)
+    picked = values[int(step - 1)::int(step)]
+    return np.stack([picked, np.full_like(picked, step)])
+
+
+def _compress(summary, epsilon):
+    """Re-bin a (values, weights) summary at cumulative-weight fractions epsilon, 2 epsilon, ...
+    (a summary with fewer than 1/epsilon points is kept as it is)."""
+    if summary.shape[1] * epsilon < 1:
+        return summary
+    fractions = epsilon + np.arange(0.0, 1.0, epsilon)
+    cumulative = summary[1].cumsum()
+    share = cumulative / cumulative[-1]
+    bins = np.interp(fractions, share, summary[0])
+    cut = np.interp(fractions, share, cumulative)
+    return np.stack((bins, cut - np.concatenate(([0.0], cut[:-1])))).astype("float32")

@@ -18,8 +18,10 @@ class _RNN(Layer):
                  kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
                  bias_initializer="zeros", return_sequences=False, return_state=False,
                  go_backwards=False, kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
-                 dropout=0.0, recurrent_dropout=0.0, stateful=False, unroll=False, seed=None, **kwargs):
+                 dropout=0.0, recurrent_dropout=0.0, stateful=False, unroll=False, seed=None,
+                 zero_output_for_mask=False, **kwargs):
         super().__init__(**kwargs)
+        self.zero_output_for_mask = bool(zero_output_for_mask)  # masked steps output 0, not the last output
         if dropout or recurrent_dropout:
             raise ValueError(with_location(
                 f"{type(self).__name__}: dropout and recurrent_dropout are not supported"))
@@ -100,7 +102,7 @@ class _RNN(Layer):
                 "recurrent_activation": activations.serialize(self.recurrent_activation),
                 "use_bias": self.use_bias, "return_sequences": self.return_sequences,
                 "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": self.stateful,
-                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "zero_output_for_mask": self.zero_output_for_mask, "kernel_initializer": initializers.serialize(self.kernel_initializer),
                 "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
                 "bias_initializer": initializers.serialize(self.bias_initializer), "seed": self.seed}
 
@@ -168,7 +170,7 @@ class _RNN(Layer):
                 # A masked step keeps the state and repeats the previous output
                 # (zeros before the first unmasked step), as Keras's rnn loop does.
                 keep = tf.expand_dims(mask[:, t], 1)
-                previous = outputs[-1] if outputs else tf.zeros_like(out)
+                previous = outputs[-1] if outputs and not self.zero_output_for_mask else tf.zeros_like(out)
                 out = tf.where(keep, out, previous)
                 new_state = [tf.where(keep, n, o) for n, o in zip(new_state, state)]
             state = new_state
@@ -193,7 +195,7 @@ class _RNN(Layer):
             out, new_state = self._step(row[0], old_state)
             if mask is not None:
                 keep = row[1]
-                out = tf.where(keep, out, previous)
+                out = tf.where(keep, out, tf.zeros_like(out) if self.zero_output_for_mask else previous)
                 new_state = [tf.where(keep, n, o) for n, o in zip(new_state, old_state)]
             return tuple([out] + list(new_state))
 
@@ -267,23 +269,35 @@ class LSTM(_RNN):
 
 class GRU(_RNN):
     cell_name = "gru_cell"
-    """Keras 3's GRU (reset_after=True): gates z, r, h; bias (2, 3 * units) holds
-    the input bias and the recurrent bias;  h = z * h_prev + (1 - z) * h~."""
+    """Keras 3's GRU: gates z, r, h;  h = z * h_prev + (1 - z) * h~.  reset_after=True (the
+    default): bias (2, 3 * units) holds the input and the recurrent bias and r scales the
+    recurrent term; reset_after=False: one bias (3 * units,) and r scales h_prev first."""
     n_gates = 3
     _n_states = 1
 
     def __init__(self, units, reset_after=True, **kwargs):
-        if not reset_after:
-            raise ValueError(with_location("GRU: only reset_after=True (the Keras 3 default) is supported"))
         super().__init__(units, **kwargs)
+        self.reset_after = bool(reset_after)
 
     def _bias_shape(self):
-        return (2, 3 * self.units)
+        return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+
+    def get_config(self):
+        return {**super().get_config(), "reset_after": self.reset_after}
 
     def _step(self, x, state):
         h = state[0]
         u = self.units
         mx = tf.matmul(x, self.kernel)
+        if not self.reset_after:
+            if self.use_bias:
+                mx = mx + self.bias
+            rk = self.recurrent_kernel
+            z = self.recurrent_activation(mx[:, :u] + tf.matmul(h, rk[:, :u]))
+            r = self.recurrent_activation(mx[:, u:2 * u] + tf.matmul(h, rk[:, u:2 * u]))
+            hh = self.activation(mx[:, 2 * u:] + tf.matmul(r * h, rk[:, 2 * u:]))
+            h = z * h + (1 - z) * hh
+            return h, [h]
         mh = tf.matmul(h, self.recurrent_kernel)
         if self.use_bias:
             mx = mx + self.bias[0]

@@ -101,6 +101,16 @@ class StackedRNNCells(Layer):
         super().__init__(**kwargs)
         self.cells = list(cells)
 
+    def get_config(self):
+        from tapeflow.keras import saving
+        return {**super().get_config(), "cells": [saving.layer_config(c) for c in self.cells]}
+
+    @classmethod
+    def from_config(cls, config):
+        from tapeflow.keras import saving
+        config = dict(config)
+        return cls([saving.layer_from_config(c) for c in config.pop("cells")], **config)
+
     @property
     def state_size(self):
         return [cell.state_size for cell in self.cells]
@@ -146,9 +156,10 @@ class RNN(_RNN):
     """The recurrent layer over a cell (or a list of cells, stacked)."""
 
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
-                 stateful=False, unroll=False, **kwargs):
+                 stateful=False, unroll=False, zero_output_for_mask=False, **kwargs):
         super().__init__(1, return_sequences=return_sequences, return_state=return_state,
-                         go_backwards=go_backwards, stateful=stateful, unroll=unroll, **kwargs)
+                         go_backwards=go_backwards, stateful=stateful, unroll=unroll,
+                         zero_output_for_mask=zero_output_for_mask, **kwargs)
         self.cell = StackedRNNCells(cell) if isinstance(cell, (list, tuple)) else cell
         if not hasattr(self.cell, "state_size"):
             raise ValueError(with_location(f"RNN: the cell {cell!r} has no state_size attribute"))
@@ -213,7 +224,8 @@ class RNN(_RNN):
 
     def get_config(self):
         config = {**Layer.get_config(self), "return_sequences": self.return_sequences,
-                  "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": self.stateful}
+                  "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": self.stateful,
+                  "zero_output_for_mask": self.zero_output_for_mask, "unroll": False}
         if isinstance(self.cell, (_Cell, StackedRNNCells)):  # saved with the layer (keras saving reads "cell")
             from tapeflow.keras import saving
             config["cell"] = saving.layer_config(self.cell)

@@ -139,12 +139,17 @@ class IndexLookup(Layer):
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=None, vocabulary=None,
                  idf_weights=None, invert=False, output_mode="int", sparse=False, pad_to_max_tokens=False,
                  **kwargs):
-        kwargs.pop("vocabulary_dtype", None)
-        kwargs.pop("encoding", None)
-        kwargs.pop("oov_method", None)
-        kwargs.pop("salt", None)
+        vocabulary_dtype = kwargs.pop("vocabulary_dtype", "int64")
+        encoding = kwargs.pop("encoding", "utf-8")
+        oov_method, salt = kwargs.pop("oov_method", "floormod"), kwargs.pop("salt", None)
+        kwargs.pop("vocabulary_size", None)  # in get_config, for information only (as Keras)
         super().__init__(**kwargs)
+        self.vocabulary_dtype, self.encoding = vocabulary_dtype, encoding
         cls = type(self).__name__
+        if oov_method != "floormod" or salt is not None:
+            raise NotImplementedError(with_location(
+                f"{cls}: only oov_method='floormod' without a salt is supported (got oov_method={oov_method!r}, "
+                f"salt={salt!r})"))
         if output_mode not in OUTPUT_MODES:
             raise ValueError(with_location(f"{cls}: output_mode must be one of {OUTPUT_MODES}, got {output_mode!r}"))
         if invert and output_mode != "int":
@@ -313,7 +318,9 @@ class IndexLookup(Layer):
         return {**super().get_config(), "max_tokens": self.max_tokens, "num_oov_indices": self.num_oov_indices,
                 "mask_token": self.mask_token, "oov_token": self.oov_token, "vocabulary": vocab,
                 "idf_weights": idf, "invert": self.invert, "output_mode": self.output_mode,
-                "sparse": False, "pad_to_max_tokens": self.pad_to_max_tokens}
+                "sparse": False, "pad_to_max_tokens": self.pad_to_max_tokens,
+                "vocabulary_size": None if vocab is None else self.vocabulary_size(), "oov_method": "floormod", "salt": None,
+                **({"encoding": self.encoding} if self._is_string else {"vocabulary_dtype": self.vocabulary_dtype})}
 
 
 def _pad(w, depth):

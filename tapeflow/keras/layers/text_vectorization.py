@@ -209,23 +209,31 @@ class Hashing(Layer):
         if output_mode not in ("int", "one_hot", "multi_hot", "count"):
             raise ValueError(with_location(f"Hashing: output_mode must be 'int', 'one_hot', 'multi_hot' or "
                                            f"'count', got {output_mode!r}"))
-        if salt is not None:
-            raise ValueError(with_location("Hashing: salt (SipHash, to_hash_bucket_strong) is not supported"))
+        if isinstance(salt, int) and not isinstance(salt, bool):
+            salt = [salt, salt]  # Keras: one integer is both halves of SipHash's key
+        elif salt is not None and not (isinstance(salt, (list, tuple)) and len(salt) == 2):
+            raise ValueError(with_location(f"The `salt` argument for `Hashing` can only be a tuple of size 2 "
+                                           f"integers, or a single integer. Received: salt={salt}."))
         if sparse:
             raise ValueError(with_location("Hashing: sparse=True is not supported"))
-        self.num_bins, self.mask_value, self.salt, self.output_mode = int(num_bins), mask_value, salt, output_mode
+        self.num_bins, self.mask_value, self.output_mode = int(num_bins), mask_value, output_mode
+        self.salt = None if salt is None else list(salt)
 
     def _convert_inputs(self, inputs):
         return inputs if isinstance(inputs, TensorBase) else convert_to_tensor(inputs)
 
     def call(self, inputs):
         x = inputs
-        text = x if x.dtype is dtypes.string else tf.strings.as_string(x)
-        if self.mask_value is None:
-            bins = tf.strings.to_hash_bucket_fast(text, self.num_bins)
+        masked = self.mask_value is not None and self.num_bins > 1  # bin 0 is the mask's
+        text = tf.cast(x, "int64") if x.dtype.is_floating else x  # Keras hashes floats as integers
+        text = text if text.dtype is dtypes.string else tf.strings.as_string(text)
+        depth = self.num_bins - 1 if masked else self.num_bins
+        if self.salt is not None:
+            bins = tf.strings.to_hash_bucket_strong(text, depth, self.salt)
         else:
-            hashed = tf.strings.to_hash_bucket_fast(text, self.num_bins - 1) + 1
-            bins = tf.where(tf.equal(x, self.mask_value), tf.zeros_like(hashed), hashed)
+            bins = tf.strings.to_hash_bucket_fast(text, depth)
+        if masked:
+            bins = tf.where(tf.equal(x, self.mask_value), tf.zeros_like(bins), bins + 1)
         if self.output_mode == "int":
             return bins
         return encode_categorical(bins, self.output_mode, self.num_bins, dtype="float32")

@@ -55,6 +55,9 @@ class Bidirectional(Layer):
         if backward_layer is None:
             backward_layer = _recurrent_copy(layer, name=f"backward_{layer.name}")
         self.backward_layer = backward_layer
+        for direction in (self.forward_layer, self.backward_layer):  # as Keras: masked steps give 0
+            if hasattr(direction, "zero_output_for_mask"):
+                direction.zero_output_for_mask = direction.return_sequences
         self.return_sequences = layer.return_sequences
         self.return_state = layer.return_state
 
