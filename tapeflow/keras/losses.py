@@ -70,7 +70,7 @@ def mean_absolute_error(y_true, y_pred):
     return R.reduce_mean(M.abs(y_pred - y_true), axis=-1)
 
 
-def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
+def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     y_true, y_pred = _prepare(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
@@ -80,7 +80,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
     else:
         p = M.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
         per = -(y_true * M.log(p) + (1.0 - y_true) * M.log(1.0 - p))
-    return R.reduce_mean(per, axis=-1)
+    return R.reduce_mean(per, axis=axis)
 
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
@@ -286,10 +286,10 @@ class MeanAbsoluteError(LossFunctionWrapper):
 
 
 class BinaryCrossentropy(LossFunctionWrapper):
-    def __init__(self, from_logits=False, label_smoothing=0.0, reduction="sum_over_batch_size",
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
                  name="binary_crossentropy"):
         super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits,
-                         label_smoothing=label_smoothing)
+                         label_smoothing=label_smoothing, axis=axis)
         self.from_logits = from_logits
 
 

@@ -60,6 +60,7 @@ def _normalizing_build(build):
     @functools.wraps(build)
     def wrapper(self, input_shape, *args, **kwargs):
         out = build(self, _as_build_shapes(input_shape), *args, **kwargs)
+        self.__dict__.setdefault("_build_shape", input_shape)  # the first build's, for get_build_config
         self.__dict__["built"] = True  # as in Keras, an explicit build() marks the layer built
         return out
     wrapper._normalizes_shapes = True
@@ -252,14 +253,16 @@ class Layer(Module):
                 out.append(obj)
         return out
 
+    def _collect_direct(self):
+        direct = self._direct_variables()  # a layer's trainable before its non-trainable, as Keras
+        return [v for v in direct if v.trainable] + [v for v in direct if not v.trainable]
+
     def _collect(self, want_trainable):
         """Variables of this layer, then of each sublayer, each once.  `want_trainable`
         None: all (a layer's trainable before its non-trainable, as Keras orders them)."""
         seen = set()
         out = []
-        direct = self._direct_variables()
-        if want_trainable is None:
-            direct = [v for v in direct if v.trainable] + [v for v in direct if not v.trainable]
+        direct = self._collect_direct() if want_trainable is None else self._direct_variables()
         for v in direct:
             is_trainable = v.trainable and self.trainable
             if (want_trainable is None or is_trainable == want_trainable) and id(v) not in seen:
@@ -470,6 +473,28 @@ class Layer(Module):
         return config
 
     get_config._is_default = True
+
+    def get_build_config(self):
+        shape = self.__dict__.get("_build_shape")
+        return None if shape is None else {"input_shape": nest.map_structure(
+            lambda s: tuple(s.as_list()) if isinstance(s, TensorShape) else s, shape)}
+
+    def build_from_config(self, config):
+        if config and "input_shape" in config:
+            self.build(config["input_shape"])
+
+    def save_own_variables(self, store):
+        """Keras 3: this layer's own variables (not its sublayers') as store["0"], store["1"], ..."""
+        for i, v in enumerate(self._collect_direct()):
+            store[str(i)] = v.numpy()
+
+    def load_own_variables(self, store):
+        own = self._collect_direct()
+        if len(store) != len(own):
+            raise ValueError(with_location(f"Layer '{self.name}' expected {len(own)} variables, but received "
+                                           f"{len(store)} variables during loading"))
+        for i, v in enumerate(own):
+            v.assign(store[str(i)])
 
     def dtype_policy_config(self):
         """The dtype as Keras 3 writes it in a config: its DTypePolicy, serialized."""
