@@ -68,7 +68,7 @@ class Trainer:
         if cfg is None:
             return None
         weighted = self.__dict__.get("_weighted_metric_specs") or None
-        return {"optimizer": cfg["optimizer"], "loss": cfg["loss"], "loss_weights": cfg["loss_weights"],
+        return {"optimizer": object_config(self.optimizer), "loss": cfg["loss"], "loss_weights": cfg["loss_weights"],
                 "metrics": cfg["metrics"], "weighted_metrics": weighted and nest.map_structure(object_config, weighted),
                 "run_eagerly": self.run_eagerly, "steps_per_execution": 1, "jit_compile": False}
 
