@@ -284,13 +284,19 @@ class Variable(TensorBase):
     def __reduce__(self):
         raise TypeError("Variables are not picklable; use tf.train.Checkpoint")
 
+    @property
+    def _auto_watch(self):
+        """Whether tapes watch this variable when it is read. Keras variables keep the flag
+        they were made with after `layer.trainable = False` (TF's tf.Variable under them)."""
+        return self.trainable
+
 
 def record_read(var, t):
     """A read while tapes are active: auto-watch trainable variables, and record
     an identity from the variable to a fresh tensor so gradients reach `var`."""
     hit = False
     for tape in state.tapes:
-        if id(var) not in tape.watched and tape.watch_accessed_variables and var.trainable:
+        if id(var) not in tape.watched and tape.watch_accessed_variables and var._auto_watch:
             tape.watch(var)
         if id(var) in tape.watched:
             hit = True

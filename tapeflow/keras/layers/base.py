@@ -220,6 +220,9 @@ class Layer(Module):
     @trainable.setter
     def trainable(self, value):
         self.__dict__["_trainable"] = bool(value)
+        for v in self._direct_variables():  # as Keras: the variables made trainable follow the flag
+            if isinstance(v, KerasVariable) and v._auto_watch:
+                v.trainable = bool(value)
         for layer in self._layers:
             layer.trainable = value
 
@@ -255,7 +258,7 @@ class Layer(Module):
 
     def _collect_direct(self):
         direct = self._direct_variables()  # a layer's trainable before its non-trainable, as Keras
-        return [v for v in direct if v.trainable] + [v for v in direct if not v.trainable]
+        return [v for v in direct if v._auto_watch] + [v for v in direct if not v._auto_watch]
 
     def _collect(self, want_trainable):
         """Variables of this layer, then of each sublayer, each once.  `want_trainable`

@@ -123,7 +123,28 @@ def program_layer_trainable_false_then_weights_assign(tf):
     d.build((None, 3))
     d.trainable = False
     return {"t": len(d.trainable_weights), "nt": len(d.non_trainable_weights),
-            "tv": len(d.trainable_variables)}
+            "tv": len(d.trainable_variables), "k_trainable": d.kernel.trainable}
+
+
+def program_frozen_kernel_still_gets_tape_gradient(tf):
+    d = tf.keras.layers.Dense(2, kernel_initializer="ones")
+    d.build((None, 3))
+    d.trainable = False
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(d(tf.ones((1, 3))) ** 2)
+    g = t.gradient(y, d.kernel)
+    d.trainable = True
+    return {"g": g, "back": d.kernel.trainable, "names": [w.name for w in d.weights],
+            }
+
+
+def program_bn_moving_stats_stay_non_trainable_after_unfreeze(tf):
+    bn = tf.keras.layers.BatchNormalization()
+    bn.build((None, 2))
+    bn.trainable = False
+    bn.trainable = True
+    return {"t": [w.name for w in bn.trainable_weights], "nt": [w.name for w in bn.non_trainable_weights],
+            "flags": [w.trainable for w in bn.weights]}
 
 
 def program_nested_trainable_inner_layer(tf):
