@@ -129,13 +129,16 @@ class Model(Trainer, Layer):
         """Keras 3's box-drawn table, as one string to print_fn (stdout by default)."""
         from tapeflow.keras import summary_table
         rows = []  # as Keras 3, an unbuilt model lists its layers with "?" shapes and no weights
+        graph = self.__dict__.get("_functional")
+        connected = None if graph is None else summary_table.connections(graph.nodes)
         for layer in self._summary_layers():
             try:
                 shape = _display_shape(layer.output_shape) if layer.built else "?"
             except AttributeError:
                 shape = "?"
             count = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
-            rows.append((f"{layer.name} ({type(layer).__name__})", shape, count))
+            rows.append((f"{layer.name} ({type(layer).__name__})", shape, count)
+                        + (() if connected is None else (connected.get(id(layer), "-"),)))
         trainable = self.trainable_weights
         non_trainable = self.non_trainable_weights
         counts = [("Total params", _param_count(trainable) + _param_count(non_trainable),

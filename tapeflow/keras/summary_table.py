@@ -11,7 +11,36 @@ import textwrap
 
 POSITIONS = (0.45, 0.80, 1.0)
 HEADER = ("Layer (type)", "Output Shape", "Param #")
-RIGHT = (False, False, True)
+# A functional model that is not a chain of one-input layers adds "Connected to".
+GRAPH_POSITIONS = (0.3, 0.56, 0.74, 1.0)
+GRAPH_HEADER = HEADER + ("Connected to",)
+RIGHT = (False, False, True, False)
+
+
+def connections(nodes):
+    """{id(layer): "inbound[node][tensor], ..."} for a functional model's nodes, or None when
+    the model is sequential-like (Keras: each layer called once, on one tensor, and no
+    tensor feeding two calls)."""
+    nodes = list(nodes)
+    seen_layers, consumed, branching = set(), set(), False
+    for node in nodes:
+        ins = node.input_tensors
+        if len(ins) > 1 or id(node.layer) in seen_layers or any(id(t) in consumed for t in ins):
+            branching = True
+        seen_layers.add(id(node.layer))
+        consumed.update(id(t) for t in ins)
+    if sum(1 for n in nodes if not n.input_tensors) > 1:  # several inputs
+        branching = True
+    if not branching:
+        return None
+    out = {}
+    for node in nodes:
+        parts = [f"{t.node.layer.name}[{t.node.layer._inbound_nodes.index(t.node)}][{t.index}]"
+                 for t in node.input_tensors if t.node is not None]
+        if parts:
+            joined = ", ".join(parts)
+            out[id(node.layer)] = out[id(node.layer)] + ", " + joined if id(node.layer) in out else joined
+    return out
 
 
 def _reduce_evenly(excess, widths):
@@ -24,10 +53,10 @@ def _reduce_evenly(excess, widths):
     return out
 
 
-def column_widths(line_length):
+def column_widths(line_length, positions=POSITIONS):
     """The width of each column, its padding included."""
     widths, current = [], 0
-    for pos in POSITIONS:
+    for pos in positions:
         w = int(pos * line_length) - current
         if w < 4:
             raise ValueError("Insufficient console width to print summary.")
@@ -57,15 +86,16 @@ def render(name, rows, counts, line_length=None):
     """`rows`: (layer (type), output shape, param count) strings; `counts`: (label, count,
     size) lines printed after the table."""
     columns = shutil.get_terminal_size().columns  # rich's console width: it crops wider table lines
+    graph = bool(rows) and len(rows[0]) == 4
     if line_length is None:
-        line_length = min(88, columns - 4)
-    widths = column_widths(line_length)
+        line_length = min(108 if graph else 88, columns - 4)
+    widths = column_widths(line_length, GRAPH_POSITIONS if graph else POSITIONS)
 
     def rule(left, mid, right, fill):
         return left + mid.join(fill * w for w in widths) + right
 
     out = [f'Model: "{name}"', rule("┏", "┳", "┓", "━")]
-    out += ["┃" + "┃".join(parts) + "┃" for parts in _cells(HEADER, widths)]
+    out += ["┃" + "┃".join(parts) + "┃" for parts in _cells(GRAPH_HEADER if graph else HEADER, widths)]
     out.append(rule("┡", "╇", "┩", "━"))
     for i, row in enumerate(rows):
         if i:

@@ -69,3 +69,26 @@ def program_summary_frozen_counts(tf):
                              tf.keras.layers.Dense(1, name="b")], name="fz")
     m.layers[0].trainable = False
     return {"t": _text(m, line_length=76)}
+
+
+def program_summary_two_inputs_shared_layer_connected_to(tf):
+    a = tf.keras.Input((3,), name="a")
+    b = tf.keras.Input((3,), name="b")
+    d = tf.keras.layers.Dense(2, name="shared")
+    h = tf.keras.layers.Concatenate(name="cat")([d(a), d(b)])
+    m = tf.keras.Model([a, b], tf.keras.layers.Dense(1, name="out")(h), name="two")
+    return {"t": _text(m), "wide": _text(m, line_length=120)}
+
+
+def program_summary_residual_connected_to(tf):
+    inp = tf.keras.Input((4,), name="x")
+    r = tf.keras.layers.Add(name="add")([tf.keras.layers.Dense(4, name="p")(inp), inp])
+    return {"t": _text(tf.keras.Model(inp, r, name="res"))}
+
+
+def program_summary_two_outputs(tf):
+    inp = tf.keras.Input((4,), name="x")
+    h = tf.keras.layers.Dense(3, name="h")(inp)
+    m = tf.keras.Model(inp, [tf.keras.layers.Dense(1, name="o1")(h), tf.keras.layers.Dense(2, name="o2")(h)],
+                       name="heads")
+    return {"t": _text(m)}
