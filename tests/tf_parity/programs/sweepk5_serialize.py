@@ -78,15 +78,15 @@ def program_weights_h5_store_keys(tf):
 
 
 def program_register_serializable_names(tf):
-    @tf.keras.saving.register_keras_serializable(package="pk", name="fancy")
+    @tf.keras.utils.register_keras_serializable(package="pk", name="fancy")
     def fancy(x):
         return x * 2
 
-    @tf.keras.saving.register_keras_serializable()
+    @tf.keras.utils.register_keras_serializable()
     class L(tf.keras.layers.Layer):
         pass
-    return {"f": tf.keras.saving.get_registered_name(fancy), "l": tf.keras.saving.get_registered_name(L),
-            "obj": tf.keras.saving.get_registered_object("pk>fancy") is fancy}
+    return {"f": tf.keras.utils.get_registered_name(fancy), "l": tf.keras.utils.get_registered_name(L),
+            "obj": tf.keras.utils.get_registered_object("pk>fancy") is fancy}
 
 
 def program_serialize_custom_object_dict(tf):
@@ -154,3 +154,38 @@ def program_optimizer_with_schedule_config(tf):
     c = opt.get_config()
     lr = c["learning_rate"]
     return {"lr_cls": lr["class_name"], "lr_cfg": lr["config"]}
+
+
+def program_save_own_variables_custom(tf):
+    @tf.keras.utils.register_keras_serializable(package="sk5b")
+    class Counter(tf.keras.layers.Layer):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            self.total = 0.0
+
+        def call(self, x):
+            return x + self.total
+
+        def save_own_variables(self, store):
+            store["total"] = np.array(self.total)
+
+        def load_own_variables(self, store):
+            self.total = float(store["total"][()])
+
+    m = tf.keras.Sequential([tf.keras.Input((2,)), Counter(name="c"), tf.keras.layers.Dense(1, name="d")])
+    set_weights(m)
+    m.layers[0].total = 4.5
+    path = os.path.join(tmp(), "own.keras")
+    m.save(path)
+    back = tf.keras.models.load_model(path)
+    return {"total": back.layers[0].total, "out": back(np.ones((1, 2), "float32"))}
+
+
+def program_load_own_variables_count_mismatch(tf):
+    d = tf.keras.layers.Dense(2)
+    d.build((None, 3))
+    try:
+        d.load_own_variables({"0": np.zeros((3, 2), "float32")})
+    except Exception as e:
+        return {"err": type(e).__name__}
+    return {"err": None}
