@@ -91,7 +91,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
 
 # --- elementwise ------------------------------------------------------------------------
-def result_dtype(x1, x2, floating=False):
+def _result_dtype(x1, x2, floating=False):
     """Keras 3's type promotion of two operands: integers (and bools) promote as NumPy's,
     an integer with a float gives the float, float16 with bfloat16 gives float32, and a
     Python int or float is weak (it takes the other operand's dtype, a Python float
@@ -134,7 +134,7 @@ def _elementwise(keras_name, tf_name, arity):
             return getattr(getattr(tf, module) if module else tf, attr)(x)
     else:
         def op(x1, x2):
-            dt = result_dtype(x1, x2, floating=keras_name == "divide")
+            dt = _result_dtype(x1, x2, floating=keras_name == "divide")
             return getattr(getattr(tf, module) if module else tf, attr)(tf.cast(x1, dt), tf.cast(x2, dt))
     op.__name__ = op.__qualname__ = keras_name
     op.__doc__ = f"keras.ops.{keras_name}: tf.{tf_name}."
