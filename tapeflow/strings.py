@@ -222,6 +222,26 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
                                                     "replace_control": bool(replace_control_characters)})
 
 
+def _offsets(input, errors, replacement_char, op):  # noqa: A002
+    """The int64 byte offset where every decoded character starts, shaped as its pieces."""
+    return _ragged_pieces(input, op, {"mode": "unicode_offsets", "errors": errors,
+                                      "replacement_char": int(replacement_char)})
+
+
+def unicode_split_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                               name=None):
+    """(characters, byte offsets): unicode_split and where each character starts."""
+    return (unicode_split(input, input_encoding, errors, replacement_char),
+            _offsets(input, errors, replacement_char, "unicode_split_with_offsets"))
+
+
+def unicode_decode_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                                replace_control_characters=False, name=None):
+    """(code points, byte offsets): unicode_decode and where each character starts."""
+    return (unicode_decode(input, input_encoding, errors, replacement_char, replace_control_characters),
+            _offsets(input, errors, replacement_char, "unicode_decode_with_offsets"))
+
+
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
     """Code points (the last dimension, dense or ragged) encoded as UTF-8 strings."""
     _check_encoding(output_encoding, errors)

@@ -2,7 +2,8 @@
 arrays of bytes.  None of them has a kernel template, so fusion never takes a
 string op into C: in a compiled graph they run through NumPy between kernels.
 
-Ops whose result is ragged (split, bytes_split, unicode_split/decode) return
+Ops whose result is ragged (split, bytes_split, unicode_split/decode, the character
+byte offsets of unicode_*_with_offsets) return
 two tensors, the flat values and int64 row splits of a flattened input;
 tapeflow.strings makes the RaggedTensor (a higher layer's type).
 """
@@ -294,9 +295,35 @@ def _split_one(s, sep, maxsplit):
     return s.split(None, maxsplit)  # runs of ASCII whitespace; no empty pieces
 
 
+def _char_offsets(s, errors):
+    """The byte offset of every character `_pieces` decodes from s: a valid character
+    starts where its bytes do, a replacement where the invalid bytes it stands for do
+    (Python's "replace" decoder, which agrees with TensorFlow's: one per maximal
+    invalid subsequence); "ignore" drops those."""
+    offsets, pos = [], 0
+    while pos < len(s):
+        try:
+            text = s[pos:].decode("utf-8")
+            bad = None
+        except UnicodeDecodeError as exc:
+            text, bad = s[pos:pos + exc.start].decode("utf-8"), exc
+        for c in text:
+            offsets.append(pos)
+            pos += len(c.encode("utf-8", "surrogatepass"))
+        if bad is None:
+            break
+        if errors != "ignore":
+            offsets.append(pos)
+        pos += bad.end - bad.start
+    return offsets
+
+
 def _pieces(s, mode, errors, replacement_char, replace_control=False):
     if mode == "bytes":
         return [s[i:i + 1] for i in range(len(s))]
+    if mode == "unicode_offsets":
+        _pieces(s, "unicode_decode", errors, replacement_char)  # the errors="strict" check
+        return _char_offsets(s, errors)
     try:
         text = s.decode("utf-8", errors="strict" if errors == "strict" else "replace")
     except UnicodeDecodeError:
@@ -322,7 +349,8 @@ def _ragged_impl(xp, x, mode, sep=b"", maxsplit=-1, errors="replace", replacemen
     splits = np.zeros(len(rows) + 1, np.int64)
     np.cumsum([len(p) for p in pieces], out=splits[1:])
     flat = [v for p in pieces for v in p]
-    values = np.asarray(flat, np.int32) if mode == "unicode_decode" else _strings(flat)
+    numeric = {"unicode_decode": np.int32, "unicode_offsets": np.int64}
+    values = np.asarray(flat, numeric[mode]) if mode in numeric else _strings(flat)
     return values, splits
 
 
@@ -331,7 +359,7 @@ def _ragged_rule(x, mode, **_):
     if len(x.shape) != 1:
         raise R.ShapeError(f"strings.{mode}: the primitive takes a vector, got shape {list(x.shape)}")
     rows = x.shape[0]
-    out = dtypes.int32 if mode == "unicode_decode" else dtypes.string
+    out = {"unicode_decode": dtypes.int32, "unicode_offsets": dtypes.int64}.get(mode, dtypes.string)
     return Aval((None,), out), Aval((None if rows is None else rows + 1,), dtypes.int64)
 
 

@@ -34,6 +34,7 @@ runtime.ops.linalg_ops       | tf linalg             | einsum matmul tensordot
 runtime.ops.array_ops        | tf linalg             | eye
 runtime.ops.segment_ops      | tf                    | histogram_fixed_width searchsorted unique
 runtime.ops.segment_ops      | tf                    | unique_with_counts
+runtime.ops.segment_ops      | tf                    | histogram_fixed_width_bins
 runtime.ops.layout_ops       | tf                    | linspace meshgrid repeat roll
 runtime.ops.layout_ops       | tf                    | broadcast_dynamic_shape broadcast_static_shape
 runtime.ops.matrix_ops       | tf linalg             | norm
