@@ -42,7 +42,7 @@ def program_approx_max_k_axis0_raises(tf):
           "indices": np.array([[0, 3], [4, 3]], np.int32)})
 def program_approx_min_k(tf):
     v, i = tf.math.approx_min_k(tf.constant(_X), 2)
-    return {"values": v, "indices": i}
+    return {"values": v.numpy(), "indices": i.numpy()}
 
 
 def program_histogram_bins(tf):
