@@ -13,7 +13,9 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..registry import Aval, defprim
+from ..errors import InvalidArgumentError, with_location
+from ..registry import Aval, bind, defprim
+from ..tensor import convert_to_tensor
 from . import string_format
 from .string_hash import fingerprint64, hash64, siphash
 
@@ -286,6 +288,42 @@ TO_HASH_BUCKET_FAST = defprim("to_hash_bucket_fast", _buckets(fingerprint64),
 TO_HASH_BUCKET_STRONG = defprim("to_hash_bucket_strong", _buckets(siphash),
                                 _bucket_rule("strings.to_hash_bucket_strong"))
 TO_HASH_BUCKET = defprim("to_hash_bucket", _buckets(hash64), _bucket_rule("strings.to_hash_bucket"))
+
+
+# --- fingerprint: farmhash Fingerprint64 of every row, as 8 little-endian bytes ---
+def _fingerprint_impl(xp, x):
+    rows, per_row = x.shape[0], int(np.prod(x.shape[1:]))
+    if x.dtype == object:
+        prints = [fingerprint64(s) for s in x.reshape(-1).tolist()]
+        if per_row != 1:  # several strings a row: the row's print is that of their prints' bytes
+            packed = np.asarray(prints, np.uint64).astype("<u8").reshape(rows, per_row)
+            prints = [fingerprint64(r.tobytes()) for r in packed]
+    else:  # a row's bytes in memory (C order, little-endian), as TensorFlow reads them
+        flat = np.ascontiguousarray(x.reshape(rows, per_row).astype(x.dtype.newbyteorder("<")))
+        prints = [fingerprint64(r.tobytes()) for r in flat]
+    return np.asarray(prints, np.uint64).reshape(rows).astype("<u8").view(np.uint8).reshape(rows, 8)
+
+
+def _fingerprint_rule(x):
+    if len(x.shape) < 1:
+        raise ValueError(f"fingerprint: `data` should have at least one dimension: {list(x.shape)}")
+    return Aval((x.shape[0], 8), dtypes.uint8)
+
+
+FINGERPRINT = defprim("fingerprint", _fingerprint_impl, _fingerprint_rule)
+
+
+def fingerprint(data, method="farmhash64", name=None):
+    """uint8 [rows, 8]: TensorFlow's Fingerprint64 (farmhash) of every row of `data`
+    (its leading dimension), for numbers by their bytes, for strings by their contents."""
+    if method != "farmhash64":
+        raise InvalidArgumentError(with_location(f"fingerprint: unsupported method {method!r} (farmhash64 only)"))
+    x = convert_to_tensor(data)
+    try:
+        _fingerprint_rule(Aval(x.shape.dims, x.dtype))
+    except ValueError as exc:
+        raise InvalidArgumentError(with_location(str(exc))) from None
+    return bind(FINGERPRINT, (x,), {})
 
 
 # --- ragged results: (flat values, row splits) of a vector ---------------------

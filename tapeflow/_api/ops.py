@@ -35,6 +35,8 @@ runtime.ops.array_ops        | tf linalg             | eye
 runtime.ops.segment_ops      | tf                    | histogram_fixed_width searchsorted unique
 runtime.ops.segment_ops      | tf                    | unique_with_counts
 runtime.ops.segment_ops      | tf                    | histogram_fixed_width_bins
+runtime.ops.string_ops       | tf                    | fingerprint
+runtime.ops.edit_distance_ops | tf                   | edit_distance
 runtime.ops.layout_ops       | tf                    | linspace meshgrid repeat roll
 runtime.ops.layout_ops       | tf                    | broadcast_dynamic_shape broadcast_static_shape
 runtime.ops.matrix_ops       | tf linalg             | norm
