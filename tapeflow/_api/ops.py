@@ -85,6 +85,7 @@ signal_api                   | signal                | stft inverse_stft inverse
 signal_api                   | signal                | fftshift ifftshift linear_to_mel_weight_matrix
 signal_api                   | signal                | mfccs_from_log_mel_spectrograms
 runtime.ops.eigen_ops        | linalg                | eigh eigvalsh qr
+runtime.ops.eigen_ops        | tf linalg             | eig eigvals
 linalg_svd                   | linalg                | matrix_rank normalize pinv
 # ---- tf_api2: special functions (tf.math) and partition ops (tf)
 runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
