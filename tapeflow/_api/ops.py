@@ -29,6 +29,7 @@ runtime.ops.math_ops         | tf dtypes             | cast
 runtime.ops.matrix_ops       | tf                    | clip_by_global_norm clip_by_norm
 runtime.ops.math_ops         | tf                    | clip_by_value
 runtime.ops.join_ops         | tf                    | concat pad reverse slice split stack tile unstack
+runtime.ops.join_ops         | tf                    | parallel_stack
 runtime.ops.sort_ops         | tf math               | cumsum
 runtime.ops.linalg_ops       | tf linalg             | einsum matmul tensordot
 runtime.ops.array_ops        | tf linalg             | eye
@@ -45,6 +46,7 @@ runtime.ops.special_ops      | tf math               | truncatediv truncatemod
 runtime.ops.sequence_ops     | tf                    | reverse_sequence sequence_mask
 runtime.ops.cast_ops         | tf dtypes             | bitcast saturate_cast
 runtime.ops.sequence_ops     | tf                    | unravel_index space_to_batch_nd batch_to_space
+runtime.ops.sequence_ops     | tf                    | required_space_to_batch_paddings
 runtime.ops.trig_ops         | tf math               | acos acosh asin asinh atan atanh sinh
 runtime.ops.math_ops         | tf                    | atan2
 # ---- tf.math only
@@ -86,6 +88,7 @@ signal_api                   | signal                | fftshift ifftshift linear
 signal_api                   | signal                | mfccs_from_log_mel_spectrograms
 runtime.ops.eigen_ops        | linalg                | eigh eigvalsh qr
 runtime.ops.eigen_ops        | tf linalg             | eig eigvals
+runtime.ops.matrix_ops       | linalg                | tridiagonal_matmul
 linalg_svd                   | linalg                | matrix_rank normalize pinv
 # ---- tf_api2: special functions (tf.math) and partition ops (tf)
 runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
