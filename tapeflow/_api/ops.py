@@ -72,6 +72,7 @@ runtime.ops.matrix_ops       | linalg                | band_part diag diag_part 
 runtime.ops.matrix_ops       | linalg                | tensor_diag tensor_diag_part trace
 runtime.ops.decomp_ops       | linalg                | cholesky cholesky_solve det inv logdet slogdet solve
 runtime.ops.decomp_ops       | linalg                | triangular_solve
+runtime.ops.decomp_ops       | linalg                | banded_triangular_solve
 runtime.ops.lu_ops           | linalg                | lu lu_solve lu_reconstruct lu_matrix_inverse expm
 runtime.ops.lu_ops           | linalg                | tridiagonal_solve
 runtime.ops.svd_ops          | linalg                | svd

@@ -46,3 +46,19 @@ def program_parallel_stack_in_function(tf):
 
 def program_parallel_stack_eager_raises(tf):
     return tf.parallel_stack([tf.constant([1, 2]), tf.constant([3, 4])])
+
+
+def program_banded_triangular_solve(tf):
+    bands = tf.constant([[1.0, 2, 3, 4], [5.0, 6, 7, 8]])
+    rhs = tf.constant([[1.0, 0.5], [2, -1], [3, 0], [4, 2]])
+    wide = tf.constant([[2.0, 3, 4], [1.0, 1, 1], [0.5, 0.5, 0.5]], tf.float64)
+    x = tf.Variable(bands)
+    with tf.GradientTape() as g:
+        y = tf.reduce_sum(tf.linalg.banded_triangular_solve(x, rhs) * [[1.0, 2]])
+    f = tf.function(lambda b, r: tf.linalg.banded_triangular_solve(b, r, lower=False))
+    return {"lower": tf.linalg.banded_triangular_solve(bands, rhs),
+            "upper": tf.linalg.banded_triangular_solve(bands, rhs, lower=False),
+            "adjoint": tf.linalg.banded_triangular_solve(bands, rhs, adjoint=True),
+            "k2_upper": tf.linalg.banded_triangular_solve(wide, tf.ones([3, 1], tf.float64), lower=False),
+            "k2_lower": tf.linalg.banded_triangular_solve(wide, tf.ones([3, 1], tf.float64)),
+            "grad": g.gradient(y, x), "graph": f(bands, rhs)}
