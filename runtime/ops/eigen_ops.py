@@ -13,12 +13,13 @@ TensorFlow's Eigen kernels, so compare Q R, V diag(e) V^T or |V|, not V itself.
 """
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import InvalidArgumentError, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import complex_ops as C
 from . import decomp_ops as D
+from . import gather_ops as G
 from . import join_ops as J
 from . import linalg_ops as L
 from . import math_ops as M
@@ -180,3 +181,32 @@ def eig(tensor, name=None):
 def eigvals(tensor, name=None):
     """The eigenvalues of general square matrices (see eig)."""
     return eig(tensor)[0]
+
+
+def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=None, tol=None, name=None):
+    """Eigenvalues (ascending; with eigvals_only=False also the eigenvectors, columns) of the
+    real symmetric tridiagonal matrix of diagonal alpha [n] and off-diagonal beta [n-1], by
+    eigh of the dense matrix.  select "a": all, "i": indices select_range[0]..[1] inclusive,
+    "v": eigenvalues in (select_range[0], select_range[1]].  The gradient is eigh's (TF's
+    bisection kernel gives another)."""
+    if select not in ("a", "i", "v"):
+        raise ValueError(with_location("'select must have a value in {'a', 'i', 'v'}."))
+    a, b = convert_to_tensor(alpha), convert_to_tensor(beta)
+    if a.dtype.is_complex or b.dtype.is_complex:
+        raise NotImplementedError(with_location("eigh_tridiagonal: tapeflow takes real alpha and beta only"))
+    if a.shape.rank != 1 or b.shape.rank != 1:
+        raise ValueError(with_location(f"eigh_tridiagonal: alpha and beta must be vectors, got shapes "
+                                       f"{a.shape} and {b.shape}"))
+    if a.shape[0] is not None and b.shape[0] is not None and b.shape[0] != a.shape[0] - 1:
+        raise InvalidArgumentError(with_location(f"eigh_tridiagonal: beta must have length len(alpha) - 1, got "
+                                       f"{b.shape[0]} and {a.shape[0]}"))
+    upper = J.pad(MX.diag(b), [[0, 1], [1, 0]])
+    e, v = eigh(MX.diag(a) + upper + L.matrix_transpose(upper))
+    if select == "i":
+        lo, hi = int(select_range[0]), int(select_range[1])
+        e, v = e[lo:hi + 1], v[:, lo:hi + 1]
+    elif select == "v":
+        keep = M.logical_and(M.greater(e, M.cast(select_range[0], e.dtype)),
+                             M.less_equal(e, M.cast(select_range[1], e.dtype)))
+        e, v = G.boolean_mask(e, keep), G.boolean_mask(v, keep, axis=1)
+    return e if eigvals_only else (e, v)

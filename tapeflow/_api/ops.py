@@ -89,6 +89,7 @@ signal_api                   | signal                | fftshift ifftshift linear
 signal_api                   | signal                | mfccs_from_log_mel_spectrograms
 runtime.ops.eigen_ops        | linalg                | eigh eigvalsh qr
 runtime.ops.eigen_ops        | tf linalg             | eig eigvals
+runtime.ops.eigen_ops        | linalg                | eigh_tridiagonal
 runtime.ops.matrix_ops       | linalg                | tridiagonal_matmul
 linalg_svd                   | linalg                | matrix_rank normalize pinv
 # ---- tf_api2: special functions (tf.math) and partition ops (tf)

@@ -68,3 +68,23 @@ def program_eig_not_square_raises(tf):
 
 def program_eig_rank1_raises(tf):
     return tf.linalg.eigvals(tf.constant([1.0, 2.0]))
+
+
+@tolerance(rtol=1e-5, atol=1e-5)
+def program_eigh_tridiagonal(tf):
+    alpha, beta = tf.constant([1.0, 2, 3, 4]), tf.constant([0.5, 0.5, 0.5])
+    e, v = tf.linalg.eigh_tridiagonal(alpha, beta, eigvals_only=False)
+    return {"all": tf.linalg.eigh_tridiagonal(alpha, beta),
+            "by_index": tf.linalg.eigh_tridiagonal(alpha, beta, select="i", select_range=[1, 2]),
+            "by_value": tf.linalg.eigh_tridiagonal(alpha, beta, select="v", select_range=[1.5, 3.5]),
+            "vectors": [e, tf.abs(v)],
+            "f64": tf.linalg.eigh_tridiagonal(tf.constant([1.0, 2], tf.float64), tf.constant([1.0], tf.float64)),
+            "one": tf.linalg.eigh_tridiagonal(tf.constant([1.0]), tf.constant([], tf.float32))}
+
+
+def program_eigh_tridiagonal_bad_select_raises(tf):
+    return tf.linalg.eigh_tridiagonal(tf.constant([1.0, 2]), tf.constant([1.0]), select="x")
+
+
+def program_eigh_tridiagonal_bad_beta_raises(tf):
+    return tf.linalg.eigh_tridiagonal(tf.constant([1.0, 2, 3, 4]), tf.constant([1.0]))
