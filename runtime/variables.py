@@ -55,6 +55,7 @@ def name_scopes():
 
 class Variable(TensorBase):
     __slots__ = ("_value", "_name", "trainable", "_uid", "_shape", "_dtype", "__weakref__", "__dict__")
+    _auto_watch = property(lambda self: self.trainable)  # tapes watch a read variable when true (Keras: as made)
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
                  validate_shape=True, constraint=None, synchronization=VariableSynchronization.AUTO,
@@ -283,12 +284,6 @@ class Variable(TensorBase):
 
     def __reduce__(self):
         raise TypeError("Variables are not picklable; use tf.train.Checkpoint")
-
-    @property
-    def _auto_watch(self):
-        """Whether tapes watch this variable when it is read. Keras variables keep the flag
-        they were made with after `layer.trainable = False` (TF's tf.Variable under them)."""
-        return self.trainable
 
 
 def record_read(var, t):
