@@ -102,6 +102,10 @@ def _result_dtype(x1, x2, floating=False):
         d = x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype
         return dtypes.as_dtype(d).name
     a, b = kind(x1), kind(x2)
+    def numeric(k):  # (this module's `any`/`max` are keras.ops', not the builtins)
+        return isinstance(k, type) or k == "bool" or dtypes.as_dtype(k).is_floating or dtypes.as_dtype(k).is_integer
+    if not (numeric(a) and numeric(b)):
+        return None  # strings, complex: the op's own dtype rule
     if isinstance(a, type) and isinstance(b, type):
         a = "float32" if float in (a, b) else "int32" if int in (a, b) else "bool"
         b = a
@@ -135,7 +139,9 @@ def _elementwise(keras_name, tf_name, arity):
     else:
         def op(x1, x2):
             dt = _result_dtype(x1, x2, floating=keras_name == "divide")
-            return getattr(getattr(tf, module) if module else tf, attr)(tf.cast(x1, dt), tf.cast(x2, dt))
+            if dt is not None:
+                x1, x2 = tf.cast(x1, dt), tf.cast(x2, dt)
+            return getattr(getattr(tf, module) if module else tf, attr)(x1, x2)
     op.__name__ = op.__qualname__ = keras_name
     op.__doc__ = f"keras.ops.{keras_name}: tf.{tf_name}."
     return op

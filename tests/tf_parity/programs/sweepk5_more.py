@@ -78,3 +78,10 @@ def program_ops_mixed_int_float_ops(tf):
          "pow": o.power(i, 2), "u8": o.add(np.array([200], "uint8"), np.array([100], "int8"))}
     r["dts"] = {k: str(v.dtype) for k, v in r.items()}
     return r
+
+
+def program_ops_compare_strings_and_int_scalar(tf):
+    o = tf.keras.ops
+    s = tf.constant(["a", "b"])
+    return {"eq": o.equal(s, tf.constant(["a", "c"])), "ne": o.not_equal(s, "b"),
+            "lt": o.less(np.array([1, 5], "int64"), 3), "lt_dt": str(o.add(np.array([1], "int64"), 3).dtype)}
