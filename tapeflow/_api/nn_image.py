@@ -35,6 +35,7 @@ runtime.ops.sequence_ops     | nn                    | depth_to_space space_to_d
 runtime.ops.sequence_ops     | tf nn                 | space_to_batch
 runtime.ops.ctc_ops          | nn                    | ctc_loss
 ctc_decode                   | nn                    | ctc_greedy_decoder
+nn_pool_argmax               | nn                    | max_pool_with_argmax
 runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
 # ---- tf.image
 runtime.ops.image_ops        | image                 | ResizeMethod convert_image_dtype flip_left_right
@@ -50,6 +51,8 @@ image_geometry               | image                 | resize_with_pad
 image_color                  | image                 | adjust_gamma adjust_hue adjust_saturation hsv_to_rgb
 image_color                  | image                 | rgb_to_hsv rgb_to_yiq yiq_to_rgb rgb_to_yuv yuv_to_rgb
 image_quality                | image                 | sobel_edges ssim
+image_boxes                  | image                 | crop_and_resize draw_bounding_boxes non_max_suppression
+image_boxes                  | image                 | non_max_suppression_with_scores
 image_random                 | image                 | random_flip_left_right random_flip_up_down random_brightness
 image_random                 | image                 | random_contrast random_hue random_saturation random_crop
 image_random                 | image                 | stateless_random_flip_left_right stateless_random_flip_up_down
