@@ -49,7 +49,7 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", out
             f"max_pool_with_argmax: input must be 4-D [batch, height, width, channels] with a static size, "
             f"got {list(x.shape)}"))
     if padding not in ("SAME", "VALID"):
-        raise ValueError(with_location(f"max_pool_with_argmax: padding must be 'SAME' or 'VALID', got {padding!r}"))
+        raise InvalidArgumentError(with_location(f"max_pool_with_argmax: padding must be 'SAME' or 'VALID', got {padding!r}"))
     (kh, kw), (sh, sw) = _window(ksize, "ksize"), _window(strides, "strides")
     _, h, w, c = x.shape.as_list()
     (oh, top), (ow, left) = _pads(h, kh, sh, padding), _pads(w, kw, sw, padding)
