@@ -37,6 +37,22 @@ def _pads(size, k, s, padding):
     return out, max((out - 1) * s + k - size, 0) // 2
 
 
+def shifted_windows(tf, x, size, strides, rates, padding, op):
+    """[kh * kw, b, oh, ow, c]: for each window offset (row-major) the strided slice of x
+    (padded with its lowest value) it meets, and the (top, left) padding."""
+    (kh, kw), (sh, sw), (rh, rw) = size, strides, rates
+    _, h, w, _ = x.shape.as_list()
+    (oh, top), (ow, left) = _pads(h, (kh - 1) * rh + 1, sh, padding), _pads(w, (kw - 1) * rw + 1, sw, padding)
+    if oh <= 0 or ow <= 0:
+        raise ValueError(with_location(f"{op}: window {[kh, kw]} larger than the input {[h, w]}"))
+    span_h, span_w = (oh - 1) * sh + (kh - 1) * rh + 1, (ow - 1) * sw + (kw - 1) * rw + 1
+    low = tf.cast(float("-inf"), x.dtype) if x.dtype.is_floating else x.dtype.min
+    padded = tf.pad(x, [[0, 0], [top, max(span_h - h - top, 0)], [left, max(span_w - w - left, 0)], [0, 0]],
+                    constant_values=low)
+    return tf.stack([padded[:, dy * rh:dy * rh + (oh - 1) * sh + 1:sh, dx * rw:dx * rw + (ow - 1) * sw + 1:sw]
+                     for dy in range(kh) for dx in range(kw)], 0), (top, left)
+
+
 def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", output_dtype="int64",
                          include_batch_in_index=False, name=None):
     """(output [b, oh, ow, c], argmax [b, oh, ow, c] of output_dtype)."""
@@ -52,15 +68,8 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", out
         raise InvalidArgumentError(with_location(f"max_pool_with_argmax: padding must be 'SAME' or 'VALID', got {padding!r}"))
     (kh, kw), (sh, sw) = _window(ksize, "ksize"), _window(strides, "strides")
     _, h, w, c = x.shape.as_list()
-    (oh, top), (ow, left) = _pads(h, kh, sh, padding), _pads(w, kw, sw, padding)
-    if oh <= 0 or ow <= 0:
-        raise ValueError(with_location(f"max_pool_with_argmax: window {[kh, kw]} larger than the input {[h, w]}"))
-    span_h, span_w = (oh - 1) * sh + kh, (ow - 1) * sw + kw
-    low = tf.cast(float("-inf"), x.dtype) if x.dtype.is_floating else x.dtype.min
-    padded = tf.pad(x, [[0, 0], [top, max(span_h - h - top, 0)], [left, max(span_w - w - left, 0)], [0, 0]],
-                    constant_values=low)
-    shifted = tf.stack([padded[:, dy:dy + (oh - 1) * sh + 1:sh, dx:dx + (ow - 1) * sw + 1:sw]
-                        for dy in range(kh) for dx in range(kw)], 0)         # [kh*kw, b, oh, ow, c]
+    shifted, (top, left) = shifted_windows(tf, x, (kh, kw), (sh, sw), (1, 1), padding, "max_pool_with_argmax")
+    oh, ow = shifted.shape[2], shifted.shape[3]
     k = tf.argmax(shifted, axis=0, output_type=tf.int64)
     y = tf.range(oh, dtype=tf.int64)[:, None, None] * sh - top + k // kw
     xx = tf.range(ow, dtype=tf.int64)[None, :, None] * sw - left + k % kw
