@@ -36,6 +36,7 @@ runtime.ops.sequence_ops     | tf nn                 | space_to_batch
 runtime.ops.ctc_ops          | nn                    | ctc_loss
 ctc_decode                   | nn                    | ctc_greedy_decoder
 nn_pool_argmax               | nn                    | max_pool_with_argmax
+nn_morphology                | nn                    | batch_norm_with_global_normalization dilation2d erosion2d
 runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
 # ---- tf.image
 runtime.ops.image_ops        | image                 | ResizeMethod convert_image_dtype flip_left_right
