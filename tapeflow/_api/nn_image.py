@@ -51,7 +51,7 @@ image_geometry               | image                 | pad_to_bounding_box psnr 
 image_geometry               | image                 | resize_with_pad
 image_color                  | image                 | adjust_gamma adjust_hue adjust_saturation hsv_to_rgb
 image_color                  | image                 | rgb_to_hsv rgb_to_yiq yiq_to_rgb rgb_to_yuv yuv_to_rgb
-image_quality                | image                 | sobel_edges ssim
+image_quality                | image                 | sobel_edges ssim ssim_multiscale
 image_jpeg_quality           | image                 | adjust_jpeg_quality random_jpeg_quality stateless_random_jpeg_quality
 image_boxes                  | image                 | crop_and_resize draw_bounding_boxes non_max_suppression
 image_boxes                  | image                 | non_max_suppression_with_scores
