@@ -35,6 +35,7 @@ runtime.ops.sequence_ops     | nn                    | depth_to_space space_to_d
 runtime.ops.sequence_ops     | tf nn                 | space_to_batch
 runtime.ops.ctc_ops          | nn                    | ctc_loss
 ctc_decode                   | nn                    | ctc_greedy_decoder
+ctc_labels                   | nn                    | collapse_repeated ctc_unique_labels
 nn_pool_argmax               | nn                    | max_pool_with_argmax
 nn_morphology                | nn                    | batch_norm_with_global_normalization dilation2d erosion2d
 runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
