@@ -1,4 +1,4 @@
-"""tf.image boxes: non_max_suppression (and _with_scores), crop_and_resize and
+"""tf.image boxes: non_max_suppression (and _with_scores, _overlaps), crop_and_resize and
 draw_bounding_boxes.  Composites of tapeflow ops, so they trace and (crop_and_resize)
 differentiate.  Boxes are [y1, x1, y2, x2]; NMS takes either corner order, as TensorFlow."""
 from tapeflow.runtime.errors import InvalidArgumentError, OutOfRangeError, with_location
@@ -55,10 +55,17 @@ def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score
     iou_threshold = tf.cast(iou_threshold, tf.float32)
     _check(size >= 0, op, "output size must be non-negative")
     _check((iou_threshold >= 0) & (iou_threshold <= 1), op, "iou_threshold must be in [0, 1]")
+    return _greedy(tf, scores, lambda order: _iou_over(tf, tf.gather(boxes, order), iou_threshold), size,
+                   score_threshold)
+
+
+def _greedy(tf, scores, overlapping, size, score_threshold):
+    """Greedy NMS: the indices, best score first, of boxes whose score is > score_threshold and
+    that overlap no box kept before them; overlapping(order) is the [n, n] bool matrix of the
+    boxes in score order."""
     order = tf.argsort(scores, direction="DESCENDING", stable=True)
-    sorted_scores = tf.gather(scores, order)
-    over = _iou_over(tf, tf.gather(boxes, order), iou_threshold)
-    valid = sorted_scores > tf.cast(score_threshold, tf.float32)
+    over = overlapping(order)
+    valid = tf.gather(scores, order) > tf.cast(score_threshold, tf.float32)
     n = tf.shape(scores)[0]
     positions = tf.range(n)
 
@@ -68,6 +75,31 @@ def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5, score
 
     _, keep = tf.while_loop(lambda i, keep: i < n, step, [tf.constant(0), tf.zeros([n], tf.bool)])
     return tf.cast(tf.boolean_mask(order, keep), tf.int32)
+
+
+def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_threshold=0.5,
+                                 score_threshold=float("-inf"), name=None):
+    """Greedy NMS over a given [n, n] float32 overlap matrix: a box is dropped when its overlap
+    with a kept box is > overlap_threshold."""
+    tf = _tf()
+    op = "non_max_suppression_overlaps"
+    overlaps, scores = tf.convert_to_tensor(overlaps), tf.convert_to_tensor(scores)
+    if overlaps.dtype != tf.float32 or scores.dtype != tf.float32:
+        raise InvalidArgumentError(with_location(
+            f"{op}: overlaps and scores must be float32, got {overlaps.dtype.name} and {scores.dtype.name}"))
+    if overlaps.shape.rank != 2 or scores.shape.rank != 1 or not overlaps.shape.is_compatible_with(
+            scores.shape.concatenate(scores.shape)):
+        raise InvalidArgumentError(with_location(
+            f"{op}: overlaps must be [num_boxes, num_boxes] and scores [num_boxes], got {list(overlaps.shape)} "
+            f"and {list(scores.shape)}"))
+    size = tf.cast(tf.convert_to_tensor(max_output_size), tf.int32)
+    _check(size >= 0, op, "output size must be non-negative")
+    threshold = tf.cast(overlap_threshold, tf.float32)
+
+    def overlapping(order):
+        return tf.gather(tf.gather(overlaps, order), order, axis=1) > threshold
+
+    return _greedy(tf, scores, overlapping, size, score_threshold)
 
 
 def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshold=0.5,

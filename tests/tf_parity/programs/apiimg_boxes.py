@@ -119,3 +119,16 @@ def program_draw_bounding_boxes(tf):
             "few_channels": _catch(lambda: draw(base, boxes, tf.constant([[1.0, 0]]))),
             "depth2": _catch(lambda: draw(tf.zeros([1, 4, 4, 2]), boxes[:1], None)),
             "uint8": _catch(lambda: draw(tf.zeros([1, 4, 4, 3], tf.uint8), boxes[:1], None))}
+
+
+_OVERLAPS = [[1, 0.5, 0.7, 0.2], [0.5, 1, 0.1, 0.6], [0.7, 0.1, 1, 0.3], [0.2, 0.6, 0.3, 1.0]]
+
+
+def program_nms_overlaps(tf):
+    ov, s = tf.constant(_OVERLAPS), tf.constant([0.9, 0.8, 0.7, 0.75])
+    nms = tf.image.non_max_suppression_overlaps
+    return {"half": nms(ov, s, 10, 0.5), "loose": nms(ov, s, 10, 0.6), "capped": nms(ov, s, 1, 0.6, 0.1),
+            "above_one": nms(ov, s, 10, 1.5), "score": nms(ov, s, 10, 0.0, 0.75),
+            "graph": tf.function(lambda o, v: nms(o, v, 3, 0.55))(ov, s),
+            "bad_shape": _catch(lambda: nms(ov[:3], s, 10)), "bad_size": _catch(lambda: nms(ov, s, -1)),
+            "half_dtype": _catch(lambda: nms(tf.cast(ov, tf.float16), s, 10))}
