@@ -18,7 +18,7 @@ nn_volumetric                | nn                    | convolution max_pool3d po
 nn_generic                   | nn                    | atrous_conv2d atrous_conv2d_transpose conv_transpose
 runtime.ops.nn_ops           | nn                    | batch_normalization bias_add crelu dropout elu
 runtime.ops.nn_ops           | nn                    | embedding_lookup gelu l2_loss leaky_relu
-sparse_embedding             | nn                    | embedding_lookup_sparse
+sparse_embedding             | nn                    | embedding_lookup_sparse safe_embedding_lookup_sparse
 runtime.ops.nn_ops           | nn                    | log_poisson_loss log_softmax moments relu6 selu
 runtime.ops.nn_ops           | nn                    | sigmoid_cross_entropy_with_logits silu softmax
 runtime.ops.nn_ops           | nn                    | softmax_cross_entropy_with_logits softsign
