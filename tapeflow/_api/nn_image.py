@@ -37,6 +37,7 @@ runtime.ops.ctc_ops          | nn                    | ctc_loss
 ctc_decode                   | nn                    | ctc_greedy_decoder
 ctc_labels                   | nn                    | collapse_repeated ctc_unique_labels
 nn_pool_argmax               | nn                    | max_pool_with_argmax
+nn_candidates                | nn                    | compute_accidental_hits
 nn_morphology                | nn                    | batch_norm_with_global_normalization dilation2d erosion2d
 runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
 # ---- tf.image

@@ -1,5 +1,5 @@
-"""tf.nn.collapse_repeated and tf.nn.ctc_unique_labels as TF 2.21 computes them: runs, lengths
-shorter than the row, dtypes, graphs."""
+"""tf.nn.collapse_repeated, tf.nn.ctc_unique_labels and tf.nn.compute_accidental_hits as TF 2.21
+computes them: runs, lengths shorter than the row, repeated candidates, dtypes, graphs, errors."""
 
 
 def program_collapse_repeated(tf):
@@ -24,3 +24,23 @@ def program_ctc_unique_labels(tf):
     return {"eager": tf.nn.ctc_unique_labels(labels),
             "int64": tf.nn.ctc_unique_labels(tf.cast(labels, tf.int64)),
             "graph": tf.function(tf.nn.ctc_unique_labels)(labels)}
+
+
+def _catch(fn):
+    try:
+        fn()
+        return "ok"
+    except Exception as e:  # noqa: BLE001 - the exception class is the recorded value
+        return type(e).__name__
+
+
+def program_compute_accidental_hits(tf):
+    true = tf.constant([[1, 4], [2, 2], [7, 3]], tf.int64)
+    sampled = tf.constant([3, 1, 2, 9, 1], tf.int64)
+    hits = tf.nn.compute_accidental_hits
+    res = hits(true, sampled, 2)
+    return {"hits": res, "fields": list(res._fields),
+            "none": hits(tf.constant([[5], [6]], tf.int64), sampled, 1),
+            "graph": tf.function(lambda t, s: hits(t, s, 2))(true, sampled),
+            "bad_num_true": _catch(lambda: hits(true, sampled, 3)),
+            "int32": _catch(lambda: hits(tf.cast(true, tf.int32), sampled, 2))}
