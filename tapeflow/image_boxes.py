@@ -1,6 +1,8 @@
 """tf.image boxes: non_max_suppression (and _with_scores, _overlaps), crop_and_resize and
 draw_bounding_boxes.  Composites of tapeflow ops, so they trace and (crop_and_resize)
 differentiate.  Boxes are [y1, x1, y2, x2]; NMS takes either corner order, as TensorFlow."""
+import collections
+
 from tapeflow.runtime.errors import InvalidArgumentError, OutOfRangeError, with_location
 
 
@@ -205,3 +207,46 @@ def draw_bounding_boxes(images, boxes, colors, name=None):
     last = tf.reduce_max(tf.where(drawn, number, tf.zeros_like(number + rows + cols)), axis=1)   # [b, h, w]
     color = tf.gather(table[:, :depth], tf.math.floormod(tf.maximum(last - 1, 0), tf.shape(table)[0]))
     return tf.where((last > 0)[..., None], tf.cast(color, x.dtype), x)
+
+
+CombinedNonMaxSuppression = collections.namedtuple(
+    "CombinedNonMaxSuppression", ["nmsed_boxes", "nmsed_scores", "nmsed_classes", "valid_detections"])
+
+
+def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold=0.5,
+                                 score_threshold=float("-inf"), pad_per_class=False, clip_boxes=True, name=None):
+    """Per image and class, greedy NMS (boxes [batch, n, q, 4], q 1 or num_classes; scores
+    [batch, n, num_classes]); the selections of all classes by descending score, at most
+    max_total_size (with pad_per_class, min(max_total_size, per_class * classes)), zero padded.
+    The order of equal scores across classes may differ from TensorFlow's (an unstable sort)."""
+    tf = _tf()
+    op = "combined_non_max_suppression"
+    boxes, scores = tf.cast(tf.convert_to_tensor(boxes), tf.float32), tf.cast(tf.convert_to_tensor(scores), tf.float32)
+    if boxes.shape.rank != 4 or scores.shape.rank != 3 or None in boxes.shape.as_list()[:1] + scores.shape.as_list()[2:]:
+        raise InvalidArgumentError(with_location(
+            f"{op}: boxes must be [batch, num_boxes, q, 4] and scores [batch, num_boxes, num_classes] with static "
+            f"batch and classes, got {list(boxes.shape)} and {list(scores.shape)}"))
+    batch, classes = boxes.shape[0], scores.shape[2]
+    if boxes.shape[2] not in (1, classes):
+        raise InvalidArgumentError(with_location(f"{op}: boxes' third dimension must be 1 or {classes}, got {boxes.shape[2]}"))
+    per_class, total = int(max_output_size_per_class), int(max_total_size)
+    size = min(total, per_class * classes) if pad_per_class else total
+    threshold = tf.cast(iou_threshold, tf.float32)
+    outputs = []
+    for b in range(batch):
+        picked = []
+        for c in range(classes):
+            class_boxes, class_scores = boxes[b, :, min(c, boxes.shape[2] - 1)], scores[b, :, c]
+            keep = _greedy(tf, class_scores, lambda order: _iou_over(tf, tf.gather(class_boxes, order), threshold),
+                           tf.constant(per_class, tf.int32), score_threshold)
+            picked.append((tf.gather(class_boxes, keep), tf.gather(class_scores, keep),
+                           tf.fill(tf.shape(keep), float(c))))
+        all_boxes, all_scores, all_classes = (tf.concat([p[k] for p in picked], 0) for k in range(3))
+        best = tf.argsort(all_scores, direction="DESCENDING", stable=True)[:size]
+        # Zero padding by a static amount, then a static slice: the output size is known while tracing.
+        outputs.append([tf.pad(tf.gather(v, best), [[0, size]] + [[0, 0]] * (v.shape.rank - 1))[:size]
+                        for v in (all_boxes, all_scores, all_classes)] + [tf.shape(best)[0]])
+    nmsed_boxes, nmsed_scores, nmsed_classes, valid = (tf.stack([o[k] for o in outputs]) for k in range(4))
+    if clip_boxes:
+        nmsed_boxes = tf.clip_by_value(nmsed_boxes, 0.0, 1.0)
+    return CombinedNonMaxSuppression(nmsed_boxes, nmsed_scores, nmsed_classes, valid)

@@ -132,3 +132,20 @@ def program_nms_overlaps(tf):
             "graph": tf.function(lambda o, v: nms(o, v, 3, 0.55))(ov, s),
             "bad_shape": _catch(lambda: nms(ov[:3], s, 10)), "bad_size": _catch(lambda: nms(ov, s, -1)),
             "half_dtype": _catch(lambda: nms(tf.cast(ov, tf.float16), s, 10))}
+
+
+def program_combined_nms(tf):
+    rng = np.random.RandomState(4)
+    corner = rng.uniform(-0.1, 0.9, (2, 12, 1, 2)).astype(np.float32)
+    boxes = np.concatenate([corner, corner + rng.uniform(0.05, 0.4, (2, 12, 1, 2)).astype(np.float32)], 3)
+    scores = rng.uniform(0, 1, (2, 12, 3)).astype(np.float32)
+    per_class_boxes = np.concatenate([boxes, boxes[:, ::-1], boxes * 0.9], 2)
+    cnms = tf.image.combined_non_max_suppression
+    out = {"shared": cnms(boxes, scores, 4, 7, 0.4, 0.3),
+           "padded": cnms(boxes, scores, 2, 50, 0.4, 0.3, pad_per_class=True, clip_boxes=False),
+           "unpadded": cnms(boxes, scores, 2, 50, 0.4, 0.3, clip_boxes=False),
+           "per_class": cnms(per_class_boxes, scores, 3, 6, 0.5, 0.2),
+           "few": cnms(boxes, scores, 5, 10, 0.3, 0.9),
+           "graph": tf.function(lambda b, s: cnms(b, s, 3, 5, 0.5, 0.25))(boxes, scores)}
+    out["fields"] = list(out["shared"]._fields)
+    return out
