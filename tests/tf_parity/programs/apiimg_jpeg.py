@@ -26,6 +26,8 @@ def program_jpeg_quality(tf):
                lambda v, s: tf.image.stateless_random_jpeg_quality(v, 10, 90, seed=s))(x, tf.constant([5, 6])),
            "graph_quality": tf.function(lambda v, q: tf.image.adjust_jpeg_quality(v, q))(x, tf.constant(15)),
            "batched": _catch(lambda: tf.image.adjust_jpeg_quality(np.stack([x, x]), 50)),
+           "graph_quality_150": _catch(
+               lambda: tf.function(lambda v, q: tf.image.adjust_jpeg_quality(v, q))(x, tf.constant(150))),
            "quality_150": _catch(lambda: tf.image.adjust_jpeg_quality(x, 150)),
            "bad_range": _catch(lambda: tf.image.random_jpeg_quality(x, 80, 20)),
            "out_of_range": _catch(lambda: tf.image.stateless_random_jpeg_quality(x, 20, 120, seed=(1, 2)))}
