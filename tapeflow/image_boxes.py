@@ -250,3 +250,42 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
     if clip_boxes:
         nmsed_boxes = tf.clip_by_value(nmsed_boxes, 0.0, 1.0)
     return CombinedNonMaxSuppression(nmsed_boxes, nmsed_scores, nmsed_classes, valid)
+
+
+def extract_glimpse(input, size, offsets, centered=True, normalized=True, noise="uniform", name=None):
+    """[batch, h, w, depth] windows of a float32 [batch, H, W, depth] image starting at each
+    offset [y, x] (TensorFlow 2's rule, measured: normalized multiplies by the image size,
+    centered counts from the image's middle, both together also move back half the glimpse;
+    then truncation toward zero).  Pixels outside the image are 0 (noise="zero"), or uniform
+    between each channel's min and max / normal with its mean and deviation: those draws are
+    tapeflow's, not TensorFlow's."""
+    tf = _tf()
+    op = "extract_glimpse"
+    x, offsets = tf.convert_to_tensor(input), tf.cast(tf.convert_to_tensor(offsets), tf.float32)
+    if x.dtype != tf.float32 or x.shape.rank != 4 or None in x.shape.as_list()[1:3]:
+        raise InvalidArgumentError(with_location(
+            f"{op}: input must be a float32 [batch, height, width, depth] with a static size, got {x.dtype.name}"
+            f"{list(x.shape)}"))
+    if noise not in ("uniform", "gaussian", "zero"):
+        raise InvalidArgumentError(with_location(f"{op}: noise must be 'uniform', 'gaussian' or 'zero', got {noise!r}"))
+    h, w = (int(v) for v in tf.get_static_value(tf.convert_to_tensor(size)))
+    height, width = x.shape[1], x.shape[2]
+    full = tf.constant([height, width], tf.float32)
+    start = offsets * full if normalized else offsets
+    if centered:
+        start = (start / 2.0 + full / 2.0 - tf.constant([h, w], tf.float32) / 2.0) if normalized else start + full / 2.0
+    start = tf.cast(start, tf.int32)                                           # truncation toward zero
+    rows = start[:, :1] + tf.range(h)[None]                                    # [batch, h]
+    cols = start[:, 1:] + tf.range(w)[None]
+    picked = tf.gather(x, tf.clip_by_value(rows, 0, height - 1), axis=1, batch_dims=1)
+    picked = tf.gather(picked, tf.clip_by_value(cols, 0, width - 1), axis=2, batch_dims=1)
+    inside = (((rows >= 0) & (rows < height))[:, :, None] & ((cols >= 0) & (cols < width))[:, None, :])[..., None]
+    if noise == "zero":
+        fill = tf.zeros_like(picked)
+    elif noise == "uniform":
+        low, high = tf.reduce_min(x, [1, 2], keepdims=True), tf.reduce_max(x, [1, 2], keepdims=True)
+        fill = low + (high - low) * tf.random.uniform(tf.shape(picked))
+    else:
+        mean, var = tf.nn.moments(x, [1, 2], keepdims=True)
+        fill = mean + tf.sqrt(var) * tf.random.normal(tf.shape(picked))
+    return tf.where(inside, picked, fill)

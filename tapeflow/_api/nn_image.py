@@ -56,7 +56,7 @@ image_color                  | image                 | rgb_to_hsv rgb_to_yiq yiq
 image_quality                | image                 | sobel_edges ssim ssim_multiscale
 image_jpeg_quality           | image                 | adjust_jpeg_quality random_jpeg_quality stateless_random_jpeg_quality
 image_boxes                  | image                 | combined_non_max_suppression crop_and_resize draw_bounding_boxes
-image_boxes                  | image                 | non_max_suppression
+image_boxes                  | image                 | extract_glimpse non_max_suppression
 image_boxes                  | image                 | non_max_suppression_overlaps non_max_suppression_with_scores
 image_random                 | image                 | random_flip_left_right random_flip_up_down random_brightness
 image_random                 | image                 | random_contrast random_hue random_saturation random_crop

@@ -149,3 +149,22 @@ def program_combined_nms(tf):
            "graph": tf.function(lambda b, s: cnms(b, s, 3, 5, 0.5, 0.25))(boxes, scores)}
     out["fields"] = list(out["shared"]._fields)
     return out
+
+
+_GLIMPSE_OFFSETS = [[0.0, 0.0], [0.3, -0.4], [2.6, 1.5], [-1.2, 0.5]]
+
+
+def program_extract_glimpse(tf):
+    x = tf.constant(np.arange(4 * 6 * 7 * 2, dtype=np.float32).reshape(4, 6, 7, 2) + 1)
+    offsets = tf.constant(_GLIMPSE_OFFSETS)
+    out = {}
+    for centered in (True, False):
+        for normalized in (True, False):
+            out[f"c{centered:d}_n{normalized:d}"] = tf.image.extract_glimpse(
+                x, [3, 4], offsets, centered=centered, normalized=normalized, noise="zero")
+    inside = tf.image.extract_glimpse(x, [2, 3], offsets * 0.1, noise="uniform")
+    out["uniform_inside"] = inside           # these windows lie inside the image: no noise drawn
+    out["gaussian_shape"] = tf.image.extract_glimpse(x, [5, 5], offsets, noise="gaussian").shape
+    out["graph"] = tf.function(lambda v, o: tf.image.extract_glimpse(v, [2, 2], o, noise="zero"))(x, offsets)
+    out["bad_noise"] = _catch(lambda: tf.image.extract_glimpse(x, [2, 2], offsets, noise="pink"))
+    return out
