@@ -55,7 +55,9 @@ class GradientTape:
     def watch(self, tensor):
         for t in nest.flatten(tensor):
             if not isinstance(t, TensorBase):
-                raise TypeError(with_location(f"GradientTape.watch: {t!r} is not a tensor or variable"))
+                # TensorFlow's type for this mistake
+                raise ValueError(with_location(f"GradientTape.watch: {t!r} of type {type(t).__name__!r} is not "
+                                               f"a tensor or variable"))
             self._tape.watch(t)
 
     def watched_variables(self):
@@ -93,7 +95,8 @@ class GradientTape:
             def ready(k, g):  # noqa: E306 - the watcher sees only floating sources' gradients
                 watcher.ready(k, g if k is None or flat_sources[k].dtype.is_inexact else None)
         grads = _unwatched_none(tape, flat_sources,
-                                backprop(tape, targets, out_grads, flat_sources, ready, keep_slices=True), targets)
+                                backprop(tape, targets, out_grads, flat_sources, ready, keep_slices=True,
+                                         record_self=self._recording), targets)
         # TF differentiates only floating and complex sources: an integer source's gradient is None.
         grads = [g if s.dtype.is_inexact else None for g, s in zip(grads, flat_sources)]
         if watcher is not None:
