@@ -30,6 +30,7 @@ from . import concrete_signature, conversion, trace_builder
 from .concrete import ConcreteFunction, rebind_variables
 from .fast_call import MISS, make_guard
 from .pyct.parser import ConversionError
+from .rank_concrete import UnknownRankConcreteFunction, has_unknown_rank
 from .signature import TensorSpec, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
 
 RETRACE_WARNING_AFTER = 5
@@ -356,6 +357,8 @@ class Function:
     def get_concrete_function(self, *args, **kwargs):
         if not args and not kwargs and self.input_signature is not None:
             args = tuple(self.input_signature)
+        if self.input_signature is None and has_unknown_rank(args, kwargs):
+            return UnknownRankConcreteFunction(self, args, kwargs)
         if self.input_signature is not None and all(isinstance(a, TensorSpec) for a in nest.flatten(list(args))):
             if any(spec.shape.rank is None for spec in nest.flatten(list(args))):
                 raise NotImplementedError(with_location(

@@ -67,11 +67,13 @@ def program_concrete_bound_python_argument(tf):
     @tf.function
     def power(a, b):
         return a ** b
-    # The guide's cell uses TensorSpec(None) (unknown rank): tapeflow's graphs have fixed ranks.
-    square = power.get_concrete_function(a=tf.TensorSpec([], tf.float32), b=2)
+    square = power.get_concrete_function(a=tf.TensorSpec(None, tf.float32), b=2)
     return {"square": square(tf.constant(10.0)),
             "rebind": error_name(lambda: square(tf.constant(10.0), b=3)),
-            "inputs": square.structured_input_signature}
+            "inputs": square.structured_input_signature,
+            "other_ranks": [square(tf.constant([1.0, 2.0])), square(a=tf.constant([[3.0]]))],
+            "wrong_dtype": error_name(lambda: square(tf.constant(1))),
+            "traces": power.experimental_get_tracing_count()}
 
 
 @tolerance(rtol=1e-5)  # TensorFlow's tanh is a fast approximation, 34 steps deep
