@@ -146,3 +146,45 @@ def program_second_order_nested_tapes(tf):
             y = tf.sin(x)
         g = t4.gradient(y, x)
     return {"dy_dx": dy_dx, "d2y_dx2": d2y_dx2, "sin2": t3.gradient(g, x)}
+
+
+def program_layer_gradient_names(tf):
+    layer = tf.keras.layers.Dense(2, activation="relu", kernel_initializer="ones", name="dense_g5")
+    x = tf.constant([[1.0, 2.0, 3.0]])
+    with tf.GradientTape() as tape:
+        y = layer(x)
+        loss = tf.reduce_mean(y ** 2)
+    grad = tape.gradient(loss, layer.trainable_variables)
+    return {"lines": [f"{v.name}, shape: {g.shape}" for v, g in zip(layer.trainable_variables, grad)],
+            "paths": [v.path for v in layer.trainable_variables], "grad": grad}
+
+
+def program_sigmoid_gradient_linspace(tf):
+    x = tf.linspace(-10.0, 10.0, 200 + 1)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.sigmoid(x)
+    dy_dx = tape.gradient(y, x)
+    return {"shape": dy_dx.shape, "max": tf.reduce_max(dy_dx), "at_zero": dy_dx[100],
+            "sum": tf.reduce_sum(dy_dx)}
+
+
+def program_variable_plus_one_is_tensor(tf):
+    x = tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        y = x + 1
+    for_x = tape.gradient(y, x)
+    x2 = x + 1
+    with tf.GradientTape() as tape2:
+        y2 = x2 * 2
+    return {"type_is_variable": isinstance(x2, tf.Variable), "grad": for_x,
+            "unwatched": tape2.gradient(y2, x2) is None}
+
+
+def program_stateful_assign_in_tape(tf):
+    x0 = tf.Variable(3.0)
+    x1 = tf.Variable(0.0)
+    with tf.GradientTape() as tape:
+        x1.assign_add(x0)   # the tape does not record through an assignment
+        y = x1 ** 2
+    return {"grad": tape.gradient(y, x0)}
