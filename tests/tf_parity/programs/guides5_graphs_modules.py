@@ -151,3 +151,23 @@ def program_training_loop_loss_decreases(tf):
         losses.append(current)
     return {"losses": losses, "w": model.w, "b": model.b,
             "variables": [v.numpy() for v in model.variables]}
+
+
+def program_relu_signatures_text(tf):
+    @tf.function
+    def my_relu(x):
+        return tf.maximum(0., x)
+    outs = [my_relu(tf.constant(5.5)), my_relu([1, -1]), my_relu(tf.constant([3., -3.])),
+            my_relu(tf.constant(-2.5)), my_relu(tf.constant([-1., 1.]))]
+    text = my_relu.pretty_printed_concrete_signatures()
+    return {"outs": outs, "traces": my_relu.experimental_get_tracing_count(),
+            "text": [line for line in text.splitlines() if "Captures" not in line and "id" not in line]}
+
+
+def program_side_effect_python_and_tensor_args(tf):
+    @tf.function
+    def fn(x):
+        print("Tracing!")
+        return x * x + tf.constant(2)
+    outs, lines = printed(lambda: [fn(tf.constant(2)), fn(tf.constant(3)), fn(2), fn(3), fn(2)])
+    return {"outs": outs, "lines": lines, "traces": fn.experimental_get_tracing_count()}
