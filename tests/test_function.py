@@ -380,3 +380,20 @@ def test_concrete_function_of_an_unknown_rank_spec_runs_each_rank():
         cf(tf.constant([1.0]), k=4.0)                   # k was traced as 3.0
     with pytest.raises(tf.errors.InvalidArgumentError):
         cf(tf.constant([1, 2]))                         # int32 for a float32 spec
+
+
+@pytest.mark.parametrize("specs, call_shape, want", [
+    ([[None, None]], [3, 2], [-1, -1]),              # a call runs the trace whose spec accepts it
+    ([[1, None], [None, None]], [1, 2], [1, -1]),    # the most specific of those
+    ([[1, None], [None, None]], [3, 2], [-1, -1]),
+    ([[None, None], [1, None]], [1, 2], [-1, -1]),   # (TF: [1, None] is no new trace after [None, None])
+    ([[1, None]], [3, 2], [3, 2]),                   # no spec accepts it: a new trace
+])
+def test_calls_run_the_most_specific_accepting_concrete_function(specs, call_shape, want):
+    @tf.function
+    def dims(x):
+        return tf.constant([-1 if d is None else d for d in x.shape.as_list()])
+    for spec in specs:
+        dims.get_concrete_function(tf.TensorSpec(spec, tf.float32))
+    assert dims(tf.zeros(call_shape)).numpy().tolist() == want
+    assert dims(tf.zeros(call_shape)).numpy().tolist() == want   # the same entry the second time

@@ -31,7 +31,7 @@ from .concrete import ConcreteFunction, rebind_variables
 from .fast_call import MISS, make_guard
 from .pyct.parser import ConversionError
 from .rank_concrete import UnknownRankConcreteFunction, has_unknown_rank
-from .signature import TensorSpec, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
+from .signature import TensorSpec, spec_accepts, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
 
 RETRACE_WARNING_AFTER = 5
 _EAGER = object()  # cache entry: this signature runs eagerly (fallback)
@@ -148,6 +148,8 @@ class Function:
         if entry is not None and self._reduce_retracing and entry is not _EAGER:
             if not self._compatible(entry, args, kwargs):
                 entry = None
+        if entry is None and self.input_signature is None and not self._reduce_retracing:
+            entry = self._supertype_entry(key)
         if entry is None:
             entry = self._trace_for(key, args, kwargs)
         if entry is _EAGER:
@@ -255,6 +257,22 @@ class Function:
             self._last_call = None  # the cache changed: no shortcut past it
             self._note_retrace(key, args)
             return entry
+
+    def _supertype_entry(self, key):
+        """TensorFlow's rule: a call no trace was made for runs the most specific cached
+        trace whose TensorSpecs (a get_concrete_function's) accept its tensors, as that
+        call's entry from then on."""
+        if not isinstance(key, tuple):
+            return None
+        found = [(spec_accepts(k, key), entry) for k, entry in list(self._cache.items())
+                 if entry is not _EAGER and isinstance(k, tuple) and len(k) == len(key)]
+        found = [(known, entry) for known, entry in found if known is not None]
+        if not found:
+            return None
+        entry = max(found, key=lambda f: f[0])[1]
+        self._cache[key] = entry
+        self._last_call = None
+        return entry
 
     def _relaxed_shapes(self, entry, args, kwargs):
         arrays = flat_tensor_arrays(args, kwargs)
@@ -371,6 +389,8 @@ class Function:
                 args = self._check_signature(args, kwargs)
             key = self._key(args, kwargs)
         entry = self._cache.get(key)
+        if entry is None and self.input_signature is None and not self._reduce_retracing:
+            entry = self._supertype_entry(key)
         if entry is None:
             with self._lock:
                 was = self._fallback

@@ -237,3 +237,38 @@ def program_object_attributes_and_concrete(tf):
     better.bias.assign_add(5.0)
     return {"simple": [before, after], "concrete": [no_bias(x), with_bias(x)],
             "better": [b1, fn(better, x)]}
+
+
+def program_trace_type_rules(tf):
+    @tf.function
+    def f(x):
+        return tf.constant(0)
+    f([1, 2])
+    f([2, 1])          # another list value: another trace
+    f({1: 2, 3: 4})
+    f({3: 4, 1: 2})    # the same mapping in another order: the same trace
+    f((1, 2))
+    f(3)
+    f(3)
+    return {"traces": f.experimental_get_tracing_count()}
+
+
+def program_most_specific_trace_is_chosen(tf):
+    @tf.function
+    def which(x):
+        # a Python value fixed at trace time: which trace served the call
+        return tf.constant([-1 if d is None else d for d in x.shape.as_list()])
+    which.get_concrete_function(tf.TensorSpec([None, None], tf.float32))
+    which.get_concrete_function(tf.TensorSpec([1, None], tf.float32))
+    return {"one_by_two": which(tf.zeros([1, 2])), "three_by_two": which(tf.zeros([3, 2])),
+            "traces": which.experimental_get_tracing_count()}
+
+
+def program_most_specific_trace_narrow_first(tf):
+    @tf.function
+    def which(x):
+        return tf.constant([-1 if d is None else d for d in x.shape.as_list()])
+    which.get_concrete_function(tf.TensorSpec([1, None], tf.float32))
+    which.get_concrete_function(tf.TensorSpec([None, None], tf.float32))
+    return {"one_by_two": which(tf.zeros([1, 2])), "three_by_two": which(tf.zeros([3, 2])),
+            "rank_one": which(tf.zeros([4])), "traces": which.experimental_get_tracing_count()}
