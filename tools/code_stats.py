@@ -43,7 +43,7 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
     "lines tracer": 6600,        # 5,196; 6,280 with issue 15's conversion cache and the loop gradients' recomputed
                                  # residuals and carried stacks (the RNN's peak memory 3.9x -> 1.03x NumPy's);
                                  # 6,399 with issue 15's call guard (fast_call.py: the repeated call's shortcut);
-                                 # 6,574 with issue 11's unknown-rank concrete function (rank_concrete.py)
+                                 # 6,600 with issue 11's unknown-rank concrete function (rank_concrete.py) and the subtype dispatch
     "lines tapeflow": 36000,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings); 23,491 with issues 12-14 and 17 together;
                                  # 30,277 with the API table, Keras metrics/losses/utils/backend, layers, keras.ops,
                                  # tf.lookup/image/data/train names, MirroredStrategy and FILE sharding (issues 11, 14, 16);

@@ -259,13 +259,10 @@ class Function:
             return entry
 
     def _supertype_entry(self, key):
-        """TensorFlow's rule: a call no trace was made for runs the most specific cached
-        trace whose TensorSpecs (a get_concrete_function's) accept its tensors, as that
-        call's entry from then on."""
-        if not isinstance(key, tuple):
-            return None
-        found = [(spec_accepts(k, key), entry) for k, entry in list(self._cache.items())
-                 if entry is not _EAGER and isinstance(k, tuple) and len(k) == len(key)]
+        """TensorFlow's rule: a call no trace was made for runs the most specific cached trace whose
+        TensorSpecs (a get_concrete_function's) accept its tensors, as that call's entry from then on."""
+        found = [(spec_accepts(k, key), entry) for k, entry in list(self._cache.items()) if entry is not _EAGER
+                 and isinstance(key, tuple) and isinstance(k, tuple) and len(k) == len(key)]
         found = [(known, entry) for known, entry in found if known is not None]
         if not found:
             return None

@@ -1,11 +1,7 @@
-"""The concrete function of a trace whose arguments include a TensorSpec of unknown
-rank (`f.get_concrete_function(a=tf.TensorSpec(None, tf.float32), b=2)`).
-
-TensorFlow traces such a spec once, into a graph of unknown ranks.  tapeflow's graph IR
-knows every rank statically, so this object stands for that one concrete function: it
-shows the specs as given (structured_input_signature) and, called, takes the rank of each
-such argument from the call and runs the Function's concrete function for those ranks
-(traced once per rank, each then checked and bound as any concrete function is)."""
+"""`f.get_concrete_function(a=tf.TensorSpec(None, tf.float32), b=2)`: TensorFlow traces an
+unknown rank once; tapeflow's IR knows ranks statically, so this stands for that concrete
+function: it shows the specs as given and, called, runs the Function's concrete function for
+the ranks of the call (one trace per rank, bound and checked as any concrete function)."""
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import convert_to_tensor
 
@@ -26,9 +22,7 @@ class UnknownRankConcreteFunction:
         self._traced = False
         self.call_signature = concrete_signature.python_signature(function.python_function)
         if self.call_signature is None:
-            raise NotImplementedError(with_location(
-                f"{self.name}.get_concrete_function: a TensorSpec of unknown rank needs a Python "
-                f"function with an inspectable signature"))
+            raise NotImplementedError(with_location(f"{self.name}: an unknown-rank spec needs an inspectable signature"))
         self.for_ranks(args, kwargs)   # trace now, as TensorFlow does (rank 0 stands for the unknown ranks)
 
     @property
@@ -36,7 +30,10 @@ class UnknownRankConcreteFunction:
         return concrete_signature.structured_input_signature(self)
 
     def _bound(self, args, kwargs):
-        return self.call_signature.bind_partial(*args, **kwargs).arguments
+        try:
+            return self.call_signature.bind_partial(*args, **kwargs).arguments
+        except TypeError as exc:   # arguments the Python signature cannot bind
+            raise TypeError(with_location(f"{self.name}: {exc}")) from None
 
     def for_ranks(self, args, kwargs):
         """The concrete function for the ranks of the given call's arguments."""
@@ -56,11 +53,7 @@ class UnknownRankConcreteFunction:
         return concrete
 
     def __call__(self, *args, **kwargs):
-        try:
-            concrete = self.for_ranks(args, kwargs)
-        except TypeError as exc:   # arguments the signature cannot bind, a dtype that does not convert
-            raise TypeError(with_location(f"{self.name}: {exc}")) from None
-        return concrete(*args, **kwargs)
+        return self.for_ranks(args, kwargs)(*args, **kwargs)
 
     def __repr__(self):
         specs = ", ".join(f"{k}={v!r}" for k, v in self._bound(*self.input_structure).items())
