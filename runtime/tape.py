@@ -108,11 +108,8 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
     move started all-reduces along).
 
     keep_slices: a source's gradient may be IndexedSlices (GradientTape.gradient);
-    otherwise every gradient is dense.
-
-    record_self: the backward ops are recorded on `tape` itself too (a persistent
-    GradientTape's gradient taken inside its own block, as TensorFlow records it);
-    `relevant` is a snapshot, so the records appended meanwhile are not played back."""
+    otherwise every gradient is dense.  record_self: `tape` records the backward ops too (TF, for a
+    persistent tape's gradient inside its block; `relevant` is a snapshot, not replayed)."""
     from .ops import math_ops, array_ops  # ops stand on the tape's records
 
     # Forward reachability from the sources keeps only records on a path.  Integer and

@@ -264,7 +264,7 @@ def test_tape_context_leaves_no_tape_after_an_exception():
 
 
 def test_watching_a_python_number_is_a_value_error():
-    with pytest.raises(ValueError, match="3.0 of type 'float' is not a tensor or variable"):
+    with pytest.raises(ValueError, match=r"3.0 \(float\) is not a tensor or variable"):
         with tf.GradientTape() as tape:
             tape.watch(3.0)
 
