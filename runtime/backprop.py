@@ -55,7 +55,7 @@ class GradientTape:
     def watch(self, tensor):
         for t in nest.flatten(tensor):
             if not isinstance(t, TensorBase):
-                raise TypeError(with_location(f"GradientTape.watch: {t!r} is not a tensor or variable"))
+                raise ValueError(with_location(f"GradientTape.watch: {t!r} ({type(t).__name__}) is not a tensor or variable"))
             self._tape.watch(t)
 
     def watched_variables(self):
@@ -92,8 +92,8 @@ class GradientTape:
         if watcher is not None:
             def ready(k, g):  # noqa: E306 - the watcher sees only floating sources' gradients
                 watcher.ready(k, g if k is None or flat_sources[k].dtype.is_inexact else None)
-        grads = _unwatched_none(tape, flat_sources,
-                                backprop(tape, targets, out_grads, flat_sources, ready, keep_slices=True), targets)
+        raw = backprop(tape, targets, out_grads, flat_sources, ready, keep_slices=True, record_self=self._recording)
+        grads = _unwatched_none(tape, flat_sources, raw, targets)
         # TF differentiates only floating and complex sources: an integer source's gradient is None.
         grads = [g if s.dtype.is_inexact else None for g, s in zip(grads, flat_sources)]
         if watcher is not None:

@@ -97,7 +97,7 @@ SPARSE_VJPS = {}
 _SLICES_PASS = ("identity", "cast")
 
 
-def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=False):
+def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=False, record_self=False):
     """Gradients of sum(targets * output_grads) with respect to each source
     (a list aligned with `sources`, None where unconnected).
 
@@ -108,7 +108,8 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
     move started all-reduces along).
 
     keep_slices: a source's gradient may be IndexedSlices (GradientTape.gradient);
-    otherwise every gradient is dense."""
+    otherwise every gradient is dense.  record_self: `tape` records the backward ops too (TF, for a
+    persistent tape's gradient inside its block; `relevant` is a snapshot, not replayed)."""
     from .ops import math_ops, array_ops  # ops stand on the tape's records
 
     # Forward reachability from the sources keeps only records on a path.  Integer and
@@ -145,7 +146,7 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
         for k, i in first_use.items():
             finals.setdefault(i, []).append(k)
 
-    with pause([tape]):
+    with pause([] if record_self else [tape]):
         # Nothing records the sums of gradients when no other tape is active (no
         # higher-order gradient): they may then be summed in place (see _Accumulator).
         acc.in_place = not state.tapes

@@ -360,3 +360,40 @@ def test_gradients_through_function_calls():
         ex, ew = tape.gradient(y_eager, [x, w])
         np.testing.assert_allclose(gx.numpy(), ex.numpy(), rtol=1e-6)
         np.testing.assert_allclose(gw.numpy(), ew.numpy(), rtol=1e-6)
+
+
+def test_concrete_function_of_an_unknown_rank_spec_runs_each_rank():
+    traced = []
+
+    @tf.function
+    def scale(x, k):
+        traced.append(len(x.shape))
+        return x * k
+    cf = scale.get_concrete_function(tf.TensorSpec(None, tf.float32), k=3.0)
+    assert cf.structured_input_signature == ((tf.TensorSpec(None, tf.float32, name="x"), 3.0), {})
+    np.testing.assert_allclose(cf(tf.constant([[1.0, 2.0]])).numpy(), [[3.0, 6.0]])
+    np.testing.assert_allclose(cf(x=tf.constant([1.0])).numpy(), [3.0])
+    np.testing.assert_allclose(cf(tf.constant([1.0]), k=3.0).numpy(), [3.0])
+    assert traced == [0, 2, 1]                          # one trace per rank, the first at get_concrete_function
+    assert scale.experimental_get_tracing_count() == 1  # TensorFlow's one trace
+    with pytest.raises(TypeError):
+        cf(tf.constant([1.0]), k=4.0)                   # k was traced as 3.0
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        cf(tf.constant([1, 2]))                         # int32 for a float32 spec
+
+
+@pytest.mark.parametrize("specs, call_shape, want", [
+    ([[None, None]], [3, 2], [-1, -1]),              # a call runs the trace whose spec accepts it
+    ([[1, None], [None, None]], [1, 2], [1, -1]),    # the most specific of those
+    ([[1, None], [None, None]], [3, 2], [-1, -1]),
+    ([[None, None], [1, None]], [1, 2], [-1, -1]),   # (TF: [1, None] is no new trace after [None, None])
+    ([[1, None]], [3, 2], [3, 2]),                   # no spec accepts it: a new trace
+])
+def test_calls_run_the_most_specific_accepting_concrete_function(specs, call_shape, want):
+    @tf.function
+    def dims(x):
+        return tf.constant([-1 if d is None else d for d in x.shape.as_list()])
+    for spec in specs:
+        dims.get_concrete_function(tf.TensorSpec(spec, tf.float32))
+    assert dims(tf.zeros(call_shape)).numpy().tolist() == want
+    assert dims(tf.zeros(call_shape)).numpy().tolist() == want   # the same entry the second time

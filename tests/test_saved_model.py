@@ -276,6 +276,20 @@ def test_signature_needs_an_input_signature(tmp_path):
         tf.saved_model.save(types.SimpleNamespace(f=f), str(tmp_path / "m"))
 
 
+def test_an_untraced_unknown_rank_method_is_named_and_saves_once_called(tmp_path):
+    # The advanced-autodiff guide saves a method with input_signature=[TensorSpec(None)] before calling it.
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec(None)])
+        def double(self, x):
+            return x * 2.0
+    m = M()
+    with pytest.raises(SavedModelSaveError, match="double has an input_signature of unknown rank"):
+        tf.saved_model.save(m, str(tmp_path / "m"))
+    m.double(tf.constant(1.5))
+    path, loaded = _save_and_load(m, tmp_path)
+    assert float(loaded.double(tf.constant(3.0))) == 6.0
+
+
 def test_gradients_reach_restored_variables(tmp_path):
     obj = Stepper()
     x = tf.constant([1.0, 2.0])

@@ -261,3 +261,25 @@ def test_tape_context_leaves_no_tape_after_an_exception():
         with tf.GradientTape():
             1 / 0
     assert state.tapes == []
+
+
+def test_watching_a_python_number_is_a_value_error():
+    with pytest.raises(ValueError, match=r"3.0 \(float\) is not a tensor or variable"):
+        with tf.GradientTape() as tape:
+            tape.watch(3.0)
+
+
+@pytest.mark.parametrize("persistent, want", [(True, 9 * 3.0 ** 2), (False, None)])
+def test_gradient_inside_the_block_is_recorded_by_a_persistent_tape(persistent, want):
+    # TF: a persistent tape records its own gradient computation (z = x * dy/dx = 3x^3, dz/dx = 9x^2);
+    # a non-persistent one stops recording at its first gradient.
+    x = tf.Variable(3.0)
+    with tf.GradientTape(persistent=persistent) as tape:
+        dy = tape.gradient(x * x * x, x)
+        z = dy * x
+    assert float(dy) == 27.0
+    if persistent:
+        assert float(tape.gradient(z, x)) == want
+    else:
+        with pytest.raises(RuntimeError):
+            tape.gradient(z, x)

@@ -200,8 +200,14 @@ def _convertible(value):
 
 
 def _bind_flat(concrete, args, kwargs):
-    """Plain positional tensors, one a graph input; None when the call is not that."""
-    if kwargs or len(args) != len(concrete._input_avals) or not all(type(a) is Tensor for a in args):
+    """Plain tensors, one a graph input, positional or named as the inputs' specs in
+    structured_input_signature (TensorFlow's flat signature); None when the call is not that."""
+    if kwargs:
+        names = [s.name for s in nest.flatten(structured_input_signature(concrete)) if isinstance(s, TensorSpec)]
+        if len(names) != len(concrete._input_avals) or set(kwargs) != set(names[len(args):]):
+            return None
+        args = (*args, *(kwargs[n] for n in names[len(args):]))
+    if len(args) != len(concrete._input_avals) or not all(type(a) is Tensor for a in args):
         return None
     arrays = [a._value for a in args]
     for i, (a, aval) in enumerate(zip(arrays, concrete._input_avals)):

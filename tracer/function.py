@@ -30,7 +30,8 @@ from . import concrete_signature, conversion, trace_builder
 from .concrete import ConcreteFunction, rebind_variables
 from .fast_call import MISS, make_guard
 from .pyct.parser import ConversionError
-from .signature import TensorSpec, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
+from .rank_concrete import UnknownRankConcreteFunction, has_unknown_rank
+from .signature import TensorSpec, spec_accepts, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
 
 RETRACE_WARNING_AFTER = 5
 _EAGER = object()  # cache entry: this signature runs eagerly (fallback)
@@ -147,6 +148,8 @@ class Function:
         if entry is not None and self._reduce_retracing and entry is not _EAGER:
             if not self._compatible(entry, args, kwargs):
                 entry = None
+        if entry is None and self.input_signature is None and not self._reduce_retracing:
+            entry = self._supertype_entry(key)
         if entry is None:
             entry = self._trace_for(key, args, kwargs)
         if entry is _EAGER:
@@ -255,6 +258,19 @@ class Function:
             self._note_retrace(key, args)
             return entry
 
+    def _supertype_entry(self, key):
+        """TensorFlow's rule: a call no trace was made for runs the most specific cached trace whose
+        TensorSpecs (a get_concrete_function's) accept its tensors, as that call's entry from then on."""
+        found = [(spec_accepts(k, key), entry) for k, entry in list(self._cache.items()) if entry is not _EAGER
+                 and isinstance(key, tuple) and isinstance(k, tuple) and len(k) == len(key)]
+        found = [(known, entry) for known, entry in found if known is not None]
+        if not found:
+            return None
+        entry = max(found, key=lambda f: f[0])[1]
+        self._cache[key] = entry
+        self._last_call = None
+        return entry
+
     def _relaxed_shapes(self, entry, args, kwargs):
         arrays = flat_tensor_arrays(args, kwargs)
         return [tuple(d if d == s else None for d, s in zip(av.shape, a.shape))
@@ -356,6 +372,8 @@ class Function:
     def get_concrete_function(self, *args, **kwargs):
         if not args and not kwargs and self.input_signature is not None:
             args = tuple(self.input_signature)
+        if self.input_signature is None and has_unknown_rank(args, kwargs):
+            return UnknownRankConcreteFunction(self, args, kwargs)
         if self.input_signature is not None and all(isinstance(a, TensorSpec) for a in nest.flatten(list(args))):
             if any(spec.shape.rank is None for spec in nest.flatten(list(args))):
                 raise NotImplementedError(with_location(
@@ -368,6 +386,8 @@ class Function:
                 args = self._check_signature(args, kwargs)
             key = self._key(args, kwargs)
         entry = self._cache.get(key)
+        if entry is None and self.input_signature is None and not self._reduce_retracing:
+            entry = self._supertype_entry(key)
         if entry is None:
             with self._lock:
                 was = self._fallback

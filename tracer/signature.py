@@ -173,6 +173,22 @@ def flat_tensor_arrays(args, kwargs):
     return out
 
 
+def spec_accepts(traced, key):
+    """The dims the trace keyed `traced` fixes, if its TensorSpecs accept the call keyed `key`; else None."""
+    known = 0
+    for t, k in zip(traced, key):
+        if t == k:
+            continue
+        if isinstance(k, tuple) and len(k) == 3 and k[0] == "S" and k[1] is not None:  # a narrower spec:
+            k = (tuple(k[1]), k[2])                                                    # None matches None
+        if not (isinstance(t, tuple) and len(t) == 3 and t[0] == "S" and t[1] is not None
+                and isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], tuple) and k[1] == t[2]
+                and len(k[0]) == len(t[1]) and all(d is None or d == n for d, n in zip(t[1], k[0]))):
+            return None
+        known += sum(d is not None for d in t[1])
+    return known
+
+
 def _generalize(k):
     """With reduce_retracing, a tensor's key keeps only rank and dtype."""
     if isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], tuple) and isinstance(k[1], np.dtype):

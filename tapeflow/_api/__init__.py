@@ -40,7 +40,7 @@ NAMESPACES = {
     "autograph": "tf.autograph: the conversion of Python control flow.",
     "autograph.experimental": "tf.autograph.experimental: conversion options.",
     "types": "tf.types: public type protocols.",
-    "types.experimental": "tf.types.experimental: TraceType.",
+    "types.experimental": "tf.types.experimental: TraceType and the function types.",
     "types.experimental.distributed": "tf.types.experimental.distributed: the per-replica value type.",
     "config": "tf.config: devices, placement and threading.",
     "config.experimental": "tf.config.experimental: memory growth and the TF 2.0 device names.",

@@ -36,5 +36,7 @@ tracer.conversion            | autograph             | to_code
 tracer.conversion            | autograph.experimental | Feature do_not_convert
 tracer                       | autograph.experimental | set_loop_options
 tracer.signature             | types.experimental    | TraceType
+tracer.function              | types.experimental    | GenericFunction=Function PolymorphicFunction=Function
+tracer.concrete              | types.experimental    | ConcreteFunction
 distribute.mirrored          | types.experimental.distributed | PerReplica
 """

@@ -57,9 +57,14 @@ def _save(obj, export_dir, signatures, overwrite):
     if isinstance(obj, _keras_model_class()) and signatures is None and "__call__" not in attributes:
         attributes["__call__"] = [sigs[SERVING][0]]
     if not sigs and not any(attributes.values()):
+        untraced = sorted(n for n, fn in _function_attributes(obj).items()
+                          if fn.input_signature is not None and _unknown_rank(fn))
+        why = (f": {', '.join(untraced)} has an input_signature of unknown rank (TensorSpec(shape=None)), "
+               f"traced here once per rank it is called with; call it with each rank to save, or give "
+               f"the spec a rank" if untraced else "")
         raise SavedModelSaveError(
             f"save: {type(obj).__name__} has no traced tf.function and no signature to save; pass "
-            f"signatures= or call its tf.functions (or give them an input_signature) first")
+            f"signatures= or call its tf.functions (or give them an input_signature) first{why}")
     writer = GraphWriter()
     table = _FunctionTable(writer)
     program = {"format": FORMAT, "version": VERSION,
