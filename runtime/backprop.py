@@ -169,7 +169,8 @@ class GradientTape:
             self._used = True
             # Drop the records; keep only the watched variables for watched_variables().
             self._tape.records = []
-            self._tape.watched = {k: v for k, v in self._tape.watched.items() if isinstance(v, Variable)}
+            self._tape.watched = {id(v): v for v in self._tape.sources if isinstance(v, Variable)}
+            self._tape.sources = list(self._tape.watched.values())
 
 
 def _checked_sources(sources):

@@ -24,17 +24,20 @@ from .tensor import Tensor
 class Tape:
     """The data of one GradientTape: watched ids and the records that touch them."""
 
-    __slots__ = ("watched", "records", "persistent", "watch_accessed_variables", "keep")
+    __slots__ = ("watched", "records", "persistent", "watch_accessed_variables", "sources")
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self.watched = {}  # id -> object, the ids whose dependents are recorded
         self.records = []
-        self.keep = []  # strong refs to watched sources
+        # What watch() was given (tensors, variables), a few objects among the many recorded
+        # outputs of `watched`: a used tape keeps only its variables, found here.
+        self.sources = []
         self.persistent = persistent
         self.watch_accessed_variables = watch_accessed_variables
 
     def watch(self, obj):
         self.watched[id(obj)] = obj
+        self.sources.append(obj)
 
     def is_watched(self, obj):
         return id(obj) in self.watched
