@@ -98,7 +98,8 @@ class GradientTape:
         grads = [g if s.dtype.is_inexact else None for g, s in zip(grads, flat_sources)]
         if watcher is not None:
             watcher.finish(grads)
-        if UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO:
+        if unconnected_gradients is not UnconnectedGradients.NONE and \
+                UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO:
             grads = [_zeros_for(s) if g is None else g for g, s in zip(grads, flat_sources)]
         self._end_use()
         return nest.pack_sequence_as(sources, grads)

@@ -16,7 +16,7 @@ Invariants:
 """
 import numpy as np
 
-from . import registry
+from . import dtypes, registry
 from .registry import state
 from .tensor import Tensor
 
@@ -93,6 +93,9 @@ class pause:
         state.tapes[:] = self.saved
 
 
+# NumPy dtype -> whether its values carry a gradient (DType.is_inexact), filled as met.
+_INEXACT = {}
+
 # Rules that give a gradient as tf.IndexedSlices (runtime/indexed_slices.py): primitive
 # name -> fn(g, out, *inputs, **attrs) -> input gradients, or None for the dense VJP.
 SPARSE_VJPS = {}
@@ -124,7 +127,13 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
             if id(t) in reachable:
                 relevant.append(rec)
                 for o in rec[3]:
-                    if o.dtype.is_inexact:
+                    if type(o) is Tensor:  # eager: the array's dtype looked up, no DType made
+                        inexact = _INEXACT.get(o._value.dtype)
+                        if inexact is None:
+                            inexact = _INEXACT[o._value.dtype] = dtypes.from_numpy(o._value.dtype).is_inexact
+                    else:
+                        inexact = o.dtype.is_inexact
+                    if inexact:
                         reachable.add(id(o))
                 break
 
