@@ -178,6 +178,23 @@ class Library:
         return fn
 
 
+def lazily_built(source):
+    """A function giving the library built from `source`: built on the first call (once,
+    thread-safe), None when no C compiler works (remembered) or while the no_c flag is on
+    (asked at each call).  The fixed-source libraries (random_c, conv_c) load through it."""
+    built, lock = [], threading.Lock()
+
+    def library():
+        if flags.is_on("no_c"):
+            return None
+        if not built:
+            with lock:
+                if not built:
+                    built.append(build(source))
+        return built[0]
+    return library
+
+
 def build(source, mvec_source=None, include_dirs=(), python_extension=False):
     """Compile `source` (or `mvec_source`, the same code with SIMD math
     declarations, when libmvec links) and load it; None when no compiler works.

@@ -15,7 +15,6 @@ scatter adds tap after tap over the whole output, as the NumPy loop does, so an 
 pixel that is the maximum of several windows sums their gradients in the same order.
 tests/test_conv_native.py checks both paths against each other.
 """
-import threading
 
 import numpy as np
 
@@ -152,20 +151,9 @@ SOURCE = "#include <stdint.h>\n#include <float.h>\n#pragma STDC FP_CONTRACT OFF\
 
 _DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
 _RELEASE_GIL_AT = 1 << 14   # output elements: below this the GIL round trip costs more than it frees
-_lock = threading.Lock()
-_built = []                 # [Library or None], once tried
 _bound = {}
 
-
-def _library():
-    """The built library, or None: no compiler (remembered), or the no_c flag (asked each time)."""
-    if is_on("no_c"):
-        return None
-    if not _built:
-        with _lock:
-            if not _built:
-                _built.append(cbuild.build(SOURCE))
-    return _built[0]
+_library = cbuild.lazily_built(SOURCE)
 
 
 def _depthwise(fns, padded, w, oh, ow, strides, dilations):

@@ -14,7 +14,6 @@ and cbuild's flags have no -ffast-math, so glibc's headers declare no vector
 variants and the calls stay scalar.  tests/test_random_native.py checks both paths
 against each other and against recorded TensorFlow values.
 """
-import threading
 
 import numpy as np
 
@@ -120,19 +119,8 @@ int tapeflow_box_muller_f64(int64_t px0, int64_t px1, int64_t px2, int64_t px3, 
 """ + SAMPLERS_SOURCE
 
 _RELEASE_GIL_AT = 4096      # elements: below this the GIL round trip costs more than it frees
-_lock = threading.Lock()
-_built = []                 # [Library or None], once tried
 
-
-def _library():
-    """The built library, or None: no compiler (remembered), or the no_c flag (asked each time)."""
-    if is_on("no_c"):
-        return None
-    if not _built:
-        with _lock:
-            if not _built:
-                _built.append(cbuild.build(SOURCE))
-    return _built[0]
+_library = cbuild.lazily_built(SOURCE)
 
 
 def _words(a):

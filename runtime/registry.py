@@ -15,6 +15,7 @@ import numpy as np
 
 from . import dtypes
 from .errors import dtype_not_supported, op_error
+from .fp_quiet import quiet
 
 PRIMITIVES = {}
 # Attr value classes a saved model may hold (name -> class): such an attr has
@@ -66,9 +67,9 @@ class Primitive:
                  "multiple_results", "kind", "rejects", "vjp_needs")
 
     def __init__(self, name, impl, shape_rule, vjp=None, stateful=False,
-                 multiple_results=False, kind="other", rejects="", vjp_needs=False):
+                 multiple_results=False, kind="other", rejects="", vjp_needs=False, runs_user_code=False):
         self.name = name
-        self.impl = impl
+        self.impl = impl if runs_user_code else quiet(impl)  # no NumPy fp warnings (fp_quiet.py)
         self.shape_rule = shape_rule
         self.vjp = vjp
         self.vjp_needs = vjp_needs

@@ -6,11 +6,18 @@ import numpy as np
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import gather_ops as G
+from tapeflow.runtime.ops import join_ops as J
+from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.ops import range_ops
+from tapeflow.runtime.ops import reduce_ops as RD
+from tapeflow.runtime.ops import segment_ops
+from tapeflow.runtime.ops import sort_ops
 from tapeflow.runtime.ops import string_ops as S
 from tapeflow.runtime.ops.reduce_ops import normalize_axes
 from tapeflow.runtime.ops import string_format
 from tapeflow.runtime.registry import Aval, bind
-from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
+from tapeflow.runtime.tensor import SymbolicTensor, TensorBase, convert_to_tensor
 from tapeflow.ragged_tensor import RaggedTensor
 
 _NO_ATTRS = {}
@@ -222,6 +229,26 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
                                                     "replace_control": bool(replace_control_characters)})
 
 
+def _offsets(input, errors, replacement_char, op):  # noqa: A002
+    """The int64 byte offset where every decoded character starts, shaped as its pieces."""
+    return _ragged_pieces(input, op, {"mode": "unicode_offsets", "errors": errors,
+                                      "replacement_char": int(replacement_char)})
+
+
+def unicode_split_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                               name=None):
+    """(characters, byte offsets): unicode_split and where each character starts."""
+    return (unicode_split(input, input_encoding, errors, replacement_char),
+            _offsets(input, errors, replacement_char, "unicode_split_with_offsets"))
+
+
+def unicode_decode_with_offsets(input, input_encoding, errors="replace", replacement_char=65533,  # noqa: A002
+                                replace_control_characters=False, name=None):
+    """(code points, byte offsets): unicode_decode and where each character starts."""
+    return (unicode_decode(input, input_encoding, errors, replacement_char, replace_control_characters),
+            _offsets(input, errors, replacement_char, "unicode_decode_with_offsets"))
+
+
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
     """Code points (the last dimension, dense or ragged) encoded as UTF-8 strings."""
     _check_encoding(output_encoding, errors)
@@ -276,3 +303,33 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     if len(dims) == 1:
         return out.flat_values
     return A.reshape(out.to_tensor(), tuple(dims[:-1]) + (-1,))
+
+
+def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=None):
+    """Joins (with `separator`, in input order) the rows of `inputs` of each segment id;
+    empty segments give "".  A composite: rows sorted by id, a leading separator on every
+    row but a segment's first, then a padded [segments, longest, ...] gather and reduce_join."""
+    x = _strings(inputs, "unsorted_segment_join")
+    ids = convert_to_tensor(segment_ids)
+    n = convert_to_tensor(num_segments, ids.dtype)
+    if ids.shape.rank != 1 or x.shape.rank is None or x.shape.rank < 1:
+        raise NotImplementedError(with_location(
+            f"tf.strings.unsorted_segment_join: tapeflow takes a vector of segment_ids (one per row of inputs), "
+            f"got shapes {ids.shape} and {x.shape}"))
+    bad = RD.reduce_any(M.logical_or(M.less(ids, 0), M.greater_equal(ids, n)))
+    if not isinstance(bad, SymbolicTensor) and bool(bad.numpy()):  # in a graph, gather's range check
+        raise InvalidArgumentError(with_location(
+            "segment_ids are not allowed to exceed num_segments or to have negative values."))
+    order = sort_ops.argsort(ids, stable=True)
+    sid, rows = G.gather(ids, order), G.gather(x, order)
+    first = M.not_equal(sid, J.concat([A.fill([1], M.cast(-1, ids.dtype)), sid[:-1]], 0))
+    prefix = A.where(first, A.fill(A.shape(sid), b""), A.fill(A.shape(sid), _text(separator, "separator")))
+    prefix = A.reshape(prefix, [-1] + [1] * (x.shape.rank - 1))
+    rows = J.concat([join([prefix, rows]), A.zeros_like(rows[:1])], 0)  # a last "" row for the padding
+    counts = segment_ops.unsorted_segment_sum(A.ones_like(ids), ids, n)
+    starts = sort_ops.cumsum(counts, exclusive=True)
+    width = RD.reduce_max(J.concat([counts, A.zeros([1], ids.dtype)], 0))
+    j = range_ops.range_(width, dtype=ids.dtype)
+    idx = A.where(M.less(j[None, :], counts[:, None]), starts[:, None] + j[None, :],
+                  A.fill(A.shape(counts[:, None] + j[None, :]), M.cast(A.size(ids), ids.dtype)))
+    return reduce_join(G.gather(rows, idx), axis=1)

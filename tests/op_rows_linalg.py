@@ -117,7 +117,30 @@ def _np_lu_checks(a):
     return [a, np.float64(1.0), np.broadcast_to(np.arange(n, dtype=np.int32), a.shape[:-1])]
 
 
+def _eig_checks(x):
+    """Phase- and order-free: A v - v diag(e) (0), the columns' norms (1), sorted Re(e)."""
+    e, v = tf.linalg.eig(x)
+    residual = tf.matmul(tf.cast(x, v.dtype), v) - v * e[..., tf.newaxis, :]
+    return [tf.abs(residual), tf.norm(v, axis=-2), tf.sort(tf.math.real(e), axis=-1)]
+
+
+def _np_eig_checks(x):
+    return [np.zeros(x.shape), np.ones(x.shape[:-1]), np.sort(np.linalg.eigvals(x).real, axis=-1)]
+
+
+def _eig_loss(x):  # invariant under the columns' order and phases
+    e, v = tf.linalg.eig(x)
+    return [tf.reduce_sum(tf.abs(v) ** 3), tf.sort(tf.math.real(e * e), axis=-1)]
+
+
+SPREAD = rand((3, 3), -0.5, 0.5) + np.diag([0.0, 2.0, 4.0])  # distinct real eigenvalues
+
 ROWS = {
+    "eig": Row([Case(_eig_checks, _np_eig_checks, [rand((3, 3))], tol=1e-9),
+                Case(_eig_checks, _np_eig_checks, [rand((2, 4, 4))], tol=1e-9),
+                Case(_eig_checks, _np_eig_checks, [rand((3, 3), dtype=F32)], tol=1e-4),
+                Case(_eig_loss, lambda x: [np.sum(np.abs(np.linalg.eig(x)[1]) ** 3),
+                                           np.sort((np.linalg.eigvals(x) ** 2).real)], [SPREAD], wrt=(0,))], True),
     # lu has no gradient in TensorFlow (its VJP raises TF's LookupError): no gradient cases.
     "lu": Row([Case(_lu_checks, _np_lu_checks, [rand((4, 4))]), Case(_lu_checks, _np_lu_checks, [rand((2, 3, 3))]),
                Case(_lu_checks, _np_lu_checks, [rand((3, 3), dtype=F32)])], True),

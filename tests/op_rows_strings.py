@@ -48,7 +48,47 @@ def _np_split(x):
     return [S([w for r in rows for w in r]), np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)]
 
 
+def _np_fingerprint(a):
+    rows = a.reshape(len(a), -1)
+    if a.dtype == object:
+        prints = [b"".join(string_hash.fingerprint64(v).to_bytes(8, "little") for v in r) for r in rows]
+        prints = [p if r.size != 1 else r[0] for p, r in zip(prints, rows)]
+    else:
+        prints = [r.tobytes() for r in rows]
+    return np.array([list(string_hash.fingerprint64(p).to_bytes(8, "little")) for p in prints], np.uint8)
+
+
+def _levenshtein(a, b):
+    """The textbook full table."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+    return d[-1][-1]
+
+
+def _edit(hi, hv, hs, ti, tv, ts):
+    return tf.edit_distance(tf.sparse.SparseTensor(hi, hv, hs), tf.sparse.SparseTensor(ti, tv, ts))
+
+
+def _np_edit(hi, hv, hs, ti, tv, ts):
+    rows = np.maximum(hs[0], ts[0])
+    hyp = [[v for (r, _), v in zip(hi, hv) if r == i] for i in range(rows)]
+    truth = [[v for (r, _), v in zip(ti, tv) if r == i] for i in range(rows)]
+    return np.array([_levenshtein(h, t) / len(t) if t else (np.inf if h else 0.0) for h, t in zip(hyp, truth)],
+                    np.float32)
+
+
+EDIT_ARGS = [np.array([[0, 0], [0, 1], [0, 2], [1, 0], [3, 0]], np.int64), np.array([1, 2, 3, 4, 5], np.int32),
+             np.array([4, 3], np.int64), np.array([[0, 0], [0, 1], [1, 0], [1, 1], [2, 0]], np.int64),
+             np.array([2, 3, 4, 4, 7], np.int32), np.array([3, 2], np.int64)]
+
 ROWS = {
+    "fingerprint": Row([Case(tf.fingerprint, _np_fingerprint, [WORDS]),
+                        Case(tf.fingerprint, _np_fingerprint, [MATRIX]),
+                        Case(tf.fingerprint, _np_fingerprint, [np.arange(6, dtype=np.int32).reshape(2, 3)]),
+                        Case(tf.fingerprint, _np_fingerprint, [np.array([[0.5], [2.0]], F64)])], False),
+    "edit_distance": Row([Case(_edit, _np_edit, EDIT_ARGS)], False),
     "string_join": Row([Case(lambda a, b: tf.strings.join([a, b], separator="-"),
                              lambda a, b: np.array([[x + b"-" + y for x, y in zip(r, b.tolist())]
                                                     for r in a.tolist()], object),

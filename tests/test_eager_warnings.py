@@ -41,3 +41,30 @@ def test_importing_tapeflow_silences_its_kernels_only():
     run = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stderr.count("RuntimeWarning") == 1 and "<string>:3" in run.stderr, run.stderr
+
+
+def test_kernels_stay_quiet_even_when_warnings_are_errors():
+    # No filter can silence a warning under simplefilter("error"): the kernels' NumPy error
+    # state is off instead (runtime/fp_quiet.py), while the user's NumPy still raises.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _, run, want in CASES:
+            np.testing.assert_equal(run().numpy(), np.float32(want))
+        np.testing.assert_equal(tf.cast(tf.constant([1e5]), tf.float16).numpy(), np.float16(np.inf))
+        with pytest.raises(RuntimeWarning):
+            np.log(np.zeros(1))
+    assert np.geterr()["divide"] == "warn"  # the user's state is left as it was
+
+
+def test_py_function_runs_the_users_numpy_with_the_users_settings():
+    seen = []
+
+    def user(x):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = np.log(x.numpy())
+        seen.extend(str(w.message) for w in caught)
+        return out
+
+    tf.py_function(user, [tf.constant([0.0])], tf.float32)
+    assert seen == ["divide by zero encountered in log"]

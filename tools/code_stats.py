@@ -19,7 +19,7 @@ LIBRARY = ("runtime", "compiler", "tracer", "tapeflow")
 FILE_LIMIT = 500
 
 BUDGETS = {  # ceilings, with room for the work in flight; the figures when they were set in the comment
-    "lines runtime": 12100,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
+    "lines runtime": 12350,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
                                  # binomial/Poisson/gamma samplers (TensorFlow's rejection loops, philox_samplers.py);
                                  # 9,069 with issue 11's complex dtypes, tf.signal FFTs and svd u/v gradients (9,119 with #16);
                                  # 9,932 with the TF ops programs reach for (trig, sequence/shape ops, qr/eigh, erf
@@ -30,6 +30,8 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # thread policy under contention (runtime/blas_threads.py); 11,759 with issue 11's
                                  # igamma a-gradient, sparse ctc_loss labels and Tensor.set_shape (parity_left);
                                  # + ~160 with issue 15's conv2d_filter_grad and max_pool primitives and the padded image
+                                 # 12,310 with issue 11's names (eig, edit_distance, fingerprint, unicode offsets, banded/
+                                 # tridiagonal linalg composites, approx_max_k)
     "lines compiler": 6700,      # 4,624; 5,570 with the tiered start (background compiles, cache lookup without compiling);
                                  # 5,773 with issue 15's kernel Caller (kernel_call.py: a CPython vectorcall type in C,
                                  # since a ctypes call cost most of a tiny compiled call); 5,813 with issue 15's
@@ -51,13 +53,15 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # guide sweep (ExtensionType, stateful RNNs, Dataset.save/load) and the peer adapters; 34,279 with
                                  # the API gaps of 2026-12-02 (tf.signal, tf.sets, tf.audio, tf.sparse ops, image augmentation)
     "files over 500 lines": 1,   # 4; 0 after the six were split (2026-12-02); one may pass 500 between splits
-    "primitives": 214,           # 122; 159 with issue 12; 186 with complex/FFT (7), trig (7), erfc/ndtri/nextafter/qr/eigh,
+    "primitives": 217,           # 122; 159 with issue 12; 186 with complex/FFT (7), trig (7), erfc/ndtri/nextafter/qr/eigh,
                                  # the parametric random samplers and the all-gather; 194 with the eight image codec
                                  # ops (TF's DecodePng/Jpeg/Gif/Bmp/Image, EncodePng/Jpeg, ExtractJpegShape); 201 with
                                  # lu, bessel_i0e/i1e, zeta, igamma/igammac and betainc (issue 11); 207 with tf.sets'
                                  # set_operation/set_size and tf.bitcast (kernels with no composite form); + 2 with issue
                                  # 15's conv2d_filter_grad (one GEMM on the im2col rows) and max_pool (TF's routing of a
-                                 # tie to the window's first maximum; forward, scatter and gather in one)
+                                 # tie to the window's first maximum; forward, scatter and gather in one); 217 with
+                                 # issue 11's eig (LAPACK geev), edit_distance and fingerprint (host kernels, no
+                                 # composite form)
     "flags": 12,                 # 8
     "private names used across modules": 85,  # 60; 80 after the merges of issue 11's branches (to bring down)
 }

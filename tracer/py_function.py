@@ -102,7 +102,7 @@ def _zeros_like(t):
 
 
 PY_FUNCTION = defprim("py_function", _py_function_impl, _py_function_rule, _py_function_vjp,
-                      stateful=True, multiple_results=True)
+                      stateful=True, multiple_results=True, runs_user_code=True)
 
 
 def _result_list(what, result, n, single):

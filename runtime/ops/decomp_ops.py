@@ -12,10 +12,11 @@ A singular or non-positive-definite input is an InvalidArgumentError naming the 
 import numpy as np
 
 from .. import shape_rules as R
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
+from . import join_ops as J
 from . import linalg_ops as L
 from . import math_ops as M
 from . import matrix_ops as MX
@@ -202,3 +203,22 @@ CHOLESKY = defprim("cholesky", lambda xp, a: _lapack(xp.linalg.cholesky, a), _sq
 def cholesky(input, name=None):  # noqa: A002
     """The lower-triangular L with L @ L^T = input (input Hermitian positive-definite)."""
     return bind(CHOLESKY, (_square(input, "cholesky"),), _NO_ATTRS)
+
+
+def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None):
+    """triangular_solve with the matrix given by its K+1 bands [..., K+1, M] (TF's layout):
+    lower, A[i, i-k] = bands[k, i] (k = 0 the diagonal); upper, A[i, i+K-r] = bands[r, i]
+    (r = K the diagonal).  Entries that fall outside the matrix are ignored."""
+    b = convert_to_tensor(bands)
+    if b.shape.rank is None or b.shape.rank < 2 or b.shape[-2] is None:
+        raise ValueError(with_location(f"banded_triangular_solve: bands must be [..., K+1, M] with K known, "
+                                       f"got {b.shape}"))
+    count, dense = b.shape[-2], None
+    for r in range(count):
+        d = MX.diag(b[..., r, :])  # band r on the diagonal, then its columns shifted into place
+        shift = r if lower else count - 1 - r
+        if shift:
+            pad = A.zeros_like(d[..., :, :shift])
+            d = J.concat([d[..., :, shift:], pad] if lower else [pad, d[..., :, :-shift]], -1)
+        dense = d if dense is None else dense + d
+    return triangular_solve(dense, rhs, lower=lower, adjoint=adjoint)

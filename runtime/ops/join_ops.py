@@ -7,7 +7,7 @@ import numpy as np
 from .. import dtypes
 from .. import shape_rules as R
 from ..errors import InvalidArgumentError, arg_error, bad_shape_error, with_location
-from ..registry import Aval, bind, defprim
+from ..registry import Aval, bind, defprim, state
 from ..tensor import SymbolicTensor, TensorBase, convert_to_tensor
 from . import array_ops as A
 from . import indexing as I
@@ -307,3 +307,10 @@ def tile(input, multiples, name=None):  # noqa: A002
         if r != 1:
             x = concat([x] * r, axis) if r else I.getitem(x, (_py_slice(None),) * axis + (_py_slice(0, 0),))
     return x
+
+
+def parallel_stack(values, name="parallel_stack"):
+    """stack(values, 0), in a tf.function only (TensorFlow's rule: RuntimeError eagerly)."""
+    if state.graph is None:
+        raise RuntimeError(with_location("tf.parallel_stack() is not compatible with eager execution."))
+    return stack(values, 0)

@@ -276,3 +276,23 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
         return D.cholesky_solve(D.cholesky(gram), L.matmul(a, b, transpose_a=True))
     gram = L.matmul(a, a, transpose_b=True) + reg * A.eye(m, dtype=a.dtype)
     return L.matmul(a, D.cholesky_solve(D.cholesky(gram), b), transpose_a=True)
+
+
+def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
+    """A tridiagonal matrix times rhs [..., M, N].  `diagonals`: "compact" [..., 3, M] (super-,
+    main and subdiagonal; superdiag[..., M-1] and subdiag[..., 0] are ignored), "sequence" (those
+    three [..., M] tensors) or "matrix" [..., M, M] (a plain matmul)."""
+    rhs = convert_to_tensor(rhs)
+    if diagonals_format == "matrix":
+        return L.matmul(convert_to_tensor(diagonals, rhs.dtype), rhs)
+    if diagonals_format == "compact":
+        d = convert_to_tensor(diagonals, rhs.dtype)
+        sup, main, sub = d[..., 0, :], d[..., 1, :], d[..., 2, :]
+    elif diagonals_format == "sequence":
+        sup, main, sub = (convert_to_tensor(t, rhs.dtype) for t in diagonals)
+    else:
+        raise ValueError(with_location(f"Unrecognized diagonals_format: {diagonals_format}"))
+    zero = A.zeros_like(rhs[..., :1, :])
+    above = J.concat([A.expand_dims(sup[..., :-1], -1) * rhs[..., 1:, :], zero], -2)
+    below = J.concat([zero, A.expand_dims(sub[..., 1:], -1) * rhs[..., :-1, :]], -2)
+    return A.expand_dims(main, -1) * rhs + above + below

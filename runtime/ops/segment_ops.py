@@ -342,3 +342,18 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
     idx = M.cast(M.floor(scaled * float(nbins)), dtypes.int32)
     idx = M.clip_by_value(A.reshape(idx, [-1]), 0, nbins - 1)
     return _segment("sum", A.ones_like(idx, dtypes.as_dtype(dtype)), idx, nbins, "histogram_fixed_width")
+
+
+def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
+    """The int32 bin of every value among nbins equal bins over value_range (outliers go to
+    the end bins), computed in the values' dtype as TensorFlow does; `dtype` is unused (TF's too)."""
+    v, rng = convert_to_tensor(values), convert_to_tensor(value_range)  # no dtype: TF's rule
+    if int(nbins) <= 0:
+        raise InvalidArgumentError(with_location(f"histogram_fixed_width_bins: nbins {nbins} must > 0"))
+    if not v.dtype.is_floating or rng.dtype is not v.dtype:
+        raise InvalidArgumentError(with_location(
+            f"histogram_fixed_width_bins: values and value_range must have the same floating dtype, "
+            f"got {v.dtype.name} and {rng.dtype.name}"))
+    n = M.cast(int(nbins), v.dtype)
+    idx = M.floor(n * ((v - rng[0]) / (rng[1] - rng[0])))
+    return M.cast(M.clip_by_value(idx, M.cast(0, v.dtype), n - 1), dtypes.int32)

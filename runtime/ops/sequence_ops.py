@@ -220,3 +220,20 @@ def unravel_index(indices, dims, name=None):
     strides = cumprod(d, exclusive=True, reverse=True)
     return M.floormod(M.floordiv(A.expand_dims(idx, 0), A.reshape(strides, [-1] + [1] * idx.shape.rank)),
                       A.reshape(d, [-1] + [1] * idx.shape.rank))
+
+
+def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
+    """(paddings, crops), int32 [N, 2]: the least end padding (on top of base_paddings) that
+    makes input_shape + paddings divisible by block_shape, and the crops that undo it."""
+    shape = convert_to_tensor(input_shape, dtypes.int32)
+    block = convert_to_tensor(block_shape, dtypes.int32)
+    if block.shape.rank != 1 or block.shape[0] is None:
+        raise ValueError(with_location(f"required_space_to_batch_paddings: block_shape must be a vector of "
+                                       f"known length, got shape {block.shape}"))
+    n = block.shape[0]
+    if n == 0:
+        return A.zeros([0, 2], dtypes.int32), A.zeros([0, 2], dtypes.int32)
+    base = A.zeros([n, 2], dtypes.int32) if base_paddings is None else convert_to_tensor(base_paddings, dtypes.int32)
+    start, end = base[:, 0], base[:, 1]
+    extra = (block - (shape + start + end) % block) % block
+    return J.stack([start, end + extra], 1), J.stack([A.zeros_like(extra), extra], 1)

@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import InvalidArgumentError, NotFoundError, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -129,3 +129,34 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
     values = _take_along_last(x, idx)
     from . import math_ops as M
     return TopKV2(values, M.cast(idx, index_type))
+
+
+def _approx_k(op, operand, k, reduction_dimension, is_max):
+    """TensorFlow's CPU kernel of approx_max_k is exact: top_k along the last axis, for
+    float32/float16 only; recall_target and the other tuning arguments only matter on
+    TPUs.  (TF's CPU has no approx_min_k kernel at all; tapeflow's is exact.)"""
+    x = convert_to_tensor(operand)
+    if x.dtype not in (dtypes.float32, dtypes.float16):
+        raise InvalidArgumentError(with_location(f"{op}: operand must be float32 or float16, got {x.dtype.name}"))
+    rank, k = x.shape.rank, int(k)
+    if rank == 0 or (x.shape[-1] is not None and not 0 <= k <= x.shape[-1]):
+        raise InvalidArgumentError(with_location(f"{op}: k={k} is out of range for shape {list(x.shape)}"))
+    if int(reduction_dimension) not in (-1, rank - 1):
+        raise NotFoundError(with_location(
+            f"{op}: only the last axis (reduction_dimension=-1) can be reduced, got {reduction_dimension}"))
+    if is_max:
+        return top_k(x, k)
+    values, indices = top_k(-x, k)
+    return TopKV2(-values, indices)
+
+
+def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95, reduction_input_size_override=-1,
+                 aggregate_to_topk=True, name=None):
+    """(values, indices) of the k largest entries along the last axis (exact, as TF's CPU kernel)."""
+    return _approx_k("approx_max_k", operand, k, reduction_dimension, True)
+
+
+def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95, reduction_input_size_override=-1,
+                 aggregate_to_topk=True, name=None):
+    """(values, indices) of the k smallest entries along the last axis (exact)."""
+    return _approx_k("approx_min_k", operand, k, reduction_dimension, False)

@@ -2,7 +2,8 @@
 arrays of bytes.  None of them has a kernel template, so fusion never takes a
 string op into C: in a compiled graph they run through NumPy between kernels.
 
-Ops whose result is ragged (split, bytes_split, unicode_split/decode) return
+Ops whose result is ragged (split, bytes_split, unicode_split/decode, the character
+byte offsets of unicode_*_with_offsets) return
 two tensors, the flat values and int64 row splits of a flattened input;
 tapeflow.strings makes the RaggedTensor (a higher layer's type).
 """
@@ -12,7 +13,9 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..registry import Aval, defprim
+from ..errors import InvalidArgumentError, with_location
+from ..registry import Aval, bind, defprim
+from ..tensor import convert_to_tensor
 from . import string_format
 from .string_hash import fingerprint64, hash64, siphash
 
@@ -287,6 +290,42 @@ TO_HASH_BUCKET_STRONG = defprim("to_hash_bucket_strong", _buckets(siphash),
 TO_HASH_BUCKET = defprim("to_hash_bucket", _buckets(hash64), _bucket_rule("strings.to_hash_bucket"))
 
 
+# --- fingerprint: farmhash Fingerprint64 of every row, as 8 little-endian bytes ---
+def _fingerprint_impl(xp, x):
+    rows, per_row = x.shape[0], int(np.prod(x.shape[1:]))
+    if x.dtype == object:
+        prints = [fingerprint64(s) for s in x.reshape(-1).tolist()]
+        if per_row != 1:  # several strings a row: the row's print is that of their prints' bytes
+            packed = np.asarray(prints, np.uint64).astype("<u8").reshape(rows, per_row)
+            prints = [fingerprint64(r.tobytes()) for r in packed]
+    else:  # a row's bytes in memory (C order, little-endian), as TensorFlow reads them
+        flat = np.ascontiguousarray(x.reshape(rows, per_row).astype(x.dtype.newbyteorder("<")))
+        prints = [fingerprint64(r.tobytes()) for r in flat]
+    return np.asarray(prints, np.uint64).reshape(rows).astype("<u8").view(np.uint8).reshape(rows, 8)
+
+
+def _fingerprint_rule(x):
+    if len(x.shape) < 1:
+        raise ValueError(f"fingerprint: `data` should have at least one dimension: {list(x.shape)}")
+    return Aval((x.shape[0], 8), dtypes.uint8)
+
+
+FINGERPRINT = defprim("fingerprint", _fingerprint_impl, _fingerprint_rule)
+
+
+def fingerprint(data, method="farmhash64", name=None):
+    """uint8 [rows, 8]: TensorFlow's Fingerprint64 (farmhash) of every row of `data`
+    (its leading dimension), for numbers by their bytes, for strings by their contents."""
+    if method != "farmhash64":
+        raise InvalidArgumentError(with_location(f"fingerprint: unsupported method {method!r} (farmhash64 only)"))
+    x = convert_to_tensor(data)
+    try:
+        _fingerprint_rule(Aval(x.shape.dims, x.dtype))
+    except ValueError as exc:
+        raise InvalidArgumentError(with_location(str(exc))) from None
+    return bind(FINGERPRINT, (x,), {})
+
+
 # --- ragged results: (flat values, row splits) of a vector ---------------------
 def _split_one(s, sep, maxsplit):
     if sep:
@@ -294,9 +333,35 @@ def _split_one(s, sep, maxsplit):
     return s.split(None, maxsplit)  # runs of ASCII whitespace; no empty pieces
 
 
+def _char_offsets(s, errors):
+    """The byte offset of every character `_pieces` decodes from s: a valid character
+    starts where its bytes do, a replacement where the invalid bytes it stands for do
+    (Python's "replace" decoder, which agrees with TensorFlow's: one per maximal
+    invalid subsequence); "ignore" drops those."""
+    offsets, pos = [], 0
+    while pos < len(s):
+        try:
+            text = s[pos:].decode("utf-8")
+            bad = None
+        except UnicodeDecodeError as exc:
+            text, bad = s[pos:pos + exc.start].decode("utf-8"), exc
+        for c in text:
+            offsets.append(pos)
+            pos += len(c.encode("utf-8", "surrogatepass"))
+        if bad is None:
+            break
+        if errors != "ignore":
+            offsets.append(pos)
+        pos += bad.end - bad.start
+    return offsets
+
+
 def _pieces(s, mode, errors, replacement_char, replace_control=False):
     if mode == "bytes":
         return [s[i:i + 1] for i in range(len(s))]
+    if mode == "unicode_offsets":
+        _pieces(s, "unicode_decode", errors, replacement_char)  # the errors="strict" check
+        return _char_offsets(s, errors)
     try:
         text = s.decode("utf-8", errors="strict" if errors == "strict" else "replace")
     except UnicodeDecodeError:
@@ -322,7 +387,8 @@ def _ragged_impl(xp, x, mode, sep=b"", maxsplit=-1, errors="replace", replacemen
     splits = np.zeros(len(rows) + 1, np.int64)
     np.cumsum([len(p) for p in pieces], out=splits[1:])
     flat = [v for p in pieces for v in p]
-    values = np.asarray(flat, np.int32) if mode == "unicode_decode" else _strings(flat)
+    numeric = {"unicode_decode": np.int32, "unicode_offsets": np.int64}
+    values = np.asarray(flat, numeric[mode]) if mode in numeric else _strings(flat)
     return values, splits
 
 
@@ -331,7 +397,7 @@ def _ragged_rule(x, mode, **_):
     if len(x.shape) != 1:
         raise R.ShapeError(f"strings.{mode}: the primitive takes a vector, got shape {list(x.shape)}")
     rows = x.shape[0]
-    out = dtypes.int32 if mode == "unicode_decode" else dtypes.string
+    out = {"unicode_decode": dtypes.int32, "unicode_offsets": dtypes.int64}.get(mode, dtypes.string)
     return Aval((None,), out), Aval((None if rows is None else rows + 1,), dtypes.int64)
 
 

@@ -29,11 +29,15 @@ runtime.ops.math_ops         | tf dtypes             | cast
 runtime.ops.matrix_ops       | tf                    | clip_by_global_norm clip_by_norm
 runtime.ops.math_ops         | tf                    | clip_by_value
 runtime.ops.join_ops         | tf                    | concat pad reverse slice split stack tile unstack
+runtime.ops.join_ops         | tf                    | parallel_stack
 runtime.ops.sort_ops         | tf math               | cumsum
 runtime.ops.linalg_ops       | tf linalg             | einsum matmul tensordot
 runtime.ops.array_ops        | tf linalg             | eye
 runtime.ops.segment_ops      | tf                    | histogram_fixed_width searchsorted unique
 runtime.ops.segment_ops      | tf                    | unique_with_counts
+runtime.ops.segment_ops      | tf                    | histogram_fixed_width_bins
+runtime.ops.string_ops       | tf                    | fingerprint
+runtime.ops.edit_distance_ops | tf                   | edit_distance
 runtime.ops.layout_ops       | tf                    | linspace meshgrid repeat roll
 runtime.ops.layout_ops       | tf                    | broadcast_dynamic_shape broadcast_static_shape
 runtime.ops.matrix_ops       | tf linalg             | norm
@@ -42,6 +46,7 @@ runtime.ops.special_ops      | tf math               | truncatediv truncatemod
 runtime.ops.sequence_ops     | tf                    | reverse_sequence sequence_mask
 runtime.ops.cast_ops         | tf dtypes             | bitcast saturate_cast
 runtime.ops.sequence_ops     | tf                    | unravel_index space_to_batch_nd batch_to_space
+runtime.ops.sequence_ops     | tf                    | required_space_to_batch_paddings
 runtime.ops.trig_ops         | tf math               | acos acosh asin asinh atan atanh sinh
 runtime.ops.math_ops         | tf                    | atan2
 # ---- tf.math only
@@ -67,6 +72,7 @@ runtime.ops.matrix_ops       | linalg                | band_part diag diag_part 
 runtime.ops.matrix_ops       | linalg                | tensor_diag tensor_diag_part trace
 runtime.ops.decomp_ops       | linalg                | cholesky cholesky_solve det inv logdet slogdet solve
 runtime.ops.decomp_ops       | linalg                | triangular_solve
+runtime.ops.decomp_ops       | linalg                | banded_triangular_solve
 runtime.ops.lu_ops           | linalg                | lu lu_solve lu_reconstruct lu_matrix_inverse expm
 runtime.ops.lu_ops           | linalg                | tridiagonal_solve
 runtime.ops.svd_ops          | linalg                | svd
@@ -82,6 +88,9 @@ signal_api                   | signal                | stft inverse_stft inverse
 signal_api                   | signal                | fftshift ifftshift linear_to_mel_weight_matrix
 signal_api                   | signal                | mfccs_from_log_mel_spectrograms
 runtime.ops.eigen_ops        | linalg                | eigh eigvalsh qr
+runtime.ops.eigen_ops        | tf linalg             | eig eigvals
+runtime.ops.eigen_ops        | linalg                | eigh_tridiagonal
+runtime.ops.matrix_ops       | linalg                | tridiagonal_matmul
 linalg_svd                   | linalg                | matrix_rank normalize pinv
 # ---- tf_api2: special functions (tf.math) and partition ops (tf)
 runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri

@@ -38,3 +38,16 @@ def labels(n=16, d=3, classes=3, seed=0):
     x, _ = data(n, d, seed)
     y = (np.abs(x.sum(1) * 10).astype("int64") % classes).astype("int32")
     return x, y
+
+
+def outcomes(cases, keep_values=False):
+    """{name: "ok" (or the value, with keep_values) when cases[name]() returns, else the
+    name of the exception class it raised}: how programs record expected errors."""
+    out = {}
+    for name, fn in cases.items():
+        try:
+            value = fn()
+            out[name] = value if keep_values else "ok"
+        except Exception as e:  # noqa: BLE001 - the exception type is the value compared
+            out[name] = type(e).__name__
+    return out

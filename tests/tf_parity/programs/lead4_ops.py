@@ -4,6 +4,7 @@ asserts, dtype casts, unique/roll/einsum, signal windows and frames."""
 import numpy as np
 
 from parity import tolerance
+from _sweep import outcomes
 
 
 def program_nest_structures(tf):
@@ -216,13 +217,8 @@ def program_bitcast_and_saturate(tf):
            "sat_f64_f16": tf.dtypes.saturate_cast(tf.constant([1e6, -1e6, 1.5], tf.float64), tf.float16),
            "sat_u8_i8": tf.dtypes.saturate_cast(tf.constant([0, 200], tf.uint8), tf.int8),
            "sat_complex": tf.dtypes.saturate_cast(tf.constant([1e10 + 2j]), tf.int32)}
-    for name, fn in {"ratio": lambda: tf.bitcast(tf.constant([1, 2, 3], tf.uint8), tf.int32),
-                     "bool": lambda: tf.bitcast(tf.constant([True]), tf.uint8)}.items():
-        try:
-            fn()
-            out[name] = "ok"
-        except Exception as e:  # noqa: BLE001
-            out[name] = type(e).__name__
+    out.update(outcomes({"ratio": lambda: tf.bitcast(tf.constant([1, 2, 3], tf.uint8), tf.int32),
+                         "bool": lambda: tf.bitcast(tf.constant([True]), tf.uint8)}))
     return out
 
 
@@ -240,14 +236,9 @@ def program_sets_more(tf):
         r = tf.sets.union(x, y)
         return tf.sparse.to_dense(r), tf.sets.size(r)
     out["graph"] = f(a, a + 1)
-    for name, fn in {"float": lambda: tf.sets.union(tf.constant([[1.0]]), tf.constant([[2.0]])),
-                     "batch": lambda: tf.sets.union(tf.constant([[1, 2]]), tf.constant([[1, 2], [3, 4]])),
-                     "scalar": lambda: tf.sets.union(tf.constant(1), tf.constant(2))}.items():
-        try:
-            fn()
-            out[name] = "ok"
-        except Exception as e:  # noqa: BLE001
-            out[name] = type(e).__name__
+    out.update(outcomes({"float": lambda: tf.sets.union(tf.constant([[1.0]]), tf.constant([[2.0]])),
+                         "batch": lambda: tf.sets.union(tf.constant([[1, 2]]), tf.constant([[1, 2], [3, 4]])),
+                         "scalar": lambda: tf.sets.union(tf.constant(1), tf.constant(2))}))
     return out
 
 
@@ -267,12 +258,7 @@ def program_debugging_more(tf):
              "shapes_rank": lambda: tf.debugging.assert_shapes([(tf.ones([2, 3]), ("N",))]),
              "shapes_explicit": lambda: tf.debugging.assert_shapes([(tf.ones([2, 3]), (2, 4))]),
              "shapes_ellipsis_late": lambda: tf.debugging.assert_shapes([(tf.ones([2, 3]), ("N", ...))])}
-    for name, fn in cases.items():
-        try:
-            fn()
-            out[name] = "ok"
-        except Exception as e:  # noqa: BLE001
-            out[name] = type(e).__name__
+    out.update(outcomes(cases))
 
     @tf.function(input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([None])])
     def g(x, y):

@@ -2,6 +2,7 @@
 inverse, overlap-add, DCTs, FFT shifts, mel filter banks and MFCCs -- values,
 gradients, graphs with unknown lengths, and errors."""
 from parity import tolerance
+from _sweep import outcomes
 
 
 def _signal(tf, n=40, dtype="float32"):
@@ -80,12 +81,7 @@ def program_dct_errors(tf):
              "n0": lambda: tf.signal.dct(tf.ones([4]), n=0),
              "int": lambda: tf.signal.dct(tf.ones([4], tf.int32)),
              "window_int": lambda: tf.signal.hann_window(4, dtype=tf.int32)}
-    for name, fn in cases.items():
-        try:
-            fn()
-            out[name] = "ok"
-        except Exception as e:  # noqa: BLE001 - the type is the value compared
-            out[name] = type(e).__name__
+    out.update(outcomes(cases))
     return out
 
 
