@@ -1,5 +1,7 @@
 """Shape and layout primitives (reshape, transpose, broadcast, slice, concat, ...)
 and the array-creation helpers built on them."""
+import math
+
 import numpy as np
 
 from .. import devices, dtypes
@@ -67,10 +69,7 @@ def _broadcast_impl(xp, x, shape):
     costs ~6 us of Python where the fill costs ~1 us, and the VJP of every reduction
     and of each reduce_mean runs one.  Large ones stay read-only views (no memory)."""
     if xp is np and x.ndim <= len(shape):  # the fill would also drop leading 1s: broadcast_to refuses
-        size = 1
-        for d in shape:
-            size *= d
-        if size <= _FILL_MAX:
+        if math.prod(shape) <= _FILL_MAX:
             out = np.empty(shape, x.dtype)
             out[...] = x
             return out
