@@ -70,7 +70,7 @@ def _eager_call(f, args, kwargs):
     # A variable passed as an input is an input; only captured ones are `variables`.
     input_ids = {id(a) for a in inputs}
     variables = [v for v in probe.watched.values()
-                 if isinstance(v, Variable) and v.trainable and id(v) not in input_ids]
+                 if isinstance(v, Variable) and v._auto_watch and id(v) not in input_ids]
     check_variables_accepted(grad_fn, variables)
     if not state.tapes:
         return result

@@ -55,6 +55,7 @@ def name_scopes():
 
 class Variable(TensorBase):
     __slots__ = ("_value", "_name", "trainable", "_uid", "_shape", "_dtype", "__weakref__", "__dict__")
+    _auto_watch = property(lambda self: self.trainable)  # tapes watch a read variable when true (Keras: as made)
 
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
                  validate_shape=True, constraint=None, synchronization=VariableSynchronization.AUTO,
@@ -290,7 +291,7 @@ def record_read(var, t):
     an identity from the variable to a fresh tensor so gradients reach `var`."""
     hit = False
     for tape in state.tapes:
-        if id(var) not in tape.watched and tape.watch_accessed_variables and var.trainable:
+        if id(var) not in tape.watched and tape.watch_accessed_variables and var._auto_watch:
             tape.watch(var)
         if id(var) in tape.watched:
             hit = True

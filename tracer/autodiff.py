@@ -115,7 +115,7 @@ def _joint_graph(graph, wrt=None, out_wrt=None, with_variables=True, dense=False
         state.tapes.append(private)
         ys = replay(graph, xs)
         state.tapes.remove(private)
-        variables = [v for v in private.watched.values() if isinstance(v, Variable) and v.trainable] \
+        variables = [v for v in private.watched.values() if isinstance(v, Variable) and v._auto_watch] \
             if with_variables else []
         targets = ys if out_wrt is None else [ys[i] for i in out_wrt]
         gys = [builder.placeholder(y.aval) for y in targets]
@@ -376,7 +376,7 @@ def _watch_read_variables(variables):
     for tape in state.tapes:
         if tape.watch_accessed_variables:
             for v in variables:
-                if v.trainable and id(v) not in tape.watched:
+                if v._auto_watch and id(v) not in tape.watched:
                     tape.watch(v)
 
 
@@ -392,7 +392,7 @@ def needs_tape(inputs, variables):
         watched = tape.watched
         if any(id(t) in watched for t in inputs):
             return True
-        if any(id(v) in watched or (tape.watch_accessed_variables and v.trainable) for v in variables):
+        if any(id(v) in watched or (tape.watch_accessed_variables and v._auto_watch) for v in variables):
             return True
     return False
 

@@ -81,7 +81,7 @@ class _ForwardBuilder(GraphBuilder):
     def read_variable(self, var):
         before = len(self.captures)
         t = super().read_variable(var)
-        if len(self.captures) > before and var.trainable and all(v is not var for v, _ in self.variable_reads):
+        if len(self.captures) > before and var._auto_watch and all(v is not var for v, _ in self.variable_reads):
             self.variable_reads.append((var, self.captures[-1][0]))
         return t
 

@@ -19,7 +19,7 @@ nn_volumetric                | nn                    | convolution max_pool3d po
 nn_generic                   | nn                    | atrous_conv2d atrous_conv2d_transpose conv_transpose
 runtime.ops.nn_ops           | nn                    | batch_normalization bias_add crelu dropout elu
 runtime.ops.nn_ops           | nn                    | embedding_lookup gelu l2_loss leaky_relu
-sparse_embedding             | nn                    | embedding_lookup_sparse
+sparse_embedding             | nn                    | embedding_lookup_sparse safe_embedding_lookup_sparse
 runtime.ops.nn_ops           | nn                    | log_poisson_loss log_softmax moments relu6 selu
 runtime.ops.nn_ops           | nn                    | sigmoid_cross_entropy_with_logits silu softmax
 runtime.ops.nn_ops           | nn                    | softmax_cross_entropy_with_logits softsign
@@ -36,6 +36,10 @@ runtime.ops.sequence_ops     | nn                    | depth_to_space space_to_d
 runtime.ops.sequence_ops     | tf nn                 | space_to_batch
 runtime.ops.ctc_ops          | nn                    | ctc_loss
 ctc_decode                   | nn                    | ctc_greedy_decoder
+ctc_labels                   | nn                    | collapse_repeated ctc_unique_labels
+nn_pool_argmax               | nn                    | max_pool_with_argmax
+nn_candidates                | nn                    | compute_accidental_hits
+nn_morphology                | nn                    | batch_norm_with_global_normalization dilation2d erosion2d
 runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
 # ---- tf.image
 runtime.ops.image_ops        | image                 | ResizeMethod convert_image_dtype flip_left_right
@@ -50,7 +54,11 @@ image_geometry               | image                 | pad_to_bounding_box psnr 
 image_geometry               | image                 | resize_with_pad
 image_color                  | image                 | adjust_gamma adjust_hue adjust_saturation hsv_to_rgb
 image_color                  | image                 | rgb_to_hsv rgb_to_yiq yiq_to_rgb rgb_to_yuv yuv_to_rgb
-image_quality                | image                 | sobel_edges ssim
+image_quality                | image                 | sobel_edges ssim ssim_multiscale
+image_jpeg_quality           | image                 | adjust_jpeg_quality random_jpeg_quality stateless_random_jpeg_quality
+image_boxes                  | image                 | combined_non_max_suppression crop_and_resize draw_bounding_boxes
+image_boxes                  | image                 | extract_glimpse non_max_suppression
+image_boxes                  | image                 | non_max_suppression_overlaps non_max_suppression_with_scores
 image_random                 | image                 | random_flip_left_right random_flip_up_down random_brightness
 image_random                 | image                 | random_contrast random_hue random_saturation random_crop
 image_random                 | image                 | stateless_random_flip_left_right stateless_random_flip_up_down

@@ -44,11 +44,16 @@ class Callback:
 class CallbackList:
     """Calls one hook on every callback in order."""
 
-    def __init__(self, callbacks, model, params):
-        self.callbacks = list(callbacks)
+    def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None, **params):
+        self.callbacks = list(callbacks or [])
+        if add_progbar and not any(isinstance(cb, ProgbarLogger) for cb in self.callbacks):
+            self.callbacks.append(ProgbarLogger())
+        if add_history and not any(isinstance(cb, History) for cb in self.callbacks):
+            self.callbacks.append(History())
         for cb in self.callbacks:
-            cb.set_model(model)
-            if params is not None:  # None: fit's validation keeps fit's params, as Keras
+            if model is not None:
+                cb.set_model(model)
+            if params:  # none given: fit's validation keeps fit's params, as Keras
                 cb.set_params(params)
 
     def __getattr__(self, hook):

@@ -56,8 +56,8 @@ def _sparse_labels(y_true, y_pred):
     return y_true
 
 
-def _log_softmax(logits):
-    return logits - R.reduce_logsumexp(logits, axis=-1, keepdims=True)
+def _log_softmax(logits, axis=-1):
+    return logits - R.reduce_logsumexp(logits, axis=axis, keepdims=True)
 
 
 def mean_squared_error(y_true, y_pred):
@@ -70,7 +70,7 @@ def mean_absolute_error(y_true, y_pred):
     return R.reduce_mean(M.abs(y_pred - y_true), axis=-1)
 
 
-def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
+def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     y_true, y_pred = _prepare(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
@@ -80,19 +80,19 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
     else:
         p = M.clip_by_value(y_pred, EPSILON, 1.0 - EPSILON)
         per = -(y_true * M.log(p) + (1.0 - y_true) * M.log(1.0 - p))
-    return R.reduce_mean(per, axis=-1)
+    return R.reduce_mean(per, axis=axis)
 
 
-def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0):
+def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     y_true, y_pred = _prepare(y_true, y_pred)
     if label_smoothing:
-        n = y_pred.shape[-1]
+        n = y_pred.shape[axis]
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / n
     if from_logits:
-        return -R.reduce_sum(y_true * _log_softmax(y_pred), axis=-1)
-    p = y_pred / R.reduce_sum(y_pred, axis=-1, keepdims=True)
+        return -R.reduce_sum(y_true * _log_softmax(y_pred, axis), axis=axis)
+    p = y_pred / R.reduce_sum(y_pred, axis=axis, keepdims=True)
     p = M.clip_by_value(p, EPSILON, 1.0 - EPSILON)
-    return -R.reduce_sum(y_true * M.log(p), axis=-1)
+    return -R.reduce_sum(y_true * M.log(p), axis=axis)
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None):
@@ -286,18 +286,18 @@ class MeanAbsoluteError(LossFunctionWrapper):
 
 
 class BinaryCrossentropy(LossFunctionWrapper):
-    def __init__(self, from_logits=False, label_smoothing=0.0, reduction="sum_over_batch_size",
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
                  name="binary_crossentropy"):
         super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits,
-                         label_smoothing=label_smoothing)
+                         label_smoothing=label_smoothing, axis=axis)
         self.from_logits = from_logits
 
 
 class CategoricalCrossentropy(LossFunctionWrapper):
-    def __init__(self, from_logits=False, label_smoothing=0.0, reduction="sum_over_batch_size",
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
                  name="categorical_crossentropy"):
         super().__init__(categorical_crossentropy, reduction, name, from_logits=from_logits,
-                         label_smoothing=label_smoothing)
+                         label_smoothing=label_smoothing, axis=axis)
         self.from_logits = from_logits
 
 

@@ -128,6 +128,17 @@ class MeanMetricWrapper(Mean):
         self.fn_kwargs = fn_kwargs
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        super().update_state(self.fn(y_true, y_pred, **self.fn_kwargs), sample_weight)
+        # Keras 3: the mask of the predictions (Embedding(mask_zero), Masking) weighs the values.
+        mask = getattr(y_pred, "_keras_mask", None)
+        values = self.fn(y_true, y_pred, **self.fn_kwargs)
+        if mask is not None:
+            weight = M.cast(mask, self.dtype)
+            if sample_weight is not None:
+                sample_weight = M.cast(convert_to_tensor(sample_weight), self.dtype)
+                while sample_weight.shape.rank < weight.shape.rank:
+                    sample_weight = A.expand_dims(sample_weight, -1)
+                weight = weight * sample_weight
+            sample_weight = weight
+        super().update_state(values, sample_weight)
 
 

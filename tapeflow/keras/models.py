@@ -125,34 +125,36 @@ class Model(Trainer, Layer):
                                        f"layers: {[l.name for l in layers]}"))
 
     # -- summary
-    def summary(self, print_fn=None, line_length=80):
-        print_fn = print_fn or print
+    def summary(self, print_fn=None, line_length=None, **unused):
+        """Keras 3's box-drawn table, as one string to print_fn (stdout by default)."""
+        from tapeflow.keras import summary_table
         rows = []  # as Keras 3, an unbuilt model lists its layers with "?" shapes and no weights
+        graph = self.__dict__.get("_functional")
+        connected = None if graph is None else summary_table.connections(graph.nodes)
         for layer in self._summary_layers():
             try:
                 shape = _display_shape(layer.output_shape) if layer.built else "?"
             except AttributeError:
                 shape = "?"
             count = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
-            rows.append((f"{layer.name} ({type(layer).__name__})", shape, count))
-        # Columns widen to their longest entry so a long layer name never runs into its shape.
-        widths = [max([int(line_length * 0.42), len("Layer (type)") + 1] + [len(r[0]) + 1 for r in rows]),
-                  max([int(line_length * 0.33), len("Output Shape") + 1] + [len(r[1]) + 1 for r in rows])]
-        width = max(line_length, widths[0] + widths[1] + len("Param #"))
-        rule = "_" * width
-        lines = [f'Model: "{self.name}"', rule,
-                 f"{'Layer (type)':<{widths[0]}}{'Output Shape':<{widths[1]}}Param #", "=" * width]
-        lines += [f"{label:<{widths[0]}}{shape:<{widths[1]}}{count}" for label, shape, count in rows]
-        lines.append("=" * width)
+            rows.append((f"{layer.name} ({type(layer).__name__})", shape, count)
+                        + (() if connected is None else (connected.get(id(layer), "-"),)))
         trainable = self.trainable_weights
         non_trainable = self.non_trainable_weights
-        total = _param_count(trainable) + _param_count(non_trainable)
-        lines += [f"Total params: {total:,} ({_memory_size(trainable + non_trainable)})",
-                  f"Trainable params: {_param_count(trainable):,} ({_memory_size(trainable)})",
-                  f"Non-trainable params: {_param_count(non_trainable):,} ({_memory_size(non_trainable)})",
-                  rule]
-        for line in lines:
-            print_fn(line)
+        counts = [("Total params", _param_count(trainable) + _param_count(non_trainable),
+                   _memory_size(trainable + non_trainable)),
+                  ("Trainable params", _param_count(trainable), _memory_size(trainable)),
+                  ("Non-trainable params", _param_count(non_trainable), _memory_size(non_trainable))]
+        optimizer = getattr(self, "optimizer", None)
+        opt_vars = list(getattr(optimizer, "variables", None) or []) if optimizer is not None else []
+        if opt_vars and getattr(optimizer, "built", True):  # Keras counts them in the total too
+            counts.append(("Optimizer params", _param_count(opt_vars), _memory_size(opt_vars)))
+            counts[0] = ("Total params", counts[0][1] + counts[-1][1], _memory_size(trainable + non_trainable + opt_vars))
+        text = summary_table.render(self.name, rows, counts, line_length)
+        if print_fn is None:
+            print(text, end="")
+        else:
+            print_fn(text)
 
     def _summary_layers(self):
         return self.layers

@@ -60,7 +60,7 @@ def ones_like(x, dtype=None):
 
 
 def full(shape, fill_value, dtype=None):
-    return tf.fill(shape, _t(fill_value, dtype))
+    return tf.fill(shape, tf.cast(fill_value, dtype or "float32"))  # Keras: floatx when no dtype
 
 
 def full_like(x, fill_value, dtype=None):
@@ -91,15 +91,56 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
 
 # --- elementwise ------------------------------------------------------------------------
+def _result_dtype(x1, x2, floating=False):
+    """Keras 3's type promotion of two operands: integers (and bools) promote as NumPy's,
+    an integer with a float gives the float, float16 with bfloat16 gives float32, and a
+    Python int or float is weak (it takes the other operand's dtype, a Python float
+    turning integers into float32). `floating`: integers give float32 (true division)."""
+    def kind(x):
+        if isinstance(x, (bool, int, float)) and not hasattr(x, "dtype"):
+            return type(x)
+        d = x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype
+        return dtypes.as_dtype(d).name
+    a, b = kind(x1), kind(x2)
+    def numeric(k):  # (this module's `any`/`max` are keras.ops', not the builtins)
+        return isinstance(k, type) or k == "bool" or dtypes.as_dtype(k).is_floating or dtypes.as_dtype(k).is_integer
+    if not (numeric(a) and numeric(b)):
+        return None  # strings, complex: the op's own dtype rule
+    if isinstance(a, type) and isinstance(b, type):
+        a = "float32" if float in (a, b) else "int32" if int in (a, b) else "bool"
+        b = a
+    if isinstance(b, type):
+        a, b = b, a
+    if isinstance(a, type):  # weak Python scalar against the tensor's dtype
+        out = b if dtypes.as_dtype(b).is_floating or a is bool else ("int32" if b == "bool" else b)
+        out = "float32" if a is float and not dtypes.as_dtype(b).is_floating else out
+    elif dtypes.as_dtype(a).is_floating or dtypes.as_dtype(b).is_floating:
+        fa, fb = (dtypes.as_dtype(d).is_floating for d in (a, b))
+        out = a if not fb else b if not fa else ("float32" if {a, b} == {"float16", "bfloat16"}
+                                                   else a if dtypes.as_dtype(a).size >= dtypes.as_dtype(b).size else b)
+    else:
+        out = np.promote_types(a, b).name
+    return "float32" if floating and not dtypes.as_dtype(out).is_floating else out
+
+
 def _elementwise(keras_name, tf_name, arity):
-    """keras.ops.<keras_name>: tf.<tf_name> under Keras's argument names (x; x1, x2).
-    tf.<tf_name> is looked up per call: it is the public op, with its ragged dispatch."""
+    """keras.ops.<keras_name>: tf.<tf_name> under Keras's argument names (x; x1, x2), the
+    operands promoted as Keras promotes them. Unary ops marked `float` compute integers in
+    float32. tf.<tf_name> is looked up per call: it is the public op, with its ragged dispatch."""
     module, _, attr = tf_name.rpartition(".")
-    if arity == 1:
+    if arity == "float":
+        def op(x):
+            x = _t(x)
+            return getattr(getattr(tf, module) if module else tf, attr)(
+                x if x.dtype.is_floating else tf.cast(x, "float32"))
+    elif arity == 1:
         def op(x):
             return getattr(getattr(tf, module) if module else tf, attr)(x)
     else:
         def op(x1, x2):
+            dt = _result_dtype(x1, x2, floating=keras_name == "divide")
+            if dt is not None:
+                x1, x2 = tf.cast(x1, dt), tf.cast(x2, dt)
             return getattr(getattr(tf, module) if module else tf, attr)(x1, x2)
     op.__name__ = op.__qualname__ = keras_name
     op.__doc__ = f"keras.ops.{keras_name}: tf.{tf_name}."
@@ -107,11 +148,11 @@ def _elementwise(keras_name, tf_name, arity):
 
 
 # Keras name -> the TensorFlow op it is (same meaning, Keras's argument names).
-_UNARY = """negative abs sign sqrt square exp log=math.log log1p=math.log1p expm1=math.expm1 sin cos tanh
-    floor ceil=math.ceil"""
+_UNARY = """negative abs sign square"""
+_FLOAT_UNARY = """sqrt exp log=math.log log1p=math.log1p expm1=math.expm1 sin cos tanh floor ceil=math.ceil"""
 _BINARY = """add subtract multiply divide=math.truediv power=pow maximum minimum equal not_equal greater
     greater_equal less less_equal"""
-for _arity, _names in ((1, _UNARY), (2, _BINARY)):
+for _arity, _names in ((1, _UNARY), ("float", _FLOAT_UNARY), (2, _BINARY)):
     for _item in _names.split():
         _keras, _, _tf = _item.partition("=")
         globals()[_keras] = _elementwise(_keras, _tf or _keras, _arity)

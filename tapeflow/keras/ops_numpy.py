@@ -165,6 +165,13 @@ def broadcast_to(x, shape):
     return tf.broadcast_to(x, shape)
 
 
+def nonzero(x):
+    """The indices of the nonzero elements, one int32 tensor per axis (NumPy's tuple), as Keras 3."""
+    x = _t(x)
+    where = tf.where(tf.cast(x, "bool"))
+    return tuple(tf.cast(where[:, i], "int32") for i in range(x.shape.rank))
+
+
 def count_nonzero(x, axis=None):
     return tf.math.count_nonzero(x, axis=axis, dtype="int32")
 
@@ -464,4 +471,4 @@ def map(f, xs):  # noqa: A001 - Keras's name
     return tf.map_fn(f, xs)
 
 
-__all__ = ["allclose", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "array", "average", "broadcast_to", "cbrt", "copy", "cosh", "count_nonzero", "cross", "deg2rad", "depth_to_space", "diag", "diagonal", "diff", "divide_no_nan", "dstack", "empty", "empty_like", "erf", "exp2", "fabs", "fliplr", "flipud", "floor_divide", "heaviside", "hstack", "hypot", "identity", "in_top_k", "inner", "is_tensor", "isclose", "isfinite", "isinf", "isnan", "kron", "log10", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "logspace", "map", "mod", "moveaxis", "nan_to_num", "ndim", "outer", "ptp", "rad2deg", "ravel", "reciprocal", "rot90", "rsqrt", "saturate_cast", "scatter", "scatter_update", "searchsorted", "select", "signbit", "sinc", "sinh", "size", "slice", "slice_update", "space_to_depth", "swapaxes", "switch", "tan", "trace", "tri", "tril", "triu", "trunc", "unravel_index", "unstack", "vdot", "vstack"]
+__all__ = ["allclose", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "array", "average", "broadcast_to", "cbrt", "copy", "cosh", "count_nonzero", "nonzero", "cross", "deg2rad", "depth_to_space", "diag", "diagonal", "diff", "divide_no_nan", "dstack", "empty", "empty_like", "erf", "exp2", "fabs", "fliplr", "flipud", "floor_divide", "heaviside", "hstack", "hypot", "identity", "in_top_k", "inner", "is_tensor", "isclose", "isfinite", "isinf", "isnan", "kron", "log10", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "logspace", "map", "mod", "moveaxis", "nan_to_num", "ndim", "outer", "ptp", "rad2deg", "ravel", "reciprocal", "rot90", "rsqrt", "saturate_cast", "scatter", "scatter_update", "searchsorted", "select", "signbit", "sinc", "sinh", "size", "slice", "slice_update", "space_to_depth", "swapaxes", "switch", "tan", "trace", "tri", "tril", "triu", "trunc", "unravel_index", "unstack", "vdot", "vstack"]

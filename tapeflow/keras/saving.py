@@ -16,6 +16,7 @@ from tapeflow.train import files
 CONFIG = "config.json"
 WEIGHTS = "weights"
 OPTIMIZER = "optimizer.npz"
+OWN_VARIABLES = "own_variables.npz"  # what layers overriding save_own_variables store
 FORMAT = "tapeflow-keras-v1"
 
 
@@ -267,6 +268,7 @@ def _save_model(model, filepath, overwrite):
     with open(os.path.join(filepath, CONFIG), "w") as f:
         json.dump(config, f, indent=1)
     model._write_weights(os.path.join(filepath, WEIGHTS), overwrite=True)
+    _write_own_variables(model, os.path.join(filepath, OWN_VARIABLES))
     optimizer = getattr(model, "optimizer", None)
     if optimizer is not None and config["compile"] is not None:  # as Keras: the optimizer's state too
         import numpy as np
@@ -293,12 +295,44 @@ def load_model(filepath, custom_objects=None, compile=True, **unused):  # noqa: 
     try:
         model = layer_from_config(config["model"])
         model.load_weights(os.path.join(filepath, WEIGHTS))
+        _read_own_variables(model, os.path.join(filepath, OWN_VARIABLES))
         if compile and config.get("compile"):  # custom_objects also name compile's functions
             model.compile(**_from_compile_config(config["compile"]))
             _restore_optimizer(model, os.path.join(filepath, OPTIMIZER))
     finally:
         _SCOPE.pop()
     return model
+
+
+def _custom_store_layers(model):
+    """The layers (the model included) whose class overrides save_own_variables, in a fixed
+    order, each with its index: the store of layer i is saved under "i/<key>"."""
+    from tapeflow.keras.layers.base import Layer
+    return [(i, layer) for i, layer in enumerate(model._flatten_layers())
+            if type(layer).save_own_variables is not Layer.save_own_variables]
+
+
+def _write_own_variables(model, path):
+    import numpy as np
+    arrays = {}
+    for i, layer in _custom_store_layers(model):
+        store = {}
+        layer.save_own_variables(store)
+        arrays.update({f"{i}/{k}": np.asarray(v) for k, v in store.items()})
+    if arrays:
+        np.savez(path, **arrays)
+
+
+def _read_own_variables(model, path):
+    import numpy as np
+    layers = _custom_store_layers(model)
+    if not layers or not os.path.isfile(path):
+        return
+    with np.load(path, allow_pickle=False) as saved:
+        arrays = {k: saved[k] for k in saved.files}
+    for i, layer in layers:
+        prefix = f"{i}/"
+        layer.load_own_variables({k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)})
 
 
 def _restore_optimizer(model, path):

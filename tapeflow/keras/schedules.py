@@ -22,6 +22,10 @@ class LearningRateSchedule:
     def get_config(self):
         return dict(self.__dict__)
 
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
 
 class _TimeDecay(LearningRateSchedule):
     """A decay driven by step / decay_steps, floored when staircase."""
@@ -88,15 +92,14 @@ class PiecewiseConstantDecay(LearningRateSchedule):
             raise ValueError(with_location(
                 f"PiecewiseConstantDecay: expected {len(boundaries) + 1} values for "
                 f"{len(boundaries)} boundaries, got {len(values)}"))
-        self.boundaries = [float(b) for b in boundaries]
-        self.values = [float(v) for v in values]
+        self.boundaries, self.values = list(boundaries), list(values)  # as given: the config keeps them
 
     def __call__(self, step):
         s = _step(step)
-        out = convert_to_tensor(self.values[-1])
+        out = convert_to_tensor(float(self.values[-1]))
         # From the last interval back to the first, so the earliest matching one wins.
         for bound, value in reversed(list(zip(self.boundaries, self.values[:-1]))):
-            out = A.where(M.less_equal(s, bound), convert_to_tensor(value), out)
+            out = A.where(M.less_equal(s, float(bound)), convert_to_tensor(float(value)), out)
         return out
 
 

@@ -61,6 +61,17 @@ class Trainer:
         d["_distribute_strategy"] = tapeflow.distribute.get_strategy() if tapeflow.distribute.has_strategy() \
             else None
 
+    def get_compile_config(self):
+        """Keras 3's compile config (None before compile or with unserializable arguments)."""
+        from tapeflow.keras.compile_config import compile_config, object_config
+        cfg = compile_config(self)
+        if cfg is None:
+            return None
+        weighted = self.__dict__.get("_weighted_metric_specs") or None
+        return {"optimizer": object_config(self.optimizer), "loss": cfg["loss"], "loss_weights": cfg["loss_weights"],
+                "metrics": cfg["metrics"], "weighted_metrics": weighted and nest.map_structure(object_config, weighted),
+                "run_eagerly": self.run_eagerly, "steps_per_execution": 1, "jit_compile": False}
+
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, run_eagerly=False,
                 weighted_metrics=None, **unused):
         d = self.__dict__
@@ -295,9 +306,9 @@ class Trainer:
         cbs.append(history)
         steps = steps_per_epoch or data.steps()
         epochs_of_batches = EpochBatches(data, steps_per_epoch)
-        cb = callbacks_mod.CallbackList(cbs, self, {"epochs": epochs, "steps": steps, "verbose": verbose})
+        cb = callbacks_mod.CallbackList(cbs, model=self, epochs=epochs, steps=steps, verbose=verbose)
         # Validation calls the user's callbacks' test hooks, with fit's params (Keras 3).
-        val_cb = callbacks_mod.CallbackList(list(callbacks or []), self, None)
+        val_cb = callbacks_mod.CallbackList(list(callbacks or []), model=self)
         self.__dict__["stop_training"] = False
         cb.on_train_begin()
         # a callback may move the start (BackupAndRestore resuming an interrupted fit)
@@ -352,7 +363,7 @@ class Trainer:
         data = distributed.shard(fit_inputs.batches(x, y, sample_weight, batch_size, shuffle=False), x, strategy)
         _, steps = keras_config.limited(None, steps)
         cb = callbacks if isinstance(callbacks, callbacks_mod.CallbackList) else \
-            callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
+            callbacks_mod.CallbackList(callbacks or [], model=self, steps=steps or data.steps())
         self.reset_metrics()
         cb.on_test_begin()
         logs = self._metrics_or_logs(strategy,
@@ -371,7 +382,7 @@ class Trainer:
     def _predict(self, x, batch_size, steps, callbacks=None):
         strategy = distributed.strategy_of(self)
         data = distributed.shard(fit_inputs.batches(x, None, None, batch_size, shuffle=False), x, strategy)
-        cb = callbacks_mod.CallbackList(callbacks or [], self, {"steps": steps or data.steps()})
+        cb = callbacks_mod.CallbackList(callbacks or [], model=self, steps=steps or data.steps())
         cb.on_predict_begin()
         outputs = []
         for step, batch in enumerate(data):

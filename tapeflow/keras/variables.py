@@ -19,6 +19,20 @@ class Variable(_TFVariable):
         self.__dict__["_keras_path"] = path
 
     @property
+    def trainable(self):
+        return self.__dict__.get("_keras_trainable", True)
+
+    @trainable.setter
+    def trainable(self, value):
+        # The first assignment (tf.Variable's constructor) is also the tapes' flag (_auto_watch).
+        self.__dict__.setdefault("_created_trainable", bool(value))
+        self.__dict__["_keras_trainable"] = bool(value)
+
+    @property
+    def _auto_watch(self):
+        return self.__dict__.get("_created_trainable", True)
+
+    @property
     def name(self):
         return self.__dict__["_keras_name"]
 

@@ -1,12 +1,12 @@
 """keras.layers.Layer: deferred build, weights, automatic tracking of sublayers
 and variables (also inside lists and dicts), and the `training` call context."""
-import functools
 import inspect
 
 from tapeflow.keras import functional, initializers, regularizers
 from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.keras.input_spec import assert_input_compatibility
 from tapeflow.keras.layers import keras_mask
+from tapeflow.keras.layers.build_args import check_positional_tensors, normalizing_build
 from tapeflow.keras.layers.naming import (  # noqa: F401 - layer_scope, unique_name: used from here
     auto_config, layer_scope, unique_name, weight_path)
 from tapeflow.keras.layers.naming import call_context as _context, snake_case as _snake
@@ -43,41 +43,6 @@ def _expand(name, value, out):
         out.append((name, value))
 
 
-def _as_build_shapes(shape):
-    """A build() argument as TensorShapes: Keras 3 code calls `layer.build((None, 256))`
-    with plain tuples, while the layers here read `.rank`; a list/tuple of ints and
-    Nones is one shape, anything else nested is a structure of shapes."""
-    if isinstance(shape, (list, tuple)):
-        if all(d is None or isinstance(d, int) for d in shape):
-            return TensorShape(shape)
-        return type(shape)(_as_build_shapes(s) for s in shape)
-    if isinstance(shape, dict):
-        return {k: _as_build_shapes(v) for k, v in shape.items()}
-    return shape
-
-
-def _normalizing_build(build):
-    @functools.wraps(build)
-    def wrapper(self, input_shape, *args, **kwargs):
-        out = build(self, _as_build_shapes(input_shape), *args, **kwargs)
-        self.__dict__["built"] = True  # as in Keras, an explicit build() marks the layer built
-        return out
-    wrapper._normalizes_shapes = True
-    return wrapper
-
-
-def _check_positional_tensors(args):
-    """Keras 3: positional arguments hold only tensors (or arrays, or None); a
-    Python number there (a nested list of floats, a positional `training`) is a
-    ValueError naming it."""
-    for arg in nest.flatten(list(args)):
-        if arg is None or isinstance(arg, (TensorBase, functional.KerasTensor)) or hasattr(arg, "__array__"):
-            continue
-        raise ValueError(with_location(
-            f"Only input tensors may be passed as positional arguments. The following argument value "
-            f"should be passed as a keyword argument: {arg!r} (of type {type(arg)})"))
-
-
 class Layer(Module):
     """Base class of layers: override `build(input_shape)` and `call(inputs, ...)`.
     A tf.Module whose variables and sublayers are tracked when assigned."""
@@ -93,7 +58,7 @@ class Layer(Module):
         super().__init_subclass__(**kwargs)
         build = cls.__dict__.get("build")
         if build is not None and not getattr(build, "_normalizes_shapes", False):
-            cls.build = _normalizing_build(build)
+            cls.build = normalizing_build(build)
 
     def __new__(cls, *args, **kwargs):
         obj = super().__new__(cls)
@@ -219,6 +184,9 @@ class Layer(Module):
     @trainable.setter
     def trainable(self, value):
         self.__dict__["_trainable"] = bool(value)
+        for v in self._direct_variables():  # as Keras: the variables made trainable follow the flag
+            if isinstance(v, KerasVariable) and v._auto_watch:
+                v.trainable = bool(value)
         for layer in self._layers:
             layer.trainable = value
 
@@ -252,14 +220,16 @@ class Layer(Module):
                 out.append(obj)
         return out
 
+    def _collect_direct(self):
+        direct = self._direct_variables()  # a layer's trainable before its non-trainable, as Keras
+        return [v for v in direct if v._auto_watch] + [v for v in direct if not v._auto_watch]
+
     def _collect(self, want_trainable):
         """Variables of this layer, then of each sublayer, each once.  `want_trainable`
         None: all (a layer's trainable before its non-trainable, as Keras orders them)."""
         seen = set()
         out = []
-        direct = self._direct_variables()
-        if want_trainable is None:
-            direct = [v for v in direct if v.trainable] + [v for v in direct if not v.trainable]
+        direct = self._collect_direct() if want_trainable is None else self._direct_variables()
         for v in direct:
             is_trainable = v.trainable and self.trainable
             if (want_trainable is None or is_trainable == want_trainable) and id(v) not in seen:
@@ -362,7 +332,7 @@ class Layer(Module):
         if "inputs" in kwargs and not args:
             args = (kwargs.pop("inputs"),)
         if not self._allow_non_tensor_positional_args:
-            _check_positional_tensors(args)
+            check_positional_tensors(args)
         if self.input_spec is not None and args:  # Keras checks before building, eagerly and symbolically
             assert_input_compatibility(self.input_spec, args[0], self.name)
         if functional.contains_keras_tensor(args, kwargs):
@@ -470,6 +440,28 @@ class Layer(Module):
         return config
 
     get_config._is_default = True
+
+    def get_build_config(self):
+        shape = self.__dict__.get("_build_shape")
+        return None if shape is None else {"input_shape": nest.map_structure(
+            lambda s: tuple(s.as_list()) if isinstance(s, TensorShape) else s, shape)}
+
+    def build_from_config(self, config):
+        if config and "input_shape" in config:
+            self.build(config["input_shape"])
+
+    def save_own_variables(self, store):
+        """Keras 3: this layer's own variables (not its sublayers') as store["0"], store["1"], ..."""
+        for i, v in enumerate(self._collect_direct()):
+            store[str(i)] = v.numpy()
+
+    def load_own_variables(self, store):
+        own = self._collect_direct()
+        if len(store) != len(own):
+            raise ValueError(with_location(f"Layer '{self.name}' expected {len(own)} variables, but received "
+                                           f"{len(store)} variables during loading"))
+        for i, v in enumerate(own):
+            v.assign(store[str(i)])
 
     def dtype_policy_config(self):
         """The dtype as Keras 3 writes it in a config: its DTypePolicy, serialized."""
