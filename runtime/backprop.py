@@ -98,7 +98,8 @@ class GradientTape:
         grads = [g if s.dtype.is_inexact else None for g, s in zip(grads, flat_sources)]
         if watcher is not None:
             watcher.finish(grads)
-        if UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO:
+        if unconnected_gradients is not UnconnectedGradients.NONE and \
+                UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO:
             grads = [_zeros_for(s) if g is None else g for g, s in zip(grads, flat_sources)]
         self._end_use()
         return nest.pack_sequence_as(sources, grads)
@@ -169,7 +170,8 @@ class GradientTape:
             self._used = True
             # Drop the records; keep only the watched variables for watched_variables().
             self._tape.records = []
-            self._tape.watched = {k: v for k, v in self._tape.watched.items() if isinstance(v, Variable)}
+            self._tape.watched = {id(v): v for v in self._tape.sources if isinstance(v, Variable)}
+            self._tape.sources = list(self._tape.watched.values())
 
 
 def _checked_sources(sources):

@@ -16,7 +16,7 @@ Invariants:
 """
 import numpy as np
 
-from . import registry
+from . import dtypes, registry
 from .registry import state
 from .tensor import Tensor
 
@@ -24,17 +24,20 @@ from .tensor import Tensor
 class Tape:
     """The data of one GradientTape: watched ids and the records that touch them."""
 
-    __slots__ = ("watched", "records", "persistent", "watch_accessed_variables", "keep")
+    __slots__ = ("watched", "records", "persistent", "watch_accessed_variables", "sources")
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self.watched = {}  # id -> object, the ids whose dependents are recorded
         self.records = []
-        self.keep = []  # strong refs to watched sources
+        # What watch() was given (tensors, variables), a few objects among the many recorded
+        # outputs of `watched`: a used tape keeps only its variables, found here.
+        self.sources = []
         self.persistent = persistent
         self.watch_accessed_variables = watch_accessed_variables
 
     def watch(self, obj):
         self.watched[id(obj)] = obj
+        self.sources.append(obj)
 
     def is_watched(self, obj):
         return id(obj) in self.watched
@@ -90,6 +93,9 @@ class pause:
         state.tapes[:] = self.saved
 
 
+# NumPy dtype -> whether its values carry a gradient (DType.is_inexact), filled as met.
+_INEXACT = {}
+
 # Rules that give a gradient as tf.IndexedSlices (runtime/indexed_slices.py): primitive
 # name -> fn(g, out, *inputs, **attrs) -> input gradients, or None for the dense VJP.
 SPARSE_VJPS = {}
@@ -122,7 +128,13 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
             if id(t) in reachable:
                 relevant.append(rec)
                 for o in rec[3]:
-                    if o.dtype.is_inexact:
+                    if type(o) is Tensor:  # eager: the array's dtype looked up, no DType made
+                        inexact = _INEXACT.get(o._value.dtype)
+                        if inexact is None:
+                            inexact = _INEXACT[o._value.dtype] = dtypes.from_numpy(o._value.dtype).is_inexact
+                    else:
+                        inexact = o.dtype.is_inexact
+                    if inexact:
                         reachable.add(id(o))
                 break
 

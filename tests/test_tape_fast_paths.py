@@ -272,3 +272,81 @@ def test_fast_path_values():
     assert (tf.constant(b"ab") + tf.constant(b"c")).numpy() == b"abc"
     z = tf.constant(np.array([1 + 2j], np.complex64))
     np.testing.assert_array_equal((z * z).numpy(), [(1 + 2j) ** 2])
+
+
+# matmul's VJP binds the primitive itself: every transpose pair against NumPy's products.
+@pytest.mark.parametrize("ta,tb", [(False, False), (False, True), (True, False), (True, True)])
+def test_matmul_gradients_of_each_transpose_pair(ta, tb):
+    a, b, g = _f32(3, 4), _f32(4, 5), _f32(3, 5)
+    a_in, b_in = (a.T.copy() if ta else a), (b.T.copy() if tb else b)
+    x, y = tf.constant(a_in), tf.constant(b_in)
+    with tf.GradientTape() as tape:
+        tape.watch([x, y])
+        out = tf.matmul(x, y, transpose_a=ta, transpose_b=tb)
+    gx, gy = tape.gradient(out, [x, y], output_gradients=tf.constant(g))
+    ga, gb = g @ b.T, a.T @ g
+    np.testing.assert_allclose(gx.numpy(), ga.T if ta else ga, rtol=1e-5)
+    np.testing.assert_allclose(gy.numpy(), gb.T if tb else gb, rtol=1e-5)
+
+
+# reduce_max/min's VJP: ties share the gradient, with and without keepdims, eager == traced.
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("op,axis", [(tf.reduce_max, 1), (tf.reduce_min, 0), (tf.reduce_max, None)])
+def test_extreme_gradient_splits_ties(op, axis, keepdims):
+    x_np = np.array([[1.0, 3.0, 3.0], [2.0, 2.0, -1.0]], np.float32)
+    red = np.max if op is tf.reduce_max else np.min
+    out = red(x_np, axis=axis, keepdims=True)
+    mask = (x_np == out).astype(np.float32)
+    want = mask / mask.sum(axis=axis, keepdims=True)
+
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = op(x, axis=axis, keepdims=keepdims)
+        return tape.gradient(y, x)
+    x = tf.constant(x_np)
+    np.testing.assert_array_equal(grad(x).numpy(), want)
+    np.testing.assert_array_equal(tf.function(grad)(x).numpy(), want)
+
+
+def test_second_derivative_through_reduce_max():
+    x = tf.constant(np.array([[0.5, 2.0], [1.5, -1.0]], np.float32))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(tf.reduce_max(x * x, axis=1))
+        g = inner.gradient(y, x)
+    # d/dx sum(2x * onehot(argmax x^2)) = 2 * onehot
+    np.testing.assert_array_equal(g.numpy(), [[0.0, 4.0], [3.0, 0.0]])
+    np.testing.assert_array_equal(outer.gradient(g, x).numpy(), [[0.0, 2.0], [2.0, 0.0]])
+
+
+# Small broadcasts are filled into a fresh array, large ones stay views: the same values.
+@pytest.mark.parametrize("shape", [(3, 4), (64, 128)])  # 12 and 8192 elements (the fill limit 4096)
+def test_broadcast_fill_and_view_agree(shape):
+    row = _f32(1, shape[1])
+    got = tf.broadcast_to(tf.constant(row), shape).numpy()
+    np.testing.assert_array_equal(got, np.broadcast_to(row, shape))
+    x = tf.constant(_f32(*shape))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_mean(x, axis=0)
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), np.full(shape, 1 / shape[0], np.float32))
+
+
+def test_broadcast_to_refuses_dropping_leading_ones():
+    # the fill (out[...] = x) would accept (1, 1, 3) -> (3,); broadcast_to refuses, as TF does
+    with pytest.raises((ValueError, tf.errors.InvalidArgumentError)):
+        tf.broadcast_to(tf.constant(np.ones((1, 1, 3), np.float32)), [3])
+
+
+def test_used_tape_keeps_only_its_variables():
+    v, w = tf.Variable(1.0), tf.Variable(2.0)
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = v * x + w * w + v
+    assert tape.gradient(y, v).numpy() == 4.0
+    assert tape.watched_variables() == (v, w)
+    assert set(tape._tape.watched) == {id(v), id(w)}

@@ -1,5 +1,7 @@
 """Shape and layout primitives (reshape, transpose, broadcast, slice, concat, ...)
 and the array-creation helpers built on them."""
+import math
+
 import numpy as np
 
 from .. import devices, dtypes
@@ -59,9 +61,24 @@ def _broadcast_to_rule(x, shape):
     return Aval(tuple(shape), x.dtype)
 
 
-BROADCAST_TO = defprim("broadcast_to", lambda xp, x, shape: xp.broadcast_to(x, shape), _broadcast_to_rule,
+_FILL_MAX = 4096  # elements: a broadcast up to this size is filled into a fresh array
+
+
+def _broadcast_impl(xp, x, shape):
+    """x broadcast to `shape`.  A small one is filled into a new array: np.broadcast_to
+    costs ~6 us of Python where the fill costs ~1 us, and the VJP of every reduction
+    and of each reduce_mean runs one.  Large ones stay read-only views (no memory)."""
+    if xp is np and x.ndim <= len(shape):  # the fill would also drop leading 1s: broadcast_to refuses
+        if math.prod(shape) <= _FILL_MAX:
+            out = np.empty(shape, x.dtype)
+            out[...] = x
+            return out
+    return xp.broadcast_to(x, shape)
+
+
+BROADCAST_TO = defprim("broadcast_to", _broadcast_impl, _broadcast_to_rule,
                        lambda g, out, x, shape: sum_like(g, x))
-BROADCAST_LIKE = defprim("broadcast_like", lambda xp, x, like: xp.broadcast_to(x, like.shape),
+BROADCAST_LIKE = defprim("broadcast_like", lambda xp, x, like: _broadcast_impl(xp, x, like.shape),
                          lambda x, like: Aval(R.broadcast_shapes(x.shape, like.shape), x.dtype),
                          lambda g, out, x, like: (sum_like(g, x), None))
 
@@ -232,7 +249,10 @@ def broadcast_to(input, shape, name=None):  # noqa: A002
 
 
 def broadcast_like(x, like):
-    if x.shape.dims == like.shape.dims and None not in like.shape.dims:
+    if type(x) is Tensor and type(like) is Tensor:  # eager: the arrays' shapes (no TensorShape)
+        if x._value.shape == like._value.shape:
+            return x
+    elif x.shape.dims == like.shape.dims and None not in like.shape.dims:
         return x
     return bind(BROADCAST_LIKE, (x, like), _NO_ATTRS)
 

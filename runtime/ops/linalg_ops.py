@@ -36,20 +36,27 @@ def _matmul_rule(a, b, transpose_a, transpose_b):
 
 def _matmul_vjp(g, out, a, b, transpose_a, transpose_b, needs=(True, True)):
     # Complex: the products below are with the conjugates (the gradients' adjoints).
+    # The operands passed the forward op's checks (one dtype, matching inner dims) and g
+    # has its output's shape, so the products bind the primitive itself: matmul()'s
+    # checks cost about as much as a small product (an RNN's backward runs three a step).
     ga = gb = None
     if needs[0]:
         b_ = C.conj(b)
         if not transpose_a:
-            ga = matmul(g, b_, transpose_b=not transpose_b)
+            ga = bind(MATMUL, (g, b_), _MM_ATTRS[False, not transpose_b])
         else:
-            ga = matmul(b_, g, transpose_a=transpose_b, transpose_b=True)
+            ga = bind(MATMUL, (b_, g), _MM_ATTRS[transpose_b, True])
     if needs[1]:
         a_ = C.conj(a)
         if not transpose_b:
-            gb = matmul(a_, g, transpose_a=not transpose_a)
+            gb = bind(MATMUL, (a_, g), _MM_ATTRS[not transpose_a, False])
         else:
-            gb = matmul(g, a_, transpose_a=True, transpose_b=transpose_a)
+            gb = bind(MATMUL, (g, a_), _MM_ATTRS[True, transpose_a])
     return ga, gb
+
+
+# (transpose_a, transpose_b) -> the attrs, shared: bind never changes its attrs
+_MM_ATTRS = {(ta, tb): {"transpose_a": ta, "transpose_b": tb} for ta in (False, True) for tb in (False, True)}
 
 
 MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp, vjp_needs=True)

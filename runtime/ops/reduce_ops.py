@@ -25,10 +25,15 @@ def _sum_vjp(g, out, x, axis, keepdims):
 
 
 def _extreme_vjp(g, out, x, axis, keepdims):
-    out_b = _keep_shape_grad(out, x, axis, keepdims)
-    mask = M.cast(M.equal(x, out_b), x.dtype)
+    # The reduced value and gradient keep their axes as size 1 and broadcast in the ops
+    # below (no broadcast op of their own: the same values, two dispatches fewer).
+    if not keepdims:
+        rank = x.shape.rank
+        out = A.expand_dims_multi(out, axis, rank)
+        g = A.expand_dims_multi(g, axis, rank)
+    mask = M.cast(M.equal(x, out), x.dtype)
     count = reduce_sum(mask, axis=axis, keepdims=True)
-    return _keep_shape_grad(g, x, axis, keepdims) * mask / count
+    return g * mask / count
 
 
 def _prod_vjp(g, out, x, axis, keepdims):
