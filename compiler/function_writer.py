@@ -4,7 +4,7 @@ node, in schedule order (see executor.py for the contract of its values).
 namespace, the kernels and the generated C."""
 import numpy as np
 
-from tapeflow.runtime import devices
+from tapeflow.runtime import devices, fp_quiet
 from tapeflow.runtime.errors import InvalidArgumentError, op_error
 from tapeflow.runtime.registry import PRIMITIVES
 from tapeflow.runtime.tensor import Tensor
@@ -32,10 +32,12 @@ def _lines_to_nodes(lines, spans):
 
 def _prim_caller(node):
     prim = PRIMITIVES[node.op]
-    impl = prim.impl
+    quiet = prim.quiet and fp_quiet.STATE is not None  # NumPy's fp warnings off, in this frame
+    impl = prim.eager_impl if quiet else prim.impl
     attrs = node.attr
 
     def call(*arrays):
+        token = fp_quiet.STATE.set(fp_quiet.IGNORE) if quiet else None
         try:
             return impl(np, *arrays, **attrs)
         except (AssertionError, InvalidArgumentError):
@@ -43,6 +45,9 @@ def _prim_caller(node):
         except Exception as exc:
             from tapeflow.runtime.tensor import Tensor as _T
             raise op_error(prim.name, [_T(np.asarray(a)) for a in arrays], attrs, exc) from exc
+        finally:
+            if token is not None:
+                fp_quiet.STATE.reset(token)
     return call
 
 

@@ -15,22 +15,34 @@ import numpy as np
 
 try:
     from numpy._core import _ufunc_config as _config
-    _STATE = _config._extobj_contextvar
+    STATE = _config._extobj_contextvar  # NumPy's error state (the one np.errstate sets)
     with np.errstate(all="ignore"):
-        _IGNORE = _STATE.get()
+        IGNORE = STATE.get()
 except (ImportError, AttributeError):  # NumPy 1.x: no context variable
-    _STATE = None
+    STATE = IGNORE = None
+
+
+# Primitives that only move, select or describe data, and those that run other code
+# (control flow runs its bodies' primitives, each quiet on its own; py_function runs the
+# user's): no floating-point arithmetic of their own, so they skip the ~0.2 us.
+NOT_QUIETED = frozenset((
+    "reshape", "reshape_like", "reshape_dynamic", "transpose", "broadcast_to", "broadcast_like",
+    "expand_squeeze", "identity", "stop_gradient", "select", "concat", "split", "pad", "gather",
+    "gather_nd", "getitem", "dynamic_slice", "fill", "shape", "range", "const", "variable",
+    "read_variable", "assign_variable", "where_indices", "ensure_shape", "relax_shape",
+    "tensor_array_read", "tensor_array_write", "tensor_array_trim", "while_stack_alloc",
+    "while_stack_push", "print", "assert", "cond", "while_loop", "custom_vjp_call", "py_function"))
 
 
 def quiet(impl):
     """impl, run with NumPy's floating-point warnings off."""
-    if _STATE is None or impl is None:
+    if STATE is None or impl is None:
         return impl
-    set_state, reset_state = _STATE.set, _STATE.reset
+    set_state, reset_state = STATE.set, STATE.reset
 
     @functools.wraps(impl)
     def run(*args, **kwargs):
-        token = set_state(_IGNORE)
+        token = set_state(IGNORE)
         try:
             return impl(*args, **kwargs)
         finally:

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import dtypes
 from .errors import dtype_not_supported, op_error
-from .fp_quiet import quiet
+from .fp_quiet import IGNORE as _QUIET, NOT_QUIETED, STATE as _QUIET_STATE, quiet
 
 PRIMITIVES = {}
 # Attr value classes a saved model may hold (name -> class): such an attr has
@@ -63,13 +63,18 @@ class Primitive:
         input gradient of a first convolution, whose input is data).
     """
 
-    __slots__ = ("name", "impl", "shape_rule", "vjp", "stateful",
+    __slots__ = ("name", "impl", "eager_impl", "quiet", "shape_rule", "vjp", "stateful",
                  "multiple_results", "kind", "rejects", "vjp_needs")
 
     def __init__(self, name, impl, shape_rule, vjp=None, stateful=False,
                  multiple_results=False, kind="other", rejects="", vjp_needs=False, runs_user_code=False):
         self.name = name
-        self.impl = impl if runs_user_code else quiet(impl)  # no NumPy fp warnings (fp_quiet.py)
+        # NumPy's fp warnings stay inside kernels (fp_quiet.py): `impl` quiets itself for
+        # every caller; bind's eager path calls `eager_impl` inside its own quiet state
+        # (no extra frame per op).  Impls that run user code (py_function) are not quieted.
+        self.quiet = not runs_user_code and name not in NOT_QUIETED
+        self.impl = quiet(impl) if self.quiet else impl
+        self.eager_impl = impl
         self.shape_rule = shape_rule
         self.vjp = vjp
         self.vjp_needs = vjp_needs
@@ -114,6 +119,8 @@ _record = None
 # CPU-only program never pays for it): place(inputs) -> (xp, input arrays on
 # xp's device), copying arrays that live on another device.
 place = None
+_quiet_on = _QUIET_STATE.set if _QUIET_STATE is not None else None
+_quiet_off = _QUIET_STATE.reset if _QUIET_STATE is not None else None
 
 
 def bind(prim, inputs, attrs):
@@ -134,23 +141,28 @@ def bind(prim, inputs, attrs):
             for t in inputs:  # the array's NumPy kind letter is its dtype's `kind`
                 if t._value.dtype.kind in prim.rejects:
                     raise dtype_not_supported(prim.name, t)
+        token = _quiet_on(_QUIET) if _QUIET is not None and prim.quiet else None
         try:
             # Unary and binary calls unpacked by hand, and no `**{}`: a comprehension
             # or an empty keyword dict costs a good part of a tiny op's whole dispatch.
+            impl = prim.eager_impl
             n = len(inputs)
             if place is not None:
                 xp, arrays = place(inputs)  # the tape below still records `inputs`
-                result = prim.impl(xp, *arrays, **attrs)
+                result = impl(xp, *arrays, **attrs)
             elif n == 2:
                 a, b = inputs[0]._value, inputs[1]._value
-                result = prim.impl(state.xp, a, b, **attrs) if attrs else prim.impl(state.xp, a, b)
+                result = impl(state.xp, a, b, **attrs) if attrs else impl(state.xp, a, b)
             elif n == 1:
                 a = inputs[0]._value
-                result = prim.impl(state.xp, a, **attrs) if attrs else prim.impl(state.xp, a)
+                result = impl(state.xp, a, **attrs) if attrs else impl(state.xp, a)
             else:
-                result = prim.impl(state.xp, *[t._value for t in inputs], **attrs)
+                result = impl(state.xp, *[t._value for t in inputs], **attrs)
         except Exception as exc:  # numpy's own message lacks the op, shapes and dtypes
             raise op_error(prim.name, inputs, attrs, exc) from exc
+        finally:
+            if token is not None:
+                _quiet_off(token)
         if prim.multiple_results:
             outs = tuple(_wrap(r) for r in result)
         elif type(result) is np.ndarray:

@@ -27,22 +27,22 @@ def _grads(fn, args, watched):
 
 
 class _CountBinds:
-    """Counts the eager runs of a primitive's impl inside the block."""
+    """Counts the eager runs of a primitive's impl inside the block (bind runs `eager_impl`)."""
 
     def __init__(self, name):
         self.prim, self.n = PRIMITIVES[name], 0
 
     def __enter__(self):
-        self.impl = self.prim.impl
+        self.impl = self.prim.eager_impl
 
         def counted(*a, **k):
             self.n += 1
             return self.impl(*a, **k)
-        self.prim.impl = counted
+        self.prim.eager_impl = counted
         return self
 
     def __exit__(self, *exc):
-        self.prim.impl = self.impl
+        self.prim.eager_impl = self.impl
 
 
 # --- VJPs that skip the gradients the tape discards ---------------------------------------
