@@ -130,34 +130,30 @@ def bind(prim, inputs, attrs):
     the arrays, and is recorded on every active tape that watches an input.
     """
     graph = state.graph
-    if graph is not None:
-        if prim.rejects:
-            for t in inputs:
-                if t.dtype.kind in prim.rejects:
-                    raise dtype_not_supported(prim.name, t)
-        outs = graph.add(prim, inputs, attrs)
-    else:
+    if graph is None:
         if prim.rejects:
             for t in inputs:  # the array's NumPy kind letter is its dtype's `kind`
                 if t._value.dtype.kind in prim.rejects:
                     raise dtype_not_supported(prim.name, t)
-        token = _quiet_on(_QUIET) if _QUIET is not None and prim.quiet else None
+        token = _quiet_on(_QUIET) if prim.quiet and _QUIET is not None else None
         try:
             # Unary and binary calls unpacked by hand, and no `**{}`: a comprehension
             # or an empty keyword dict costs a good part of a tiny op's whole dispatch.
+            # Without `place` (no GPU in use) the array module is NumPy: tf.device sets
+            # state.xp to another module only after installing `place`.
             impl = prim.eager_impl
-            n = len(inputs)
             if place is not None:
                 xp, arrays = place(inputs)  # the tape below still records `inputs`
                 result = impl(xp, *arrays, **attrs)
-            elif n == 2:
-                a, b = inputs[0]._value, inputs[1]._value
-                result = impl(state.xp, a, b, **attrs) if attrs else impl(state.xp, a, b)
-            elif n == 1:
-                a = inputs[0]._value
-                result = impl(state.xp, a, **attrs) if attrs else impl(state.xp, a)
+            elif len(inputs) == 2:
+                if attrs:
+                    result = impl(np, inputs[0]._value, inputs[1]._value, **attrs)
+                else:
+                    result = impl(np, inputs[0]._value, inputs[1]._value)
+            elif len(inputs) == 1:
+                result = impl(np, inputs[0]._value, **attrs) if attrs else impl(np, inputs[0]._value)
             else:
-                result = impl(state.xp, *[t._value for t in inputs], **attrs)
+                result = impl(np, *[t._value for t in inputs], **attrs)
         except Exception as exc:  # numpy's own message lacks the op, shapes and dtypes
             raise op_error(prim.name, inputs, attrs, exc) from exc
         finally:
@@ -170,6 +166,13 @@ def bind(prim, inputs, attrs):
             outs._value = result
         else:
             outs = _wrap(result)
-    if state.tapes:
-        _record(prim, inputs, attrs, outs)
+    else:
+        if prim.rejects:
+            for t in inputs:
+                if t.dtype.kind in prim.rejects:
+                    raise dtype_not_supported(prim.name, t)
+        outs = graph.add(prim, inputs, attrs)
+    tapes = state.tapes
+    if tapes:
+        _record(tapes, prim, inputs, attrs, outs)
     return outs

@@ -43,9 +43,9 @@ class Tape:
         return id(obj) in self.watched
 
 
-def record(prim, inputs, attrs, outs):
-    """Called by `bind` for every op while some tape is active."""
-    for tape in state.tapes:
+def record_on(tapes, prim, inputs, attrs, outs):
+    """Record the op on each of `tapes` that watches an input (bind: the active tapes)."""
+    for tape in tapes:
         watched = tape.watched
         for t in inputs:
             if id(t) in watched:
@@ -55,10 +55,15 @@ def record(prim, inputs, attrs, outs):
         outputs = outs if prim.multiple_results else (outs,)
         for o in outputs:
             watched[id(o)] = o
-        tape.records.append((prim, tuple(inputs), attrs, outputs))
+        tape.records.append((prim, inputs if type(inputs) is tuple else tuple(inputs), attrs, outputs))
 
 
-registry._record = record
+def record(prim, inputs, attrs, outs):
+    """Record an op that ran outside `bind` on the active tapes."""
+    record_on(state.tapes, prim, inputs, attrs, outs)
+
+
+registry._record = record_on
 
 
 # An opaque op whose VJP is a Python function held in its attrs

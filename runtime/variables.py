@@ -9,12 +9,15 @@ import weakref
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, registry
 from .errors import no_strings, with_location
 from .registry import state
 from .shape import TensorShape
 from .tensor import Tensor, TensorBase, convert_to_tensor, numpy_text
 from . import tape as tape_mod
+from .ops import array_ops
+
+_NO_ATTRS = {}
 
 _uid = itertools.count()
 _scopes = threading.local()
@@ -141,6 +144,10 @@ class Variable(TensorBase):
 
     # -- writing
     def _checked(self, value, op):
+        if type(value) is Tensor:  # eager: the shape and dtype of the value it replaces pass both checks
+            new, cur = value._value, self._value._value
+            if new.shape == cur.shape and new.dtype == cur.dtype:
+                return value
         t = convert_to_tensor(value, self._dtype) if not isinstance(value, TensorBase) else convert_to_tensor(value)
         if t.dtype is not self._dtype:  # TensorFlow's ValueError ("Tensor conversion requested dtype")
             raise ValueError(with_location(
@@ -297,14 +304,17 @@ def record_read(var, t):
             hit = True
     if not hit:
         return t
-    from .ops import array_ops
-    saved = list(state.tapes)
-    state.tapes[:] = []  # the identity itself is recorded below, against the variable
-    try:
-        out = array_ops.identity(t)
-    finally:
-        state.tapes[:] = saved
-    tape_mod.record(array_ops.IDENTITY, (var,), {}, out)
+    if type(t) is Tensor and registry.place is None:
+        # eager, no GPU in use: identity's result is a fresh tensor of the same array
+        out = Tensor(t._value)
+    else:
+        saved = list(state.tapes)
+        state.tapes[:] = []  # the identity itself is recorded below, against the variable
+        try:
+            out = array_ops.identity(t)
+        finally:
+            state.tapes[:] = saved
+    tape_mod.record(array_ops.IDENTITY, (var,), _NO_ATTRS, out)
     return out
 
 

@@ -57,6 +57,7 @@ def _matmul_vjp(g, out, a, b, transpose_a, transpose_b, needs=(True, True)):
 
 # (transpose_a, transpose_b) -> the attrs, shared: bind never changes its attrs
 _MM_ATTRS = {(ta, tb): {"transpose_a": ta, "transpose_b": tb} for ta in (False, True) for tb in (False, True)}
+_MM_PLAIN = _MM_ATTRS[False, False]
 
 
 MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp, vjp_needs=True)
@@ -64,14 +65,17 @@ MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp, vjp_needs=Tr
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
+    if type(a) is not Tensor or type(b) is not Tensor:
+        a, b = M.binary_args(a, b, "matmul")  # an eager variable operand becomes its read here
     if type(a) is Tensor and type(b) is Tensor and not (adjoint_a or adjoint_b):
         # Eager 2-D operands of one real dtype: the checks of binary_args and of the rule
         # on the arrays, without building the rule's Avals.
         va, vb = a._value, b._value
         sa, sb = va.shape, vb.shape
-        if len(sa) == 2 and len(sb) == 2 and va.dtype == vb.dtype and va.dtype.kind in "fiu" and \
-                sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]:
-            return bind(MATMUL, (a, b), {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)})
+        if len(sa) == 2 and len(sb) == 2 and (va.dtype is vb.dtype or va.dtype == vb.dtype) and \
+                va.dtype.kind in "fiu" and sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]:
+            attrs = _MM_ATTRS[bool(transpose_a), bool(transpose_b)] if transpose_a or transpose_b else _MM_PLAIN
+            return bind(MATMUL, (a, b), attrs)
     a, b = M.binary_args(a, b, "matmul")
     a = C.conj(a) if adjoint_a else a
     b = C.conj(b) if adjoint_b else b
