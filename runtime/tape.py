@@ -128,19 +128,20 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
     # no VJP ever receives a gradient for an index or a count.
     reachable = {id(s) for s in sources}
     relevant = []
+    keep, mark, inexact_of = relevant.append, reachable.add, _INEXACT.get  # bound once: every record passes
     for rec in tape.records:
         for t in rec[1]:
             if id(t) in reachable:
-                relevant.append(rec)
+                keep(rec)
                 for o in rec[3]:
                     if type(o) is Tensor:  # eager: the array's dtype looked up, no DType made
-                        inexact = _INEXACT.get(o._value.dtype)
+                        inexact = inexact_of(o._value.dtype)
                         if inexact is None:
                             inexact = _INEXACT[o._value.dtype] = dtypes.from_numpy(o._value.dtype).is_inexact
                     else:
                         inexact = o.dtype.is_inexact
                     if inexact:
-                        reachable.add(id(o))
+                        mark(id(o))
                 break
 
     acc = _Accumulator(math_ops, keep_slices)
@@ -167,9 +168,12 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
         # Nothing records the sums of gradients when no other tape is active (no
         # higher-order gradient): they may then be summed in place (see _Accumulator).
         acc.in_place = not state.tapes
-        for i in reversed(range(len(relevant))):
-            _play_back(relevant[i], acc, reachable, array_ops)
-            if on_ready is not None:
+        if on_ready is None:
+            for rec in reversed(relevant):
+                _play_back(rec, acc, reachable, array_ops)
+        else:
+            for i in reversed(range(len(relevant))):
+                _play_back(relevant[i], acc, reachable, array_ops)
                 for k in finals.get(i, ()):
                     on_ready(k, _dense(grads.get(id(sources[k]))))
                 if i not in finals:
@@ -232,11 +236,10 @@ def _play_back(rec, acc, reachable, array_ops):
             if _play_slices(rec, g, acc, reachable):
                 return
             g = _dense(g)
-    in_grads = None
-    if acc.slices:
-        sparse = SPARSE_VJPS.get(prim.name)
-        if sparse is not None:
-            in_grads = sparse(g, out, *inputs, **attrs)
+    if acc.slices and prim.name in SPARSE_VJPS:
+        in_grads = SPARSE_VJPS[prim.name](g, out, *inputs, **attrs)
+    else:
+        in_grads = None
     if in_grads is not None:
         pass  # the sparse rule applied
     elif prim.vjp_needs:
@@ -249,7 +252,7 @@ def _play_back(rec, acc, reachable, array_ops):
         in_grads = vjp(g, out, *inputs, **attrs)
     else:  # no `**{}`: an empty keyword dict costs a good part of a small VJP's call
         in_grads = vjp(g, out, *inputs)
-    if not isinstance(in_grads, (tuple, list)):
+    if type(in_grads) is not tuple and not isinstance(in_grads, list):
         in_grads = (in_grads,)
     for x, gx in zip(inputs, in_grads):
         if gx is None:

@@ -89,8 +89,8 @@ STRING_BINARY = frozenset(("add", "equal", "not_equal"))
 
 def apply_binary(prim, x, y):
     if type(x) is Tensor and type(y) is Tensor:
-        kind = x._value.dtype.kind
-        if kind in "fiu" and y._value.dtype == x._value.dtype:  # the checks below cannot fail
+        dx, dy = x._value.dtype, y._value.dtype
+        if (dx is dy or dx == dy) and dx.kind in "fiu":  # the checks below cannot fail
             return bind(prim, (x, y), _NO_ATTRS)
     x, y = binary_args(x, y, prim.name)
     dtype = x.dtype
