@@ -280,17 +280,13 @@ def expand_dims(input, axis, name=None):  # noqa: A002
 
 def expand_dims_multi(x, axes, out_rank):
     """Re-insert reduced axes (sorted, in the output's numbering) as size 1."""
-    if type(x) is Tensor:  # eager (every reduction's VJP): the array's shape, nothing to check
-        if not axes:
-            return x
-        dims = list(x._value.shape)
-        for a in sorted(axes):
-            dims.insert(a, 1)
-        return bind(RESHAPE, (x,), {"shape": tuple(dims)})
-    dims = list(x.shape.dims)
+    eager = type(x) is Tensor  # eager (every reduction's VJP): the array's shape, nothing to check
+    if eager and not axes:
+        return x
+    dims = list(x._value.shape if eager else x.shape.dims)
     for a in sorted(axes):
         dims.insert(a, 1)
-    return reshape_keeping_unknown(x, dims)
+    return bind(RESHAPE, (x,), {"shape": tuple(dims)}) if eager else reshape_keeping_unknown(x, dims)
 
 
 def reshape_keeping_unknown(x, dims):

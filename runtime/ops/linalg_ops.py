@@ -57,7 +57,6 @@ def _matmul_vjp(g, out, a, b, transpose_a, transpose_b, needs=(True, True)):
 
 # (transpose_a, transpose_b) -> the attrs, shared: bind never changes its attrs
 _MM_ATTRS = {(ta, tb): {"transpose_a": ta, "transpose_b": tb} for ta in (False, True) for tb in (False, True)}
-_MM_PLAIN = _MM_ATTRS[False, False]
 
 
 MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp, vjp_needs=True)
@@ -65,7 +64,8 @@ MATMUL = defprim("matmul", _matmul_impl, _matmul_rule, _matmul_vjp, vjp_needs=Tr
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
-    if type(a) is not Tensor or type(b) is not Tensor:
+    converted = type(a) is not Tensor or type(b) is not Tensor
+    if converted:
         a, b = M.binary_args(a, b, "matmul")  # an eager variable operand becomes its read here
     if type(a) is Tensor and type(b) is Tensor and not (adjoint_a or adjoint_b):
         # Eager 2-D operands of one real dtype: the checks of binary_args and of the rule
@@ -74,9 +74,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         sa, sb = va.shape, vb.shape
         if len(sa) == 2 and len(sb) == 2 and (va.dtype is vb.dtype or va.dtype == vb.dtype) and \
                 va.dtype.kind in "fiu" and sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]:
-            attrs = _MM_ATTRS[bool(transpose_a), bool(transpose_b)] if transpose_a or transpose_b else _MM_PLAIN
-            return bind(MATMUL, (a, b), attrs)
-    a, b = M.binary_args(a, b, "matmul")
+            return bind(MATMUL, (a, b), _MM_ATTRS[bool(transpose_a), bool(transpose_b)])
+    if not converted:
+        a, b = M.binary_args(a, b, "matmul")
     a = C.conj(a) if adjoint_a else a
     b = C.conj(b) if adjoint_b else b
     attrs = {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
