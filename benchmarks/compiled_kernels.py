@@ -152,7 +152,7 @@ import numpy as np
 sys.path.insert(0, {tests!r})
 from tapeflow.compiler import compile_graph, set_flag
 set_flag("cache_dir", sys.argv[1])
-from test_compiler_executor import mlp_graph
+from mlp_step_graph import mlp_graph
 g = mlp_graph()
 args = [np.zeros(a.shape, np.float32) for a in (g.aval(r) for r in g.inputs)]
 t = time.perf_counter()

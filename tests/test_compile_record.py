@@ -16,7 +16,8 @@ from tapeflow.runtime.ops import gather_ops as G
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.tensor import Tensor
 
-from test_compiler_executor import _collatz, mlp_graph
+from mlp_step_graph import mlp_graph
+from test_compiler_executor import _collatz
 
 
 @pytest.fixture

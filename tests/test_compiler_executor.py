@@ -16,6 +16,8 @@ from tapeflow.runtime.ops import reduce_ops as R
 from tapeflow.runtime.tensor import Tensor
 from tapeflow.runtime.variables import Variable
 
+from mlp_step_graph import mlp_step, mlp_graph
+
 
 pytestmark = pytest.mark.usefixtures("private_compiler_cache")
 
@@ -31,29 +33,6 @@ def _check(g, *arrays, rtol=1e-6, atol=1e-7):
     return ex
 
 
-def _mlp_step(x, y, w1, b1, w2, b2):
-    """Forward and hand-written backward of a 2-layer MLP with softmax cross-entropy."""
-    h_pre = x @ w1 + b1
-    h = M.relu(h_pre)
-    logits = h @ w2 + b2
-    m = R.reduce_max(logits, axis=-1, keepdims=True)
-    e = M.exp(logits - m)
-    p = e / R.reduce_sum(e, axis=-1, keepdims=True)
-    loss = R.reduce_mean(-R.reduce_sum(y * M.log(p + 1e-9), axis=-1))
-    g_logits = (p - y) / 32.0
-    g_w2 = M.cast(A.transpose(h), "float32") @ g_logits
-    g_h = g_logits @ A.transpose(w2)
-    g_pre = A.where(h_pre > 0, g_h, A.zeros_like(g_h))
-    g_w1 = A.transpose(x) @ g_pre
-    return [loss, w1 - 0.1 * g_w1, b1 - 0.1 * R.reduce_sum(g_pre, axis=0),
-            w2 - 0.1 * g_w2, b2 - 0.1 * R.reduce_sum(g_logits, axis=0)]
-
-
-def mlp_graph(batch=32, n_in=784, hidden=256, n_out=10):
-    return trace(_mlp_step, [aval((batch, n_in)), aval((batch, n_out)), aval((n_in, hidden)), aval((hidden,)),
-                             aval((hidden, n_out)), aval((n_out,))])
-
-
 def test_mlp_training_step_matches_reference_and_eager():
     rng = np.random.default_rng(0)
     args = [rng.standard_normal((32, 784)).astype(np.float32),
@@ -61,7 +40,7 @@ def test_mlp_training_step_matches_reference_and_eager():
             (rng.standard_normal((784, 256)) * 0.05).astype(np.float32), np.zeros(256, np.float32),
             (rng.standard_normal((256, 10)) * 0.05).astype(np.float32), np.zeros(10, np.float32)]
     ex = _check(mlp_graph(), *args, rtol=1e-4, atol=1e-5)
-    eager = _mlp_step(*[Tensor(a) for a in args])
+    eager = mlp_step(*[Tensor(a) for a in args])
     for a, b in zip(ex(*args), eager):
         np.testing.assert_allclose(a, b._value, rtol=1e-4, atol=1e-5)
 
