@@ -276,18 +276,37 @@ def test_signature_needs_an_input_signature(tmp_path):
         tf.saved_model.save(types.SimpleNamespace(f=f), str(tmp_path / "m"))
 
 
-def test_an_untraced_unknown_rank_method_is_named_and_saves_once_called(tmp_path):
+def test_an_untraced_unknown_rank_method_saves_one_trace_per_rank(tmp_path, capsys):
     # The advanced-autodiff guide saves a method with input_signature=[TensorSpec(None)] before calling it.
     class M(tf.Module):
         @tf.function(input_signature=[tf.TensorSpec(None)])
         def double(self, x):
-            return x * 2.0
+            print("tracing double")
+            return x[0] * 2.0  # rank 0 cannot be traced: that rank is left out
+
     m = M()
-    with pytest.raises(SavedModelSaveError, match="double has an input_signature of unknown rank"):
-        tf.saved_model.save(m, str(tmp_path / "m"))
-    m.double(tf.constant(1.5))
     path, loaded = _save_and_load(m, tmp_path)
-    assert float(loaded.double(tf.constant(3.0))) == 6.0
+    assert capsys.readouterr().out.count("tracing double") == 1  # TF traces once at save
+    assert float(loaded.double(tf.constant([3.0, 1.0]))) == 6.0
+    np.testing.assert_array_equal(loaded.double(tf.ones([2, 2, 2, 2, 2])).numpy(), np.full([2, 2, 2, 2], 2.0))
+    sig = loaded.signatures["serving_default"]
+    assert sig.structured_input_signature[1]["x"].shape.rank is None
+    np.testing.assert_array_equal(sig(x=tf.constant([[1.0, 2.0]]))["output_0"].numpy(), [2.0, 4.0])
+    for bad in (tf.constant(1.0), tf.ones([1] * 6)):  # ranks that were not saved: named, never a wrong value
+        with pytest.raises(TypeError, match="binding the inputs"):
+            loaded.double(bad)
+        with pytest.raises(ValueError, match=r"saved from unknown-rank specs for the ranks \[\(1,\), \(2,\)"):
+            sig(x=bad)
+
+
+def test_an_unknown_rank_method_that_traces_at_no_rank_is_named(tmp_path):
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec(None)])
+        def broken(self, x):
+            return x[0, 0, 0, 0, 0, 0, 0]
+
+    with pytest.raises(SavedModelSaveError, match="broken cannot be traced at any rank"):
+        tf.saved_model.save(M(), str(tmp_path / "m"))
 
 
 def test_gradients_reach_restored_variables(tmp_path):

@@ -403,6 +403,22 @@ class Function:
     def experimental_get_tracing_count(self):
         return self._tracing_count
 
+    def concrete_for_ranks(self, ranks):
+        """The concrete function of an input_signature with unknown-rank specs traced for the
+        given rank of each of them (in nest order), as a call at those ranks would trace it."""
+        unknown = sum(spec.shape.rank is None for spec in nest.flatten(self.input_signature or []))
+        if not unknown or len(ranks) != unknown:
+            raise ValueError(f"{self.__name__}: {len(ranks)} ranks for {unknown} unknown-rank specs")
+        entry = self._cache.get(("signature", tuple(ranks)))
+        if entry is None:
+            with self._lock:
+                was, self._fallback = self._fallback, False  # a concrete function must be a graph
+                try:
+                    entry = self._trace_for(("signature", tuple(ranks)), tuple(self.input_signature), {})
+                finally:
+                    self._fallback = was
+        return entry
+
     def pretty_printed_concrete_signatures(self, verbose=True):
         """One line per traced concrete function (the traces made so far)."""
         seen = []

@@ -51,22 +51,24 @@ def _run(concrete, tensors):
 
 
 class Signature:
-    """A saved signature: called with its inputs by name (or in order), returns
-    a dict output name -> tensor."""
+    """A saved signature: called with its inputs by name (or in order), returns a dict
+    output name -> tensor.  One saved from unknown-rank specs holds a graph per saved rank
+    (`graphs`) and runs the one the call's ranks fit."""
 
-    def __init__(self, name, concrete, inputs, outputs):
+    def __init__(self, name, graphs):
         self.name = name
-        self.concrete = concrete
-        self.inputs = inputs  # [(name, aval)] in graph input order
-        self.outputs = outputs  # [(name, graph output index, aval)]
+        self.graphs = graphs  # [(ConcreteFunction, [(name, aval)] in graph input order, [(name, index, aval)])]
+        self.concrete, self.inputs, self.outputs = graphs[0]
 
     @property
     def structured_input_signature(self):
-        return (), {n: TensorSpec(a.shape, a.dtype, n) for n, a in self.inputs}
+        return (), {n: TensorSpec(_merged_shape([ins[i][1] for _, ins, _ in self.graphs]), a.dtype, n)
+                    for i, (n, a) in enumerate(self.inputs)}
 
     @property
     def structured_outputs(self):
-        return {n: TensorSpec(a.shape, a.dtype, n) for n, _, a in self.outputs}
+        return {n: TensorSpec(_merged_shape([outs[i][2] for _, _, outs in self.graphs]), a.dtype, n)
+                for i, (n, _, a) in enumerate(self.outputs)}
 
     def __call__(self, *args, **kwargs):
         names = [n for n, _ in self.inputs]
@@ -81,15 +83,36 @@ class Signature:
         missing = [n for n in names if n not in given]
         if missing:
             raise TypeError(with_location(f"signature {self.name!r}: missing inputs {missing}"))
-        tensors = [_as_tensor(given[n], a.shape, a.dtype, f"signature {self.name!r}, input {n!r}", None)
-                   for n, a in self.inputs]
-        outs = _run(self.concrete, tensors)
-        return {n: outs[i] for n, i, _ in self.outputs}
+        for concrete, inputs, outputs in self.graphs:
+            if len(self.graphs) > 1 and not all(_rank_of(given[n]) == len(a.shape) for n, a in inputs):
+                continue
+            tensors = [_as_tensor(given[n], a.shape, a.dtype, f"signature {self.name!r}, input {n!r}", None)
+                       for n, a in inputs]
+            outs = _run(concrete, tensors)
+            return {n: outs[i] for n, i, _ in outputs}
+        ranks = sorted({tuple(len(a.shape) for _, a in inputs) for _, inputs, _ in self.graphs})
+        raise ValueError(with_location(
+            f"signature {self.name!r}: inputs of ranks {[_rank_of(given[n]) for n in names]}; it was saved from "
+            f"unknown-rank specs for the ranks {ranks} (a tapeflow graph has fixed ranks)"))
 
     def __repr__(self):
         ins = ", ".join(f"{n}: {a!r}" for n, a in self.inputs)
         outs = ", ".join(f"{n}: {a!r}" for n, _, a in self.outputs)
-        return f"<signature {self.name}({ins}) -> {{{outs}}}>"
+        more = f" (+{len(self.graphs) - 1} other ranks)" if len(self.graphs) > 1 else ""
+        return f"<signature {self.name}({ins}) -> {{{outs}}}{more}>"
+
+
+def _rank_of(value):
+    shape = getattr(value, "shape", None)
+    return len(shape) if shape is not None else np.ndim(value)
+
+
+def _merged_shape(avals):
+    """The shape all of these have in common: None where dims differ, unknown rank where ranks do."""
+    shapes = [tuple(a.shape) for a in avals]
+    if len({len(s) for s in shapes}) > 1:
+        return None
+    return [d[0] if len(set(d)) == 1 else None for d in zip(*shapes)]
 
 
 def _match(value, spec, lenient):

@@ -178,8 +178,21 @@ def _function(reader, entry, where):
 
 
 def _signature(name, entry, functions, where):
+    """A signature; one saved with unknown-rank inputs holds one graph per saved rank ("more")."""
     expect(name != "", where, "a signature needs a name")
-    expect_dict(entry, where, ("function", "inputs", "outputs"))
+    expect_dict(entry, where, ("function", "inputs", "outputs"), optional=("more",))
+    first = _signature_graph(entry, functions, where)
+    more = [_signature_graph(e, functions, f"{where}, more[{i}]", alone=True)
+            for i, e in enumerate(expect_list(entry.get("more", []), where + ", more"))]
+    for alt in more:
+        expect([n for n, _ in alt[1]] == [n for n, _ in first[1]], where, "ranks of one signature name other inputs")
+    return Signature(name, [first] + more)
+
+
+def _signature_graph(entry, functions, where, alone=False):
+    if alone:  # an entry of "more"
+        expect(isinstance(entry, dict), where, "expected an object")
+        expect_dict(entry, where, ("function", "inputs", "outputs"))
     concrete, _ = functions[expect_int(entry["function"], where + ", function", 0, len(functions))]
     graph = concrete.graph
     ins = expect_list(entry["inputs"], where + ", inputs")
@@ -204,7 +217,7 @@ def _signature(name, entry, functions, where):
     for kind, items in (("input", inputs), ("output", outputs)):
         names = [x[0] for x in items]
         expect(len(set(names)) == len(names), where, f"two {kind}s have the same name")
-    return Signature(name, concrete, inputs, outputs)
+    return concrete, inputs, outputs
 
 
 def contains_saved_model(export_dir):

@@ -13,7 +13,10 @@ What is saved:
                graph ("dense/kernel") or "_captured/N" when the object does not
                reach it.  The `variables/` folder is a tapeflow checkpoint.
 """
+import contextlib
 import inspect
+import io
+import itertools
 import os
 import warnings
 
@@ -57,14 +60,9 @@ def _save(obj, export_dir, signatures, overwrite):
     if isinstance(obj, _keras_model_class()) and signatures is None and "__call__" not in attributes:
         attributes["__call__"] = [sigs[SERVING][0]]
     if not sigs and not any(attributes.values()):
-        untraced = sorted(n for n, fn in _function_attributes(obj).items()
-                          if fn.input_signature is not None and _unknown_rank(fn))
-        why = (f": {', '.join(untraced)} has an input_signature of unknown rank (TensorSpec(shape=None)), "
-               f"traced here once per rank it is called with; call it with each rank to save, or give "
-               f"the spec a rank" if untraced else "")
         raise SavedModelSaveError(
             f"save: {type(obj).__name__} has no traced tf.function and no signature to save; pass "
-            f"signatures= or call its tf.functions (or give them an input_signature) first{why}")
+            f"signatures= or call its tf.functions (or give them an input_signature) first")
     writer = GraphWriter()
     table = _FunctionTable(writer)
     program = {"format": FORMAT, "version": VERSION,
@@ -96,7 +94,7 @@ def _signature_functions(obj, signatures):
         else:
             # As TensorFlow: the one tf.function attribute with an input_signature, if exactly one.
             candidates = [fn for fn in _function_attributes(obj).values() if fn.input_signature is not None]
-            if len(candidates) != 1 or _unknown_rank(candidates[0]):  # (TF would save that one too)
+            if len(candidates) != 1:
                 return {}
             signatures = candidates[0]
     if not isinstance(signatures, dict):
@@ -110,12 +108,10 @@ def _signature_functions(obj, signatures):
                 raise SavedModelSaveError(
                     f"save: signature {name!r} is tf.function {fn.__name__} without an input_signature; give it "
                     f"one, or pass fn.get_concrete_function(...) ")
-            if _unknown_rank(fn):
-                raise SavedModelSaveError(
-                    f"save: signature {name!r} ({fn.__name__}) has an input of unknown rank (TensorSpec(shape=None)); "
-                    f"a tapeflow graph has fixed ranks: give the signature's specs their rank, or pass "
-                    f"fn.get_concrete_function(tensor_of_that_rank)")
-            out[name] = (fn.get_concrete_function(), _parameter_names(fn.python_function))
+            if _unknown_rank(fn):  # one graph per saved rank, picked by the call's ranks
+                out[name] = (_trace_saved_ranks(fn, fn.__name__), _parameter_names(fn.python_function))
+            else:
+                out[name] = (fn.get_concrete_function(), _parameter_names(fn.python_function))
         elif isinstance(fn, ConcreteFunction):  # inputs named by the traced function's parameters
             sig = fn.call_signature
             out[name] = (fn, [] if sig is None else [p.name for p in sig.parameters.values()
@@ -208,13 +204,46 @@ def _attribute_functions(obj):
             warnings.warn(f"save: tf.function {name} is not saved as a method: loaded models use that name "
                           f"themselves", RuntimeWarning, stacklevel=3)
             continue
-        if fn.input_signature is not None and not _unknown_rank(fn):
-            fn.get_concrete_function()  # a signature is traced even when never called (unknown ranks: the calls')
+        if _unknown_rank(fn):
+            _trace_saved_ranks(fn, name)
+        elif fn.input_signature is not None:
+            fn.get_concrete_function()  # a signature is traced even when never called
         concretes = [c for c in fn._cache.values() if isinstance(c, ConcreteFunction)]  # noqa: SLF001
         usable = [c for c in concretes if _callable_from_file(c, f"{name}")]
         if usable:
             out[name] = usable
     return out
+
+
+SAVED_RANKS = range(6)  # the ranks an unknown-rank input is saved for (tapeflow's graphs have fixed ranks)
+MAX_RANK_TRACES = 36
+
+
+def _trace_saved_ranks(fn, name):
+    """TensorFlow saves one rank-polymorphic trace of an unknown-rank input_signature; a tapeflow
+    graph has fixed ranks, so the saved model holds one trace per rank in SAVED_RANKS for each
+    such input (every combination while they are at most MAX_RANK_TRACES, else equal ranks).  A
+    rank the body cannot be traced at is left out (the loaded function's error names the saved
+    ranks).  Only the first of these traces runs the body's Python side effects visibly (TF traces
+    once): the others' prints are swallowed."""
+    unknown = sum(spec.shape.rank is None for spec in nest.flatten(fn.input_signature))
+    combos = list(itertools.product(SAVED_RANKS, repeat=unknown))
+    if len(combos) > MAX_RANK_TRACES:
+        combos = [(r,) * unknown for r in SAVED_RANKS]
+    traced = fn.experimental_get_tracing_count() > 0
+    errors, concretes = [], []
+    for ranks in combos:
+        quiet = contextlib.redirect_stdout(io.StringIO()) if traced else contextlib.nullcontext()
+        traced = True
+        try:
+            with quiet:
+                concretes.append(fn.concrete_for_ranks(ranks))
+        except Exception as exc:  # noqa: BLE001 - a rank the body does not accept is not saved
+            errors.append(exc)
+    if concretes:
+        return concretes
+    raise SavedModelSaveError(f"save: {name} cannot be traced at any rank of {list(SAVED_RANKS)} for its "
+                              f"unknown-rank input_signature: {errors[0]}") from errors[0]
 
 
 def _callable_from_file(concrete, name):
@@ -285,6 +314,9 @@ def _var_aval(var):
 
 def _signature_entry(name, fn_and_params, table):
     concrete, params = fn_and_params
+    if isinstance(concrete, list):  # an unknown-rank signature: one entry per saved rank
+        first, *more = [_signature_entry(name, (c, params), table) for c in concrete]
+        return dict(first, more=more) if more else first
     graph = concrete.graph
     in_names = _input_names(concrete, params)
     outputs = _output_names(concrete._structure, len(graph.outputs))
