@@ -17,7 +17,7 @@ class Undefined:
 
     def _fail(self, *args, **kwargs):
         raise UnboundLocalError(with_location(
-            f"local variable '{self.name}' is used before it is assigned (it may be assigned "
+            f"'{self.name}' is used before assignment (as TensorFlow words it; it may be assigned "
             f"only on some paths, e.g. in one branch of an if)"))
 
     def __repr__(self):

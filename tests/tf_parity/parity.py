@@ -15,7 +15,8 @@ A program that raises is recorded as its exception's class name (compared exactl
 Decorators (plain attributes, so a program module needs no import of tapeflow):
 - `@tolerance(rtol=, atol=)` loosens the float comparison of one program;
 - `@differs(reason, expected)` marks a documented, deliberate difference: TensorFlow's
-  recorded outcome must be the error it raises, and tapeflow must give `expected`
+  recorded outcome must be the error it raises (or values other than `expected`, where
+  TF's graph departs from what Python gives eagerly), and tapeflow must give `expected`
   (eager semantics) instead.  README lists each one.
 """
 import math

@@ -35,6 +35,7 @@ class _ControlFlow(Transformer):
         undefined = set()
         for s in analysis._own_statements(node.body):
             undefined.update(getattr(s, "cf_undefined", ()))
+            undefined.update(getattr(s, "cf_shared", ()))  # a binding for their nonlocal lines
         self.declared.append(declared)
         self.cells.append(node.cf_cells)
         node.body = self.visit_block(node.body)
@@ -82,6 +83,7 @@ class _ControlFlow(Transformer):
             else:
                 params.append(name)
             targets.append(gast.Name(name, gast.Store(), None, None))
+        nonlocals += getattr(node, "cf_shared", [])
         if nonlocals:
             prologue = templates.replace("nonlocal names", names=nonlocals) + prologue
         loads = [gast.Name(n, gast.Load(), None, None) for n in names]
@@ -185,11 +187,12 @@ class _ControlFlow(Transformer):
                 target = itr
                 body
                 return state
-            state_out = ag__.for_stmt(iter_, extra_test, body_name, init, state_names, options)
+            state_out = ag__.for_stmt(iter_, extra_test, body_name, init, state_names, options, iterate)
             """,
             body_name=body_name, itr=itr, state_args=params, decl=self._declarations(node) + prologue,
             target=node.target, body=node.body, state=state, state_out=self._target(target),
-            iter_=node.iter, extra_test=extra_ref, state_names=state_names, options=options, init=init)
+            iter_=node.iter, extra_test=extra_ref, state_names=state_names, options=options, init=init,
+            iterate=gast.Constant(node.target.id if isinstance(node.target, gast.Name) else None, None))
         return templates.with_origin(self._drop_empty_target(new, target) + epilogue, node)
 
     def _target(self, target):

@@ -76,9 +76,15 @@ def while_stmt(test, body, state, names, opts):
 
 # ------------------------------------------------------------------ for
 
-def for_stmt(iter_, extra_test, body, state, names, opts):
+def for_stmt(iter_, extra_test, body, state, names, opts, iterate=None):
     state = tuple(state)
     source = _staged_source(iter_)
+    if isinstance(iter_, TensorRange) and source is not None and iterate in names:
+        # TensorFlow's deviation from Python, kept: the iterate of a staged range loop
+        # starts as the range's start, so it is defined after a loop that never ran.
+        k = list(names).index(iterate)
+        if isinstance(state[k], Undefined) and not isinstance(state[k], UndefinedReturnValue):
+            state = state[:k] + (iter_.element(convert_to_tensor(0)),) + state[k + 1:]
     if source is not None:
         def test(s):
             return None if extra_test is None else extra_test(*s)
@@ -210,8 +216,8 @@ def _stage_once(test, body, state, names, opts, what, limit, source):
     out = staging.stage_while(cond_fn, body_fn, init, spec)
     for i in created:
         if isinstance(out[prefix + i], TensorBase):
-            logging_ops.check(out[-1], f"{what}: '{labels[prefix + i]}' is first assigned inside the loop "
-                                       f"and used after it, but the loop ran no iteration to assign it")
+            logging_ops.check(out[-1], f"{what}: loop must iterate at least once to initialize "
+                                       f"'{labels[prefix + i]}' (first assigned inside the loop and used after it)")
     return tuple(unpack(out))
 
 

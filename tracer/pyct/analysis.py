@@ -218,6 +218,10 @@ def annotate(fn_node, params, declared):
         # closure that reads it is then defined inside too, and sees the body's own.
         state = (bound & (s.cf_live | (cells & s.cf_defined))) - declared
         s.cf_state = sorted(state)
+        # A cell first bound inside a loop and not carried is one variable for all the
+        # iterations, as in Python (a lambda made in each iteration reads the last value):
+        # the generated body declares it nonlocal instead of binding its own per call.
+        s.cf_shared = sorted((bound & cells) - state - declared) if not isinstance(s, gast.If) else []
         s.cf_composites = sorted(c for c in composite_writes(_blocks_of(s))
                                  if c.split(".")[0] not in bound and c.split(".")[0] not in declared)
         s.cf_undefined = sorted(state - s.cf_defined)

@@ -1,5 +1,6 @@
 """AutoGraph and Python scoping: closures, nonlocal/global, nested functions,
 composites (attributes, items) inside nested tensor control flow."""
+from parity import differs
 
 COUNTER = {"calls": 0}
 SCALE = 3
@@ -26,6 +27,8 @@ def program_closure_list_of_lambdas_python_loop(tf):
     return {"r": f(tf.constant(2))}
 
 
+@differs("lambdas made in a Python loop read the loop variable's last value, as Python (and eager) "
+         "gives; TF's converted loop gives each iteration its own variable", {"r": [4, 4, 4]})
 def program_closure_late_binding_python_loop(tf):
     @tf.function
     def f(x):
@@ -33,7 +36,7 @@ def program_closure_late_binding_python_loop(tf):
         for k in range(3):
             fns.append(lambda: x * k)
         return tf.stack([g() for g in fns])
-    return {"r": f(tf.constant(2))}
+    return {"r": f(tf.constant(2)).numpy().tolist()}
 
 
 def program_closure_nested_loops_reads_outer(tf):
@@ -242,3 +245,29 @@ def program_comprehension_inside_tensor_loop(tf):
             s = s + tf.add_n([i * k for k in range(3)])
         return s
     return {"r": f(tf.constant(4))}
+
+
+@differs("a lambda made in each iteration of a Python while loop reads the last value of a name the "
+         "body binds, as Python gives; TF's converted loop gives each iteration its own", {"r": [30, 30, 30]})
+def program_closure_over_loop_local_python_while(tf):
+    @tf.function
+    def f(x):
+        fns, i = [], 0
+        while i < 3:
+            y = x + i
+            fns.append(lambda: y * 10)
+            i += 1
+        return tf.stack([g() for g in fns])
+    return {"r": f(tf.constant(1)).numpy().tolist()}
+
+
+def program_closure_called_in_its_iteration(tf):
+    @tf.function
+    def f(x):
+        out = []
+        for k in range(3):
+            y = x * (k + 1)
+            g = lambda: y + 1
+            out.append(g())
+        return tf.stack(out)
+    return {"r": f(tf.constant(2))}
