@@ -36,6 +36,21 @@ def _flatten(s, out, expand=True):
         out.append(s)
 
 
+def flatten_with_paths(structure, path=()):
+    """(path, leaf) pairs in flatten's order; a path holds the dict keys and sequence indices."""
+    if isinstance(structure, dict):
+        for k in sorted(structure, key=_sort_key):
+            yield from flatten_with_paths(structure[k], path + (k,))
+    elif isinstance(structure, (list, tuple)):
+        for i, v in enumerate(structure):
+            yield from flatten_with_paths(v, path + (i,))
+    elif hasattr(type(structure), "_nest_components"):
+        for i, v in enumerate(structure._nest_components()):
+            yield path + (i,), v
+    else:
+        yield path, structure
+
+
 def _sort_key(k):
     return (type(k).__name__, k) if not isinstance(k, str) else ("", k)
 

@@ -123,7 +123,7 @@ def test_variable_defined_only_in_tensor_loop_is_checked_when_the_graph_runs():
         return last
 
     assert int(f(tf.constant(3))) == 4
-    with pytest.raises(tf.errors.InvalidArgumentError, match="loop must iterate at least once to initialize 'last'"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="loop must iterate at least once to initialize last"):
         f(tf.constant(0))
 
 

@@ -66,14 +66,13 @@ def describe(v):
 
 
 def leaf_names(names, values):
-    """One name per flattened leaf: 'x', 'pair[0]', 'd[key]'."""
+    """One name per flattened leaf, as TensorFlow names composite symbols: 'x', 'pair[0]', "d['key']"."""
     out = []
     for name, v in zip(names, values):
-        leaves = nest.flatten(v)
-        if len(leaves) == 1 and not nest.is_nested(v):
+        if not nest.is_nested(v):
             out.append(name)
         else:
-            out.extend(f"{name}[{i}]" for i in range(len(leaves)))
+            out.extend(name + "".join(f"[{k!r}]" for k in path) for path, _ in nest.flatten_with_paths(v))
     return out
 
 
@@ -172,6 +171,12 @@ def _match_undefined(a, b):
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b):
         pairs = [_match_undefined(x, y) for x, y in zip(a, b)]
         return type(a)(p[0] for p in pairs), type(b)(p[1] for p in pairs)
+    if type(a) is dict and type(b) is dict:
+        # An item set in one branch only (x["b"] = 1) is undefined in the other: the
+        # leaf check then names it as TensorFlow does ("'x['b']' must also be initialized").
+        keys = list(a) + [k for k in b if k not in a]
+        pairs = {k: _match_undefined(a.get(k, Undefined(k)), b.get(k, Undefined(k))) for k in keys}
+        return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
     return a, b
 
 
@@ -219,7 +224,7 @@ def _reconcile(a, b, b_true, b_false, label, what):
         if isinstance(a, Undefined) and isinstance(b, Undefined):
             return None, a
         if isinstance(a, Undefined) or isinstance(b, Undefined):
-            _one_branch_only(label, what, "else" if isinstance(b, Undefined) else "if")
+            _one_branch_only(label, what, "else" if isinstance(b, Undefined) else "main")
         if is_python_scalar(a) and is_python_scalar(b) and type(a) is type(b):
             a, b = in_builder(b_true, convert_to_tensor, a), in_builder(b_false, convert_to_tensor, b)
             a_t = b_t = True
@@ -264,7 +269,7 @@ def _fill_one(v, like, builder, label, what, side):
         # right aval will do (made from the aval: `like` belongs to the other branch).
         return in_builder(builder, placeholder_zeros, like.shape.dims, like.dtype)
     if isinstance(v, Undefined):
-        _one_branch_only(label, what, "if" if side == "true" else "else")
+        _one_branch_only(label, what, "main" if side == "true" else "else")
     if is_python_scalar(v):
         return in_builder(builder, convert_to_tensor, v, like.dtype)
     raise ValueError(with_location(

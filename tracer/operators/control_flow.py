@@ -168,6 +168,8 @@ def _staged_loop(test, body, state, names, opts, what, limit, source=None):
             state[k] = TensorList.from_list(list(state[k]))
         except _UndefinedGotStructure as got:
             state[got.index] = undefined_like(state[got.index], got.like)
+        except _ItemsAdded as added:
+            state[added.index] = added.value
     raise ValueError(with_location(f"{what}: could not stage the loop"))
 
 
@@ -216,13 +218,36 @@ def _stage_once(test, body, state, names, opts, what, limit, source):
     out = staging.stage_while(cond_fn, body_fn, init, spec)
     for i in created:
         if isinstance(out[prefix + i], TensorBase):
-            logging_ops.check(out[-1], f"{what}: loop must iterate at least once to initialize "
-                                       f"'{labels[prefix + i]}' (first assigned inside the loop and used after it)")
+            # TensorFlow's words, its assert op's quoting too (y[\'a\'] for an item)
+            label = labels[prefix + i].replace("'", "\\'")
+            logging_ops.check(out[-1], f"{what}: loop must iterate at least once to initialize {label} "
+                                       f"(first assigned inside the loop and used after it)")
     return tuple(unpack(out))
+
+
+class _ItemsAdded(Exception):
+    """A dict loop variable gained items in the body (y["a"] = ...): they are carried
+    from no value, as names first bound in a loop are (TensorFlow's composite symbols)."""
+
+    def __init__(self, index, value):
+        super().__init__(index)
+        self.index, self.value = index, value
+
+
+def _with_added_items(before, after):
+    if type(before) is not dict or type(after) is not dict:
+        return before
+    out = {k: _with_added_items(v, after[k]) if k in after else v for k, v in before.items()}
+    out.update((k, Undefined(str(k))) for k in after if k not in before)
+    return out
 
 
 def _check_lists(before, after):
     for k, (b, a) in enumerate(zip(before, after)):
+        if type(b) is dict:
+            grown = _with_added_items(b, a)
+            if len(nest.flatten(grown)) != len(nest.flatten(b)):
+                raise _ItemsAdded(k, grown)
         if isinstance(b, Undefined) and nest.is_nested(a):
             raise _UndefinedGotStructure(k, a)
         if isinstance(b, list) and (isinstance(a, list) and len(a) != len(b) or isinstance(a, TensorList)):
