@@ -77,7 +77,7 @@ def test_loop_variable_shape_change_error_names_variable():
             x = tf.concat([x, x], axis=0)
         return x
 
-    with pytest.raises(ValueError, match=r"'x' has shape \[1\] before the loop, but shape \[2\] after one "
+    with pytest.raises(ValueError, match=r"'x' has shape \(1,\) before the loop, but shape \(2,\) after one "
                                          r"iteration.*set_loop_options"):
         f(tf.constant(3))
 
@@ -230,3 +230,35 @@ def test_cond_and_while_nodes_run_in_interpreter_directly():
     assert "while_loop" in ops
     np.testing.assert_array_equal(run_graph(graph, [np.array([1.0, 2.0], np.float32)])[0], [64.0, 128.0])
     assert any(n.stateful for n in graph.nodes) is False
+
+
+def test_a_constant_true_loop_that_nothing_ends_is_rejected_not_run_forever():
+    # TensorFlow stages it and its graph never returns; eagerly it never ends either.
+    @tf.function
+    def forever(x):
+        while tf.constant(True):
+            x = x + 1
+        return x
+
+    with pytest.raises(ValueError, match="constant True tensor and nothing in the body ends the loop"):
+        forever(tf.constant(0))
+
+    @tf.function
+    def bounded(x):
+        while tf.constant(True):
+            tf.autograph.experimental.set_loop_options(maximum_iterations=4)
+            x = x + 1
+        return x
+
+    assert int(bounded(tf.constant(0))) == 4
+
+
+def test_a_shape_of_unknown_length_runs_the_function_eagerly():
+    @tf.function
+    def f(n):
+        return tf.zeros(tf.range(n)) + 1.0
+
+    with pytest.warns(RuntimeWarning, match="shape is a tensor of unknown length"):
+        out = f(tf.constant(2))
+    assert out.shape == (0, 1)
+    assert f(tf.constant(0)).numpy().tolist() == 1.0  # rank 0

@@ -458,12 +458,14 @@ def _check_same_type(label, before, after, invariant, spec):
     shape = before.shape.dims if invariant is None else tuple(invariant)
     if len(shape) != len(after.shape.dims) or any(
             s is not None and s != a for s, a in zip(shape, after.shape.dims)):
-        hint = "" if invariant is not None else (
-            "; to allow it, relax the shape with "
-            "tf.autograph.experimental.set_loop_options(shape_invariants=[(var, tf.TensorShape([...]))])")
+        if invariant is not None:  # TensorFlow's words, shapes printed as its tuples
+            raise ValueError(with_location(
+                f"{spec.what}: '{label}' has shape {tuple(after.shape.dims)!r} after one iteration, which does "
+                f"not conform to the shape invariant {tuple(shape)!r}"))
         raise ValueError(with_location(
-            f"{spec.what}: '{label}' has shape {list(shape)} before the loop, but shape "
-            f"{list(after.shape)} after one iteration{hint}"))
+            f"{spec.what}: '{label}' has shape {tuple(shape)!r} before the loop, but shape "
+            f"{tuple(after.shape.dims)!r} after one iteration; to allow it, relax the shape with "
+            f"tf.autograph.experimental.set_loop_options(shape_invariants=[(var, tf.TensorShape([...]))])"))
 
 
 def _check_tensor_array(i, leaves, before, after, relaxed, label, spec):

@@ -402,6 +402,13 @@ def fill(dims, value, name=None):
             from .join_ops import stack
             dims = stack([M.cast(d, dtypes.int32) if isinstance(d, TensorBase) else int(d) for d in dims])
     if isinstance(dims, SymbolicTensor):
+        if len(dims.shape) == 1 and dims.shape[0] is None:
+            # The result's rank would be known only when the graph runs (TF: unknown rank); a
+            # graph here has fixed ranks, so the function runs eagerly instead (or says why).
+            from ..tensor import OperatorNotAllowedInGraphError
+            raise OperatorNotAllowedInGraphError(with_location(
+                "fill / zeros / ones: the shape is a tensor of unknown length, so the result's rank is known "
+                "only when the graph runs; tapeflow's graphs have fixed ranks"))
         return bind(FILL, (dims, v), _NO_ATTRS)
     shape = shape_arg(dims, "fill")
     if state.graph is not None:
@@ -410,8 +417,16 @@ def fill(dims, value, name=None):
     return Tensor(devices.creation_module(value).full(shape, value.item(), dtype=value.dtype))
 
 
-FILL = defprim("fill", lambda xp, dims, v: xp.full(tuple(int(d) for d in dims), v),
-               lambda dims, v: Aval((None,) * (dims.shape[0] or 0), v.dtype), None)
+def _fill_rule(dims, v):
+    if len(dims.shape) != 1 or dims.shape[0] is None:
+        # TensorFlow gives a tensor of unknown rank here; a graph here has fixed ranks
+        raise R.ShapeError(f"the shape must be a vector of known length (the result's rank), got a "
+                           f"{dims.dtype.name} tensor of shape {list(dims.shape)}: tapeflow's graphs have "
+                           f"fixed ranks")
+    return Aval((None,) * dims.shape[0], v.dtype)
+
+
+FILL = defprim("fill", lambda xp, dims, v: xp.full(tuple(int(d) for d in dims), v), _fill_rule, None)
 
 
 def _zero(dtype):

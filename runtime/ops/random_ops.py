@@ -141,6 +141,12 @@ def _truncated_impl(xp, *dims, shape, dtype, seed):
 
 
 def _uniform_impl(xp, *dims, shape, dtype, seed, bounds):
+    if bounds == "inputs":  # integer bounds known only when the graph runs: the last two inputs
+        dims, (lo, hi) = dims[:-2], (int(v) for v in dims[-2:])
+        if lo >= hi:
+            from ..errors import InvalidArgumentError
+            raise InvalidArgumentError(f"random.uniform: Need minval < maxval: {lo} >= {hi}")
+        bounds = (lo, hi)
     if dtype.is_integer:
         if bounds is None:
             return _philox_draw(xp, dims, shape, dtype, seed, "full_int", P.full_int, dtype.np)
@@ -252,6 +258,14 @@ def uniform_from(key, shape, minval=0, maxval=None, dtype=dtypes.float32):
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(with_location(f"random.uniform: an integer dtype ({dtype.name}) needs maxval"))
+        if any(isinstance(v, SymbolicTensor) for v in (minval, maxval)):
+            lo, hi = (M.cast(convert_to_tensor(v), dtype) for v in (minval, maxval))
+            if lo.shape.rank != 0 or hi.shape.rank != 0:
+                raise ValueError(with_location(f"random.uniform: minval and maxval must be scalars, got shapes "
+                                               f"{list(lo.shape)} and {list(hi.shape)}"))
+            dims, static = shape_inputs(shape, "random.uniform")
+            return bind(RANDOM_UNIFORM, (*dims, lo, hi),
+                        {"shape": static, "dtype": dtype, "seed": key, "bounds": "inputs"})
         lo, hi = (int(convert_to_tensor(v)._value) if isinstance(v, TensorBase) else int(v) for v in (minval, maxval))
         if lo >= hi:
             raise ValueError(with_location(f"random.uniform: need minval < maxval, got {lo} and {hi}"))

@@ -63,10 +63,18 @@ def while_stmt(test, body, state, names, opts):
     i = 0
     while limit is None or i < limit:
         c = staging.as_tensor(test(*state))
-        if isinstance(c, SymbolicTensor):
+        tracing = dispatch_state.graph is not None
+        if isinstance(c, SymbolicTensor) or tracing and i == 0 and isinstance(c, TensorBase):
+            # A tensor condition stages a while_loop, also a constant's (tf.constant(True)):
+            # unrolled at trace time, its loop would never end.
             remaining = None if limit is None else limit - i
             return _staged_loop(lambda s: test(*s), lambda s: body(*s), state, names, opts, "while",
                                 remaining)
+        if tracing and isinstance(c, TensorBase) and c:
+            # Unrolling it would never end (its value is known and stays True): TensorFlow's error.
+            raise NotImplementedError(with_location(
+                "while: the condition of while loop started as non-Tensor, then changed to Tensor; "
+                "make it a tensor before the loop"))
         if not c:
             break
         state = body(*state)
@@ -191,6 +199,14 @@ def _stage_once(test, body, state, names, opts, what, limit, source):
         s = unpack(leaves)
         extra = test(s)
         if source is None:
+            known = staging.as_tensor(extra)
+            if isinstance(known, TensorBase) and not isinstance(known, SymbolicTensor) and bool(known) \
+                    and limit is None:
+                # No loop variable reaches the condition (no break or return either): the
+                # staged loop could only end by raising. Rejected instead of hanging.
+                raise ValueError(with_location(
+                    f"{what}: the loop condition is a constant True tensor and nothing in the body ends the "
+                    f"loop (no break or return changes it): it would never end"))
             return extra
         c = math_ops.less(leaves[0], n)
         more = source.more() if isinstance(source, iteration.Pull) else None
@@ -207,7 +223,7 @@ def _stage_once(test, body, state, names, opts, what, limit, source):
             new = body(s)
         else:
             new = body(s, source.element(leaves[0]))
-        _check_lists(structure, new)
+        _check_lists(structure, new, names, what)
         head = [leaves[0] + 1] if source is not None else []
         return head + nest.flatten(tuple(new)) + ([convert_to_tensor(True)] if suffix else [])
 
@@ -242,7 +258,7 @@ def _with_added_items(before, after):
     return out
 
 
-def _check_lists(before, after):
+def _check_lists(before, after, names, what):
     for k, (b, a) in enumerate(zip(before, after)):
         if type(b) is dict:
             grown = _with_added_items(b, a)
@@ -252,6 +268,11 @@ def _check_lists(before, after):
             raise _UndefinedGotStructure(k, a)
         if isinstance(b, list) and (isinstance(a, list) and len(a) != len(b) or isinstance(a, TensorList)):
             raise _ListGrew(k)  # appended to here, or in an inner tensor loop
+        if nest.is_nested(b) != nest.is_nested(a) and not isinstance(b, (Undefined, type(None))) \
+                and not isinstance(a, TensorArray) and k < len(names):
+            raise TypeError(with_location(  # TensorFlow's words
+                f"{what}: '{names[k]}' does not have the same nested structure after one iteration: "
+                f"{type(b).__name__} before the loop, {type(a).__name__} after"))
 
 
 def _invariants(pairs, flat, offset):

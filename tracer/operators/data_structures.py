@@ -42,6 +42,17 @@ class TensorList(TensorArray):
             self.dtype, self._dtype_known = value.dtype, True
         return self.write(self.size(), value)
 
+    def __add__(self, other):
+        """`lst = lst + [x, y]` in a staged loop appends, as `lst.append` does."""
+        if not isinstance(other, (list, tuple)):
+            raise TypeError(with_location(
+                f"a list carried by a tensor loop can only be extended by a Python list, not a "
+                f"{type(other).__name__}"))
+        out = self
+        for item in other:
+            out = out.append(item)
+        return out
+
     def __getitem__(self, index):
         if isinstance(index, int) and index < 0:
             index = self.size() + index
