@@ -358,10 +358,12 @@ def convert_to_tensor(value, dtype=None, name=None):
     if to_tensor is not None:
         return to_tensor(value, dtype, name)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
-        from .ops import join_ops
+        from .ops import join_ops, math_ops
         if dtype is None:  # TF: the tensors' dtype decides, Python numbers beside them take it
             dtype = _first_tensor_dtype(value)
-        return join_ops.stack([convert_to_tensor(v, dtype) for v in value])
+        # TF's packing casts the tensors inside a list to the dtype asked for (its autopacking)
+        return join_ops.stack([math_ops.cast(v, dtype) if isinstance(v, TensorBase) and v.dtype is not dtype
+                               else convert_to_tensor(v, dtype) for v in value])
     if hasattr(value, "__cuda_array_interface__"):
         from . import devices
         devices.enable_transfers()

@@ -11,7 +11,7 @@ from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import SymbolicTensor, TensorBase, convert_to_tensor
 from tapeflow.runtime.ops import math_ops
 
-from . import staging
+from . import cond_staging, staging
 
 
 def cond(pred, true_fn=None, false_fn=None, name=None):
@@ -19,7 +19,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         raise TypeError(with_location("cond: true_fn and false_fn must be callables"))
     pred = staging.as_tensor(pred)
     if isinstance(pred, SymbolicTensor):
-        return staging.stage_cond(pred, true_fn, false_fn, what="cond")
+        return cond_staging.stage_cond(pred, true_fn, false_fn, what="cond")
     return true_fn() if bool(pred) else false_fn()
 
 
@@ -132,7 +132,7 @@ def switch_case(branch_index, branch_fns, default=None, name=None):
         if pos == len(items):
             return fallback()
         k, fn = items[pos]
-        return staging.stage_cond(math_ops.equal(index, k), fn, lambda: chain(pos + 1), what="switch_case")
+        return cond_staging.stage_cond(math_ops.equal(index, k), fn, lambda: chain(pos + 1), what="switch_case")
 
     return chain(0)
 

@@ -1,5 +1,5 @@
 """Staging control flow: trace Python callables as nested graphs and emit the
-IR's "cond" and "while_loop" nodes into the graph being traced.
+IR's "while_loop" nodes into the graph being traced (cond_staging.py: "cond" nodes).
 
 Values that flow through staged control flow are flattened into leaves:
   tensors           carried as node operands/outputs;
@@ -22,7 +22,7 @@ from tapeflow.runtime.ops import array_ops
 from . import control_flow_grad
 
 from .tensor_array import TensorArray
-from .undefined import Undefined, UndefinedReturnValue
+from .undefined import Undefined
 
 # An identity whose static shape is relaxed (unknown dims where branches or
 # iterations disagree); the value passes through unchanged.
@@ -97,7 +97,7 @@ def in_builder(builder, fn, *args):
         return fn(*args)
 
 
-def _capture_outputs(builder, outputs):
+def capture_outputs(builder, outputs):
     """An output that is an outer tensor passed through becomes an input first
     (before the inputs of the branches are lined up)."""
     for t in outputs:
@@ -118,84 +118,7 @@ def captured_union(builders):
     return outer, refs
 
 
-# ------------------------------------------------------------------ cond
-
-def stage_cond(pred, true_fn, false_fn, names=None, what="if"):
-    """Emit a "cond" node choosing between the traced `true_fn()` / `false_fn()`.
-    Both return the same structure; returns it with symbolic leaves."""
-    pred = as_tensor(pred)
-    pred = _bool_scalar(pred, what)
-    b_true, _, out_true = trace_subgraph(true_fn, (), "then")
-    b_false, _, out_false = trace_subgraph(false_fn, (), "else")
-    out_true, out_false = _match_undefined(out_true, out_false)
-    flat_t, flat_f = nest.flatten(out_true), nest.flatten(out_false)
-    if len(flat_t) != len(flat_f):
-        raise ValueError(with_location(
-            f"{what}: the two branches return different structures ({len(flat_t)} vs {len(flat_f)} values)"))
-    leaf_labels = leaf_names(names, out_true) if names else [f"output {i}" for i in range(len(flat_t))]
-    outs_t, outs_f, static, arrays = [], [], {}, {}
-    for i, (a, b, label) in enumerate(zip(flat_t, flat_f, leaf_labels)):
-        if isinstance(a, TensorArray) or isinstance(b, TensorArray):
-            a, b = _tensor_array_buffers(a, b, b_true, b_false, label, what)
-            if a is None:
-                static[i] = b
-                continue
-            arrays[i] = flat_t[i]
-        a, b = _reconcile(a, b, b_true, b_false, label, what)
-        if a is None:
-            static[i] = b
-            continue
-        outs_t.append(a)
-        outs_f.append(b)
-    _capture_outputs(b_true, outs_t)
-    _capture_outputs(b_false, outs_f)
-    outer, (refs_t, refs_f) = captured_union([b_true, b_false])
-    g_true = b_true.build_with_inputs(outs_t, refs_t)
-    g_false = b_false.build_with_inputs(outs_f, refs_f)
-    # Through bind, so that tapes record the node (its VJP: control_flow_grad).
-    results = bind(control_flow_grad.COND, [pred, *outer], {"then_graph": g_true, "else_graph": g_false})
-    it = iter(results)
-    flat = [static[i] if i in static else next(it) for i in range(len(flat_t))]
-    for i, ta in arrays.items():
-        flat[i] = ta._with_buffer(flat[i])
-    return _pack_branch(out_true, flat)
-
-
-def _match_undefined(a, b):
-    """Where one branch has no value yet (Undefined) and the other a structure
-    (a returned tuple), the undefined side takes that structure, leaf by leaf."""
-    if isinstance(a, Undefined) and nest.is_nested(b):
-        return nest.map_structure(lambda _: a, b), b
-    if isinstance(b, Undefined) and nest.is_nested(a):
-        return a, nest.map_structure(lambda _: b, a)
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b):
-        pairs = [_match_undefined(x, y) for x, y in zip(a, b)]
-        return type(a)(p[0] for p in pairs), type(b)(p[1] for p in pairs)
-    if type(a) is dict and type(b) is dict:
-        # An item set in one branch only (x["b"] = 1) is undefined in the other: the
-        # leaf check then names it as TensorFlow does ("'x['b']' must also be initialized").
-        keys = list(a) + [k for k in b if k not in a]
-        pairs = {k: _match_undefined(a.get(k, Undefined(k)), b.get(k, Undefined(k))) for k in keys}
-        return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
-    return a, b
-
-
-def _tensor_array_buffers(a, b, b_true, b_false, label, what):
-    """The buffers of a TensorArray leaf in both branches (or (None, ta) when
-    neither branch wrote to it)."""
-    if not (isinstance(a, TensorArray) and isinstance(b, TensorArray)):
-        raise ValueError(with_location(
-            f"{what}: '{label}' is {describe(a)} in the true branch and {describe(b)} in the false branch"))
-    if a is b or (a._buffer is None and b._buffer is None):
-        return None, a
-    if a._buffer is None:
-        a = in_builder(b_true, a._materialized_like, b._buffer)
-    if b._buffer is None:
-        b = in_builder(b_false, b._materialized_like, a._buffer)
-    return a._buffer, b._buffer
-
-
-def _bool_scalar(pred, what):
+def bool_scalar(pred, what):
     if pred.shape.rank != 0:
         raise ValueError(with_location(
             f"{what}: the condition must be a scalar, got a {pred.dtype.name} tensor of shape {list(pred.shape)}"))
@@ -207,87 +130,11 @@ def _bool_scalar(pred, what):
     return pred
 
 
-def _reconcile(a, b, b_true, b_false, label, what):
-    """Make one leaf of both branches agree.  Returns (None, value) for a leaf
-    that is the same Python value in both, else two tensors with one aval."""
-    a, b = as_tensor(a), as_tensor(b)
-    a_t, b_t = isinstance(a, TensorBase), isinstance(b, TensorBase)
-    if not a_t and not b_t:
-        if a is b or (type(a) is type(b) and _safe_equal(a, b)):
-            return None, a
-        if isinstance(a, UndefinedReturnValue) and is_python_scalar(b):
-            b = in_builder(b_false, convert_to_tensor, b)
-            return _reconcile(a, b, b_true, b_false, label, what)
-        if isinstance(b, UndefinedReturnValue) and is_python_scalar(a):
-            a = in_builder(b_true, convert_to_tensor, a)
-            return _reconcile(a, b, b_true, b_false, label, what)
-        if isinstance(a, Undefined) and isinstance(b, Undefined):
-            return None, a
-        if isinstance(a, Undefined) or isinstance(b, Undefined):
-            _one_branch_only(label, what, "else" if isinstance(b, Undefined) else "main")
-        if is_python_scalar(a) and is_python_scalar(b) and type(a) is type(b):
-            a, b = in_builder(b_true, convert_to_tensor, a), in_builder(b_false, convert_to_tensor, b)
-            a_t = b_t = True
-        else:
-            raise ValueError(with_location(
-                f"{what}: '{label}' is {describe(a)} in the true branch and {describe(b)} in the false "
-                f"branch; a value that depends on a tensor condition must be a tensor in both"))
-    if not (a_t and b_t):
-        a, b = _fill_missing(a, b, b_true, b_false, label, what)
-    if a.dtype is not b.dtype:
-        raise TypeError(with_location(
-            f"{what}: '{label}' has dtype {a.dtype.name} in the true branch and {b.dtype.name} "
-            f"in the false branch"))
-    if a.shape.dims != b.shape.dims:
-        common = most_specific_common_shape(a.shape.dims, b.shape.dims)
-        if common is None:
-            raise ValueError(with_location(
-                f"{what}: '{label}' has shape {list(a.shape)} in the true branch and {list(b.shape)} "
-                f"in the false branch (the ranks differ)"))
-        a = in_builder(b_true, relax_shape, a, common)
-        b = in_builder(b_false, relax_shape, b, common)
-    return a, b
-
-
-def _safe_equal(a, b):
+def safe_equal(a, b):
     try:
         return bool(a == b)
     except Exception:
         return False
-
-
-def _fill_missing(a, b, b_true, b_false, label, what):
-    """One side is a tensor, the other a Python value or a placeholder."""
-    if isinstance(a, TensorBase):
-        return a, _fill_one(b, a, b_false, label, what, "false")
-    return _fill_one(a, b, b_true, label, what, "true"), b
-
-
-def _fill_one(v, like, builder, label, what, side):
-    if isinstance(v, UndefinedReturnValue):
-        # Only read where the matching "did return" flag is true: any value of the
-        # right aval will do (made from the aval: `like` belongs to the other branch).
-        return in_builder(builder, placeholder_zeros, like.shape.dims, like.dtype)
-    if isinstance(v, Undefined):
-        _one_branch_only(label, what, "main" if side == "true" else "else")
-    if is_python_scalar(v):
-        return in_builder(builder, convert_to_tensor, v, like.dtype)
-    raise ValueError(with_location(
-        f"{what}: '{label}' is {describe(v)} in the {side} branch and {describe(like)} in the other; "
-        f"a value that depends on a tensor condition must be a tensor in both"))
-
-
-def _one_branch_only(label, what, missing):
-    raise ValueError(with_location(
-        f"{what}: '{label}' must also be initialized in the {missing} branch: it is defined in only one "
-        f"branch of a tensor-dependent condition and used afterwards; define it in both branches or "
-        f"before the {what}"))
-
-
-def _pack_branch(structure, flat):
-    if nest.is_nested(structure):
-        return nest.pack_sequence_as(structure, flat)
-    return flat[0]
 
 
 # ------------------------------------------------------------------ while
@@ -320,9 +167,9 @@ def stage_while(cond_fn, body_fn, init, spec):
             break
         local |= clash
     outs = [_carried_value(body_out[i], body_b, avals[k]) for k, i in enumerate(carried)]
-    c = in_builder(cond_b, lambda: _bool_scalar(convert_to_tensor(as_tensor(c)), spec.what))
-    _capture_outputs(cond_b, [c])
-    _capture_outputs(body_b, outs)
+    c = in_builder(cond_b, lambda: bool_scalar(convert_to_tensor(as_tensor(c)), spec.what))
+    capture_outputs(cond_b, [c])
+    capture_outputs(body_b, outs)
     outer, (refs_c, refs_b) = captured_union([cond_b, body_b])
     g_cond = cond_b.build_with_inputs([c], [_ref(cond_b, p) for p in cond_phs] + refs_c)
     g_body = body_b.build_with_inputs(outs, [_ref(body_b, p) for p in phs] + refs_b)
@@ -436,7 +283,7 @@ def _check_iteration(leaves, body_out, carried, relaxed, labels, spec, body_b):
                 f"after one iteration; a loop variable of a tensor-dependent loop must be a tensor"))
         if after is before or isinstance(before, Undefined) and isinstance(after, Undefined):
             continue
-        if type(after) is type(before) and _safe_equal(after, before):
+        if type(after) is type(before) and safe_equal(after, before):
             continue
         raise ValueError(with_location(
             f"{spec.what}: '{label}' is {describe(before)} before the loop and {describe(after)} after "

@@ -185,8 +185,12 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     pads = tuple((int(lo), int(hi)) for lo, hi in pads)
     mode = mode.upper()
     if mode == "CONSTANT":
-        value = convert_to_tensor(constant_values, x.dtype)._value.item()
-        return bind(PAD, (x,), {"paddings": pads, "constant_value": value})
+        value = convert_to_tensor(constant_values, x.dtype)
+        if isinstance(value, SymbolicTensor):  # known when the graph runs: chosen where the pads are
+            inside = bind(PAD, (A.ones_like(x, "bool"),), {"paddings": pads, "constant_value": False})
+            zero = b"" if x.dtype is dtypes.string else 0
+            return A.where(inside, bind(PAD, (x,), {"paddings": pads, "constant_value": zero}), value)
+        return bind(PAD, (x,), {"paddings": pads, "constant_value": value._value.item()})
     if mode not in ("REFLECT", "SYMMETRIC"):
         raise ValueError(with_location(f"pad: mode must be CONSTANT, REFLECT or SYMMETRIC, got {mode!r}"))
     # Mirror pads are reversed slices joined on, so they need no gradient of their own.

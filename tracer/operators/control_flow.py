@@ -18,7 +18,7 @@ from tapeflow.runtime.registry import state as dispatch_state
 from tapeflow.runtime.tensor import SymbolicTensor, TensorBase, convert_to_tensor
 from tapeflow.runtime.ops import math_ops
 
-from .. import logging_ops, staging
+from .. import cond_staging, logging_ops, staging
 from ..tensor_array import TensorArray
 from ..undefined import Undefined, UndefinedReturnValue
 from .data_structures import TensorList
@@ -36,7 +36,7 @@ def if_stmt(test, body, orelse, state, names):
     t = staging.as_tensor(test)
     if isinstance(t, SymbolicTensor):
         state = tuple(state)
-        return staging.stage_cond(t, lambda: body(*_fresh(state)), lambda: orelse(*_fresh(state)),
+        return cond_staging.stage_cond(t, lambda: body(*_fresh(state)), lambda: orelse(*_fresh(state)),
                                   names=list(names), what="if")
     return body(*state) if t else orelse(*state)
 
@@ -44,7 +44,7 @@ def if_stmt(test, body, orelse, state, names):
 def if_exp(test, true_fn, false_fn):
     t = staging.as_tensor(test)
     if isinstance(t, SymbolicTensor):
-        return staging.stage_cond(t, true_fn, false_fn, what="conditional expression")
+        return cond_staging.stage_cond(t, true_fn, false_fn, what="conditional expression")
     return true_fn() if t else false_fn()
 
 
@@ -128,7 +128,7 @@ def _python_for(iterable, extra_test, body, state, names):
             if isinstance(t, SymbolicTensor):
                 # A break/return decided by a tensor inside an unrolled loop: every
                 # remaining iteration runs under a cond on the flag.
-                state = tuple(staging.stage_cond(
+                state = tuple(cond_staging.stage_cond(
                     t, lambda: body(elem, *_fresh(state)), lambda: _fresh(state),
                     names=list(names), what="for"))
                 continue
@@ -279,6 +279,15 @@ def _invariants(pairs, flat, offset):
     """{leaf index: shape} from set_loop_options(shape_invariants=[(var, shape)])."""
     out = {}
     for var, shape in pairs or ():
+        parts = var._nest_components() if nest.is_composite(var) else None
+        if parts and all(any(p is leaf for leaf in flat) for p in parts):
+            # A composite (SparseTensor, RaggedTensor): the leading dim of each component (its
+            # entry or row count) becomes unknown; the others (a dense rank) stay fixed.
+            for p in parts:
+                i = next(k for k, leaf in enumerate(flat) if leaf is p)
+                dims = tuple(staging.as_tensor(p).shape.dims)
+                out[i + offset] = (None,) + dims[1:] if dims else dims
+            continue
         for i, leaf in enumerate(flat):
             if leaf is var:
                 dims = shape.dims if hasattr(shape, "dims") else shape

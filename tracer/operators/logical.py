@@ -3,7 +3,7 @@ short-circuiting conds on symbolic tensors."""
 from tapeflow.runtime.ops import math_ops
 from tapeflow.runtime.tensor import SymbolicTensor, convert_to_tensor
 
-from .. import staging
+from .. import cond_staging, staging
 
 
 def _bool_tensor(v):
@@ -17,7 +17,7 @@ def and_(a_fn, b_fn):
     a = staging.as_tensor(a_fn())
     if isinstance(a, SymbolicTensor):
         a = _bool_tensor(a)
-        return staging.stage_cond(a, lambda: _bool_tensor(b_fn()), lambda: a, what="and")
+        return cond_staging.stage_cond(a, lambda: _bool_tensor(b_fn()), lambda: a, what="and")
     return a if not a else b_fn()
 
 
@@ -25,7 +25,7 @@ def or_(a_fn, b_fn):
     a = staging.as_tensor(a_fn())
     if isinstance(a, SymbolicTensor):
         a = _bool_tensor(a)
-        return staging.stage_cond(a, lambda: a, lambda: _bool_tensor(b_fn()), what="or")
+        return cond_staging.stage_cond(a, lambda: a, lambda: _bool_tensor(b_fn()), what="or")
     return a if a else b_fn()
 
 
