@@ -9,6 +9,14 @@ a NameError), naming the variable.
 from tapeflow.runtime.errors import with_location
 
 
+class UsedBeforeAssignment(UnboundLocalError):
+    """A name read while it has no value (Python's UnboundLocalError, naming it)."""
+
+    def __init__(self, message, name):
+        super().__init__(message)
+        self.name = name
+
+
 class Undefined:
     __slots__ = ("name",)
 
@@ -16,9 +24,9 @@ class Undefined:
         self.name = name
 
     def _fail(self, *args, **kwargs):
-        raise UnboundLocalError(with_location(
+        raise UsedBeforeAssignment(with_location(
             f"'{self.name}' is used before assignment (as TensorFlow words it; it may be assigned "
-            f"only on some paths, e.g. in one branch of an if)"))
+            f"only on some paths, e.g. in one branch of an if)"), self.name)
 
     def __repr__(self):
         return f"Undefined({self.name!r})"

@@ -121,6 +121,8 @@ class _ControlFlow(Transformer):
         body_name = self.ctx.namer.new("if_body")
         else_name = self.ctx.namer.new("else_body")
         decl = self._declarations(node) + prologue
+        inputs = list(getattr(node, "cf_inputs", ()))  # read, then rebound, inside: passed in, not out
+        call = "ag__.if_stmt(test, body_name, else_name, init, state_names" + (", inputs)" if inputs else ")")
         new = templates.replace(
             """
             def body_name(state_args):
@@ -131,11 +133,11 @@ class _ControlFlow(Transformer):
                 decl
                 orelse
                 return state
-            state_out = ag__.if_stmt(test, body_name, else_name, init, state_names)
-            """,
-            body_name=body_name, else_name=else_name, state_args=params, decl=decl,
+            state_out = """ + call,
+            body_name=body_name, else_name=else_name, state_args=params + inputs, decl=decl,
             body=node.body, orelse=node.orelse or templates.replace("pass"), state=state,
-            state_out=self._target(target), test=node.test, state_names=state_names, init=init)
+            state_out=self._target(target), test=node.test, state_names=state_names, init=init,
+            inputs=gast.Tuple(elts=[gast.Name(n, gast.Load(), None, None) for n in inputs], ctx=gast.Load()))
         return templates.with_origin(self._drop_empty_target(new, target) + epilogue, node)
 
     def visit_While(self, node):

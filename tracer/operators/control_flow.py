@@ -20,7 +20,7 @@ from tapeflow.runtime.ops import math_ops
 
 from .. import cond_staging, logging_ops, staging
 from ..tensor_array import TensorArray
-from ..undefined import Undefined, UndefinedReturnValue
+from ..undefined import Undefined, UndefinedReturnValue, UsedBeforeAssignment
 from .data_structures import TensorList
 from . import iteration
 from .iteration import TensorRange, TensorEnumerate, TensorZip
@@ -32,13 +32,14 @@ def _fresh(state):
     return nest.pack_sequence_as(state, nest.flatten(state)) if nest.is_nested(state) else state
 
 
-def if_stmt(test, body, orelse, state, names):
+def if_stmt(test, body, orelse, state, names, inputs=()):
+    """`inputs`: names the branches read and rebind but nothing reads after the if."""
     t = staging.as_tensor(test)
     if isinstance(t, SymbolicTensor):
         state = tuple(state)
-        return cond_staging.stage_cond(t, lambda: body(*_fresh(state)), lambda: orelse(*_fresh(state)),
-                                  names=list(names), what="if")
-    return body(*state) if t else orelse(*state)
+        return cond_staging.stage_cond(t, lambda: body(*_fresh(state), *inputs),
+                                       lambda: orelse(*_fresh(state), *inputs), names=list(names), what="if")
+    return body(*state, *inputs) if t else orelse(*state, *inputs)
 
 
 def if_exp(test, true_fn, false_fn):
@@ -171,6 +172,13 @@ def _staged_loop(test, body, state, names, opts, what, limit, source=None):
     for _attempt in range(2 * len(state) + 1):
         try:
             return _stage_once(test, body, tuple(state), names, opts, what, limit, source)
+        except UsedBeforeAssignment as exc:
+            if not any(isinstance(v, Undefined) and n == exc.name for n, v in zip(names, state)):
+                raise
+            # The body reads a value only an earlier iteration gives it (TensorFlow's ValueError).
+            raise ValueError(with_location(
+                f"{what}: '{exc.name}' must be defined before the loop: the body reads it before "
+                f"assigning it, so the first iteration has no value to read")) from None
         except _ListGrew as grew:
             k = grew.index
             state[k] = TensorList.from_list(list(state[k]))

@@ -108,6 +108,7 @@ class _Liveness:
             body_in = self.block(s.body, live)
             else_in = self.block(s.orelse, live)
             s.cf_live = live | body_in | else_in
+            s.cf_live_out = set(live)
             return reads(s.test) | body_in | else_in
         if isinstance(s, gast.While):
             head = set(live) | reads(s.test)
@@ -217,6 +218,13 @@ def annotate(fn_node, params, declared):
         # A cell first bound inside the statement is carried only when live: a
         # closure that reads it is then defined inside too, and sees the body's own.
         state = (bound & (s.cf_live | (cells & s.cf_defined))) - declared
+        if isinstance(s, gast.If):
+            # A branch's outputs are the names read after the if; a name the branch only reads
+            # before rebinding it is an input alone (its new value may differ in shape or type
+            # between the branches, as it may in TensorFlow).
+            outputs = (bound & (s.cf_live_out | (cells & s.cf_defined))) - declared
+            s.cf_inputs = sorted(state - outputs)
+            state = outputs
         s.cf_state = sorted(state)
         # A cell first bound inside a loop and not carried is one variable for all the
         # iterations, as in Python (a lambda made in each iteration reads the last value):
@@ -224,7 +232,7 @@ def annotate(fn_node, params, declared):
         s.cf_shared = sorted((bound & cells) - state - declared) if not isinstance(s, gast.If) else []
         s.cf_composites = sorted(c for c in composite_writes(_blocks_of(s))
                                  if c.split(".")[0] not in bound and c.split(".")[0] not in declared)
-        s.cf_undefined = sorted(state - s.cf_defined)
+        s.cf_undefined = sorted((state | set(getattr(s, "cf_inputs", ()))) - s.cf_defined)
         s.cf_declared = sorted(bound & declared)
 
 

@@ -89,3 +89,43 @@ def program_sparse_shape_invariant_same_rank(tf):
             i += 1
         return tf.sparse.to_dense(v)
     return {"r": f(tf.constant(3))}
+
+
+def program_branch_rebinds_a_name_nothing_reads_after(tf):
+    def return_dependent_on_local(c):
+        t = tf.constant(1)
+        if c:
+            return t
+        t = tf.stack([t, t])
+        return tf.reduce_sum(t)
+
+    @tf.function
+    def shapes_differ(c, x):
+        y = x
+        if c:
+            y = tf.concat([y, y], 0)
+            out = tf.reduce_sum(y)
+        else:
+            y = y[:1]
+            out = tf.reduce_max(y)
+        return out
+    f = tf.function(return_dependent_on_local)
+    return {"true": f(tf.constant(True)), "false": f(tf.constant(False)),
+            "shapes": [shapes_differ(tf.constant(True), tf.constant([1.0, 2.0])),
+                       shapes_differ(tf.constant(False), tf.constant([3.0, 2.0]))]}
+
+
+def program_loop_reads_value_of_an_earlier_iteration(tf):
+    def loop_initializing_variant_variable(n):
+        for i in range(n):
+            if i == 0:
+                a = 1
+            else:
+                a = a + 1
+        return a
+    try:
+        tf.function(loop_initializing_variant_variable)(tf.constant(2))
+        out = None
+    except ValueError as e:
+        out = "must be defined before the loop" in str(e)
+    return {"tensor": out, "python": tf.function(loop_initializing_variant_variable)(3)}
