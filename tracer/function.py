@@ -27,6 +27,7 @@ from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTen
                                      convert_to_tensor)
 
 from . import concrete_signature, conversion, trace_builder
+from .operators.calls import autograph_features
 from .concrete import ConcreteFunction, rebind_variables
 from .fast_call import MISS, make_guard
 from .pyct.parser import ConversionError
@@ -54,10 +55,11 @@ class Function:
     """A callable that traces its Python function into graphs (tf.function)."""
 
     def __init__(self, python_function, input_signature=None, autograph=True, reduce_retracing=False,
-                 jit_compile=None, fallback=True, name=None):
+                 jit_compile=None, fallback=True, name=None, autograph_options=None):
         self.python_function = python_function
         self.input_signature = None if input_signature is None else list(input_signature)
         self._autograph = autograph
+        self._autograph_options = autograph_options  # experimental_autograph_options (Feature values)
         self._reduce_retracing = reduce_retracing
         self._jit_compile = jit_compile
         self._fallback = fallback
@@ -89,7 +91,7 @@ class Function:
         if bound is None:
             bound = Function(types.MethodType(self.python_function, instance), self.input_signature,
                              self._autograph, self._reduce_retracing, self._jit_compile, self._fallback,
-                             self.__name__)
+                             self.__name__, self._autograph_options)
             try:
                 self._bound[instance] = bound
             except TypeError:
@@ -308,7 +310,8 @@ class Function:
                                                             trace_builder.positional_names(self.python_function))
                 made_before = OperatorNotAllowedInGraphError.created
                 try:
-                    result = fn(*p_args, **p_kwargs)
+                    with autograph_features(self._autograph_options):
+                        result = fn(*p_args, **p_kwargs)
                     swallowed = OperatorNotAllowedInGraphError.created != made_before
                     if self._conversion_error is not None and swallowed:
                         # The unconverted function hit a symbolic `if`/bool and its own
@@ -467,7 +470,8 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
         reduce_retracing = True
 
     def wrap(f):
-        return Function(f, input_signature, autograph, reduce_retracing, jit_compile, fallback, name)
+        return Function(f, input_signature, autograph, reduce_retracing, jit_compile, fallback, name,
+                        unused.get("experimental_autograph_options"))
 
     return wrap if func is None else wrap(func)
 

@@ -7,6 +7,8 @@
   everything else -> called as it is, with TensorList arguments stacked.
 """
 import builtins
+import contextlib
+import threading
 
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state as dispatch_state
@@ -19,10 +21,40 @@ from .data_structures import TensorList
 from .iteration import enumerate_, len_, range_, zip_
 
 
+# The optional AutoGraph features of the tf.function being traced (its
+# experimental_autograph_options); one trace at a time per thread.
+_features = threading.local()
+
+
+@contextlib.contextmanager
+def autograph_features(options):
+    names = {getattr(o, "value", o) for o in (options if isinstance(options, (list, tuple, set)) else [options])}
+    was = getattr(_features, "names", frozenset())
+    _features.names = frozenset(n for n in names if n is not None)
+    try:
+        yield
+    finally:
+        _features.names = was
+
+
 def print_(*args, sep=" ", end="\n", file=None, flush=False):
     """Python print: it runs when the code runs, which inside a tf.function is
     once per trace (symbolic tensors print as `Tensor("...", shape=..., dtype=...)`),
-    as TensorFlow's guide teaches; tf.print is the print that runs with the graph."""
+    as TensorFlow's guide teaches; tf.print is the print that runs with the graph.
+    With the BUILTIN_FUNCTIONS feature (TF's optional conversion), a print of symbolic
+    tensors runs with the graph instead: Python's print of their NumPy values."""
+    names = getattr(_features, "names", ())
+    if ("BUILTIN_FUNCTIONS" in names or "ALL" in names) and dispatch_state.graph is not None:
+        symbolic = [a for a in args if isinstance(staging.as_tensor(a), SymbolicTensor)]
+        if symbolic:
+            from ..py_function import numpy_function
+
+            def print_values(*values):
+                it = iter(values)
+                builtins.print(*[next(it) if isinstance(staging.as_tensor(a), SymbolicTensor) else a
+                                 for a in args], sep=sep, end=end, file=file, flush=flush)
+                return []
+            return numpy_function(print_values, symbolic, [])
     return builtins.print(*args, sep=sep, end=end, file=file, flush=flush)
 
 

@@ -129,3 +129,26 @@ def program_loop_reads_value_of_an_earlier_iteration(tf):
     except ValueError as e:
         out = "must be defined before the loop" in str(e)
     return {"tensor": out, "python": tf.function(loop_initializing_variant_variable)(3)}
+
+
+def program_print_with_builtin_functions_feature(tf):
+    import contextlib
+    import io
+    out = io.StringIO()
+
+    def print_multiple_values(x):
+        print("x is", x, {"foo": "bar"})
+        return x + 1
+    plain = tf.function(print_multiple_values)
+    graph_print = tf.function(print_multiple_values,
+                              experimental_autograph_options=tf.autograph.experimental.Feature.BUILTIN_FUNCTIONS)
+    with contextlib.redirect_stdout(out):
+        graph_print(tf.constant([1, 2, 3]))
+        graph_print(tf.constant([4, 5, 6]))
+    printed = out.getvalue()
+    out2 = io.StringIO()
+    with contextlib.redirect_stdout(out2):
+        plain(tf.constant([1, 2, 3]))
+        plain(tf.constant([4, 5, 6]))
+    return {"graph_print": printed, "plain_lines": len(out2.getvalue().splitlines()),
+            "plain_symbolic": "Tensor(" in out2.getvalue()}
