@@ -397,3 +397,14 @@ def test_calls_run_the_most_specific_accepting_concrete_function(specs, call_sha
         dims.get_concrete_function(tf.TensorSpec(spec, tf.float32))
     assert dims(tf.zeros(call_shape)).numpy().tolist() == want
     assert dims(tf.zeros(call_shape)).numpy().tolist() == want   # the same entry the second time
+
+
+def test_a_generator_function_is_refused_as_tensorflow_refuses_it():
+    def gen(n):
+        for i in range(n):
+            yield i
+
+    with pytest.raises(NotImplementedError, match="generators are not supported"):
+        tf.function(gen)(3)
+    assert list(gen(2)) == [0, 1]  # a generator called inside a tf.function is plain Python
+    assert int(tf.function(lambda: tf.add_n(list(gen(4))))()) == 6

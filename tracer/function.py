@@ -13,6 +13,7 @@ that could not be converted), the function runs eagerly instead, with one
 warning that says why (unless fallback=False).
 """
 import functools
+import inspect
 import threading
 import types
 import warnings
@@ -301,6 +302,10 @@ class Function:
         return self._converted
 
     def _trace(self, args, kwargs, relax=None):
+        if inspect.isgeneratorfunction(self.python_function):
+            raise NotImplementedError(with_location(  # TensorFlow's refusal
+                f"tf.function {self.__name__}: generators are not supported (the function yields); "
+                f"return a value, or use tf.data.Dataset.from_generator"))
         fn = self._python_to_trace()
         builder = trace_builder.FunctionGraphBuilder(self.__name__, self)
         origin = user_location()
