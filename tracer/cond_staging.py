@@ -27,7 +27,8 @@ def stage_cond(pred, true_fn, false_fn, names=None, what="if"):
     flat_t, flat_f = nest.flatten(out_true), nest.flatten(out_false)
     if len(flat_t) != len(flat_f):
         raise ValueError(with_location(
-            f"{what}: the two branches return different structures ({len(flat_t)} vs {len(flat_f)} values)"))
+            f"{what}: the branches must return the same nested structure in both branches ({len(flat_t)} vs "
+            f"{len(flat_f)} values)"))
     leaf_labels = leaf_names(names, out_true) if names else [f"output {i}" for i in range(len(flat_t))]
     outs_t, outs_f, static, arrays = [], [], {}, {}
     for i, (a, b, label) in enumerate(zip(flat_t, flat_f, leaf_labels)):

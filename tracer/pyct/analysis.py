@@ -293,6 +293,9 @@ def closed_over(stmts):
             out |= reads(n)
             continue
         if isinstance(n, gast.ClassDef):
+            # Its body runs at once, but its methods are closures over this scope's names.
+            todo.extend(n.body)
+            todo.extend(n.decorator_list + n.bases)
             continue
         todo.extend(gast.iter_child_nodes(n))
     return out

@@ -271,3 +271,47 @@ def program_closure_called_in_its_iteration(tf):
             out.append(g())
         return tf.stack(out)
     return {"r": f(tf.constant(2))}
+
+
+def program_nested_class_method_reads_loop_variable(tf):
+    def while_with_method_closure_call(n):
+        i = 0
+
+        class Callable(object):
+            def __call__(self):
+                return i
+        get = Callable()
+        s = 0
+        while i < n:
+            s = s * 10 + get()
+            i += 1
+        return s
+
+    def for_with_method_closure_call(l):
+        i = 0
+
+        class Callable(object):
+            def __call__(self):
+                return i
+        get = Callable()
+        s = 0
+        for i in l:
+            s = s * 10 + get()
+        return s, i
+    return {"while": int(tf.function(while_with_method_closure_call)(tf.constant(3))),
+            "for": [int(v) for v in tf.function(for_with_method_closure_call)([1, 2])]}
+
+
+def program_nested_class_method_reads_staged_loop_variable(tf):
+    def for_with_method_closure_call(l):
+        i = 0
+
+        class Callable(object):
+            def __call__(self):
+                return i
+        get = Callable()
+        s = 0
+        for i in l:
+            s = s * 10 + get()
+        return s, i
+    return {"for": [int(v) for v in tf.function(for_with_method_closure_call)(tf.constant([1, 2]))]}
