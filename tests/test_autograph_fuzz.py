@@ -3,7 +3,8 @@
 answer, never a hang.
 
 Programs nest if / while / for / break / continue / return over Python and
-tensor values, with a closure, an attribute and a list.  Every loop is bounded
+tensor values, with a closure, an attribute, a dict item, a list, and lambdas made
+inside loops (which read a name's last value, as Python gives).  Every loop is bounded
 (its counter is advanced first), values stay small (`% 97`).  The number of
 examples is TAPEFLOW_AUTOGRAPH_FUZZ_EXAMPLES (default 30: a few seconds); set
 it higher for a longer run, e.g. 2000.
@@ -63,11 +64,11 @@ class _Namer:
 
 @st.composite
 def statements(draw, namer, depth, in_loop):
-    kinds = ["assign", "assign", "attr", "augment", "append"]
+    kinds = ["assign", "assign", "attr", "augment", "append", "item"]
     if depth > 0:
         kinds += ["if", "if", "while", "for_tensor", "for_python"]
     if in_loop:
-        kinds += ["break", "continue"]
+        kinds += ["break", "continue", "capture"]
     kinds += ["return"]
     kind = draw(st.sampled_from(kinds))
     target = draw(st.sampled_from(VARS))
@@ -79,12 +80,16 @@ def statements(draw, namer, depth, in_loop):
         return [f"{target} += {draw(st.integers(1, 5))}", f"{target} = {target} % 97"]
     if kind == "append":
         return [f"lst.append({target})"]
+    if kind == "item":
+        return [f"d['k'] = {draw(expressions())}"]
+    if kind == "capture":  # a closure made in a loop reads the name's last value, as Python gives
+        return [f"fns.append(lambda: {target})"]
     if kind == "break":
         return [f"if {draw(conditions())}:", "    break"]
     if kind == "continue":
         return [f"if {draw(conditions())}:", "    continue"]
     if kind == "return":
-        return [f"if {draw(conditions())}:", "    return (a, b, c, o.v)"]
+        return [f"if {draw(conditions())}:", "    return (a, b, c, o.v, d['k'], sum(f() for f in fns) % 97)"]
     if kind == "if":
         out = [f"if {draw(conditions())}:"] + _indent(draw(blocks(namer, depth - 1, in_loop)))
         if draw(st.booleans()):
@@ -115,10 +120,10 @@ def programs(draw):
     body = draw(blocks(_Namer(), draw(st.integers(1, 3)), False))
     lines = ["def program(x, n):",
              "    a = x % 97", "    b = tf.constant(1)", "    c = 2",
-             "    o = Box()", "    o.v = tf.constant(5)", "    lst = []",
+             "    o = Box()", "    o.v = tf.constant(5)", "    lst = []", "    d = {'k': 0}", "    fns = []",
              "    g = lambda: (a * 2 + c) % 97"]
     lines += _indent(body)
-    lines += ["    return (a, b, c, o.v)"]
+    lines += ["    return (a, b, c, o.v, d['k'], sum(f() for f in fns) % 97)"]
     return "\n".join(lines) + "\n"
 
 
@@ -170,14 +175,20 @@ def test_the_generator_makes_programs_that_run():
             o = Box()
             o.v = tf.constant(5)
             lst = []
+            d = {'k': 0}
+            fns = []
             g = lambda: (a * 2 + c) % 97
             for i1 in tf.range(x % 4 + 1):
                 a = (a + g()) % 97
                 if a > 10:
                     break
                 o.v = (o.v + 1) % 97
-            return (a, b, c, o.v)
+                d['k'] = (a + 1) % 97
+            for i2 in range(n):
+                fns.append(lambda: c)
+                c += 1
+            return (a, b, c, o.v, d['k'], sum(f() for f in fns) % 97)
         """)
     eager = _outcome(_compile(source), 7, 2)
     graph = _outcome(tf.function(_compile(source), fallback=False), 7, 2)
-    assert eager == ("ok", [23, 1, 2, 5]) and graph == eager
+    assert eager == ("ok", [23, 1, 4, 5, 0, 8]) and graph == eager
