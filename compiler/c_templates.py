@@ -58,9 +58,10 @@ FLOAT_BINARY = {
     "minimum": "(({0} <= {1} || {0} != {0}) ? {0} : {1})",
     "floordiv": "@floor({0} / {1})",
     "tanh_grad": "({1} * (1 - {0} * {0}))",  # the runtime's dy * (1 - y*y), in this order
-    # Python's modulo: the result takes the divisor's sign; fmod(x, 0) is NaN as in NumPy
+    # TensorFlow's FloorMod: fmod moved by the divisor where the signs differ; a zero keeps
+    # fmod's sign (the dividend's); fmod(x, 0) is NaN
     "mod": "((@fmod({0}, {1}) != 0 && ((@fmod({0}, {1}) < 0) != ({1} < 0))) ? @fmod({0}, {1}) + {1}"
-           " : (@fmod({0}, {1}) == 0 ? @copysign(0, {1}) : @fmod({0}, {1})))",
+           " : @fmod({0}, {1}))",
 }
 # Functions of <math.h> the templates call (`@name`; float32 calls the `f` variant).
 MATH_FUNCS = tuple(sorted({f for t in (*FLOAT_UNARY.values(), *FLOAT_BINARY.values())

@@ -116,9 +116,14 @@ def _floordiv_impl(xp, x, y):
 
 
 def _mod_impl(xp, x, y):
-    if x.dtype.kind != "f" and xp is np and np.any(y == 0):
-        raise ZeroDivisionError("integer division by zero")
-    return xp.mod(x, y)
+    if x.dtype.kind != "f":
+        if xp is np and np.any(y == 0):
+            raise ZeroDivisionError("integer division by zero")
+        return xp.mod(x, y)
+    # TensorFlow's FloorMod: C's fmod moved by y where the signs differ; a zero keeps
+    # fmod's sign (x's), where NumPy's mod gives it y's sign
+    r = xp.fmod(x, y)
+    return xp.where((r != 0) & ((r < 0) != (y < 0)), r + y, r)
 
 
 ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g), rejects="b")

@@ -185,8 +185,11 @@ def truncatediv(x, y, name=None):
         raise TypeError(with_location("truncatediv: bool tensors cannot be divided"))
     if x.dtype.is_unsigned:
         return M.floordiv(x, y)
-    q = M.floordiv(M.abs(x), M.abs(y))
-    return A.where(M.equal(M.less(x, 0), M.less(y, 0)), q, -q)
+    # floor division moved up by one where the quotient is negative and inexact (no abs():
+    # abs(INT_MIN) overflows and gave a wrong quotient)
+    q = M.floordiv(x, y)
+    inexact = M.logical_and(M.not_equal(M.mod(x, y), 0), M.not_equal(M.less(x, 0), M.less(y, 0)))
+    return q + M.cast(inexact, q.dtype)
 
 
 def truncatemod(x, y, name=None):
