@@ -57,7 +57,7 @@ def leaky_relu(features, alpha=0.2, name=None):
 
 def elu(features, name=None):
     x = _floating(features, "elu")
-    return A.where(M.greater(x, 0), x, M.expm1(M.minimum(x, 0)))
+    return A.where(M.less(x, 0), M.expm1(M.minimum(x, 0)), x)  # x < 0 as TF's kernel: elu(-0.0) is -0.0
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -66,7 +66,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(features, name=None):
     x = _floating(features, "selu")
-    return A.where(M.greater(x, 0), x * _SELU_SCALE, M.expm1(M.minimum(x, 0)) * (_SELU_SCALE * _SELU_ALPHA))
+    return A.where(M.less(x, 0), M.expm1(M.minimum(x, 0)) * (_SELU_SCALE * _SELU_ALPHA), x * _SELU_SCALE)
 
 
 def gelu(features, approximate=False, name=None):

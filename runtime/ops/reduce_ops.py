@@ -96,10 +96,21 @@ ANY = defprim("reduce_any", lambda xp, x, axis, keepdims: xp.any(x, axis=axis, k
               _bool_rule, None, kind="reduce")
 ALL = defprim("reduce_all", lambda xp, x, axis, keepdims: xp.all(x, axis=axis, keepdims=keepdims),
               _bool_rule, None, kind="reduce")
-ARGMAX = defprim("argmax", lambda xp, x, axis, output_type: xp.argmax(x, axis=axis).astype(output_type.np),
-                 _arg_rule, None)
-ARGMIN = defprim("argmin", lambda xp, x, axis, output_type: xp.argmin(x, axis=axis).astype(output_type.np),
-                 _arg_rule, None)
+def _arg_extreme(find, side):
+    """TensorFlow's CPU argmax/argmin: a running best that starts at the dtype's lowest
+    (highest) value and moves only on a strictly greater (smaller) element, so NaN never
+    wins and neither does -inf (+inf); all such elements give index 0.  NumPy's picks NaN."""
+    def impl(xp, x, axis, output_type):
+        if x.dtype.kind == "f":
+            info = np.finfo(x.dtype)
+            bound = info.min if side < 0 else info.max
+            x = xp.where(xp.isnan(x) | (x == side * np.inf), bound, x)
+        return find(xp, x, axis).astype(output_type.np)
+    return impl
+
+
+ARGMAX = defprim("argmax", _arg_extreme(lambda xp, x, axis: xp.argmax(x, axis=axis), -1), _arg_rule, None)
+ARGMIN = defprim("argmin", _arg_extreme(lambda xp, x, axis: xp.argmin(x, axis=axis), 1), _arg_rule, None)
 
 
 def normalize_axes(axis, rank, op):
