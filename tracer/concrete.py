@@ -10,7 +10,7 @@ import warnings
 from tapeflow import compiler
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import nest
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.tensor import wrap_array
 
 from . import autodiff, concrete_signature
@@ -234,8 +234,10 @@ def _located(exc, fn):
     node = getattr(exc, "tapeflow_node", None)
     where = f"{node[0]} at {node[1]}, " if node else ""
     traced = f", traced at {fn._origin}" if fn._origin else ""
+    # TensorFlow's type for a kernel's integer division by zero (eagerly too, through bind)
+    kind = InvalidArgumentError if isinstance(exc, ZeroDivisionError) else type(exc)
     try:
-        new = type(exc)(f"{exc} ({where}while running the graph of {fn.name}{traced})")
+        new = kind(f"{exc} ({where}while running the graph of {fn.name}{traced})")
     except Exception:
         return exc
     new.tapeflow_node = node

@@ -28,10 +28,10 @@ def linspace(start, stop, num, name=None, axis=0):
     """num evenly spaced values from start to stop inclusive, along a new `axis`
     of the broadcast of start and stop.  As TF computes it: start + i * delta for
     the inner points, the endpoints exactly start and stop."""
-    start = convert_to_tensor(start)
-    if not start.dtype.is_floating:
-        start = M.cast(start, dtypes.float32)
-    stop = M.cast(convert_to_tensor(stop), start.dtype)
+    start, stop = convert_to_tensor(start), convert_to_tensor(stop)
+    if not start.dtype.is_floating:  # TF: integer bounds give float64 (or the other bound's float dtype)
+        start = M.cast(start, stop.dtype if stop.dtype.is_floating else dtypes.float64)
+    stop = M.cast(stop, start.dtype)
     num = int(num)
     if num < 1:
         raise ValueError(with_location(f"linspace: num must be at least 1, got {num}"))

@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import with_location
+from ..errors import InvalidArgumentError, with_location
 from ..registry import PRIMITIVES, Aval, bind, defprim
 from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import math_ops as M
@@ -18,7 +18,24 @@ def _range_rule(start, limit, delta, dtype):
     return Aval((None,), dtype)
 
 
-RANGE = defprim("range", lambda xp, start, limit, delta, dtype: xp.arange(start, limit, delta, dtype=dtype.np),
+def range_values(xp, start, limit, delta, dtype):
+    """TensorFlow's Range kernel: start <= limit for a positive delta (>= for a negative one),
+    else InvalidArgumentError; float elements are start + i * delta with each step rounded
+    in the dtype (float32's 3 * 0.3f, not float64's 0.9 cast down)."""
+    start, limit, delta = (xp.asarray(v).item() if hasattr(v, "shape") else v for v in (start, limit, delta))
+    if delta == 0:
+        raise InvalidArgumentError("range: Requires delta != 0")
+    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
+        raise InvalidArgumentError(f"range: Requires start {'<=' if delta > 0 else '>='} limit when delta "
+                                   f"{'> 0' if delta > 0 else '< 0'}: {start}/{limit}")
+    if not dtype.is_floating:
+        return xp.arange(start, limit, delta, dtype=dtype.np)
+    t = dtype.np.type
+    n = int(np.ceil(abs((t(limit) - t(start)) / t(delta))))
+    return xp.asarray(np.arange(n).astype(dtype.np) * t(delta) + t(start))
+
+
+RANGE = defprim("range", lambda xp, start, limit, delta, dtype: range_values(xp, start, limit, delta, dtype),
                 _range_rule, None)
 
 
@@ -63,4 +80,7 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
     vals = [a._value if isinstance(a, Tensor) else a for a in args]
     if vals[2] == 0:
         raise ValueError(with_location("range: delta must not be zero"))
-    return Tensor(np.arange(vals[0], vals[1], vals[2]).astype(dtype.np))
+    try:
+        return Tensor(range_values(np, *vals, dtype))
+    except InvalidArgumentError as exc:
+        raise InvalidArgumentError(with_location(str(exc))) from None

@@ -183,9 +183,17 @@ def _count(x, axes):
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     x = convert_to_tensor(input_tensor)
     axes = normalize_axes(axis, x.shape.rank, "reduce_mean")
+    if x.dtype.is_integer:
+        # TensorFlow sums integers in a wide accumulator (uint8 250+250+3 does not wrap) and
+        # truncates the quotient toward zero, as C's integer division
+        wide = dtypes.uint64 if x.dtype.is_unsigned else dtypes.int64
+        total = bind(SUM, (M.cast(x, wide),), {"axis": axes, "keepdims": bool(keepdims)})
+        n = M.cast(_count(x, axes), wide)
+        q = M.floordiv(total, n)
+        if not x.dtype.is_unsigned:
+            q = q + M.cast(M.logical_and(M.less(total, 0), M.not_equal(M.mod(total, n), 0)), wide)
+        return M.cast(q, x.dtype)
     total = bind(SUM, (x,), {"axis": axes, "keepdims": bool(keepdims)})
-    if x.dtype.is_integer:  # TensorFlow truncates an integer mean
-        return M.cast(M.cast(total, dtypes.float64) / M.cast(_count(x, axes), dtypes.float64), x.dtype)
     return total / _count(x, axes)
 
 
