@@ -43,10 +43,11 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # 15's convolution kernels (conv_c.py: depthwise, max pooling, col2im in C)
                                  # + ~320 with issue 15's compile record (compile_record.py: a warm first call
                                  # replays the passes' and C renderers' decisions from disk)
-    "lines tracer": 6700,        # 5,196; 6,280 with issue 15's conversion cache and the loop gradients' recomputed
+    "lines tracer": 7000,        # 5,196; 6,280 with issue 15's conversion cache and the loop gradients' recomputed
                                  # residuals and carried stacks (the RNN's peak memory 3.9x -> 1.03x NumPy's);
                                  # 6,399 with issue 15's call guard (fast_call.py: the repeated call's shortcut);
-                                 # 6,600 with issue 11's unknown-rank concrete function (rank_concrete.py) and the subtype dispatch
+                                 # 6,600 with issue 11's unknown-rank concrete function (rank_concrete.py) and the subtype dispatch;
+                                 # 7,000 with fn_graph's tf.gradients / tf.hessians and graph-level API names
     "lines tapeflow": 37200,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings); 23,491 with issues 12-14 and 17 together; issue 11 adds ~640 (tf.image boxes, NMS, glimpses, jpeg quality, ms-ssim; tf.nn argmax pooling, morphology, ctc labels, safe embeddings);
                                  # 30,277 with the API table, Keras metrics/losses/utils/backend, layers, keras.ops,
                                  # tf.lookup/image/data/train names, MirroredStrategy and FILE sharding (issues 11, 14, 16);

@@ -14,6 +14,7 @@ tracer.signature             | tf                    | TensorSpec
 tracer.control_flow_ops      | tf                    | case cond switch_case while_loop
 tracer.gradient_wrappers     | tf                    | grad_pass_through inside_function recompute_grad
 tracer.gradient_wrappers     | tf                    | timestamp
+tracer.graph_gradients       | tf                    | AggregationMethod gradients hessians
 tracer.graph_ops             | tf                    | control_dependencies ensure_shape get_static_value
 tracer.graph_ops             | tf                    | group identity_n init_scope is_symbolic_tensor no_op
 tracer.graph_ops             | tf                    | tuple=tuple_
