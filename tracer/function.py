@@ -26,12 +26,12 @@ from tapeflow.runtime.tape import pause
 from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTensor, Tensor, TensorBase,
                                      convert_to_tensor)
 
-from . import concrete_signature, conversion, trace_builder
+from . import call_binding, concrete_signature, conversion, trace_builder
 from .concrete import ConcreteFunction, rebind_variables
 from .fast_call import MISS, make_guard
 from .pyct.parser import ConversionError
 from .rank_concrete import UnknownRankConcreteFunction, has_unknown_rank
-from .signature import TensorSpec, spec_accepts, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
+from .signature import NUMBER, TensorSpec, spec_accepts, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
 
 RETRACE_WARNING_AFTER = 5
 _EAGER = object()  # cache entry: this signature runs eagerly (fallback)
@@ -111,6 +111,12 @@ class Function:
             return self._inline(args, kwargs)
         if kwargs or state.tapes or self.input_signature is not None or self._reduce_retracing:
             return self._call_slow(args, kwargs)
+        tail = call_binding.defaults_tail(self)
+        if tail[2]:
+            return self._call_slow(args, kwargs)
+        if len(args) < tail[0]:
+            # omitted arguments with defaults: keyed as if passed (TF binds the call first)
+            args = args + tail[1][len(args) - tail[0]:]
         return self._call_tensors(args)
 
     def _call_tensors(self, args):
@@ -125,7 +131,9 @@ class Function:
                 v = a._value
                 key.append((v.shape, v.dtype))
                 arrays.append(v)
-            elif t is int or t is float or t is bool or t is str or a is None:
+            elif t is int or t is float or t is bool:
+                key.append((NUMBER, a))
+            elif t is str or a is None:
                 key.append((t, a))
             else:
                 return self._call_slow(args, {})
@@ -143,6 +151,8 @@ class Function:
         if self.input_signature is not None:
             args = self._check_signature(args, kwargs)
             kwargs = {}
+        else:
+            args, kwargs = call_binding.bind_arguments(self, args, kwargs)
         key = self._key(args, kwargs)
         entry = self._cache.get(key)
         if entry is not None and self._reduce_retracing and entry is not _EAGER:
@@ -228,6 +238,12 @@ class Function:
                                           and not self._compatible(entry, args, kwargs)):
                 return entry
             relax = self._relaxed_shapes(entry, args, kwargs) if entry is not None else None
+            unranked = entry is None and self._reduce_retracing and any(
+                call_binding.ranks_differ(k, key) for k in self._cache)
+            if unranked:
+                # TF generalizes a call whose ranks no trace has to unknown ranks; tapeflow's IR has
+                # fixed ranks, so this trace keeps the rank with every dimension unknown.
+                relax = [(None,) * len(a.shape) for a in flat_tensor_arrays(args, kwargs)]
             if key == "signature" or (isinstance(key, tuple) and key[:1] == ("signature",)):
                 # trace with the signature's shapes (unknown dims stay unknown)
                 ranks = iter(key[1] if key != "signature" else ())
@@ -249,10 +265,13 @@ class Function:
                     raise
                 self._warn_once("fallback", f"tf.function {self.__name__} runs eagerly: {exc}")
                 entry = _EAGER
-            if _rank_key(key) and any(_rank_key(k) for k in self._cache):
+            if (_rank_key(key) and any(_rank_key(k) for k in self._cache)) or (
+                    unranked and any(getattr(e, "unranked", False) for e in self._cache.values())):
                 # TF traces an unknown-rank signature once; tapeflow once per rank (fixed-rank
                 # IR), and counts those as that one trace (experimental_get_tracing_count).
                 self._tracing_count = counted
+            if unranked and entry is not _EAGER:
+                entry.unranked = True
             self._cache[key] = entry
             self._last_call = None  # the cache changed: no shortcut past it
             self._note_retrace(key, args)
@@ -335,8 +354,9 @@ class Function:
         return concrete
 
     def _inline(self, args, kwargs):
-        """Called while another function is being traced: its ops join that graph."""
-        return self._python_to_trace()(*args, **kwargs)
+        """Called while another function is being traced: its ops join that graph, traced (and
+        cached) as a call of this function would be (call_binding.nested_call)."""
+        return call_binding.nested_call(self, args, kwargs)
 
     # -- retracing
     def _note_retrace(self, key, args):
@@ -384,6 +404,8 @@ class Function:
         else:
             if self.input_signature is not None:
                 args = self._check_signature(args, kwargs)
+            else:
+                args, kwargs = call_binding.bind_arguments(self, args, kwargs)
             key = self._key(args, kwargs)
         entry = self._cache.get(key)
         if entry is None and self.input_signature is None and not self._reduce_retracing:

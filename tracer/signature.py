@@ -50,9 +50,20 @@ def _arg_key(a):
     if t is Tensor:
         v = a._value
         return (v.shape, v.dtype)
-    if t is int or t is float or t is bool or t is str or a is None:
+    if t is int or t is float or t is bool:
+        return python_number_key(a)
+    if t is str or a is None:
         return (t, a)
     return _slow_key(a)
+
+
+# TensorFlow keys a Python number by its value: 2, 2.0 and 1 == True share a trace (the first
+# call's value is the one traced).  NUMBER marks such a key (the call guard checks it so too).
+NUMBER = "N"
+
+
+def python_number_key(a):
+    return (NUMBER, a)
 
 
 def _slow_key(a):
