@@ -409,3 +409,15 @@ def test_calls_run_the_most_specific_accepting_concrete_function(specs, call_sha
         dims.get_concrete_function(tf.TensorSpec(spec, tf.float32))
     assert dims(tf.zeros(call_shape)).numpy().tolist() == want
     assert dims(tf.zeros(call_shape)).numpy().tolist() == want   # the same entry the second time
+
+
+def test_recursion_on_a_tensor_is_a_recursion_error():
+    # TF raises its non-public StagingError (checked in fng_recursion); tapeflow says why at once
+    @tf.function
+    def fact(n):
+        if n <= 1:
+            return tf.constant(1)
+        return n * fact(n - 1)
+    with pytest.raises(RecursionError, match="calls itself with the signature"):
+        fact(tf.constant(3))
+    assert int(fact(3)) == 6  # on Python values it unrolls while tracing

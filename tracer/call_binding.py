@@ -9,11 +9,11 @@ per call.  When the inner body cannot be traced on its own graph (it closes over
 of the caller's graph, or a tensor argument it needs a value of), it is inlined instead.
 """
 from tapeflow.runtime.errors import InaccessibleTensorError
-from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError, convert_to_tensor
+from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError
 
 from . import concrete_signature
 from .autodiff import replay
-from .signature import _is_tensor_leaf, _leaves, variable_arguments
+from .signature import tensor_leaves, variable_arguments
 
 
 def python_signature(function):
@@ -94,7 +94,6 @@ def nested_call(function, args, kwargs):
     if not hasattr(entry, "graph"):  # a signature that runs eagerly: inline it
         return function._python_to_trace()(*args, **kwargs)
     if entry.argument_variables:
-        from .function import _for_variables
-        entry = _for_variables(entry, variable_arguments(args, kwargs))
-    inputs = [convert_to_tensor(a) for a in _leaves(args, kwargs) if _is_tensor_leaf(a)]
-    return entry.pack_tensors(replay(entry.graph, inputs))
+        from .function import for_variables
+        entry = for_variables(entry, variable_arguments(args, kwargs))
+    return entry.pack_tensors(replay(entry.graph, tensor_leaves(args, kwargs)))

@@ -165,7 +165,7 @@ class Function:
         if entry is _EAGER:
             return self.python_function(*args, **kwargs)
         if entry.argument_variables:
-            entry = _for_variables(entry, variable_arguments(args, kwargs))
+            entry = for_variables(entry, variable_arguments(args, kwargs))
         if state.tapes:
             return self._call_taped(entry, args, kwargs)
         return entry.pack(entry.call_flat(flat_tensor_arrays(args, kwargs)))
@@ -251,6 +251,14 @@ class Function:
                          for spec in nest.flatten(self.input_signature)]
                 args = nest.pack_sequence_as(list(args), specs)
             counted = self._tracing_count
+            tracing = self.__dict__.setdefault("_tracing_keys", [])
+            if key in tracing:
+                # TensorFlow raises its (non-public) StagingError for this recursion
+                raise RecursionError(with_location(
+                    f"tf.function {self.__name__} calls itself with the signature it is being traced "
+                    f"for: a graph cannot hold that recursion; recurse on Python values, or loop with "
+                    f"tf.while_loop"))
+            tracing.append(key)
             try:
                 first = not self._traced_once
                 made = self._variables_made
@@ -265,6 +273,8 @@ class Function:
                     raise
                 self._warn_once("fallback", f"tf.function {self.__name__} runs eagerly: {exc}")
                 entry = _EAGER
+            finally:
+                tracing.remove(key)
             if (_rank_key(key) and any(_rank_key(k) for k in self._cache)) or (
                     unranked and any(getattr(e, "unranked", False) for e in self._cache.values())):
                 # TF traces an unknown-rank signature once; tapeflow once per rank (fixed-rank
@@ -437,7 +447,7 @@ class Function:
         return f"<tapeflow.function {self.__name__}>"
 
 
-def _for_variables(entry, variables):
+def for_variables(entry, variables):
     """The concrete function traced for `entry.argument_variables`, re-bound to
     other variables of the same shapes and dtypes (no retrace: the graph is the
     same with other variable handles, as TensorFlow passes them as inputs)."""

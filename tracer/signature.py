@@ -73,7 +73,7 @@ def _slow_key(a):
         return (a.shape, a.dtype)
     if isinstance(a, Variable):
         # By shape and dtype, as TensorFlow keys a variable argument: a graph traced
-        # for one variable is re-bound to another (tracer.function._for_variables).
+        # for one variable is re-bound to another (tracer.function.for_variables).
         return ("V", a.shape.dims, a.dtype.np, a.trainable)
     if isinstance(a, TensorSpec):
         dims = a.shape.dims
@@ -171,6 +171,11 @@ def _leaves(args, kwargs):
         for k in sorted(kwargs):
             leaves.extend(nest.flatten(kwargs[k]))
     return leaves
+
+
+def tensor_leaves(args, kwargs):
+    """The tensor leaves of a call's arguments (what its graph's placeholders receive), as tensors."""
+    return [convert_to_tensor(a) for a in _leaves(args, kwargs) if _is_tensor_leaf(a)]
 
 
 def flat_tensor_arrays(args, kwargs):
