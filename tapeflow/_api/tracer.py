@@ -30,7 +30,14 @@ tracer.logging_ops           | debugging             | assert_scalar assert_type
 debugging_checks             | debugging             | assert_integer assert_proper_iterable assert_rank_in
 debugging_checks             | debugging             | assert_same_float_dtype assert_shapes is_numeric_tensor
 misc_api                     | debugging             | disable_check_numerics enable_check_numerics
-misc_api                     | debugging             | set_log_device_placement
+misc_api                     | debugging             | set_log_device_placement get_log_device_placement
+config_switches              | debugging             | enable_traceback_filtering disable_traceback_filtering
+config_switches              | debugging             | is_traceback_filtering_enabled
+graph_api                    | tf                    | CriticalSection DeviceSpec guarantee_const
+graph_api                    | tf                    | IndexedSlicesSpec NoneTensorSpec TensorArraySpec TypeSpec
+graph_api                    | autograph             | to_graph trace
+graph_api                    | types.experimental    | AtomicFunction Callable FunctionType
+graph_api                    | types.experimental    | SupportsTracingProtocol TensorLike
 # ---- tf.autograph, tf.types
 misc_api                     | autograph             | set_verbosity=autograph_set_verbosity
 tracer.conversion            | autograph             | to_code
