@@ -130,3 +130,51 @@ def program_autograph_to_graph(tf):
         tf.autograph.trace("hello", 1)
     return {"tensor": c(tf.constant(3)), "python": c(3), "traced": tf.function(c)(tf.constant(-1)),
             "traced_pos": tf.function(c)(tf.constant(4)), "trace": buf.getvalue()}
+
+
+def program_register_tensor_conversion_function(tf):
+    class Meters:
+        def __init__(self, value):
+            self.value = value
+
+    class Feet(Meters):
+        pass
+
+    def to_tensor(m, dtype=None, name=None, as_ref=False):
+        return tf.constant(m.value, dtype=dtype or tf.float32)
+
+    def feet_first(m, dtype=None, name=None, as_ref=False):
+        return tf.constant(m.value * 0.3048, dtype=dtype or tf.float32)
+    tf.register_tensor_conversion_function(Meters, to_tensor)
+    tf.register_tensor_conversion_function(Feet, feet_first, priority=50)
+    out = {"plain": tf.convert_to_tensor(Meters([1.0, 2.0])), "f64": tf.convert_to_tensor(Meters(3.0), tf.float64),
+           "feet": tf.convert_to_tensor(Feet(10.0)), "op": tf.add(Meters(1.0), 2.0),
+           "traced": tf.function(lambda: tf.convert_to_tensor(Meters(4.0)) * 2.0)()}
+    try:
+        tf.register_tensor_conversion_function(int, to_tensor)
+    except Exception as exc:
+        out["int"] = type(exc).__name__
+    return out
+
+
+def program_variable_creator_scope(tf):
+    seen = []
+
+    def inner(next_creator, **kwargs):
+        seen.append(("inner", sorted(kwargs), kwargs["name"], kwargs["trainable"]))
+        kwargs["trainable"] = False
+        kwargs["initial_value"] = tf.constant(kwargs["initial_value"], kwargs["dtype"]) * 2
+        return next_creator(**kwargs)
+
+    def outer(next_creator, **kwargs):
+        seen.append(("outer", kwargs["name"], kwargs["trainable"]))
+        return next_creator(**kwargs)
+    with tf.variable_creator_scope(outer):
+        with tf.variable_creator_scope(inner):
+            v = tf.Variable(1.0, name="w")
+            u = tf.Variable([1.0, 2.0], True, name="u", dtype=tf.float64)
+        after_inner = tf.Variable(5.0)
+    plain = tf.Variable(3.0)
+    return {"seen": seen, "v": [v, v.trainable, v.dtype, isinstance(v, tf.Variable)],
+            "u": [u, u.trainable, u.dtype], "after_inner": [after_inner, after_inner.trainable],
+            "plain": [plain, plain.trainable]}
