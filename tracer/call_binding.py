@@ -61,6 +61,19 @@ def bind_arguments(function, args, kwargs):
     return tuple(bound.args), dict(bound.kwargs)
 
 
+def keywords_as_positional(function, args, kwargs):
+    """Arguments given by keyword moved to their positions (no defaults applied: an
+    input_signature call), keyword-only ones left in kwargs."""
+    sig = python_signature(function)
+    if sig is None or not kwargs:
+        return args, kwargs
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError:
+        return args, kwargs
+    return tuple(bound.args), dict(bound.kwargs)
+
+
 def ranks_differ(traced, key):
     """Whether two reduce_retracing keys differ only in the rank of some tensors (same dtypes)."""
     if not (isinstance(traced, tuple) and isinstance(key, tuple) and len(traced) == len(key)) or traced == key:

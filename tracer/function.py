@@ -196,6 +196,7 @@ class Function:
                    for a, av in zip(arrays, entry._input_avals))
 
     def _check_signature(self, args, kwargs):
+        args, kwargs = call_binding.keywords_as_positional(self, args, kwargs)
         if kwargs:
             raise TypeError(with_location(f"{self.__name__}: keyword arguments are not allowed with an "
                                           f"input_signature"))

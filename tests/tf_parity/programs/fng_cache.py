@@ -129,3 +129,41 @@ def program_cache_defaults_tensor(tf):
         return x * scale
     r = [f(tf.constant(1.0)), f(tf.constant(1.0), tf.constant(2.0)), f(tf.constant(1.0), scale=tf.constant(3.0))]
     return {"r": r, "traces": len(traces), "count": f.experimental_get_tracing_count()}
+
+
+def program_cache_signature_keywords(tf):
+    traces = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.float32)])
+    def f(x, scale):
+        traces.append(1)
+        return x * scale
+    r = [f(tf.constant([1.0, 2.0]), tf.constant(2.0)), f(tf.constant([1.0]), scale=tf.constant(3.0)),
+         f(x=tf.constant([1.0, 2.0, 3.0]), scale=tf.constant(1.0))]
+    return {"r": r, "traces": len(traces), "count": f.experimental_get_tracing_count()}
+
+
+def program_cache_concrete_by_keyword(tf):
+    traces = []
+
+    @tf.function
+    def f(x, y=1.0):
+        traces.append(1)
+        return x + y
+    c = f.get_concrete_function(x=tf.TensorSpec([2], tf.float32))
+    r = [f(tf.constant([1.0, 2.0])), f(x=tf.constant([3.0, 4.0])), c(tf.constant([5.0, 6.0]))]
+    return {"r": r, "traces": len(traces), "count": f.experimental_get_tracing_count()}
+
+
+def program_cache_callable_object(tf):
+    class Scale:
+        def __init__(self):
+            self.traces = 0
+
+        def __call__(self, x, k=2.0):
+            self.traces += 1
+            return x * k
+    s = Scale()
+    f = tf.function(s)
+    r = [f(tf.constant(1.0)), f(tf.constant(2.0), k=2.0), f(tf.constant(3.0), 3.0)]
+    return {"r": r, "traces": s.traces, "count": f.experimental_get_tracing_count()}
