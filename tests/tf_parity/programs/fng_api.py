@@ -178,3 +178,14 @@ def program_variable_creator_scope(tf):
     return {"seen": seen, "v": [v, v.trainable, v.dtype, isinstance(v, tf.Variable)],
             "u": [u, u.trainable, u.dtype], "after_inner": [after_inner, after_inner.trainable],
             "plain": [plain, plain.trainable]}
+
+
+def program_graph_and_operation(tf):
+    @tf.function
+    def f(x):
+        return x * 2.0 + 1.0
+    g = f.get_concrete_function(tf.TensorSpec([2], tf.float32)).graph
+    ops = g.get_operations()
+    return {"graph": isinstance(g, tf.Graph), "ops": all(isinstance(op, tf.Operation) for op in ops),
+            "some": len(ops) > 0, "names": all(isinstance(op.name, str) and isinstance(op.type, str) for op in ops),
+            "graph_def": len(g.as_graph_def().node) == len(ops)}
