@@ -312,3 +312,14 @@ def test_caller_built_in_the_background_is_used_once_ready(monkeypatch):
                                     python_extension=True), None))
     ready = kernel_call.caller_type()  # (a library loaded from another cache directory is another type object)
     assert ready is not None and ready.__qualname__ == kind.__qualname__
+
+
+def test_omitted_defaults_take_the_guard():
+    f, count = _traced(lambda x, y=2.0: x * y)
+    x = tf.constant(F32)
+    for _ in range(3):
+        f(x)
+    f(x, 2.0)
+    f(x, y=2.0)
+    assert len(count) == 1  # TF binds the call: the default, positional or keyword, is one trace
+    assert f._last_call is not None and f._last_call(x) is not MISS and f._last_call(x, 3.0) is MISS

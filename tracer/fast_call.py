@@ -34,13 +34,17 @@ from .signature import NUMBER
 MISS = object()
 
 
-def make_guard(entry, key):
+def make_guard(entry, key, defaults=()):
     """The guard of `entry` (compiled already) for calls keyed `key`: per argument
-    (shape, dtype) of a tensor or (type, value) of a plain Python value."""
+    (shape, dtype) of a tensor or (type, value) of a plain Python value.  `defaults`: the
+    default values of the last parameters (a call may omit them)."""
     ns = {"_M": MISS, "_T": Tensor, "_nd": np.ndarray, "_obs": CALL_OBSERVERS, "_run": entry._call,
           "_failed": entry._failed, "_wrap": wrap_array, "_pack": entry.pack, "_num": (int, float, bool)}
     n = len(key)
-    params = "".join(f"t{i}=_M, " for i in range(n))
+    first_default = n - len(defaults)
+    for i, d in enumerate(defaults):
+        ns[f"_d{first_default + i}"] = d
+    params = "".join(f"t{i}=_d{i}, " if i >= first_default else f"t{i}=_M, " for i in range(n))
     lines = [f"def _guard({params}*extra):"]
     tensors = [i for i, k in enumerate(key) if isinstance(k[1], np.dtype)]
     checks = ["extra"]

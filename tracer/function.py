@@ -143,7 +143,8 @@ class Function:
             return self._call_slow(args, {})
         out = entry.pack(entry.call_flat(arrays))
         if entry.fast_guard is None and entry._call is not None:  # (None: its C still compiling)
-            entry.fast_guard = make_guard(entry, key)
+            n, defaults, _ = call_binding.defaults_tail(self)
+            entry.fast_guard = make_guard(entry, key, defaults if len(key) == n else ())
         self._last_call = entry.fast_guard
         return out
 
