@@ -315,7 +315,12 @@ def test_caller_built_in_the_background_is_used_once_ready(monkeypatch):
 
 
 def test_omitted_defaults_take_the_guard():
-    f, count = _traced(lambda x, y=2.0: x * y)
+    count = []
+
+    @tf.function
+    def f(x, y=2.0):
+        count.append(1)
+        return x * y
     x = tf.constant(F32)
     for _ in range(3):
         f(x)
