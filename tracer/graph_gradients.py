@@ -23,7 +23,7 @@ from tapeflow.runtime import tape as tape_mod
 from tapeflow.runtime.backprop import UnconnectedGradients
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import PRIMITIVES, state
-from tapeflow.runtime.tensor import SymbolicTensor, convert_to_tensor
+from tapeflow.runtime.tensor import SymbolicTensor, Tensor, convert_to_tensor
 from tapeflow.runtime.variables import Variable
 
 from .autodiff import replay_node
@@ -64,9 +64,9 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
             raise ValueError(f"tf.gradients: passed {len(grad_ys)} grad_ys for {len(ys)} ys")
         grad_ys = [None if g is None else convert_to_tensor(g, dtype=y.dtype) for g, y in zip(grad_ys, ys)]
     for x in xs:
-        if not isinstance(x, (SymbolicTensor, Variable)):
-            raise TypeError(with_location(f"tf.gradients: xs must be tensors of the graph being "
-                                          f"traced or variables, got {type(x).__name__}"))
+        if not isinstance(x, (SymbolicTensor, Tensor, Variable)):
+            raise TypeError(with_location(f"tf.gradients: xs must be tensors (of the graph being traced, "
+                                          f"or captured by it) or variables, got {type(x).__name__}"))
     # Each source as the tensors that stand for it: a variable's reads, a tensor itself.
     standins = [_reads_of(builder, x) if isinstance(x, Variable) else [x] for x in xs]
     flat_sources = [t for group in standins for t in group]

@@ -203,3 +203,14 @@ def program_gradients_random_not_redrawn(tf):
         (g,) = tf.gradients(y, w)
         return tf.reduce_all(tf.equal(g, noise))
     return {"same_draw": f(tf.constant([1.0, 2.0, 3.0, 4.0]))}
+
+
+def program_gradients_captured_constant(tf):
+    c = tf.constant([2.0, 3.0])
+
+    @tf.function
+    def f(x):
+        y = tf.reduce_sum(x * c * c)
+        return tf.gradients(y, [c, x])
+    gc, gx = f(tf.constant([1.0, -1.0]))
+    return {"gc": gc, "gx": gx}
