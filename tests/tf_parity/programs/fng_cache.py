@@ -51,7 +51,8 @@ def program_cache_methods(tf):
             return x * self.k
     a, b = M(2.0), M(3.0)
     r = [a.call(tf.constant(1.0)), a.call(tf.constant(2.0)), b.call(tf.constant(1.0)), a.call(tf.constant(5.0))]
-    return {"r": r, "a": a.traces, "b": b.traces}
+    return {"r": r, "a": a.traces, "b": b.traces, "counts": [a.call.experimental_get_tracing_count(),
+                                                            b.call.experimental_get_tracing_count()]}
 
 
 def program_cache_spec_shape_none(tf):
