@@ -36,7 +36,8 @@ MISS = object()
 
 def make_guard(entry, key, defaults=()):
     """The guard of `entry` (compiled already) for calls keyed `key`: per argument
-    (shape, dtype) of a tensor or (type, value) of a plain Python value.  `defaults`: the
+    (shape, dtype) of a tensor, (NUMBER, value) of a Python number or (type, value) of a str or
+    None.  `defaults`: the
     default values of the last parameters (a call may omit them)."""
     ns = {"_M": MISS, "_T": Tensor, "_nd": np.ndarray, "_obs": CALL_OBSERVERS, "_run": entry._call,
           "_failed": entry._failed, "_wrap": wrap_array, "_pack": entry.pack, "_num": (int, float, bool)}
