@@ -334,6 +334,25 @@ def constant_value_array(value, dtype=None):
     return _python_to_array(value, dtype)
 
 
+# (base type, fn(value, dtype=, name=, as_ref=)) in priority order: tf.register_tensor_conversion_function.
+CONVERSION_FUNCTIONS = []
+
+
+def register_tensor_conversion_function(base_type, conversion_func, priority=100):
+    """convert_to_tensor(x) for x an instance of base_type calls conversion_func (the lowest
+    priority first; NotImplemented passes to the next)."""
+    bases = base_type if isinstance(base_type, tuple) else (base_type,)
+    if any(issubclass(b, (int, float, bool, complex, str, bytes, np.generic, np.ndarray)) for b in bases):
+        raise TypeError("Cannot register conversions for Python numeric types and NumPy scalars and arrays.")
+    if not callable(conversion_func):
+        raise TypeError("conversion_func must be callable.")
+    _registered.append((priority, len(_registered), base_type, conversion_func))
+    CONVERSION_FUNCTIONS[:] = [(base, fn) for _, _, base, fn in sorted(_registered, key=lambda r: r[:2])]
+
+
+_registered = []  # (priority, order of registration, base type, fn)
+
+
 def convert_to_tensor(value, dtype=None, name=None):
     """Tensor from a tensor, variable, NumPy array, Python scalar or nested list."""
     if dtype is not None:
@@ -357,6 +376,12 @@ def convert_to_tensor(value, dtype=None, name=None):
     to_tensor = getattr(vt, "__tf_tensor__", None)  # TensorFlow's protocol (IndexedSlices, user types)
     if to_tensor is not None:
         return to_tensor(value, dtype, name)
+    if CONVERSION_FUNCTIONS:
+        for base, fn in CONVERSION_FUNCTIONS:
+            if isinstance(value, base):
+                out = fn(value, dtype=dtype, name=name, as_ref=False)
+                if out is not NotImplemented:
+                    return convert_to_tensor(out, dtype)
     if isinstance(value, (list, tuple)) and _contains_tensor(value):
         from .ops import join_ops, math_ops
         if dtype is None:  # TF: the tensors' dtype decides, Python numbers beside them take it

@@ -2,6 +2,7 @@
 which is where tapes (watch on access) and graphs (read nodes) hook in."""
 import contextlib
 import enum
+import functools
 import itertools
 import sys
 import threading
@@ -60,9 +61,16 @@ class Variable(TensorBase):
     __slots__ = ("_value", "_name", "trainable", "_uid", "_shape", "_dtype", "__weakref__", "__dict__")
     _auto_watch = property(lambda self: self.trainable)  # tapes watch a read variable when true (Keras: as made)
 
+    def __new__(cls, *args, **kwargs):
+        if CREATORS and cls is Variable:
+            return _through_creators(args, kwargs)
+        return super().__new__(cls)
+
     def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None,
                  validate_shape=True, constraint=None, synchronization=VariableSynchronization.AUTO,
                  aggregation=VariableAggregation.NONE, **unused):
+        if self.__dict__.get("_via_creators") and hasattr(self, "_value"):
+            return  # made by the creators already: Python calls __init__ again after __new__
         if callable(initial_value):
             initial_value = initial_value()
         if initial_value is None:
@@ -291,6 +299,46 @@ class Variable(TensorBase):
 
     def __reduce__(self):
         raise TypeError("Variables are not picklable; use tf.train.Checkpoint")
+
+
+# tf.variable_creator_scope's creators, outermost first.
+CREATORS = []
+# What TF passes a creator, with its defaults; the first nine are Variable's parameters, in order.
+_CREATOR_KWARGS = {"initial_value": None, "trainable": None, "name": None, "dtype": None, "shape": None,
+                   "validate_shape": True, "constraint": None, "synchronization": VariableSynchronization.AUTO,
+                   "aggregation": VariableAggregation.NONE, "caching_device": None, "variable_def": None,
+                   "import_scope": None, "experimental_enable_variable_lifting": True}
+_INIT_KWARGS = list(_CREATOR_KWARGS)[:9]
+
+
+@contextlib.contextmanager
+def variable_creator_scope(variable_creator):
+    """tf.Variable(...) calls variable_creator(next_creator, **kwargs) inside (the innermost scope's
+    creator first; the last next_creator makes the variable)."""
+    CREATORS.append(variable_creator)
+    try:
+        yield
+    finally:
+        del CREATORS[len(CREATORS) - 1 - CREATORS[::-1].index(variable_creator)]
+
+
+def _through_creators(args, kwargs):
+    given = dict(zip(_INIT_KWARGS, args))
+    given.update(kwargs)
+    full = {k: given.get(k, default) for k, default in _CREATOR_KWARGS.items()}
+
+    def make(**kw):
+        init = {k: kw[k] for k in _INIT_KWARGS if k in kw}
+        if init.get("trainable") is None:
+            init["trainable"] = kw.get("synchronization") is not VariableSynchronization.ON_READ
+        v = object.__new__(Variable)
+        Variable.__init__(v, **init)
+        v.__dict__["_via_creators"] = True
+        return v
+    creator = make
+    for c in CREATORS:
+        creator = functools.partial(c, creator)
+    return creator(**full)
 
 
 def record_read(var, t):

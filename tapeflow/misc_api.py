@@ -39,6 +39,10 @@ def set_log_device_placement(enabled):
     _settings["log_device_placement"] = bool(enabled)
 
 
+def get_log_device_placement():
+    return _settings["log_device_placement"]
+
+
 def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
     """Accepted; use tf.debugging.check_numerics on the tensors to check."""
     _settings["check_numerics"] = True

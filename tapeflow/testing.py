@@ -204,3 +204,100 @@ is_built_with_gpu_support = is_built_with_cuda
 
 def get_temp_dir():
     return tempfile.gettempdir() if not os.environ.get("TEST_TMPDIR") else os.environ["TEST_TMPDIR"]
+
+
+def is_built_with_xla():
+    """False: tapeflow has no XLA (jit_compile= is accepted; its graphs always compile to C)."""
+    return False
+
+
+def is_built_with_rocm():
+    return False
+
+
+_CPU_TARGETS = ("arm", "aarch64", "ppc", "powerpc", "x86", "s390x")
+
+
+def is_cpu_target_available(target):
+    """Whether the C compiler can target the CPU family (as TF's LLVM build: every known family)."""
+    if not target.startswith(_CPU_TARGETS):
+        raise AssertionError("Unknown CPU target: " + target)
+    return True
+
+
+def compute_gradient(f, x, delta=None):
+    """(theoretical, numerical) Jacobians of y = f(*x): one 2-D array per argument, shaped
+    (y's size, the argument's size); the numerical one by central differences of `delta`
+    (default 1/1024, exact in binary), computed in the argument's dtype as TF does."""
+    from tapeflow.runtime.backprop import GradientTape
+    from tapeflow.runtime.tensor import convert_to_tensor
+    if not isinstance(x, (list, tuple)):
+        raise ValueError("`x` must be a list or tuple of values convertible to a Tensor "
+                         f"(arguments to `f`), not a {type(x)}")
+    delta = 1.0 / 1024 if delta is None else delta
+    xs = [np.array(convert_to_tensor(v).numpy()) for v in x]
+    y0 = np.asarray(convert_to_tensor(f(*[convert_to_tensor(v) for v in xs])).numpy())
+    theoretical, numerical = [], []
+    for i, xi in enumerate(xs):
+        ts = [convert_to_tensor(v) for v in xs]
+        with GradientTape() as tape:
+            tape.watch(ts[i])
+            y = convert_to_tensor(f(*ts))
+        jac = tape.jacobian(y, ts[i], unconnected_gradients="zero")
+        theoretical.append(np.asarray(jac.numpy(), dtype=y0.dtype).reshape(y0.size, xi.size))
+        cols = np.zeros((y0.size, xi.size), dtype=y0.dtype)
+        scale = np.asarray(2 * delta, dtype=y0.dtype)[()]
+        for col in range(xi.size):
+            args = [v.copy() for v in xs]
+            args[i].reshape(-1)[col] += delta
+            plus = np.asarray(convert_to_tensor(f(*[convert_to_tensor(v) for v in args])).numpy())
+            args[i].reshape(-1)[col] -= 2 * delta
+            minus = np.asarray(convert_to_tensor(f(*[convert_to_tensor(v) for v in args])).numpy())
+            cols[:, col] = ((plus - minus) / scale).reshape(-1)
+        numerical.append(cols)
+    return tuple(theoretical), tuple(numerical)
+
+
+class TensorFlowBenchmark:
+    """tf.test.Benchmark (TF's class name): subclass it; `report_benchmark` prints the entry as
+    TF's log does."""
+
+    def is_abstract(self):
+        return type(self) is TensorFlowBenchmark
+
+    def _get_name(self, name=None):
+        return f"{type(self).__name__}.{name}" if name else type(self).__name__
+
+    def report_benchmark(self, iters=None, cpu_time=None, wall_time=None, throughput=None, extras=None,
+                         name=None, metrics=None):
+        lines = ["entry {", f'  name: "{self._get_name(name)}"']
+        for key, value in (("iters", iters), ("cpu_time", cpu_time), ("wall_time", wall_time),
+                           ("throughput", throughput)):
+            if value is not None:
+                lines.append(f"  {key}: {value}")
+        for key, value in sorted((extras or {}).items()):
+            lines.append(f'  extras {{ key: "{key}" value {{ double_value: {value} }} }}')
+        for m in metrics or []:
+            lines.append(f'  metrics {{ name: "{m["name"]}" value: {m["value"]} }}')
+        lines.append("}")
+        print("\n".join(lines) + "\n")
+
+    def evaluate(self, tensors):
+        from tapeflow.runtime import nest
+        return nest.map_structure(lambda t: t.numpy() if isinstance(t, TensorBase) else t, tensors)
+
+    def run_op_benchmark(self, sess, op_or_tensor, feed_dict=None, burn_iters=2, min_iters=10,
+                         store_trace=False, store_memory_usage=True, name=None, extras=None, mbs=0):
+        import time
+        fn = op_or_tensor if callable(op_or_tensor) else (lambda: op_or_tensor)
+        for _ in range(burn_iters):
+            fn()
+        start = time.perf_counter()
+        for _ in range(min_iters):
+            fn()
+        wall = (time.perf_counter() - start) / max(min_iters, 1)
+        self.report_benchmark(iters=min_iters, wall_time=wall, extras=extras, name=name)
+        return {"iters": min_iters, "wall_time": wall, "extras": extras or {}, "name": self._get_name(name)}
+
+
+Benchmark = TensorFlowBenchmark

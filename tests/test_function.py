@@ -322,7 +322,7 @@ def test_concurrent_calls_trace_once():
     assert results == [6.0] * 8 and f.experimental_get_tracing_count() == 1
 
 
-def test_nested_functions_inline():
+def test_nested_functions_traced_once_per_signature():
     @tf.function
     def inner(x):
         return x * 2 if x > 0 else -x
@@ -332,7 +332,19 @@ def test_nested_functions_inline():
         return inner(x) + inner(-x)
 
     assert int(outer(tf.constant(3))) == 9
-    assert inner.experimental_get_tracing_count() == 0
+    # TF traces the inner function as its own (once for both calls' signature): fng_cache
+    assert inner.experimental_get_tracing_count() == 1
+    assert int(inner(tf.constant(5))) == 10 and inner.experimental_get_tracing_count() == 1
+
+    @tf.function
+    def closing(x):
+        y = x + 1
+
+        @tf.function
+        def uses_y(z):  # closes over the caller's tensor: inlined
+            return z * y
+        return uses_y(x)
+    assert int(closing(tf.constant(3))) == 12
 
 
 def test_gradients_through_function_calls():
@@ -408,3 +420,15 @@ def test_a_generator_function_is_refused_as_tensorflow_refuses_it():
         tf.function(gen)(3)
     assert list(gen(2)) == [0, 1]  # a generator called inside a tf.function is plain Python
     assert int(tf.function(lambda: tf.add_n(list(gen(4))))()) == 6
+
+
+def test_recursion_on_a_tensor_is_a_recursion_error():
+    # TF raises its non-public StagingError (checked in fng_recursion); tapeflow says why at once
+    @tf.function
+    def fact(n):
+        if n <= 1:
+            return tf.constant(1)
+        return n * fact(n - 1)
+    with pytest.raises(RecursionError, match="calls itself with the signature"):
+        fact(tf.constant(3))
+    assert int(fact(3)) == 6  # on Python values it unrolls while tracing

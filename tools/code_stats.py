@@ -43,13 +43,14 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # 15's convolution kernels (conv_c.py: depthwise, max pooling, col2im in C)
                                  # + ~320 with issue 15's compile record (compile_record.py: a warm first call
                                  # replays the passes' and C renderers' decisions from disk)
-    "lines tracer": 6900,        # 5,196; 6,280 with issue 15's conversion cache and the loop gradients' recomputed
+    "lines tracer": 7300,        # 5,196; 6,280 with issue 15's conversion cache and the loop gradients' recomputed
                                  # residuals and carried stacks (the RNN's peak memory 3.9x -> 1.03x NumPy's);
                                  # 6,399 with issue 15's call guard (fast_call.py: the repeated call's shortcut);
                                  # 6,600 with issue 11's unknown-rank concrete function (rank_concrete.py) and the subtype dispatch;
                                  # 6,734 with issue 11's AutoGraph reference-test fixes (dict items carried through tensor
-                                 # if/while, constant tensor conditions, loop cells shared as in Python; cond_staging.py split)
-    "lines tapeflow": 37200,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings); 23,491 with issues 12-14 and 17 together; issue 11 adds ~640 (tf.image boxes, NMS, glimpses, jpeg quality, ms-ssim; tf.nn argmax pooling, morphology, ctc labels, safe embeddings);
+                                 # if/while, constant tensor conditions, loop cells shared as in Python; cond_staging.py split);
+                                 # + ~360 with fn_graph's tf.gradients / tf.hessians and graph-level API names
+    "lines tapeflow": 37600,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings); 23,491 with issues 12-14 and 17 together; issue 11 adds ~640 (tf.image boxes, NMS, glimpses, jpeg quality, ms-ssim; tf.nn argmax pooling, morphology, ctc labels, safe embeddings); fn_graph's graph-level API (DeviceSpec, TypeSpecs, config switches, tf.test helpers) ~+500;
                                  # 30,277 with the API table, Keras metrics/losses/utils/backend, layers, keras.ops,
                                  # tf.lookup/image/data/train names, MirroredStrategy and FILE sharding (issues 11, 14, 16);
                                  # 31,428 with the image codecs and image_dataset_from_directory, Keras's augmentation

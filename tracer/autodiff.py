@@ -48,19 +48,21 @@ def replay(graph, args):
     being built, as new nodes of the current graph otherwise."""
     env = dict(zip(graph.inputs, args))
     for node in graph.nodes:
-        op = node.op
-        if op == "input":
+        if node.op == "input":
             continue
-        ins = [env[r] for r in node.inputs]
-        if op in REPLAY_RULES:
-            outs = tuple(REPLAY_RULES[op](ins, node.attr))
-        else:
-            prim = PRIMITIVES[op]
-            res = bind(prim, ins, node.attr)
-            outs = res if prim.multiple_results else (res,)
-        for i, v in enumerate(outs):
+        for i, v in enumerate(replay_node(node, [env[r] for r in node.inputs])):
             env[Ref(node.id, i)] = v
     return [env[r] for r in graph.outputs]
+
+
+def replay_node(node, ins):
+    """The outputs (a tuple) of one node evaluated on `ins` through `bind`."""
+    op = node.op
+    if op in REPLAY_RULES:
+        return tuple(REPLAY_RULES[op](ins, node.attr))
+    prim = PRIMITIVES[op]
+    res = bind(prim, ins, node.attr)
+    return res if prim.multiple_results else (res,)
 
 
 def Building(builder):

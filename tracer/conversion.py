@@ -99,6 +99,12 @@ def _convert(fn):
     for converter in PIPELINE:
         node = converter.transform(node, ctx)
     source = parser.unparse(node)
+    code = getattr(fn, "__code__", None)
+    if code is not None and node.name not in code.co_freevars and node.name not in code.co_varnames:
+        # The def sits inside a factory below, where its own name is the factory's local: a
+        # recursive call would close over the converted function; `global` keeps it the user's
+        # (compiled only: to_code shows the source without it).
+        node.body.insert(0, gast.Global(names=[node.name]))
     freevars = list(fn.__code__.co_freevars)
     factory_name = ctx.namer.new("tapeflow_factory")
     module = gast.Module(body=templates.replace(

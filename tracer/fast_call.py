@@ -13,8 +13,8 @@ the last signature: the guard checks that in straight-line code, like
         except Exception as exc: raise failed(exc) from exc
         return Tensor(o[0]) if o[0].__class__ is ndarray else wrap_array(o[0])
 
-A plain Python argument (int, float, bool, str, None) is checked as its key
-holds it: the same type and an equal value (`t1.__class__ is int and t1 == 3`).
+A plain Python argument is checked as its key holds it: a number (int, float,
+bool) by an equal value, a str or None by its type and value.
 Invariants Function.__call__ relies on: a hit is an argument list whose key
 (`signature._arg_key`) is the entry's own key, with the very same dtype
 objects, so it runs the entry the cache holds for that key; anything else is
@@ -29,17 +29,23 @@ import numpy as np
 from tapeflow.runtime.tensor import Tensor, wrap_array
 
 from .concrete import CALL_OBSERVERS
+from .signature import NUMBER
 
 MISS = object()
 
 
-def make_guard(entry, key):
+def make_guard(entry, key, defaults=()):
     """The guard of `entry` (compiled already) for calls keyed `key`: per argument
-    (shape, dtype) of a tensor or (type, value) of a plain Python value."""
+    (shape, dtype) of a tensor, (NUMBER, value) of a Python number or (type, value) of a str or
+    None.  `defaults`: the
+    default values of the last parameters (a call may omit them)."""
     ns = {"_M": MISS, "_T": Tensor, "_nd": np.ndarray, "_obs": CALL_OBSERVERS, "_run": entry._call,
-          "_failed": entry._failed, "_wrap": wrap_array, "_pack": entry.pack}
+          "_failed": entry._failed, "_wrap": wrap_array, "_pack": entry.pack, "_num": (int, float, bool)}
     n = len(key)
-    params = "".join(f"t{i}=_M, " for i in range(n))
+    first_default = n - len(defaults)
+    for i, d in enumerate(defaults):
+        ns[f"_d{first_default + i}"] = d
+    params = "".join(f"t{i}=_d{i}, " if i >= first_default else f"t{i}=_M, " for i in range(n))
     lines = [f"def _guard({params}*extra):"]
     tensors = [i for i, k in enumerate(key) if isinstance(k[1], np.dtype)]
     checks = ["extra"]
@@ -47,7 +53,9 @@ def make_guard(entry, key):
         ns[f"_a{i}"], ns[f"_b{i}"] = a, b
         if i in tensors:
             checks.append(f"t{i}.__class__ is not _T")
-        else:  # a Python value: the trace holds it (a type, then its value: 1 and True differ)
+        elif a == NUMBER:  # a Python number: any int, float or bool of an equal value
+            checks.append(f"t{i}.__class__ not in _num or t{i} != _b{i}")
+        else:  # another Python value: the trace holds it (its type, then its value)
             checks.append(f"t{i}.__class__ is not _a{i} or t{i} != _b{i}")
     lines.append(f"    if {' or '.join(checks)}: return _M")
     checks = []

@@ -27,13 +27,13 @@ from tapeflow.runtime.tape import pause
 from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTensor, Tensor, TensorBase,
                                      convert_to_tensor)
 
-from . import concrete_signature, conversion, trace_builder
+from . import call_binding, concrete_signature, conversion, trace_builder
 from .operators.calls import autograph_features
 from .concrete import ConcreteFunction, rebind_variables
 from .fast_call import MISS, make_guard
 from .pyct.parser import ConversionError
 from .rank_concrete import UnknownRankConcreteFunction, has_unknown_rank
-from .signature import TensorSpec, spec_accepts, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
+from .signature import NUMBER, TensorSpec, spec_accepts, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
 
 RETRACE_WARNING_AFTER = 5
 _EAGER = object()  # cache entry: this signature runs eagerly (fallback)
@@ -114,6 +114,12 @@ class Function:
             return self._inline(args, kwargs)
         if kwargs or state.tapes or self.input_signature is not None or self._reduce_retracing:
             return self._call_slow(args, kwargs)
+        tail = call_binding.defaults_tail(self)
+        if tail[2]:
+            return self._call_slow(args, kwargs)
+        if len(args) < tail[0]:
+            # omitted arguments with defaults: keyed as if passed (TF binds the call first)
+            args = args + tail[1][len(args) - tail[0]:]
         return self._call_tensors(args)
 
     def _call_tensors(self, args):
@@ -128,7 +134,9 @@ class Function:
                 v = a._value
                 key.append((v.shape, v.dtype))
                 arrays.append(v)
-            elif t is int or t is float or t is bool or t is str or a is None:
+            elif t is int or t is float or t is bool:
+                key.append((NUMBER, a))
+            elif t is str or a is None:
                 key.append((t, a))
             else:
                 return self._call_slow(args, {})
@@ -138,7 +146,8 @@ class Function:
             return self._call_slow(args, {})
         out = entry.pack(entry.call_flat(arrays))
         if entry.fast_guard is None and entry._call is not None:  # (None: its C still compiling)
-            entry.fast_guard = make_guard(entry, key)
+            n, defaults, _ = call_binding.defaults_tail(self)
+            entry.fast_guard = make_guard(entry, key, defaults if len(key) == n else ())
         self._last_call = entry.fast_guard
         return out
 
@@ -146,6 +155,8 @@ class Function:
         if self.input_signature is not None:
             args = self._check_signature(args, kwargs)
             kwargs = {}
+        else:
+            args, kwargs = call_binding.bind_arguments(self, args, kwargs)
         key = self._key(args, kwargs)
         entry = self._cache.get(key)
         if entry is not None and self._reduce_retracing and entry is not _EAGER:
@@ -158,7 +169,7 @@ class Function:
         if entry is _EAGER:
             return self.python_function(*args, **kwargs)
         if entry.argument_variables:
-            entry = _for_variables(entry, variable_arguments(args, kwargs))
+            entry = for_variables(entry, variable_arguments(args, kwargs))
         if state.tapes:
             return self._call_taped(entry, args, kwargs)
         return entry.pack(entry.call_flat(flat_tensor_arrays(args, kwargs)))
@@ -189,6 +200,7 @@ class Function:
                    for a, av in zip(arrays, entry._input_avals))
 
     def _check_signature(self, args, kwargs):
+        args, kwargs = call_binding.keywords_as_positional(self, args, kwargs)
         if kwargs:
             raise TypeError(with_location(f"{self.__name__}: keyword arguments are not allowed with an "
                                           f"input_signature"))
@@ -231,6 +243,12 @@ class Function:
                                           and not self._compatible(entry, args, kwargs)):
                 return entry
             relax = self._relaxed_shapes(entry, args, kwargs) if entry is not None else None
+            unranked = entry is None and self._reduce_retracing and any(
+                call_binding.ranks_differ(k, key) for k in self._cache)
+            if unranked:
+                # TF generalizes a call whose ranks no trace has to unknown ranks; tapeflow's IR has
+                # fixed ranks, so this trace keeps the rank with every dimension unknown.
+                relax = [(None,) * len(a.shape) for a in flat_tensor_arrays(args, kwargs)]
             if key == "signature" or (isinstance(key, tuple) and key[:1] == ("signature",)):
                 # trace with the signature's shapes (unknown dims stay unknown)
                 ranks = iter(key[1] if key != "signature" else ())
@@ -238,6 +256,14 @@ class Function:
                          for spec in nest.flatten(self.input_signature)]
                 args = nest.pack_sequence_as(list(args), specs)
             counted = self._tracing_count
+            tracing = self.__dict__.setdefault("_tracing_keys", [])
+            if key in tracing:
+                # TensorFlow raises its (non-public) StagingError for this recursion
+                raise RecursionError(with_location(
+                    f"tf.function {self.__name__} calls itself with the signature it is being traced "
+                    f"for: a graph cannot hold that recursion; recurse on Python values, or loop with "
+                    f"tf.while_loop"))
+            tracing.append(key)
             try:
                 first = not self._traced_once
                 made = self._variables_made
@@ -252,10 +278,15 @@ class Function:
                     raise
                 self._warn_once("fallback", f"tf.function {self.__name__} runs eagerly: {exc}")
                 entry = _EAGER
-            if _rank_key(key) and any(_rank_key(k) for k in self._cache):
+            finally:
+                tracing.remove(key)
+            if (_rank_key(key) and any(_rank_key(k) for k in self._cache)) or (
+                    unranked and any(getattr(e, "unranked", False) for e in self._cache.values())):
                 # TF traces an unknown-rank signature once; tapeflow once per rank (fixed-rank
                 # IR), and counts those as that one trace (experimental_get_tracing_count).
                 self._tracing_count = counted
+            if unranked and entry is not _EAGER:
+                entry.unranked = True
             self._cache[key] = entry
             self._last_call = None  # the cache changed: no shortcut past it
             self._note_retrace(key, args)
@@ -343,8 +374,9 @@ class Function:
         return concrete
 
     def _inline(self, args, kwargs):
-        """Called while another function is being traced: its ops join that graph."""
-        return self._python_to_trace()(*args, **kwargs)
+        """Called while another function is being traced: its ops join that graph, traced (and
+        cached) as a call of this function would be (call_binding.nested_call)."""
+        return call_binding.nested_call(self, args, kwargs)
 
     # -- retracing
     def _note_retrace(self, key, args):
@@ -392,6 +424,8 @@ class Function:
         else:
             if self.input_signature is not None:
                 args = self._check_signature(args, kwargs)
+            else:
+                args, kwargs = call_binding.bind_arguments(self, args, kwargs)
             key = self._key(args, kwargs)
         entry = self._cache.get(key)
         if entry is None and self.input_signature is None and not self._reduce_retracing:
@@ -439,7 +473,7 @@ class Function:
         return f"<tapeflow.function {self.__name__}>"
 
 
-def _for_variables(entry, variables):
+def for_variables(entry, variables):
     """The concrete function traced for `entry.argument_variables`, re-bound to
     other variables of the same shapes and dtypes (no retrace: the graph is the
     same with other variable handles, as TensorFlow passes them as inputs)."""

@@ -50,9 +50,20 @@ def _arg_key(a):
     if t is Tensor:
         v = a._value
         return (v.shape, v.dtype)
-    if t is int or t is float or t is bool or t is str or a is None:
+    if t is int or t is float or t is bool:
+        return python_number_key(a)
+    if t is str or a is None:
         return (t, a)
     return _slow_key(a)
+
+
+# TensorFlow keys a Python number by its value: 2, 2.0 and 1 == True share a trace (the first
+# call's value is the one traced).  NUMBER marks such a key (the call guard checks it so too).
+NUMBER = "N"
+
+
+def python_number_key(a):
+    return (NUMBER, a)
 
 
 def _slow_key(a):
@@ -62,7 +73,7 @@ def _slow_key(a):
         return (a.shape, a.dtype)
     if isinstance(a, Variable):
         # By shape and dtype, as TensorFlow keys a variable argument: a graph traced
-        # for one variable is re-bound to another (tracer.function._for_variables).
+        # for one variable is re-bound to another (tracer.function.for_variables).
         return ("V", a.shape.dims, a.dtype.np, a.trainable)
     if isinstance(a, TensorSpec):
         dims = a.shape.dims
@@ -160,6 +171,11 @@ def _leaves(args, kwargs):
         for k in sorted(kwargs):
             leaves.extend(nest.flatten(kwargs[k]))
     return leaves
+
+
+def tensor_leaves(args, kwargs):
+    """The tensor leaves of a call's arguments (what its graph's placeholders receive), as tensors."""
+    return [convert_to_tensor(a) for a in _leaves(args, kwargs) if _is_tensor_leaf(a)]
 
 
 def flat_tensor_arrays(args, kwargs):

@@ -44,4 +44,5 @@ NAMESPACES = {
     "types.experimental.distributed": "tf.types.experimental.distributed: the per-replica value type.",
     "config": "tf.config: devices, placement and threading.",
     "config.experimental": "tf.config.experimental: memory growth and the TF 2.0 device names.",
+    "config.optimizer": "tf.config.optimizer: the graph optimizer's switches (recorded).",
 }

@@ -12,9 +12,9 @@ runtime.backprop             | tf                    | GradientTape UnconnectedG
 runtime.backprop             | autodiff              | GradientTape
 forward_mode                 | autodiff              | ForwardAccumulator
 runtime.errors               | tf errors             | InvalidArgumentError
-runtime.tensor               | tf                    | Tensor convert_to_tensor is_tensor
+runtime.tensor               | tf                    | Tensor convert_to_tensor is_tensor register_tensor_conversion_function
 runtime.shape                | tf                    | TensorShape
-runtime.variables            | tf                    | Variable
+runtime.variables            | tf                    | Variable variable_creator_scope
 runtime.custom_gradient      | tf                    | custom_gradient
 runtime.indexed_slices       | tf                    | IndexedSlices
 runtime.devices              | tf                    | device

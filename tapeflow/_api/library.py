@@ -51,6 +51,13 @@ misc_api                     | config config.experimental | get_visible_devices 
 misc_api                     | config config.experimental | set_visible_devices
 misc_api                     | config.experimental   | get_memory_growth get_memory_info set_memory_growth
 misc_api                     | config.experimental experimental | enable_op_determinism disable_op_determinism
+runtime.devices              | config                | LogicalDevice PhysicalDevice
+config_switches              | config.optimizer      | get_jit set_jit get_experimental_options
+config_switches              | config.optimizer      | set_experimental_options
+config_switches              | config.experimental   | enable_tensor_float_32_execution get_memory_usage
+config_switches              | config.experimental   | tensor_float_32_execution_enabled reset_memory_stats
+config_switches              | config.experimental   | get_device_details get_device_policy set_device_policy
+config_switches              | config.experimental   | get_synchronous_execution set_synchronous_execution
 data.iterator                | experimental          | Optional
 # ---- tapeflow's benchmark tools
 .                            | tf                    | benchmark

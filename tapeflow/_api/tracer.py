@@ -14,6 +14,7 @@ tracer.signature             | tf                    | TensorSpec
 tracer.control_flow_ops      | tf                    | case cond switch_case while_loop
 tracer.gradient_wrappers     | tf                    | grad_pass_through inside_function recompute_grad
 tracer.gradient_wrappers     | tf                    | timestamp
+tracer.graph_gradients       | tf                    | AggregationMethod gradients hessians
 tracer.graph_ops             | tf                    | control_dependencies ensure_shape get_static_value
 tracer.graph_ops             | tf                    | group identity_n init_scope is_symbolic_tensor no_op
 tracer.graph_ops             | tf                    | tuple=tuple_
@@ -29,7 +30,15 @@ tracer.logging_ops           | debugging             | assert_scalar assert_type
 debugging_checks             | debugging             | assert_integer assert_proper_iterable assert_rank_in
 debugging_checks             | debugging             | assert_same_float_dtype assert_shapes is_numeric_tensor
 misc_api                     | debugging             | disable_check_numerics enable_check_numerics
-misc_api                     | debugging             | set_log_device_placement
+misc_api                     | debugging             | set_log_device_placement get_log_device_placement
+config_switches              | debugging             | enable_traceback_filtering disable_traceback_filtering
+config_switches              | debugging             | is_traceback_filtering_enabled
+graph_api                    | tf                    | CriticalSection DeviceSpec guarantee_const
+compiler.ir                  | tf                    | Graph Operation=Node
+graph_api                    | tf                    | IndexedSlicesSpec NoneTensorSpec TensorArraySpec TypeSpec
+graph_api                    | autograph             | to_graph trace
+graph_api                    | types.experimental    | AtomicFunction Callable FunctionType
+graph_api                    | types.experimental    | SupportsTracingProtocol TensorLike
 # ---- tf.autograph, tf.types
 misc_api                     | autograph             | set_verbosity=autograph_set_verbosity
 tracer.conversion            | autograph             | to_code

@@ -142,6 +142,20 @@ def _leaves_up_to(value, spec):
     return [leaf for k in keys for leaf in _leaves_up_to(value[k], spec[k])]
 
 
+def _bound(params, args, kwargs):
+    """The call with keywords moved to their positions and omitted scalar defaults filled in
+    (params: the saved [name] / [name, default] of the positional parameters)."""
+    call_args, rest = list(args), dict(kwargs)
+    for p in params[len(args):]:
+        if p[0] in rest:
+            call_args.append(rest.pop(p[0]))
+        elif len(p) == 2:
+            call_args.append(p[1])
+        else:
+            break
+    return call_args, rest
+
+
 class LoadedFunction:
     """A saved tf.function: each call runs the saved trace its arguments match."""
 
@@ -159,9 +173,12 @@ class LoadedFunction:
     def __call__(self, *args, **kwargs):
         errors = []
         for lenient, (concrete, (spec_args, spec_kwargs)) in [(x, c) for x in (False, True) for c in self._candidates]:
-            if not (_match(list(args), spec_args, lenient) and _match(kwargs, spec_kwargs, lenient)):
-                continue
-            values = _leaves_up_to([list(args), kwargs], [spec_args, spec_kwargs])
+            call_args, call_kwargs = list(args), kwargs
+            if not (_match(call_args, spec_args, lenient) and _match(call_kwargs, spec_kwargs, lenient)):
+                call_args, call_kwargs = _bound(getattr(concrete, "saved_params", ()), args, kwargs)
+                if not (_match(call_args, spec_args, lenient) and _match(call_kwargs, spec_kwargs, lenient)):
+                    continue
+            values = _leaves_up_to([call_args, call_kwargs], [spec_args, spec_kwargs])
             specs = nest.flatten([spec_args, spec_kwargs])
             try:
                 tensors = [_as_tensor(v, s.shape, s.dtype, f"{self.__name__}")

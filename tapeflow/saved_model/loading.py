@@ -151,7 +151,7 @@ def _constant_reader(path):
 # ------------------------------------------------------------------ functions
 def _function(reader, entry, where):
     """(ConcreteFunction over the decoded graph, decoded input structure or None)."""
-    expect_dict(entry, where, ("name", "graph", "outputs", "inputs"))
+    expect_dict(entry, where, ("name", "graph", "outputs", "inputs"), optional=("params",))
     name = expect_str(entry["name"], where + ", name", 256)
     graph = reader.graph(entry["graph"], where + ", graph")
     n_out = len(graph.outputs)
@@ -174,6 +174,12 @@ def _function(reader, entry, where):
         expect([Aval(s.shape, s.dtype) for s in specs] == input_avals, where,
                "the tensor arguments do not match the graph's inputs")
     concrete = ConcreteFunction(name, graph, outputs, input_avals, origin="a saved model")
+    params = expect_list(entry.get("params", []), where + ", params", 256)
+    for p in params:
+        expect(isinstance(p, list) and len(p) in (1, 2) and isinstance(p[0], str) and (
+            len(p) == 1 or p[1] is None or type(p[1]) in (bool, int, float, str)), where + ", params",
+            "each is [name] or [name, default]")
+    concrete.saved_params = [tuple(p) for p in params]
     return concrete, inputs
 
 

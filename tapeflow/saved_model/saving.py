@@ -282,6 +282,9 @@ class _FunctionTable:
             entry = {"name": concrete.name, "graph": self.writer.graph(concrete.graph),
                      "outputs": structure.encode_structure(concrete._structure, _output_leaf, where),
                      "inputs": _encode_inputs(concrete, where)}
+            params = _encode_params(concrete)
+            if params is not None:
+                entry["params"] = params
             i = self._index[id(concrete)] = len(self.entries)
             self.entries.append(entry)
         return i
@@ -302,6 +305,22 @@ def _encode_inputs(concrete, where):
     return structure.encode_structure(
         [list(args), dict(kwargs)], lambda x: structure.tensor_leaf_json(_spec_aval(x), x.name)
         if isinstance(x, TensorSpec) else None, where)
+
+
+def _encode_params(concrete):
+    """The positional parameters of the traced function, [name] or [name, default] (a Python
+    scalar default): a loaded call binds keywords and omitted defaults to them as tf.function
+    binds a call before keying it (the saved traces hold bound arguments)."""
+    sig = concrete.call_signature
+    if sig is None:
+        return None
+    out = []
+    for p in sig.parameters.values():
+        if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            break
+        simple = p.default is not p.empty and (p.default is None or type(p.default) in (bool, int, float, str))
+        out.append([p.name, p.default] if simple else [p.name])
+    return out
 
 
 def _spec_aval(spec):
