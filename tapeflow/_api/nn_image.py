@@ -39,6 +39,10 @@ ctc_decode                   | nn                    | ctc_greedy_decoder
 ctc_labels                   | nn                    | collapse_repeated ctc_unique_labels
 nn_pool_argmax               | nn                    | max_pool_with_argmax
 nn_candidates                | nn                    | compute_accidental_hits
+nn_sampling                  | nn random             | all_candidate_sampler fixed_unigram_candidate_sampler
+nn_sampling                  | nn random             | learned_unigram_candidate_sampler
+nn_sampling                  | random                | log_uniform_candidate_sampler uniform_candidate_sampler
+nn_sampled_loss              | nn                    | nce_loss sampled_softmax_loss
 nn_morphology                | nn                    | batch_norm_with_global_normalization dilation2d erosion2d
 runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
 # ---- tf.image
