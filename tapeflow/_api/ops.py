@@ -96,6 +96,9 @@ linalg_svd                   | linalg                | matrix_rank normalize pin
 runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
 runtime.ops.special_ops      | math                  | nextafter
 runtime.ops.bessel_ops       | math math.special     | bessel_i0 bessel_i0e bessel_i1 bessel_i1e
+math_special                 | math.special          | bessel_j0 bessel_j1 bessel_y0 bessel_y1 bessel_k0 bessel_k1
+math_special                 | math.special          | bessel_k0e bessel_k1e dawsn expint fresnel_cos fresnel_sin
+math_special                 | math.special          | spence
 log_space                    | math                  | cumulative_logsumexp lbeta
 partition                    | tf                    | dynamic_partition dynamic_stitch shape_n
 # ---- tf.bitwise
