@@ -25,7 +25,7 @@ _WORDS_PER_SAMPLE = 2048
 _M64 = (1 << 64) - 1
 
 
-class _Words:
+class PhiloxWords:
     """SimplePhilox: the uint32 words of a stream position, one at a time."""
 
     def __init__(self, counter, key):
@@ -138,7 +138,7 @@ def _sampler_impl(xp, true_classes, kind, num_sampled, unique, range_max, unigra
                                    f"(num_sampled={num_sampled} > range_max={range_max})")
     stream = f"{kind}_candidates/{num_sampled}/{unique}/{range_max}/{hash(unigrams)}"
     sampler = RO.stream_state(stream, seed, lambda: _Sampler(kind, range_max, unigrams))
-    words = _Words(*RO.reserve(stream, dtypes.int64, seed, 0, steps=_WORDS_PER_SAMPLE // 4 * num_sampled))
+    words = PhiloxWords(*RO.reserve(stream, dtypes.int64, seed, 0, steps=_WORDS_PER_SAMPLE // 4 * num_sampled))
     picked, seen, tries = [], set(), 0
     while len(picked) < num_sampled:
         tries += 1

@@ -63,6 +63,8 @@ image_jpeg_quality           | image                 | adjust_jpeg_quality rando
 image_boxes                  | image                 | combined_non_max_suppression crop_and_resize draw_bounding_boxes
 image_boxes                  | image                 | extract_glimpse non_max_suppression
 image_boxes                  | image                 | non_max_suppression_overlaps non_max_suppression_with_scores
+image_distorted_box          | image                 | sample_distorted_bounding_box
+image_distorted_box          | image                 | stateless_sample_distorted_bounding_box
 image_random                 | image                 | random_flip_left_right random_flip_up_down random_brightness
 image_random                 | image                 | random_contrast random_hue random_saturation random_crop
 image_random                 | image                 | stateless_random_flip_left_right stateless_random_flip_up_down
