@@ -87,6 +87,7 @@ signal_api                   | signal                | kaiser_window kaiser_bess
 signal_api                   | signal                | stft inverse_stft inverse_stft_window_fn dct idct
 signal_api                   | signal                | fftshift ifftshift linear_to_mel_weight_matrix
 signal_api                   | signal                | mfccs_from_log_mel_spectrograms
+signal_mdct                  | signal                | mdct inverse_mdct
 runtime.ops.eigen_ops        | linalg                | eigh eigvalsh qr
 runtime.ops.eigen_ops        | tf linalg             | eig eigvals
 runtime.ops.eigen_ops        | linalg                | eigh_tridiagonal
