@@ -45,7 +45,9 @@ nn_sampling                  | nn random             | learned_unigram_candidate
 nn_sampling                  | random                | log_uniform_candidate_sampler uniform_candidate_sampler
 nn_sampled_loss              | nn                    | nce_loss sampled_softmax_loss
 nn_morphology                | nn                    | batch_norm_with_global_normalization dilation2d erosion2d
-runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
+runtime.ops.nn_ops           | nn.experimental       | general_dropout stateless_dropout
+nn_conv_grads                | nn                    | depthwise_conv2d_backprop_filter depthwise_conv2d_backprop_input
+nn_conv_grads                | tf                    | conv conv2d_backprop_filter_v2 conv2d_backprop_input_v2
 # ---- tf.image
 runtime.ops.image_ops        | image                 | ResizeMethod convert_image_dtype flip_left_right
 runtime.ops.image_ops        | image                 | flip_up_down per_image_standardization
