@@ -40,6 +40,7 @@ ctc_beam                     | nn                    | ctc_beam_search_decoder
 nn_rnn_wrappers              | nn                    | RNNCellDeviceWrapper RNNCellDropoutWrapper RNNCellResidualWrapper
 nn_volume_patches            | tf                    | extract_volume_patches
 nn_isotonic                  | nn                    | isotonic_regression
+nn_space_to_batch            | nn                    | with_space_to_batch
 ctc_labels                   | nn                    | collapse_repeated ctc_unique_labels
 nn_pool_argmax               | nn                    | max_pool_with_argmax
 nn_candidates                | nn                    | compute_accidental_hits
