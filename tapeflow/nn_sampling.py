@@ -31,6 +31,10 @@ class PhiloxWords:
     def __init__(self, counter, key):
         self.counter, self.key, self.buffer, self.next_index = counter, key, [], 0
 
+    def restart(self, counter):
+        """Continue from Philox position `counter` (a kernel's next reservation)."""
+        self.counter, self.buffer, self.next_index = counter, [], 0
+
     def word(self):
         if self.next_index == len(self.buffer):
             self.buffer = P.blocks(self.counter, self.key, 64).reshape(-1).tolist()

@@ -41,6 +41,7 @@ nn_rnn_wrappers              | nn                    | RNNCellDeviceWrapper RNNC
 nn_volume_patches            | tf                    | extract_volume_patches
 nn_isotonic                  | nn                    | isotonic_regression
 nn_space_to_batch            | nn                    | with_space_to_batch
+nn_fractional_pool           | nn                    | fractional_avg_pool fractional_max_pool
 ctc_labels                   | nn                    | collapse_repeated ctc_unique_labels
 nn_pool_argmax               | nn                    | max_pool_with_argmax
 nn_candidates                | nn                    | compute_accidental_hits
