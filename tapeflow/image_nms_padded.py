@@ -108,3 +108,11 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
     if not pad_to_max_output_size:
         return idx[0, :num_valid], num_valid
     return tf.reshape(idx, tf.concat([tf.shape(boxes)[:-2], [max_output_size]], 0)), num_valid
+
+
+def generate_bounding_box_proposals(scores, bbox_deltas, image_info, anchors, nms_threshold=0.7, pre_nms_topn=6000,
+                                    min_size=16, post_nms_topn=300, name=None):
+    """TF 2.21 registers no CPU kernel for GenerateBoundingBoxProposals (GPU only): NotFoundError,
+    as TensorFlow raises on a CPU machine (measured)."""
+    raise tf.errors.NotFoundError(None, None, "generate_bounding_box_proposals: TensorFlow has no CPU kernel for "
+                                              "GenerateBoundingBoxProposals")

@@ -72,7 +72,7 @@ image_boxes                  | image                 | combined_non_max_suppress
 image_boxes                  | image                 | extract_glimpse non_max_suppression
 image_boxes                  | image                 | non_max_suppression_overlaps non_max_suppression_with_scores
 image_distorted_box          | image                 | sample_distorted_bounding_box
-image_nms_padded             | image                 | non_max_suppression_padded
+image_nms_padded             | image                 | generate_bounding_box_proposals non_max_suppression_padded
 image_distorted_box          | image                 | stateless_sample_distorted_bounding_box
 image_random                 | image                 | random_flip_left_right random_flip_up_down random_brightness
 image_random                 | image                 | random_contrast random_hue random_saturation random_crop

@@ -100,6 +100,7 @@ runtime.ops.bessel_ops       | math math.special     | bessel_i0 bessel_i0e bess
 math_special                 | math.special          | bessel_j0 bessel_j1 bessel_y0 bessel_y1 bessel_k0 bessel_k1
 math_special                 | math.special          | bessel_k0e bessel_k1e dawsn expint fresnel_cos fresnel_sin
 math_special                 | math.special          | spence
+math_sobol                   | math                  | sobol_sample
 log_space                    | math                  | cumulative_logsumexp lbeta
 partition                    | tf                    | dynamic_partition dynamic_stitch shape_n
 # ---- tf.bitwise

@@ -84,3 +84,13 @@ def program_nms_padded_differs_from_greedy(tf):
                                                                 pad_to_max_output_size=True),
                   "greedy": tf.image.non_max_suppression(boxes, scores, m, thr, st)}
     return out
+
+
+def program_box_proposals_have_no_cpu_kernel(tf):
+    try:
+        tf.image.generate_bounding_box_proposals(tf.ones([1, 2, 2, 1]), tf.zeros([1, 2, 2, 4]),
+                                                 tf.constant([[4.0, 4.0, 1.0, 0.0, 0.0]]),
+                                                 tf.constant([[0.0, 0.0, 1.0, 1.0]]))
+        return "ok"
+    except Exception as exc:  # noqa: BLE001 - the class is what is compared
+        return type(exc).__name__
