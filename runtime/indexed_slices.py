@@ -88,7 +88,8 @@ def gather_gradient(g, params, indices):
         return None
     values = array_ops.reshape(g, [-1] + list(rest))
     flat = array_ops.reshape(indices, [-1])
-    return IndexedSlices(values, flat, array_ops.shape(params, out_type=flat.dtype), _like=params)
+    # dense_shape is int32 whatever the indices' dtype (as TensorFlow's gather gradients).
+    return IndexedSlices(values, flat, array_ops.shape(params, out_type=dtypes.int32), _like=params)
 
 
 def add(a, b):

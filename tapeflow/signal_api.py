@@ -53,7 +53,9 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
         frames = tf.maximum(0, 1 + (n - length) // step)
     starts = tf.range(frames) * step
     index = starts[:, None] + tf.range(length)[None, :]
-    return tf.gather(signal, index, axis=axis)
+    # TF gathers from a reshape of the signal, so the signal's gradient is dense: the same here
+    # (a real reshape; one to the same shape is skipped and would pass the slices through).
+    return tf.gather(tf.reshape(signal[None], tf.shape(signal)), index, axis=axis)
 
 
 def overlap_and_add(signal, frame_step, name=None):

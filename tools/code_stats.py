@@ -50,7 +50,7 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # 6,734 with issue 11's AutoGraph reference-test fixes (dict items carried through tensor
                                  # if/while, constant tensor conditions, loop cells shared as in Python; cond_staging.py split);
                                  # + ~360 with fn_graph's tf.gradients / tf.hessians and graph-level API names
-    "lines tapeflow": 37600,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings); 23,491 with issues 12-14 and 17 together; issue 11 adds ~640 (tf.image boxes, NMS, glimpses, jpeg quality, ms-ssim; tf.nn argmax pooling, morphology, ctc labels, safe embeddings); fn_graph's graph-level API (DeviceSpec, TypeSpecs, config switches, tf.test helpers) ~+500;
+    "lines tapeflow": 39600,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings); 23,491 with issues 12-14 and 17 together; issue 11 adds ~640 (tf.image boxes, NMS, glimpses, jpeg quality, ms-ssim; tf.nn argmax pooling, morphology, ctc labels, safe embeddings); fn_graph's graph-level API (DeviceSpec, TypeSpecs, config switches, tf.test helpers) ~+500; api_nn_random's tf.nn/tf.random/tf.math.special names ~+2,000 (samplers, sampled losses, special functions, NMS padded, beam CTC, fractional pools);
                                  # 30,277 with the API table, Keras metrics/losses/utils/backend, layers, keras.ops,
                                  # tf.lookup/image/data/train names, MirroredStrategy and FILE sharding (issues 11, 14, 16);
                                  # 31,428 with the image codecs and image_dataset_from_directory, Keras's augmentation
@@ -58,9 +58,10 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # guide sweep (ExtensionType, stateful RNNs, Dataset.save/load) and the peer adapters; 34,279 with
                                  # the API gaps of 2026-12-02 (tf.signal, tf.sets, tf.audio, tf.sparse ops, image augmentation)
                                  # 36,050 with issue 11's Keras sweep 5 (summary's box table, keras.ops type promotion,
-                                 # layers' build configs and own-variable stores)
+                                 # layers' build configs and own-variable stores); 38,800 with the tf.nn/random/math.special
+                                 # gaps (candidate samplers, sampled losses, special functions, shuffles, boxes, mdct)
     "files over 500 lines": 1,   # 4; 0 after the six were split (2026-12-02); one may pass 500 between splits
-    "primitives": 217,           # 122; 159 with issue 12; 186 with complex/FFT (7), trig (7), erfc/ndtri/nextafter/qr/eigh,
+    "primitives": 224,           # 122; 159 with issue 12; 186 with complex/FFT (7), trig (7), erfc/ndtri/nextafter/qr/eigh,
                                  # the parametric random samplers and the all-gather; 194 with the eight image codec
                                  # ops (TF's DecodePng/Jpeg/Gif/Bmp/Image, EncodePng/Jpeg, ExtractJpegShape); 201 with
                                  # lu, bessel_i0e/i1e, zeta, igamma/igammac and betainc (issue 11); 207 with tf.sets'
@@ -68,7 +69,12 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # 15's conv2d_filter_grad (one GEMM on the im2col rows) and max_pool (TF's routing of a
                                  # tie to the window's first maximum; forward, scatter and gather in one); 217 with
                                  # issue 11's eig (LAPACK geev), edit_distance and fingerprint (host kernels, no
-                                 # composite form)
+                                 # composite form); 218 with the candidate samplers (one host kernel: rejection draws); 219 with
+                                 # tf.math.special (one host kernel, its function an attr: series/quadrature in NumPy); 220 with
+                                 # random_index_shuffle (TF's Simon cipher with cycle walking: bit loops on the host); 221 with
+                                 # sample_distorted_bounding_box (the kernel's sequential crop search); 222 with ctc_beam_search
+                                 # (a prefix-tree beam search with data-dependent pruning); 223 with isotonic_segments (sequential PAV); 224
+                                 # with stateless_parameterized_truncated_normal (the kernel's rejection loops)
     "flags": 12,                 # 8
     "private names used across modules": 85,  # 60; 80 after the merges of issue 11's branches (to bring down)
 }

@@ -268,6 +268,12 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
                     "dropout")
 
 
+def general_dropout(x, rate, uniform_sampler, noise_shape=None, name=None):
+    """tf.nn.experimental.general_dropout: dropout whose mask is uniform_sampler(shape=, dtype=) >= rate."""
+    return _dropout(x, rate, noise_shape, lambda shape, dtype: uniform_sampler(shape=shape, dtype=dtype),
+                    "general_dropout")
+
+
 def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
     """tf.nn.experimental.stateless_dropout: dropout whose mask is the stateless
     uniform draw of `seed` (the same mask for the same seed)."""

@@ -231,6 +231,8 @@ def _stateless_impl(xp, seed, *dims, shape, dtype, dist, bounds):
         out = P.truncated_normal(counter, key, n, RO.sample_dtype(dtype))
     elif dist == "full_int":
         out = P.full_int(counter, key, n, dtype.np)
+    elif dist == "permutation":     # RandomShuffle's row order, its words read from the seed's counter
+        out = RO.permutation(counter, key, n) if n > 1 else np.arange(n)
     elif dtype.is_integer:
         out = P.uniform_int(counter, key, n, bounds[0], bounds[1], dtype.np)
     else:
@@ -262,6 +264,11 @@ def _stateless(shape, seed, dtype, dist, op, alg, bounds=(0, 1)):
     dims, static = RO.shape_inputs(shape, op)
     attrs = {"shape": static, "dtype": dtype, "dist": dist, "bounds": bounds}
     return bind(STATELESS_RANDOM, (s,) + dims, attrs)
+
+
+def stateless_permutation(size, seed, op, alg="auto_select"):
+    """The order stateless_shuffle puts `size` rows in (int64)."""
+    return _stateless([size], seed, dtypes.int64, "permutation", op, alg)
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None, alg="auto_select"):

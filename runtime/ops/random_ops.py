@@ -108,6 +108,16 @@ def reserve(prim_name, dtype, seed, size, steps=None):
     return counter, pos[1]
 
 
+def stream_state(prim_name, seed, make):
+    """State kept with an op's stream (as a kernel keeps it: a learned sampler's counts), made by make()."""
+    scope = getattr(function_scope, "current", None)
+    streams = _seeds.streams if scope is None or seed[2] is not None else scope.streams
+    key = ("state", prim_name, seed)
+    if key not in streams:
+        streams[key] = make()
+    return streams[key]
+
+
 def to_xp(xp, a):
     return a if xp is np else xp.asarray(a)
 

@@ -56,4 +56,7 @@ runtime.ops.random_generator | random                | split=stateless_split fol
 runtime.ops.random_generator | random random.experimental | create_rng_state
 runtime.ops.random_generator | random.experimental   | Algorithm Generator get_global_generator
 runtime.ops.random_generator | random.experimental   | set_global_generator stateless_split stateless_fold_in
+random_shuffles              | random.experimental   | index_shuffle stateless_shuffle
+random_shuffles              | tf                    | random_index_shuffle
+random_param_truncated       | random                | stateless_parameterized_truncated_normal
 """

@@ -36,11 +36,23 @@ runtime.ops.sequence_ops     | nn                    | depth_to_space space_to_d
 runtime.ops.sequence_ops     | tf nn                 | space_to_batch
 runtime.ops.ctc_ops          | nn                    | ctc_loss
 ctc_decode                   | nn                    | ctc_greedy_decoder
+ctc_beam                     | nn                    | ctc_beam_search_decoder
+nn_rnn_wrappers              | nn                    | RNNCellDeviceWrapper RNNCellDropoutWrapper RNNCellResidualWrapper
+nn_volume_patches            | tf                    | extract_volume_patches
+nn_isotonic                  | nn                    | isotonic_regression
+nn_space_to_batch            | nn                    | with_space_to_batch
+nn_fractional_pool           | nn                    | fractional_avg_pool fractional_max_pool
 ctc_labels                   | nn                    | collapse_repeated ctc_unique_labels
 nn_pool_argmax               | nn                    | max_pool_with_argmax
 nn_candidates                | nn                    | compute_accidental_hits
+nn_sampling                  | nn random             | all_candidate_sampler fixed_unigram_candidate_sampler
+nn_sampling                  | nn random             | learned_unigram_candidate_sampler
+nn_sampling                  | random                | log_uniform_candidate_sampler uniform_candidate_sampler
+nn_sampled_loss              | nn                    | nce_loss sampled_softmax_loss
 nn_morphology                | nn                    | batch_norm_with_global_normalization dilation2d erosion2d
-runtime.ops.nn_ops           | nn.experimental       | stateless_dropout
+runtime.ops.nn_ops           | nn.experimental       | general_dropout stateless_dropout
+nn_conv_grads                | nn                    | depthwise_conv2d_backprop_filter depthwise_conv2d_backprop_input
+nn_conv_grads                | tf                    | conv conv2d_backprop_filter_v2 conv2d_backprop_input_v2
 # ---- tf.image
 runtime.ops.image_ops        | image                 | ResizeMethod convert_image_dtype flip_left_right
 runtime.ops.image_ops        | image                 | flip_up_down per_image_standardization
@@ -59,6 +71,9 @@ image_jpeg_quality           | image                 | adjust_jpeg_quality rando
 image_boxes                  | image                 | combined_non_max_suppression crop_and_resize draw_bounding_boxes
 image_boxes                  | image                 | extract_glimpse non_max_suppression
 image_boxes                  | image                 | non_max_suppression_overlaps non_max_suppression_with_scores
+image_distorted_box          | image                 | sample_distorted_bounding_box
+image_nms_padded             | image                 | generate_bounding_box_proposals non_max_suppression_padded
+image_distorted_box          | image                 | stateless_sample_distorted_bounding_box
 image_random                 | image                 | random_flip_left_right random_flip_up_down random_brightness
 image_random                 | image                 | random_contrast random_hue random_saturation random_crop
 image_random                 | image                 | stateless_random_flip_left_right stateless_random_flip_up_down

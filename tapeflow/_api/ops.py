@@ -87,6 +87,7 @@ signal_api                   | signal                | kaiser_window kaiser_bess
 signal_api                   | signal                | stft inverse_stft inverse_stft_window_fn dct idct
 signal_api                   | signal                | fftshift ifftshift linear_to_mel_weight_matrix
 signal_api                   | signal                | mfccs_from_log_mel_spectrograms
+signal_mdct                  | signal                | mdct inverse_mdct
 runtime.ops.eigen_ops        | linalg                | eigh eigvalsh qr
 runtime.ops.eigen_ops        | tf linalg             | eig eigvals
 runtime.ops.eigen_ops        | linalg                | eigh_tridiagonal
@@ -96,6 +97,10 @@ linalg_svd                   | linalg                | matrix_rank normalize pin
 runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
 runtime.ops.special_ops      | math                  | nextafter
 runtime.ops.bessel_ops       | math math.special     | bessel_i0 bessel_i0e bessel_i1 bessel_i1e
+math_special                 | math.special          | bessel_j0 bessel_j1 bessel_y0 bessel_y1 bessel_k0 bessel_k1
+math_special                 | math.special          | bessel_k0e bessel_k1e dawsn expint fresnel_cos fresnel_sin
+math_special                 | math.special          | spence
+math_sobol                   | math                  | sobol_sample
 log_space                    | math                  | cumulative_logsumexp lbeta
 partition                    | tf                    | dynamic_partition dynamic_stitch shape_n
 # ---- tf.bitwise
