@@ -92,6 +92,12 @@ runtime.ops.eigen_ops        | tf linalg             | eig eigvals
 runtime.ops.eigen_ops        | linalg                | eigh_tridiagonal
 runtime.ops.matrix_ops       | linalg                | tridiagonal_matmul
 linalg_svd                   | linalg                | matrix_rank normalize pinv
+linalg_operators             | linalg                | LinearOperator LinearOperatorAdjoint LinearOperatorBlockDiag
+linalg_operators             | linalg                | LinearOperatorComposition LinearOperatorDiag
+linalg_operators             | linalg                | LinearOperatorFullMatrix LinearOperatorIdentity
+linalg_operators             | linalg                | LinearOperatorInversion LinearOperatorKronecker
+linalg_operators             | linalg                | LinearOperatorLowRankUpdate LinearOperatorLowerTriangular
+linalg_operators             | linalg                | LinearOperatorScaledIdentity
 # ---- tf_api2: special functions (tf.math) and partition ops (tf)
 runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
 runtime.ops.special_ops      | math                  | nextafter
