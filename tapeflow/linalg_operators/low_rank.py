@@ -113,11 +113,9 @@ class LinearOperatorLowRankUpdate(LinearOperator):
             raise ValueError("Solve not implemented unless this is a perturbation of a non-singular "
                              "LinearOperator.")
         base = self._base_operator
-        if adjoint:
-            v, u = self._u, self._v
-        else:
-            u, v = self._u, self._v
-        capacitance = self._capacitance(u, v)
+        # A^-H = L^-H - L^-H V C^-H U^H L^-H: the same capacitance C, solved adjoint
+        u, v = (self._v, self._u) if adjoint else (self._u, self._v)
+        capacitance = self._capacitance(self._u, self._v)
         linv_rhs = base.solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
         vh_linv_rhs = L.matmul(v, linv_rhs, adjoint_a=True)
         capacitance, vh_linv_rhs = broadcast_batch(capacitance, vh_linv_rhs)
