@@ -97,7 +97,11 @@ linalg_operators             | linalg                | LinearOperatorComposition
 linalg_operators             | linalg                | LinearOperatorFullMatrix LinearOperatorIdentity
 linalg_operators             | linalg                | LinearOperatorInversion LinearOperatorKronecker
 linalg_operators             | linalg                | LinearOperatorLowRankUpdate LinearOperatorLowerTriangular
-linalg_operators             | linalg                | LinearOperatorScaledIdentity
+linalg_operators             | linalg                | LinearOperatorScaledIdentity LinearOperatorBlockLowerTriangular
+linalg_operators             | linalg                | LinearOperatorCirculant LinearOperatorCirculant2D
+linalg_operators             | linalg                | LinearOperatorCirculant3D LinearOperatorToeplitz
+linalg_operators             | linalg                | LinearOperatorHouseholder LinearOperatorPermutation
+linalg_operators             | linalg                | LinearOperatorZeros LinearOperatorTridiag
 # ---- tf_api2: special functions (tf.math) and partition ops (tf)
 runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
 runtime.ops.special_ops      | math                  | nextafter
