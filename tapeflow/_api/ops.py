@@ -82,6 +82,9 @@ runtime.ops.complex_ops      | tf math               | complex
 runtime.ops.complex_ops      | math                  | real imag conj angle
 fft_api                      | signal                | fft fft2d fft3d ifft ifft2d ifft3d rfft rfft2d rfft3d
 fft_api                      | signal                | irfft irfft2d irfft3d
+fft_nd                       | signal                | fftnd ifftnd rfftnd irfftnd
+fft_nd                       | tf                    | fftnd=raw_fftnd ifftnd=raw_ifftnd rfftnd=raw_rfftnd
+fft_nd                       | tf                    | irfftnd=raw_irfftnd
 signal_api                   | signal                | frame overlap_and_add hann_window hamming_window
 signal_api                   | signal                | kaiser_window kaiser_bessel_derived_window vorbis_window
 signal_api                   | signal                | stft inverse_stft inverse_stft_window_fn dct idct
