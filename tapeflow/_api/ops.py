@@ -67,10 +67,11 @@ runtime.ops.sequence_ops     | math                  | is_strictly_increasing mu
 runtime.ops.math_ops         | math                  | rint=round
 runtime.ops.reduce_ops       | math                  | accumulate_n=add_n
 # ---- tf.linalg only
-runtime.ops.linalg_ops       | linalg                | adjoint matrix_transpose
-runtime.ops.matrix_ops       | linalg                | band_part diag diag_part global_norm matvec set_diag
-runtime.ops.matrix_ops       | linalg                | tensor_diag tensor_diag_part trace
-runtime.ops.decomp_ops       | linalg                | cholesky cholesky_solve det inv logdet slogdet solve
+runtime.ops.linalg_ops       | linalg                | matrix_transpose
+linalg_operators.dispatch    | linalg                | adjoint cholesky det diag_part inv logdet solve trace
+runtime.ops.matrix_ops       | linalg                | band_part diag global_norm matvec set_diag
+runtime.ops.matrix_ops       | linalg                | tensor_diag tensor_diag_part
+runtime.ops.decomp_ops       | linalg                | cholesky_solve slogdet
 runtime.ops.decomp_ops       | linalg                | triangular_solve
 runtime.ops.decomp_ops       | linalg                | banded_triangular_solve
 runtime.ops.lu_ops           | linalg                | lu lu_solve lu_reconstruct lu_matrix_inverse expm
@@ -95,6 +96,9 @@ runtime.ops.eigen_ops        | tf linalg             | eig eigvals
 runtime.ops.eigen_ops        | linalg                | eigh_tridiagonal
 runtime.ops.matrix_ops       | linalg                | tridiagonal_matmul
 linalg_svd                   | linalg                | matrix_rank normalize pinv
+linalg_matrix_functions      | linalg                | sqrtm logm
+linalg_matrix_functions      | tf                    | matrix_square_root
+linalg_operators.conjugate_gradient | linalg.experimental | conjugate_gradient
 linalg_operators             | linalg                | LinearOperator LinearOperatorAdjoint LinearOperatorBlockDiag
 linalg_operators             | linalg                | LinearOperatorComposition LinearOperatorDiag
 linalg_operators             | linalg                | LinearOperatorFullMatrix LinearOperatorIdentity
