@@ -152,7 +152,7 @@ def _concat(a, b):
     return J.concat([a, b], 0)
 
 
-def _static_int(value, what):
+def static_int(value, what):
     """A Python int (or int vector) from num_rows / batch_shape, with TF's checks."""
     t = convert_to_tensor(value)
     if not t.dtype.is_integer:
@@ -164,7 +164,7 @@ class _BaseIdentity(LinearOperator):
     _is_identity = True
 
     def _init_rows(self, num_rows):
-        rows = _static_int(num_rows, "num_rows")
+        rows = static_int(num_rows, "num_rows")
         if rows.ndim != 0:
             raise ValueError(f"Argument num_rows must be a 0-D Tensor.  Found: {rows}")
         if rows < 0:
@@ -204,7 +204,7 @@ class LinearOperatorIdentity(_BaseIdentity):
         self._init_rows(num_rows)
         self._batch = None
         if batch_shape is not None:
-            batch = _static_int(batch_shape, "batch_shape")
+            batch = static_int(batch_shape, "batch_shape")
             if batch.ndim != 1:
                 raise ValueError(f"Argument batch_shape must be a 1-D Tensor.  Found: {batch}")
             if np.any(batch < 0):

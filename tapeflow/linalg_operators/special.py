@@ -16,11 +16,11 @@ from tapeflow.runtime.ops import range_ops as RG
 from tapeflow.runtime.ops import reduce_ops as RD
 
 from .base import LinearOperator, adjoint_of, conj_if_complex, keep_tensor
-from .diagonal import _static_int
+from .diagonal import static_int
 
 
 def _checked_dim(value, what):
-    dim = _static_int(value, what)
+    dim = static_int(value, what)
     if dim.ndim != 0:
         raise ValueError(f"Argument {what} must be a 0-D Tensor.  Found: {dim}")
     if dim < 0:
@@ -55,7 +55,7 @@ class LinearOperatorZeros(LinearOperator):
                              f"!= num_columns({self._cols})")
         self._batch = None
         if batch_shape is not None:
-            batch = _static_int(batch_shape, "batch_shape")
+            batch = static_int(batch_shape, "batch_shape")
             if batch.ndim != 1:
                 raise ValueError(f"Argument batch_shape must be a 1-D Tensor.  Found: {batch}")
             if np.any(batch < 0):
