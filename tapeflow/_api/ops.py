@@ -68,8 +68,8 @@ runtime.ops.math_ops         | math                  | rint=round
 runtime.ops.reduce_ops       | math                  | accumulate_n=add_n
 # ---- tf.linalg only
 runtime.ops.linalg_ops       | linalg                | matrix_transpose
-linalg_operators.dispatch    | linalg                | adjoint cholesky det diag_part inv logdet solve trace
-runtime.ops.matrix_ops       | linalg                | band_part diag global_norm matvec set_diag
+linalg_operators.dispatch    | linalg                | adjoint cholesky det diag_part inv logdet matvec solve trace
+runtime.ops.matrix_ops       | linalg                | band_part diag global_norm set_diag
 runtime.ops.matrix_ops       | linalg                | tensor_diag tensor_diag_part
 runtime.ops.decomp_ops       | linalg                | cholesky_solve slogdet
 runtime.ops.decomp_ops       | linalg                | triangular_solve

@@ -1,5 +1,5 @@
 """tf.linalg functions that also take a LinearOperator, as TF's dispatch makes them: adjoint,
-cholesky, diag_part, det, inv, logdet, solve and trace call the operator's own method (and
+cholesky, diag_part, det, inv, logdet, matvec, solve and trace call the operator's own method (and
 return an operator where TF does); on tensors they are the runtime ops unchanged."""
 from tapeflow.runtime.ops import decomp_ops as D
 from tapeflow.runtime.ops import linalg_ops as L
@@ -48,3 +48,14 @@ def solve(matrix, rhs, adjoint=False, name=None):
 
 def trace(x, name=None):
     return x.trace() if isinstance(x, LinearOperator) else MX.trace(x, name=name)
+
+
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):
+    if isinstance(a, LinearOperator):  # TF: through its matmul dispatch, which refuses transposes
+        if transpose_a:
+            raise ValueError("Transposing not supported at this time.")
+        if a_is_sparse or b_is_sparse:
+            raise ValueError("Sparse methods not supported at this time.")
+        return a.matvec(b, adjoint=adjoint_a)
+    return MX.matvec(a, b, transpose_a=transpose_a, adjoint_a=adjoint_a, a_is_sparse=a_is_sparse,
+                     b_is_sparse=b_is_sparse, name=name)

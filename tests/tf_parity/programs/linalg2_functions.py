@@ -85,3 +85,27 @@ def program_linalg2_dispatch(tf):
             "cholesky": [type(tf.linalg.cholesky(op)).__name__, tf.linalg.cholesky(op).to_dense()],
             "diag_part": tf.linalg.diag_part(g), "tensors": [tf.linalg.det(_S), tf.linalg.trace(_G),
                                                              tf.linalg.diag_part(_G), tf.linalg.adjoint(_G)]}
+
+
+def program_linalg2_assertions_and_matvec(tf):
+    ok = tf.linalg.LinearOperatorFullMatrix(_S, is_self_adjoint=True, is_positive_definite=True)
+    not_pd = tf.linalg.LinearOperatorFullMatrix([[1.0, 2.0], [2.0, 1.0]], is_self_adjoint=True)
+    singular = tf.linalg.LinearOperatorFullMatrix([[1.0, 2.0], [2.0, 4.0]])
+    diag = tf.linalg.LinearOperatorDiag([1.0, 0.0, -2.0])
+    cases = {"ok_pd": lambda: ok.assert_positive_definite(), "ok_ns": lambda: ok.assert_non_singular(),
+             "ok_sa": lambda: ok.assert_self_adjoint(), "not_pd": lambda: not_pd.assert_positive_definite(),
+             "singular": lambda: singular.assert_non_singular(), "not_sa": lambda: singular.assert_self_adjoint(),
+             "diag_zero": lambda: diag.assert_non_singular(), "diag_pd": lambda: diag.assert_positive_definite(),
+             "general_pd": lambda: tf.linalg.LinearOperatorFullMatrix(_G).assert_positive_definite(),
+             "zeros": lambda: tf.linalg.LinearOperatorZeros(2).assert_non_singular(),
+             "matvec": lambda: tf.linalg.matvec(ok, [1.0, 2.0, 3.0]),
+             "matvec_adj": lambda: tf.linalg.matvec(tf.linalg.LinearOperatorFullMatrix(_G), [1.0, 2.0, 3.0],
+                                                    adjoint_a=True),
+             "matvec_t": lambda: tf.linalg.matvec(ok, [1.0, 2.0, 3.0], transpose_a=True)}
+    out = {}
+    for key, fn in cases.items():
+        try:
+            out[key] = fn()
+        except Exception as e:  # noqa: BLE001
+            out[key] = type(e).__name__
+    return out
