@@ -25,7 +25,7 @@ from tapeflow.runtime.ops import matrix_ops as MX
 from tapeflow.runtime.ops import reduce_ops as RD
 from tapeflow.runtime.ops import svd_ops as S
 
-from . import hints
+from . import complex_dense, hints
 
 
 def keep_tensor(value, name, dtype=None):
@@ -246,6 +246,8 @@ class LinearOperator:
             raise NotImplementedError("Solve is not yet implemented for non-square operators.")
         rhs = adjoint_of(rhs) if adjoint_arg else rhs
         matrix, rhs = broadcast_batch(self.to_dense(), rhs)
+        if self.dtype.is_complex:
+            return complex_dense.solve(matrix, rhs, adjoint=adjoint)
         if self._can_use_cholesky():
             return D.cholesky_solve(D.cholesky(matrix), rhs)
         return D.solve(matrix, rhs, adjoint=adjoint)
@@ -270,6 +272,8 @@ class LinearOperator:
         return self._determinant()
 
     def _determinant(self):
+        if self.dtype.is_complex:
+            return complex_dense.determinant(self.to_dense())
         if self._can_use_cholesky():
             return M.exp(self.log_abs_determinant())
         return D.det(self.to_dense())
@@ -279,6 +283,8 @@ class LinearOperator:
         return self._log_abs_determinant()
 
     def _log_abs_determinant(self):
+        if self.dtype.is_complex:
+            return complex_dense.log_abs_determinant(self.to_dense())
         if self._can_use_cholesky():
             diag = MX.diag_part(D.cholesky(self.to_dense()))
             return 2 * RD.reduce_sum(M.log(diag), axis=[-1])

@@ -184,3 +184,38 @@ def program_linop_in_function(tf):
         return op.solve(x), (op @ diag).matmul(x), op.log_abs_determinant(), diag.determinant()
 
     return {"out": f(tf.constant(_M), tf.constant([1.0, 2.0, 3.0]), tf.constant(_X))}
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def program_linop_user_subclass(tf):
+    class Scaled(tf.linalg.LinearOperator):
+        """2 * matrix, defining only the abstract methods."""
+
+        def __init__(self, matrix):
+            self._m = tf.convert_to_tensor(matrix)
+            super().__init__(dtype=self._m.dtype, is_square=True, parameters={"matrix": matrix})
+
+        def _shape(self):
+            return self._m.shape
+
+        def _shape_tensor(self):
+            return tf.shape(self._m)
+
+        def _matmul(self, x, adjoint=False, adjoint_arg=False):
+            return 2.0 * tf.matmul(self._m, x, adjoint_a=adjoint, adjoint_b=adjoint_arg)
+
+    op = Scaled([[2.0, 1.0], [0.5, 3.0]])
+    x = tf.constant([[1.0], [2.0]])
+    f = tf.function(lambda o, v: o.solve(v) + o.matmul(v))
+    return {"dense": op.to_dense(), "det": op.determinant(), "solve": op.solve(x), "logdet": op.log_abs_determinant(),
+            "trace": op.trace(), "diag": op.diag_part(), "inv": op.inverse().to_dense(), "name": op.name,
+            "params": sorted(op.parameters), "adj": op.adjoint().matmul(x), "comp": (op @ op).to_dense(),
+            "hints": [op.is_square, op.is_self_adjoint],
+            "function_arg": f(tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [0.5, 3.0]]), x),
+            "complex_solve": tf.linalg.LinearOperatorFullMatrix(
+                tf.complex([[2.0, 1.0], [0.0, 1.0]], [[0.5, 0.0], [1.0, -1.0]])).solve(
+                    tf.complex([[1.0], [2.0]], [[0.0], [1.0]])),
+            "complex_det": [tf.linalg.LinearOperatorFullMatrix(tf.complex([[2.0, 1.0], [0.0, 1.0]], [[0.5, 0.0], [
+                1.0, -1.0]])).determinant(), tf.linalg.LinearOperatorFullMatrix(tf.complex([[2.0, 1.0], [0.0, 1.0]], [
+                    [0.5, 0.0], [1.0, -1.0]])).log_abs_determinant()]}
+
