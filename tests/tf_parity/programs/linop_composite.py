@@ -156,3 +156,21 @@ def program_linop_composite_in_function(tf):
         return kron.solve(x), kron.determinant(), blk.matmul(x[:5]), (blk @ blk).to_dense()
 
     return {"out": f(tf.constant(_G), tf.constant(_B), _x(tf, 6))}
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def program_linop_batch_broadcasting(tf):
+    batch_full = tf.linalg.LinearOperatorFullMatrix(tf.stack([tf.constant(_G), tf.constant(_A)]))  # [2, 2, 2]
+    d = tf.linalg.LinearOperatorDiag([[1.0, 2.0]])                                                 # [1, 2, 2]
+    x = tf.reshape(tf.range(12.0), [3, 1, 2, 2]) / 5.0                                             # [3, 1, 2, 2]
+    kron = tf.linalg.LinearOperatorKronecker([batch_full, d])
+    low = tf.linalg.LinearOperatorLowRankUpdate(batch_full, tf.ones([2, 1]))
+    tri = tf.linalg.LinearOperatorLowerTriangular(batch_full.to_dense())
+    ident = tf.linalg.LinearOperatorScaledIdentity(2, [[2.0], [3.0], [4.0]])                      # [3, 1, 2, 2]
+    comp = batch_full @ d
+    out = {}
+    for key, op in {"full": batch_full, "low": low, "tri": tri, "ident": ident, "comp": comp}.items():
+        out[key] = [op.shape, op.matmul(x), op.solve(x), op.matvec(x[..., 0]), op.determinant()]
+    out["kron"] = [kron.shape, kron.matmul(tf.ones([3, 1, 4, 2])), kron.solve(tf.ones([4, 1]))]
+    out["block"] = tf.linalg.LinearOperatorBlockDiag([batch_full, d]).matmul(tf.ones([3, 1, 4, 1]))
+    return out
