@@ -178,6 +178,12 @@ class LinearOperator:
     def __matmul__(self, other):
         return self.matmul(other)
 
+    _param_ndims = {}   # parameter -> its non-batch rank, for batch slicing (slicing.py)
+
+    def __getitem__(self, slices):
+        from .slicing import batch_slice
+        return batch_slice(self, slices)
+
     def _linop_matmul(self, left, right):
         from .composition import LinearOperatorComposition
         if getattr(right, "_is_identity", False):

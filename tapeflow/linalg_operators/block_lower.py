@@ -12,6 +12,8 @@ from .shapes import broadcast_static
 
 
 class LinearOperatorBlockLowerTriangular(LinearOperator):
+    _param_ndims = {"operators": "operator_rows"}
+
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
                  is_square=None, name="LinearOperatorBlockLowerTriangular"):
         parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,

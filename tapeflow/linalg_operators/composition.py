@@ -31,6 +31,8 @@ def same_dtype(operators, what="Expected all operators to have the same dtype.  
 
 
 class LinearOperatorComposition(LinearOperator):
+    _param_ndims = {"operators": "operators"}
+
     def __init__(self, operators, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
                  is_square=None, name=None):
         parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,

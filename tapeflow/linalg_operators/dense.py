@@ -10,6 +10,8 @@ _MATRIX_DTYPES = ("float16", "float32", "float64", "complex64", "complex128")
 
 
 class LinearOperatorFullMatrix(LinearOperator):
+    _param_ndims = {"matrix": 2}
+
     def __init__(self, matrix, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
                  is_square=None, name="LinearOperatorFullMatrix"):
         parameters = dict(matrix=matrix, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,

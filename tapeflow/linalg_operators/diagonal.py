@@ -30,6 +30,7 @@ def _real_is_self_adjoint(dtype, is_self_adjoint):
 
 
 class LinearOperatorDiag(LinearOperator):
+    _param_ndims = {"diag": 1}
     _is_diag = True
 
     def __init__(self, diag, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
@@ -188,6 +189,8 @@ class _BaseIdentity(LinearOperator):
 
 
 class LinearOperatorIdentity(_BaseIdentity):
+    _param_ndims = {"batch_shape": "batch_shape"}
+
     def __init__(self, num_rows, batch_shape=None, dtype=None, is_non_singular=True, is_self_adjoint=True,
                  is_positive_definite=True, is_square=True, assert_proper_shapes=False,
                  name="LinearOperatorIdentity"):
@@ -272,6 +275,8 @@ class LinearOperatorIdentity(_BaseIdentity):
 
 
 class LinearOperatorScaledIdentity(_BaseIdentity):
+    _param_ndims = {"multiplier": 0}
+
     def __init__(self, num_rows, multiplier, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, assert_proper_shapes=False,
                  name="LinearOperatorScaledIdentity"):

@@ -156,6 +156,7 @@ class _BaseCirculant(LinearOperator):
 
 class LinearOperatorCirculant(_BaseCirculant):
     _block_depth = 1
+    _param_ndims = {"spectrum": 1}
 
     def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, name="LinearOperatorCirculant"):
@@ -165,6 +166,7 @@ class LinearOperatorCirculant(_BaseCirculant):
 
 class LinearOperatorCirculant2D(_BaseCirculant):
     _block_depth = 2
+    _param_ndims = {"spectrum": 2}
 
     def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, name="LinearOperatorCirculant2D"):
@@ -174,6 +176,7 @@ class LinearOperatorCirculant2D(_BaseCirculant):
 
 class LinearOperatorCirculant3D(_BaseCirculant):
     _block_depth = 3
+    _param_ndims = {"spectrum": 3}
 
     def __init__(self, spectrum, input_output_dtype=dtypes.complex64, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=True, name="LinearOperatorCirculant3D"):
@@ -182,6 +185,8 @@ class LinearOperatorCirculant3D(_BaseCirculant):
 
 
 class LinearOperatorToeplitz(LinearOperator):
+    _param_ndims = {"row": 1, "col": 1}
+
     def __init__(self, col, row, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
                  is_square=None, name="LinearOperatorToeplitz"):
         parameters = dict(col=col, row=row, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,

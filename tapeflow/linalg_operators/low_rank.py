@@ -15,6 +15,8 @@ from .shapes import broadcast_static
 
 
 class LinearOperatorLowRankUpdate(LinearOperator):
+    _param_ndims = {"base_operator": "operator", "u": 2, "v": 2, "diag_update": 1}
+
     def __init__(self, base_operator, u, diag_update=None, v=None, is_diag_update_positive=None,
                  is_non_singular=None, is_self_adjoint=None, is_positive_definite=None, is_square=None,
                  name="LinearOperatorLowRankUpdate"):

@@ -29,6 +29,7 @@ def _checked_dim(value, what):
 
 
 class LinearOperatorZeros(LinearOperator):
+    _param_ndims = {"batch_shape": "batch_shape"}
     _is_zeros = True
 
     def __init__(self, num_rows, num_columns=None, batch_shape=None, dtype=None, is_non_singular=False,
@@ -114,6 +115,8 @@ class LinearOperatorZeros(LinearOperator):
 
 
 class LinearOperatorPermutation(LinearOperator):
+    _param_ndims = {"perm": 1}
+
     def __init__(self, perm, dtype=dtypes.float32, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name="LinearOperatorPermutation"):
         parameters = dict(perm=perm, dtype=dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
@@ -180,6 +183,8 @@ def _l2_normalize(v):
 
 
 class LinearOperatorHouseholder(LinearOperator):
+    _param_ndims = {"reflection_axis": 1}
+
     def __init__(self, reflection_axis, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
                  is_square=None, name="LinearOperatorHouseholder"):
         parameters = dict(reflection_axis=reflection_axis, is_non_singular=is_non_singular,

@@ -12,6 +12,8 @@ from .base import LinearOperator, adjoint_of, broadcast_batch, keep_tensor
 
 
 class LinearOperatorLowerTriangular(LinearOperator):
+    _param_ndims = {"tril": 2}
+
     def __init__(self, tril, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
                  is_square=None, name="LinearOperatorLowerTriangular"):
         parameters = dict(tril=tril, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,

@@ -31,6 +31,7 @@ class LinearOperatorTridiag(LinearOperator):
             self._diagonals = keep_tensor(diagonals, "diagonals")
             dtype = self._diagonals.dtype
         self._format = diagonals_format
+        self._param_ndims = {"diagonals": (1, 1, 1) if diagonals_format == "sequence" else 2}
         super().__init__(dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=is_square, name=name,
                          parameters=parameters)

@@ -20,6 +20,8 @@ def same_hint(operator, attr, given, message):
 
 
 class LinearOperatorAdjoint(LinearOperator):
+    _param_ndims = {"operator": "operator"}
+
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
                  is_square=None, name=None):
         parameters = dict(operator=operator, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
@@ -84,6 +86,8 @@ class LinearOperatorAdjoint(LinearOperator):
 
 
 class LinearOperatorInversion(LinearOperator):
+    _param_ndims = {"operator": "operator"}
+
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None, is_positive_definite=None,
                  is_square=None, name=None):
         parameters = dict(operator=operator, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,

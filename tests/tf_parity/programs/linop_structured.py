@@ -138,3 +138,22 @@ def program_linop_structured_in_function(tf):
         return tri.solve(x), tri.matmul(x, adjoint=True), circ.matmul(x)
 
     return {"out": f(tf.constant([[1.0, 2.0, 0.0], [4.0, 5.0, 6.0], [0.0, -1.0, 0.5]]), _x(tf, 3))}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def program_linop_batch_slicing(tf):
+    m = tf.reshape(tf.range(24.0), [3, 2, 2, 2]) / 10.0 + tf.eye(2)
+    full = tf.linalg.LinearOperatorFullMatrix(m)                                   # batch [3, 2]
+    diag = tf.linalg.LinearOperatorDiag([[1.0, 2.0]])                               # batch [1]
+    ops = {"full": full, "diag": diag, "kron": tf.linalg.LinearOperatorKronecker([full, diag]),
+           "scaled": tf.linalg.LinearOperatorScaledIdentity(2, [[1.0], [2.0], [3.0]]),
+           "identity": tf.linalg.LinearOperatorIdentity(2, batch_shape=[3, 2]),
+           "low_rank": tf.linalg.LinearOperatorLowRankUpdate(full, tf.ones([2, 1]), diag_update=[[2.0], [3.0]]),
+           "block": tf.linalg.LinearOperatorBlockDiag([full, diag]),
+           "circulant": tf.linalg.LinearOperatorCirculant(tf.ones([3, 2, 4]), input_output_dtype=tf.float32),
+           "tridiag": tf.linalg.LinearOperatorTridiag(tf.ones([3, 2, 3, 4]))}
+    out = {}
+    for key, op in ops.items():
+        out[key] = {"first": [op[0].shape, op[0].to_dense()], "tail": [op[1:].shape, op[1:].to_dense()],
+                    "ellipsis": op[..., 1:].shape, "kind": type(op[0]).__name__}
+    return out
