@@ -39,7 +39,7 @@ def _inverse(x):
 
 
 def _eye_like(x):
-    return A.eye(x.shape[-1], batch_shape=list(x.shape)[:-2], dtype=x.dtype)
+    return A.eye(x.shape[-1], dtype=x.dtype)  # broadcasts against x's batch
 
 
 def _frobenius(x):
@@ -78,7 +78,7 @@ def sqrtm(input, name=None):  # noqa: A002 - TensorFlow's name
     # no principal root (a non-converged iteration): NaN, as TF
     residual = _frobenius(L.matmul(root, root) - a) / norm
     ok = M.less(residual, M.cast(1e3 * np.finfo(a.dtype.real_dtype.np).eps ** 0.5, residual.dtype))
-    return A.where(A.broadcast_to(ok, a.shape.as_list()), root, M.cast(np.nan, a.dtype) * A.ones_like(root))
+    return A.where(ok, root, M.cast(np.nan, a.dtype) * A.ones_like(root))
 
 
 def logm(input, name=None):  # noqa: A002

@@ -69,3 +69,25 @@ def test_operators_in_graph_equal_eager():
     m, x = tf.constant(_G), tf.constant(np.arange(6.0).reshape(3, 2))
     for eager, graph in zip(run(m, x), tf.function(run)(m, x)):
         np.testing.assert_allclose(graph.numpy(), eager.numpy(), rtol=1e-10, atol=1e-12)
+
+
+_UNKNOWN_BATCH = {
+    "kronecker": lambda m, x: tf.linalg.LinearOperatorKronecker(
+        [tf.linalg.LinearOperatorFullMatrix(m), tf.linalg.LinearOperatorFullMatrix(m)]).matmul(x),
+    "block_diag": lambda m, x: tf.linalg.LinearOperatorBlockDiag(
+        [tf.linalg.LinearOperatorFullMatrix(m), tf.linalg.LinearOperatorFullMatrix(m)]).solve(x),
+    "circulant": lambda m, x: tf.linalg.LinearOperatorCirculant(m[:, 0], input_output_dtype=tf.float64).matmul(x[:, :2]),
+    "low_rank": lambda m, x: tf.linalg.LinearOperatorLowRankUpdate(
+        tf.linalg.LinearOperatorFullMatrix(m), m[:, :, :1]).solve(x[:, :2]),
+    "toeplitz": lambda m, x: tf.linalg.LinearOperatorToeplitz(m[:, 0], m[:, 1]).matmul(x[:, :2]),
+    "sqrtm": lambda m, x: tf.linalg.sqrtm(m),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_UNKNOWN_BATCH))
+def test_operators_with_a_batch_unknown_while_tracing(name):
+    fn = _UNKNOWN_BATCH[name]
+    spec = [tf.TensorSpec([None, 2, 2], tf.float64), tf.TensorSpec([None, 4, 1], tf.float64)]
+    m = tf.constant(np.eye(2) * 2 + np.arange(12.0).reshape(3, 2, 2) / 10)
+    x = tf.constant(np.arange(12.0).reshape(3, 4, 1))
+    np.testing.assert_allclose(tf.function(fn, input_signature=spec)(m, x).numpy(), fn(m, x).numpy(), rtol=1e-10)

@@ -15,7 +15,7 @@ from tapeflow.runtime.ops import reduce_ops as RD
 
 from . import hints
 from .base import LinearOperator, adjoint_of, keep_tensor
-from .shapes import broadcast_static
+from .shapes import broadcast_static, broadcast_vectors, reshape
 
 
 def _fft_ops():
@@ -103,11 +103,11 @@ class _BaseCirculant(LinearOperator):
         block = self.block_shape.as_list()
         cols = L.matrix_transpose(M.cast(x, spectrum.dtype))            # [..., R, N]
         lead = list(cols.shape)[:-1]
-        blocks = A.reshape(cols, lead + block)                          # [..., R, b1, .., bd]
+        blocks = reshape(cols, lead + block)                          # [..., R, b1, .., bd]
         spectrum = A.expand_dims(spectrum, -self._block_depth - 1)      # [batch, 1, b1, .., bd]
         spectral = fft(blocks)
         out = ifft(spectral / spectrum if divide else spectral * spectrum)
-        out = A.reshape(out, list(out.shape)[:-self._block_depth] + [int(np.prod(block))])
+        out = reshape(out, list(out.shape)[:-self._block_depth] + [int(np.prod(block))])
         return M.cast(L.matrix_transpose(out), self.dtype)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
@@ -121,7 +121,7 @@ class _BaseCirculant(LinearOperator):
 
     def _flat_spectrum(self):
         s = self._spectrum
-        return A.reshape(s, list(s.shape)[:-self._block_depth] + [self.domain_dimension])
+        return reshape(s, list(s.shape)[:-self._block_depth] + [self.domain_dimension])
 
     def convolution_kernel(self, name="convolution_kernel"):
         return M.cast(_fft_ops()[self._block_depth][1](to_complex(self._spectrum)), self.dtype)
@@ -217,8 +217,7 @@ class LinearOperatorToeplitz(LinearOperator):
         x = adjoint_of(x) if adjoint_arg else x
         n = self.domain_dimension
         padded = J.concat([x, A.zeros_like(x)], -2)
-        shape = self.shape[:-1].as_list()
-        col, row = A.broadcast_to(self._col, shape), A.broadcast_to(self._row, shape)
+        col, row = broadcast_vectors(self._col, self._row)
         first = J.concat([col, A.zeros_like(col[..., 0:1]), J.reverse(row[..., 1:], [-1])], -1)
         from tapeflow import fft_api
         circulant = LinearOperatorCirculant(fft_api.fft(to_complex(first)), input_output_dtype=self.dtype)
@@ -235,8 +234,8 @@ class LinearOperatorToeplitz(LinearOperator):
         # entry (i, j) is col[i - j] below the diagonal and row[j - i] above it: one gather from
         # [reversed(row[1:]), col] at index n - 1 + i - j
         from tapeflow.runtime.ops import gather_ops as G
-        shape = self.shape[:-1].as_list()
-        row, col = A.broadcast_to(self._row, shape), A.broadcast_to(self._col, shape)
+        row, col = broadcast_vectors(self._row, self._col)
+        shape = list(row.shape)
         values = J.concat([J.reverse(row[..., 1:], [-1]), col], -1)
         index = ((n - 1) + np.arange(n)[:, None] - np.arange(n)[None, :]).astype(np.int32)
         return G.gather(values, index, axis=len(shape) - 1)

@@ -8,7 +8,7 @@ from tapeflow.runtime.ops import math_ops as M
 from .base import LinearOperator, adjoint_of, broadcast_batch
 from .block_diag import all_hinted
 from .composition import same_dtype
-from .shapes import broadcast_static
+from .shapes import broadcast_static, reshape
 
 
 def _kron_dense(a, b):
@@ -18,12 +18,12 @@ def _kron_dense(a, b):
     a, b = broadcast_batch(a, b)
     batch = list(a.shape)[:-2]
     outer = a[..., :, None, :, None] * b[..., None, :, None, :]
-    return A.reshape(outer, batch + [m1 * m2, n1 * n2])
+    return reshape(outer, batch + [m1 * m2, n1 * n2])
 
 
 def _kron_vectors(a, b):
     outer = A.expand_dims(a, -1) * A.expand_dims(b, -2)
-    return A.reshape(outer, list(outer.shape)[:-2] + [a.shape[-1] * b.shape[-1]])
+    return reshape(outer, list(outer.shape)[:-2] + [a.shape[-1] * b.shape[-1]])
 
 
 class LinearOperatorKronecker(LinearOperator):
@@ -96,14 +96,14 @@ class LinearOperatorKronecker(LinearOperator):
             for nxt in rest:
                 later *= nxt.range_dimension if adjoint else nxt.domain_dimension
             batch, k = list(result.shape)[:-2], result.shape[-1]
-            grid = A.reshape(result, batch + [done, cols_in, later, k])
+            grid = reshape(result, batch + [done, cols_in, later, k])
             grid = A.transpose(grid, list(range(len(batch))) + [len(batch) + j for j in (1, 0, 2, 3)])
-            flat = A.reshape(grid, batch + [cols_in, done * later * k])
+            flat = reshape(grid, batch + [cols_in, done * later * k])
             out = apply(op, flat, adjoint)
             batch = list(out.shape)[:-2]
-            grid = A.reshape(out, batch + [rows_out, done, later, k])
+            grid = reshape(out, batch + [rows_out, done, later, k])
             grid = A.transpose(grid, list(range(len(batch))) + [len(batch) + j for j in (1, 0, 2, 3)])
-            result = A.reshape(grid, batch + [done * rows_out * later, k])
+            result = reshape(grid, batch + [done * rows_out * later, k])
         return result
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):

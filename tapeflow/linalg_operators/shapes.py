@@ -1,5 +1,6 @@
 """Static batch-shape arithmetic shared by the composite operators."""
 from tapeflow.runtime.shape import TensorShape
+from tapeflow.runtime.ops import array_ops as A
 
 
 def broadcast_static(a, b):
@@ -21,3 +22,16 @@ def broadcast_static(a, b):
         else:
             raise ValueError(f"Incompatible shapes for broadcasting: {a} and {b}")
     return TensorShape(out)
+
+
+def reshape(x, dims):
+    """x reshaped to dims, of which one may be None (a batch dim unknown while tracing)."""
+    return A.reshape_keeping_unknown(x, list(dims))
+
+
+def broadcast_vectors(a, b):
+    """Two batches of vectors broadcast to one shape (unchanged when they already agree)."""
+    if list(a.shape) == list(b.shape):
+        return a, b
+    shape = broadcast_static(a.shape, b.shape).as_list()
+    return A.broadcast_to(a, shape), A.broadcast_to(b, shape)
