@@ -108,6 +108,17 @@ class LinearOperatorBlockDiag(LinearOperator):
         return self._blockwise(x, lambda op, b, a, aa: op.matmul(b, adjoint=a, adjoint_arg=aa),
                                adjoint, adjoint_arg, self._rows() if adjoint else self._cols())
 
+    def matvec(self, x, adjoint=False, name="matvec"):
+        if isinstance(x, (list, tuple)):  # one vector per block in, one per block out
+            return [op.matvec(keep_tensor(b, "x"), adjoint=adjoint) for op, b in zip(self._operators, x)]
+        return super().matvec(x, adjoint=adjoint, name=name)
+
+    def solvevec(self, rhs, adjoint=False, name="solve"):
+        if isinstance(rhs, (list, tuple)):
+            self._check_solvable()
+            return [op.solvevec(keep_tensor(b, "rhs"), adjoint=adjoint) for op, b in zip(self._operators, rhs)]
+        return super().solvevec(rhs, adjoint=adjoint, name=name)
+
     def solve(self, rhs, adjoint=False, adjoint_arg=False, name="solve"):
         if isinstance(rhs, (list, tuple)):
             self._check_solvable()

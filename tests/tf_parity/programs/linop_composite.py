@@ -63,9 +63,11 @@ def program_linop_block_diag(tf):
     op = tf.linalg.LinearOperatorBlockDiag([a, b])
     out = _methods(tf, op, _x(tf, 5))
     blocks = op.matmul([tf.ones([2, 1]), tf.ones([3, 1])])
+    vec_blocks = [op.matvec([tf.ones([2]), tf.ones([3])]), op.solvevec([tf.ones([2]), tf.ones([3])]),
+                  op.solve([tf.ones([2, 1]), tf.ones([3, 1])], adjoint=True)]
     out.update(eig=op.eigvals(), chol=op.cholesky().to_dense(), inv=op.inverse().to_dense(),
                kinds=[type(op.inverse()).__name__, type(op.cholesky()).__name__, type(op @ op).__name__],
-               squared=(op @ op).to_dense(), blocks=blocks, name=op.name,
+               squared=(op @ op).to_dense(), blocks=blocks, vec_blocks=vec_blocks, name=op.name,
                batch=tf.linalg.LinearOperatorBlockDiag([tf.linalg.LinearOperatorDiag([[1.0, 2.0], [3.0, 4.0]]),
                                                         b]).to_dense(),
                bad_hint=_outcome(lambda: tf.linalg.LinearOperatorBlockDiag([a, b], is_non_singular=False)))
