@@ -312,9 +312,11 @@ class LinearOperator:
         return self._to_dense()
 
     def _to_dense(self):
-        n = self.domain_dimension
-        eye = A.eye(n, batch_shape=self.batch_shape.as_list(), dtype=self.dtype)
-        return self.matmul(eye)
+        dense = self.matmul(A.eye(self.domain_dimension, dtype=self.dtype))  # the batch comes from self
+        batch = self.batch_shape
+        if batch.is_fully_defined() and list(dense.shape)[:-2] != batch.as_list():
+            dense = A.broadcast_to(dense, batch.as_list() + list(dense.shape)[-2:])
+        return dense
 
     def add_to_tensor(self, x, name="add_to_tensor"):
         x = keep_tensor(x, "x")
