@@ -24,6 +24,7 @@ from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import matrix_ops as MX
 from tapeflow.runtime.ops import reduce_ops as RD
 from tapeflow.runtime.ops import svd_ops as S
+from tapeflow.module import Module
 
 from . import complex_dense, hints
 
@@ -65,8 +66,9 @@ def _dims_compatible(a, b):
     return a is None or b is None or a == b
 
 
-class LinearOperator:
-    """The base of TensorFlow's LinearOperator family (tf.linalg.LinearOperator)."""
+class LinearOperator(Module):
+    """The base of TensorFlow's LinearOperator family (tf.linalg.LinearOperator); a tf.Module,
+    as TF's, so `variables` / `trainable_variables` find the variables it was built from."""
 
     def __init__(self, dtype, graph_parents=None, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None, parameters=None):
@@ -88,7 +90,7 @@ class LinearOperator:
         self._is_self_adjoint = is_self_adjoint
         self._is_positive_definite = is_positive_definite
         self._parameters = dict(parameters or {})
-        self._name = name or type(self).__name__
+        self.__dict__["_name"] = name or type(self).__name__  # TF does not validate operator names
         self._graph_parents = list(graph_parents or [])
 
     # ---- properties

@@ -172,7 +172,9 @@ def program_linop_gradients(tf):
         a = tf.reduce_sum(full.solve(x)) + full.log_abs_determinant()
         b = tf.reduce_sum(diag.matmul(x) ** 2) + diag.log_abs_determinant() + tf.reduce_sum(diag.solve(x))
         c = tf.reduce_sum((full @ diag).matmul(x))
-    return {"full": g.gradient(a, m), "diag": g.gradient(b, d), "comp": g.gradient(c, [m, d])}
+    return {"full": g.gradient(a, m), "diag": g.gradient(b, d), "comp": g.gradient(c, [m, d]),
+            "module": [isinstance(full, tf.Module), len(full.trainable_variables), len((full @ diag).variables),
+                       [v.shape for v in tf.linalg.LinearOperatorKronecker([full, diag]).trainable_variables]]}
 
 
 @tolerance(rtol=1e-4, atol=1e-5)
