@@ -13,7 +13,7 @@ adjoint / inverse / cholesky return when their argument is itself an operator.
 """
 import numpy as np
 
-from tapeflow.runtime import dtypes
+from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import complex_ops as C
@@ -60,6 +60,30 @@ def broadcast_batch(*xs):
         want = batch + list(x.shape)[-2:]
         out.append(x if list(x.shape) == want else A.broadcast_to(x, want))
     return out
+
+
+def _hashable(v):
+    if isinstance(v, np.ndarray):
+        return (v.shape, v.dtype.str, v.tobytes())
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return repr(v)
+
+
+def _substitute(v, new_of):
+    if id(v) in new_of:
+        return new_of[id(v)]
+    if isinstance(v, TensorBase):
+        return v
+    if isinstance(v, LinearOperator):
+        return v._substituted(new_of)
+    if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
+        return type(v)(_substitute(x, new_of) for x in v)
+    if isinstance(v, dict):
+        return {k: _substitute(x, new_of) for k, x in v.items()}
+    return v
 
 
 def _dims_compatible(a, b):
@@ -415,6 +439,37 @@ class LinearOperator(Module):
         from tapeflow.tracer import logging_ops as check_ops
         dense = self.to_dense()
         return check_ops.assert_equal(dense, adjoint_of(dense), message="Matrix was not equal to its adjoint.")
+
+    # ---- the composite protocol (runtime/nest.py): as TF's composite operators, an operator
+    # passed to tf.function is keyed by its static parameters and the specs of its tensors
+    # (sub-operators flatten in turn).  Rebuilding never reruns a constructor (the tracer
+    # rebuilds with TensorSpecs): each tensor reachable from the operator's attributes is
+    # swapped for its new component, found by identity.
+    def _leaves(self):
+        """(leaf, is_component) over the flattened parameters; which leaves are components is
+        fixed when first asked, so a copy holding placeholders flattens the same way."""
+        flat = nest.flatten(list(self._parameters.values()))
+        slots = self.__dict__.get("_component_slots")
+        if slots is None:
+            slots = self.__dict__["_component_slots"] = tuple(isinstance(v, TensorBase) for v in flat)
+        return list(zip(flat, slots))
+
+    def _nest_components(self):
+        return [v for v, is_component in self._leaves() if is_component]
+
+    def _nest_rebuild(self, components):
+        return self._substituted({id(t): new for t, new in zip(self._nest_components(), components)})
+
+    def _substituted(self, new_of):
+        self._leaves()
+        out = object.__new__(type(self))
+        out.__dict__.update({k: _substitute(v, new_of) for k, v in self.__dict__.items()})
+        return out
+
+    @property
+    def _nest_static(self):
+        static = [v for v, is_component in self._leaves() if not is_component]
+        return (type(self).__name__, tuple(self._parameters), tuple(_hashable(v) for v in static))
 
     def __repr__(self):
         return (f"<tf.linalg.{type(self).__name__} '{self.name}' is_non_singular={self.is_non_singular} "

@@ -221,3 +221,24 @@ def program_linop_user_subclass(tf):
                 1.0, -1.0]])).determinant(), tf.linalg.LinearOperatorFullMatrix(tf.complex([[2.0, 1.0], [0.0, 1.0]], [
                     [0.5, 0.0], [1.0, -1.0]])).log_abs_determinant()]}
 
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def program_linop_function_arguments(tf):
+    traces = []
+
+    @tf.function
+    def apply(op, x):
+        traces.append(type(op).__name__)
+        return op.matvec(x)
+
+    x = tf.constant([1.0, 2.0])
+    out = [apply(tf.linalg.LinearOperatorFullMatrix(tf.eye(2) * k), x) for k in (1.0, 2.0, 3.0)]
+    out.append(apply(tf.linalg.LinearOperatorLowRankUpdate(tf.linalg.LinearOperatorDiag([1.0, 2.0]),
+                                                           tf.ones([2, 1]), diag_update=tf.constant([3.0])), x))
+    out.append(apply(tf.linalg.LinearOperatorKronecker([tf.linalg.LinearOperatorDiag(tf.ones([1])),
+                                                        tf.linalg.LinearOperatorFullMatrix(tf.eye(2) * 5.0)]), x))
+    build = tf.function(lambda m: tf.linalg.LinearOperatorFullMatrix(m) @ tf.linalg.LinearOperatorDiag(m[0]))
+    made = [build(tf.eye(2) + 1.0), build(tf.eye(2) + 2.0)]
+    return {"values": out, "traces": traces, "made": [type(made[0]).__name__] + [m.to_dense() for m in made],
+            "flat": [len(tf.nest.flatten(made[0])), len(tf.nest.flatten(made[0], expand_composites=True))]}
