@@ -91,3 +91,13 @@ def test_operators_with_a_batch_unknown_while_tracing(name):
     m = tf.constant(np.eye(2) * 2 + np.arange(12.0).reshape(3, 2, 2) / 10)
     x = tf.constant(np.arange(12.0).reshape(3, 4, 1))
     np.testing.assert_allclose(tf.function(fn, input_signature=spec)(m, x).numpy(), fn(m, x).numpy(), rtol=1e-10)
+
+
+def test_circulant_assert_hermitian_spectrum():
+    # TF 2.21's own method always raises (its bound eps * n is an int32 tensor), so this is
+    # checked here against the definition: a Hermitian spectrum has a real convolution kernel.
+    hermitian = tf.linalg.LinearOperatorCirculant(tf.complex([6.0, 2.0, 1.0, 2.0], [0.0, -1.0, 0.0, 1.0]))
+    assert hermitian.assert_hermitian_spectrum() is None
+    assert np.abs(np.imag(hermitian.convolution_kernel().numpy())).max() < 1e-6
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.linalg.LinearOperatorCirculant(tf.complex([1.0, 2.0, 3.0], [0.0, 1.0, 1.0])).assert_hermitian_spectrum()

@@ -126,6 +126,15 @@ class _BaseCirculant(LinearOperator):
     def convolution_kernel(self, name="convolution_kernel"):
         return M.cast(_fft_ops()[self._block_depth][1](to_complex(self._spectrum)), self.dtype)
 
+    def assert_hermitian_spectrum(self, name="assert_hermitian_spectrum"):
+        """An InvalidArgumentError unless the spectrum is Hermitian (a real convolution kernel),
+        up to n * eps in the kernel's imaginary part."""
+        from tapeflow.tracer import logging_ops as check_ops
+        eps = np.finfo(self.dtype.real_dtype.np).eps
+        kernel = _fft_ops()[self._block_depth][1](to_complex(self._spectrum))
+        return check_ops.assert_less(M.abs(C.imag(kernel)), M.cast(eps * self.domain_dimension, kernel.dtype.real_dtype),
+                                     message="Spectrum was not Hermitian")
+
     def _determinant(self):
         return M.cast(RD.reduce_prod(self._spectrum, axis=self._block_axes()), self.dtype)
 
