@@ -196,7 +196,7 @@ class LinearOperator(Module):
                 raise ValueError(f"Operators are incompatible. Expected `x` to have dimension "
                                  f"{left.domain_dimension} but got {right.range_dimension}.")
             return left._linop_matmul(left, right)
-        x = keep_tensor(x, "x")
+        x = convert_to_tensor(x, name="x")
         self._check_input_dtype(x)
         self._check_dim(self.shape[-2] if adjoint else self.shape[-1], x.shape[-1] if adjoint_arg else x.shape[-2])
         return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
@@ -231,7 +231,7 @@ class LinearOperator(Module):
         return A.squeeze(self.matmul(A.expand_dims(x, -1), adjoint=adjoint), -1)
 
     def matvec(self, x, adjoint=False, name="matvec"):
-        x = keep_tensor(x, "x")
+        x = convert_to_tensor(x, name="x")
         self._check_input_dtype(x)
         self._check_dim(self.shape[-2] if adjoint else self.shape[-1], x.shape[-1])
         return self._matvec(x, adjoint=adjoint)
@@ -252,7 +252,7 @@ class LinearOperator(Module):
                 raise ValueError(f"Operators are incompatible. Expected `rhs` to have dimension "
                                  f"{left.domain_dimension} but got {right.range_dimension}.")
             return left._linop_solve(left, right)
-        rhs = keep_tensor(rhs, "rhs")
+        rhs = convert_to_tensor(rhs, name="rhs")
         self._check_input_dtype(rhs)
         self._check_dim(self.shape[-1] if adjoint else self.shape[-2], rhs.shape[-1] if adjoint_arg else rhs.shape[-2])
         return self._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
@@ -288,7 +288,7 @@ class LinearOperator(Module):
         return A.squeeze(self.solve(A.expand_dims(rhs, -1), adjoint=adjoint), -1)
 
     def solvevec(self, rhs, adjoint=False, name="solve"):
-        rhs = keep_tensor(rhs, "rhs")
+        rhs = convert_to_tensor(rhs, name="rhs")
         self._check_input_dtype(rhs)
         self._check_dim(self.shape[-1] if adjoint else self.shape[-2], rhs.shape[-1])
         return self._solvevec(rhs, adjoint=adjoint)
@@ -345,7 +345,7 @@ class LinearOperator(Module):
         return dense
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        x = keep_tensor(x, "x")
+        x = convert_to_tensor(x, name="x")
         self._check_input_dtype(x)
         return self._add_to_tensor(x)
 

@@ -2,10 +2,11 @@
 elsewhere.  Products and solves split the argument into the blocks' rows; determinants,
 traces and eigenvalues come from the blocks."""
 from tapeflow.runtime.shape import TensorShape
+from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import join_ops as J
 
-from .base import LinearOperator, broadcast_batch, keep_tensor
+from .base import LinearOperator, broadcast_batch
 from .composition import same_dtype
 from .shapes import broadcast_static
 
@@ -93,7 +94,7 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def _blockwise(self, x, apply, adjoint, adjoint_arg, sizes):
         if isinstance(x, (list, tuple)):  # one tensor per block in, one per block out
-            return [apply(op, keep_tensor(b, "x"), adjoint, adjoint_arg) for op, b in zip(self._operators, x)]
+            return [apply(op, convert_to_tensor(b, name="x"), adjoint, adjoint_arg) for op, b in zip(self._operators, x)]
         pieces = split_rows(x, sizes, -1 if adjoint_arg else -2)
         results = [apply(op, p, adjoint, adjoint_arg) for op, p in zip(self._operators, pieces)]
         return J.concat(broadcast_batch(*results), -2)
@@ -110,13 +111,13 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def matvec(self, x, adjoint=False, name="matvec"):
         if isinstance(x, (list, tuple)):  # one vector per block in, one per block out
-            return [op.matvec(keep_tensor(b, "x"), adjoint=adjoint) for op, b in zip(self._operators, x)]
+            return [op.matvec(convert_to_tensor(b, name="x"), adjoint=adjoint) for op, b in zip(self._operators, x)]
         return super().matvec(x, adjoint=adjoint, name=name)
 
     def solvevec(self, rhs, adjoint=False, name="solve"):
         if isinstance(rhs, (list, tuple)):
             self._check_solvable()
-            return [op.solvevec(keep_tensor(b, "rhs"), adjoint=adjoint) for op, b in zip(self._operators, rhs)]
+            return [op.solvevec(convert_to_tensor(b, name="rhs"), adjoint=adjoint) for op, b in zip(self._operators, rhs)]
         return super().solvevec(rhs, adjoint=adjoint, name=name)
 
     def solve(self, rhs, adjoint=False, adjoint_arg=False, name="solve"):

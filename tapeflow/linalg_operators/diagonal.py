@@ -255,7 +255,7 @@ class LinearOperatorIdentity(_BaseIdentity):
         return A.eye(self._num_rows, batch_shape=self._batch, dtype=self.dtype)
 
     def add_to_tensor(self, mat, name="add_to_tensor"):
-        mat = keep_tensor(mat, "mat")
+        mat = convert_to_tensor(mat, name="mat")
         return MX.set_diag(mat, 1 + MX.diag_part(mat))
 
     def _eigvals(self):
@@ -356,7 +356,7 @@ class LinearOperatorScaledIdentity(_BaseIdentity):
         return A.eye(self._num_rows, dtype=self.dtype) * self._scale()
 
     def add_to_tensor(self, mat, name="add_to_tensor"):
-        mat = keep_tensor(mat, "mat")
+        mat = convert_to_tensor(mat, name="mat")
         return MX.set_diag(mat, A.expand_dims(self._multiplier, -1) + MX.diag_part(mat))
 
     def _eigvals(self):

@@ -6,6 +6,7 @@ import numpy as np
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import InvalidArgumentError
 from tapeflow.runtime.shape import TensorShape
+from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import complex_ops as C
 from tapeflow.runtime.ops import join_ops as J
@@ -99,7 +100,7 @@ class LinearOperatorZeros(LinearOperator):
         return A.zeros((self._batch or []) + [self._rows, self._cols], dtype=self.dtype)
 
     def add_to_tensor(self, mat, name="add_to_tensor"):
-        return self._with_batch(keep_tensor(mat, "mat"))
+        return self._with_batch(convert_to_tensor(mat, name="mat"))
 
     def _eigvals(self):
         return self._zeros_diag()
