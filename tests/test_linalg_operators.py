@@ -101,3 +101,13 @@ def test_circulant_assert_hermitian_spectrum():
     assert np.abs(np.imag(hermitian.convolution_kernel().numpy())).max() < 1e-6
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.linalg.LinearOperatorCirculant(tf.complex([1.0, 2.0, 3.0], [0.0, 1.0, 1.0])).assert_hermitian_spectrum()
+
+
+def test_shape_tensor_with_a_batch_unknown_while_tracing():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2, 2], tf.float64)])
+    def shapes(m):
+        kron = tf.linalg.LinearOperatorKronecker([tf.linalg.LinearOperatorFullMatrix(m),
+                                                  tf.linalg.LinearOperatorDiag(m[:, 0])])
+        return kron.shape_tensor(), kron.batch_shape_tensor(), tf.linalg.LinearOperatorDiag(m[:, 0]).shape_tensor()
+    got = [t.numpy().tolist() for t in shapes(tf.ones([3, 2, 2], tf.float64))]
+    assert got == [[3, 4, 4], [3], [3, 2, 2]]

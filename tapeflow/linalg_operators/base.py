@@ -164,7 +164,8 @@ class LinearOperator(Module):
         return self._shape_tensor()
 
     def _shape_tensor(self):
-        raise NotImplementedError("_shape_tensor is not implemented.")
+        # only reached while tracing with an unknown dimension; kinds with a cheaper way override it
+        return A.shape(self.to_dense())
 
     def batch_shape_tensor(self, name="batch_shape_tensor"):
         return self.shape_tensor()[:-2]
