@@ -111,3 +111,14 @@ def test_shape_tensor_with_a_batch_unknown_while_tracing():
         return kron.shape_tensor(), kron.batch_shape_tensor(), tf.linalg.LinearOperatorDiag(m[:, 0]).shape_tensor()
     got = [t.numpy().tolist() for t in shapes(tf.ones([3, 2, 2], tf.float64))]
     assert got == [[3, 4, 4], [3], [3, 2, 2]]
+
+
+def test_fftnd_gradients_match_finite_differences():
+    x0 = np.cos(np.arange(24.0)).reshape(2, 3, 4)
+    weights = np.arange(18.0).reshape(2, 3, 3) / 10
+
+    def loss(x):
+        spectrum = tf.signal.rfftnd(x, fft_length=[3, 3], axes=[2, 0], norm="ortho")   # [2, 3, 3]
+        back = tf.signal.irfftnd(tf.signal.fftnd(spectrum, axes=[1]), fft_length=[4], axes=[1])
+        return tf.reduce_sum(tf.abs(spectrum) ** 2 * weights) + tf.reduce_sum(back ** 2)
+    _check_gradient(loss, x0, rtol=1e-5, atol=1e-7)
