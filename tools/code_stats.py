@@ -19,7 +19,7 @@ LIBRARY = ("runtime", "compiler", "tracer", "tapeflow")
 FILE_LIMIT = 500
 
 BUDGETS = {  # ceilings, with room for the work in flight; the figures when they were set in the comment
-    "lines runtime": 12600,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
+    "lines runtime": 12800,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
                                  # binomial/Poisson/gamma samplers (TensorFlow's rejection loops, philox_samplers.py);
                                  # 9,069 with issue 11's complex dtypes, tf.signal FFTs and svd u/v gradients (9,119 with #16);
                                  # 9,932 with the TF ops programs reach for (trig, sequence/shape ops, qr/eigh, erf
@@ -50,7 +50,7 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # 6,734 with issue 11's AutoGraph reference-test fixes (dict items carried through tensor
                                  # if/while, constant tensor conditions, loop cells shared as in Python; cond_staging.py split);
                                  # + ~360 with fn_graph's tf.gradients / tf.hessians and graph-level API names
-    "lines tapeflow": 39600,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings); 23,491 with issues 12-14 and 17 together; issue 11 adds ~640 (tf.image boxes, NMS, glimpses, jpeg quality, ms-ssim; tf.nn argmax pooling, morphology, ctc labels, safe embeddings); fn_graph's graph-level API (DeviceSpec, TypeSpecs, config switches, tf.test helpers) ~+500; api_nn_random's tf.nn/tf.random/tf.math.special names ~+2,000 (samplers, sampled losses, special functions, NMS padded, beam CTC, fractional pools);
+    "lines tapeflow": 42800,     # 15,479; 21,445 with issue 12 (tf.io, records, CSV, text layers, strings); 23,491 with issues 12-14 and 17 together; issue 11 adds ~640 (tf.image boxes, NMS, glimpses, jpeg quality, ms-ssim; tf.nn argmax pooling, morphology, ctc labels, safe embeddings); fn_graph's graph-level API (DeviceSpec, TypeSpecs, config switches, tf.test helpers) ~+500; api_nn_random's tf.nn/tf.random/tf.math.special names ~+2,000 (samplers, sampled losses, special functions, NMS padded, beam CTC, fractional pools); api_linalg's LinearOperator family (linalg_operators/, ~3,060);
                                  # 30,277 with the API table, Keras metrics/losses/utils/backend, layers, keras.ops,
                                  # tf.lookup/image/data/train names, MirroredStrategy and FILE sharding (issues 11, 14, 16);
                                  # 31,428 with the image codecs and image_dataset_from_directory, Keras's augmentation

@@ -28,6 +28,7 @@ NAMESPACES = {
     "math": "tf.math: elementwise math, reductions, comparisons.",
     "math.special": "tf.math.special: special functions (modified Bessel functions).",
     "linalg": "tf.linalg: matrix products, solves, decompositions and norms.",
+    "linalg.experimental": "tf.linalg.experimental: conjugate gradients.",
     "bitwise": "tf.bitwise: integer bit operations.",
     "autodiff": "tf.autodiff: the gradient tape and forward-mode accumulator.",
     "signal": "tf.signal: FFTs, frames, windows, STFTs, DCTs and mel filter banks.",

@@ -67,10 +67,11 @@ runtime.ops.sequence_ops     | math                  | is_strictly_increasing mu
 runtime.ops.math_ops         | math                  | rint=round
 runtime.ops.reduce_ops       | math                  | accumulate_n=add_n
 # ---- tf.linalg only
-runtime.ops.linalg_ops       | linalg                | adjoint matrix_transpose
-runtime.ops.matrix_ops       | linalg                | band_part diag diag_part global_norm matvec set_diag
-runtime.ops.matrix_ops       | linalg                | tensor_diag tensor_diag_part trace
-runtime.ops.decomp_ops       | linalg                | cholesky cholesky_solve det inv logdet slogdet solve
+runtime.ops.linalg_ops       | linalg                | matrix_transpose
+linalg_operators.dispatch    | linalg                | adjoint cholesky det diag_part inv logdet matvec solve trace
+runtime.ops.matrix_ops       | linalg                | band_part diag global_norm set_diag
+runtime.ops.matrix_ops       | linalg                | tensor_diag tensor_diag_part
+runtime.ops.decomp_ops       | linalg                | cholesky_solve slogdet
 runtime.ops.decomp_ops       | linalg                | triangular_solve
 runtime.ops.decomp_ops       | linalg                | banded_triangular_solve
 runtime.ops.lu_ops           | linalg                | lu lu_solve lu_reconstruct lu_matrix_inverse expm
@@ -82,6 +83,9 @@ runtime.ops.complex_ops      | tf math               | complex
 runtime.ops.complex_ops      | math                  | real imag conj angle
 fft_api                      | signal                | fft fft2d fft3d ifft ifft2d ifft3d rfft rfft2d rfft3d
 fft_api                      | signal                | irfft irfft2d irfft3d
+fft_nd                       | signal                | fftnd ifftnd rfftnd irfftnd
+fft_nd                       | tf                    | fftnd=raw_fftnd ifftnd=raw_ifftnd rfftnd=raw_rfftnd
+fft_nd                       | tf                    | irfftnd=raw_irfftnd
 signal_api                   | signal                | frame overlap_and_add hann_window hamming_window
 signal_api                   | signal                | kaiser_window kaiser_bessel_derived_window vorbis_window
 signal_api                   | signal                | stft inverse_stft inverse_stft_window_fn dct idct
@@ -93,6 +97,19 @@ runtime.ops.eigen_ops        | tf linalg             | eig eigvals
 runtime.ops.eigen_ops        | linalg                | eigh_tridiagonal
 runtime.ops.matrix_ops       | linalg                | tridiagonal_matmul
 linalg_svd                   | linalg                | matrix_rank normalize pinv
+linalg_matrix_functions      | linalg                | sqrtm logm
+linalg_matrix_functions      | tf                    | matrix_square_root
+linalg_operators.conjugate_gradient | linalg.experimental | conjugate_gradient
+linalg_operators             | linalg                | LinearOperator LinearOperatorAdjoint LinearOperatorBlockDiag
+linalg_operators             | linalg                | LinearOperatorComposition LinearOperatorDiag
+linalg_operators             | linalg                | LinearOperatorFullMatrix LinearOperatorIdentity
+linalg_operators             | linalg                | LinearOperatorInversion LinearOperatorKronecker
+linalg_operators             | linalg                | LinearOperatorLowRankUpdate LinearOperatorLowerTriangular
+linalg_operators             | linalg                | LinearOperatorScaledIdentity LinearOperatorBlockLowerTriangular
+linalg_operators             | linalg                | LinearOperatorCirculant LinearOperatorCirculant2D
+linalg_operators             | linalg                | LinearOperatorCirculant3D LinearOperatorToeplitz
+linalg_operators             | linalg                | LinearOperatorHouseholder LinearOperatorPermutation
+linalg_operators             | linalg                | LinearOperatorZeros LinearOperatorTridiag
 # ---- tf_api2: special functions (tf.math) and partition ops (tf)
 runtime.ops.erf_family       | math                  | erfc erfcinv erfinv ndtri
 runtime.ops.special_ops      | math                  | nextafter
