@@ -210,3 +210,16 @@ def test_reusable_buffer_only_when_nothing_refers_to_it():
     assert id(c) != first
     c[:] = -1  # writing the other buffer leaves the held result alone
     np.testing.assert_array_equal(held.numpy(), [4.0, 5.0, 6.0, 7.0])
+
+
+def test_reusable_buffer_of_a_shape_one_pool_per_dtype():
+    a = collective.reusable_buffer((2, 3), np.float32)
+    assert a.shape == (2, 3) and a.dtype == np.float32
+    first = id(a)
+    del a
+    b = collective.reusable_buffer((2, 3), np.dtype("float32"))  # another spelling: the same pool
+    assert id(b) == first
+    held = collective.reusable_buffer((2, 3), "f4")  # b still referred to: another buffer
+    assert id(held) != first and held.shape == (2, 3)
+    assert collective.reusable_buffer((3, 2), np.float32).shape == (3, 2)
+    assert collective.reusable_buffer((2, 3), np.float64).dtype == np.float64

@@ -129,7 +129,7 @@ class MPI:
         # Odd while a blocking collective runs (bumped before and after it); the
         # watchdog sees the same odd value for longer than the timeout: stuck.
         self.blocking_calls = 0
-        self._watchdog = None
+        self._watchdog = _Watchdog(self, "an all-reduce") if self.size > 1 else None
         self._ops = {"sum": mpi.SUM, "max": mpi.MAX, "min": mpi.MIN}
         _install_abort_hook(self)
         if self.local_size > 1:
@@ -146,8 +146,6 @@ class MPI:
         shape; blocks in MPI_Allreduce under the watchdog."""
         send = _contiguous(array)
         recv = reusable_buffer(send.shape, send.dtype)
-        if self._watchdog is None:
-            self._watchdog = _Watchdog(self, "an all-reduce")
         self.blocking_calls += 1
         try:
             self.comm.Allreduce(send, recv, self._ops[op])
