@@ -25,7 +25,7 @@ Invariants:
 - A blocking all-reduce (`allreduce`: strategy.reduce, metrics, counts) calls
   MPI_Allreduce itself at every size: a started request and its Python polls
   cost more than the transfer when small (4 KB: 11.5 us against 8.8) and lose
-  the core to other processes when large (16 MB: 0.7 of MPI_Allreduce's speed).
+  the core to other processes when large (16 MB: 0.75 of MPI_Allreduce's speed).
   Its deadline is kept by a watchdog thread that aborts the job (mpi4py
   releases the GIL inside the call, so the watchdog runs while it blocks); the
   call itself only bumps a counter the watchdog samples.
