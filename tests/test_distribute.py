@@ -210,3 +210,45 @@ def test_reusable_buffer_only_when_nothing_refers_to_it():
     assert id(c) != first
     c[:] = -1  # writing the other buffer leaves the held result alone
     np.testing.assert_array_equal(held.numpy(), [4.0, 5.0, 6.0, 7.0])
+
+
+def test_reusable_buffer_of_a_shape_one_pool_per_dtype():
+    a = collective.reusable_buffer((2, 3), np.float32)
+    assert a.shape == (2, 3) and a.dtype == np.float32
+    first = id(a)
+    del a
+    b = collective.reusable_buffer((2, 3), np.dtype("float32"))  # another spelling: the same pool
+    assert id(b) == first
+    held = collective.reusable_buffer((2, 3), "f4")  # b still referred to: another buffer
+    assert id(held) != first and held.shape == (2, 3)
+    assert collective.reusable_buffer((3, 2), np.float32).shape == (3, 2)
+    assert collective.reusable_buffer((2, 3), np.float64).dtype == np.float64
+
+
+class _FakeEngine:
+    """What the watchdog reads of an MPI engine; abort records instead of ending the job."""
+
+    rank, size = 0, 2
+
+    def __init__(self, timeout):
+        self.timeout, self.blocking_calls, self.aborted = timeout, 0, []
+
+    def abort(self, message, code=1):
+        self.aborted.append(message)
+
+
+def test_watchdog_aborts_a_stuck_blocking_call_only():
+    import time
+    busy = _FakeEngine(0.2)
+    collective._Watchdog(busy, "an all-reduce")
+    busy.blocking_calls = 1  # inside a call that never returns
+    moving = _FakeEngine(0.3)
+    collective._Watchdog(moving, "an all-reduce")
+    start = time.monotonic()
+    while time.monotonic() - start < 0.6:  # calls of 0.02 s, one after another: none stuck
+        moving.blocking_calls += 1
+        time.sleep(0.01)
+    moving.blocking_calls += 1
+    moving.timeout = 1e9  # its thread lives on: once a second from now
+    assert moving.aborted == []
+    assert len(busy.aborted) == 1 and "rank 0 of 2 waited 0 s for an all-reduce" in busy.aborted[0]

@@ -8,12 +8,13 @@ from .api_types import (  # noqa: F401
 )
 from .input import InputContext, InputOptions
 from .strategy import (  # noqa: F401
-    CommunicationImplementation, CommunicationOptions, MirroredStrategy, MultiWorkerMirroredStrategy,
-    OneDeviceStrategy, ReduceOp, ReplicaContext, Strategy, ValueContext, get_replica_context, get_strategy,
+    CentralStorageStrategy, CommunicationImplementation, CommunicationOptions, MirroredStrategy,
+    MultiWorkerMirroredStrategy, OneDeviceStrategy, ReduceOp, ReplicaContext, Strategy, ValueContext, get_replica_context, get_strategy,
     has_strategy, in_cross_replica_context,
 )
 
 experimental = _types.SimpleNamespace(
+    CentralStorageStrategy=CentralStorageStrategy,
     CommunicationOptions=CommunicationOptions,
     CommunicationImplementation=CommunicationImplementation,
     CollectiveCommunication=CommunicationImplementation,

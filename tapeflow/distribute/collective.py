@@ -17,15 +17,18 @@ Invariants:
   or 300 s) and aborts the whole job with a message naming the waiting rank.
 - An uncaught exception on any rank aborts the job (MPI_Abort) after printing
   "rank R of N raised ...", so the other ranks never wait forever.
-- Waiting polls Test() (which moves the transfer along) and yields the core
-  between polls rather than spinning in MPI_Wait, so ranks oversubscribing the
-  cores (two on a 2-core machine) leave the CPU to a rank still computing;
-  after a second of waiting it sleeps 1 ms between polls.
-- Except small blocking all-reduces (up to BLOCKING_MAX bytes): there a started
-  request and its polls cost more than the transfer (4 KB: 11.5 us against 8.8
-  for MPI_Allreduce), so `allreduce` calls MPI_Allreduce itself and the
-  deadline is kept by a watchdog thread that aborts the job (mpi4py releases
-  the GIL inside the call, so the watchdog runs while it blocks).
+- Started collectives (the gradient buckets' Iallreduce, broadcast, gather,
+  barrier) are waited for by polling Test() (which moves the transfer along),
+  yielding the core between polls rather than spinning in MPI_Wait, so ranks
+  oversubscribing the cores (two on a 2-core machine) leave the CPU to a rank
+  still computing; after a second of waiting it sleeps 1 ms between polls.
+- A blocking all-reduce (`allreduce`: strategy.reduce, metrics, counts) calls
+  MPI_Allreduce itself at every size: a started request and its Python polls
+  cost more than the transfer when small (4 KB: 11.5 us against 8.8) and lose
+  the core to other processes when large (16 MB: 0.75 of MPI_Allreduce's speed).
+  Its deadline is kept by a watchdog thread that aborts the job (mpi4py
+  releases the GIL inside the call, so the watchdog runs while it blocks); the
+  call itself only bumps a counter the watchdog samples.
 """
 import os
 import sys
@@ -55,11 +58,6 @@ def wire_dtype(dtype):
 def launched_by_mpi():
     """True when an MPI launcher started this process (its environment says so)."""
     return any(k in os.environ for k in _LAUNCHER_SIZE)
-
-
-# Bytes up to which `allreduce` blocks in MPI_Allreduce under the watchdog
-# rather than polling a started Iallreduce (see the module's invariants).
-BLOCKING_MAX = 64 << 10
 
 
 def default_timeout():
@@ -128,8 +126,10 @@ class MPI:
         self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
         self.local_size = self.comm.Split_type(mpi.COMM_TYPE_SHARED).Get_size()  # ranks on this host
         self.timeout = default_timeout() if timeout is None else float(timeout)
-        self.busy = None  # (what, when it started) of the blocking collective in progress
-        self._watchdog = None
+        # Odd while a blocking collective runs (bumped before and after it); the
+        # watchdog sees the same odd value for longer than the timeout: stuck.
+        self.blocking_calls = 0
+        self._watchdog = _Watchdog(self, "an all-reduce") if self.size > 1 else None
         self._ops = {"sum": mpi.SUM, "max": mpi.MAX, "min": mpi.MIN}
         _install_abort_hook(self)
         if self.local_size > 1:
@@ -138,29 +138,20 @@ class MPI:
     def start_allreduce(self, array, op="sum"):
         """Start an all-reduce of a contiguous array now; `.wait()` gives the result."""
         send = _contiguous(array)
-        recv = reusable_buffer(send.size, send.dtype)
-        if send.ndim != 1:
-            recv = recv.reshape(send.shape)
+        recv = reusable_buffer(send.shape, send.dtype)
         return _Pending(self, self.comm.Iallreduce(send, recv, self._ops[op]), recv, send, "an all-reduce")
 
     def allreduce(self, array, op="sum"):
+        """The sum (max, min) over ranks of an array, in a reusable buffer of its
+        shape; blocks in MPI_Allreduce under the watchdog."""
         send = _contiguous(array)
-        recv = reusable_buffer(send.size, send.dtype)
-        if send.ndim != 1:
-            recv = recv.reshape(send.shape)
-        if send.nbytes <= BLOCKING_MAX:
-            if self._watchdog is None:
-                self._watchdog = _Watchdog(self)
-            self.busy = ("an all-reduce", time.monotonic())
-            try:
-                self.comm.Allreduce(send, recv, self._ops[op])
-            finally:
-                self.busy = None
-            return recv
-        request = self.comm.Iallreduce(send, recv, self._ops[op])
-        if request.Test():  # done at once: no waiter made
-            return recv
-        return _Pending(self, request, recv, send, "an all-reduce").wait()
+        recv = reusable_buffer(send.shape, send.dtype)
+        self.blocking_calls += 1
+        try:
+            self.comm.Allreduce(send, recv, self._ops[op])
+        finally:
+            self.blocking_calls += 1
+        return recv
 
     def broadcast(self, array, root=0):
         buf = _contiguous(array) if self.rank == root else np.empty_like(_contiguous(array))
@@ -204,24 +195,25 @@ class MPI:
         self.comm.Abort(code)
 
 
-_POOL = {}  # (size, dtype) -> buffers handed out before
+_POOL = {}  # (shape, dtype) -> buffers handed out before
 _POOL_PER_KEY = 4
 
 
-def reusable_buffer(size, dtype):
-    """A flat buffer of `size` elements, reused once nothing refers to it any more.
+def reusable_buffer(shape, dtype):
+    """A buffer of `shape` (a tuple, or an int: flat), reused once nothing refers to it.
 
     A fresh large buffer costs page faults on first touch (a 16 MB all-reduce into
-    a new buffer takes about twice as long); results handed out are views of
-    the buffer, so a buffer whose reference count is back to the pool's own is
-    free (3 below: the pool's list, the loop variable, getrefcount's argument)."""
-    buffers = _POOL.get((size, dtype))
-    if buffers is None:
-        buffers = _POOL[(size, np.dtype(dtype))] = []
+    a new buffer takes about twice as long); results handed out are the buffer
+    or views of it, so a buffer whose reference count is back to the pool's own
+    is free (3 below: the pool's list, the loop variable, getrefcount's argument)."""
+    buffers = _POOL.get((shape, dtype))
+    if buffers is None:  # the key as given (np.float32, "f4") shares np.dtype(dtype)'s pool
+        buffers = _POOL[(shape, dtype)] = _POOL.setdefault((shape, np.dtype(dtype)), [])
+        dtype = np.dtype(dtype)
     for buf in buffers:
         if sys.getrefcount(buf) == 3:
             return buf
-    buf = np.empty(size, dtype)
+    buf = np.empty(shape, dtype)
     if len(buffers) < _POOL_PER_KEY:
         buffers.append(buf)
     return buf
@@ -292,24 +284,27 @@ def _never_joined(e, what):
 
 
 class _Watchdog:
-    """A daemon thread that aborts the job when a blocking collective of `engine`
-    (its `busy`: what, and when it started) has run past the engine's timeout;
-    between collectives it wakes at most once a second."""
+    """A daemon thread that aborts the job when one blocking collective of
+    `engine` (doing `what`) has run past the engine's timeout.  It samples the
+    engine's `blocking_calls` (odd: inside a call) at least every timeout / 8
+    (at most once a second), so a stuck call ends the job within 1.25 timeouts."""
 
-    def __init__(self, engine):
-        self.engine = engine
+    def __init__(self, engine, what):
+        self.engine, self.what = engine, what
         threading.Thread(target=self._run, name="tapeflow-collective-watchdog", daemon=True).start()
 
     def _run(self):
         e = self.engine
+        seen, since = 0, 0.0  # the odd count first seen, and when
         while True:
-            period, busy = min(1.0, max(e.timeout / 8, 1e-3)), e.busy
-            if busy is not None:
-                left = busy[1] + e.timeout - time.monotonic()
-                if left <= 0 and e.busy is busy:  # the same call all along
-                    e.abort(_never_joined(e, busy[0]))
+            period, calls = min(1.0, max(e.timeout / 8, 1e-3)), e.blocking_calls
+            if calls & 1:
+                now = time.monotonic()
+                if calls != seen:
+                    seen, since = calls, now
+                elif now - since > e.timeout:
+                    e.abort(_never_joined(e, self.what))
                     return
-                period = min(period, max(left, 1e-3))
             time.sleep(period)
 
 

@@ -269,14 +269,13 @@ def _sum_eager(engine, values, limit):
 
 def _sum_now(engine, t):
     """One eager tensor summed now (strategy.reduce, all_reduce of one value): no
-    packing, no token, the tensor's own buffer sent when it is of its wire dtype."""
+    packing, no token; the tensor's own buffer is sent when it is of its wire
+    dtype, and the sum comes back in the engine's buffer of its shape."""
     a = t._value
     wire = wire_dtype(a.dtype)
     if a.dtype is wire:
-        out = engine.allreduce(a if a.ndim == 1 else a.reshape(-1))
-    else:
-        out = engine.allreduce(a.astype(wire).reshape(-1)).astype(a.dtype)
-    return Tensor(out if a.ndim == 1 else out.reshape(a.shape))
+        return Tensor(engine.allreduce(a))
+    return Tensor(engine.allreduce(a.astype(wire)).astype(a.dtype))
 
 
 def sum_gradients(engine, grads, limit):

@@ -1,5 +1,6 @@
-"""tf.distribute strategies: the default one, OneDeviceStrategy, a one-device
-MirroredStrategy, and MultiWorkerMirroredStrategy over processes (MPI).
+"""tf.distribute strategies: the default one, OneDeviceStrategy, MirroredStrategy
+and CentralStorageStrategy over this process's devices, and
+MultiWorkerMirroredStrategy over processes (MPI).
 
 A strategy holds a collective engine (collective.py).  Under mpiexec a
 MultiWorkerMirroredStrategy has one replica per process: `run(fn, args)` calls
@@ -205,6 +206,17 @@ class _Extended:
         return self._strategy._engine.rank == 0
 
 
+class _CentralExtended(_Extended):
+    @property
+    def worker_devices(self):
+        return list(super().worker_devices)  # TF's type here: a list
+
+    @property
+    def parameter_devices(self):
+        p = self._strategy._parameter_device
+        return (p,) if p is not None else ("/job:localhost/replica:0/task:0/device:CPU:0",)
+
+
 def _reduce_op(op):
     if isinstance(op, ReduceOp):
         return op
@@ -223,14 +235,11 @@ class OneDeviceStrategy(Strategy):
         super().__init__(f"/device:{kind}:{index}")
 
 
-class MirroredStrategy(Strategy):
-    """Mirroring over the devices of this process: one replica per device, run
-    in lockstep threads (mirrored.py); one device (or none given): one replica."""
+class _LocalReplicas(Strategy):
+    """Replicas on the devices of this process: one per device, run in lockstep
+    threads (mirrored.py); one device (or none given): one replica."""
 
-    def __init__(self, devices=None, cross_device_ops=None):
-        devices = [_canonical(d) for d in devices] if devices is not None else None
-        if devices is not None and len(set(devices)) != len(devices):  # TF's type and words
-            raise AssertionError(with_location(f"No duplicates allowed in `devices` argument: {tuple(devices)}"))
+    def __init__(self, devices):
         if devices and len(devices) > 1:
             self._local_devices = tuple(devices)
             name = None
@@ -293,7 +302,29 @@ class MirroredStrategy(Strategy):
     def __repr__(self):
         if not self._replicated():
             return super().__repr__()
-        return f"<MirroredStrategy on {', '.join(self._local_devices)}>"
+        return f"<{type(self).__name__} on {', '.join(self._local_devices)}>"
+
+
+class MirroredStrategy(_LocalReplicas):
+    """Variables mirrored on every device of this process, one replica each."""
+
+    def __init__(self, devices=None, cross_device_ops=None):
+        devices = [_canonical(d) for d in devices] if devices is not None else None
+        if devices is not None and len(set(devices)) != len(devices):  # TF's type and words
+            raise AssertionError(with_location(f"No duplicates allowed in `devices` argument: {tuple(devices)}"))
+        super().__init__(devices)
+
+
+class CentralStorageStrategy(_LocalReplicas):
+    """tf.distribute.experimental.CentralStorageStrategy: variables on one
+    parameter device, replicas on `compute_devices` (a device named twice is two
+    replicas, as TF).  tapeflow's local replicas share one copy of each variable
+    already, so this computes what MirroredStrategy over those devices does."""
+
+    def __init__(self, compute_devices=None, parameter_device=None):
+        super().__init__([_canonical(d) for d in compute_devices] if compute_devices else None)
+        self._parameter_device = parameter_device
+        self.extended = _CentralExtended(self)
 
 
 class ValueContext:
