@@ -32,7 +32,8 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # + ~160 with issue 15's conv2d_filter_grad and max_pool primitives and the padded image
                                  # 12,310 with issue 11's names (eig, edit_distance, fingerprint, unicode offsets, banded/
                                  # tridiagonal linalg composites, approx_max_k); + ~50 with issue 15's eager tape (VJPs
-                                 # binding their primitives, the fill of small broadcasts, the dtype memo of backprop)
+                                 # binding their primitives, the fill of small broadcasts, the dtype memo of backprop);
+                                 # 12,621 with issue 11's edge-value parity (TF's Range/ArgMax/FloorMod/integer-mean rules)
     "lines compiler": 6700,      # 4,624; 5,570 with the tiered start (background compiles, cache lookup without compiling);
                                  # 5,773 with issue 15's kernel Caller (kernel_call.py: a CPython vectorcall type in C,
                                  # since a ctypes call cost most of a tiny compiled call); 5,813 with issue 15's
