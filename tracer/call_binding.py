@@ -8,12 +8,13 @@ calls the inner concrete function: the inner Python body runs once per signature
 per call.  When the inner body cannot be traced on its own graph (it closes over a tensor
 of the caller's graph, or a tensor argument it needs a value of), it is inlined instead.
 """
-from tapeflow.runtime.errors import InaccessibleTensorError
-from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError
+from tapeflow.runtime import nest
+from tapeflow.runtime.errors import InaccessibleTensorError, with_location
+from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError, TensorBase, convert_to_tensor
 
 from . import concrete_signature
 from .autodiff import replay
-from .signature import tensor_leaves, variable_arguments
+from .signature import TensorSpec, tensor_leaves, variable_arguments
 
 
 def python_signature(function):
@@ -110,3 +111,42 @@ def nested_call(function, args, kwargs):
         from .function import for_variables
         entry = for_variables(entry, variable_arguments(args, kwargs))
     return entry.pack_tensors(replay(entry.graph, tensor_leaves(args, kwargs)))
+
+
+def bind_input_signature(function, args, kwargs):
+    """The call's arguments bound to `function.input_signature` (a tf.function): each TensorSpec
+    takes one tensor (a Python list there is converted whole), TF's TypeError otherwise."""
+    args, kwargs = keywords_as_positional(function, args, kwargs)
+    if kwargs:
+        raise TypeError(with_location(f"{function.__name__}: keyword arguments are not allowed with an "
+                                      f"input_signature"))
+    if len(args) != len(function.input_signature):
+        raise TypeError(with_location(
+            f"{function.__name__}: the input_signature has {len(function.input_signature)} arguments, the call "
+            f"passes {len(args)}"))
+    counter = [0]
+
+    def bind(spec, a):
+        # A TensorSpec takes the whole argument at its place: a Python (nested)
+        # list there is converted to one tensor, as TensorFlow does.
+        if isinstance(spec, TensorSpec):
+            i = counter[0]
+            counter[0] += 1
+            t = convert_to_tensor(a, spec.dtype) if not isinstance(a, TensorBase) else convert_to_tensor(a)
+            if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
+                raise TypeError(with_location(  # TensorFlow: "Can not cast TensorSpec(...)", a TypeError
+                    f"{function.__name__}: argument {i} is a {t.dtype.name} tensor of shape {list(t.shape)}, "
+                    f"which does not match the input_signature {spec!r}"))
+            return t
+        if isinstance(spec, (list, tuple)) and isinstance(a, (list, tuple)) and len(spec) == len(a):
+            return type(a)(bind(sp, x) for sp, x in zip(spec, a))
+        if isinstance(spec, dict) and isinstance(a, dict) and set(spec) == set(a):
+            return {k: bind(spec[k], a[k]) for k in a}
+        # a composite spec (RaggedTensorSpec) binds its components to the value's
+        parts, values = nest.flatten(spec), nest.flatten(a)
+        if parts != [spec] and len(parts) == len(values) and all(isinstance(p, TensorSpec) for p in parts):
+            return nest.pack_sequence_as(a, [bind(p, v) for p, v in zip(parts, values)])
+        raise TypeError(with_location(
+            f"{function.__name__}: argument {a!r:.60} does not match the input_signature {spec!r:.80}"))
+
+    return [bind(spec, a) for spec, a in zip(function.input_signature, args)]

@@ -153,7 +153,7 @@ class Function:
 
     def _call_slow(self, args, kwargs):
         if self.input_signature is not None:
-            args = self._check_signature(args, kwargs)
+            args = call_binding.bind_input_signature(self, args, kwargs)
             kwargs = {}
         else:
             args, kwargs = call_binding.bind_arguments(self, args, kwargs)
@@ -198,42 +198,6 @@ class Function:
         arrays = flat_tensor_arrays(args, kwargs)
         return all(len(a.shape) == len(av.shape) and all(d is None or d == s for d, s in zip(av.shape, a.shape))
                    for a, av in zip(arrays, entry._input_avals))
-
-    def _check_signature(self, args, kwargs):
-        args, kwargs = call_binding.keywords_as_positional(self, args, kwargs)
-        if kwargs:
-            raise TypeError(with_location(f"{self.__name__}: keyword arguments are not allowed with an "
-                                          f"input_signature"))
-        if len(args) != len(self.input_signature):
-            raise TypeError(with_location(
-                f"{self.__name__}: the input_signature has {len(self.input_signature)} arguments, the call "
-                f"passes {len(args)}"))
-        counter = [0]
-
-        def bind(spec, a):
-            # A TensorSpec takes the whole argument at its place: a Python (nested)
-            # list there is converted to one tensor, as TensorFlow does.
-            if isinstance(spec, TensorSpec):
-                i = counter[0]
-                counter[0] += 1
-                t = convert_to_tensor(a, spec.dtype) if not isinstance(a, TensorBase) else convert_to_tensor(a)
-                if t.dtype is not spec.dtype or not spec.shape.is_compatible_with(t.shape):
-                    raise TypeError(with_location(  # TensorFlow: "Can not cast TensorSpec(...)", a TypeError
-                        f"{self.__name__}: argument {i} is a {t.dtype.name} tensor of shape {list(t.shape)}, "
-                        f"which does not match the input_signature {spec!r}"))
-                return t
-            if isinstance(spec, (list, tuple)) and isinstance(a, (list, tuple)) and len(spec) == len(a):
-                return type(a)(bind(sp, x) for sp, x in zip(spec, a))
-            if isinstance(spec, dict) and isinstance(a, dict) and set(spec) == set(a):
-                return {k: bind(spec[k], a[k]) for k in a}
-            # a composite spec (RaggedTensorSpec) binds its components to the value's
-            parts, values = nest.flatten(spec), nest.flatten(a)
-            if parts != [spec] and len(parts) == len(values) and all(isinstance(p, TensorSpec) for p in parts):
-                return nest.pack_sequence_as(a, [bind(p, v) for p, v in zip(parts, values)])
-            raise TypeError(with_location(
-                f"{self.__name__}: argument {a!r:.60} does not match the input_signature {spec!r:.80}"))
-
-        return [bind(spec, a) for spec, a in zip(self.input_signature, args)]
 
     # -- tracing
     def _trace_for(self, key, args, kwargs):
@@ -423,7 +387,7 @@ class Function:
             key = "signature"
         else:
             if self.input_signature is not None:
-                args = self._check_signature(args, kwargs)
+                args = call_binding.bind_input_signature(self, args, kwargs)
             else:
                 args, kwargs = call_binding.bind_arguments(self, args, kwargs)
             key = self._key(args, kwargs)
