@@ -177,8 +177,8 @@ def _conv_impl(xp, x, w, strides, dilations, padding):
     rows, filters = _rows(xp, windows, strides), w.reshape(kh * kw * c, o)
     if xp is np:  # the BLAS thread count for this GEMM's size, as matmul's
         blas_threads.for_matmul(rows, filters)
-    y = xp.matmul(rows, filters)
-    return y.reshape(n, oh, ow, o)
+    y = xp.matmul(rows, filters)  # bfloat16: ml_dtypes' matmul gives float32
+    return y.reshape(n, oh, ow, o).astype(x.dtype, copy=False)
 
 
 def _conv_rule(x, w, strides, dilations, padding):
@@ -236,7 +236,8 @@ def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value):
     grads = g.reshape(rows.shape[0], g.shape[3])
     if xp is np:
         blas_threads.for_matmul(rows.T, grads)
-    return xp.matmul(rows.T, grads).reshape(ksize[0], ksize[1], x.shape[3], g.shape[3])
+    out = xp.matmul(rows.T, grads).reshape(ksize[0], ksize[1], x.shape[3], g.shape[3])
+    return out.astype(x.dtype, copy=False)  # bfloat16: ml_dtypes' matmul gives float32
 
 
 def _filter_grad_rule(x, g, ksize, **attrs):

@@ -18,7 +18,9 @@ def _matmul_impl(xp, a, b, transpose_a, transpose_b):
         b = b.swapaxes(-1, -2)
     if xp is np:
         blas_threads.for_matmul(a, b)
-    return xp.matmul(a, b)
+    out = xp.matmul(a, b)
+    # ml_dtypes' bfloat16 matmul gives float32 (TF accumulates in float32 too, then rounds)
+    return out if out.dtype == a.dtype else out.astype(a.dtype)
 
 
 def _matmul_rule(a, b, transpose_a, transpose_b):
@@ -158,7 +160,8 @@ def _einsum_work(inputs, ops):
 def _einsum_impl(xp, *ops, inputs, output):
     if xp is np and len(ops) > 1:
         blas_threads.for_work(_einsum_work(inputs, ops))
-    return xp.einsum(",".join(inputs) + "->" + output, *ops, optimize=len(ops) > 1)
+    out = xp.einsum(",".join(inputs) + "->" + output, *ops, optimize=len(ops) > 1)
+    return out.astype(ops[0].dtype, copy=False) if ops and out.dtype != ops[0].dtype else out
 
 
 def _einsum_vjp(g, out, *ops, inputs, output):

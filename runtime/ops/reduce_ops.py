@@ -59,12 +59,13 @@ def _arg_rule(x, axis, output_type):
 
 
 def _sum_impl(xp, x, axis, keepdims):
-    out = x.sum(axis=axis, keepdims=keepdims)  # the method: xp.sum adds NumPy's dispatcher
+    # the method: xp.sum adds NumPy's dispatcher; bfloat16 is summed in float32, as TF
+    out = x.sum(axis=axis, keepdims=keepdims, dtype=dtypes.accumulator(x.dtype))
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
 
 
 def _prod_impl(xp, x, axis, keepdims):
-    out = xp.prod(x, axis=axis, keepdims=keepdims)
+    out = xp.prod(x, axis=axis, keepdims=keepdims)  # bfloat16: rounded each step, as TF
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
 
 
