@@ -138,6 +138,10 @@ class Optimizer(SlotOwner):
         self.iterations.assign_add(convert_to_tensor(1, dtypes.int64))
         return self.iterations
 
+    def scale_loss(self, loss):
+        """The loss a train step differentiates (LossScaleOptimizer scales it)."""
+        return loss
+
     def apply(self, grads, trainable_variables):
         return self.apply_gradients(zip(grads, trainable_variables))
 
@@ -333,8 +337,10 @@ class Adagrad(Optimizer):
 from tapeflow.keras import optimizers_adaptive  # noqa: E402 - defined on top of Optimizer above
 from tapeflow.keras.optimizers_adaptive import Adadelta, Adamax, Ftrl, Lion, Nadam  # noqa: E402,F401
 
+from tapeflow.keras.loss_scale_optimizer import LossScaleOptimizer  # noqa: E402 - on top of Optimizer
+
 _BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
-            **optimizers_adaptive.BY_NAME}
+            "lossscaleoptimizer": LossScaleOptimizer, **optimizers_adaptive.BY_NAME}
 
 
 def get(identifier):
@@ -344,7 +350,7 @@ def get(identifier):
         return identifier
     if isinstance(identifier, dict) and "class_name" in identifier:
         cls = _lookup(identifier["class_name"])
-        return cls(**identifier.get("config", {}))
+        return cls.from_config(identifier.get("config", {}))
     if isinstance(identifier, str):
         return _lookup(identifier)()
     raise ValueError(f"Could not interpret optimizer {identifier!r}")

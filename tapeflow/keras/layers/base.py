@@ -3,7 +3,7 @@ and variables (also inside lists and dicts), and the `training` call context."""
 import inspect
 
 from tapeflow.keras import functional, initializers, regularizers
-from tapeflow.keras.variables import Variable as KerasVariable
+from tapeflow.keras.variables import Variable as KerasVariable, autocast
 from tapeflow.keras.input_spec import assert_input_compatibility
 from tapeflow.keras.layers import keras_mask
 from tapeflow.keras.layers.build_args import check_positional_tensors, normalizing_build
@@ -84,11 +84,12 @@ class Layer(Module):
         d["activity_regularizer"] = activity_regularizer
         d["_weight_regularizers"] = []  # (variable, regularizer) from add_weight
         d["_call_losses"] = []  # add_loss values of the latest call
-        from tapeflow.keras import backend
-        if isinstance(dtype, dict):  # a DTypePolicy's config, as Keras 3 writes it in get_config
-            dtype = dtype.get("config", {}).get("name")
-        dtype = getattr(dtype, "variable_dtype", dtype)  # a DTypePolicy
-        d["dtype"] = dtypes.as_dtype(dtype or backend.floatx()).name
+        from tapeflow.keras import mixed_precision
+        # a dtype, a policy or its name, a policy's config (as get_config writes it); None: global
+        policy = mixed_precision.get(dtype)
+        d["dtype"] = policy.variable_dtype  # Keras 3: a layer's dtype is its variables'
+        d["_compute_dtype"] = policy.compute_dtype
+        d["_policy_name"] = policy.name
         if not self.supports_masking and type(self).compute_mask is not Layer.compute_mask:
             d["supports_masking"] = True  # Keras 3: overriding compute_mask means the layer supports masks
         d["_call_has_training"] = "training" in inspect.signature(self.call).parameters
@@ -101,11 +102,11 @@ class Layer(Module):
     @property
     def dtype_policy(self):
         from tapeflow.keras.mixed_precision import Policy
-        return Policy(self.dtype)
+        return Policy(self._policy_name)
 
     @property
     def compute_dtype(self):
-        return self.dtype  # tapeflow layers compute in their variables' dtype (no mixed policies)
+        return self._compute_dtype
 
     @property
     def variable_dtype(self):
@@ -310,7 +311,7 @@ class Layer(Module):
         return inputs
 
     def _convert_inputs(self, inputs):
-        want = dtypes.as_dtype(self.dtype)
+        want = dtypes.as_dtype(self._compute_dtype)  # Keras 3 casts float inputs to the compute dtype
 
         def conv(x):
             if nest.is_composite(x):  # a RaggedTensor: its flat values are cast
@@ -364,7 +365,7 @@ class Layer(Module):
                 kwargs["mask"] = mask
         _context.training.append(training)
         try:
-            with layer_scope(self):
+            with layer_scope(self), autocast(self._compute_dtype if self._compute_dtype != self.dtype else None):
                 outputs = self.call(inputs, *args, **kwargs)
         finally:
             _context.training.pop()
@@ -465,7 +466,7 @@ class Layer(Module):
 
     def dtype_policy_config(self):
         """The dtype as Keras 3 writes it in a config: its DTypePolicy, serialized."""
-        return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self.dtype},
+        return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self._policy_name},
                 "registered_name": None}
 
     @classmethod
