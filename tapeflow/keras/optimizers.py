@@ -338,9 +338,11 @@ from tapeflow.keras import optimizers_adaptive  # noqa: E402 - defined on top of
 from tapeflow.keras.optimizers_adaptive import Adadelta, Adamax, Ftrl, Lion, Nadam  # noqa: E402,F401
 
 from tapeflow.keras.loss_scale_optimizer import LossScaleOptimizer  # noqa: E402 - on top of Optimizer
+from tapeflow.keras.optimizers_layerwise import Adafactor, Lamb  # noqa: E402
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
-            "lossscaleoptimizer": LossScaleOptimizer, **optimizers_adaptive.BY_NAME}
+            "lossscaleoptimizer": LossScaleOptimizer, "adafactor": Adafactor,
+            **optimizers_adaptive.BY_NAME}  # no "lamb": Keras 3.15's get() does not know it by name
 
 
 def get(identifier):
@@ -361,3 +363,21 @@ def _lookup(name):
     if key not in _BY_NAME:
         raise ValueError(f"Unknown optimizer {name!r}; known: {sorted(_BY_NAME)}")
     return _BY_NAME[key]
+
+
+def serialize(optimizer):
+    """An optimizer as Keras's {"module", "class_name", "config", "registered_name"}."""
+    from tapeflow.keras import saving
+    return saving.serialize_keras_object(optimizer)
+
+
+def deserialize(config, custom_objects=None):
+    """The optimizer a serialize() dict describes (class names in any case, as Keras)."""
+    import sys
+
+    from tapeflow.keras import saving
+    if isinstance(config, dict) and str(config.get("class_name", "")).lower() in _BY_NAME:
+        return _lookup(config["class_name"]).from_config(config.get("config", {}))
+    if isinstance(config, dict) and config.get("class_name") == "Lamb":  # Keras 3 gives a str here
+        return Lamb.from_config(config.get("config", {}))
+    return saving.deserialize_from(config, sys.modules[__name__], Optimizer, custom_objects)

@@ -1,0 +1,89 @@
+"""Keras 3's Lamb (Adam's step rescaled per variable by the trust ratio |var| / |step|) and
+Adafactor (second moments factored into row and column means for variables of rank >= 2,
+steps relative to the variable's RMS, clipped by their own RMS), with Keras 3's formulas."""
+from tapeflow.keras.optimizers import Optimizer
+from tapeflow.runtime.indexed_slices import dense
+from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import math_ops as M
+from tapeflow.runtime.ops import reduce_ops as R
+from tapeflow.runtime.tensor import convert_to_tensor
+
+
+def _step(opt, dtype):
+    return M.cast(opt.iterations.value() + 1, dtype)
+
+
+def _rms(x):
+    return M.sqrt(R.reduce_mean(M.square(x)))
+
+
+class Lamb(Optimizer):
+    """m, v as Adam's; step = (m / (1 - b1^t)) / (sqrt(v / (1 - b2^t)) + eps);
+    var -= ratio * lr * step, ratio = |var| / |step| (1 where either norm is 0)."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, **kwargs):
+        super().__init__(learning_rate, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+        self.slot_names = ("m", "v")
+
+    def update_step(self, g, var, lr):
+        t = _step(self, var.dtype)
+        g = dense(g)
+        b1_power = M.pow(convert_to_tensor(self.beta_1, var.dtype), t)
+        b2_power = M.pow(convert_to_tensor(self.beta_2, var.dtype), t)
+        m, v = self.slot(var, "m"), self.slot(var, "v")
+        m.assign_add((g - m) * (1 - self.beta_1))
+        v.assign_add((M.square(g) - v) * (1 - self.beta_2))
+        update = (m / (1.0 - b1_power)) / (M.sqrt(v / (1.0 - b2_power)) + self.epsilon)
+        w_norm = M.sqrt(R.reduce_sum(M.square(var.value())))
+        g_norm = M.sqrt(R.reduce_sum(M.square(update)))
+        one = convert_to_tensor(1.0, var.dtype)
+        ratio = A.where(w_norm > 0, A.where(g_norm > 0, w_norm / g_norm, one), one)
+        var.assign_sub(ratio * lr * update)
+
+
+class Adafactor(Optimizer):
+    """t = iterations + 1; rho = min(lr, 1/sqrt(t)); alpha = max(eps2, rms(var)) rho;
+    g2 = g^2 + eps1; b = 1 - t^beta_2_decay; rank >= 2: r, c = running means of g2 over the
+    last / second-last axis, v = r / mean(r) (outer) c; else v = b v + (1 - b) g2;
+    u = g / sqrt(v); var -= alpha u / max(1, rms(u) / clip_threshold)."""
+
+    def __init__(self, learning_rate=0.001, beta_2_decay=-0.8, epsilon_1=1e-30, epsilon_2=1e-3,
+                 clip_threshold=1.0, relative_step=True, **kwargs):
+        super().__init__(learning_rate, **kwargs)
+        self.beta_2_decay, self.epsilon_1, self.epsilon_2 = beta_2_decay, epsilon_1, epsilon_2
+        self.clip_threshold, self.relative_step = clip_threshold, relative_step
+
+    def build(self, var_list):
+        for var in var_list:
+            self._moments(var)
+
+    def _moments(self, var):
+        v = self.get_slot_or_create(var, "velocity", 0.0)
+        dims = tuple(var.shape.dims)
+        if len(dims) < 2:
+            return None, None, v
+        return (self.get_slot_or_create(var, "r", 0.0, shape=dims[:-1]),
+                self.get_slot_or_create(var, "c", 0.0, shape=dims[:-2] + dims[-1:]), v)
+
+    def update_step(self, g, var, lr):
+        g = M.cast(dense(g), var.dtype)
+        t = _step(self, var.dtype)
+        inv_sqrt_t = 1.0 / M.sqrt(t)
+        if self._schedule is None and self.relative_step:
+            lr = M.minimum(lr, inv_sqrt_t)
+        r, c, v = self._moments(var)
+        rho = M.minimum(lr, inv_sqrt_t)
+        alpha = M.maximum(convert_to_tensor(self.epsilon_2, var.dtype), _rms(var.value())) * rho
+        g2 = M.square(g) + self.epsilon_1
+        b = 1.0 - M.pow(t, convert_to_tensor(self.beta_2_decay, var.dtype))
+        if r is not None:
+            r.assign(b * r + (1.0 - b) * R.reduce_mean(g2, axis=-1))
+            c.assign(b * c + (1.0 - b) * R.reduce_mean(g2, axis=-2))
+            row = r.value() / R.reduce_mean(r.value(), axis=-1, keepdims=True)
+            v.assign(A.expand_dims(row, -1) * A.expand_dims(c.value(), -2))
+        else:
+            v.assign(b * v + (1.0 - b) * g2)
+        u = g / M.sqrt(v.value())
+        u_hat = u / M.maximum(convert_to_tensor(1.0, var.dtype), _rms(u) / self.clip_threshold)
+        var.assign_sub(alpha * u_hat)
