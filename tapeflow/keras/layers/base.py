@@ -214,10 +214,11 @@ class Layer(Module):
         return var
 
     def _direct_variables(self):
-        """Variables made by add_weight and variables assigned as attributes."""
+        """Variables made by add_weight and keras.Variables assigned as attributes (Keras 3 leaves
+        a raw tf.Variable out of the weights; checkpoints still hold it)."""
         out = [v for _, v in self._own_weights]
         for _, obj in self._tracked_items():
-            if isinstance(obj, Variable) and not any(obj is v for v in out):
+            if isinstance(obj, KerasVariable) and not any(obj is v for v in out):
                 out.append(obj)
         return out
 
