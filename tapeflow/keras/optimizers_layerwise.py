@@ -1,6 +1,7 @@
-"""Keras 3's Lamb (Adam's step rescaled per variable by the trust ratio |var| / |step|) and
+"""Keras 3's Lamb (Adam's step rescaled per variable by the trust ratio |var| / |step|),
 Adafactor (second moments factored into row and column means for variables of rank >= 2,
-steps relative to the variable's RMS, clipped by their own RMS), with Keras 3's formulas."""
+steps relative to the variable's RMS, clipped by their own RMS) and ScheduleFreeAdamW (no
+learning-rate schedule: the variable interpolates Adam's iterate and their running average), as Keras 3."""
 from tapeflow.keras.optimizers import Optimizer
 from tapeflow.runtime.indexed_slices import dense
 from tapeflow.runtime.ops import array_ops as A
@@ -87,3 +88,36 @@ class Adafactor(Optimizer):
         u = g / M.sqrt(v.value())
         u_hat = u / M.maximum(convert_to_tensor(1.0, var.dtype), _rms(u) / self.clip_threshold)
         var.assign_sub(alpha * u_hat)
+
+
+class ScheduleFreeAdamW(Optimizer):
+    """Schedule-free AdamW: z (the "momentum" slot, starting at the variable) takes the Adam-scaled
+    steps; the variable y = (1 - b1) z + b1 x, x the running average of the z's (weight 1/t):
+    v += (g^2 - v)(1 - b2);  z -= lr g / (sqrt(v / (1 - b2^t)) + eps);  lr ramps up linearly
+    over `warmup_steps`."""
+
+    def __init__(self, learning_rate=0.0025, beta_1=0.9, beta_2=0.999, epsilon=1e-8, warmup_steps=0, **kwargs):
+        kwargs.setdefault("name", "schedule_free_adam_w")  # Keras 3's snake_case of the class name
+        super().__init__(learning_rate, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon, self.warmup_steps = beta_1, beta_2, epsilon, warmup_steps
+
+    def build(self, var_list):
+        for var in var_list:
+            self.get_slot_or_create(var, "momentum", var.numpy())
+            self.get_slot_or_create(var, "velocity", 0.0)
+
+    def update_step(self, g, var, lr):
+        g = M.cast(dense(g), var.dtype)
+        t = _step(self, var.dtype)
+        if self.warmup_steps > 0:
+            lr = lr * M.minimum(t / float(self.warmup_steps), 1.0)
+        z = self.get_slot_or_create(var, "momentum", var.numpy())
+        v = self.get_slot_or_create(var, "velocity", 0.0)
+        v.assign_add((M.square(g) - v) * (1 - self.beta_2))
+        b2_power = M.pow(convert_to_tensor(self.beta_2, var.dtype), t)
+        z.assign_sub(lr * g / (M.sqrt(v / (1 - b2_power)) + self.epsilon))
+        # Keras 3 on TF reads its "old" z after this update (`momentum.value` is the variable)
+        weight = 1.0 / t
+        x_old = (var.value() - (1 - self.beta_1) * z) / self.beta_1
+        x_new = (1 - weight) * x_old + weight * z
+        var.assign((1 - self.beta_1) * z + self.beta_1 * x_new)

@@ -66,3 +66,10 @@ def _get_name(k, name):
         return type(k.get(name)).__name__
     except Exception as e:
         return type(e).__name__
+
+
+@tolerance(rtol=1e-5, atol=1e-5)  # y = (1 - b1) z + b1 x cancels: float32 rounding of terms ~1
+def program_schedule_free_adamw_steps(tf):
+    o = tf.keras.optimizers.ScheduleFreeAdamW(learning_rate=0.05)
+    return {"steps": _run(tf, o), "cfg": o.get_config(),
+            "warmup": _run(tf, tf.keras.optimizers.ScheduleFreeAdamW(0.1, warmup_steps=3, beta_1=0.8), 4)}
