@@ -154,6 +154,12 @@ def has_cast_kernel(src, dst):
     return True
 
 
+def product_accumulator(np_dtype):
+    """The NumPy dtype TF's CPU matmul and convolution kernels sum products of half types in:
+    float32 (NumPy's float16 matmul and einsum add in float16), None otherwise."""
+    return np.float32 if np_dtype == np.float16 or accumulator(np_dtype) else None
+
+
 def as_dtype(x):
     """DType from a DType, a name, a NumPy dtype or a Python type; TypeError otherwise."""
     if isinstance(x, DType):

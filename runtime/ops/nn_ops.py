@@ -99,8 +99,8 @@ def _shifted(logits, axis):
 
 
 def _in_float32(fn, x, axis):
-    """bfloat16 logits: TF's softmax kernels compute in float32 and round once."""
-    if x.dtype is dtypes.bfloat16:
+    """Half-precision logits: TF's softmax kernels compute in float32 and round once."""
+    if x.dtype is dtypes.bfloat16 or x.dtype is dtypes.float16:
         return M.cast(fn(M.cast(x, dtypes.float32), axis), x.dtype)
     return fn(x, axis)
 

@@ -3,7 +3,7 @@ and variables (also inside lists and dicts), and the `training` call context."""
 import inspect
 
 from tapeflow.keras import functional, initializers, regularizers
-from tapeflow.keras.variables import Variable as KerasVariable, autocast
+from tapeflow.keras.variables import Variable as KerasVariable, autocast as autocast_variables
 from tapeflow.keras.input_spec import assert_input_compatibility
 from tapeflow.keras.layers import keras_mask
 from tapeflow.keras.layers.build_args import check_positional_tensors, normalizing_build
@@ -53,6 +53,11 @@ class Layer(Module):
     # Keras masking: a layer that supports masking passes its input's mask (through
     # compute_mask) on to its outputs; the others drop it.
     supports_masking = False
+    # Mixed precision (Keras 3): `autocast` casts float inputs to the compute dtype and reads
+    # float variables as it inside call; the normalization layers turn it off, compute their
+    # statistics in float32 and give their output in the compute dtype.
+    autocast = True
+    _normalizes_in_float32 = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -70,7 +75,8 @@ class Layer(Module):
         input_dim = kwargs.pop("input_dim", None)
         if input_shape is None and input_dim is not None:
             input_shape = (input_dim,)
-        kwargs.pop("autocast", None)
+        if "autocast" in kwargs:
+            self.__dict__["autocast"] = bool(kwargs.pop("autocast"))
         activity_regularizer = regularizers.get(kwargs.pop("activity_regularizer", None))
         if kwargs:
             raise TypeError(f"{type(self).__name__}: unexpected keyword arguments {sorted(kwargs)}")
@@ -313,6 +319,8 @@ class Layer(Module):
 
     def _convert_inputs(self, inputs):
         want = dtypes.as_dtype(self._compute_dtype)  # Keras 3 casts float inputs to the compute dtype
+        if not self.autocast:
+            want = dtypes.string  # no float input is cast
 
         def conv(x):
             if nest.is_composite(x):  # a RaggedTensor: its flat values are cast
@@ -366,8 +374,12 @@ class Layer(Module):
                 kwargs["mask"] = mask
         _context.training.append(training)
         try:
-            with layer_scope(self), autocast(self._compute_dtype if self._compute_dtype != self.dtype else None):
+            mixed = self._compute_dtype != self.dtype
+            with layer_scope(self), autocast_variables(self._compute_dtype if mixed and self.autocast else None):
                 outputs = self.call(inputs, *args, **kwargs)
+            if mixed and self._normalizes_in_float32:
+                outputs = nest.map_structure(lambda t: math_ops.cast(t, self._compute_dtype) if isinstance(
+                    t, TensorBase) and t.dtype.is_floating else t, outputs)
         finally:
             _context.training.pop()
         if self.supports_masking:

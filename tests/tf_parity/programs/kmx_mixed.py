@@ -162,3 +162,38 @@ def program_fit_mixed_bfloat16(tf):
                 "kernel_dtype": tf.as_dtype(model.layers[0].kernel.dtype).name}
     finally:
         mp.set_global_policy("float32")
+
+
+@tolerance(rtol=1e-3, atol=1e-3)
+def program_layers_under_mixed_float16(tf):
+    keras = tf.keras
+    mp = keras.mixed_precision
+    try:
+        mp.set_global_policy("mixed_float16")
+        keras.utils.set_random_seed(2)
+        x = np.linspace(-1, 1, 2 * 6 * 6 * 2).reshape(2, 6, 6, 2).astype("float32")
+        out = {}
+        # values compared where tapeflow sums as TF does; dtypes only for the layers whose
+        # float16 reductions or draws differ (Dropout, pooling means, depthwise/transposed conv)
+        for key, layer, values in (
+                ("conv", keras.layers.Conv2D(3, 3), True), ("bn", keras.layers.BatchNormalization(), True),
+                ("ln", keras.layers.LayerNormalization(), True), ("pool", keras.layers.MaxPooling2D(), True),
+                ("softmax", keras.layers.Softmax(), True), ("gn", keras.layers.GroupNormalization(2), True),
+                ("dropout", keras.layers.Dropout(0.5), False), ("gap", keras.layers.GlobalAveragePooling2D(), False),
+                ("depthwise", keras.layers.DepthwiseConv2D(3), False),
+                ("transpose", keras.layers.Conv2DTranspose(2, 3), False)):
+            y = layer(x, training=True)
+            out[key] = [y.dtype, [tf.as_dtype(w.dtype).name for w in layer.weights]] + ([y] if values else [])
+            if key == "bn":
+                out["bn_moving"] = [layer.moving_mean, layer.moving_variance]
+        seq = np.arange(12).reshape(2, 6) % 5
+        out["embedding"] = keras.layers.Embedding(5, 3)(seq)
+        xs = x.reshape(2, 6, 12)
+        out["gru"] = keras.layers.GRU(3)(xs)
+        out["rnn"] = keras.layers.SimpleRNN(3)(xs)
+        out["lstm_dtype"] = keras.layers.LSTM(3)(xs).dtype
+        mha = keras.layers.MultiHeadAttention(2, 4)
+        out["mha_dtype"] = [mha(xs, xs).dtype, mha.dtype_policy.name]
+        return out
+    finally:
+        mp.set_global_policy("float32")
