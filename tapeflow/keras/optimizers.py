@@ -338,7 +338,7 @@ from tapeflow.keras import optimizers_adaptive  # noqa: E402 - defined on top of
 from tapeflow.keras.optimizers_adaptive import Adadelta, Adamax, Ftrl, Lion, Nadam  # noqa: E402,F401
 
 from tapeflow.keras.loss_scale_optimizer import LossScaleOptimizer  # noqa: E402 - on top of Optimizer
-from tapeflow.keras.optimizers_layerwise import Adafactor, Lamb, ScheduleFreeAdamW  # noqa: E402
+from tapeflow.keras.optimizers_layerwise import Adafactor, Lamb, Muon, ScheduleFreeAdamW  # noqa: E402
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
             "lossscaleoptimizer": LossScaleOptimizer, "adafactor": Adafactor,

@@ -1,10 +1,12 @@
 """Keras 3's Lamb (Adam's step rescaled per variable by the trust ratio |var| / |step|),
 Adafactor (second moments factored into row and column means for variables of rank >= 2,
 steps relative to the variable's RMS, clipped by their own RMS) and ScheduleFreeAdamW (no
-learning-rate schedule: the variable interpolates Adam's iterate and their running average), as Keras 3."""
+learning-rate schedule: the variable interpolates Adam's iterate and their running average) and
+Muon (orthogonalized momentum for matrices, AdamW for the rest), as Keras 3."""
 from tapeflow.keras.optimizers import Optimizer
 from tapeflow.runtime.indexed_slices import dense
 from tapeflow.runtime.ops import array_ops as A
+from tapeflow.runtime.ops import linalg_ops as L
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import reduce_ops as R
 from tapeflow.runtime.tensor import convert_to_tensor
@@ -121,3 +123,73 @@ class ScheduleFreeAdamW(Optimizer):
         x_old = (var.value() - (1 - self.beta_1) * z) / self.beta_1
         x_new = (1 - weight) * x_old + weight * z
         var.assign((1 - self.beta_1) * z + self.beta_1 * x_new)
+
+
+class Muon(Optimizer):
+    """Muon for 2-D variables: m += g + (momentum - 1) m; the Nesterov (or plain) momentum
+    orthogonalized by `ns_steps` quintic Newton-Schulz steps (a, b, c), scaled by
+    sqrt(max(rows, cols)) * rms_rate.  Other variables (not 2-D, embeddings, `exclude_layers`
+    matches of the path) take AdamW's step at lr * adam_lr_ratio.  Weight decay before the step:
+    var -= var * wd * lr, `adam_weight_decay` for the AdamW variables."""
+
+    def __init__(self, learning_rate=0.001, adam_beta_1=0.9, adam_beta_2=0.999, adam_weight_decay=0.004,
+                 epsilon=1e-7, weight_decay=0.004, exclude_layers=None, exclude_embeddings=True, muon_a=3.4445,
+                 muon_b=-4.7750, muon_c=2.0315, adam_lr_ratio=1, momentum=0.95, ns_steps=5, nesterov=True,
+                 rms_rate=0.2, **kwargs):
+        super().__init__(learning_rate, **kwargs)
+        self.muon_weight_decay = weight_decay  # applied here per variable (the base applies self.weight_decay)
+        self.adam_beta_1, self.adam_beta_2, self.adam_weight_decay = adam_beta_1, adam_beta_2, adam_weight_decay
+        self.epsilon, self.exclude_layers, self.exclude_embeddings = epsilon, exclude_layers or [], exclude_embeddings
+        self.muon_a, self.muon_b, self.muon_c, self.adam_lr_ratio = muon_a, muon_b, muon_c, adam_lr_ratio
+        self.momentum, self.ns_steps, self.nesterov, self.rms_rate = momentum, ns_steps, nesterov, rms_rate
+
+    def _uses_adamw(self, var):
+        import re
+        path = getattr(var, "path", None) or var.name
+        return (len(var.shape) != 2 or (self.exclude_embeddings and "embedding" in path.lower())
+                or any(re.search(k, path) for k in self.exclude_layers))
+
+    def build(self, var_list):
+        for var in var_list:
+            self.get_slot_or_create(var, "momentum", 0.0)
+            if self._uses_adamw(var):
+                self.get_slot_or_create(var, "velocity", 0.0)
+
+    def update_step(self, g, var, lr):
+        g = M.cast(dense(g), var.dtype)
+        adamw = self._uses_adamw(var)
+        wd = self.adam_weight_decay if adamw else self.muon_weight_decay
+        if wd:
+            var.assign(var - var * M.cast(wd, var.dtype) * lr)
+        m = self.get_slot_or_create(var, "momentum", 0.0)
+        if adamw:
+            lr = lr * self.adam_lr_ratio
+            t = _step(self, var.dtype)
+            alpha = lr * M.sqrt(1 - M.pow(convert_to_tensor(self.adam_beta_2, var.dtype), t)) / (
+                1 - M.pow(convert_to_tensor(self.adam_beta_1, var.dtype), t))
+            v = self.get_slot_or_create(var, "velocity", 0.0)
+            m.assign_add((g - m) * (1 - self.adam_beta_1))
+            v.assign_add((M.square(g) - v) * (1 - self.adam_beta_2))
+            var.assign_sub(m * alpha / (M.sqrt(v) + self.epsilon))
+            return
+        m.assign_add(g + m * (self.momentum - 1))
+        update = self._orthogonalized(g + self.momentum * m if self.nesterov else m.value())
+        step = lr * update
+        if self.rms_rate is not None:
+            step = step * (float(max(var.shape[0], var.shape[1])) ** 0.5 * self.rms_rate)
+        var.assign_sub(step)
+
+    def _orthogonalized(self, x):
+        tall = x.shape[-2] > x.shape[-1]
+        if tall:
+            x = A.transpose(x)
+        x = x / (M.sqrt(R.reduce_sum(M.square(x))) + 1e-7)
+        for _ in range(self.ns_steps):
+            gram = L.matmul(x, A.transpose(x))
+            x = self.muon_a * x + L.matmul(self.muon_b * gram + self.muon_c * L.matmul(gram, gram), x)
+        return A.transpose(x) if tall else x
+
+    def get_config(self):
+        config = super().get_config()
+        config["weight_decay"] = self.muon_weight_decay
+        return config

@@ -4,9 +4,10 @@ import numpy as np
 from parity import tolerance
 
 
-def _run(tf, opt, steps=4):
-    w = tf.Variable(np.linspace(-1, 1, 6).reshape(2, 3).astype("float32"))
-    b = tf.Variable([0.5, -0.25, 0.0])
+def _run(tf, opt, steps=4, make=None):
+    make = make or tf.Variable
+    w = make(np.linspace(-1, 1, 6).reshape(2, 3).astype("float32"))
+    b = make(np.array([0.5, -0.25, 0.0], "float32"))
     out = []
     for i in range(steps):
         with tf.GradientTape() as tape:
@@ -73,3 +74,14 @@ def program_schedule_free_adamw_steps(tf):
     o = tf.keras.optimizers.ScheduleFreeAdamW(learning_rate=0.05)
     return {"steps": _run(tf, o), "cfg": o.get_config(),
             "warmup": _run(tf, tf.keras.optimizers.ScheduleFreeAdamW(0.1, warmup_steps=3, beta_1=0.8), 4)}
+
+
+@tolerance(rtol=1e-4, atol=1e-5)
+def program_muon_steps(tf):
+    o = tf.keras.optimizers.Muon(learning_rate=0.05)
+    cfg = o.get_config()
+    # Muon reads each variable's .path: keras.Variables (a tf.Variable is an AttributeError in Keras 3)
+    return {"steps": _run(tf, o, make=tf.keras.Variable),
+            "cfg": [cfg["weight_decay"], cfg["adam_weight_decay"], cfg["ns_steps"], cfg["name"]],
+            "plain": _run(tf, tf.keras.optimizers.Muon(0.02, nesterov=False, weight_decay=None, rms_rate=None,
+                                                       adam_lr_ratio=0.5), 3, make=tf.keras.Variable)}
