@@ -172,6 +172,8 @@ def _count(x, axes):
 
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     x = convert_to_tensor(input_tensor)
+    if x.dtype is dtypes.bfloat16:  # TF's Mean kernel divides the float32 sum, then rounds once
+        return M.cast(reduce_mean(M.cast(x, dtypes.float32), axis, keepdims), x.dtype)
     axes = normalize_axes(axis, x.shape.rank, "reduce_mean")
     total = bind(SUM, (x,), {"axis": axes, "keepdims": bool(keepdims)})
     if x.dtype.is_integer:  # TensorFlow truncates an integer mean

@@ -117,3 +117,16 @@ def program_bf16_experimental_names(tf):
     out["fp8_int4"] = _cast_outcome(tf, tf.cast(x, e.float8_e5m2), e.int4)
     out["int4_limits"] = [int(e.int4.min), int(e.int4.max), int(e.uint4.max)]
     return out
+
+
+def program_bf16_mean_and_log_softmax(tf):
+    x = tf.constant([[0.3, -1.7, 2.2], [4.5, 0.0, -0.25]], tf.bfloat16)
+    return {"mean": tf.reduce_mean(x * x, 1), "graph_mean": tf.function(lambda a: tf.reduce_mean(a * a, 1))(x),
+            "mean_all": tf.reduce_mean(x), "variance": tf.math.reduce_variance(x, 0), "std": tf.math.reduce_std(x),
+            # not log_softmax: TF's bfloat16 kernel adds the exponentials in bfloat16 (rounded each
+            # step), tapeflow in float32: they differ by a few ulps on some rows
+            "log_softmax_row0": tf.nn.log_softmax(x)[0], "softmax": tf.nn.softmax(x), "l2": tf.math.l2_normalize(x, 1),
+            "ops": [tf.reduce_max(x, 1), tf.sort(x), tf.math.top_k(x, 2).values, tf.cumsum(x, 1), tf.norm(x),
+                    tf.einsum("ij,kj->ik", x, x), tf.tensordot(x, tf.transpose(x), 1), tf.math.segment_sum(x, [0, 0]),
+                    tf.one_hot([0, 2], 3, dtype=tf.bfloat16), tf.range(0, 3, dtype=tf.bfloat16), x // 2.0,
+                    tf.math.floormod(x, 2.0), tf.reduce_logsumexp(x, 1)]}
