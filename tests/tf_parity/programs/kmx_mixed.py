@@ -197,3 +197,25 @@ def program_layers_under_mixed_float16(tf):
         return out
     finally:
         mp.set_global_policy("float32")
+
+
+@tolerance(rtol=2e-3, atol=1e-4)
+def program_fit_mixed_float16_overflow_skips_steps(tf):
+    # BatchNormalization makes the first scaled float16 gradients overflow: Keras skips those
+    # steps and halves the scale until they are finite
+    keras = tf.keras
+    mp = keras.mixed_precision
+    try:
+        mp.set_global_policy("mixed_float16")
+        keras.utils.set_random_seed(3)
+        m = keras.Sequential([keras.Input((3,)), keras.layers.Dense(6, activation="tanh"),
+                              keras.layers.BatchNormalization(), keras.layers.Dense(1),
+                              keras.layers.Activation("linear", dtype="float32")])
+        m.compile(optimizer=keras.optimizers.SGD(0.05), loss="mse")
+        x = np.linspace(-1, 1, 24).reshape(8, 3).astype("float32")
+        h = m.fit(x, x.sum(1, keepdims=True), batch_size=4, epochs=3, verbose=0, shuffle=False)
+        return {"loss": h.history["loss"], "scale": float(m.optimizer.dynamic_scale),
+                "it": int(m.optimizer.iterations), "counter": int(m.optimizer.step_counter),
+                "moving_mean": m.layers[1].moving_mean}
+    finally:
+        mp.set_global_policy("float32")
