@@ -11,7 +11,7 @@ _MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
 _state = {"global": None}  # the policy set_global_policy set; None: floatx's
 
 
-class Policy:
+class DTypePolicy:
     def __init__(self, name):
         if not isinstance(name, str):
             raise TypeError(f"'name' must be a string, such as 'mixed_float16'. Received: name={name!r} "
@@ -39,7 +39,7 @@ class Policy:
         return "float32" if self._name in _MIXED else self._name
 
     def __eq__(self, other):
-        return isinstance(other, Policy) and other.name == self.name
+        return isinstance(other, DTypePolicy) and other.name == self.name
 
     __hash__ = None  # Keras 3's policies define == and are not hashable
 
@@ -54,14 +54,14 @@ class Policy:
         return cls(**config)
 
 
-DTypePolicy = Policy
+Policy = FloatDTypePolicy = DTypePolicy  # Keras 3's other names of the class
 
 
 def get(identifier):
     """A policy from a name, a Policy, or a serialized one ({"config": {"name": ...}}); None: global."""
     if identifier is None:
         return global_policy()
-    if isinstance(identifier, Policy):
+    if isinstance(identifier, DTypePolicy):
         return identifier
     if isinstance(identifier, dict):
         return Policy(identifier.get("config", identifier).get("name"))
@@ -72,7 +72,7 @@ def get(identifier):
 
 def set_global_policy(policy):
     """The policy of layers made from now on."""
-    if not isinstance(policy, (str, Policy)):
+    if not isinstance(policy, (str, DTypePolicy)):
         raise ValueError(f"Invalid `policy` argument. Expected the string name of a policy (such as "
                          f"'mixed_float16') or a `DTypePolicy` instance. Received: policy={policy!r} "
                          f"(of type {type(policy)})")
@@ -88,6 +88,12 @@ def reset():
     _state["global"] = None
 
 
+def serialize(policy):
+    """keras.dtype_policies.serialize: the config Keras 3 writes for a policy."""
+    return {"module": "keras", "class_name": "DTypePolicy", "config": policy.get_config(), "registered_name": None}
+
+
+deserialize = get
 set_dtype_policy = set_global_policy
 dtype_policy = global_policy
 

@@ -219,3 +219,14 @@ def program_fit_mixed_float16_overflow_skips_steps(tf):
                 "moving_mean": m.layers[1].moving_mean}
     finally:
         mp.set_global_policy("float32")
+
+
+def program_dtype_policies_module(tf):
+    k = tf.keras
+    p = k.DTypePolicy("mixed_bfloat16")
+    s = k.dtype_policies.serialize(p)
+    back = k.dtype_policies.deserialize(s)
+    return {"types": [type(p).__name__, type(k.layers.Dense(1, dtype="mixed_float16").dtype_policy).__name__,
+                      k.FloatDTypePolicy("float16").compute_dtype, k.mixed_precision.Policy is k.DTypePolicy],
+            "serialized": s, "back": [type(back).__name__, back.name],
+            "get": [k.dtype_policies.get("mixed_float16").compute_dtype, k.dtype_policies.get(p) is p]}
