@@ -130,3 +130,18 @@ def program_bf16_mean_and_log_softmax(tf):
                     tf.einsum("ij,kj->ik", x, x), tf.tensordot(x, tf.transpose(x), 1), tf.math.segment_sum(x, [0, 0]),
                     tf.one_hot([0, 2], 3, dtype=tf.bfloat16), tf.range(0, 3, dtype=tf.bfloat16), x // 2.0,
                     tf.math.floormod(x, 2.0), tf.reduce_logsumexp(x, 1)]}
+
+
+@tolerance(rtol=0, atol=0)
+def program_half_precision_random_draws(tf):
+    # float16 and bfloat16 uniforms as TF's kernels draw them (16 random bits each), also in
+    # Generator and stateless dropout (Keras 3's Dropout under mixed precision)
+    out = {}
+    for d in (tf.float16, tf.bfloat16):
+        tf.random.set_seed(5)
+        g = tf.random.Generator.from_seed(7)
+        out[d.name] = [tf.random.stateless_uniform([5], [1, 2], dtype=d),
+                       tf.random.stateless_uniform([3], [3, 4], minval=-2.0, maxval=3.0, dtype=d),
+                       tf.random.uniform([4], dtype=d, seed=2), g.uniform([3], dtype=d),
+                       tf.nn.experimental.stateless_dropout(tf.ones([6], d), 0.5, seed=[1, 2])]
+    return out
