@@ -143,5 +143,7 @@ def program_half_precision_random_draws(tf):
         out[d.name] = [tf.random.stateless_uniform([5], [1, 2], dtype=d),
                        tf.random.stateless_uniform([3], [3, 4], minval=-2.0, maxval=3.0, dtype=d),
                        tf.random.uniform([4], dtype=d, seed=2), g.uniform([3], dtype=d),
-                       tf.nn.experimental.stateless_dropout(tf.ones([6], d), 0.5, seed=[1, 2])]
+                       tf.nn.experimental.stateless_dropout(tf.ones([6], d), 0.5, seed=[1, 2]),
+                       tf.random.stateless_normal([5], [1, 2], dtype=d),  # drawn in float32, then cast
+                       tf.random.stateless_truncated_normal([3], [3, 4], dtype=d)]
     return out
