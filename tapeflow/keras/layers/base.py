@@ -318,18 +318,18 @@ class Layer(Module):
         return inputs
 
     def _convert_inputs(self, inputs):
-        want = dtypes.as_dtype(self._compute_dtype)  # Keras 3 casts float inputs to the compute dtype
-        if not self.autocast:
-            want = dtypes.string  # no float input is cast
+        # Keras 3 casts float inputs to a float compute dtype (none without autocast)
+        want = dtypes.as_dtype(self._compute_dtype)
+        casts = want.is_floating and self.autocast
 
         def conv(x):
             if nest.is_composite(x):  # a RaggedTensor: its flat values are cast
                 flat = x.flat_values
-                cast = flat.dtype.is_floating and flat.dtype is not want and want.is_floating
+                cast = casts and flat.dtype.is_floating and flat.dtype is not want
                 return x.with_flat_values(math_ops.cast(flat, want)) if cast else x
             if isinstance(x, TensorBase) or hasattr(x, "shape") or isinstance(x, (int, float, list)):
                 t = convert_to_tensor(x)
-                if t.dtype.is_floating and t.dtype is not want and want.is_floating:
+                if casts and t.dtype.is_floating and t.dtype is not want:
                     t = math_ops.cast(t, want)
                 return t
             return x
