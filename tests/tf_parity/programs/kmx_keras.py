@@ -115,3 +115,18 @@ def program_summary_options_branching(tf):
     m = keras.Model([a, b], keras.layers.Dense(1, name="out")(merged), name="branchy")
     return {"plain": _summary(m, line_length=100),
             "nested_trainable": _summary(m, line_length=110, expand_nested=True, show_trainable=True)}
+
+
+def program_seeded_multi_head_attention_and_einsum_dense(tf):
+    # Keras 3: each projection gets its own copy of the initializer (a new seed each), and
+    # EinsumDense takes the kernel's fans from its equation (output letters are output units)
+    keras = tf.keras
+    xs = np.linspace(-1, 1, 144).reshape(2, 6, 12).astype("float32")
+    keras.utils.set_random_seed(2)
+    mha = keras.layers.MultiHeadAttention(2, 4)
+    y = mha(xs, xs)
+    keras.utils.set_random_seed(3)
+    ed = keras.layers.EinsumDense("abc,cde->abde", output_shape=(None, 3, 5), bias_axes="e")
+    z = ed(xs)
+    return {"mha": y, "weights": mha.weights, "ed_kernel": ed.kernel, "ed_out": z,
+            "ed_cfg": ed.get_config()["kernel_initializer"]}
