@@ -193,7 +193,7 @@ def program_layers_under_mixed_float16(tf):
         out["rnn"] = keras.layers.SimpleRNN(3)(xs)
         out["lstm_dtype"] = keras.layers.LSTM(3)(xs).dtype
         mha = keras.layers.MultiHeadAttention(2, 4)
-        out["mha_dtype"] = [mha(xs, xs).dtype, mha.dtype_policy.name]
+        out["mha"] = [mha(xs, xs), mha.dtype_policy.name]
         return out
     finally:
         mp.set_global_policy("float32")
