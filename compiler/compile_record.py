@@ -138,7 +138,10 @@ class _Pickler(pickle.Pickler):
             a = np.asarray(held._value)
             if a.dtype.hasobject:  # strings: by value
                 return _captured, (index, a)
-            return _captured, (index, a.dtype.str, a.shape, hashlib.sha256(np.ascontiguousarray(a).data).digest())
+            # by name and bytes: ml_dtypes' types (bfloat16, float8) all have str '<V1'/'<V2' and
+            # refuse the buffer protocol
+            data = np.ascontiguousarray(a).view(np.uint8).data
+            return _captured, (index, a.dtype.name, a.shape, hashlib.sha256(data).digest())
         if id(held) in self.captured:
             return _captured, (self.captured[id(held)][0],)
         if is_var:

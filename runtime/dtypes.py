@@ -6,7 +6,15 @@ tensor is made).  Object arrays are the one NumPy layout where items of any
 length share an array without padding, so slicing, gather and concat keep every
 byte (fixed-width `S` arrays strip trailing NUL bytes).  An object array is
 always a string tensor; nothing else in tapeflow makes object arrays.
+
+bfloat16 (and the float8 / 4-bit types of tf.dtypes.experimental) are ml_dtypes'
+NumPy types, as in TensorFlow: their arrays' NumPy kind letter is "V", so a DType
+carries the kind it means ("f" floating, "i"/"u" integer) and array-level checks
+must read the DType, not `array.dtype.kind`.  ml_dtypes' ufuncs compute each
+element in float32 and round once, TF's CPU kernels' rounding; its reductions and
+matmul do not accumulate as TF does, so those impls sum in float32 (`accumulator`).
 """
+import ml_dtypes
 import numpy as np
 
 
@@ -16,14 +24,15 @@ class DType:
     __slots__ = ("name", "np", "kind", "is_floating", "is_integer", "is_bool", "is_unsigned", "is_complex",
                  "size")
 
-    def __init__(self, name, np_dtype):
+    def __init__(self, name, np_dtype, kind=None):
         self.name = name
         self.np = np.dtype(np_dtype)
-        self.kind = self.np.kind  # NumPy's letter: b bool, i int, u unsigned, f float, O string
-        self.is_floating = self.np.kind == "f"
-        self.is_integer = self.np.kind in "iu"
-        self.is_unsigned = self.np.kind == "u"
-        self.is_bool = self.np.kind == "b"
+        # NumPy's letter: b bool, i int, u unsigned, f float, O string; ml_dtypes' types say theirs
+        self.kind = kind or self.np.kind
+        self.is_floating = self.kind == "f"
+        self.is_integer = self.kind in "iu"
+        self.is_unsigned = self.kind == "u"
+        self.is_bool = self.kind == "b"
         # complex is neither floating nor integer, as in TensorFlow; `is_inexact` is
         # what gradients and the floating-point functions accept.
         self.is_complex = self.np.kind == "c"
@@ -50,13 +59,13 @@ class DType:
     def min(self):
         if self.is_string or self.is_complex:
             raise TypeError(f"Cannot find minimum value of {'string' if self.is_string else repr(self)}.")
-        return np.finfo(self.np).min if self.is_floating else np.iinfo(self.np).min
+        return _info(self).min
 
     @property
     def max(self):
         if self.is_string or self.is_complex:
             raise TypeError(f"Cannot find maximum value of {'string' if self.is_string else repr(self)}.")
-        return np.finfo(self.np).max if self.is_floating else np.iinfo(self.np).max
+        return _info(self).max
 
     @property
     def base_dtype(self):
@@ -98,15 +107,57 @@ bool_ = DType("bool", np.bool_)
 string = DType("string", object)
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
+bfloat16 = DType("bfloat16", ml_dtypes.bfloat16, "f")
 half, double = float16, float64
+# tf.dtypes.experimental: storage and casts (ml_dtypes' types); TF has few kernels for them
+EXPERIMENTAL = tuple(DType(name, getattr(ml_dtypes, name), kind) for name, kind in (
+    ("float8_e4m3fn", "f"), ("float8_e4m3fnuz", "f"), ("float8_e4m3b11fnuz", "f"), ("float8_e5m2", "f"),
+    ("float8_e5m2fnuz", "f"), ("float4_e2m1fn", "f"), ("int4", "i"), ("uint4", "u"), ("int2", "i"),
+    ("uint2", "u")))
+for _d in EXPERIMENTAL:
+    globals()[_d.name] = _d
 
 ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_, string,
-       complex64, complex128)
+       complex64, complex128, bfloat16) + EXPERIMENTAL
 _REAL_OF = {"complex64": float32, "complex128": float64}
-FLOATS = (float16, float32, float64)
+FLOATS = (float16, float32, float64, bfloat16)
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update(half=float16, double=float64, float=float32)
+
+
+def _info(dtype):
+    if dtype.np.kind == "V":  # ml_dtypes' own finfo/iinfo know its types
+        return ml_dtypes.finfo(dtype.np) if dtype.is_floating else ml_dtypes.iinfo(dtype.np)
+    return np.finfo(dtype.np) if dtype.is_floating else np.iinfo(dtype.np)
+
+
+def accumulator(np_dtype):
+    """The NumPy dtype TF's CPU kernels sum and multiply-add an array of this dtype in:
+    float32 for ml_dtypes' floats (bfloat16, float8), None (the array's own) otherwise."""
+    return np.float32 if np_dtype.kind == "V" and _BY_NP[np_dtype].is_floating else None
+
+
+# TF 2.21's CPU Cast kernels for tf.dtypes.experimental's types (measured): the two float8s
+# with every float type but the kernel-less experimental ones, int4/uint4 likewise with every
+# integer type; casts to or from the others do not exist.
+_CASTS_WITH = {"float8_e4m3fn": "is_floating", "float8_e5m2": "is_floating", "int4": "is_integer",
+               "uint4": "is_integer"}
+
+
+def has_cast_kernel(src, dst):
+    for a, b in ((src, dst), (dst, src)):
+        if a in EXPERIMENTAL:
+            flag = _CASTS_WITH.get(a.name)
+            if flag is None or not getattr(b, flag) or (b in EXPERIMENTAL and b.name not in _CASTS_WITH):
+                return False
+    return True
+
+
+def product_accumulator(np_dtype):
+    """The NumPy dtype TF's CPU matmul and convolution kernels sum products of half types in:
+    float32 (NumPy's float16 matmul and einsum add in float16), None otherwise."""
+    return np.float32 if np_dtype == np.float16 or accumulator(np_dtype) else None
 
 
 def as_dtype(x):

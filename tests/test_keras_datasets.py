@@ -105,10 +105,8 @@ def test_mixed_precision_policies():
     assert mp.global_policy().name == "float32"
     p = mp.Policy("mixed_float16")
     assert (p.compute_dtype, p.variable_dtype) == ("float16", "float32")
-    with pytest.raises(NotImplementedError, match="mixed_float16"):
-        mp.set_global_policy("mixed_float16")
     with pytest.raises(ValueError, match="Policy"):
-        mp.Policy("int8")
+        mp.Policy("float31")  # mixed policies themselves: tests/tf_parity/programs/kmx_mixed.py
     try:
         mp.set_global_policy("float64")
         layer = tf.keras.layers.Dense(2)

@@ -17,7 +17,7 @@ import threading
 
 import numpy as np
 
-from .. import blas_threads
+from .. import blas_threads, dtypes
 from ..errors import bad_shape_error, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
@@ -177,8 +177,9 @@ def _conv_impl(xp, x, w, strides, dilations, padding):
     rows, filters = _rows(xp, windows, strides), w.reshape(kh * kw * c, o)
     if xp is np:  # the BLAS thread count for this GEMM's size, as matmul's
         blas_threads.for_matmul(rows, filters)
-    y = xp.matmul(rows, filters)
-    return y.reshape(n, oh, ow, o)
+    wide = dtypes.product_accumulator(x.dtype)  # half types: products summed in float32, as TF
+    y = xp.matmul(rows, filters) if wide is None else xp.matmul(rows.astype(wide), filters.astype(wide))
+    return y.reshape(n, oh, ow, o).astype(x.dtype, copy=False)
 
 
 def _conv_rule(x, w, strides, dilations, padding):
@@ -236,7 +237,9 @@ def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value):
     grads = g.reshape(rows.shape[0], g.shape[3])
     if xp is np:
         blas_threads.for_matmul(rows.T, grads)
-    return xp.matmul(rows.T, grads).reshape(ksize[0], ksize[1], x.shape[3], g.shape[3])
+    wide = dtypes.product_accumulator(x.dtype)  # half types: products summed in float32, as TF
+    out = xp.matmul(rows.T, grads) if wide is None else xp.matmul(rows.T.astype(wide), grads.astype(wide))
+    return out.reshape(ksize[0], ksize[1], x.shape[3], g.shape[3]).astype(x.dtype, copy=False)
 
 
 def _filter_grad_rule(x, g, ksize, **attrs):

@@ -1,7 +1,7 @@
 """Matrix primitives: matmul (batched, with transposes) and einsum; tensordot on top."""
 import numpy as np
 
-from .. import blas_threads
+from .. import blas_threads, dtypes
 from .. import shape_rules as R
 from ..errors import arg_error, with_location
 from ..registry import Aval, bind, defprim
@@ -18,7 +18,9 @@ def _matmul_impl(xp, a, b, transpose_a, transpose_b):
         b = b.swapaxes(-1, -2)
     if xp is np:
         blas_threads.for_matmul(a, b)
-    return xp.matmul(a, b)
+    wide = dtypes.product_accumulator(a.dtype)  # half types: in float32, rounded once (TF's kernels)
+    out = xp.matmul(a, b) if wide is None else xp.matmul(a.astype(wide), b.astype(wide))
+    return out if out.dtype == a.dtype else out.astype(a.dtype)
 
 
 def _matmul_rule(a, b, transpose_a, transpose_b):
@@ -158,7 +160,12 @@ def _einsum_work(inputs, ops):
 def _einsum_impl(xp, *ops, inputs, output):
     if xp is np and len(ops) > 1:
         blas_threads.for_work(_einsum_work(inputs, ops))
-    return xp.einsum(",".join(inputs) + "->" + output, *ops, optimize=len(ops) > 1)
+    dtype = ops[0].dtype if ops else None
+    wide = dtypes.product_accumulator(dtype) if ops else None
+    if wide is not None:  # half types: in float32, rounded once (TF's kernels)
+        ops = [o.astype(wide) for o in ops]
+    out = xp.einsum(",".join(inputs) + "->" + output, *ops, optimize=len(ops) > 1)
+    return out.astype(dtype, copy=False) if ops and out.dtype != dtype else out
 
 
 def _einsum_vjp(g, out, *ops, inputs, output):

@@ -81,10 +81,12 @@ def _abs_vjp(g, out, x):
 
 def _sigmoid_impl(xp, x):
     # Stable in both tails: exp only of non-positive numbers (complex: the plain formula).
+    # bfloat16: in float32, rounded once (TF's one kernel; ml_dtypes would round each step)
     if x.dtype.kind == "c":
         return 1 / (1 + xp.exp(-x))
-    e = xp.exp(-xp.abs(x))
-    return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+    v = x.astype(np.float32) if dtypes.accumulator(x.dtype) else x
+    e = xp.exp(-xp.abs(v))
+    return xp.where(v >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
 
 def _not_rule(x, **_):
@@ -464,7 +466,11 @@ def cast(x, dtype, name=None):
         raise UnimplementedError(with_location(
             f"Cast {x.dtype.name} to {dtype.name} is not supported (tf.strings.to_number / "
             f"tf.strings.as_string convert between text and numbers)"))
+    if not dtypes.has_cast_kernel(x.dtype, dtype):
+        raise UnimplementedError(with_location(f"Cast {x.dtype.name} to {dtype.name} is not supported"))
     return bind(CAST, (x,), {"dtype": dtype})
+
+
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):

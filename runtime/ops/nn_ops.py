@@ -98,18 +98,30 @@ def _shifted(logits, axis):
     return logits - A.stop_gradient(RD.reduce_max(logits, axis, keepdims=True))
 
 
-def softmax(logits, axis=None, name=None):
-    x = _floating(logits, "softmax")
-    axis = -1 if axis is None else axis
+def _in_float32(fn, x, axis):
+    """Half-precision logits: TF's Softmax kernel computes in float32 and rounds once."""
+    if x.dtype is dtypes.bfloat16 or x.dtype is dtypes.float16:
+        return M.cast(fn(M.cast(x, dtypes.float32), axis), x.dtype)
+    return fn(x, axis)
+
+
+def _softmax(x, axis):
     e = M.exp(_shifted(x, axis))
     return e / RD.reduce_sum(e, axis, keepdims=True)
 
 
-def log_softmax(logits, axis=None, name=None):
-    x = _floating(logits, "log_softmax")
-    axis = -1 if axis is None else axis
+def _log_softmax(x, axis):
     s = _shifted(x, axis)
     return s - M.log(RD.reduce_sum(M.exp(s), axis, keepdims=True))
+
+
+def softmax(logits, axis=None, name=None):
+    return _in_float32(_softmax, _floating(logits, "softmax"), -1 if axis is None else axis)
+
+
+def log_softmax(logits, axis=None, name=None):
+    # not in float32: TF's bfloat16 LogSoftmax rounds each step as this composite does (measured)
+    return _log_softmax(_floating(logits, "log_softmax"), -1 if axis is None else axis)
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):

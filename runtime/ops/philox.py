@@ -149,8 +149,17 @@ def box_muller64(x0, x1, x2, x3):
 
 
 # --- distributions: (counter, key, size, ...) -> flat array ----------------------------
+# Half types as TF's kernels draw them: one 32-bit word each, its low 16 bits' mantissa bits
+# under the exponent of 1.0 (float16: 10 bits, bfloat16: 7), minus 1 (exact).
+_HALF_ONE = {"float16": (0x3C00, 0x3FF), "bfloat16": (0x3F80, 0x7F)}
+
+
 def uniform(counter, key, size, np_dtype):
     """Floats in [0, 1)."""
+    half = _HALF_ONE.get(np.dtype(np_dtype).name)
+    if half is not None:
+        bits = (np.uint16(half[0]) | (words(counter, key, size).astype(np.uint16) & np.uint16(half[1])))
+        return bits.view(np_dtype) - np.asarray(1, np_dtype)
     if np_dtype == np.float64:
         b = blocks(counter, key, -(-size // 2)).reshape(-1, 2)
         return to_float64(b[:, 0], b[:, 1])[:size]

@@ -129,7 +129,7 @@ def draw_shape(dims, shape):
 
 
 def sample_dtype(dtype):
-    """The kernels draw half types through float32 here (bfloat16/float16 ~ float32 then cast)."""
+    """Normals of half types are drawn in float32 and cast (as TF); uniforms take TF's 16-bit draws."""
     return np.float64 if dtype.np == np.float64 else np.float32
 
 
@@ -162,7 +162,7 @@ def _uniform_impl(xp, *dims, shape, dtype, seed, bounds):
             return _philox_draw(xp, dims, shape, dtype, seed, "full_int", P.full_int, dtype.np)
         return _philox_draw(xp, dims, shape, dtype, seed, "uniform_int", P.uniform_int, bounds[0], bounds[1],
                             dtype.np)
-    return _philox_draw(xp, dims, shape, dtype, seed, "uniform", P.uniform, sample_dtype(dtype))
+    return _philox_draw(xp, dims, shape, dtype, seed, "uniform", P.uniform, dtype.np)  # half types: TF's 16 bits
 
 
 def _shuffle_impl(xp, x, seed):

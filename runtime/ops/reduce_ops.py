@@ -59,12 +59,13 @@ def _arg_rule(x, axis, output_type):
 
 
 def _sum_impl(xp, x, axis, keepdims):
-    out = x.sum(axis=axis, keepdims=keepdims)  # the method: xp.sum adds NumPy's dispatcher
+    # the method: xp.sum adds NumPy's dispatcher; bfloat16 is summed in float32, as TF
+    out = x.sum(axis=axis, keepdims=keepdims, dtype=dtypes.accumulator(x.dtype))
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
 
 
 def _prod_impl(xp, x, axis, keepdims):
-    out = xp.prod(x, axis=axis, keepdims=keepdims)
+    out = xp.prod(x, axis=axis, keepdims=keepdims)  # bfloat16: rounded each step, as TF
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
 
 
@@ -182,6 +183,8 @@ def _count(x, axes):
 
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     x = convert_to_tensor(input_tensor)
+    if x.dtype is dtypes.bfloat16:  # TF's Mean kernel divides the float32 sum, then rounds once
+        return M.cast(reduce_mean(M.cast(x, dtypes.float32), axis, keepdims), x.dtype)
     axes = normalize_axes(axis, x.shape.rank, "reduce_mean")
     if x.dtype.is_integer:
         # TensorFlow sums integers in a wide accumulator (uint8 250+250+3 does not wrap) and

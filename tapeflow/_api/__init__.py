@@ -21,6 +21,7 @@ A line is `module | namespaces | names`:
 # The namespaces the table builds, each with its module docstring.
 NAMESPACES = {
     "dtypes": "tf.dtypes: element types.",
+    "dtypes.experimental": "tf.dtypes.experimental: float8, float4 and 2/4-bit integer types (ml_dtypes).",
     "errors": "tf.errors: exception types.",
     "nest": "tf.nest: nested structures (dicts flatten in sorted key order).",
     "random": "tf.random: seeded random tensors, generators and stateless ops.",

@@ -7,7 +7,10 @@ ROWS = """
 # ---- tensors, variables, tapes, dtypes (tf, tf.dtypes)
 runtime.dtypes               | tf dtypes             | DType as_dtype bool=bool_ double float16 float32
 runtime.dtypes               | tf dtypes             | float64 half int16 int32 int64 int8 string uint16
-runtime.dtypes               | tf dtypes             | uint32 uint64 uint8 complex64 complex128
+runtime.dtypes               | tf dtypes             | uint32 uint64 uint8 complex64 complex128 bfloat16
+runtime.dtypes               | dtypes.experimental   | float8_e4m3fn float8_e4m3fnuz float8_e4m3b11fnuz
+runtime.dtypes               | dtypes.experimental   | float8_e5m2 float8_e5m2fnuz float4_e2m1fn int4 uint4
+runtime.dtypes               | dtypes.experimental   | int2 uint2
 runtime.backprop             | tf                    | GradientTape UnconnectedGradients no_gradient
 runtime.backprop             | autodiff              | GradientTape
 forward_mode                 | autodiff              | ForwardAccumulator

@@ -19,6 +19,8 @@ from tapeflow.keras.regularizers import Regularizer  # noqa: F401,E402
 from tapeflow.keras.variables import Variable  # noqa: F401,E402
 from tapeflow.keras.functional import KerasTensor  # noqa: F401,E402
 from tapeflow.module import name_scope  # noqa: F401,E402
+from tapeflow.keras.mixed_precision import DTypePolicy, FloatDTypePolicy  # noqa: F401,E402
+from tapeflow.keras import dtype_policies  # noqa: F401,E402
 
 # The Keras API level tapeflow.keras follows (programs check keras.__version__ >= "3"); the
 # library's own version is tf.__version__.

@@ -35,8 +35,10 @@ def set_image_data_format(data_format):
 
 def clear_session(free_memory=True):
     """Reset the layer name counters (names start again at "dense", "dense_1", ...)."""
+    from tapeflow.keras import mixed_precision
     from tapeflow.keras.layers import naming
     naming.reset_names()
+    mixed_precision.reset()  # Keras 3 keeps the global dtype policy in the state it clears
 
 
 def is_keras_tensor(x):

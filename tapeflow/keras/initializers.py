@@ -121,8 +121,8 @@ class VarianceScaling(_Seeded):
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, input_axes=None,
                  output_axes=None):
         super().__init__(seed)
-        if input_axes is not None or output_axes is not None:  # Keras 3.12's fans over chosen axes
-            raise NotImplementedError(f"{type(self).__name__}: input_axes/output_axes are not supported")
+        # Keras 3.12: fans as the products of these axes' sizes (EinsumDense sets them from its equation)
+        self.input_axes, self.output_axes = input_axes, output_axes
         if mode not in ("fan_in", "fan_out", "fan_avg"):
             raise ValueError(f"VarianceScaling: mode must be fan_in, fan_out or fan_avg, got {mode!r}")
         distribution = distribution.lower()
@@ -135,14 +135,18 @@ class VarianceScaling(_Seeded):
         self.scale, self.mode, self.distribution = scale, mode, distribution
 
     def get_config(self):
-        axes = {"input_axes": None, "output_axes": None}
+        axes = {"input_axes": self.input_axes, "output_axes": self.output_axes}
         if type(self) is not VarianceScaling:
             return {"seed": self._init_seed, **axes}  # the subclasses fix scale, mode and distribution
         return {"seed": self._init_seed, "scale": self.scale, "mode": self.mode, "distribution": self.distribution,
                 **axes}
 
     def __call__(self, shape, dtype=None):
-        fan_in, fan_out = _fans(shape)
+        if self.input_axes is not None and self.output_axes is not None:
+            fan_in = int(np.prod([shape[a] for a in self.input_axes], dtype=np.int64))
+            fan_out = int(np.prod([shape[a] for a in self.output_axes], dtype=np.int64))
+        else:
+            fan_in, fan_out = _fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}[self.mode]
         var = self.scale / max(1.0, n)
         if self.distribution == "uniform":

@@ -363,6 +363,7 @@ from tapeflow.keras.losses_imbalanced import categorical_generalized_cross_entro
 from tapeflow.keras.losses_imbalanced import dice  # noqa: E402
 from tapeflow.keras.losses_imbalanced import tversky  # noqa: E402
 # ---- end of keras.losses names from losses_imbalanced ----
+from tapeflow.keras.losses_structured import CTC, Circle, circle, ctc  # noqa: E402
 
 _BY_NAME = {
     "mse": MeanSquaredError, "mean_squared_error": MeanSquaredError,
@@ -377,6 +378,7 @@ _BY_NAME = {
     "squared_hinge": SquaredHinge, "categorical_hinge": CategoricalHinge, "cosine_similarity": CosineSimilarity,
     "binary_focal_crossentropy": BinaryFocalCrossentropy,
     "categorical_focal_crossentropy": CategoricalFocalCrossentropy, "dice": Dice, "tversky": Tversky,
+    "ctc": CTC, "circle": Circle,
 }
 
 

@@ -171,6 +171,8 @@ mean_squared_logarithmic_error = msle = MSLE = losses.mean_squared_logarithmic_e
 kl_divergence = kld = KLD = kullback_leibler_divergence = losses.kl_divergence
 logcosh = log_cosh = losses.log_cosh
 binary_crossentropy = losses.binary_crossentropy
+binary_focal_crossentropy = losses.binary_focal_crossentropy  # Keras 3 exports the loss functions here too
+categorical_focal_crossentropy = losses.categorical_focal_crossentropy
 categorical_crossentropy = losses.categorical_crossentropy
 sparse_categorical_crossentropy = losses.sparse_categorical_crossentropy
 poisson = losses.poisson

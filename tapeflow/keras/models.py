@@ -125,20 +125,33 @@ class Model(Trainer, Layer):
                                        f"layers: {[l.name for l in layers]}"))
 
     # -- summary
-    def summary(self, print_fn=None, line_length=None, **unused):
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                show_trainable=False, **unused):
         """Keras 3's box-drawn table, as one string to print_fn (stdout by default)."""
         from tapeflow.keras import summary_table
         rows = []  # as Keras 3, an unbuilt model lists its layers with "?" shapes and no weights
         graph = self.__dict__.get("_functional")
         connected = None if graph is None else summary_table.connections(graph.nodes)
-        for layer in self._summary_layers():
+
+        def add(layer, level):
             try:
                 shape = _display_shape(layer.output_shape) if layer.built else "?"
             except AttributeError:
                 shape = "?"
             count = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
-            rows.append((f"{layer.name} ({type(layer).__name__})", shape, count)
-                        + (() if connected is None else (connected.get(id(layer), "-"),)))
+            prefix = "   " * level + "└ " if level else ""
+            row = (f"{prefix}{layer.name} ({type(layer).__name__})", shape, count)
+            if connected is not None:
+                row += (connected.get(id(layer), "-") if not level else "-",)
+            if show_trainable:
+                row += (("Y" if layer.trainable else "N") if layer.weights else "-",)
+            rows.append(row)
+            if expand_nested and getattr(layer, "layers", None):
+                for inner in layer.layers:
+                    add(inner, level + 1)
+
+        for layer in self._summary_layers():
+            add(layer, 0)
         trainable = self.trainable_weights
         non_trainable = self.non_trainable_weights
         counts = [("Total params", _param_count(trainable) + _param_count(non_trainable),
@@ -150,7 +163,8 @@ class Model(Trainer, Layer):
         if opt_vars and getattr(optimizer, "built", True):  # Keras counts them in the total too
             counts.append(("Optimizer params", _param_count(opt_vars), _memory_size(opt_vars)))
             counts[0] = ("Total params", counts[0][1] + counts[-1][1], _memory_size(trainable + non_trainable + opt_vars))
-        text = summary_table.render(self.name, rows, counts, line_length)
+        text = summary_table.render(self.name, rows, counts, line_length, positions, connected is not None,
+                                    show_trainable)
         if print_fn is None:
             print(text, end="")
         else:

@@ -138,6 +138,10 @@ class Optimizer(SlotOwner):
         self.iterations.assign_add(convert_to_tensor(1, dtypes.int64))
         return self.iterations
 
+    def scale_loss(self, loss):
+        """The loss a train step differentiates (LossScaleOptimizer scales it)."""
+        return loss
+
     def apply(self, grads, trainable_variables):
         return self.apply_gradients(zip(grads, trainable_variables))
 
@@ -333,8 +337,12 @@ class Adagrad(Optimizer):
 from tapeflow.keras import optimizers_adaptive  # noqa: E402 - defined on top of Optimizer above
 from tapeflow.keras.optimizers_adaptive import Adadelta, Adamax, Ftrl, Lion, Nadam  # noqa: E402,F401
 
+from tapeflow.keras.loss_scale_optimizer import LossScaleOptimizer  # noqa: E402 - on top of Optimizer
+from tapeflow.keras.optimizers_layerwise import Adafactor, Lamb, Muon, ScheduleFreeAdamW  # noqa: E402
+
 _BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
-            **optimizers_adaptive.BY_NAME}
+            "lossscaleoptimizer": LossScaleOptimizer, "adafactor": Adafactor,
+            **optimizers_adaptive.BY_NAME}  # no "lamb": Keras 3.15's get() does not know it by name
 
 
 def get(identifier):
@@ -344,7 +352,7 @@ def get(identifier):
         return identifier
     if isinstance(identifier, dict) and "class_name" in identifier:
         cls = _lookup(identifier["class_name"])
-        return cls(**identifier.get("config", {}))
+        return cls.from_config(identifier.get("config", {}))
     if isinstance(identifier, str):
         return _lookup(identifier)()
     raise ValueError(f"Could not interpret optimizer {identifier!r}")
@@ -355,3 +363,21 @@ def _lookup(name):
     if key not in _BY_NAME:
         raise ValueError(f"Unknown optimizer {name!r}; known: {sorted(_BY_NAME)}")
     return _BY_NAME[key]
+
+
+def serialize(optimizer):
+    """An optimizer as Keras's {"module", "class_name", "config", "registered_name"}."""
+    from tapeflow.keras import saving
+    return saving.serialize_keras_object(optimizer)
+
+
+def deserialize(config, custom_objects=None):
+    """The optimizer a serialize() dict describes (class names in any case, as Keras)."""
+    import sys
+
+    from tapeflow.keras import saving
+    if isinstance(config, dict) and str(config.get("class_name", "")).lower() in _BY_NAME:
+        return _lookup(config["class_name"]).from_config(config.get("config", {}))
+    if isinstance(config, dict) and config.get("class_name") == "Lamb":  # Keras 3 gives a str here
+        return Lamb.from_config(config.get("config", {}))
+    return saving.deserialize_from(config, sys.modules[__name__], Optimizer, custom_objects)

@@ -14,7 +14,7 @@ HEADER = ("Layer (type)", "Output Shape", "Param #")
 # A functional model that is not a chain of one-input layers adds "Connected to".
 GRAPH_POSITIONS = (0.3, 0.56, 0.74, 1.0)
 GRAPH_HEADER = HEADER + ("Connected to",)
-RIGHT = (False, False, True, False)
+ALIGN = ("left", "left", "right", "left")  # show_trainable adds a centred "Trainable" column
 
 
 def connections(nodes):
@@ -66,7 +66,7 @@ def column_widths(line_length, positions=POSITIONS):
     return _reduce_evenly(sum(widths) - room, widths) if sum(widths) > room else widths
 
 
-def _cells(row, widths):
+def _cells(row, widths, align):
     """The lines of one table row: each cell wrapped at words to its column."""
     def wrap(text, width):  # rich: a word wider than its cell is cut with an ellipsis
         return [ln if len(ln) <= width else ln[:width - 1] + "…"
@@ -75,32 +75,41 @@ def _cells(row, widths):
     lines = []
     for i in range(max(len(c) for c in wrapped)):
         parts = []
-        for cell, w, right in zip(wrapped, widths, RIGHT):
+        for cell, w, how in zip(wrapped, widths, align):
             text = cell[i] if i < len(cell) else ""
-            parts.append(" " + (text.rjust(w - 2) if right else text.ljust(w - 2)) + " ")
+            left = (w - 2 - len(text)) // 2 if how == "center" else 0  # rich: the odd space goes right
+            text = text.rjust(w - 2) if how == "right" else (" " * left + text).ljust(w - 2)
+            parts.append(" " + text + " ")
         lines.append(parts)
     return lines
 
 
-def render(name, rows, counts, line_length=None):
-    """`rows`: (layer (type), output shape, param count) strings; `counts`: (label, count,
-    size) lines printed after the table."""
+def render(name, rows, counts, line_length=None, positions=None, graph=False, show_trainable=False):
+    """`rows`: (layer (type), output shape, param count[, connected to][, trainable]) strings;
+    `counts`: (label, count, size) lines printed after the table.  `positions`: the columns'
+    right edges as fractions of the line (Keras 3's)."""
     columns = shutil.get_terminal_size().columns  # rich's console width: it crops wider table lines
-    graph = bool(rows) and len(rows[0]) == 4
+    header, align = (GRAPH_HEADER, ALIGN) if graph else (HEADER, ALIGN[:3])
+    positions = list(positions or (GRAPH_POSITIONS if graph else POSITIONS))
+    default = 108 if graph else 88
+    if show_trainable:  # Keras 3: 12 more characters, the other columns shrunk to 90%
+        default += 12
+        positions = [p * 0.90 for p in positions] + [1.0]
+        header, align = header + ("Trainable",), align + ("center",)
     if line_length is None:
-        line_length = min(108 if graph else 88, columns - 4)
-    widths = column_widths(line_length, GRAPH_POSITIONS if graph else POSITIONS)
+        line_length = min(default, columns - 4)
+    widths = column_widths(line_length, positions)
 
     def rule(left, mid, right, fill):
         return left + mid.join(fill * w for w in widths) + right
 
     out = [f'Model: "{name}"', rule("┏", "┳", "┓", "━")]
-    out += ["┃" + "┃".join(parts) + "┃" for parts in _cells(GRAPH_HEADER if graph else HEADER, widths)]
+    out += ["┃" + "┃".join(parts) + "┃" for parts in _cells(header, widths, align)]
     out.append(rule("┡", "╇", "┩", "━"))
     for i, row in enumerate(rows):
         if i:
             out.append(rule("├", "┼", "┤", "─"))
-        out += ["│" + "│".join(parts) + "│" for parts in _cells(row, widths)]
+        out += ["│" + "│".join(parts) + "│" for parts in _cells(row, widths, align)]
     out.append(rule("└", "┴", "┘", "─"))
     out = out[:1] + [line[:columns] for line in out[1:]]
     out += [f" {label}: {count:,} ({size})" for label, count, size in counts]

@@ -73,11 +73,14 @@ class Trainer:
                 "run_eagerly": self.run_eagerly, "steps_per_execution": 1, "jit_compile": False}
 
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, run_eagerly=False,
-                weighted_metrics=None, **unused):
+                weighted_metrics=None, auto_scale_loss=True, **unused):
         d = self.__dict__
         d["_compile_args"] = {"optimizer": optimizer, "loss": loss, "metrics": metrics,
                               "loss_weights": loss_weights}  # for Model.save
         d["optimizer"] = optimizers_mod.get(optimizer)
+        if (auto_scale_loss and self.dtype_policy.name == "mixed_float16"  # Keras 3 wraps it itself
+                and not isinstance(d["optimizer"], optimizers_mod.LossScaleOptimizer)):
+            d["optimizer"] = optimizers_mod.LossScaleOptimizer(d["optimizer"], name="loss_scale_optimizer")
         d["loss"] = loss
         d["compiled"] = True
         # Several outputs: the per-output losses are resolved by _prepare from the first batch.
@@ -207,7 +210,7 @@ class Trainer:
             loss = self.compute_loss(x, y, y_pred, sample_weight)
             # Keras 3 on tf.distribute: each replica's loss is scaled by 1/replicas and
             # apply_gradients sums the replicas' gradients; the tracker sees it unscaled.
-            scaled = loss if replicas == 1 else loss * (1.0 / replicas)
+            scaled = self.optimizer.scale_loss(loss if replicas == 1 else loss * (1.0 / replicas))
         variables = self.trainable_variables
         if variables:
             grads = tape.gradient(scaled, variables)

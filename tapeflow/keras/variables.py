@@ -5,9 +5,28 @@ being built around it when it was made ("sequential/dense/kernel"); repr is
 Keras's `<Variable path=..., shape=..., dtype=..., value=...>`.  Everything
 else is a tf.Variable (the tape, tf.function, checkpoints and optimizers see
 no difference)."""
+import contextlib
+import threading
+
 import numpy as np
 
+from tapeflow.runtime import dtypes
+from tapeflow.runtime.ops import math_ops
 from tapeflow.runtime.variables import Variable as _TFVariable
+
+_autocast = threading.local()  # .dtype: the compute dtype of the mixed layer being called
+
+
+@contextlib.contextmanager
+def autocast(dtype):
+    """While a mixed-precision layer's call runs, its (and its sublayers') float variables read
+    as `dtype` (None: as themselves; a plain layer inside a mixed one reads its own dtype)."""
+    previous = getattr(_autocast, "dtype", None)
+    _autocast.dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    try:
+        yield
+    finally:
+        _autocast.dtype = previous
 
 
 class Variable(_TFVariable):
@@ -17,6 +36,13 @@ class Variable(_TFVariable):
         super().__init__(initial_value, trainable=trainable, name=path, dtype=dtype)
         self.__dict__["_keras_name"] = name
         self.__dict__["_keras_path"] = path
+
+    def value(self):
+        t = super().value()
+        want = getattr(_autocast, "dtype", None)
+        if want is not None and t.dtype is not want and t.dtype.is_floating:
+            return math_ops.cast(t, want)  # taped: the float32 variable gets a float32 gradient
+        return t
 
     @property
     def trainable(self):

@@ -19,13 +19,15 @@ class SlotOwner(Trackable):
             self.__dict__["_parked_slots"] = {}
         return table
 
-    def get_slot_or_create(self, var, slot_name, initial=0.0):
+    def get_slot_or_create(self, var, slot_name, initial=0.0, shape=None):
+        """`shape`: the slot's own, where it is not the variable's (Adafactor's factored moments)."""
         table = self._slot_table()
         key = (id(var), slot_name)
         slot = table.get(key)
         if slot is None:
             base = var.numpy()
-            slot = self._new_slot(var, slot_name, np.full(base.shape, initial, dtype=base.dtype))
+            slot = self._new_slot(var, slot_name, np.full(base.shape if shape is None else shape, initial,
+                                                          dtype=base.dtype))
             table[key] = slot
             self.__dict__["_slot_order"].append((var, slot_name, slot))
             parked = self.__dict__["_parked_slots"].pop(key, None)

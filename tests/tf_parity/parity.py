@@ -63,7 +63,7 @@ def _array_values(arr):
     if arr.dtype.kind == "c":
         return {"real": _array_values(arr.real), "imag": _array_values(arr.imag)}
     flat = arr.reshape(-1).tolist()
-    if arr.dtype.kind == "f":
+    if arr.dtype.kind == "f" or _kind_of(arr.dtype.name) == "f":  # ml_dtypes' floats are kind "V"
         flat = [_float(float(v)) for v in flat]
     elif arr.dtype.kind == "b":
         flat = [bool(v) for v in flat]

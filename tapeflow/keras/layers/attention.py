@@ -102,7 +102,7 @@ class MultiHeadAttention(Layer):
             kernel_regularizer=regularizers.get(kernel_regularizer),
             bias_regularizer=regularizers.get(bias_regularizer),
             kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
-        self._dropout_layer = Dropout(self.dropout, seed=seed, dtype=self.dtype)
+        self._dropout_layer = Dropout(self.dropout, seed=seed, dtype=self.dtype_policy)
         self.__dict__["_heads_built"] = False
 
     def build(self, query_shape, value_shape=None, key_shape=None):
@@ -112,6 +112,16 @@ class MultiHeadAttention(Layer):
             self._build_heads(tuple(query_shape), tuple(value_shape),
                               tuple(key_shape) if key_shape is not None else tuple(value_shape))
             self.__dict__["built"] = True
+
+    def _sublayer_kwargs(self):
+        """Keras 3 gives each projection its own copy of the initializers: a seedless one draws a
+        new seed per copy (one shared instance would give query, key and value equal kernels)."""
+        out = dict(self._dense_kwargs)
+        for key in ("kernel_initializer", "bias_initializer"):
+            init = out[key]
+            if isinstance(init, initializers.Initializer):
+                out[key] = type(init)(**init.get_config())
+        return out
 
     def _build_heads(self, q_shape, v_shape, k_shape):
         rank = len(q_shape)
@@ -123,7 +133,7 @@ class MultiHeadAttention(Layer):
         def projection(name, shape, width):
             equation, axes, out_rank = _proj_equation(len(shape) - 1, 1, 2)
             return EinsumDense(equation, [None] * (out_rank - 3) + [self.num_heads, width], bias_axes=bias(axes),
-                               name=name, dtype=self.dtype, **self._dense_kwargs)
+                               name=name, dtype=self.dtype_policy, **self._sublayer_kwargs())
 
         self._query_dense = projection("query", q_shape, self.key_dim)
         _build(self._query_dense, q_shape)
@@ -135,8 +145,8 @@ class MultiHeadAttention(Layer):
         out = [q_shape[-1]] if out is None else (list(out) if isinstance(out, (list, tuple)) else [out])
         equation, axes, out_rank = _proj_equation(rank - 1, 2, len(out))
         self._output_dense = EinsumDense(equation, [None] * (out_rank - 1 - len(out)) + out,
-                                         bias_axes=bias(axes), name="attention_output", dtype=self.dtype,
-                                         **self._dense_kwargs)
+                                         bias_axes=bias(axes), name="attention_output", dtype=self.dtype_policy,
+                                         **self._sublayer_kwargs())
         _build(self._output_dense, tuple(q_shape[:-1]) + (self.num_heads, self.value_dim))
         proj_rank = rank + 1
         axes = tuple(range(1, proj_rank - 2)) if self.attention_axes is None \
@@ -215,7 +225,7 @@ class _BaseAttention(Layer):
         self.use_scale = use_scale
         self.dropout = float(dropout)
         self.seed = seed
-        self._dropout_layer = Dropout(self.dropout, seed=seed, dtype=self.dtype)
+        self._dropout_layer = Dropout(self.dropout, seed=seed, dtype=self.dtype_policy)
 
     def _unpack(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):

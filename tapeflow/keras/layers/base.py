@@ -3,7 +3,7 @@ and variables (also inside lists and dicts), and the `training` call context."""
 import inspect
 
 from tapeflow.keras import functional, initializers, regularizers
-from tapeflow.keras.variables import Variable as KerasVariable
+from tapeflow.keras.variables import Variable as KerasVariable, autocast as autocast_variables
 from tapeflow.keras.input_spec import assert_input_compatibility
 from tapeflow.keras.layers import keras_mask
 from tapeflow.keras.layers.build_args import check_positional_tensors, normalizing_build
@@ -53,6 +53,11 @@ class Layer(Module):
     # Keras masking: a layer that supports masking passes its input's mask (through
     # compute_mask) on to its outputs; the others drop it.
     supports_masking = False
+    # Mixed precision (Keras 3): `autocast` casts float inputs to the compute dtype and reads
+    # float variables as it inside call; the normalization layers turn it off, compute their
+    # statistics in float32 and give their output in the compute dtype.
+    autocast = True
+    _normalizes_in_float32 = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -70,7 +75,8 @@ class Layer(Module):
         input_dim = kwargs.pop("input_dim", None)
         if input_shape is None and input_dim is not None:
             input_shape = (input_dim,)
-        kwargs.pop("autocast", None)
+        if "autocast" in kwargs:
+            self.__dict__["autocast"] = bool(kwargs.pop("autocast"))
         activity_regularizer = regularizers.get(kwargs.pop("activity_regularizer", None))
         if kwargs:
             raise TypeError(f"{type(self).__name__}: unexpected keyword arguments {sorted(kwargs)}")
@@ -84,11 +90,12 @@ class Layer(Module):
         d["activity_regularizer"] = activity_regularizer
         d["_weight_regularizers"] = []  # (variable, regularizer) from add_weight
         d["_call_losses"] = []  # add_loss values of the latest call
-        from tapeflow.keras import backend
-        if isinstance(dtype, dict):  # a DTypePolicy's config, as Keras 3 writes it in get_config
-            dtype = dtype.get("config", {}).get("name")
-        dtype = getattr(dtype, "variable_dtype", dtype)  # a DTypePolicy
-        d["dtype"] = dtypes.as_dtype(dtype or backend.floatx()).name
+        from tapeflow.keras import mixed_precision
+        # a dtype, a policy or its name, a policy's config (as get_config writes it); None: global
+        policy = mixed_precision.get(dtype)
+        d["dtype"] = policy.variable_dtype  # Keras 3: a layer's dtype is its variables'
+        d["_compute_dtype"] = policy.compute_dtype
+        d["_policy_name"] = policy.name
         if not self.supports_masking and type(self).compute_mask is not Layer.compute_mask:
             d["supports_masking"] = True  # Keras 3: overriding compute_mask means the layer supports masks
         d["_call_has_training"] = "training" in inspect.signature(self.call).parameters
@@ -101,11 +108,11 @@ class Layer(Module):
     @property
     def dtype_policy(self):
         from tapeflow.keras.mixed_precision import Policy
-        return Policy(self.dtype)
+        return Policy(self._policy_name)
 
     @property
     def compute_dtype(self):
-        return self.dtype  # tapeflow layers compute in their variables' dtype (no mixed policies)
+        return self._compute_dtype
 
     @property
     def variable_dtype(self):
@@ -213,10 +220,11 @@ class Layer(Module):
         return var
 
     def _direct_variables(self):
-        """Variables made by add_weight and variables assigned as attributes."""
+        """Variables made by add_weight and keras.Variables assigned as attributes (Keras 3 leaves
+        a raw tf.Variable out of the weights; checkpoints still hold it)."""
         out = [v for _, v in self._own_weights]
         for _, obj in self._tracked_items():
-            if isinstance(obj, Variable) and not any(obj is v for v in out):
+            if isinstance(obj, KerasVariable) and not any(obj is v for v in out):
                 out.append(obj)
         return out
 
@@ -310,16 +318,18 @@ class Layer(Module):
         return inputs
 
     def _convert_inputs(self, inputs):
-        want = dtypes.as_dtype(self.dtype)
+        # Keras 3 casts float inputs to a float compute dtype (none without autocast)
+        want = dtypes.as_dtype(self._compute_dtype)
+        casts = want.is_floating and self.autocast
 
         def conv(x):
             if nest.is_composite(x):  # a RaggedTensor: its flat values are cast
                 flat = x.flat_values
-                cast = flat.dtype.is_floating and flat.dtype is not want and want.is_floating
+                cast = casts and flat.dtype.is_floating and flat.dtype is not want
                 return x.with_flat_values(math_ops.cast(flat, want)) if cast else x
             if isinstance(x, TensorBase) or hasattr(x, "shape") or isinstance(x, (int, float, list)):
                 t = convert_to_tensor(x)
-                if t.dtype.is_floating and t.dtype is not want and want.is_floating:
+                if casts and t.dtype.is_floating and t.dtype is not want:
                     t = math_ops.cast(t, want)
                 return t
             return x
@@ -364,8 +374,12 @@ class Layer(Module):
                 kwargs["mask"] = mask
         _context.training.append(training)
         try:
-            with layer_scope(self):
+            mixed = self._compute_dtype != self.dtype
+            with layer_scope(self), autocast_variables(self._compute_dtype if mixed and self.autocast else None):
                 outputs = self.call(inputs, *args, **kwargs)
+            if mixed and self._normalizes_in_float32:
+                outputs = nest.map_structure(lambda t: math_ops.cast(t, self._compute_dtype) if isinstance(
+                    t, TensorBase) and t.dtype.is_floating else t, outputs)
         finally:
             _context.training.pop()
         if self.supports_masking:
@@ -465,7 +479,7 @@ class Layer(Module):
 
     def dtype_policy_config(self):
         """The dtype as Keras 3 writes it in a config: its DTypePolicy, serialized."""
-        return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self.dtype},
+        return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": self._policy_name},
                 "registered_name": None}
 
     @classmethod

@@ -2,6 +2,8 @@
 shape read from the equation (a letter of the input takes the input's size, any
 other letter the size given by `output_shape`).  MultiHeadAttention's projections
 are EinsumDense layers, so their weights have Keras 3's shapes."""
+import copy
+
 import tapeflow as tf
 from tapeflow.keras import activations, initializers, regularizers
 from tapeflow.keras.layers.base import Layer
@@ -60,7 +62,14 @@ class EinsumDense(Layer):
                     f"EinsumDense {self.name}: the size of kernel axis '{c}' of {self.equation!r} is unknown "
                     f"(input shape {list(dims)}, output_shape {self.partial_output_shape})"))
         self.full_output_shape = tuple(size[c] for c in out)
-        self.kernel = self.add_weight("kernel", tuple(size[c] for c in ker), initializer=self.kernel_initializer,
+        init = self.kernel_initializer
+        if isinstance(init, initializers.VarianceScaling) and (init.input_axes is None or init.output_axes is None):
+            # Keras 3: fans from the equation (kernel axes in the output are output units, the
+            # others input units), the same seed
+            init = copy.copy(init)
+            init.output_axes = [i for i, c in enumerate(ker) if c in out]
+            init.input_axes = [i for i, c in enumerate(ker) if c not in out]
+        self.kernel = self.add_weight("kernel", tuple(size[c] for c in ker), initializer=init,
                                       regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
         self.bias = None
         if self.bias_axes:

@@ -3,6 +3,7 @@
 import tapeflow as tf
 from tapeflow.keras import initializers
 from tapeflow.keras.layers.base import Layer
+from tapeflow.keras.variables import autocast
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.ops import math_ops
 
@@ -16,6 +17,9 @@ class BatchNormalization(Layer):
     """Training: normalize with the batch's mean and (biased) variance and move the
     running statistics: moving = moving * momentum + batch * (1 - momentum).
     Inference (training falsy): normalize with the running statistics."""
+
+    autocast = False  # Keras 3: statistics in float32 under mixed precision (layers/base.py)
+    _normalizes_in_float32 = True
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
@@ -50,6 +54,14 @@ class BatchNormalization(Layer):
         return tf.reshape(v, shape)
 
     def call(self, inputs, training=None):
+        if inputs.dtype in (tf.float16, tf.bfloat16):
+            # Keras 3: half-precision statistics overflow, so BN runs in float32 (its variables
+            # read as themselves, not autocast) and casts the result back
+            with autocast(None):
+                return tf.cast(self._normalize(tf.cast(inputs, tf.float32), training), inputs.dtype)
+        return self._normalize(inputs, training)
+
+    def _normalize(self, inputs, training):
         rank = inputs.shape.rank
         reduce_axes, axis = _axes_except(rank, self.axis)
         if training and self.trainable:
@@ -72,6 +84,9 @@ class BatchNormalization(Layer):
 class LayerNormalization(Layer):
     """Normalize each example over `axis` (default the last):
     (x - mean) / sqrt(var + epsilon) * gamma + beta."""
+
+    autocast = False  # Keras 3: statistics in float32 under mixed precision (layers/base.py)
+    _normalizes_in_float32 = True
     supports_masking = True
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
@@ -104,6 +119,8 @@ class LayerNormalization(Layer):
         return tf.reshape(v, shape)
 
     def call(self, inputs):
+        if inputs.dtype in (tf.float16, tf.bfloat16):
+            return self._half(inputs)
         rank = inputs.shape.rank
         mean = tf.reduce_mean(inputs, axis=self._axes, keepdims=True)
         centered = inputs - mean
@@ -115,10 +132,26 @@ class LayerNormalization(Layer):
             y = y + self._broadcast(self.beta, rank)
         return y
 
+    def _half(self, inputs):
+        """Keras 3 under mixed precision: in float32 as x * inv + (beta - mean * inv), cast back."""
+        x, rank = tf.cast(inputs, tf.float32), inputs.shape.rank
+        mean = tf.reduce_mean(x, axis=self._axes, keepdims=True)
+        variance = tf.reduce_mean(tf.square(x - mean), axis=self._axes, keepdims=True)
+        inv = math_ops.rsqrt(variance + self.epsilon)
+        if self.gamma is not None:
+            inv = inv * tf.cast(self._broadcast(self.gamma, rank), tf.float32)
+        shift = -mean * inv
+        if self.beta is not None:
+            shift = shift + tf.cast(self._broadcast(self.beta, rank), tf.float32)
+        return tf.cast(x * inv + shift, inputs.dtype)
+
 
 class GroupNormalization(Layer):
     """Normalize each example over groups of channels along `axis` (Keras 3's
     arithmetic: x * inv + (beta - mean * inv), statistics in float32 or wider)."""
+
+    autocast = False  # Keras 3: statistics in float32 under mixed precision (layers/base.py)
+    _normalizes_in_float32 = True
     supports_masking = True
 
     def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",

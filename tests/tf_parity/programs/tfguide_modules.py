@@ -249,7 +249,7 @@ def program_keras_model(tf):
     my_sequential_model = MySequentialModel(name="the_model")
     out = my_sequential_model(tf.constant([[2.0, 2.0, 2.0]]))
     # The guide's next cells list .variables and .submodules: Keras 3 collects no raw
-    # tf.Variables and has no .submodules (AttributeError); tapeflow's Keras has both.
+    # tf.Variables (nor does tapeflow: kmx_keras.py) and has no .submodules (tapeflow has).
     return {"out": out}
 
 
@@ -261,7 +261,7 @@ def program_keras_functional(tf):
     my_functional_model = tf.keras.Model(inputs=inputs, outputs=x)
     with contextlib.redirect_stdout(io.StringIO()):
         my_functional_model.summary()
-    # count_params(): 0 under Keras 3 (raw tf.Variables are not weights), 20 here.
+    # count_params(): 0 under Keras 3 and tapeflow (raw tf.Variables are not weights: kmx_keras.py).
     return {"out": my_functional_model(tf.constant([[2.0, 2.0, 2.0]]))}
 
 
@@ -278,9 +278,8 @@ def program_keras_model_save_load(tf):
 def program_keras_build_step(tf):
     FlexibleDense = _flexible_dense(tf)
     flexible_dense = FlexibleDense(out_features=3)
-    # The guide also shows flexible_dense.variables before and after the call: Keras 3
-    # does not collect raw tf.Variables of a layer (both are []), tapeflow's Keras does
-    # (a listed difference), so they are not compared.
+    # The guide also shows flexible_dense.variables before and after the call: [] both times
+    # under Keras 3 and tapeflow (raw tf.Variables are not weights), compared in kmx_keras.py.
     out = flexible_dense(tf.constant([[2.0, 2.0, 2.0], [3.0, 3.0, 3.0]]))
     try:
         flexible_dense(tf.constant([[2.0, 2.0, 2.0, 2.0]]))
