@@ -51,7 +51,8 @@ misc_api                     | config config.experimental | get_visible_devices 
 misc_api                     | config config.experimental | set_visible_devices
 misc_api                     | config.experimental   | get_memory_growth get_memory_info set_memory_growth
 misc_api                     | config.experimental experimental | enable_op_determinism disable_op_determinism
-data.iterator                | experimental          | Optional
+data.optional                | experimental          | Optional
+data.optional                | tf                    | OptionalSpec
 # ---- tapeflow's benchmark tools
 .                            | tf                    | benchmark
 benchmark.profile            | tf                    | profile
