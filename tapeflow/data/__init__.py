@@ -95,3 +95,10 @@ experimental.Optional = _optional.Optional
 experimental.get_next_as_optional = staticmethod(_optional.get_next_as_optional)
 experimental.save = staticmethod(_save_load.save)
 experimental.load = staticmethod(_save_load.load)
+from tapeflow.data import io_fns as _io_fns  # noqa: E402
+
+for _name in ("snapshot", "parse_example_dataset", "make_batched_features_dataset", "table_from_dataset",
+              "index_table_from_dataset"):
+    setattr(experimental, _name, staticmethod(getattr(_io_fns, _name)))
+experimental.TFRecordWriter = _io_fns.TFRecordWriter
+experimental.DatasetInitializer = _io_fns.DatasetInitializer
