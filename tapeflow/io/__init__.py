@@ -11,6 +11,8 @@ from tapeflow.io.ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, VarLenFeature, decode_csv, parse_example, parse_single_example,
     matching_files, parse_tensor, read_file, serialize_tensor, write_file,
 )
+from tapeflow.io.json_example import decode_json_example  # noqa: F401
+from tapeflow.io.sequence_example import parse_sequence_example, parse_single_sequence_example  # noqa: F401
 from tapeflow.io.sparse_io import (  # noqa: F401
     SparseFeature, deserialize_many_sparse, serialize_many_sparse, serialize_sparse,
 )
@@ -26,4 +28,5 @@ __all__ = ["gfile", "FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature
            "TFRecordOptions", "TFRecordWriter", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg",
            "decode_png", "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg", "decode_base64",
            "decode_compressed", "decode_raw", "encode_base64", "matching_files", "SparseFeature",
-           "serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse", "decode_and_crop_jpeg"]
+           "serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse", "decode_and_crop_jpeg", "decode_json_example",
+           "parse_sequence_example", "parse_single_sequence_example"]

@@ -77,3 +77,20 @@ def program_decode_and_crop_jpeg_windows(tf):
         return tf.io.decode_and_crop_jpeg(d, w)
     out["traced"] = traced(data, tf.constant([3, 17, 10, 3]))
     return out
+
+
+def program_decode_json_example(tf):
+    js = tf.constant([
+        '{"features": {"feature": {"a": {"int64List": {"value": ["3", 4]}}, '
+        '"b": {"floatList": {"value": [1.5, 2]}}, "c": {"bytesList": {"value": ["aGk="]}}}}}',
+        '{"features": {"feature": {"a": {"int64_list": {"value": [5]}}}}}', '{}'])
+    ser = tf.io.decode_json_example(js)
+    feats = {"a": tf.io.VarLenFeature(tf.int64), "b": tf.io.VarLenFeature(tf.float32),
+             "c": tf.io.VarLenFeature(tf.string)}
+    parsed = tf.io.parse_example(ser, feats)
+    return {"shape": ser.shape, "a": tf.sparse.to_dense(parsed["a"]), "b": tf.sparse.to_dense(parsed["b"]),
+            "c": parsed["c"].values, "first_bytes": ser[0]}
+
+
+def program_decode_json_example_bad(tf):
+    return {"v": tf.io.decode_json_example(tf.constant('{"features": 3}'))}
