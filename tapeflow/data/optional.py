@@ -32,7 +32,7 @@ class OptionalSpec:
 
 def _spec_of(value):
     from tapeflow.data.iterator_types import type_spec_from_value
-    from runtime import nest
+    from tapeflow.runtime import nest
     return nest.map_structure(type_spec_from_value, value, expand_composites=False)
 
 
@@ -45,7 +45,7 @@ class Optional:
 
     @staticmethod
     def from_value(value):
-        from runtime import nest
+        from tapeflow.runtime import nest
         from tapeflow.runtime.tensor import convert_to_tensor
         value = nest.map_structure(convert_to_tensor, value, expand_composites=False)
         return Optional(value, True, _spec_of(value))

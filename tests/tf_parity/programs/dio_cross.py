@@ -1,0 +1,24 @@
+"""tf.sparse.cross / cross_hashed and tf.ragged.cross / cross_hashed (FingerprintCat64)."""
+
+
+def _inputs(tf):
+    a = tf.SparseTensor([[0, 0], [1, 0], [1, 1]], tf.constant(["a", "b", "c"]), [3, 2])
+    b = tf.constant([["d"], ["e"], ["f"]])
+    c = tf.SparseTensor([[0, 0], [1, 0], [2, 0]], tf.constant([7, 8, 9], tf.int64), [3, 1])
+    return a, b, c
+
+
+def program_sparse_cross(tf):
+    a, b, c = _inputs(tf)
+    x = tf.sparse.cross([a, b, c])
+    y = tf.sparse.cross([a, b], separator="+")
+    h = tf.sparse.cross_hashed([a, b, c])
+    hb = tf.sparse.cross_hashed([a, b], num_buckets=100, hash_key=123)
+    return {"idx": x.indices, "vals": x.values, "shape": x.dense_shape, "sep": y.values,
+            "h_idx": h.indices, "h": h.values, "hb": hb.values}
+
+
+def program_ragged_cross(tf):
+    r = tf.ragged.constant([["a"], ["b", "c"], []])
+    d = tf.constant([["d"], ["e"], ["f"]])
+    return {"cross": tf.ragged.cross([r, d]), "hashed": tf.ragged.cross_hashed([r, d], num_buckets=7)}
