@@ -8,7 +8,7 @@ ROWS = """
 # ---- packages (this order is their import order)
 .                            | tf                    | compat contrib data distribute io keras ragged
 .                            | tf                    | saved_model sparse strings summary train test=testing
-.                            | tf                    | lookup sets
+.                            | tf                    | lookup sets queue
 .                            | tf                    | initializers=keras.initializers layers=keras.layers
 .                            | tf                    | metrics=keras.metrics optimizers=keras.optimizers
 compat_v1                    | tf                    | losses=tf2_losses
