@@ -1,4 +1,5 @@
-"""tf.sparse.cross / cross_hashed and tf.ragged.cross / cross_hashed: per row, every
+"""tf.sparse.cross / cross_hashed and tf.ragged.cross / cross_hashed (and tf.sparse.mask,
+sampled_addmm at the end): per row, every
 combination of one value from each input (sparse inputs first, then dense ones, as TF;
 the last input varies fastest), joined with a separator or hashed by chaining
 FingerprintCat64 over each value's hash (a string's farmhash Fingerprint64, an
@@ -115,3 +116,24 @@ def ragged_cross(inputs, name=None):
 def ragged_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
     import tapeflow
     return _ragged(_crossed(inputs, "tf.ragged.cross_hashed", _hasher(num_buckets, hash_key)), tapeflow.int64)
+
+
+def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0, output_type="float32"):
+    """beta * values + alpha * (mat1 @ mat2) at indices (leading dimensions: batches), as
+    (indices, values, dense_shape int32), TF's triple. A composite: it traces and has gradients."""
+    import tapeflow
+    indices = tapeflow.convert_to_tensor(indices, tapeflow.int64)
+    dense_shape = tapeflow.convert_to_tensor(dense_shape, tapeflow.int32)
+    product = tapeflow.linalg.matmul(mat1, mat2)
+    picked = tapeflow.gather_nd(product, indices, batch_dims=len(product.shape) - 2)
+    out = beta * tapeflow.cast(values, product.dtype) + alpha * picked
+    return indices, tapeflow.cast(out, output_type), dense_shape
+
+
+def mask(a, mask_indices, name=None):
+    """The IndexedSlices a without the slices whose index is in mask_indices."""
+    import tapeflow
+    keep = tapeflow.logical_not(tapeflow.reduce_any(
+        tapeflow.equal(tapeflow.expand_dims(a.indices, -1), tapeflow.cast(mask_indices, a.indices.dtype)), -1))
+    return tapeflow.IndexedSlices(tapeflow.boolean_mask(a.values, keep), tapeflow.boolean_mask(a.indices, keep),
+                                  a.dense_shape)
