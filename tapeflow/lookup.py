@@ -1,4 +1,5 @@
-"""tf.lookup: StaticHashTable, StaticVocabularyTable and KeyValueTensorInitializer.
+"""tf.lookup: StaticHashTable, StaticVocabularyTable and KeyValueTensorInitializer (TextFileInitializer:
+lookup_text_file.py; the mutable tables of tf.lookup.experimental: lookup_mutable.py).
 
 A table is its keys and values as constant tensors; lookup compares every input with every
 key (equal over a broadcast [..., n_keys] matrix, then the first match), so it is one
@@ -32,7 +33,7 @@ class KeyValueTensorInitializer:
         return self._values.dtype
 
 
-def _match(table_keys, keys, op):
+def match_keys(table_keys, keys, op):
     keys = convert_to_tensor(keys)
     if keys.dtype is not table_keys.dtype:
         raise TypeError(with_location(f"{op}: the table's keys are {table_keys.dtype.name}, the lookup keys "
@@ -59,7 +60,7 @@ class StaticHashTable:
         return A.size(self._init._keys, dtypes.int64)
 
     def lookup(self, keys, name=None):
-        keys, found, first = _match(self._init._keys, keys, "StaticHashTable.lookup")
+        keys, found, first = match_keys(self._init._keys, keys, "StaticHashTable.lookup")
         if self._init._keys.shape[0] == 0:
             return A.fill(A.shape(keys), self._default)
         picked = G.gather(self._init._values, first)
@@ -98,7 +99,7 @@ class StaticVocabularyTable:
 
     def lookup(self, keys, name=None):
         from tapeflow import strings
-        keys, found, first = _match(self._init._keys, keys, "StaticVocabularyTable.lookup")
+        keys, found, first = match_keys(self._init._keys, keys, "StaticVocabularyTable.lookup")
         oov = strings.to_hash_bucket_fast(keys, self._buckets) + A.size(self._init._keys, dtypes.int64)
         if self._init._keys.shape[0] == 0:
             return oov
@@ -106,3 +107,13 @@ class StaticVocabularyTable:
 
     def __getitem__(self, keys):
         return self.lookup(keys)
+
+
+# The rest of tf.lookup, from their modules (imported last: they use match_keys).
+from tapeflow.lookup_text_file import TextFileIndex, TextFileInitializer  # noqa: E402,F401
+from tapeflow import lookup_mutable as _mutable  # noqa: E402
+
+
+class experimental:  # noqa: N801 - tf.lookup.experimental
+    MutableHashTable = _mutable.MutableHashTable
+    DenseHashTable = _mutable.DenseHashTable

@@ -5,6 +5,7 @@ from tapeflow.ragged_spec import RaggedTensorSpec  # noqa: F401
 from tapeflow.ragged_tensor import RaggedTensor, is_ragged  # noqa: F401
 from tapeflow.ragged_reshape import stack_dynamic_partitions  # noqa: F401
 from tapeflow.ragged_ops import boolean_mask, constant, constant_value, map_flat_values, stack  # noqa: F401
+from tapeflow.feature_cross import ragged_cross as cross, ragged_cross_hashed as cross_hashed  # noqa: F401
 
 
 def row_splits_to_segment_ids(splits, name=None, out_type=None):

@@ -303,3 +303,5 @@ def retain(sp_input, to_retain):
 from tapeflow.sparse_ops import (  # noqa: E402,F401
     add, bincount, concat, eye, fill_empty_rows, map_values, maximum, minimum, reset_shape, reshape,
     segment_mean, segment_sqrt_n, segment_sum, slice, softmax, split, to_indicator, transpose)
+from tapeflow.feature_cross import (  # noqa: E402,F401
+    mask, sampled_addmm, sparse_cross as cross, sparse_cross_hashed as cross_hashed)

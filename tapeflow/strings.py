@@ -333,3 +333,4 @@ def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=
     idx = A.where(M.less(j[None, :], counts[:, None]), starts[:, None] + j[None, :],
                   A.fill(A.shape(counts[:, None] + j[None, :]), M.cast(A.size(ids), ids.dtype)))
     return reduce_join(G.gather(rows, idx), axis=1)
+from tapeflow.strings_transcode import unicode_transcode  # noqa: E402,F401

@@ -8,7 +8,7 @@ ROWS = """
 # ---- packages (this order is their import order)
 .                            | tf                    | compat contrib data distribute io keras ragged
 .                            | tf                    | saved_model sparse strings summary train test=testing
-.                            | tf                    | lookup sets
+.                            | tf                    | lookup sets queue
 .                            | tf                    | initializers=keras.initializers layers=keras.layers
 .                            | tf                    | metrics=keras.metrics optimizers=keras.optimizers
 compat_v1                    | tf                    | losses=tf2_losses
@@ -58,7 +58,8 @@ config_switches              | config.experimental   | enable_tensor_float_32_ex
 config_switches              | config.experimental   | tensor_float_32_execution_enabled reset_memory_stats
 config_switches              | config.experimental   | get_device_details get_device_policy set_device_policy
 config_switches              | config.experimental   | get_synchronous_execution set_synchronous_execution
-data.iterator                | experimental          | Optional
+data.optional                | experimental          | Optional
+data.optional                | tf                    | OptionalSpec
 # ---- tapeflow's benchmark tools
 .                            | tf                    | benchmark
 benchmark.profile            | tf                    | profile

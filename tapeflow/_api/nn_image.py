@@ -80,6 +80,7 @@ image_random                 | image                 | stateless_random_flip_lef
 image_random                 | image                 | stateless_random_brightness stateless_random_contrast
 image_random                 | image                 | stateless_random_hue stateless_random_saturation stateless_random_crop
 io.image_ops                 | image                 | decode_bmp decode_gif decode_image decode_jpeg decode_png
+io.image_ops                 | image                 | decode_and_crop_jpeg
 io.image_ops                 | image                 | encode_jpeg encode_png extract_jpeg_shape is_jpeg
 io.audio_ops                 | audio                 | decode_wav encode_wav
 strings                      | tf                    | as_string

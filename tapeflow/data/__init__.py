@@ -79,3 +79,26 @@ experimental.rejection_resample = staticmethod(_xops.rejection_resample)
 experimental.group_by_reducer = staticmethod(_grouping.group_by_reducer)
 experimental.Reducer = _grouping.Reducer
 experimental.Counter = staticmethod(_xops.Counter)
+
+# --- tf.data.experimental functions (api_data_io)
+from tapeflow.data import experimental_fns as _xfns  # noqa: E402
+from tapeflow.data import optional as _optional  # noqa: E402
+from tapeflow.data import save_load as _save_load  # noqa: E402
+
+for _name in ("from_list", "at", "get_structure", "get_single_element", "pad_to_cardinality",
+              "dense_to_sparse_batch", "copy_to_device", "prefetch_to_device", "parallel_interleave",
+              "ignore_errors", "unique", "enable_debug_mode"):
+    setattr(experimental, _name, staticmethod(getattr(_xfns, _name)))
+experimental.AutotuneAlgorithm = _xfns.AutotuneAlgorithm
+experimental.SHARD_HINT = _xfns.SHARD_HINT
+experimental.Optional = _optional.Optional
+experimental.get_next_as_optional = staticmethod(_optional.get_next_as_optional)
+experimental.save = staticmethod(_save_load.save)
+experimental.load = staticmethod(_save_load.load)
+from tapeflow.data import io_fns as _io_fns  # noqa: E402
+
+for _name in ("snapshot", "parse_example_dataset", "make_batched_features_dataset", "table_from_dataset",
+              "index_table_from_dataset"):
+    setattr(experimental, _name, staticmethod(getattr(_io_fns, _name)))
+experimental.TFRecordWriter = _io_fns.TFRecordWriter
+experimental.DatasetInitializer = _io_fns.DatasetInitializer

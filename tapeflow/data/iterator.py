@@ -31,6 +31,7 @@ import numpy as np
 
 from tapeflow.data import structure as S
 from tapeflow.data.dataset import eagerly
+from tapeflow.data.optional import Optional, next_as_optional  # noqa: F401 - Optional: its old home
 from tapeflow.runtime.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError, with_location
 from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import state
@@ -39,30 +40,6 @@ from tapeflow.runtime.variables import Variable
 from tapeflow.train.trackable import Trackable
 from tapeflow.tracer.py_function import data_pull
 from tapeflow.tracer.signature import TensorSpec
-
-
-class Optional:
-    """tf.experimental.Optional: a value that may be absent (eager)."""
-
-    def __init__(self, value, present):
-        self._value, self._present = value, present
-
-    @staticmethod
-    def from_value(value):
-        return Optional(value, True)
-
-    @staticmethod
-    def empty(element_spec):
-        return Optional(None, False)
-
-    def has_value(self, name=None):
-        from tapeflow.runtime.tensor import convert_to_tensor
-        return convert_to_tensor(self._present)
-
-    def get_value(self, name=None):
-        if not self._present:
-            raise InvalidArgumentError(with_location("Optional.get_value: the optional has no value"))
-        return self._value
 
 
 class DatasetIterator(Trackable):
@@ -121,10 +98,7 @@ class DatasetIterator(Trackable):
 
     def get_next_as_optional(self):
         """The next element wrapped in a tf.experimental.Optional (empty at the end)."""
-        try:
-            return Optional.from_value(self.__next__())
-        except StopIteration:
-            return Optional.empty(None)
+        return next_as_optional(self)
 
     def get_next(self, name=None):
         if state.graph is not None:

@@ -9,10 +9,15 @@ tensors."""
 from tapeflow.io import gfile  # noqa: F401
 from tapeflow.io.ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, RaggedFeature, VarLenFeature, decode_csv, parse_example, parse_single_example,
-    parse_tensor, read_file, serialize_tensor, write_file,
+    matching_files, parse_tensor, read_file, serialize_tensor, write_file,
+)
+from tapeflow.io.json_example import decode_json_example  # noqa: F401
+from tapeflow.io.sequence_example import parse_sequence_example, parse_single_sequence_example  # noqa: F401
+from tapeflow.io.sparse_io import (  # noqa: F401
+    SparseFeature, deserialize_many_sparse, serialize_many_sparse, serialize_sparse,
 )
 from tapeflow.io.image_ops import (  # noqa: F401
-    decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png, encode_jpeg, encode_png, extract_jpeg_shape,
+    decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image, decode_jpeg, decode_png, encode_jpeg, encode_png, extract_jpeg_shape,
     is_jpeg,
 )
 from tapeflow.io.tfrecord import TFRecordOptions, TFRecordWriter, tf_record_iterator  # noqa: F401
@@ -22,4 +27,6 @@ __all__ = ["gfile", "FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature
            "parse_single_example", "parse_tensor", "read_file", "serialize_tensor", "write_file",
            "TFRecordOptions", "TFRecordWriter", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg",
            "decode_png", "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg", "decode_base64",
-           "decode_compressed", "decode_raw", "encode_base64"]
+           "decode_compressed", "decode_raw", "encode_base64", "matching_files", "SparseFeature",
+           "serialize_sparse", "serialize_many_sparse", "deserialize_many_sparse", "decode_and_crop_jpeg", "decode_json_example",
+           "parse_sequence_example", "parse_single_sequence_example"]

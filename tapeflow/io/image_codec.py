@@ -201,8 +201,9 @@ def _jpeg_open(data, mode=None, scale=1, fast=True):
     return im
 
 
-def decode_jpeg(data, channels=0, ratio=1, fancy_upscaling=True, dct_method=""):
-    """(h, w, c) uint8, as TF's DecodeJpeg."""
+def decode_jpeg(data, channels=0, ratio=1, fancy_upscaling=True, dct_method="", columns=None):
+    """(h, w, c) uint8, as TF's DecodeJpeg; columns=(x, w): only those columns, as TF's
+    DecodeAndCropJpeg decodes them (see _fancy_columns)."""
     if ratio not in (1, 2, 4, 8):
         raise ImageError(f"decode_jpeg: ratio must be 1, 2, 4 or 8, got {ratio}")
     if dct_method not in ("", "INTEGER_FAST", "INTEGER_ACCURATE"):
@@ -214,6 +215,8 @@ def decode_jpeg(data, channels=0, ratio=1, fancy_upscaling=True, dct_method=""):
     color = probe.mode == "RGB"
     if not color or channels == 1:
         pixels = np.asarray(_load(_jpeg_open(data, "L" if color else None, ratio, fast), "decode_jpeg"))[..., None]
+        if columns is not None:  # luma only: no upsampling, nothing at the edges differs
+            pixels = pixels[:, columns[0]:columns[0] + columns[1]]
         return np.repeat(pixels, 3, axis=-1) if channels == 3 else pixels
     factors = [(h, v) for _, h, v, _ in getattr(probe, "layer", [])]
     # libjpeg upsamples chroma where its IDCT cannot be scaled to the luma's size (4:2:0 at
@@ -221,22 +224,38 @@ def decode_jpeg(data, channels=0, ratio=1, fancy_upscaling=True, dct_method=""):
     # filter only when fancy_upscaling and the chroma plane is wider than 2 samples.
     upsampled = len(factors) == 3 and factors[0] != factors[1] and (ratio == 1 or factors[0] == (2, 1))
     if not upsampled or fast != fancy_upscaling:  # Pillow decodes (fast, plain) and (accurate, fancy)
-        return np.asarray(_load(_jpeg_open(data, None, ratio, fast), "decode_jpeg"))
+        pixels = np.asarray(_load(_jpeg_open(data, None, ratio, fast), "decode_jpeg"))
+        return pixels if columns is None else pixels[:, columns[0]:columns[0] + columns[1]]
     (hy, vy), (hc, vc) = factors[0], factors[1]
     if not fast or factors[2] != (hc, vc) or (hc, vc) != (1, 1) or (hy, vy) not in (
             (2, 2), (2, 1)):
         raise ImageUnsupported(f"decode_jpeg: chroma subsampling {factors} with dct_method={dct_method!r}, "
                                f"fancy_upscaling={fancy_upscaling} and ratio {ratio} is not supported")
     ycc = np.asarray(_load(_jpeg_open(data, "YCbCr", ratio, fast=True), "decode_jpeg"))
+    plain = -(-ycc.shape[1] // hy) <= 2  # libjpeg picks plain upsampling by the whole image's width
+    skip = 0
+    if columns is not None:
+        ycc, skip = _crop_region(ycc, columns, (8 // ratio) * hy)
+        plain = plain or -(-ycc.shape[1] // hy) == 1  # a one-sample region: replicated (measured against TF)
     height, width = ycc.shape[:2]
     planes = [ycc[::vy, ::hy, i] for i in (1, 2)]  # the replicated samples are the decoded plane
-    if planes[0].shape[1] <= 2:  # libjpeg's plain upsampling: the replicated planes as they are
+    if plain:  # libjpeg's plain upsampling: the replicated planes as they are
         cb, cr = ycc[..., 1], ycc[..., 2]
     elif vy == 2:
         cb, cr = (_fancy_h2v2(p, height, width) for p in planes)
     else:
         cb, cr = (_fancy_h2(p, width) for p in planes)
-    return _ycc_to_rgb(ycc[..., 0], cb, cr)
+    return _ycc_to_rgb(ycc[..., 0], cb, cr)[:, skip:]
+
+
+def _crop_region(ycc, columns, align):
+    """The columns libjpeg's jpeg_crop_scanline decodes for (x, w): from x rounded down to an
+    iMCU column (`align` pixels) to x + w; its upsampler sees their edges as the image's (so
+    the filtered chroma at the window's right edge differs from a full decode's). Returns the
+    region and how many leading columns of it lie before x."""
+    x, w = columns
+    start = x // align * align
+    return ycc[:, start:x + w], x - start
 
 
 def jpeg_shape(data):

@@ -120,6 +120,38 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True, try_recover
                  "fancy_upscaling": bool(fancy_upscaling), "dct_method": str(dct_method)})
 
 
+def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upscaling=True,
+                         try_recover_truncated=False, acceptable_fraction=1, dct_method="", name=None):
+    """The window [y, x, height, width] of a JPEG, decoded as TF's DecodeAndCropJpeg (libjpeg's
+    crop region: the filtered chroma at its edges is not a full decode's); a window not inside
+    the image is InvalidArgumentError. A numpy_function (no primitive): it traces, no gradient."""
+    from tapeflow.tracer.py_function import numpy_function
+    channels = _channels(channels, "decode_and_crop_jpeg", (0, 1, 3))
+    if int(ratio) not in (1, 2, 4, 8):
+        raise InvalidArgumentError(with_location(f"decode_and_crop_jpeg: ratio must be 1, 2, 4 or 8, got {ratio}"))
+    window = convert_to_tensor(crop_window, dtypes.int32)
+    if window.shape.as_list() != [4]:
+        raise InvalidArgumentError(with_location(
+            f"decode_and_crop_jpeg: crop_window must be a vector of 4 ints [y, x, height, width], got shape "
+            f"{window.shape.as_list()}"))
+    options = {"ratio": int(ratio), "fancy_upscaling": bool(fancy_upscaling), "dct_method": str(dct_method)}
+
+    def decode(data, win):
+        y, x, h, w = (int(v) for v in win)
+        rows, cols = _run(codec.jpeg_shape, _bytes(data))[:2]
+        rows, cols = -(-rows // options["ratio"]), -(-cols // options["ratio"])
+        if min(y, x) < 0 or h <= 0 or w <= 0 or y + h > rows or x + w > cols:
+            raise InvalidArgumentError(f"decode_and_crop_jpeg: jpeg::Uncompress failed. Invalid JPEG data or "
+                                       f"crop window [{y}, {x}, {h}, {w}] of a {rows}x{cols} image.")
+        image = _run(codec.decode, _bytes(data), "decode_jpeg", channels,
+                     jpeg_options=dict(options, columns=(x, w)))
+        return np.ascontiguousarray(image[y:y + h])
+
+    from tapeflow.tracer.signature import TensorSpec
+    return numpy_function(decode, [_contents(contents, "decode_and_crop_jpeg"), window],
+                          TensorSpec([None, None, channels or None], dtypes.uint8))
+
+
 def decode_gif(contents, name=None):
     return bind(DECODE_GIF, (_contents(contents, "decode_gif"),), {})
 

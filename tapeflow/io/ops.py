@@ -67,6 +67,15 @@ READ_FILE = defprim("read_file", _read_file_impl, _scalar_rule(dtypes.string), s
 WRITE_FILE = defprim("write_file", _write_file_impl, _scalar_rule(dtypes.bool_), stateful=True)
 
 
+def matching_files(pattern, name=None):
+    """The files matching a glob pattern (or each of a vector of patterns), sorted, a string vector."""
+    from tapeflow.io import gfile
+    patterns = convert_to_tensor(pattern)
+    names = [p.decode() if isinstance(p, bytes) else p for p in np.asarray(patterns.numpy(), object).reshape(-1)]
+    found = [f for p in names for f in sorted(gfile.glob(p))]
+    return convert_to_tensor(np.array([f.encode() for f in found], object).reshape(-1), dtypes.string)
+
+
 def read_file(filename, name=None):
     """The whole contents of a file as a scalar string tensor."""
     return bind(READ_FILE, (_strings(filename, "read_file", "filename"),), {})
@@ -242,14 +251,23 @@ PARSE_EXAMPLE = defprim("parse_example", _parse_impl, _parse_rule, multiple_resu
 
 
 def _parse(serialized, features, op):
-    from tapeflow.sparse import SparseTensor
+    from tapeflow.io import sparse_io
     if not isinstance(features, dict):
         raise TypeError(with_location(f"{op}: features must be a dict of feature name to feature spec"))
+    plain, sparse = sparse_io.split_sparse_features(features)
+    parsed = _parse_plain(serialized, plain, op)
+    if not sparse:
+        return parsed
+    return sparse_io.join_sparse_features(parsed, sparse, features, _strings(serialized, op, "serialized").shape.rank == 0)
+
+
+def _parse_plain(serialized, features, op):
+    from tapeflow.sparse import SparseTensor
     for k, spec in features.items():
         if not isinstance(spec, _SPEC_TYPES):
             raise TypeError(with_location(
                 f"{op}: feature {k!r} is a {type(spec).__name__}; tapeflow parses FixedLenFeature, "
-                f"VarLenFeature, FixedLenSequenceFeature and RaggedFeature"))
+                f"VarLenFeature, FixedLenSequenceFeature, RaggedFeature and SparseFeature"))
     serialized = _strings(serialized, op, "serialized")
     if serialized.shape.rank not in (0, 1):
         raise InvalidArgumentError(with_location(

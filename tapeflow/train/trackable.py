@@ -58,7 +58,9 @@ class Trackable:
 def check_compatible(path, shape, dtype, variable):
     """A checkpoint value must match its variable's shape and dtype exactly."""
     want_shape = tuple(variable.shape.as_list())
-    if tuple(shape) != want_shape or dtype != variable.dtype.np:
+    # A variable made with an unknown dimension (a mutable table's entries) takes any size there.
+    fits = len(shape) == len(want_shape) and all(w is None or w == d for w, d in zip(want_shape, shape))
+    if not fits or dtype != variable.dtype.np:
         shown = "string" if dtype == object else dtype  # string tensors are object arrays
         raise ValueError(
             f"Checkpoint restore: '{path}' was saved with shape {list(shape)} and dtype "
