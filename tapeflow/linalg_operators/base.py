@@ -191,16 +191,21 @@ class LinearOperator(Module):
     # ---- products and solves
     def matmul(self, x, adjoint=False, adjoint_arg=False, name="matmul"):
         if isinstance(x, LinearOperator):
-            left = self.adjoint() if adjoint else self
-            right = x.adjoint() if adjoint_arg else x
-            if not _dims_compatible(right.range_dimension, left.domain_dimension):
-                raise ValueError(f"Operators are incompatible. Expected `x` to have dimension "
-                                 f"{left.domain_dimension} but got {right.range_dimension}.")
+            left, right = self._operator_pair(x, adjoint, adjoint_arg, "x")
             return left._linop_matmul(left, right)
         x = convert_to_tensor(x, name="x")
         self._check_input_dtype(x)
         self._check_dim(self.shape[-2] if adjoint else self.shape[-1], x.shape[-1] if adjoint_arg else x.shape[-2])
         return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
+
+    def _operator_pair(self, other, adjoint, adjoint_arg, what):
+        """(left, right) of an operator-by-operator product or solve, adjoints applied, checked."""
+        left = self.adjoint() if adjoint else self
+        right = other.adjoint() if adjoint_arg else other
+        if not _dims_compatible(right.range_dimension, left.domain_dimension):
+            raise ValueError(f"Operators are incompatible. Expected `{what}` to have dimension "
+                             f"{left.domain_dimension} but got {right.range_dimension}.")
+        return left, right
 
     def __matmul__(self, other):
         return self.matmul(other)
@@ -247,11 +252,7 @@ class LinearOperator(Module):
     def solve(self, rhs, adjoint=False, adjoint_arg=False, name="solve"):
         self._check_solvable()
         if isinstance(rhs, LinearOperator):
-            left = self.adjoint() if adjoint else self
-            right = rhs.adjoint() if adjoint_arg else rhs
-            if not _dims_compatible(right.range_dimension, left.domain_dimension):
-                raise ValueError(f"Operators are incompatible. Expected `rhs` to have dimension "
-                                 f"{left.domain_dimension} but got {right.range_dimension}.")
+            left, right = self._operator_pair(rhs, adjoint, adjoint_arg, "rhs")
             return left._linop_solve(left, right)
         rhs = convert_to_tensor(rhs, name="rhs")
         self._check_input_dtype(rhs)
