@@ -1,0 +1,56 @@
+"""experimental_enable_numpy_behavior: NumPy-style methods on tensors, process-wide.
+
+As in TF it cannot be undone (there is no disable); tests run it in a subprocess.
+Known gap: TF also switches the tensor operators to NumPy promotion (int32 + 2.5 is
+float64 there); tapeflow's operators keep their TensorFlow promotion."""
+import numpy as np
+
+import tapeflow as tf
+from tapeflow.runtime.tensor import TensorBase
+from tapeflow.experimental_numpy import dtypes
+
+_MODES = ("legacy", "all", "safe", "off")
+
+
+def _astype(self, dtype):
+    return tf.cast(self, tf.as_dtype(dtypes.np_dtype(dtype)))
+
+
+def _reshape(self, *shape, order="C"):
+    from tapeflow.experimental_numpy.shapes import reshape
+    return reshape(self, shape[0] if len(shape) == 1 else list(shape), order)
+
+
+def _transpose(self, *axes):
+    return tf.transpose(self, (axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else list(axes)) or None)
+
+
+def _clip(self, a_min, a_max):
+    low = self.dtype.min if a_min is None else a_min
+    high = self.dtype.max if a_max is None else a_max
+    return tf.clip_by_value(self, tf.cast(low, self.dtype), tf.cast(high, self.dtype))
+
+
+def _methods():
+    from tapeflow.experimental_numpy import reductions, shapes
+    return {
+        "astype": _astype, "reshape": _reshape, "transpose": _transpose, "clip": _clip,
+        "ravel": lambda self: shapes.ravel(self), "flatten": lambda self, order="C": shapes.flatten(self, order),
+        "max": lambda self, axis=None, keepdims=False: reductions.amax(self, axis, keepdims),
+        "min": lambda self, axis=None, keepdims=False: reductions.amin(self, axis, keepdims),
+        "mean": lambda self, axis=None, dtype=None, keepdims=False: reductions.mean(self, axis, dtype, keepdims),
+        "tolist": lambda self: self.numpy().tolist(),
+        "size": property(lambda self: int(np.prod(self.shape.as_list()))),
+    }
+
+
+def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mode="legacy"):
+    """Give every tensor NumPy's methods (astype, reshape, ravel, T, ...); prefer_float32 makes
+    tnp's default float float32."""
+    if dtype_conversion_mode not in _MODES:
+        raise ValueError(f"experimental_enable_numpy_behavior: dtype_conversion_mode must be one "
+                         f"of {_MODES}, got {dtype_conversion_mode!r}")
+    dtypes.settings["prefer_float32"] = bool(prefer_float32)
+    for name, method in _methods().items():
+        setattr(TensorBase, name, method)
+        setattr(tf.Variable, name, method)
