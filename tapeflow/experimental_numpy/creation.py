@@ -96,41 +96,45 @@ def arange(start, stop=None, step=1, dtype=None):
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axis=0):
-    start, stop = asarray(start), asarray(stop)
-    work = result_type(start, stop, float)
-    start, stop = tf.cast(start, work), tf.cast(stop, work)
+    if num < 0:
+        raise ValueError(f"tnp.linspace: num (the number of samples) must be non-negative, got {num}")
+    # TF (NumPy 2): a given dtype is replaced by the float type of start and stop (int dtypes too).
+    work = result_type(start * 1.0, stop * 1.0) if dtype else None
+    start, stop = asarray(start, work), asarray(stop, work)
     div = (num - 1) if endpoint else num
     step = (stop - start) / max(div, 1)
-    steps = tf.reshape(tf.cast(tf.range(num), work), [num] + [1] * len(start.shape))
-    out = start[None] + steps * step[None]
+    steps = tf.reshape(tf.cast(tf.range(num), step.dtype), [num] + [1] * len(start.shape))
+    out = tf.cast(start, step.dtype)[None] + steps * step[None]
     if endpoint and num > 1:
-        out = tf.concat([out[:-1], stop[None]], 0)
-    out = tf.cast(out, _dtype(dtype, work)) if dtype is not float else out
+        out = tf.concat([out[:-1], tf.cast(stop, step.dtype)[None]], 0)
     if axis != 0:
         out = tf.experimental.numpy.moveaxis(out, 0, axis)
+    if div < 1:
+        step = tf.constant(float("nan"), step.dtype)
     return (out, step) if retstep else out
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     exps = linspace(start, stop, num, endpoint, axis=axis)
-    out = tf.pow(tf.cast(base, exps.dtype), exps)
-    return tf.cast(out, _dtype(dtype, out.dtype))
+    return tf.pow(tf.cast(base, exps.dtype), exps)
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    start, stop = asarray(start), asarray(stop)
-    work = result_type(start, stop, float)
-    lo, hi = tf.math.log(tf.cast(start, work)), tf.math.log(tf.cast(stop, work))
+    dtype = _dtype(dtype, result_type(start, stop, float(num), tf.float64))
+    work = tf.as_dtype(np.promote_types(dtype.as_numpy_dtype, np.float32))
+    lo, hi = tf.math.log(asarray(start, work)), tf.math.log(asarray(stop, work))
     out = tf.exp(linspace(lo, hi, num, endpoint, axis=axis))
-    return tf.cast(out, _dtype(dtype, out.dtype))
+    return tf.cast(out, dtype)
 
 
 def diag(v, k=0):
     v = asarray(v)
-    if len(v.shape) == 1:
-        return tf.linalg.diag(v, k=k)
+    if len(v.shape) == 1:  # the main-diagonal matrix, padded out to put it on diagonal k
+        return tf.pad(tf.linalg.diag(v), [[0, k], [k, 0]] if k >= 0 else [[-k, 0], [0, -k]])
     if len(v.shape) == 2:
-        return tf.linalg.diag_part(v, k=k)
+        rows, cols = v.shape.as_list()
+        picks = [[i, i + k] for i in range(max(0, -k), min(rows, cols - k))]
+        return tf.gather_nd(v, tf.constant(picks, tf.int64)) if picks else tf.zeros([0], v.dtype)
     raise ValueError(f"tnp.diag: input must be 1- or 2-d, got shape {v.shape}")
 
 
