@@ -48,7 +48,7 @@ def where(condition, x=None, y=None):
 def nonzero(a):
     a = asarray(a)
     found = tf.where(tf.cast(a, tf.bool))
-    return tuple(found[:, i] for i in range(len(a.shape)))
+    return [found[:, i] for i in range(len(a.shape))]  # a list, as TF's (NumPy: a tuple)
 
 
 def compress(condition, a, axis=None):
@@ -71,7 +71,7 @@ def select(condlist, choicelist, default=0):
 
 
 def diag_indices(n, ndim=2):
-    return (tf.range(n, dtype=tf.int64),) * ndim
+    return (tf.range(n, dtype=tf.int32),) * ndim
 
 
 def ix_(*args):
@@ -102,7 +102,11 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     a = asarray(a)
     n = len(a.shape)
     rest = [i for i in range(n) if i not in (axis1 % n, axis2 % n)]
-    return tf.linalg.diag_part(tf.transpose(a, rest + [axis1 % n, axis2 % n]), k=offset)
+    a = tf.transpose(a, rest + [axis1 % n, axis2 % n])
+    rows, cols = a.shape[-2], a.shape[-1]
+    # Diagonal `offset` of the last two axes: flat positions i * cols + i + offset.
+    flat = [i * cols + i + offset for i in range(max(0, -offset), min(rows, cols - offset))]
+    return tf.gather(tf.reshape(a, a.shape.as_list()[:-2] + [rows * cols]), tf.constant(flat, tf.int32), axis=-1)
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):

@@ -6,7 +6,7 @@ from tapeflow.experimental_numpy.dtypes import asarray, promote
 
 
 def shape(a):
-    return tuple(asarray(a).shape.as_list())
+    return asarray(a).shape  # a TensorShape, as TF's
 
 
 def ndim(a):
@@ -14,8 +14,9 @@ def ndim(a):
 
 
 def size(x, axis=None):
-    s = shape(x)
-    return int(np.prod(s)) if axis is None else s[axis]
+    if axis is not None:
+        raise NotImplementedError("tnp.size: the axis argument is not supported (as in TF 2.21)")
+    return np.int64(np.prod(asarray(x).shape.as_list()))
 
 
 def isscalar(num):
@@ -100,13 +101,14 @@ def atleast_3d(*arys):
 
 
 def concatenate(arys, axis=0):
-    arys = promote(*arys)
     if axis is None:
-        return tf.concat([tf.reshape(a, [-1]) for a in arys], 0)
-    return tf.concat(arys, axis)
+        raise ValueError("tnp.concatenate: axis=None is not supported (as in TF 2.21)")
+    return tf.concat(promote(*arys), axis)
 
 
 def append(arr, values, axis=None):
+    if axis is None:
+        return concatenate([ravel(arr), ravel(values)], 0)
     return concatenate([arr, values], axis)
 
 
@@ -201,7 +203,7 @@ def rot90(m, k=1, axes=(0, 1)):
     return flip(swapaxes(m, axes[0], axes[1]), axes[1])
 
 
-def pad(array, pad_width, mode="constant", constant_values=0):
+def pad(array, pad_width, mode, constant_values=0):
     array = asarray(array)
     widths = np.broadcast_to(np.asarray(pad_width), (len(array.shape), 2)).tolist()
     if mode == "constant":
