@@ -64,7 +64,9 @@ def promote_types(type1, type2):
 
 
 def default_float():
-    return tf.float32 if settings["prefer_float32"] else tf.float64
+    """The dtype of `float` as a dtype argument: float64 even under prefer_float32 (measured:
+    prefer_float32 changes only what Python float values promote to)."""
+    return tf.float64
 
 
 def asarray(a, dtype=None):
@@ -92,5 +94,5 @@ def as_float(x):
     """x as a tensor, ints and bools cast to the default float (what NumPy's ufuncs do)."""
     x = asarray(x)
     if not (x.dtype.is_floating or x.dtype.is_complex):
-        x = tf.cast(x, result_type(x.dtype, float) if not settings["prefer_float32"] else tf.float32)
+        x = tf.cast(x, result_type(x.dtype, float))
     return x

@@ -74,21 +74,13 @@ def square(x):
     return tf.square(asarray(x))
 
 
-def _int_passthrough(op):
-    def rounding(x):
-        x = asarray(x)
-        return x if not (x.dtype.is_floating or x.dtype.is_complex) else op(x)
-    return rounding
-
-
-floor, ceil = _int_passthrough(tf.floor), _int_passthrough(tf.math.ceil)
-fix = _int_passthrough(lambda x: tf.sign(x) * tf.floor(tf.abs(x)))
+# TF 2.21 rounds ints to the default float too (measured: floor of int32 is float64).
+floor, ceil = _float_unary(tf.floor), _float_unary(tf.math.ceil)
+fix = _float_unary(lambda x: tf.sign(x) * tf.floor(tf.abs(x)))
 
 
 def around(a, decimals=0):
-    a = asarray(a)
-    if not a.dtype.is_floating:
-        return a
+    a = as_float(a)
     scale = tf.constant(10.0 ** decimals, a.dtype)
     return tf.round(a * scale) / scale
 

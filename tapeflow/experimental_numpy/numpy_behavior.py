@@ -21,8 +21,8 @@ def _reshape(self, *shape, order="C"):
     return reshape(self, shape[0] if len(shape) == 1 else list(shape), order)
 
 
-def _transpose(self, *axes):
-    return tf.transpose(self, (axes[0] if len(axes) == 1 and not isinstance(axes[0], int) else list(axes)) or None)
+def _transpose(self, axes=None):  # one argument, as TF's (NumPy also takes t.transpose(1, 0))
+    return tf.transpose(self, axes)
 
 
 def _clip(self, a_min, a_max):
@@ -40,7 +40,7 @@ def _methods():
         "min": lambda self, axis=None, keepdims=False: reductions.amin(self, axis, keepdims),
         "mean": lambda self, axis=None, dtype=None, keepdims=False: reductions.mean(self, axis, dtype, keepdims),
         "tolist": lambda self: self.numpy().tolist(),
-        "size": property(lambda self: int(np.prod(self.shape.as_list()))),
+        "size": property(lambda self: np.int64(np.prod(self.shape.as_list()))),
     }
 
 

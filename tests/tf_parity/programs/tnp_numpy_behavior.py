@@ -1,0 +1,73 @@
+"""tnp.experimental_enable_numpy_behavior: NumPy methods on tensors (astype, reshape, ravel, T,
+transpose, clip, max/min/mean, size, tolist) and the ufuncs it makes work on ints (round, sqrt
+of ints, ...), with prefer_float32.  It changes process-wide state that cannot be undone, so each
+program runs its snippet in a fresh interpreter of the library under test (sys.executable with
+`tf.__name__`) and returns what the snippet prints as JSON."""
+import json
+import subprocess
+import sys
+
+_PRELUDE = """
+import json, sys
+import {lib} as tf
+tnp = tf.experimental.numpy
+def dt(t): return t.dtype.name
+def val(t): return [dt(t), list(t.shape), t.numpy().tolist()]
+"""
+
+_METHODS = """
+tnp.experimental_enable_numpy_behavior()
+t = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+i = tf.constant([1, 4, 9])
+out = {
+    "astype": val(t.astype(tnp.int32)), "astype_tf": val(i.astype(tf.float16)),
+    "reshape": val(t.reshape(3, 2)), "reshape_list": val(t.reshape([-1])), "T": val(t.T),
+    "ravel": val(t.ravel()), "flatten": val(t.flatten()), "transpose": val(t.transpose()),
+    "transpose_axes": val(t.transpose([1, 0])), "clip": val(t.clip(2, 5)), "max": val(t.max()),
+    "min_axis": val(t.min(axis=0)), "mean": val(t.mean(axis=1)), "size": [type(t.size).__name__, int(t.size)], "ndim": t.ndim,
+    "tolist": t.tolist(), "sqrt_int": val(tnp.sqrt(i)), "round": val(tnp.round(tnp.asarray([1.5, 2.5, -0.5]))),
+    "around": val(tnp.around(tnp.asarray([1.234, 5.678]), 2)), "floor_int": val(tnp.floor(i)),
+    "asarray_f": dt(tnp.asarray(1.0)), "zeros": dt(tnp.zeros(2)), "const": dt(tf.constant(1.0)),
+    "mean_int": val(tnp.mean(i)), "var_list": dt(tnp.var([1, 2])),
+}
+print(json.dumps(out))
+"""
+
+_PREFER_F32 = """
+tnp.experimental_enable_numpy_behavior(prefer_float32=True)
+out = {"asarray": dt(tnp.asarray(1.0)), "list": dt(tnp.asarray([1.5, 2.0])), "zeros": dt(tnp.zeros(2)),
+       "ones": dt(tnp.ones([2])), "linspace": dt(tnp.linspace(0.0, 1.0, 3)), "arange": dt(tnp.arange(3.0)),
+       "sqrt_int": dt(tnp.sqrt(tf.constant([1, 4]))), "rt": tnp.result_type(1.0).name,
+       "rt_int": tnp.result_type(1, 2.0).name, "rand": dt(tnp.random.rand(2)),
+       "mean": dt(tnp.mean(tf.constant([1, 2]))), "f64_kept": dt(tnp.asarray(tf.constant(1.0, tf.float64)))}
+print(json.dumps(out))
+"""
+
+_BAD_MODE = """
+try:
+    tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="nonsense")
+    out = {"err": "no error"}
+except Exception as err:
+    out = {"err": type(err).__name__}
+print(json.dumps(out))
+"""
+
+
+def _run(tf, body):
+    code = _PRELUDE.format(lib=tf.__name__) + body
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    if done.returncode:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def program_tnp_numpy_behavior_methods(tf):
+    return _run(tf, _METHODS)
+
+
+def program_tnp_numpy_behavior_prefer_float32(tf):
+    return _run(tf, _PREFER_F32)
+
+
+def program_tnp_numpy_behavior_bad_mode(tf):
+    return _run(tf, _BAD_MODE)
