@@ -1,8 +1,9 @@
 """experimental_enable_numpy_behavior: NumPy-style methods on tensors, process-wide.
 
-As in TF it cannot be undone (there is no disable); tests run it in a subprocess.
-Known gap: TF also switches the tensor operators to NumPy promotion (int32 + 2.5 is
-float64 there); tapeflow's operators keep their TensorFlow promotion."""
+As in TF it cannot be undone (there is no disable); tests run it in a subprocess.  It also
+switches the arithmetic and comparison operators to NumPy promotion (int32 + 2.5 is float64,
+int32 + float32 is float64), as TF's 'legacy' dtype_conversion_mode does.  Known gap: the
+'safe' and 'all' modes (TF's weak-type promotion) are accepted but behave as 'legacy'."""
 import numpy as np
 
 import tapeflow as tf
@@ -31,6 +32,30 @@ def _clip(self, a_min, a_max):
     return tf.clip_by_value(self, tf.cast(low, self.dtype), tf.cast(high, self.dtype))
 
 
+_PROMOTED_OPERATORS = ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor")
+_COMPARISONS = ("lt", "le", "gt", "ge")
+
+
+def _promoting(operator):
+    """operator(self, other) on the NumPy result type of both; other kinds (ragged, sparse, ...)
+    go to the operator unchanged."""
+    def promoted(self, other):
+        if isinstance(other, (TensorBase, bool, int, float, complex, np.ndarray, np.generic, list, tuple)):
+            self, other = dtypes.promote(self, other)
+        return operator(self, other)
+    promoted.__name__ = getattr(operator, "__name__", "operator")
+    return promoted
+
+
+def _promote_operators():
+    for name in _PROMOTED_OPERATORS:
+        for dunder in (f"__{name}__", f"__r{name}__"):
+            setattr(TensorBase, dunder, _promoting(getattr(TensorBase, dunder)))
+    for name in _COMPARISONS:
+        dunder = f"__{name}__"
+        setattr(TensorBase, dunder, _promoting(getattr(TensorBase, dunder)))
+
+
 def _methods():
     from tapeflow.experimental_numpy import reductions, shapes
     return {
@@ -51,6 +76,9 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
         raise ValueError(f"experimental_enable_numpy_behavior: dtype_conversion_mode must be one "
                          f"of {_MODES}, got {dtype_conversion_mode!r}")
     dtypes.settings["prefer_float32"] = bool(prefer_float32)
+    if not dtypes.settings.get("numpy_operators"):  # wrap once, however often it is called
+        dtypes.settings["numpy_operators"] = True
+        _promote_operators()
     for name, method in _methods().items():
         setattr(TensorBase, name, method)
         setattr(tf.Variable, name, method)

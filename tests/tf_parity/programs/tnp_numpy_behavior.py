@@ -71,3 +71,22 @@ def program_tnp_numpy_behavior_prefer_float32(tf):
 
 def program_tnp_numpy_behavior_bad_mode(tf):
     return _run(tf, _BAD_MODE)
+
+_OPERATORS = """
+tnp.experimental_enable_numpy_behavior()
+values = [tnp.asarray(1, dtype=d) for d in (tnp.int32, tnp.int64, tnp.float32, tnp.float64)]
+pairs = {}
+for i, v1 in enumerate(values):
+    for v2 in values[i + 1:]:
+        pairs[v1.dtype.name + "+" + v2.dtype.name] = (v1 + v2).dtype.name
+i, f = tf.constant([1, 2]), tf.constant([1.5, 2.5])
+out = {"pairs": pairs, "int_plus_float": val(i + 2.5), "int_times_int": val(i * 3), "f32_plus_float": val(f + 2.0),
+       "int_plus_f32": val(i + f), "rsub": val(2.5 - i), "div": val(i / 2), "fdiv": val(f // i), "pow": val(i ** 2.0),
+       "lt": val(i < 1.5), "ge": val(f >= i), "var": val(tf.Variable([1, 2]) + 0.5), "bool_and": val(tf.constant([True]) & True),
+       "ones": (tf.ones([], tf.int32) + tf.ones([], tf.float32)).dtype.name}
+print(json.dumps(out))
+"""
+
+
+def program_tnp_numpy_behavior_operators(tf):
+    return _run(tf, _OPERATORS)
