@@ -79,6 +79,8 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
     if not dtypes.settings.get("numpy_operators"):  # wrap once, however often it is called
         dtypes.settings["numpy_operators"] = True
         _promote_operators()
+        from tapeflow.experimental_numpy.numpy_indexing import numpy_getitem
+        TensorBase.__getitem__ = numpy_getitem(TensorBase.__getitem__)
     for name, method in _methods().items():
         setattr(TensorBase, name, method)
         setattr(tf.Variable, name, method)

@@ -90,3 +90,68 @@ print(json.dumps(out))
 
 def program_tnp_numpy_behavior_operators(tf):
     return _run(tf, _OPERATORS)
+
+# Cells in the manner of TF's guide "NumPy API on TensorFlow" (ND arrays, promotion, broadcasting,
+# indexing, a small model, NumPy interoperation, tf.function and GradientTape).
+_GUIDE = """
+import numpy as np
+import importlib
+tnp = importlib.import_module(tf.__name__ + ".experimental.numpy")
+tnp.experimental_enable_numpy_behavior()
+ones = tnp.ones([5, 3], dtype=tnp.float32)
+out = {"nd": [list(ones.shape), ones.ndim, ones.dtype.name, isinstance(ones, tf.Tensor)],
+       "T": list(ones.T.shape), "reshape": list(ones.reshape(-1).shape)}
+out["literals"] = [tnp.asarray(1).dtype.name, tnp.asarray(1.).dtype.name, tnp.asarray(1j).dtype.name]
+x = tnp.ones([2, 3])
+y = tnp.ones([3])
+z = tnp.ones([1, 2, 1])
+out["broadcast"] = list((x + y + z).shape)
+x = tnp.arange(24).reshape(2, 3, 4)
+out["basic_index"] = [val(x[1, tnp.newaxis, 1:3, ...]), val(x[:, (True, False, True)]),
+                      val(x[:, [0, 2]]), val(x[1, 2, 3])]
+class Model(object):
+    def __init__(self):
+        self.weights = None
+    def predict(self, inputs):
+        if self.weights is None:
+            size = inputs.shape[1]
+            stddev = tnp.sqrt(size).astype(tnp.float32)
+            w1 = tnp.ones([size, 4]) / stddev
+            w2 = tnp.ones([4, 2]) / 2.0
+            self.weights = [w1.astype(tnp.float32), tnp.zeros([4], tnp.float32), w2.astype(tnp.float32), tnp.zeros([2], tnp.float32)]
+        y = tnp.matmul(inputs, self.weights[0]) + self.weights[1]
+        y = tnp.tanh(y)
+        y = tnp.matmul(y, self.weights[2]) + self.weights[3]
+        return y
+model = Model()
+out["model"] = val(model.predict(tnp.ones([2, 32], dtype=tnp.float32)))
+np_sum = np.sum(tnp.ones([2, 3]))
+out["np_interop"] = [type(np_sum).__name__, float(np_sum), val(tnp.sum(np.ones([2, 3])))]
+@tf.function
+def f(x, y):
+    return tnp.sum(x * y, axis=-1)
+out["function"] = val(f(tnp.ones([2, 3]), tnp.arange(3.0)))
+w = tf.Variable(tnp.ones([3]))
+with tf.GradientTape() as tape:
+    loss = tnp.sum(tnp.square(w * tnp.arange(3.0)))
+out["grad"] = val(tape.gradient(loss, w))
+print(json.dumps(out))
+"""
+
+
+def program_tnp_numpy_behavior_guide(tf):
+    return _run(tf, _GUIDE)
+
+_INDEXING = """
+tnp.experimental_enable_numpy_behavior()
+x = tnp.arange(24).reshape(2, 3, 4)
+m = tf.constant([True, False, True, True])
+out = {"list": val(x[[1, 0]]), "list_axis1": val(x[:, [2, 0]]), "tuple_mask": val(x[:, (True, False, True)]),
+       "tensor_idx": val(x[0, :, tf.constant([3, 1])]), "tensor_mask": val(x[..., m]), "np_idx": val(x[np.array([1])]),
+       "int_then_list": val(x[1, [0, 2], 1:3]), "newaxis": val(x[None, :, [1]]), "basic": val(x[1, ::2, -1])}
+print(json.dumps(out))
+"""
+
+
+def program_tnp_numpy_behavior_indexing(tf):
+    return _run(tf, "import numpy as np\n" + _INDEXING)
