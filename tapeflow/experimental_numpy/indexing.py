@@ -9,6 +9,9 @@ def take(a, indices, axis=None, mode="clip"):
     a, indices = asarray(a), asarray(indices)
     if axis is None:
         a, axis = tf.reshape(a, [-1]), 0
+    if not -len(a.shape) <= axis < len(a.shape):
+        raise tf.errors.InvalidArgumentError(
+            None, None, f"tnp.take: axis {axis} is out of range for an array of shape {a.shape}")
     n = a.shape[axis]
     if mode == "clip":
         indices = tf.clip_by_value(indices, 0, n - 1)

@@ -5,8 +5,12 @@ from tapeflow.experimental_numpy.dtypes import asarray, promote
 
 def matmul(x1, x2):
     a, b = promote(x1, x2)
-    if len(a.shape) == 0 or len(b.shape) == 0:
-        raise ValueError("tnp.matmul: operands must not be scalars")
+    if len(a.shape) == 0 or len(b.shape) == 0:  # IndexError: TF 2.21's type (measured)
+        raise IndexError(f"tnp.matmul: operands must not be scalars (shapes {a.shape} and {b.shape})")
+    inner_a, inner_b = a.shape[-1], b.shape[-2] if len(b.shape) > 1 else b.shape[0]
+    if inner_a is not None and inner_b is not None and inner_a != inner_b:
+        raise ValueError(f"tnp.matmul: the inner dimensions of shapes {a.shape} and {b.shape} differ "
+                         f"({inner_a} vs {inner_b})")
     if len(a.shape) == 1 and len(b.shape) == 1:
         return tf.reduce_sum(a * b)
     if len(a.shape) == 1:

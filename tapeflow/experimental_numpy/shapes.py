@@ -134,10 +134,7 @@ def dstack(tup):
 def split(ary, indices_or_sections, axis=0):
     ary = asarray(ary)
     n = ary.shape[axis]
-    if isinstance(indices_or_sections, int):
-        if n % indices_or_sections:
-            raise ValueError(f"tnp.split: array split does not result in an equal division "
-                             f"({n} into {indices_or_sections})")
+    if isinstance(indices_or_sections, int):  # tf.split raises InvalidArgumentError on unequal parts
         return tf.split(ary, indices_or_sections, axis)
     bounds = [0] + [min(i, n) for i in indices_or_sections] + [n]
     return tf.split(ary, [max(b - a, 0) for a, b in zip(bounds, bounds[1:])], axis)

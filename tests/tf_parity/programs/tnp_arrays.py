@@ -193,3 +193,35 @@ def program_tnp_unsupported_errors(tf):
         except Exception as err:  # noqa: BLE001 (the exception type is the value compared)
             out[name] = type(err).__name__
     return out
+
+
+def program_tnp_bad_input_errors(tf):
+    tnp = tf.experimental.numpy
+    out = {}
+    for name, call in [("matmul", lambda: tnp.matmul(tnp.ones([2, 3]), tnp.ones([2, 3]))),
+                       ("matmul_scalar", lambda: tnp.matmul(tnp.ones([2]), 2.0)),
+                       ("reshape", lambda: tnp.reshape(tnp.ones([2, 3]), [4])),
+                       ("split", lambda: tnp.split(tnp.arange(5), 2)),
+                       ("diag3", lambda: tnp.diag(tnp.ones([2, 2, 2]))),
+                       ("linspace_neg", lambda: tnp.linspace(0.0, 1.0, -1)),
+                       ("add_shapes", lambda: tnp.add(tnp.ones([2]), tnp.ones([3]))),
+                       ("where_one", lambda: tnp.where(tnp.asarray([True]), 1.0)),
+                       ("take_axis", lambda: tnp.take(tnp.ones([2, 2]), tnp.asarray([0]), axis=2))]:
+        try:
+            out[name] = call()
+        except Exception as err:  # noqa: BLE001 (the exception type is the value compared)
+            out[name] = type(err).__name__
+    return out
+
+
+def program_tnp_under_function(tf):
+    tnp = tf.experimental.numpy
+
+    @tf.function
+    def build(x):
+        grid = tnp.eye(3) + tnp.tri(3) * x[0]
+        return {"grid": grid, "cum": tnp.cumsum(x), "sorted": tnp.sort(x), "where": tnp.where(x > 1.5, x, -x),
+                "pad": tnp.pad(x, [[1, 2]], "constant"), "stack": tnp.vstack([x, tnp.flip(x)]),
+                "std": tnp.std(x), "roll": tnp.roll(x, 1), "triu": tnp.triu(tnp.outer(x, x))}
+
+    return build(tf.constant([1.0, 3.0, 2.0], tf.float64))
