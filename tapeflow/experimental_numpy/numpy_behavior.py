@@ -2,8 +2,9 @@
 
 As in TF it cannot be undone (there is no disable); tests run it in a subprocess.  It also
 switches the arithmetic and comparison operators to NumPy promotion (int32 + 2.5 is float64,
-int32 + float32 is float64), as TF's 'legacy' dtype_conversion_mode does.  Known gap: the
-'safe' and 'all' modes (TF's weak-type promotion) are accepted but behave as 'legacy'."""
+int32 + float32 is float64), as TF's 'legacy' dtype_conversion_mode does; 'off' leaves the
+operators as they are (measured).  Known gap: the 'safe' and 'all' modes (TF's weak-type
+promotion: int32 + 2.5 is float32 there) are accepted but behave as 'legacy'."""
 import numpy as np
 
 import tapeflow as tf
@@ -76,7 +77,7 @@ def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mo
         raise ValueError(f"experimental_enable_numpy_behavior: dtype_conversion_mode must be one "
                          f"of {_MODES}, got {dtype_conversion_mode!r}")
     dtypes.settings["prefer_float32"] = bool(prefer_float32)
-    if not dtypes.settings.get("numpy_operators"):  # wrap once, however often it is called
+    if dtype_conversion_mode != "off" and not dtypes.settings.get("numpy_operators"):  # wrap once
         dtypes.settings["numpy_operators"] = True
         _promote_operators()
         from tapeflow.experimental_numpy.numpy_indexing import numpy_getitem

@@ -155,3 +155,21 @@ print(json.dumps(out))
 
 def program_tnp_numpy_behavior_indexing(tf):
     return _run(tf, "import numpy as np\n" + _INDEXING)
+
+_MODE_OFF = """
+tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
+i, f = tf.constant([1, 2]), tf.constant([1.5])
+out = {}
+for name, call in [("int_plus_float", lambda: (i + 2.5).dtype.name), ("int_plus_f32", lambda: (i + f).dtype.name),
+                   ("f32_plus_float", lambda: (f + 2.0).dtype.name), ("asarray", lambda: tnp.asarray(1.0).dtype.name),
+                   ("tnp_add", lambda: tnp.add(i, 2.5).dtype.name), ("method", lambda: val(i.reshape(2, 1)))]:
+    try:
+        out[name] = call()
+    except Exception as err:
+        out[name] = type(err).__name__
+print(json.dumps(out))
+"""
+
+
+def program_tnp_numpy_behavior_mode_off(tf):
+    return _run(tf, _MODE_OFF)
