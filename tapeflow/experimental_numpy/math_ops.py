@@ -5,7 +5,7 @@ import math
 import numpy as np
 
 import tapeflow as tf
-from tapeflow.experimental_numpy.dtypes import asarray, promote, as_float, result_type
+from tapeflow.experimental_numpy.dtypes import asarray, promote, as_float, result_type, settings
 
 pi, e, inf = math.pi, math.e, float("inf")
 
@@ -35,14 +35,40 @@ sqrt, exp, expm1, log, log1p = (_float_unary(f) for f in (tf.sqrt, tf.exp, tf.ma
 sin, cos, tan, sinh, cosh, tanh = (_float_unary(f) for f in (tf.sin, tf.cos, tf.tan, tf.sinh, tf.cosh, tf.tanh))
 arcsin, arccos, arctan = (_float_unary(f) for f in (tf.asin, tf.acos, tf.atan))
 arcsinh, arccosh, arctanh = (_float_unary(f) for f in (tf.asinh, tf.acosh, tf.atanh))
-log2 = _float_unary(lambda x: tf.math.log(x) / tf.math.log(tf.constant(2, x.dtype)))
-log10 = _float_unary(lambda x: tf.math.log(x) / tf.math.log(tf.constant(10, x.dtype)))
+
+
+def _to_float64(op):
+    """TF 2.21 divides by a NumPy float64 log of the base: once numpy behavior's promotion is on
+    in the operators, float32 inputs give float64 (measured; float32 without it)."""
+    def widened(x):
+        x = as_float(x)
+        if settings.get("numpy_operators"):
+            x = tf.cast(x, result_type(x.dtype, np.float64))
+        return op(x)
+    return widened
+
+
+log2 = _to_float64(lambda x: tf.math.log(x) / tf.math.log(tf.constant(2, x.dtype)))
+log10 = _to_float64(lambda x: tf.math.log(x) / tf.math.log(tf.constant(10, x.dtype)))
 exp2 = _float_unary(lambda x: tf.pow(tf.constant(2, x.dtype), x))
 cbrt = _float_unary(lambda x: tf.sign(x) * tf.pow(tf.abs(x), tf.constant(1 / 3, x.dtype)))
 deg2rad = _float_unary(lambda x: x * tf.constant(math.pi / 180, x.dtype))
 rad2deg = _float_unary(lambda x: x * tf.constant(180 / math.pi, x.dtype))
-fabs = _float_unary(tf.abs)
-reciprocal = lambda x: tf.math.reciprocal(asarray(x))  # noqa: E731 (ints: integer 1/x, as NumPy)
+
+
+def fabs(x):
+    return tf.abs(asarray(x))  # ints stay ints in TF 2.21 (measured)
+
+
+def _no_int_kernel(name, x):
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise tf.errors.NotFoundError(None, None, f"tnp.{name}: no kernel for dtype {x.dtype.name} (as in TF 2.21)")
+
+
+def reciprocal(x):
+    x = asarray(x)
+    _no_int_kernel("reciprocal", x)
+    return tf.math.reciprocal(x)
 
 
 def sinc(x):
@@ -80,7 +106,9 @@ fix = _float_unary(lambda x: tf.sign(x) * tf.floor(tf.abs(x)))
 
 
 def around(a, decimals=0):
-    a = as_float(a)
+    a = asarray(a)
+    if not (a.dtype.is_floating or a.dtype.is_complex):
+        return a  # ints round to themselves, keeping their dtype (measured)
     scale = tf.constant(10.0 ** decimals, a.dtype)
     return tf.round(a * scale) / scale
 
@@ -116,7 +144,15 @@ def isfinite(x):
     return tf.math.is_finite(as_float(x))
 
 
+# TF 2.21 answers a plain Python False for the infinity tests of integer arrays (measured).
+def _int_false(x):
+    x = asarray(x)
+    return x.dtype.is_integer or x.dtype == tf.bool
+
+
 def isinf(x):
+    if _int_false(x):
+        return False
     return tf.math.is_inf(as_float(x))
 
 
@@ -125,11 +161,15 @@ def isnan(x):
 
 
 def isposinf(x):
+    if _int_false(x):
+        return False
     x = as_float(x)
     return tf.logical_and(tf.math.is_inf(x), x > 0)
 
 
 def isneginf(x):
+    if _int_false(x):
+        return False
     x = as_float(x)
     return tf.logical_and(tf.math.is_inf(x), x < 0)
 
@@ -156,13 +196,40 @@ equal, not_equal = _binary(tf.equal), _binary(tf.not_equal)
 less, less_equal, greater, greater_equal = (_binary(f) for f in (tf.less, tf.less_equal, tf.greater, tf.greater_equal))
 floor_divide, remainder = _binary(tf.math.floordiv), _binary(tf.math.floormod)
 mod = remainder
-bitwise_and, bitwise_or, bitwise_xor = (_binary(f) for f in (tf.bitwise.bitwise_and, tf.bitwise.bitwise_or, tf.bitwise.bitwise_xor))
+
+
+def _bitwise(name, op):
+    def binary(x1, x2):
+        a, b = promote(x1, x2)
+        if not (a.dtype.is_integer or a.dtype == tf.bool):
+            raise tf.errors.InvalidArgumentError(None, None, f"tnp.{name}: no kernel for dtype {a.dtype.name}")
+        if a.dtype == tf.bool:
+            return {"bitwise_and": tf.logical_and, "bitwise_or": tf.logical_or, "bitwise_xor": tf.math.logical_xor}[name](a, b)
+        return op(a, b)
+    return binary
+
+
+bitwise_and = _bitwise("bitwise_and", tf.bitwise.bitwise_and)
+bitwise_or = _bitwise("bitwise_or", tf.bitwise.bitwise_or)
+bitwise_xor = _bitwise("bitwise_xor", tf.bitwise.bitwise_xor)
 true_divide = divide = _float_binary(tf.divide)
-arctan2, hypot = _float_binary(tf.atan2), _float_binary(lambda a, b: tf.sqrt(a * a + b * b))
-nextafter = _float_binary(tf.math.nextafter)
+hypot = _float_binary(lambda a, b: tf.sqrt(a * a + b * b))
+
+
+def _float_kernel(name, op):
+    """A binary op TF 2.21 runs without casting ints: those are InvalidArgumentError there."""
+    def binary(x1, x2):
+        a, b = promote(x1, x2)
+        if not (a.dtype.is_floating or a.dtype.is_complex):
+            raise tf.errors.InvalidArgumentError(None, None, f"tnp.{name}: no kernel for dtype {a.dtype.name}")
+        return op(a, b)
+    return binary
+
+
+arctan2, nextafter = _float_kernel("arctan2", tf.atan2), _float_kernel("nextafter", tf.math.nextafter)
 logaddexp = _float_binary(lambda a, b: tf.maximum(a, b) + tf.math.log1p(tf.exp(-tf.abs(a - b))))
-logaddexp2 = _float_binary(lambda a, b: tf.maximum(a, b) + tf.math.log1p(
-    tf.pow(tf.constant(2, a.dtype), -tf.abs(a - b))) / tf.math.log(tf.constant(2, a.dtype)))
+logaddexp2 = _float_binary(lambda a, b: _to_float64(lambda a: a)(tf.maximum(a, b) + tf.math.log1p(
+    tf.pow(tf.constant(2, a.dtype), -tf.abs(a - b))) / tf.math.log(tf.constant(2, a.dtype))))
 
 
 def power(x1, x2):
@@ -179,11 +246,18 @@ def divmod(x1, x2):  # noqa: A001
 
 def heaviside(x1, x2):
     a, b = promote(x1, x2)
+    a, b = as_float(a), as_float(b)  # ints give the default float (measured)
     return tf.where(a < 0, tf.zeros_like(a), tf.where(tf.equal(a, 0), b, tf.ones_like(a)))
+
+
+def _ints_only(name, a):
+    if not a.dtype.is_integer:
+        raise ValueError(f"tnp.{name}: arguments must be integer arrays, got {a.dtype.name}")
 
 
 def gcd(x1, x2):
     a, b = promote(x1, x2)
+    _ints_only("gcd", a)
     a, b = tf.abs(a), tf.abs(b)
     a, b = tf.broadcast_to(a, tf.shape(a + b)), tf.broadcast_to(b, tf.shape(a + b))
     cond = lambda a, b: tf.reduce_any(tf.not_equal(b, 0))  # noqa: E731
@@ -194,6 +268,7 @@ def gcd(x1, x2):
 
 def lcm(x1, x2):
     a, b = promote(x1, x2)
+    _ints_only("lcm", a)
     g = gcd(a, b)
     safe = tf.where(tf.equal(g, 0), tf.ones_like(g), g)
     return tf.where(tf.equal(g, 0), tf.zeros_like(g), tf.abs(a // safe * b))
@@ -201,6 +276,8 @@ def lcm(x1, x2):
 
 def bitwise_not(x):
     x = asarray(x)
+    if not (x.dtype.is_integer or x.dtype == tf.bool):
+        raise tf.errors.InvalidArgumentError(None, None, f"tnp.bitwise_not: no kernel for dtype {x.dtype.name}")
     return tf.logical_not(x) if x.dtype == tf.bool else tf.bitwise.invert(x)
 
 
