@@ -2,7 +2,8 @@
 import numpy as np
 
 import tapeflow as tf
-from tapeflow.experimental_numpy.dtypes import asarray, promote
+from tapeflow.experimental_numpy.dtypes import asarray, promote, np_dtype
+from tapeflow.experimental_numpy.reductions import no_bool_kernel
 
 
 def take(a, indices, axis=None, mode="clip"):
@@ -91,13 +92,15 @@ def sort(a, axis=-1, kind="quicksort", order=None):
     a = asarray(a)
     if axis is None:
         a, axis = tf.reshape(a, [-1]), 0
-    return tf.sort(a, axis) if a.dtype != tf.bool else tf.cast(tf.sort(tf.cast(a, tf.int8), axis), tf.bool)
+    no_bool_kernel("sort", a)
+    return tf.sort(a, axis)
 
 
 def argsort(a, axis=-1, kind="quicksort", order=None):
     a = asarray(a)
     if axis is None:
         a, axis = tf.reshape(a, [-1]), 0
+    no_bool_kernel("argsort", a)
     return tf.cast(tf.argsort(a, axis, stable=True), tf.int64)
 
 
@@ -113,12 +116,17 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
-    from tapeflow.experimental_numpy.reductions import sum as tnp_sum
-    return tnp_sum(diagonal(a, offset, axis1, axis2), -1, dtype)
+    diag = diagonal(a, offset, axis1, axis2)
+    no_bool_kernel("trace", diag)
+    if dtype is not None:  # unlike sum, trace keeps small ints (measured)
+        diag = tf.cast(diag, tf.as_dtype(np_dtype(dtype)))
+    return tf.reduce_sum(diag, -1)
 
 
 def _band(m, k, lower):
     m = asarray(m)
+    if m.dtype == tf.bool:
+        raise TypeError(f"tnp.{'tril' if lower else 'triu'}: bool arrays are not supported (as in TF 2.21)")
     rows, cols = m.shape[-2], m.shape[-1]
     offsets = tf.range(cols)[None, :] - tf.range(rows)[:, None]
     keep = offsets <= k if lower else offsets >= k

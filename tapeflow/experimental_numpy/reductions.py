@@ -87,13 +87,23 @@ def argmin(a, axis=None):
     return tf.argmin(a, axis, output_type=tf.int64)
 
 
+def no_bool_kernel(name, a):
+    """TF 2.21 has no bool kernel for cumsum/cumprod/sort/argsort/trace (measured)."""
+    if a.dtype == tf.bool:
+        raise tf.errors.InvalidArgumentError(None, None, f"tnp.{name}: no kernel for dtype bool")
+
+
 def cumsum(a, axis=None, dtype=None):
     a, axis = _flat_or(a, axis)
+    if dtype is None:  # with a dtype, bools are cast first
+        no_bool_kernel("cumsum", a)
     return tf.cumsum(tf.cast(a, _sum_dtype(a, dtype)), axis)
 
 
 def cumprod(a, axis=None, dtype=None):
     a, axis = _flat_or(a, axis)
+    if dtype is None:
+        no_bool_kernel("cumprod", a)
     return tf.math.cumprod(tf.cast(a, _sum_dtype(a, dtype)), axis)
 
 

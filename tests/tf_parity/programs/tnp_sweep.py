@@ -69,3 +69,54 @@ def _sweep(tf, unary, binary):
 @tolerance(rtol=1e-5, atol=1e-6)
 def program_tnp_sweep_numpy_behavior(tf):
     return _sweep(tf, _UNARY, _BINARY)
+
+
+_AXIS_SCRIPT = """
+import json
+import {lib} as tf
+tnp = tf.experimental.numpy
+tnp.experimental_enable_numpy_behavior()
+ins = {{"f32": tf.constant([[1.5, -2.0, 3.0], [0.0, 4.0, -1.0]]), "i32": tf.constant([[3, 1, 2], [0, 5, 4]]),
+       "b": tf.constant([[True, False, True], [False, False, True]])}}
+def outcome(call):
+    try:
+        r = call()
+    except Exception as err:
+        return type(err).__name__
+    if hasattr(r, "dtype") and hasattr(r, "numpy"):
+        return [r.dtype.name, list(r.shape), r.numpy().tolist()]
+    return repr(r)
+out = {{}}
+for n in ["sum", "prod", "mean", "std", "var", "amax", "amin", "all", "any", "nansum", "nanmean", "nanprod", "ptp"]:
+    for k, x in ins.items():
+        for axis in (None, 0, 1, -1, (0, 1)):
+            out[n + "_" + k + "_" + repr(axis)] = outcome(lambda: getattr(tnp, n)(x, axis=axis))
+        out[n + "_" + k + "_keep"] = outcome(lambda: getattr(tnp, n)(x, axis=1, keepdims=True))
+for n in ["argmax", "argmin", "cumsum", "cumprod", "sort", "argsort", "count_nonzero"]:
+    for k, x in ins.items():
+        for axis in (None, 0, -1):
+            out[n + "_" + k + "_" + repr(axis)] = outcome(lambda: getattr(tnp, n)(x, axis=axis))
+for k, x in ins.items():
+    for n, call in [("diff0", lambda: tnp.diff(x, axis=0)), ("flip1", lambda: tnp.flip(x, 1)),
+                    ("roll", lambda: tnp.roll(x, 2)), ("roll0", lambda: tnp.roll(x, 1, 0)),
+                    ("transpose", lambda: tnp.transpose(x)), ("tile", lambda: tnp.tile(x, [2, 1])),
+                    ("repeat1", lambda: tnp.repeat(x, 2, axis=1)), ("tril", lambda: tnp.tril(x)),
+                    ("diagonal", lambda: tnp.diagonal(x)), ("trace", lambda: tnp.trace(x)),
+                    ("average0", lambda: tnp.average(x, axis=0)), ("mean_i", lambda: tnp.mean(x, dtype=tnp.float32)),
+                    ("sum_f64", lambda: tnp.sum(x, dtype=tnp.float64)), ("where", lambda: tnp.where(x)),
+                    ("nonzero", lambda: tnp.nonzero(x)), ("clip", lambda: tnp.clip(x, 0, 2)),
+                    ("cumsum_dt", lambda: tnp.cumsum(x, dtype=tnp.float32)), ("squeeze", lambda: tnp.squeeze(x[None])),
+                    ("max_meth", lambda: x.max(axis=0)), ("reshape_meth", lambda: x.reshape(3, 2)),
+                    ("astype", lambda: x.astype(tnp.int8))]:
+        out[n + "_" + k] = outcome(call)
+print(json.dumps(out))
+"""
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def program_tnp_sweep_axes(tf):
+    done = subprocess.run([sys.executable, "-c", _AXIS_SCRIPT.format(lib=tf.__name__)],
+                          capture_output=True, text=True, timeout=300)
+    if done.returncode:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
