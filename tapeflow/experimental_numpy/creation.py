@@ -122,8 +122,11 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     dtype = _dtype(dtype, result_type(start, stop, float(num), tf.float64))
     work = tf.as_dtype(np.promote_types(dtype.as_numpy_dtype, np.float32))
-    lo, hi = tf.math.log(asarray(start, work)), tf.math.log(asarray(stop, work))
-    out = tf.exp(linspace(lo, hi, num, endpoint, axis=axis))
+    # Through base-10 logs, as TF: int dtypes then truncate its rounding (geomspace(1, 4, 3) of
+    # int32 is [1, 1, 3] there, measured).
+    ten = tf.math.log(tf.constant(10.0, work))
+    lo, hi = tf.math.log(asarray(start, work)) / ten, tf.math.log(asarray(stop, work)) / ten
+    out = tf.pow(tf.constant(10.0, work), linspace(lo, hi, num, endpoint, axis=axis))
     return tf.cast(out, dtype)
 
 

@@ -75,10 +75,12 @@ def asarray(a, dtype=None):
         dtype = tf.as_dtype(np_dtype(dtype))
     if isinstance(a, (TensorBase, tf.Variable)):
         return a if dtype is None or a.dtype == dtype else tf.cast(a, dtype)
+    if isinstance(a, (list, tuple)) and any(isinstance(e, (TensorBase, tf.Variable)) for e in tf.nest.flatten(a)):
+        # Tensors among the elements: their dtypes and the Python values promote together.
+        dtype = dtype or result_type(*tf.nest.flatten(a))
+        return tf.stack([asarray(e, dtype) for e in a])
     if dtype is None:
         dtype = result_type(a)
-    if isinstance(a, (list, tuple)) and any(isinstance(e, (TensorBase, tf.Variable)) for e in tf.nest.flatten(a)):
-        return tf.cast(tf.stack([asarray(e) for e in a]), dtype)
     if isinstance(a, (np.ndarray, np.generic)) or not isinstance(a, (list, tuple)):
         return tf.constant(np.asarray(a), dtype) if not isinstance(a, (bool, int, float, complex)) else tf.constant(a, dtype)
     return tf.constant(np.asarray(a, dtype.as_numpy_dtype), dtype)

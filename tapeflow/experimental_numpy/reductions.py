@@ -19,7 +19,10 @@ def _sum_dtype(a, dtype):
 
 def sum(a, axis=None, dtype=None, keepdims=False):  # noqa: A001
     a = asarray(a)
-    return tf.reduce_sum(tf.cast(a, _sum_dtype(a, dtype)), _axis(axis), keepdims)
+    target = _sum_dtype(a, dtype)
+    if target == tf.bool:  # a bool sum is a logical or (TF 2.21, measured)
+        return tf.reduce_any(tf.cast(a, tf.bool), _axis(axis), keepdims)
+    return tf.reduce_sum(tf.cast(a, target), _axis(axis), keepdims)
 
 
 def prod(a, axis=None, dtype=None, keepdims=False):

@@ -120,3 +120,53 @@ def program_tnp_sweep_axes(tf):
     if done.returncode:
         raise RuntimeError(done.stderr.strip().splitlines()[-1])
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+_CREATION_SCRIPT = """
+import json
+import numpy as np
+import {lib} as tf
+tnp = tf.experimental.numpy
+tnp.experimental_enable_numpy_behavior()
+def outcome(call):
+    try:
+        r = call()
+    except Exception as err:
+        return type(err).__name__
+    if hasattr(r, "dtype") and hasattr(r, "numpy"):
+        v = r.numpy()
+        return [r.dtype.name, list(r.shape), v.tolist() if v.dtype.kind != "c" else [v.real.tolist(), v.imag.tolist()]]
+    return repr(r)
+out = {{}}
+for dn in ["int32", "int64", "float16", "float32", "float64", "bool_", "complex64", "uint8"]:
+    d = getattr(tnp, dn)
+    for n, call in [("zeros", lambda: tnp.zeros([2], d)), ("ones", lambda: tnp.ones(2, d)),
+                    ("full", lambda: tnp.full([2], 3, d)), ("eye", lambda: tnp.eye(2, dtype=d)),
+                    ("identity", lambda: tnp.identity(2, d)), ("tri", lambda: tnp.tri(2, dtype=d)),
+                    ("arange", lambda: tnp.arange(3, dtype=d)), ("array", lambda: tnp.array([1, 0, 2], d)),
+                    ("asarray_f", lambda: tnp.asarray([1.5, 0.0], d)), ("zeros_like", lambda: tnp.zeros_like([1, 2], d)),
+                    ("full_like", lambda: tnp.full_like([1.0, 2.0], 7, d)), ("linspace", lambda: tnp.linspace(0, 4, 3, dtype=d)),
+                    ("logspace", lambda: tnp.logspace(0, 2, 3, dtype=d)), ("geomspace", lambda: tnp.geomspace(1, 4, 3, dtype=d)),
+                    ("sum", lambda: tnp.sum(tnp.asarray([1, 2]), dtype=d)), ("mean", lambda: tnp.mean(tnp.asarray([1, 2]), dtype=d)),
+                    ("astype", lambda: tnp.asarray([1.7, -1.2]).astype(d))]:
+        out[n + "_" + dn] = outcome(call)
+for n, call in [("arange_f", lambda: tnp.arange(0, 1, 0.3)), ("arange_neg", lambda: tnp.arange(-3)),
+                ("arange_mixed", lambda: tnp.arange(1, 4.5)), ("full_tensor", lambda: tnp.full([2], tf.constant(1.5))),
+                ("array_np32", lambda: tnp.array(np.float32(2.5))), ("array_nested_t", lambda: tnp.array([tf.constant(1), 2])),
+                ("asarray_bool", lambda: tnp.asarray(True)), ("asarray_mixed", lambda: tnp.asarray([1, 2.5, True])),
+                ("eye_k_big", lambda: tnp.eye(2, 3, k=5)), ("linspace_1", lambda: tnp.linspace(2.0, 3.0, 1)),
+                ("linspace_0", lambda: tnp.linspace(2.0, 3.0, 0)), ("vander_int", lambda: tnp.vander(tnp.asarray([2, 3]), 3)),
+                ("diagflat_k", lambda: tnp.diagflat([1, 2], -1)), ("ones_shape_t", lambda: tnp.ones((2, 1), tnp.int32)),
+                ("meshgrid3", lambda: [t.shape.as_list() for t in tnp.meshgrid([1, 2], [3, 4, 5], [6])])]:
+    out[n] = outcome(call)
+print(json.dumps(out))
+"""
+
+
+@tolerance(rtol=1e-3, atol=1e-3)
+def program_tnp_sweep_creation(tf):
+    done = subprocess.run([sys.executable, "-c", _CREATION_SCRIPT.format(lib=tf.__name__)],
+                          capture_output=True, text=True, timeout=300)
+    if done.returncode:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1])
+    return json.loads(done.stdout.strip().splitlines()[-1])
