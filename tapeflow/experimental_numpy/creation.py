@@ -124,9 +124,11 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     work = tf.as_dtype(np.promote_types(dtype.as_numpy_dtype, np.float32))
     # Through base-10 logs, as TF: int dtypes then truncate its rounding (geomspace(1, 4, 3) of
     # int32 is [1, 1, 3] there, measured).
-    ten = tf.math.log(tf.constant(10.0, work))
-    lo, hi = tf.math.log(asarray(start, work)) / ten, tf.math.log(asarray(stop, work)) / ten
-    out = tf.pow(tf.constant(10.0, work), linspace(lo, hi, num, endpoint, axis=axis))
+    # tnp's log10 widens float32 to float64 under numpy behavior, as TF's does.
+    from tapeflow.experimental_numpy.math_ops import log10
+    lo, hi = log10(asarray(start, work)), log10(asarray(stop, work))
+    exps = linspace(lo, hi, num, endpoint, axis=axis)
+    out = tf.pow(tf.constant(10.0, exps.dtype), exps)
     return tf.cast(out, dtype)
 
 

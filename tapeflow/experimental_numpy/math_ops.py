@@ -37,19 +37,22 @@ arcsin, arccos, arctan = (_float_unary(f) for f in (tf.asin, tf.acos, tf.atan))
 arcsinh, arccosh, arctanh = (_float_unary(f) for f in (tf.asinh, tf.acosh, tf.atanh))
 
 
-def _to_float64(op):
-    """TF 2.21 divides by a NumPy float64 log of the base: once numpy behavior's promotion is on
-    in the operators, float32 inputs give float64 (measured; float32 without it)."""
-    def widened(x):
-        x = as_float(x)
+def _over_log(base):
+    """x / log(base), as TF 2.21 computes it: a NumPy float64 log(base), so once numpy behavior's
+    promotion is on in the operators the quotient of a float32 x is float64 (measured)."""
+    def divide_by_log(x):
         if settings.get("numpy_operators"):
             x = tf.cast(x, result_type(x.dtype, np.float64))
-        return op(x)
-    return widened
+        return x / tf.constant(math.log(base), x.dtype)
+    return divide_by_log
 
 
-log2 = _to_float64(lambda x: tf.math.log(x) / tf.math.log(tf.constant(2, x.dtype)))
-log10 = _to_float64(lambda x: tf.math.log(x) / tf.math.log(tf.constant(10, x.dtype)))
+def log2(x):
+    return _over_log(2)(tf.math.log(as_float(x)))
+
+
+def log10(x):
+    return _over_log(10)(tf.math.log(as_float(x)))
 exp2 = _float_unary(lambda x: tf.pow(tf.constant(2, x.dtype), x))
 cbrt = _float_unary(lambda x: tf.sign(x) * tf.pow(tf.abs(x), tf.constant(1 / 3, x.dtype)))
 deg2rad = _float_unary(lambda x: x * tf.constant(math.pi / 180, x.dtype))
@@ -228,8 +231,8 @@ def _float_kernel(name, op):
 
 arctan2, nextafter = _float_kernel("arctan2", tf.atan2), _float_kernel("nextafter", tf.math.nextafter)
 logaddexp = _float_binary(lambda a, b: tf.maximum(a, b) + tf.math.log1p(tf.exp(-tf.abs(a - b))))
-logaddexp2 = _float_binary(lambda a, b: _to_float64(lambda a: a)(tf.maximum(a, b) + tf.math.log1p(
-    tf.pow(tf.constant(2, a.dtype), -tf.abs(a - b))) / tf.math.log(tf.constant(2, a.dtype))))
+logaddexp2 = _float_binary(lambda a, b: tf.maximum(a, b) + _over_log(2)(
+    tf.math.log1p(tf.pow(tf.constant(2, a.dtype), -tf.abs(a - b)))))
 
 
 def power(x1, x2):
