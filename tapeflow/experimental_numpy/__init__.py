@@ -42,9 +42,7 @@ split sqrt square squeeze stack std string_ subtract sum swapaxes take take_alon
 tensordot tile trace transpose tri tril triu true_divide uint16 uint32 uint64 uint8 unicode_ vander
 var vdot vsplit vstack where zeros zeros_like""".split())
 
-# The star imports also brought their modules' helpers (np, tf, promote, ...): keep TF's names only.
-_SUBMODULES = {"creation", "dtypes", "indexing", "linalg", "math_ops", "numpy_behavior", "reductions", "shapes"}
-for _name in [n for n in list(globals()) if not n.startswith("_") and n not in __all__ and n not in _SUBMODULES]:
-    if _name != "sys":
-        del globals()[_name]
-del sys
+# The star imports also brought their modules' helpers (np, tf, promote, ...) and the submodules
+# are attributes of the package: keep TF's names only (the submodules stay in sys.modules).
+for _name in [n for n in list(globals()) if not n.startswith("_") and n not in __all__]:
+    del globals()[_name]

@@ -3,7 +3,7 @@ default, as NumPy; float32 under prefer_float32)."""
 import numpy as np
 
 import tapeflow as tf
-from tapeflow.experimental_numpy.dtypes import default_float, np_dtype
+from tapeflow.experimental_numpy import dtypes as _dtypes  # private: tnp.random's names are TF's
 
 
 def _size(size):
@@ -17,7 +17,7 @@ def seed(s):
 
 
 def uniform(low=0.0, high=1.0, size=None):
-    dtype = default_float()
+    dtype = _dtypes.default_float()
     return tf.random.uniform(_size(size), tf.cast(low, dtype), tf.cast(high, dtype), dtype)
 
 
@@ -30,7 +30,7 @@ def rand(*size):
 
 
 def standard_normal(size=None):
-    return tf.random.normal(_size(size), dtype=default_float())
+    return tf.random.normal(_size(size), dtype=_dtypes.default_float())
 
 
 def randn(*args):
@@ -40,7 +40,7 @@ def randn(*args):
 def randint(low, high=None, size=None, dtype=np.int64):
     if high is None:
         low, high = 0, low
-    dtype = tf.as_dtype(np_dtype(dtype))
+    dtype = tf.as_dtype(_dtypes.np_dtype(dtype))
     if dtype not in (tf.int32, tf.int64):
         raise TypeError(f"tnp.random.randint: only int32 and int64 are supported, got {dtype}")
     return tf.random.uniform(_size(size), low, high, dtype)

@@ -83,3 +83,10 @@ def program_tnp_result_type(tf):
 
 def program_tnp_linspace_list_error(tf):
     return {"err": tf.experimental.numpy.linspace([0, 1], [2, 3], 3)}
+
+
+def program_tnp_public_names(tf):
+    tnp = tf.experimental.numpy
+    names = sorted(n for n in dir(tnp) if not n.startswith("_"))
+    return {"count": len(names), "names": names,
+            "random": sorted(n for n in dir(tnp.random) if not n.startswith("_") and callable(getattr(tnp.random, n)))}
