@@ -9,6 +9,7 @@ ROWS = """
 .                            | tf                    | compat contrib data distribute io keras ragged
 .                            | tf                    | saved_model sparse strings summary train test=testing
 .                            | tf                    | lookup sets queue
+.                            | experimental          | numpy=experimental_numpy
 .                            | tf                    | initializers=keras.initializers layers=keras.layers
 .                            | tf                    | metrics=keras.metrics optimizers=keras.optimizers
 compat_v1                    | tf                    | losses=tf2_losses
