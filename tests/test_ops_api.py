@@ -10,7 +10,7 @@ NAMESPACES = ["math", "nn", "random", "linalg", "dtypes", "bitwise", "errors", "
 
 
 PACKAGES = """autograph benchmark compat config contrib data debugging distribute initializers io keras layers
-    lookup losses metrics optimizers ragged saved_model sets sparse strings summary test train types""".split()
+    lookup losses metrics optimizers queue ragged saved_model sets sparse strings summary test train types""".split()
 
 
 def test_no_implementation_modules_leak_into_the_namespace():
