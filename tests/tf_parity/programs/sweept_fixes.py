@@ -69,3 +69,17 @@ def program_layer_first_argument_by_keyword(tf):
     return {"scale": Scale()(features=x, factor=3.0).numpy().tolist(),
             "inputs_kw": tf.keras.layers.Activation("relu")(inputs=-x).numpy().tolist(),
             "mha": out.shape.as_list()}
+
+
+def program_window_element_spec_is_dataset_spec(tf):
+    plain = tf.data.Dataset.range(5).window(2)
+    nested = tf.data.Dataset.zip((tf.data.Dataset.range(3), {"a": tf.data.Dataset.range(3)})).window(2)
+    flat = plain.flat_map(lambda w: w.batch(2))
+    return {"plain": str(plain.element_spec), "nested": str(nested.element_spec),
+            "flat": str(flat.element_spec), "rows": [v.numpy().tolist() for v in flat]}
+
+
+def program_generator_tuple_under_one_spec(tf):
+    ds = tf.data.Dataset.from_generator(lambda: ((i,) for i in range(3)),
+                                        output_signature=tf.TensorSpec(shape=(1,), dtype=tf.int64))
+    return {"values": [v.numpy().tolist() for v in ds], "spec": str(ds.element_spec)}
