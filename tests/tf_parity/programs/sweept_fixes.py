@@ -83,3 +83,24 @@ def program_generator_tuple_under_one_spec(tf):
     ds = tf.data.Dataset.from_generator(lambda: ((i,) for i in range(3)),
                                         output_signature=tf.TensorSpec(shape=(1,), dtype=tf.int64))
     return {"values": [v.numpy().tolist() for v in ds], "spec": str(ds.element_spec)}
+
+
+def program_signal_frame_static_shapes_in_function(tf):
+    shapes = []
+
+    @tf.function(input_signature=[tf.TensorSpec([512], tf.float32)])
+    def known(w):
+        shapes.extend([tf.signal.frame(w, 255, 128).shape.as_list(),
+                       tf.signal.frame(w, 255, 128, pad_end=True).shape.as_list(),
+                       tf.signal.frame(w, 600, 128).shape.as_list(),
+                       tf.signal.stft(w, frame_length=255, frame_step=128).shape.as_list()])
+        return tf.signal.frame(w, 255, 128, pad_end=True, pad_value=2.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def unknown(w):
+        out = tf.signal.frame(w, 4, 3, pad_end=True, pad_value=2.0)
+        shapes.append(out.shape.as_list())
+        return out
+
+    total = float(tf.reduce_sum(known(tf.ones([512]))))
+    return {"shapes": shapes, "total": total, "padded": unknown(tf.range(7.0)).numpy().tolist()}
