@@ -182,6 +182,8 @@ _DENSE = {"sum": RD.reduce_sum, "max": RD.reduce_max, "min": RD.reduce_min, "pro
 
 
 def _segment_reduce(kind, values, ids, n):
+    if callable(kind):  # a segment op of its own: kind(values, ids, n), e.g. a string join
+        return kind(values, ids, n)
     if kind in ("any", "all"):  # counts of True (any) or of False (all) per segment
         hits = M.cast(values if kind == "any" else M.logical_not(values), dtypes.int32)
         count = SG.unsorted_segment_sum(hits, ids, n)
@@ -193,7 +195,7 @@ def _segment_reduce(kind, values, ids, n):
     return _SEGMENT[kind](values, ids, n)
 
 
-def _grouped_rows(kind, values, ids, n):
+def grouped_rows(kind, values, ids, n):
     """Reduces the rows of `values` that share an id (ids: one per row, n groups), as reducing
     axis 0 of each group would: rows align by position, a group is as long as its longest
     row.  Ragged rows recurse level by level: each value's group is its row's group's
@@ -203,7 +205,7 @@ def _grouped_rows(kind, values, ids, n):
     widths = M.maximum(SG.unsorted_segment_max(values.row_lengths(), ids, n), 0)   # 0: an empty group
     splits = RO.splits_from_lengths(widths)
     inner_ids = G.gather(G.gather(splits, ids), values.value_rowids()) + RO.ids(values.row_splits, "col")
-    return RaggedTensor(_grouped_rows(kind, values.values, inner_ids, splits[-1]), splits, _validate=False)
+    return RaggedTensor(grouped_rows(kind, values.values, inner_ids, splits[-1]), splits, _validate=False)
 
 
 def _reduce(kind):
@@ -223,9 +225,9 @@ def _reduce(kind):
         if a > rt.ragged_rank:  # a dense inner axis of the flat values
             return rt.with_flat_values(_DENSE[kind](rt.flat_values, axis=a - rt.ragged_rank))
         if a == 0:                # every row is one group
-            return _grouped_rows(kind, rt, A.zeros_like(rt.row_splits[1:]), 1).values
+            return grouped_rows(kind, rt, A.zeros_like(rt.row_splits[1:]), 1).values
         if a == 1:                # the rows of each row are a group
-            return _grouped_rows(kind, rt.values, rt.value_rowids(), rt.nrows())
+            return grouped_rows(kind, rt.values, rt.value_rowids(), rt.nrows())
         return rt.with_values(reduce(rt.values, a - 1, keepdims))
     reduce.__name__ = f"reduce_{kind}"
     return reduce

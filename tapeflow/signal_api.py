@@ -42,20 +42,25 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     if rank is None or rank < 1:
         raise ValueError(with_location(f"frame: the signal must have rank >= 1, got shape {signal.shape}"))
     axis = axis + rank if axis < 0 else axis
+    dims = signal.shape.as_list()
     n = tf.shape(signal, out_type=tf.int32)[axis]
     if pad_end:
         frames = -(-n // step)
         pad = tf.maximum(0, length + step * (frames - 1) - n)
-        paddings = tf.concat([tf.zeros([axis, 2], tf.int32), tf.reshape(tf.stack([0, pad]), [1, 2]),
-                              tf.zeros([rank - axis - 1, 2], tf.int32)], 0)
-        signal = tf.pad(signal, paddings, constant_values=tf.cast(pad_value, signal.dtype))
+        # the tail as a concat of a filled block: its size may be known only when the graph runs
+        tail_shape = tf.tensor_scatter_nd_update(tf.shape(signal, out_type=tf.int32), [[axis]], [pad])
+        signal = tf.concat([signal, tf.fill(tail_shape, tf.cast(pad_value, signal.dtype))], axis)
     else:
         frames = tf.maximum(0, 1 + (n - length) // step)
     starts = tf.range(frames) * step
     index = starts[:, None] + tf.range(length)[None, :]
     # TF gathers from a reshape of the signal, so the signal's gradient is dense: the same here
     # (a real reshape; one to the same shape is skipped and would pass the slices through).
-    return tf.gather(tf.reshape(signal[None], tf.shape(signal)), index, axis=axis)
+    out = tf.gather(tf.reshape(signal[None], tf.shape(signal)), index, axis=axis)
+    if dims[axis] is not None:  # a known length gives a known frame count (TF's static shape)
+        known = -(-dims[axis] // step) if pad_end else max(0, 1 + (dims[axis] - length) // step)
+        out = tf.ensure_shape(out, dims[:axis] + [known, length] + dims[axis + 1:])
+    return out
 
 
 def overlap_and_add(signal, frame_step, name=None):

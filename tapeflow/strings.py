@@ -72,10 +72,46 @@ def join(inputs, separator="", name=None):
 
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """Joins the strings along `axis` (all axes when None) with `separator`."""
+    if isinstance(inputs, RaggedTensor):
+        return _ragged_reduce_join(inputs, axis, keepdims, separator)
     x = _strings(inputs, "reduce_join")
     axes = normalize_axes(axis, x.shape.rank, "strings.reduce_join")
     return _bind(S.REDUCE_JOIN, (x,), {"axis": axes, "keepdims": bool(keepdims),
                                       "separator": _text(separator, "separator")})
+
+
+def _ragged_reduce_join(rt, axis, keepdims, separator):
+    """reduce_join of a RaggedTensor: a ragged axis joins the values that line up on it (in
+    order, as unsorted_segment_join), a dense inner axis joins within the flat values."""
+    from tapeflow import ragged_ops
+    if axis is None:
+        out = reduce_join(rt.flat_values, None, separator=separator)
+        return A.reshape(out, [1] * rt.shape.rank) if keepdims else out
+    axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    axes = sorted({int(a) % rt.shape.rank for a in axes}, reverse=True)
+    out = rt
+    for a in axes:
+        out = _ragged_join_axis(out, a, separator, ragged_ops) if isinstance(out, RaggedTensor) \
+            else reduce_join(out, a, separator=separator)
+    if keepdims:
+        if isinstance(out, RaggedTensor):
+            raise NotImplementedError(with_location(
+                "tf.strings.reduce_join(ragged, keepdims=True): tapeflow keeps dims only when the result is dense"))
+        for a in sorted(axes):  # the joined axes come back as size-1 axes
+            out = A.expand_dims(out, a)
+    return out
+
+
+def _ragged_join_axis(rt, a, separator, ragged_ops):
+    def join_segments(values, ids, n):
+        return unsorted_segment_join(values, ids, n, separator)
+    if a > rt.ragged_rank:      # a dense inner axis of the flat values
+        return rt.with_flat_values(reduce_join(rt.flat_values, a - rt.ragged_rank, separator=separator))
+    if a == 0:                  # every row is one group
+        return ragged_ops.grouped_rows(join_segments, rt, A.zeros_like(rt.row_splits[1:]), 1).values
+    if a == 1:                  # the rows of each row are a group
+        return ragged_ops.grouped_rows(join_segments, rt.values, rt.value_rowids(), rt.nrows())
+    return rt.with_values(_ragged_join_axis(rt.values, a - 1, separator, ragged_ops))
 
 
 # --- per-item transforms -------------------------------------------------------

@@ -191,6 +191,9 @@ class Dataset:
                  tapeflow.SparseTensorSpec(shape, tapeflow.as_dtype(dtype)) if isinstance(a, SparseValue) else
                  tapeflow.TensorSpec(shape, tapeflow.as_dtype(dtype))
                  for (shape, dtype), a in zip(shapes, leaves)]
+        if self._nested:  # window(): each component is a Dataset of the rows (TF's DatasetSpec)
+            from tapeflow.data.iterator_types import DatasetSpec
+            specs = [DatasetSpec(tapeflow.TensorSpec(s.shape[1:], s.dtype)) for s in specs]
         return S.pack(self._tmpl, specs)
 
     def _derive(self, produce, cardinality=None, shapes="same", seek=None):

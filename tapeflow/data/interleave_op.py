@@ -83,7 +83,7 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
     always the deterministic one."""
     cycle = (os.cpu_count() or 1) if cycle_length in (None, AUTOTUNE) else positive(cycle_length, "interleave")
     block = 1 if block_length is None else positive(block_length, "interleave")
-    parent, source, store = self, self._produce, []
+    parent, source, store, child_shapes = self, self._produce, [], []
 
     def open_children(inputs, first):
         """The element iterators of the children made from `inputs` (numbered from `first`),
@@ -95,6 +95,7 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
             child = _child("interleave", map_func, parent, item[0] + first, item[1])
             if not store:
                 store.append(child._tmpl)
+                child_shapes.append(_static_shapes(child))
             return wrap(child)
         return open_child
 
@@ -128,7 +129,20 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
     out = Dataset(produce, cardinality=UNKNOWN, shapes=None, tmpl_fn=learnt_tmpl(store, produce, "interleave"),
                   parents=(self,), seek=seek)
     out._options = self._options
+    out._static = lambda: child_shapes[0] if child_shapes else None
     return out
+
+
+def _static_shapes(child):
+    """The shapes of a child's element_spec (a batch of unknown size stays None there, as
+    TF's traced spec has it), None for a child whose spec cannot be read."""
+    import tapeflow
+    from tapeflow.data import structure as S
+    try:
+        leaves = S.flatten(child.element_spec)
+    except Exception:  # noqa: BLE001 - e.g. an empty mapped child: the elements' shapes are used
+        return None
+    return [v.shape if isinstance(v, tapeflow.TensorSpec) else None for v in leaves]
 
 
 def flat_map(self, map_func, name=None):

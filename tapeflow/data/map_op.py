@@ -86,8 +86,41 @@ def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
 
     out = Dataset(produce, cardinality=self._card, shapes=None, tmpl_fn=tmpl_fn,
                   parents=(self,), seek=seek)
-    out._static = lambda: out_static[0] if out_static and any(s is not None for s in out_static[0]) else None
+    traced = []
+
+    def static():
+        if not traced:
+            traced.append(_traced_static_shapes(parent, map_func))
+        first = out_static[0] if out_static else None
+        if traced[0] is None or first is None or len(traced[0]) != len(first):
+            return first if first is not None and any(s is not None for s in first) else None
+        # a py_function's output keeps its unknown shape; otherwise the trace's shape is TF's
+        return [t if e is None else e for t, e in zip(traced[0], first)]
+
+    out._static = static
     return out
+
+
+def _traced_static_shapes(parent, map_func):
+    """The static shapes of map_func's outputs traced on the parent's element_spec, as TF's
+    element_spec gives them (a batch of unknown size stays None, not the first batch's size);
+    None where the function does not trace (the first element's shapes are used then)."""
+    import tapeflow
+    from tapeflow.runtime import nest
+    try:
+        spec = parent.element_spec
+        args = spec if isinstance(spec, tuple) and not hasattr(spec, "_fields") else (spec,)
+        if not all(isinstance(s, tapeflow.TensorSpec) for s in nest.flatten(args)):
+            return None  # ragged and sparse components keep the eager path's specs
+        with data_function():
+            concrete = tapeflow.function(map_func).get_concrete_function(*args)
+        result = concrete.structured_outputs
+        if isinstance(result, list):
+            result = tuple(result)
+        leaves = S.flatten(result)
+    except Exception:  # noqa: BLE001 - a function that only runs eagerly keeps the first element's shapes
+        return None
+    return [getattr(v, "shape", None) if isinstance(v, tapeflow.TensorSpec) else None for v in leaves]
 
 
 def ignore_errors(self, log_warning=False, name=None):

@@ -75,6 +75,21 @@ def _conform(value, dtype, shape, where):
     return arr
 
 
+def _flatten_up_to(tmpl, element):
+    """The components of a generated element, split only as far as the declared structure:
+    a tuple (or list) where the signature has one TensorSpec is that component's value
+    (TF converts `yield (i,)` under TensorSpec((1,)) to one [1] tensor)."""
+    if tmpl is S.LEAF or not isinstance(element, (tuple, dict)):
+        return [element]
+    if isinstance(tmpl, dict):
+        if not isinstance(element, dict):
+            return S.flatten(element)  # the component count check below names the mismatch
+        return [v for k in sorted(tmpl) for v in _flatten_up_to(tmpl[k], element.get(k))]
+    if isinstance(element, dict) or len(element) != len(tmpl):
+        return S.flatten(element) if isinstance(element, (tuple, dict)) else [element]
+    return [v for t, e in zip(tmpl, element) for v in _flatten_up_to(t, e)]
+
+
 def from_generator(generator, output_types=None, output_shapes=None, args=None, output_signature=None,
                    name=None):
     """Elements from `generator(*args)` (called anew for every pass), checked against
@@ -95,7 +110,7 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None, 
                 "Dataset.from_generator: iterating it inside a tf.function would run the Python "
                 "generator only once, while tracing"))
         for i, element in enumerate(generator(*call_args)):
-            values = S.flatten(element) if isinstance(element, (tuple, dict)) else [element]
+            values = _flatten_up_to(tmpl, element)
             if len(values) != len(specs):
                 raise ValueError(with_location(
                     f"Dataset.from_generator: element {i} has {len(values)} components, "

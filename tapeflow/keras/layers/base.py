@@ -100,6 +100,10 @@ class Layer(Module):
             d["supports_masking"] = True  # Keras 3: overriding compute_mask means the layer supports masks
         d["_call_has_training"] = "training" in inspect.signature(self.call).parameters
         d["_call_has_mask"] = "mask" in inspect.signature(self.call).parameters
+        first = next(iter(inspect.signature(self.call).parameters.values()), None)
+        # the name call's first argument may be passed under (e.g. MultiHeadAttention's query=)
+        d["_call_first_arg"] = first.name if first is not None and first.kind in (
+            inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD) else "inputs"
         d["_output_shape"] = None
         d["_inbound_nodes"] = []  # functional.Node per call on KerasTensors, in call order
         # Per-example input shape declared with input_shape=; lets Sequential build early.
@@ -339,8 +343,12 @@ class Layer(Module):
         return conv(inputs)
 
     def __call__(self, *args, **kwargs):
-        if "inputs" in kwargs and not args:
-            args = (kwargs.pop("inputs"),)
+        if not args:
+            first = self.__dict__.get("_call_first_arg", "inputs")
+            if first in kwargs:
+                args = (kwargs.pop(first),)
+            elif "inputs" in kwargs:
+                args = (kwargs.pop("inputs"),)
         if not self._allow_non_tensor_positional_args:
             check_positional_tensors(args)
         if self.input_spec is not None and args:  # Keras checks before building, eagerly and symbolically

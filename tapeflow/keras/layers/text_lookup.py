@@ -258,7 +258,7 @@ class IndexLookup(Layer):
 
     # -- call
     def _convert_inputs(self, inputs):
-        return inputs if isinstance(inputs, TensorBase) else convert_to_tensor(inputs)
+        return inputs if isinstance(inputs, (TensorBase, tf.RaggedTensor)) else convert_to_tensor(inputs)
 
     def _depth(self):
         if self.pad_to_max_tokens and self.max_tokens is not None:
@@ -266,6 +266,12 @@ class IndexLookup(Layer):
         return self.vocabulary_size()
 
     def call(self, inputs):
+        if isinstance(inputs, tf.RaggedTensor):  # Keras 3 (TF backend): ids of a ragged batch stay ragged
+            if self.output_mode != "int" and not self.invert:
+                raise ValueError(with_location(
+                    f"{type(self).__name__}: a RaggedTensor input needs output_mode='int' "
+                    f"(got output_mode={self.output_mode!r})"))
+            return inputs.with_flat_values(self.call(inputs.flat_values))
         if self.invert:
             table = tuple([None] * self._token_start() + list(self._vocab.tokens))
             table = tuple(self._key(self.oov_token) if t is None else t for t in table)
