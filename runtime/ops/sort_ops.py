@@ -100,6 +100,8 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 
 def _take_along_last(x, idx):
     rank = x.shape.rank
+    if rank == 1:  # as TF's sort/top_k gradient: dense (a plain gather's would be IndexedSlices)
+        return G.gather_nd(x, A.expand_dims(idx, -1))
     return G.gather(x, idx, axis=rank - 1, batch_dims=rank - 1)
 
 

@@ -121,9 +121,10 @@ def _cumprod_impl(xp, x, axis, exclusive, reverse):
 
 
 def _cumprod_vjp(g, out, x, axis, exclusive, reverse):
-    # TensorFlow's rule: a reversed cumsum of out * g, divided by x (undefined where x == 0).
+    # TensorFlow's rule: a reversed cumsum of out * g, divided by x with div_no_nan (so 0
+    # where x == 0, TF's value there, though the derivative itself is not 0)
     from . import sort_ops
-    return sort_ops.cumsum(out * g, axis, exclusive=exclusive, reverse=not reverse) / x
+    return M.div_no_nan(sort_ops.cumsum(out * g, axis, exclusive=exclusive, reverse=not reverse), x)
 
 
 CUMPROD = defprim("cumprod", _cumprod_impl, lambda x, axis, exclusive, reverse: R.same(x), _cumprod_vjp)
