@@ -377,6 +377,11 @@ def stack(values, axis=0, name=None):
             rows = gather_rows(joined, A.reshape(order, (-1,)))
             return RaggedTensor.from_uniform_row_length(rows, len(values), validate=False)
         raise NotImplementedError(with_location(f"tf.stack of ragged tensors along axis {axis}"))
+    if not any(is_ragged(v) for v in values) and all(convert_to_tensor(v).shape.rank == 1 for v in values):
+        # vectors of different lengths: each becomes one row (TF's [[1, 2], [3]])
+        vectors = [convert_to_tensor(v) for v in values]
+        counts = J.stack([A.size(v, out_type=dtypes.int64) for v in vectors])
+        return RaggedTensor(J.concat(vectors, 0), RO.splits_from_lengths(counts), _validate=False)
     rr = max((v.ragged_rank for v in values if is_ragged(v)), default=1)
     parts = [_as_ragged(v, rr) for v in values]
     counts = J.stack([p.nrows() for p in parts])
