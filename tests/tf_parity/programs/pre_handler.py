@@ -98,3 +98,22 @@ def program_termination_config_fields(tf):
 
 def program_checkpoint_without_dir(tf):
     return tf.distribute.experimental.PreemptionCheckpointHandler(None, tf.train.Checkpoint())
+
+
+def program_save_if_preempted_forwards_arguments(tf):
+    def body():
+        directory = tempfile.mkdtemp()
+        v = tf.Variable(0.0)
+        exits = []
+        checkpoint, handler = _handler(tf, directory, v, exit_fn=lambda: exits.append(int(v.numpy())))
+        log = []
+        for step in range(4):
+            if step == 1:
+                os.kill(os.getpid(), signal.SIGTERM)
+            v.assign_add(1.0)
+            handler.save_checkpoint_if_preempted(checkpoint_number=7)
+            log.append((step, len(exits), int(handler.total_run_calls)))
+        return {"log": log, "exits": exits, "latest": os.path.basename(tf.train.latest_checkpoint(directory)),
+                "restored_runs": int(tf.train.load_checkpoint(directory).get_tensor(
+                    "checkpointed_runs/.ATTRIBUTES/VARIABLE_VALUE"))}
+    return _with_sigterm_restored(body)
