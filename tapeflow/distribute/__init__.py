@@ -7,6 +7,7 @@ from .api_types import (  # noqa: F401
     InputReplicationMode, NcclAllReduce, ReductionToOneDevice, RunOptions, experimental_set_strategy,
 )
 from .input import InputContext, InputOptions
+from .preemption import PreemptionCheckpointHandler, TerminationConfig
 from .strategy import (  # noqa: F401
     CentralStorageStrategy, CommunicationImplementation, CommunicationOptions, MirroredStrategy,
     MultiWorkerMirroredStrategy, OneDeviceStrategy, ReduceOp, ReplicaContext, Strategy, ValueContext, get_replica_context, get_strategy,
@@ -19,6 +20,8 @@ experimental = _types.SimpleNamespace(
     CommunicationImplementation=CommunicationImplementation,
     CollectiveCommunication=CommunicationImplementation,
     MultiWorkerMirroredStrategy=MultiWorkerMirroredStrategy,
+    PreemptionCheckpointHandler=PreemptionCheckpointHandler,
+    TerminationConfig=TerminationConfig,
     ValueContext=ValueContext,
 )
 
