@@ -14,6 +14,7 @@ from ..errors import UnimplementedError, dtype_not_supported, with_location
 from ..registry import bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
+from .division import floordiv_impl, mod_impl
 from . import complex_ops as C
 from . import erf_numpy
 # binary_args, dtype_mismatch and float_unary are also reached as M.<name> by the other op modules.
@@ -109,25 +110,6 @@ def _pow_vjp(g, out, x, y):
     return gx, gy
 
 
-def _floordiv_impl(xp, x, y):
-    if x.dtype.kind == "f":
-        return xp.floor(x / y)
-    if xp is np and np.any(y == 0):
-        raise ZeroDivisionError("integer division by zero")
-    return xp.floor_divide(x, y)
-
-
-def _mod_impl(xp, x, y):
-    if x.dtype.kind != "f":
-        if xp is np and np.any(y == 0):
-            raise ZeroDivisionError("integer division by zero")
-        return xp.mod(x, y)
-    # TensorFlow's FloorMod: C's fmod moved by y where the signs differ; a zero keeps
-    # fmod's sign (x's), where NumPy's mod gives it y's sign
-    r = xp.fmod(x, y)
-    return xp.where((r != 0) & ((r < 0) != (y < 0)), r + y, r)
-
-
 ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g), rejects="b")
 SUB = _b("sub", lambda xp, x, y: xp.subtract(x, y), lambda g, out, x, y: (g, negative(g)), rejects="b")
 def _mul_vjp(g, out, x, y, needs=(True, True)):
@@ -140,8 +122,8 @@ def _div_vjp(g, out, x, y, needs=(True, True)):
 
 MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), _mul_vjp, vjp_needs=True)  # bool: logical and
 DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y), _div_vjp, rejects="b", vjp_needs=True)
-FLOORDIV = _b("floordiv", _floordiv_impl, None, rejects="b")
-MOD = _b("mod", _mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))), rejects="b")
+FLOORDIV = _b("floordiv", floordiv_impl, None, rejects="b")
+MOD = _b("mod", mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))), rejects="b")
 POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp, rejects="b")
 MAXIMUM = _b("maximum", lambda xp, x, y: xp.maximum(x, y),
              lambda g, out, x, y: (A.where(x >= y, g, A.zeros_like(g)), A.where(x >= y, A.zeros_like(g), g)),
