@@ -127,3 +127,67 @@ def program_shp_gradient_watched_then_refined(tf):
         return g, tape.gradient(g, x), g.shape.as_list()
     g, gg, shape = f(tf.constant([1.0, 2.0, 3.0]))
     return {"g": g, "gg": gg, "shape": shape}
+
+
+def program_shp_earlier_ops_keep_their_shape(tf):
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def f(x):
+        before = x + 1.0
+        x.set_shape([None, 3])
+        after = x + 1.0
+        return {"before": before.shape.as_list(), "after": after.shape.as_list(),
+                "x": x.shape.as_list(), "sum": tf.reduce_sum(before + after)}
+    return f(tf.ones([2, 3]))
+
+
+def program_shp_in_cond_branch_and_loop(tf):
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32), tf.TensorSpec([], tf.bool)])
+    def f(x, flag):
+        y = x * 1.0
+
+        def yes():
+            y.set_shape([None, 2])      # an outer tensor refined from inside a branch
+            return y * 2.0
+
+        out = tf.cond(flag, yes, lambda: y)
+        shapes = [y.shape.as_list(), out.shape.as_list()]
+
+        def body(i, acc):
+            acc.set_shape([None, 2])
+            return i + 1, acc + 1.0
+        _, acc = tf.while_loop(lambda i, acc: i < 3, body, [0, x])
+        return {"shapes": shapes, "out": out, "acc": acc, "acc_shape": acc.shape.as_list()}
+    return f(tf.ones([1, 2]), tf.constant(True))
+
+
+def program_shp_in_dataset_map(tf):
+    def split(w):
+        inputs = w[:, :3]
+        inputs.set_shape([None, 3])
+        return inputs, w[:, 3:]
+    ds = tf.data.Dataset.from_tensor_slices(tf.reshape(tf.range(40.0), [10, 4])).batch(4).map(split)
+    first = next(iter(ds))
+    return {"spec": [s.shape.as_list() for s in ds.element_spec], "first": first}
+
+
+def program_shp_in_custom_gradient(tf):
+    # The placeholders of f's graph (x) and of its gradient's (dy) are refined.
+    @tf.custom_gradient
+    def scaled(x):
+        x.set_shape([None, 2])
+        y = x * 1.0
+
+        def grad(dy):
+            dy.set_shape([None, 2])
+            return dy * 3.0
+        return y * 3.0, grad
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = scaled(x)
+            loss = tf.reduce_sum(y * y)
+        return y, tape.gradient(loss, x), y.shape.as_list()
+    y, g, shape = f(tf.constant([[1.0, 2.0]]))
+    return {"y": y, "g": g, "shape": shape}
