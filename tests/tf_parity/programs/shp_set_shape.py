@@ -95,7 +95,9 @@ def program_shp_keras_layer_from_refined_dims(tf):
         inputs.set_shape([None, 4, 3])
         return layer(inputs)
     out = f(tf.reshape(tf.range(30, dtype=tf.float32), [1, 10, 3]))
-    return {"out": out, "kernel_shape": layer.kernel.shape.as_list()}
+    # Keras 3's symbolic inputs (KerasTensor) have no set_shape.
+    return {"out": out, "kernel_shape": layer.kernel.shape.as_list(),
+            "keras_tensor_has_set_shape": hasattr(tf.keras.Input([None, 3]), "set_shape")}
 
 
 def program_shp_gradient_under_tape_in_function(tf):
