@@ -200,6 +200,38 @@ class SymbolicTensor(TensorBase):
     def name(self):
         return f"{self.node}:{self.index}"
 
+    def set_shape(self, shape):
+        """TensorFlow's graph set_shape: this tensor's static shape becomes the merge of
+        its own and `shape` (ValueError where they conflict); the value is not checked.
+        The object is re-pointed to an identity node carrying the merged shape: ops built
+        before keep the old node, later ones see the refined shape.  The tape keys tensors
+        by object identity, so a tape that saw this object (as an op's output or input)
+        still chains gradients through it: its value is the same either way."""
+        shape = TensorShape(shape)
+        own = self.shape
+        if shape.rank is None:
+            return
+        if own.rank is not None:
+            if own.rank != shape.rank:
+                raise ValueError(with_location(
+                    f"Shapes must be equal rank, but are {own.rank} and {shape.rank}"))
+            for i, (a, b) in enumerate(zip(own.dims, shape.dims)):
+                if a is not None and b is not None and a != b:
+                    raise ValueError(with_location(
+                        f"Dimension {i} in both shapes must be equal, but are {a} and {b}. "
+                        f"Shapes are {_graph_text(own)} and {_graph_text(shape)}."))
+            if all(b is None or a is not None for a, b in zip(own.dims, shape.dims)):
+                return                      # nothing to refine: no node
+        from .ops.static_shape_ops import ENSURE_SHAPE   # ops import this module
+        old = SymbolicTensor(self.graph, self.node, self.index, self.aval)
+        # Added to the tensor's own graph (not a nested one being traced) and not
+        # through bind: no tape records it, the tape already knows this object.
+        refined = self.graph.add(ENSURE_SHAPE, (old,), {"dims": tuple(shape.dims), "checked": False})
+        names = getattr(self.graph, "__dict__", {}).get("tensor_names")
+        if names is not None and self.node in names:   # TensorFlow's name stays (x:0)
+            names[refined.node] = names[self.node]
+        self.node, self.index, self.aval = refined.node, refined.index, refined.aval
+
     def _not_allowed(self, what):
         raise OperatorNotAllowedInGraphError(with_location(
             f"{what} of a symbolic tensor is not allowed while tracing a graph "
@@ -240,6 +272,11 @@ class SymbolicTensor(TensorBase):
 
     def __str__(self):  # what a Python print at trace time shows, as TensorFlow's
         return f'Tensor("{self._display_name()}", shape={tuple(self.aval.shape)}, dtype={self.dtype.name})'
+
+
+def _graph_text(shape):
+    """A shape as TensorFlow's graph errors write it: [?,3]."""
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.dims) + "]"
 
 
 def wrap_array(value):

@@ -111,8 +111,10 @@ def custom_gradient_call(builder, f, args, kwargs):
             grad_outs = [convert_to_tensor(g) for g in grad_graph_outs]
         # Values of f's graph (or outer ones) the gradient closes over: residuals.
         residuals = [t if t.graph is fb else _as_local(fb, t) for t, _ in gb.captures]
-        grad_graph = gb.build_with_inputs(grad_outs, [gb.ref_of(d) for d in dys] + [r for _, r in gb.captures])
-        fwd_graph = fb.build_with_inputs(flat_out + residuals, [fb.ref_of(p) for p in phs] +
+        # The placeholders are each builder's first inputs; not ref_of(p): user code may
+        # have re-pointed a placeholder object (Tensor.set_shape) to a later node.
+        grad_graph = gb.build_with_inputs(grad_outs, list(gb.inputs[:len(dys)]) + [r for _, r in gb.captures])
+        fwd_graph = fb.build_with_inputs(flat_out + residuals, list(fb.inputs[:len(phs)]) +
                                          [r for _, r in fb.captures])
     outer = [t for t, _ in fb.captures]
     slots = tuple(len(arg_tensors) + [id(t) for t in outer].index(id(o)) for _, o in fb.variable_reads)

@@ -12,40 +12,16 @@ import contextlib
 
 import numpy as np
 
-from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.graph_hook import graph_context
-from tapeflow.runtime.registry import Aval, bind, defprim, state
+from tapeflow.runtime.registry import bind, state
 from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from tapeflow.runtime.ops import array_ops
+from tapeflow.runtime.ops.static_shape_ops import ENSURE_SHAPE
 
 
 # ------------------------------------------------------------------ ensure_shape
-
-def _matches(dims, shape):
-    return len(dims) == len(shape) and all(d is None or d == s for d, s in zip(dims, shape))
-
-
-def _ensure_shape_impl(xp, x, dims):
-    if not _matches(dims, x.shape):
-        raise InvalidArgumentError(
-            f"ensure_shape: the tensor has shape {list(x.shape)}, expected {list(dims)}")
-    return x
-
-
-def _ensure_shape_rule(x, dims):
-    if x.shape is None:                 # an unknown rank (parse_tensor's result) takes the given shape
-        return Aval(tuple(dims), x.dtype)
-    if len(x.shape) != len(dims) or any(a is not None and b is not None and a != b
-                                        for a, b in zip(x.shape, dims)):
-        raise ValueError(f"ensure_shape: the tensor has shape {list(x.shape)}, expected {list(dims)}")
-    # The more specific of the two static shapes.
-    return Aval(tuple(b if a is None else a for a, b in zip(x.shape, dims)), x.dtype)
-
-
-ENSURE_SHAPE = defprim("ensure_shape", _ensure_shape_impl, _ensure_shape_rule,
-                       lambda g, out, x, dims: (g,))
-
 
 def ensure_shape(x, shape, name=None):
     """x, checked to have `shape` (None dims match anything): statically while

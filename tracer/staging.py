@@ -171,8 +171,10 @@ def stage_while(cond_fn, body_fn, init, spec):
     capture_outputs(cond_b, [c])
     capture_outputs(body_b, outs)
     outer, (refs_c, refs_b) = captured_union([cond_b, body_b])
-    g_cond = cond_b.build_with_inputs([c], [_ref(cond_b, p) for p in cond_phs] + refs_c)
-    g_body = body_b.build_with_inputs(outs, [_ref(body_b, p) for p in phs] + refs_b)
+    # The placeholders' own refs (their builders' first inputs), not ref_of(p): the body
+    # may have re-pointed a placeholder object (Tensor.set_shape) to a later node.
+    g_cond = cond_b.build_with_inputs([c], list(cond_b.inputs[:len(cond_phs)]) + refs_c)
+    g_body = body_b.build_with_inputs(outs, list(body_b.inputs[:len(phs)]) + refs_b)
     init_tensors = [_carried_tensor(leaves[i], avals[k]) for k, i in enumerate(carried)]
     limit = spec.maximum_iterations
     # Through bind_while, so that tapes record the loop (control_flow_grad).
@@ -203,10 +205,6 @@ def _trace_loop(cond_fn, body_fn, leaves, relaxed, spec, local):
     cond_b, cond_phs, c = trace_subgraph(
         lambda *p: cond_fn(*_substitute(leaves, carried, p)), (), "cond", avals, local)
     return body_b, cond_b, body_out, c, carried, avals, phs, cond_phs
-
-
-def _ref(builder, t):
-    return builder.ref_of(t)
 
 
 def _loop_init(v):
