@@ -144,7 +144,10 @@ def script_table():
 
 
 def unicode_script(input, name=None):  # noqa: A002
-    """The UScriptCode (int32) of each code point of an int32 tensor; -1 for invalid ones."""
+    """The UScriptCode (int32) of each code point of an int32 tensor (or RaggedTensor, applied to its
+    flat values); -1 for invalid ones."""
+    if hasattr(input, "with_flat_values"):
+        return input.with_flat_values(unicode_script(input.flat_values))
     x = convert_to_tensor(input)
     if x.dtype is not dtypes.int32:
         raise InvalidArgumentError(with_location(f"tf.strings.unicode_script: input must be int32 code points, got "

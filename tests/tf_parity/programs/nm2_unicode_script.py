@@ -27,7 +27,8 @@ def program_unicode_script_decoded_text(tf):
     text = tf.constant(["Hello мир", "日本語のテキスト", "한국어 ελληνικά"])
     cps = tf.strings.unicode_decode(text, "UTF-8")
     scripts = tf.ragged.map_flat_values(tf.strings.unicode_script, cps)
-    return {"scripts": scripts.to_list()}
+    direct = tf.strings.unicode_script(cps)
+    return {"scripts": scripts.to_list(), "direct": direct.to_list(), "ragged": type(direct).__name__}
 
 
 def program_unicode_script_in_function(tf):
