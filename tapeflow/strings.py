@@ -370,3 +370,4 @@ def unsorted_segment_join(inputs, segment_ids, num_segments, separator="", name=
                   A.fill(A.shape(counts[:, None] + j[None, :]), M.cast(A.size(ids), ids.dtype)))
     return reduce_join(G.gather(rows, idx), axis=1)
 from tapeflow.strings_transcode import unicode_transcode  # noqa: E402,F401
+from tapeflow.strings_script import unicode_script  # noqa: E402,F401

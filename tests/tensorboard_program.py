@@ -22,6 +22,15 @@ def write_summaries(tf, logdir):
         tf.summary.image("gray", (np.arange(24).reshape(2, 3, 4, 1) * 10).astype(np.uint8), step=6)
         tf.summary.text("note", "hello", step=7)
         tf.summary.text("table", [["a", "b"], ["c", "d"]], step=8, description="a 2x2 table")
+        clips = np.array([[[0.0, 0.5], [-1.0, 2.0], [0.25, -0.3]], [[1e-5, -0.5], [0.75, 1.0], [-2.0, 0.1]],
+                          [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]]], np.float32)
+        tf.summary.audio("stereo", clips, 8000, step=9, max_outputs=2, description="two clips")
+        tf.summary.audio("mono", tf.constant(clips[:, :, :1]), tf.constant(16000), step=10)
+        tf.summary.write("raw_floats", tf.constant([1.5, -2.0]), step=11)
+        tf.summary.write("raw_ints", tf.constant([[1, 2], [3, 4]], tf.int64), step=12, metadata=b"")
+        tf.summary.write("raw_strings", tf.constant(["x", "yz"]), step=13,
+                         metadata=b"\x0a\x08\x0a\x06custom\x1a\x04note")  # plugin "custom", description
+        tf.summary.write("lazy", lambda: tf.constant(3.0), step=14)
     step = tf.Variable(10, dtype=tf.int64)
 
     @tf.function
@@ -29,6 +38,8 @@ def write_summaries(tf, logdir):
         with writer.as_default(step=step):
             tf.summary.scalar("in_function", x * 2.0)
             tf.summary.histogram("in_function_h", tf.stack([x, x + 1.0, x + 3.0]), buckets=3)
+            tf.summary.audio("in_function_a", tf.reshape(tf.stack([x, -x]) / 4.0, [1, 2, 1]), 4000)
+            tf.summary.write("in_function_w", x + 0.5)
         step.assign_add(1)
 
     for v in (1.0, 2.0):
@@ -46,7 +57,8 @@ def read_back(logdir):
     acc.Reload()
     out = {}
     for tag in sorted(acc.Tags()["tensors"]):
-        plugin = acc.SummaryMetadata(tag).plugin_data.plugin_name
+        meta = acc.summary_metadata.get(tag)  # none for tf.summary.write without metadata
+        plugin = meta.plugin_data.plugin_name if meta is not None else ""
         rows = []
         for ev in acc.Tensors(tag):
             proto = ev.tensor_proto
@@ -54,10 +66,14 @@ def read_back(logdir):
             if plugin == "images":
                 items = [value[0].decode(), value[1].decode()] + [
                     np.asarray(Image.open(io.BytesIO(png))).tolist() for png in value[2:]]
+            elif plugin == "audio":  # the WAV files' bytes and the plugin's content (the encoding)
+                items = [meta.plugin_data.content.hex()] + [
+                    s.hex() for s in value.reshape(-1).tolist()]
             elif value.dtype.kind in "OSU":
                 items = [s.decode() if isinstance(s, bytes) else str(s) for s in value.reshape(-1).tolist()]
             else:
                 items = value.reshape(-1).tolist()
-            rows.append([ev.step, plugin, int(proto.dtype), list(value.shape), items])
+            rows.append([ev.step, plugin, int(proto.dtype), list(value.shape), items,
+                         meta.summary_description if meta is not None else None])
         out[tag] = rows
     return out

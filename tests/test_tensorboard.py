@@ -216,6 +216,7 @@ def test_events_match_what_tensorflow_writes(tmp_path):
         assert len(got[tag]) == len(want[tag]), tag
         for g, w in zip(got[tag], want[tag]):
             assert g[:4] == w[:4], (tag, g[:4], w[:4])  # step, plugin, dtype, shape
+            assert g[5:] == w[5:], (tag, g[5:], w[5:])  # description
             if w[1] in ("histograms", "scalars"):
                 np.testing.assert_allclose(g[4], w[4], rtol=1e-12, err_msg=tag)
             else:

@@ -237,7 +237,7 @@ def unique_with_counts(x, out_idx=dtypes.int32, name=None):
 
 def _searchsorted_impl(xp, seq, values, side, out_type):
     s2 = seq.reshape(-1, seq.shape[-1])
-    v2 = values.reshape(-1, values.shape[-1])
+    v2 = values.reshape(s2.shape[0], values.shape[-1])  # not -1: values may be empty
     out = xp.empty(v2.shape, dtype=out_type.np)
     for i in range(s2.shape[0]):
         out[i] = xp.searchsorted(s2[i], v2[i], side=side)

@@ -22,9 +22,10 @@ from tapeflow.io.image_ops import (  # noqa: F401
 )
 from tapeflow.io.tfrecord import TFRecordOptions, TFRecordWriter, tf_record_iterator  # noqa: F401
 from tapeflow.io.byte_codecs import decode_base64, decode_compressed, decode_raw, encode_base64  # noqa: F401
+from tapeflow.io.graph_file import write_graph  # noqa: F401
 
 __all__ = ["gfile", "FixedLenFeature", "FixedLenSequenceFeature", "RaggedFeature", "VarLenFeature", "decode_csv", "parse_example",
-           "parse_single_example", "parse_tensor", "read_file", "serialize_tensor", "write_file",
+           "parse_single_example", "parse_tensor", "read_file", "serialize_tensor", "write_file", "write_graph",
            "TFRecordOptions", "TFRecordWriter", "decode_bmp", "decode_gif", "decode_image", "decode_jpeg",
            "decode_png", "encode_jpeg", "encode_png", "extract_jpeg_shape", "is_jpeg", "decode_base64",
            "decode_compressed", "decode_raw", "encode_base64", "matching_files", "SparseFeature",

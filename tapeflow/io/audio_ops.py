@@ -68,13 +68,18 @@ def _decode_wav_rule(contents, desired_channels, desired_samples):
 
 
 def _encode_wav_impl(xp, audio, sample_rate):
+    return scalar_bytes(wav_bytes(audio, sample_rate))
+
+
+def wav_bytes(audio, sample_rate):
+    """A 16-bit PCM WAV file (bytes) of float audio [frames, channels] (also tf.summary.audio's)."""
     audio = np.asarray(audio, np.float32)
     frames, channels = audio.shape
     pcm = np.clip(np.round(audio * np.float32(32768.0)), -32768, 32767).astype("<i2").tobytes()
     rate = int(np.asarray(sample_rate))
     header = struct.pack("<4sI4s4sIHHIIHH4sI", b"RIFF", 36 + len(pcm), b"WAVE", b"fmt ", 16, 1, channels, rate,
                          rate * channels * 2, channels * 2, 16, b"data", len(pcm))
-    return scalar_bytes(header + pcm)
+    return header + pcm
 
 
 DecodeWav = collections.namedtuple("DecodeWav", ["audio", "sample_rate"])

@@ -69,6 +69,29 @@ def tensor_value(tag, tensor_bytes, plugin, description=None, content=b""):
     return length_delimited(1, tag) + length_delimited(8, tensor_bytes) + _metadata(description, plugin, content)
 
 
+def tensor_value_with_metadata(tag, tensor_bytes, metadata=b""):
+    """tf.summary.write's Value: any tensor, with a caller's serialized SummaryMetadata (if any)."""
+    return length_delimited(1, tag) + length_delimited(8, tensor_bytes) + (
+        length_delimited(9, metadata) if metadata else b"")
+
+
+def array_tensor(arr):
+    """A TensorProto of a NumPy array: strings as string_val, numbers as little-endian content."""
+    if arr.dtype.kind in "OSU":
+        flat = [s.encode() if isinstance(s, str) else bytes(s) for s in arr.reshape(-1).tolist()]
+        return tensor(DT_STRING, arr.shape, strings=flat)
+    if arr.dtype.name not in DATA_TYPES:
+        raise TypeError(f"tf.summary.write: dtype {arr.dtype.name} is not supported")
+    return tensor(DATA_TYPES[arr.dtype.name], arr.shape, arr.astype(arr.dtype.newbyteorder("<")).tobytes())
+
+
+def audio_value(tag, wavs, description=None):
+    """[k, 2] strings (WAV file, label ""), plugin "audio" with AudioPluginData{encoding: WAV (11)}."""
+    strings = [s for w in wavs for s in (w, b"")]
+    return tensor_value(tag, tensor(DT_STRING, (len(wavs), 2), strings=strings), "audio", description,
+                        content=int64(2, 11))
+
+
 def scalar_value(tag, value, description=None):
     return tensor_value(tag, tensor(DT_FLOAT, (), struct.pack("<f", float(value))), "scalars", description)
 

@@ -21,6 +21,7 @@ from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import bind, defprim
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.summary import proto, records
+from tapeflow.io.audio_ops import wav_bytes
 from tapeflow.summary.png import encode_png
 
 _WRITERS = {}  # id -> writer, for the primitive's impl
@@ -202,8 +203,18 @@ def _encode_image(tag, data, description, buckets, strings):
     return proto.image_value(tag, width, height, pngs, description)
 
 
+def _encode_audio(tag, data, description, buckets, strings):
+    clips, rate = np.asarray(data[0], np.float32), int(np.asarray(data[1]))
+    wavs = [wav_bytes(clips[i], rate) for i in range(min(clips.shape[0], buckets))]  # `buckets`: max_outputs
+    return proto.audio_value(tag, wavs, description)
+
+
+def _encode_tensor(tag, data, description, buckets, strings):
+    return proto.tensor_value_with_metadata(tag, proto.array_tensor(np.asarray(data[0])), description or b"")
+
+
 _ENCODERS = {"scalar": _encode_scalar, "histogram": _encode_histogram, "text": _encode_text,
-             "image": _encode_image}
+             "image": _encode_image, "audio": _encode_audio, "tensor": _encode_tensor}
 
 
 def default_target(op, step):
@@ -284,6 +295,40 @@ def text(name, data, step=None, description=None):
         raise TypeError(with_location(f"tf.summary.text: {name!r} must be strings, got {arr.dtype}"))
     strings = (tuple(arr.shape), tuple(s if isinstance(s, str) else s.decode() for s in arr.reshape(-1).tolist()))
     return _emit("text", step, (), "text", name, description, strings=strings)
+
+
+def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None, description=None):
+    """Write up to `max_outputs` clips of float `data` [k, frames, channels] (values in [-1, 1])
+    as 16-bit PCM WAV files at `sample_rate` Hz."""
+    if encoding not in (None, "wav"):
+        raise ValueError(with_location(f"tf.summary.audio: unknown encoding {encoding!r} (only 'wav')"))
+    if not _ctx.stack:
+        return False
+    t = convert_to_tensor(data)
+    if not t.dtype.is_floating:
+        raise TypeError(with_location(f"tf.summary.audio: {name!r} must be floats, got {t.dtype.name}"))
+    if t.shape.rank != 3:
+        raise ValueError(with_location(f"tf.summary.audio: {name!r} must be [k, frames, channels], "
+                                       f"got shape {t.shape}"))
+    if int(max_outputs) < 0:
+        raise ValueError(with_location(f"tf.summary.audio: max_outputs must be >= 0, got {max_outputs}"))
+    rate = convert_to_tensor(sample_rate)
+    return _emit("audio", step, (t, rate), "audio", name, description, int(max_outputs))
+
+
+def write(tag, tensor, step=None, metadata=None, name=None):
+    """Write any tensor (or the result of a callable, called only when recording) under `tag`;
+    `metadata`: a SummaryMetadata (anything with SerializeToString) or its serialized bytes."""
+    if not _ctx.stack or not should_record_summaries():
+        return False
+    if metadata is not None and hasattr(metadata, "SerializeToString"):
+        metadata = metadata.SerializeToString()
+    if metadata is not None and not isinstance(metadata, bytes):
+        raise TypeError(with_location(f"tf.summary.write: metadata must be a SummaryMetadata or bytes, got "
+                                      f"{type(metadata).__name__}"))
+    t = convert_to_tensor(tensor() if callable(tensor) else tensor)
+    # `description` carries the serialized metadata (attrs must be hashable: bytes are)
+    return _emit("write", step, (t,), "tensor", tag, metadata or None)
 
 
 def flush(writer=None, name=None):
