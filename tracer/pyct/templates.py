@@ -85,7 +85,9 @@ def fill_locations(node, line=1, col=0):
             node.lineno, node.col_offset = line, col
             node.end_lineno, node.end_col_offset = line, col
         else:
-            line, col = node.lineno, node.col_offset or 0
+            # a converter may give a node its line only (the exception name of an except clause)
+            line, col = node.lineno, getattr(node, "col_offset", None) or 0
+            node.col_offset = col
             if getattr(node, "end_lineno", None) is None:
                 node.end_lineno, node.end_col_offset = line, col
     for child in gast.iter_child_nodes(node):

@@ -152,3 +152,32 @@ def program_print_with_builtin_functions_feature(tf):
         plain(tf.constant([4, 5, 6]))
     return {"graph_print": printed, "plain_lines": len(out2.getvalue().splitlines()),
             "plain_symbolic": "Tensor(" in out2.getvalue()}
+
+
+def program_try_except_with_named_exception(tf):
+    import contextlib
+    import io
+
+    @tf.function
+    def f(x):
+        try:
+            y = x + 1
+        except Exception as e:  # noqa: BLE001 - the named handler is what once broke conversion
+            print(type(e).__name__, e)
+            y = x
+        return y
+
+    @tf.function
+    def g(x):
+        try:
+            if x > 0:
+                x = x * 2
+        except ValueError as err:  # noqa: F841
+            x = x - 1
+        finally:
+            x = x + 1
+        return x
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        r = f(tf.zeros([2]))
+    return {"f": r, "printed": out.getvalue(), "g": [g(tf.constant(3.0)), g(tf.constant(-3.0))]}
