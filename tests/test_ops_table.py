@@ -147,6 +147,7 @@ ROWS.update({
     "expand_squeeze": Row([Case(lambda x: A.reshape_keeping_unknown(x, [1] + list(x.shape)),
                                 lambda x: x[None], [rand((2, 3))], wrt=(0,))], True),
     "identity": unary(tf.identity, lambda x: x),
+    "ensure_shape": Row([Case(lambda x: tf.ensure_shape(x, [None, 3]), lambda x: x, [rand((2, 3))], wrt=(0,))], True),
     "stop_gradient": Row([Case(tf.stop_gradient, lambda x: x, [rand((3,))])], False),
     "where_indices": Row([Case(tf.where, np.argwhere, [bools((3, 4))], trace=False)], False),
     "fill": Row([Case(lambda d, v: bind(A.FILL, (d, v), {}), lambda d, v: np.full(d, v),
