@@ -19,7 +19,7 @@ LIBRARY = ("runtime", "compiler", "tracer", "tapeflow")
 FILE_LIMIT = 500
 
 BUDGETS = {  # ceilings, with room for the work in flight; the figures when they were set in the comment
-    "lines runtime": 12850,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
+    "lines runtime": 13000,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
                                  # binomial/Poisson/gamma samplers (TensorFlow's rejection loops, philox_samplers.py);
                                  # 9,069 with issue 11's complex dtypes, tf.signal FFTs and svd u/v gradients (9,119 with #16);
                                  # 9,932 with the TF ops programs reach for (trig, sequence/shape ops, qr/eigh, erf
@@ -34,6 +34,7 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # tridiagonal linalg composites, approx_max_k); + ~50 with issue 15's eager tape (VJPs
                                  # binding their primitives, the fill of small broadcasts, the dtype memo of backprop);
                                  # 12,621 with issue 11's edge-value parity (TF's Range/ArgMax/FloorMod/integer-mean rules)
+                                 # 12,907 with set_shape's ensure_shape op and tf.image.resize's ScaleAndTranslate kernels
                                  # 12,804 with graph set_shape refining (ensure_shape moved from tracer/ to runtime/ops)
     "lines compiler": 6700,      # 4,624; 5,570 with the tiered start (background compiles, cache lookup without compiling);
                                  # 5,773 with issue 15's kernel Caller (kernel_call.py: a CPython vectorcall type in C,

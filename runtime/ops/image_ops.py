@@ -13,6 +13,7 @@ from ..errors import with_location
 from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
+from . import image_resample
 from . import join_ops as J
 from . import math_ops as M
 from . import reduce_ops as RD
@@ -96,11 +97,18 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     new = [int(s) for s in (size.numpy().tolist() if hasattr(size, "numpy") else size)]
     if len(new) != 2 or min(new) < 1:
         raise ValueError(with_location(f"resize: size must be two positive ints, got {new}"))
-    if preserve_aspect_ratio or antialias:
-        raise NotImplementedError(with_location("resize: preserve_aspect_ratio and antialias are not supported"))
-    if method not in ("bilinear", "nearest"):
-        raise NotImplementedError(with_location(f"resize: method {method!r} is not supported (bilinear, nearest)"))
+    if preserve_aspect_ratio:
+        raise NotImplementedError(with_location("resize: preserve_aspect_ratio is not supported"))
     hw = _axes(x)
+    if method == "nearest":
+        antialias = False  # TF ignores it there
+    # (TF's plain bicubic is its ResizeBicubic kernel, whose border taps differ: not built)
+    if method in image_resample.KERNELS and (antialias or method not in ("bilinear", "bicubic")):
+        return image_resample.resize_sampled(M.cast(x, dtypes.float32), new, method, antialias, hw)
+    if antialias or method not in ("bilinear", "nearest"):
+        raise NotImplementedError(with_location(
+            f"resize: method {method!r} with antialias={antialias} is not supported (bilinear, nearest; "
+            f"lanczos3/5, gaussian, mitchellcubic; antialiased bilinear/bicubic)"))
     if method == "nearest":
         for axis, n_out in zip(hw, new):
             taps = _Taps(x, axis)
