@@ -103,7 +103,7 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     if method == "nearest":
         antialias = False  # TF ignores it there
     # (TF's plain bicubic is its ResizeBicubic kernel, whose border taps differ: not built)
-    if method in image_resample.KERNELS and (antialias or method not in ("bilinear", "bicubic")):
+    if method == "area" or method in image_resample.KERNELS and (antialias or method not in ("bilinear", "bicubic")):
         return image_resample.resize_sampled(M.cast(x, dtypes.float32), new, method, antialias, hw)
     if antialias or method not in ("bilinear", "nearest"):
         raise NotImplementedError(with_location(

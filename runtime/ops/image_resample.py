@@ -1,5 +1,5 @@
 """tf.image.resize through TensorFlow's ScaleAndTranslate sampling: the lanczos3/5, gaussian and
-mitchellcubic methods, and antialiased bilinear/bicubic.  Each output pixel is a normalized,
+mitchellcubic methods, and antialiased bilinear/bicubic; and ResizeArea's overlap averages.  Each output pixel is a normalized,
 kernel-weighted sum of the input pixels within the kernel's radius (widened by the downscale
 factor when antialiasing), with TF's span rules and float32 weights; the two axes are separable
 weight matrices applied with tensordot, so the resize traces and has gradients (the input's
@@ -73,6 +73,18 @@ def weights(n_in, n_out, method, antialias):
     return w
 
 
+def area_weights(n_in, n_out):
+    """[n_out, n_in] weights of TF's ResizeArea along one axis: output i averages the input
+    over [i * scale, (i + 1) * scale), each input pixel weighted by its overlap."""
+    scale = n_in / n_out
+    w = np.zeros((n_out, n_in), np.float64)
+    for i in range(n_out):
+        lo, hi = i * scale, (i + 1) * scale
+        for j in range(int(math.floor(lo)), min(int(math.ceil(hi)), n_in)):
+            w[i, j] = (min(hi, j + 1) - max(lo, j)) / scale
+    return w.astype(np.float32)
+
+
 def resize_sampled(x, new, method, antialias, hw):
     """x (float32, images with height and width at axes `hw`) resampled to `new`."""
     for axis, n_out in zip(hw, new):
@@ -80,7 +92,8 @@ def resize_sampled(x, new, method, antialias, hw):
         if n_in is None:
             raise NotImplementedError(with_location(
                 f"resize: method {method!r} needs the image's size known while tracing (axis {axis} is not)"))
-        w = A.constant(weights(int(n_in), n_out, method, antialias), dtypes.float32)
+        w = area_weights(int(n_in), n_out) if method == "area" else weights(int(n_in), n_out, method, antialias)
+        w = A.constant(w, dtypes.float32)
         moved = L.tensordot(x, w, [[axis], [1]])  # the resampled axis comes last
         perm = list(range(x.shape.rank - 1))
         perm.insert(axis, x.shape.rank - 1)

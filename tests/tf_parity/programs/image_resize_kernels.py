@@ -1,4 +1,4 @@
-"""tf.image.resize through TF's ScaleAndTranslate sampling: lanczos3/5, gaussian, mitchellcubic,
+"""tf.image.resize through TF's ScaleAndTranslate sampling: lanczos3/5, gaussian, mitchellcubic, area,
 and antialiased bilinear/bicubic/lanczos/gaussian/mitchellcubic, up and down, values, dtypes and
 shapes, in tf.function and with a gradient; nearest ignores antialias as TF does."""
 import numpy as np
@@ -16,6 +16,8 @@ def program_resize_sampling_kernels(tf):
     for m in ("bilinear", "bicubic", "lanczos3", "gaussian", "mitchellcubic"):
         out["aa_" + m] = tf.image.resize(img, [3, 4], method=m, antialias=True)
     out["aa_nearest"] = tf.image.resize(img, [3, 4], method="nearest", antialias=True)
+    out["area"] = [tf.image.resize(img, size, method="area") for size in ([3, 2], [4, 4], [10, 3], [2, 9])]
+    out["aa_area"] = tf.image.resize(img, [3, 4], method="area", antialias=True)
     out["uint8_dtype"] = tf.image.resize(tf.cast(img * 20, tf.uint8), [4, 4], method="lanczos3").dtype
     return out
 
