@@ -102,8 +102,7 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     hw = _axes(x)
     if method == "nearest":
         antialias = False  # TF ignores it there
-    # (TF's plain bicubic is its ResizeBicubic kernel, whose border taps differ: not built)
-    if method == "area" or method in image_resample.KERNELS and (antialias or method not in ("bilinear", "bicubic")):
+    if method in ("area", "bicubic") or method in image_resample.KERNELS and (antialias or method != "bilinear"):
         return image_resample.resize_sampled(M.cast(x, dtypes.float32), new, method, antialias, hw)
     if antialias or method not in ("bilinear", "nearest"):
         raise NotImplementedError(with_location(

@@ -1,5 +1,5 @@
 """tf.image.resize through TensorFlow's ScaleAndTranslate sampling: the lanczos3/5, gaussian and
-mitchellcubic methods, and antialiased bilinear/bicubic; and ResizeArea's overlap averages.  Each output pixel is a normalized,
+mitchellcubic methods, and antialiased bilinear/bicubic; ResizeArea's overlap averages and ResizeBicubic's table weights.  Each output pixel is a normalized,
 kernel-weighted sum of the input pixels within the kernel's radius (widened by the downscale
 factor when antialiasing), with TF's span rules and float32 weights; the two axes are separable
 weight matrices applied with tensordot, so the resize traces and has gradients (the input's
@@ -12,7 +12,6 @@ from .. import dtypes
 from ..errors import with_location
 from . import array_ops as A
 from . import linalg_ops as L
-from . import math_ops as M
 
 
 def _lanczos(radius):
@@ -85,6 +84,28 @@ def area_weights(n_in, n_out):
     return w.astype(np.float32)
 
 
+def bicubic_weights(n_in, n_out):
+    """[n_out, n_in] weights of TF's ResizeBicubic (half-pixel centers, Keys a = -0.5): four taps
+    around each sample, their coefficients read from TF's 1024-step table (so the fraction is
+    rounded to 1/1024), taps outside the image weighted 0 and the rest renormalized."""
+    f32, a, size = np.float32, -0.5, 1024
+    table = np.arange(size + 1, dtype=np.float64) / size
+    near = ((a + 2) * table - (a + 3)) * table * table + 1            # |d| < 1
+    far = ((a * (table + 1) - 5 * a) * (table + 1) + 8 * a) * (table + 1) - 4 * a  # 1 <= |d| < 2
+    scale = f32(n_in) / f32(n_out)
+    w = np.zeros((n_out, n_in), np.float32)
+    for x in range(n_out):
+        loc = (f32(x) + f32(0.5)) * scale - f32(0.5)
+        base = int(math.floor(loc))
+        off = int(np.rint(f32(loc - f32(base)) * size))
+        taps = [(base - 1, far[off]), (base, near[off]), (base + 1, near[size - off]), (base + 2, far[size - off])]
+        kept = [(j, f32(c)) for j, c in taps if 0 <= j < n_in]
+        total = sum(c for _, c in kept)
+        for j, c in kept:
+            w[x, j] += c / total if abs(total) >= 1000.0 * np.finfo(np.float32).tiny else c
+    return w
+
+
 def resize_sampled(x, new, method, antialias, hw):
     """x (float32, images with height and width at axes `hw`) resampled to `new`."""
     for axis, n_out in zip(hw, new):
@@ -92,7 +113,12 @@ def resize_sampled(x, new, method, antialias, hw):
         if n_in is None:
             raise NotImplementedError(with_location(
                 f"resize: method {method!r} needs the image's size known while tracing (axis {axis} is not)"))
-        w = area_weights(int(n_in), n_out) if method == "area" else weights(int(n_in), n_out, method, antialias)
+        if method == "area":
+            w = area_weights(int(n_in), n_out)
+        elif method == "bicubic" and not antialias:
+            w = bicubic_weights(int(n_in), n_out)
+        else:
+            w = weights(int(n_in), n_out, method, antialias)
         w = A.constant(w, dtypes.float32)
         moved = L.tensordot(x, w, [[axis], [1]])  # the resampled axis comes last
         perm = list(range(x.shape.rank - 1))

@@ -1,4 +1,4 @@
-"""tf.image.resize through TF's ScaleAndTranslate sampling: lanczos3/5, gaussian, mitchellcubic, area,
+"""tf.image.resize through TF's ScaleAndTranslate sampling: lanczos3/5, gaussian, mitchellcubic, area, plain bicubic (TF's 1024-step coefficient table),
 and antialiased bilinear/bicubic/lanczos/gaussian/mitchellcubic, up and down, values, dtypes and
 shapes, in tf.function and with a gradient; nearest ignores antialias as TF does."""
 import numpy as np
@@ -18,6 +18,7 @@ def program_resize_sampling_kernels(tf):
     out["aa_nearest"] = tf.image.resize(img, [3, 4], method="nearest", antialias=True)
     out["area"] = [tf.image.resize(img, size, method="area") for size in ([3, 2], [4, 4], [10, 3], [2, 9])]
     out["aa_area"] = tf.image.resize(img, [3, 4], method="area", antialias=True)
+    out["bicubic"] = [tf.image.resize(img, size, method="bicubic") for size in ([8, 4], [3, 9], [5, 7], [12, 2])]
     out["uint8_dtype"] = tf.image.resize(tf.cast(img * 20, tf.uint8), [4, 4], method="lanczos3").dtype
     return out
 
