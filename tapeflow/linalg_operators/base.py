@@ -225,13 +225,7 @@ class LinearOperator(Module):
                 raise ValueError("Matmul with non-square `LinearOperator`s or non-square `LinearOperatorZeros` "
                                  "not supported at this time.")
             return right
-        square = hints.is_square(left, right)
-        flags = dict(is_non_singular=None, is_self_adjoint=None, is_positive_definite=None)
-        if square:
-            flags["is_non_singular"] = hints.non_singular(left, right)
-        elif square is False:
-            flags = dict(is_non_singular=False, is_self_adjoint=False, is_positive_definite=False)
-        return LinearOperatorComposition([left, right], is_square=square, **flags)
+        return _composed(LinearOperatorComposition, [left, right], left, right)
 
     def _matvec(self, x, adjoint=False):
         return A.squeeze(self.matmul(A.expand_dims(x, -1), adjoint=adjoint), -1)
@@ -264,13 +258,7 @@ class LinearOperator(Module):
         from .wrappers import LinearOperatorInversion
         if getattr(right, "_is_identity", False):
             return left.inverse()
-        square = hints.is_square(left, right)
-        flags = dict(is_non_singular=None, is_self_adjoint=None, is_positive_definite=None)
-        if square:
-            flags["is_non_singular"] = hints.non_singular(left, right)
-        elif square is False:
-            flags = dict(is_non_singular=False, is_self_adjoint=False, is_positive_definite=False)
-        return LinearOperatorComposition([LinearOperatorInversion(left), right], is_square=square, **flags)
+        return _composed(LinearOperatorComposition, [LinearOperatorInversion(left), right], left, right)
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
         return self._dense_solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
@@ -477,3 +465,15 @@ class LinearOperator(Module):
         return (f"<tf.linalg.{type(self).__name__} '{self.name}' is_non_singular={self.is_non_singular} "
                 f"is_self_adjoint={self.is_self_adjoint} is_positive_definite={self.is_positive_definite} "
                 f"is_square={self.is_square} shape={self.shape} dtype={self.dtype.name}>")
+
+
+def _composed(composition, operators, left, right):
+    """The composition of an operator-by-operator product or solve, with TF's hints: square
+    when both are, non-singular when both are (all False for a non-square result)."""
+    square = hints.is_square(left, right)
+    flags = dict(is_non_singular=None, is_self_adjoint=None, is_positive_definite=None)
+    if square:
+        flags["is_non_singular"] = hints.non_singular(left, right)
+    elif square is False:
+        flags = dict(is_non_singular=False, is_self_adjoint=False, is_positive_definite=False)
+    return composition(operators, is_square=square, **flags)
