@@ -4,6 +4,7 @@ kernel-weighted sum of the input pixels within the kernel's radius (widened by t
 factor when antialiasing), with TF's span rules and float32 weights; the two axes are separable
 weight matrices applied with tensordot, so the resize traces and has gradients (the input's
 height and width must be known while tracing)."""
+import functools
 import math
 
 import numpy as np
@@ -106,6 +107,20 @@ def bicubic_weights(n_in, n_out):
     return w
 
 
+@functools.lru_cache(maxsize=256)
+def _axis_weights(n_in, n_out, method, antialias):
+    """One axis's weights, built once per size pair (eager resizes of a data set repeat them);
+    read-only, as the cache shares them."""
+    if method == "area":
+        w = area_weights(n_in, n_out)
+    elif method == "bicubic" and not antialias:
+        w = bicubic_weights(n_in, n_out)
+    else:
+        w = weights(n_in, n_out, method, antialias)
+    w.setflags(write=False)
+    return w
+
+
 def resize_sampled(x, new, method, antialias, hw):
     """x (float32, images with height and width at axes `hw`) resampled to `new`."""
     for axis, n_out in zip(hw, new):
@@ -113,13 +128,7 @@ def resize_sampled(x, new, method, antialias, hw):
         if n_in is None:
             raise NotImplementedError(with_location(
                 f"resize: method {method!r} needs the image's size known while tracing (axis {axis} is not)"))
-        if method == "area":
-            w = area_weights(int(n_in), n_out)
-        elif method == "bicubic" and not antialias:
-            w = bicubic_weights(int(n_in), n_out)
-        else:
-            w = weights(int(n_in), n_out, method, antialias)
-        w = A.constant(w, dtypes.float32)
+        w = A.constant(_axis_weights(int(n_in), n_out, method, bool(antialias)), dtypes.float32)
         moved = L.tensordot(x, w, [[axis], [1]])  # the resampled axis comes last
         perm = list(range(x.shape.rank - 1))
         perm.insert(axis, x.shape.rank - 1)
