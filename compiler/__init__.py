@@ -8,6 +8,7 @@ from .passes import PASS_NAMES, PIPELINE, optimize
 from .reference import REFERENCE_SPECIALS, run_reference
 from . import random_c  # noqa: F401  (registers the C Box-Muller kernels with runtime/ops/philox.py)
 from . import conv_c  # noqa: F401  (registers the C depthwise kernel with runtime/ops/conv_variants.py)
+from . import pool_c  # noqa: F401  (registers the C pooling kernels with runtime/ops/pool_ops.py)
 
 __all__ = ["compile_graph", "Executable", "optimize", "PIPELINE", "PASS_NAMES", "run_graph",
            "run_reference", "REFERENCE_SPECIALS", "disable_passes", "flags", "get_flag", "set_flag"]

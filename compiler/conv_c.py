@@ -1,5 +1,5 @@
-"""The depthwise convolution's forward and max pooling in C, for runtime/ops/conv_ops.py
-and conv_variants.py.
+"""The depthwise convolution's forward and col2im in C, for runtime/ops/conv_ops.py
+and conv_variants.py (pooling: pool_ops.py's kernels are in pool_c.py).
 
 The runtime knows no C: when this module loads it sets `conv_ops.native`, a lookup
 the runtime calls for a kernel by name and dtype; the library is built (through the
@@ -9,10 +9,7 @@ compiler, or with the no_c flag on, the lookup answers None and the NumPy path r
 
 Same bits as the NumPy paths.  Depthwise: each output element is w[tap 0] * x, then
 `acc = acc + w[tap] * x` tap after tap in (row, column) order, every product and sum
-rounded to the dtype (no fused multiply-add: cbuild's -ffp-contract=off).  Max pool:
-the same `>` scans (see conv_ops._window_max, _first_max_tap), and the gradient's
-scatter adds tap after tap over the whole output, as the NumPy loop does, so an input
-pixel that is the maximum of several windows sums their gradients in the same order.
+rounded to the dtype (no fused multiply-add: cbuild's -ffp-contract=off).
 tests/test_conv_native.py checks both paths against each other.
 """
 
@@ -57,72 +54,6 @@ int tapeflow_depthwise_NAME(int64_t px, int64_t pw, int64_t pout, int64_t n, int
 }
 """
 
-_POOL = r"""
-#define POOL_ARGS int64_t n, int64_t h, int64_t w, int64_t c, int64_t oh, int64_t ow, int64_t kh, int64_t kw, \
-                  int64_t sh, int64_t sw, int64_t pt, int64_t pl
-#define FOR_WINDOWS for (int64_t b = 0; b < n; b++) for (int64_t i = 0; i < oh; i++) for (int64_t j = 0; j < ow; j++)
-#define WINDOW(b, i, j) const int64_t r0 = (i) * sh - pt, c0 = (j) * sw - pl; \
-    const int64_t ra = r0 < 0 ? 0 : r0, rb = r0 + kh < h ? r0 + kh : h; \
-    const int64_t ca = c0 < 0 ? 0 : c0, cb = c0 + kw < w ? c0 + kw : w
-
-/* parg 0: out[b, i, j, k] = the window's maximum, a `>` scan from LOWEST.  Otherwise
-   arg[b, i, j, k] = the window tap (row-major, padding included) of the first maximum
-   of the window's real pixels, a `>` scan from the first of them. */
-int tapeflow_max_pool_NAME(int64_t px, int64_t pout, int64_t parg, POOL_ARGS) {
-    const T *x = (const T *)(intptr_t)px;
-    T *out = (T *)(intptr_t)pout;
-    int32_t *arg = (int32_t *)(intptr_t)parg;
-    FOR_WINDOWS {
-        WINDOW(b, i, j);
-        const int64_t o = ((b * oh + i) * ow + j) * c;
-        if (!arg) {
-            for (int64_t k = 0; k < c; k++) out[o + k] = LOWEST;
-            for (int64_t r = ra; r < rb; r++)
-                for (int64_t q = ca; q < cb; q++) {
-                    const T *restrict xr = x + ((b * h + r) * w + q) * c;
-                    T *restrict y = out + o;
-                    for (int64_t k = 0; k < c; k++) y[k] = xr[k] > y[k] ? xr[k] : y[k];
-                }
-            continue;
-        }
-        for (int64_t k = 0; k < c; k++) {
-            T best = x[((b * h + ra) * w + ca) * c + k];
-            int32_t at = (int32_t)((ra - r0) * kw + (ca - c0));
-            for (int64_t r = ra; r < rb; r++)
-                for (int64_t q = ca; q < cb; q++) {
-                    const T v = x[((b * h + r) * w + q) * c + k];
-                    if (v > best) {
-                        best = v;
-                        at = (int32_t)((r - r0) * kw + (q - c0));
-                    }
-                }
-            arg[o + k] = at;
-        }
-    }
-    return 0;
-}
-
-/* scatter (to_image): image[window tap arg] += v, tap after tap over the whole output;
-   gather: v[b, i, j, k] = image[window tap arg]. */
-int tapeflow_max_pool_route_NAME(int64_t parg, int64_t pv, int64_t pimage, int64_t to_image, POOL_ARGS) {
-    const int32_t *arg = (const int32_t *)(intptr_t)parg;
-    T *v = (T *)(intptr_t)pv, *image = (T *)(intptr_t)pimage;
-    for (int64_t t = 0; t < (to_image ? kh * kw : 1); t++)
-        FOR_WINDOWS {
-            const int64_t o = ((b * oh + i) * ow + j) * c;
-            for (int64_t k = 0; k < c; k++) {
-                const int32_t at = arg[o + k];
-                if (to_image && at != t) continue;
-                const int64_t r = i * sh - pt + at / kw, q = j * sw - pl + at % kw;
-                T *px = image + ((b * h + r) * w + q) * c + k;
-                if (to_image) *px = *px + v[o + k];
-                else v[o + k] = *px;
-            }
-        }
-    return 0;
-}
-"""
-
 _COL2IM = r"""
 /* image[b, y * sh + a * dh, x * sw + e * dw, k] += windows[b, y, x, a, e, k], tap (a, e)
    after tap over the whole output (image: the padded image, zeroed). */
@@ -146,7 +77,7 @@ int tapeflow_patches_grad_NAME(int64_t pg, int64_t pimage, int64_t n, int64_t hp
 
 SOURCE = "#include <stdint.h>\n#include <float.h>\n#pragma STDC FP_CONTRACT OFF\n" + "".join(
     "#define T %s\n#define LOWEST %s\n%s#undef T\n#undef LOWEST\n" % (
-        ctype, lowest, (_KERNEL + _POOL + _COL2IM).replace("NAME", name))
+        ctype, lowest, (_KERNEL + _COL2IM).replace("NAME", name))
     for name, ctype, lowest in (("f32", "float", "(-FLT_MAX)"), ("f64", "double", "(-DBL_MAX)")))
 
 _DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
@@ -167,27 +98,6 @@ def _depthwise(fns, padded, w, oh, ow, strides, dilations):
     return out
 
 
-def _max_pool(fns, mode, x, v, ksize, strides, oh, ow, ph, pw):
-    """conv_ops._pool_impl's modes on the unpadded image x (ph, pw: its SAME padding)."""
-    x = np.ascontiguousarray(x)
-    n, h, w, c = x.shape
-    dims = (n, h, w, c, oh, ow, *ksize, *strides, ph[0], pw[0])
-    release = n * oh * ow * c >= _RELEASE_GIL_AT
-    if mode == "max":
-        out = np.empty((n, oh, ow, c), x.dtype)
-        fns["max_pool"][release](x.ctypes.data, out.ctypes.data, 0, *dims)
-        return out
-    arg = np.empty((n, oh, ow, c), np.int32)
-    fns["max_pool"][release](x.ctypes.data, 0, arg.ctypes.data, *dims)
-    if mode == "gather":
-        image, out = np.ascontiguousarray(v, x.dtype), np.empty((n, oh, ow, c), x.dtype)
-        fns["max_pool_route"][release](arg.ctypes.data, out.ctypes.data, image.ctypes.data, 0, *dims)
-        return out
-    g, image = np.ascontiguousarray(v, x.dtype), np.zeros(x.shape, x.dtype)
-    fns["max_pool_route"][release](arg.ctypes.data, g.ctypes.data, image.ctypes.data, 1, *dims)
-    return image
-
-
 def _patches_grad(fns, g, padded_shape, strides, dilations):
     """The windows (N, OH, OW, KH, KW, C) summed onto a zeroed image of padded_shape."""
     g = np.ascontiguousarray(g)
@@ -198,12 +108,11 @@ def _patches_grad(fns, g, padded_shape, strides, dilations):
     return image
 
 
-_WRAPPERS = {"depthwise": (_depthwise, {"depthwise": 16}), "patches_grad": (_patches_grad, {"patches_grad": 14}),
-             "max_pool": (_max_pool, {"max_pool": 15, "max_pool_route": 16})}
+_WRAPPERS = {"depthwise": (_depthwise, {"depthwise": 16}), "patches_grad": (_patches_grad, {"patches_grad": 14})}
 
 
 def native(kernel, dtype):
-    """conv_ops' hook: `kernel` ("depthwise", "max_pool", "patches_grad") for arrays of `dtype`, or None
+    """conv_ops' hook: `kernel` ("depthwise", "patches_grad") for arrays of `dtype`, or None
     (no C, or a dtype without a kernel: the NumPy path runs)."""
     name = _DTYPES.get(np.dtype(dtype))
     if name is None or kernel not in _WRAPPERS or is_on("no_c"):

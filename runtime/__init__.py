@@ -7,7 +7,7 @@ import warnings
 
 from . import dtypes, registry, tensor, tape  # noqa: F401  (order: see docstring)
 from .ops import math_ops, reduce_ops, array_ops, linalg_ops, indexing  # noqa: F401
-from .ops import join_ops, gather_ops, sort_ops, nn_ops, conv_ops, random_ops  # noqa: F401
+from .ops import join_ops, gather_ops, sort_ops, nn_ops, conv_ops, pool_ops, random_ops  # noqa: F401
 from . import operators, state_ops  # noqa: F401
 from .variables import Variable  # noqa: F401
 from .backprop import GradientTape, UnconnectedGradients  # noqa: F401

@@ -13,6 +13,7 @@ from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import conv_ops as C
+from tapeflow.runtime.ops import pool_ops as P
 from tapeflow.runtime.ops import conv_variants as V
 from tapeflow.runtime.ops import join_ops as J
 from tapeflow.runtime.ops import math_ops as M
@@ -90,7 +91,7 @@ def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None): 
     slices, od = _depth_slices(x, k[0], s[0], 1, p, low)
     out = None
     for sl in slices:
-        y = C.max_pool2d(_fold(sl), k[1:], s[1:], p)
+        y = P.max_pool2d(_fold(sl), k[1:], s[1:], p)
         out = y if out is None else M.maximum(out, y)
     return _back3(_unfold(out, od), data_format)
 
@@ -193,8 +194,8 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     return conv3d(input, filters, strides, padding, data_format or "NDHWC", dilations)
 
 
-_POOLS = {("MAX", 3): V.max_pool1d, ("AVG", 3): V.avg_pool1d, ("MAX", 4): C.max_pool2d,
-          ("AVG", 4): C.avg_pool2d, ("MAX", 5): max_pool3d, ("AVG", 5): avg_pool3d}
+_POOLS = {("MAX", 3): V.max_pool1d, ("AVG", 3): V.avg_pool1d, ("MAX", 4): P.max_pool2d,
+          ("AVG", 4): P.avg_pool2d, ("MAX", 5): max_pool3d, ("AVG", 5): avg_pool3d}
 _FORMATS = {3: "NWC", 4: "NHWC", 5: "NDHWC"}
 
 

@@ -1,6 +1,5 @@
-"""The C kernels of compiler/conv_c.py (depthwise forward, max pooling, col2im) against
-their NumPy paths: the same bits for every geometry and dtype (ties, NaN and -inf in
-the pools), and the NumPy path without C."""
+"""The C kernels of compiler/conv_c.py (depthwise forward, col2im) against their NumPy
+paths: the same bits for every geometry and dtype, and the NumPy path without C."""
 import numpy as np
 import pytest
 
@@ -56,35 +55,6 @@ def test_graph_equals_eager_with_the_kernel():
         return [loss] + tape.gradient(loss, [x, k])
     for a, b in zip(step(x), tf.function(step)(x)):  # the sums' order differs in the fused kernels
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-5)
-
-
-POOLS = [((2, 7, 6, 3), (3, 3), (2, 2), "SAME"), ((1, 6, 6, 2), (2, 2), (2, 2), "VALID"),
-         ((2, 5, 7, 2), (3, 2), (1, 1), "SAME"), ((1, 8, 5, 1), (4, 3), (3, 2), "SAME"),
-         ((1, 2, 5, 2), (3, 3), (1, 1), "VALID")]  # the last: an empty output
-
-
-def _pool_modes(x, v_out, v_in, ksize, strides, padding):
-    attrs = {"ksize": ksize, "strides": strides, "padding": padding}
-    return [conv_ops._pool_impl(np, x, ksize=ksize, strides=strides, padding=padding, mode="max"),
-            conv_ops._pool_impl(np, x, v_out, **attrs, mode="scatter"),
-            conv_ops._pool_impl(np, x, v_in, **attrs, mode="gather")]
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("shape, ksize, strides, padding", POOLS)
-def test_max_pool_kernels_give_the_numpy_paths_bits(shape, ksize, strides, padding, dtype, monkeypatch):
-    if conv_c.native("max_pool", dtype) is None:
-        pytest.skip("no C compiler")
-    x = np.round(RNG.standard_normal(shape) * 2).astype(dtype)  # many ties
-    x.flat[::7] = np.nan
-    x.flat[3::11] = -np.inf
-    oh, ow = conv_ops.geometry(shape, ksize, strides, (1, 1), padding)[:2]
-    v_out = RNG.standard_normal((shape[0], oh, ow, shape[3])).astype(dtype)
-    v_in = RNG.standard_normal(shape).astype(dtype)
-    native = _pool_modes(x, v_out, v_in, ksize, strides, padding)
-    monkeypatch.setattr(conv_ops, "native", None)
-    for a, b in zip(native, _pool_modes(x, v_out, v_in, ksize, strides, padding)):
-        np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -156,6 +156,8 @@ ROWS = {
                           f(2, 5, 4, 3), batch=True)],
     "max_pool": [C(lambda x: tf.nn.max_pool2d(x, 3, 2, "SAME"), f(2, 5, 4, 3), batch=True),
                  C(lambda x: tf.nn.max_pool2d(x, 2, 1, "VALID"), f(1, 4, 5, 2))],
+    "avg_pool": [C(lambda x: tf.nn.avg_pool2d(x, 3, 2, "SAME"), f(2, 5, 4, 3), batch=True),
+                 C(lambda x: tf.nn.avg_pool2d(x, 2, 1, "VALID"), f(1, 4, 5, 2))],
 }
 
 

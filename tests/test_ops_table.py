@@ -11,7 +11,7 @@ import pytest
 import tapeflow as tf
 from tapeflow.runtime import registry
 from tapeflow.runtime.ops import array_ops as A
-from tapeflow.runtime.ops import conv_ops, conv_variants, gather_ops, indexing, join_ops, math_ops, range_ops
+from tapeflow.runtime.ops import conv_ops, conv_variants, gather_ops, indexing, join_ops, math_ops, pool_ops, range_ops
 from tapeflow.runtime.registry import bind
 
 from conftest import check_grads, run_traced
@@ -371,6 +371,29 @@ def np_pool(x, k, stride, padding, reduce):
     return out
 
 
+def _np_patches(x, k, stride, padding):
+    """tf.image.extract_patches by slicing the zero-padded image."""
+    if padding == "SAME":
+        total = max((-(-x.shape[1] // stride) - 1) * stride + k - x.shape[1], 0)
+        x = np.pad(x, ((0, 0), (total // 2, total - total // 2), (total // 2, total - total // 2), (0, 0)))
+    oh, ow = (x.shape[1] - k) // stride + 1, (x.shape[2] - k) // stride + 1
+    windows = [[x[:, i * stride:i * stride + k, j * stride:j * stride + k].reshape(x.shape[0], -1) for j in range(ow)]
+               for i in range(oh)]
+    return np.array(windows).transpose(2, 0, 1, 3)  # (N, OH, OW, KH * KW * C)
+
+
+def _np_avg_pool_grad(g, shape, k, stride):
+    """avg_pool's transpose (SAME): each window's g / count on its real pixels."""
+    out = np.zeros(shape)
+    ph, pw = (max((g.shape[1 + a] - 1) * stride + k - shape[1 + a], 0) // 2 for a in (0, 1))
+    for i in range(g.shape[1]):
+        for j in range(g.shape[2]):
+            rows = slice(max(i * stride - ph, 0), i * stride - ph + k)
+            cols = slice(max(j * stride - pw, 0), j * stride - pw + k)
+            out[:, rows, cols] += g[:, i:i + 1, j:j + 1] / out[:, rows, cols].shape[1] / out[:, rows, cols].shape[2]
+    return out
+
+
 ROWS.update({
     # Stride 1 takes the flipped-filter route for the input gradient, stride 2 the windows' route.
     "conv2d": Row([Case(lambda x, w, s=s, p=p: tf.nn.conv2d(x, w, s, p),
@@ -407,9 +430,16 @@ ROWS.update({
     "max_pool": Row([Case(lambda x, k=k, s=s, p=p: tf.nn.max_pool2d(x, k, s, p),
                           lambda x, k=k, s=s, p=p: np_pool(x, k, s, p, np.max), [rand((2, 5, 4, 2))], wrt=(0,))
                      for k, s, p in ((2, 2, "SAME"), (2, 2, "VALID"), (3, 1, "SAME"), (3, 2, "SAME"))], True),
-    "extract_patches": Row([Case(lambda x, p=p: tf.nn.avg_pool2d(x, 3, 2, p),
-                                 lambda x, p=p: np_pool(x, 3, 2, p, np.mean), [rand((1, 5, 5, 2))], wrt=(0,))
+    "extract_patches": Row([Case(lambda x, p=p: tf.image.extract_patches(x, [1, 3, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1], p),
+                                 lambda x, p=p: _np_patches(x, 3, 2, p), [rand((1, 5, 5, 2))], wrt=(0,))
                             for p in ("SAME", "VALID")], True),
+    "avg_pool": Row([Case(lambda x, k=k, s=s, p=p: tf.nn.avg_pool2d(x, k, s, p),
+                          lambda x, k=k, s=s, p=p: np_pool(x, k, s, p, np.mean), [rand((2, 5, 4, 2))], wrt=(0,))
+                     for k, s, p in ((3, 2, "SAME"), (3, 2, "VALID"), (2, 3, "SAME"), (3, 1, "SAME"))], True),
+    "avg_pool_grad": Row([Case(lambda g, like, s=s: bind(pool_ops.AVG_POOL_GRAD, (g, like),
+                                                         {"ksize": (3, 3), "strides": (s, s), "padding": "SAME"}),
+                               lambda g, like, s=s: _np_avg_pool_grad(g, like.shape, 3, s), [rand(gshape), rand((1, 5, 4, 2))],
+                               wrt=(0,)) for s, gshape in ((1, (1, 5, 4, 2)), (2, (1, 3, 2, 2)))], True),
     "patches_grad": Row([Case(lambda g, like: bind(conv_ops.PATCHES_GRAD, (g, like), _PATCH_ATTRS),
                               lambda g, like: _np_col2im(g, like.shape),
                               [rand((1, 2, 2, 2, 2, 1)), rand((1, 4, 4, 1))], wrt=(0,))], True),

@@ -1,9 +1,8 @@
-"""Convolution and pooling over NHWC images.
+"""Convolution over NHWC images (pooling: pool_ops.py).
 
-A primitive pair carries pooling and the convolution variants: `extract_patches`
-turns (N, H, W, C) into the windows (N, OH, OW, KH, KW, C) (a strided view, no copy,
-when unpadded) and `patches_grad` adds windows back onto an image (its transpose,
-col2im).  max_pool = reduce_max, avg_pool = sum / count over the windows.
+A primitive pair carries the convolution variants: `extract_patches` turns
+(N, H, W, C) into the windows (N, OH, OW, KH, KW, C) (a strided view, no copy, when
+unpadded) and `patches_grad` adds windows back onto an image (its transpose, col2im).
 
 conv2d is a primitive of its own (im2col, then one GEMM through NumPy's BLAS), so
 that its gradients can take the fast routes: the input gradient of a stride-1
@@ -24,10 +23,9 @@ from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import join_ops as J
 from . import linalg_ops as L
-from . import reduce_ops as RD
 
 # The compiler layer sets this when it loads (compiler/conv_c.py): native(kernel, dtype) ->
-# a C kernel ("depthwise", "max_pool", "patches_grad") giving the NumPy path's bits, or
+# a C kernel ("depthwise", "patches_grad") giving the NumPy path's bits, or
 # None (no C compiler, another dtype).
 native = None
 
@@ -261,99 +259,6 @@ CONV2D_FILTER_GRAD = defprim("conv2d_filter_grad", _filter_grad_impl, _filter_gr
                              vjp_needs=True)
 
 
-# --- max pooling: each window's first maximum --------------------------------------------
-def _taps(image, ksize, strides, oh, ow):
-    """The (N, OH, OW, C) view of each window position (i, j), in row-major order."""
-    return [image[:, i:i + strides[0] * (oh - 1) + 1:strides[0], j:j + strides[1] * (ow - 1) + 1:strides[1]]
-            for i in range(ksize[0]) for j in range(ksize[1])]
-
-
-def _lowest(dtype):
-    return np.finfo(dtype).min if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
-
-
-def _window_max(xp, taps, low):
-    """The windows' maxima: a `>` scan from the dtype's lowest value (NaN never wins)."""
-    best = xp.full(taps[0].shape, low, taps[0].dtype)
-    for tap in taps:
-        xp.copyto(best, tap, where=tap > best)
-    return best
-
-
-def _first_max_tap(xp, taps, real):
-    """Each window's tap number of its first maximum: a `>` scan over the window's
-    real pixels from the first of them (a NaN there keeps the place), as TensorFlow's
-    MaxPoolGrad.  real[t]: (OH, OW) masks of the positions where tap t is no padding,
-    or None when nothing is padded."""
-    best, arg = taps[0].copy(), xp.zeros(taps[0].shape, np.int16 if len(taps) < 1 << 15 else np.int32)
-    seen = None if real is None else xp.broadcast_to(real[0][:, :, None], taps[0].shape).copy()
-    for t, tap in enumerate(taps[1:], 1):
-        better = tap > best
-        if real is not None:
-            ok = real[t][:, :, None]
-            better = (better | ~seen) & ok
-            seen |= ok
-        xp.copyto(best, tap, where=better)
-        xp.copyto(arg, t, where=better)
-    return arg
-
-
-def _real_taps(xp, shape, ksize, strides, oh, ow, ph, pw):
-    rows = [(i + strides[0] * np.arange(oh) - ph[0] >= 0) & (i + strides[0] * np.arange(oh) - ph[0] < shape[1])
-            for i in range(ksize[0])]
-    cols = [(j + strides[1] * np.arange(ow) - pw[0] >= 0) & (j + strides[1] * np.arange(ow) - pw[0] < shape[2])
-            for j in range(ksize[1])]
-    return [xp.asarray(r[:, None] & c[None, :]) for r in rows for c in cols]
-
-
-def _pool_impl(xp, x, *v, ksize, strides, padding, mode):
-    """mode "max": (x,) -> the windows' maxima; "scatter": (x, g) adds each g onto its
-    window's first maximum (x's shape); "gather": (x, h) takes h at each window's first
-    maximum (the output's shape); scatter and gather are each other's transpose.
-    TensorFlow's semantics: see _window_max and _first_max_tap (row-major window order,
-    a tie goes to the first; an all -inf window gives -FLT_MAX)."""
-    fn = native and xp is np and native("max_pool", x.dtype)
-    if fn:
-        oh, ow, ph, pw = geometry(x.shape, ksize, strides, (1, 1), padding)
-        return fn(mode, x, v[0] if v else None, ksize, strides, oh, ow, ph, pw)
-    low = _lowest(x.dtype)
-    image, oh, ow = padded_image(xp, x, ksize, strides, (1, 1), padding, low, transient=True)
-    taps = _taps(image, ksize, strides, oh, ow)
-    if mode == "max":
-        return _window_max(xp, taps, low)
-    _, _, ph, pw = geometry(x.shape, ksize, strides, (1, 1), padding)
-    real = None if ph == pw == (0, 0) else _real_taps(xp, x.shape, ksize, strides, oh, ow, ph, pw)
-    arg = _first_max_tap(xp, taps, real)
-    if mode == "gather":  # (a window of padding only has no real pixel: none here)
-        h = xp.pad(v[0], ((0, 0), ph, pw, (0, 0)))
-        out = xp.zeros(arg.shape, v[0].dtype)
-        for t, tap in enumerate(_taps(h, ksize, strides, oh, ow)):
-            xp.copyto(out, tap, where=arg == t)
-        return out
-    g = v[0]
-    out = xp.zeros(image.shape, g.dtype)
-    for t, tap in enumerate(_taps(out, ksize, strides, oh, ow)):
-        tap += xp.where(arg == t, g, 0)
-    return out[:, ph[0]:ph[0] + x.shape[1], pw[0]:pw[0] + x.shape[2]]
-
-
-def _pool_rule(x, *v, ksize, strides, padding, mode):
-    if mode == "scatter":
-        return Aval(x.shape, v[0].dtype)
-    y = patches_rule(x, ksize, strides, (1, 1), padding, 0)
-    return Aval(y.shape[:3] + (x.shape[3],), v[0].dtype if v else x.dtype)
-
-
-def _pool_vjp(g, out, x, *v, mode, **attrs):
-    if mode == "max":
-        return bind(MAX_POOL, (x, g), dict(attrs, mode="scatter"))
-    # x only picks the positions (piecewise constant): no gradient flows into it.
-    return None, bind(MAX_POOL, (x, g), dict(attrs, mode="gather" if mode == "scatter" else "scatter"))
-
-
-MAX_POOL = defprim("max_pool", _pool_impl, _pool_rule, _pool_vjp)
-
-
 # --- argument normalization --------------------------------------------------------------
 def spatial_sizes(v, name, op, n, channels_last=True):
     """TensorFlow's int / [n sizes] / [1, n sizes, 1] spellings of strides, dilations or
@@ -423,38 +328,6 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     attrs = {"strides": _pair(strides, "strides", "conv2d", cl),
              "dilations": _pair(dilations, "dilations", "conv2d", cl), "padding": _padding(padding, "conv2d")}
     return _back(bind(CONV2D, (x, w), attrs), data_format)
-
-
-def _pool(x, ksize, strides, padding, data_format, op):
-    cl = data_format != "NCHW"
-    x = _nhwc(x, data_format, op)
-    return x, _pair(ksize, "ksize", op, cl), _pair(strides, "strides", op, cl), _padding(padding, op)
-
-
-def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
-    x, k, s, p = _pool(input, ksize, strides, padding, data_format, "max_pool2d")
-    return _back(bind(MAX_POOL, (x,), {"ksize": k, "strides": s, "padding": p, "mode": "max"}), data_format)
-
-
-def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
-    x, k, s, p = _pool(input, ksize, strides, padding, data_format, "avg_pool2d")
-    if not x.dtype.is_floating:
-        raise TypeError(with_location(f"avg_pool2d expects a floating-point tensor, got {x.dtype.name}"))
-    total = RD.reduce_sum(extract_patches(x, k, s, (1, 1), p), [3, 4])
-    if p == "VALID":
-        return _back(total / float(k[0] * k[1]), data_format)
-    # SAME: windows at the border average only the real pixels, as TensorFlow's.
-    ones = A.ones_like(x[:1, :, :, :1])
-    count = RD.reduce_sum(extract_patches(ones, k, s, (1, 1), p), [3, 4])
-    return _back(total / count, data_format)
-
-
-def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
-    return max_pool2d(input, ksize, strides, padding, data_format or "NHWC")
-
-
-def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
-    return avg_pool2d(input, ksize, strides, padding, data_format or "NHWC")
 
 
 def image_extract_patches(images, sizes, strides, rates, padding, name=None):

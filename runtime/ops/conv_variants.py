@@ -25,6 +25,7 @@ from . import conv_ops as C
 from . import join_ops as J
 from . import linalg_ops as L
 from . import math_ops as M
+from . import pool_ops as P
 from . import reduce_ops as RD
 
 
@@ -72,11 +73,11 @@ def _pool1d(pool, input, ksize, strides, padding, data_format, op):  # noqa: A00
 
 
 def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
-    return _pool1d(C.max_pool2d, input, ksize, strides, padding, data_format, "max_pool1d")
+    return _pool1d(P.max_pool2d, input, ksize, strides, padding, data_format, "max_pool1d")
 
 
 def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
-    return _pool1d(C.avg_pool2d, input, ksize, strides, padding, data_format, "avg_pool1d")
+    return _pool1d(P.avg_pool2d, input, ksize, strides, padding, data_format, "avg_pool1d")
 
 
 def _output_like(output_shape, dtype, data_format):

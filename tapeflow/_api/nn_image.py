@@ -11,7 +11,8 @@ runtime.ops.special_ops      | math nn               | in_top_k
 runtime.ops.nn_ops           | math nn               | log_sigmoid softplus
 runtime.ops.sort_ops         | math nn               | top_k
 runtime.ops.sort_ops         | math nn               | approx_max_k approx_min_k
-runtime.ops.conv_ops         | nn                    | avg_pool avg_pool2d conv2d max_pool max_pool2d
+runtime.ops.conv_ops         | nn                    | conv2d
+runtime.ops.pool_ops         | nn                    | avg_pool avg_pool2d max_pool max_pool2d
 runtime.ops.conv_variants    | nn                    | avg_pool1d conv1d conv2d_transpose depthwise_conv2d
 runtime.ops.conv_variants    | nn                    | max_pool1d separable_conv2d
 nn_volumetric                | nn                    | avg_pool3d conv1d_transpose conv3d conv3d_transpose

@@ -5,7 +5,7 @@ names for a multiple-results primitive); `e` is the builder.GraphEmitter (e.op
 appends an ONNX node, e.const / e.ints make initializers, e.aval(ref) gives an
 input's static shape and dtype, e.fail raises the export error naming the op
 and the user's line).  Composites (softmax, layer and batch normalization,
-average pooling = extract_patches + reduce) need no
+average pooling of half types = extract_patches + reduce) need no
 row: their primitives are exported.  A primitive without a row is reported by
 the builder as having no ONNX mapping.
 """
@@ -335,6 +335,17 @@ def _max_pool(e, node, x, ksize, strides, padding, mode):
     return e.op("ReduceMax", [windows, e.ints([3, 4])], keepdims=0)
 
 
+def _avg_pool(e, node, x, ksize, strides, padding):
+    """The windows' sums (zero-padded) divided by each window's count of real pixels (TF's divisor)."""
+    from tapeflow.runtime.ops.conv_ops import geometry
+    from tapeflow.runtime.ops.pool_ops import window_counts
+    shape, (oh, ow) = e.aval(node.inputs[0]).shape, node.avals[0].shape[1:3]
+    windows = _windows(e, node, x, (oh, ow), ksize, strides, (1, 1), padding, 0)
+    total = e.op("ReduceSum", [windows, e.ints([3, 4])], keepdims=0)
+    _, _, ph, pw = geometry(shape, ksize, strides, (1, 1), padding)
+    return e.op("Div", [total, e.const(window_counts(np, shape, ksize, strides, oh, ow, ph, pw, _dtype_of(e, node).np))])
+
+
 def _windows(e, node, x, out_hw, ksize, strides, dilations, padding, pad_value):
     _, h, w, c = e.aval(node.inputs[0]).shape
     (oh, ow), (kh, kw) = out_hw, ksize
@@ -419,6 +430,6 @@ LOWERINGS = {
     "concat": _concat, "split": _split, "pad": _pad, "where_indices": _where_indices,
     "top_k_indices": _top_k_indices,
     # images: conv2d and pooling are built on it
-    "extract_patches": _extract_patches, "max_pool": _max_pool, "conv2d": _conv2d,
+    "extract_patches": _extract_patches, "max_pool": _max_pool, "avg_pool": _avg_pool, "conv2d": _conv2d,
     "depthwise_conv2d": _depthwise_conv2d,
 }

@@ -1,0 +1,184 @@
+"""Max and average pooling (forward and gradients) in C, for runtime/ops/pool_ops.py.
+
+Direct loops over the unpadded NHWC image (no padded copy), each window clipped to
+the image, the channel axis innermost (vectorised).  Same bits as the NumPy paths:
+  max      a `>` scan from LOWEST over the window's real pixels (NaN never wins);
+  max arg  a `>` scan from the window's first real pixel (a NaN there keeps the
+           place): the first maximum in row-major window order, as TF's MaxPoolGrad;
+  avg      +0, then each real pixel added in row-major window order, divided by the
+           window's count of real pixels (TF's AvgPool);
+  scatters (the gradients) visit the windows in reverse row-major order, so an input
+           pixel of several windows sums their values tap after tap, as the NumPy
+           loops (one pass per window tap over the whole output) do.
+tests/test_pool_native.py checks both paths against each other.
+"""
+import numpy as np
+
+from tapeflow.runtime.ops import pool_ops
+
+from . import native_table
+
+_POOL = r"""
+#define POOL_ARGS int64_t n, int64_t h, int64_t w, int64_t c, int64_t oh, int64_t ow, int64_t kh, int64_t kw, \
+                  int64_t sh, int64_t sw, int64_t pt, int64_t pl
+/* The window (i, j)'s real rows [ra, rb) and columns [ca, cb). */
+#define WINDOW(i, j) const int64_t r0 = (i) * sh - pt, c0 = (j) * sw - pl; \
+    const int64_t ra = r0 < 0 ? 0 : r0, rb = r0 + kh < h ? r0 + kh : h; \
+    const int64_t ca = c0 < 0 ? 0 : c0, cb = c0 + kw < w ? c0 + kw : w
+
+int tapeflow_max_pool_NAME(int64_t px, int64_t pout, POOL_ARGS) {
+    const T *x = (const T *)(intptr_t)px;
+    T *out = (T *)(intptr_t)pout;
+    for (int64_t b = 0; b < n; b++)
+        for (int64_t i = 0; i < oh; i++)
+            for (int64_t j = 0; j < ow; j++) {
+                WINDOW(i, j);
+                T *restrict y = out + ((b * oh + i) * ow + j) * c;
+                for (int64_t k = 0; k < c; k++) y[k] = LOWEST;
+                for (int64_t r = ra; r < rb; r++)
+                    for (int64_t q = ca; q < cb; q++) {
+                        const T *restrict xr = x + ((b * h + r) * w + q) * c;
+                        for (int64_t k = 0; k < c; k++) y[k] = xr[k] > y[k] ? xr[k] : y[k];
+                    }
+            }
+    return 0;
+}
+
+/* Routes v between each window and its first maximum, windows in reverse row-major
+   order.  to_image: image[first max] += v[window] (image zeroed by the caller);
+   otherwise v[window] = image[first max].  Channels in blocks of CB: the block's best
+   values and their pixels (counted from the window's first real pixel) stay in L1. */
+#ifndef CB
+#define CB 64
+#endif
+int tapeflow_max_pool_route_NAME(int64_t px, int64_t pv, int64_t pimage, int64_t to_image, POOL_ARGS) {
+    const T *x = (const T *)(intptr_t)px;
+    T *v = (T *)(intptr_t)pv, *image = (T *)(intptr_t)pimage;
+    T best[CB];
+    int32_t at[CB];
+    for (int64_t b = 0; b < n; b++)
+        for (int64_t i = oh - 1; i >= 0; i--)
+            for (int64_t j = ow - 1; j >= 0; j--) {
+                WINDOW(i, j);
+                const int64_t first = (b * h + ra) * w + ca;
+                T *vo = v + ((b * oh + i) * ow + j) * c;
+                T *im = image + first * c;
+                for (int64_t k0 = 0; k0 < c; k0 += CB) {
+                    const int64_t kn = c - k0 < CB ? c - k0 : CB;
+                    const T *restrict x0 = x + first * c + k0;
+                    for (int64_t k = 0; k < kn; k++) {
+                        best[k] = x0[k];
+                        at[k] = 0;
+                    }
+                    for (int64_t r = ra; r < rb; r++)
+                        for (int64_t q = ca; q < cb; q++) {  /* the first pixel again: never `>` itself */
+                            const int32_t here = (int32_t)((r - ra) * w + (q - ca));
+                            const T *restrict xr = x + ((b * h + r) * w + q) * c + k0;
+                            for (int64_t k = 0; k < kn; k++) {
+                                /* selects, not conditional stores: a masked store
+                                   stalls the next tap's load of the same lanes */
+                                const int32_t better = -(int32_t)(xr[k] > best[k]);
+                                best[k] = xr[k] > best[k] ? xr[k] : best[k];
+                                at[k] ^= (at[k] ^ here) & better;
+                            }
+                        }
+                    if (to_image)
+                        for (int64_t k = 0; k < kn; k++) {
+                            T *p = im + (int64_t)at[k] * c + k0 + k;
+                            *p = *p + vo[k0 + k];
+                        }
+                    else
+                        for (int64_t k = 0; k < kn; k++) vo[k0 + k] = im[(int64_t)at[k] * c + k0 + k];
+                }
+            }
+    return 0;
+}
+
+int tapeflow_avg_pool_NAME(int64_t px, int64_t pout, POOL_ARGS) {
+    const T *x = (const T *)(intptr_t)px;
+    T *out = (T *)(intptr_t)pout;
+    for (int64_t b = 0; b < n; b++)
+        for (int64_t i = 0; i < oh; i++)
+            for (int64_t j = 0; j < ow; j++) {
+                WINDOW(i, j);
+                T *restrict y = out + ((b * oh + i) * ow + j) * c;
+                for (int64_t k = 0; k < c; k++) y[k] = 0;
+                for (int64_t r = ra; r < rb; r++)
+                    for (int64_t q = ca; q < cb; q++) {
+                        const T *restrict xr = x + ((b * h + r) * w + q) * c;
+                        for (int64_t k = 0; k < c; k++) y[k] = y[k] + xr[k];
+                    }
+                const T count = (T)((rb - ra) * (cb - ca));
+                for (int64_t k = 0; k < c; k++) y[k] = y[k] / count;
+            }
+    return 0;
+}
+
+/* image[each real pixel of a window] += g[window] / its count (image zeroed by the caller). */
+int tapeflow_avg_pool_grad_NAME(int64_t pg, int64_t pimage, POOL_ARGS) {
+    const T *g = (const T *)(intptr_t)pg;
+    T *image = (T *)(intptr_t)pimage;
+    for (int64_t b = 0; b < n; b++)
+        for (int64_t i = oh - 1; i >= 0; i--)
+            for (int64_t j = ow - 1; j >= 0; j--) {
+                WINDOW(i, j);
+                const T *restrict gr = g + ((b * oh + i) * ow + j) * c;
+                const T count = (T)((rb - ra) * (cb - ca));
+                for (int64_t r = ra; r < rb; r++)
+                    for (int64_t q = ca; q < cb; q++) {
+                        T *restrict im = image + ((b * h + r) * w + q) * c;
+                        for (int64_t k = 0; k < c; k++) im[k] = im[k] + gr[k] / count;
+                    }
+            }
+    return 0;
+}
+"""
+
+_N_POOL_ARGS = 12
+
+
+def _dims(x, oh, ow, ksize, strides, ph, pw):
+    n, h, w, c = x.shape
+    return (n, h, w, c, oh, ow, *ksize, *strides, ph[0], pw[0])
+
+
+def _call(fns, entry, size, *args):
+    fns[entry][size >= native_table.RELEASE_GIL_AT](*args)
+
+
+def _max_pool(fns, mode, x, v, ksize, strides, oh, ow, ph, pw):
+    """pool_ops._max_pool_impl's modes on the unpadded image x (ph, pw: its SAME padding)."""
+    x = np.ascontiguousarray(x)
+    n, _, _, c = x.shape
+    dims, size = _dims(x, oh, ow, ksize, strides, ph, pw), n * oh * ow * c
+    if mode == "max":
+        out = np.empty((n, oh, ow, c), x.dtype)
+        _call(fns, "max_pool", size, x.ctypes.data, out.ctypes.data, *dims)
+        return out
+    if mode == "gather":
+        image, out = np.ascontiguousarray(v, x.dtype), np.empty((n, oh, ow, c), x.dtype)
+        _call(fns, "max_pool_route", size, x.ctypes.data, out.ctypes.data, image.ctypes.data, 0, *dims)
+        return out
+    g, image = np.ascontiguousarray(v, x.dtype), np.zeros(x.shape, x.dtype)
+    _call(fns, "max_pool_route", size, x.ctypes.data, g.ctypes.data, image.ctypes.data, 1, *dims)
+    return image
+
+
+def _avg_pool(fns, mode, v, shape, ksize, strides, oh, ow, ph, pw):
+    """pool_ops' average pool ("avg": v the image of `shape`) and its gradient ("grad": v
+    the output's gradient, onto a zeroed image of `shape`)."""
+    v = np.ascontiguousarray(v)
+    dims = _dims(np.broadcast_to(v.dtype.type(0), shape), oh, ow, ksize, strides, ph, pw)
+    size = shape[0] * oh * ow * shape[3]
+    if mode == "avg":
+        out = np.empty((shape[0], oh, ow, shape[3]), v.dtype)
+        _call(fns, "avg_pool", size, v.ctypes.data, out.ctypes.data, *dims)
+        return out
+    image = np.zeros(shape, v.dtype)
+    _call(fns, "avg_pool_grad", size, v.ctypes.data, image.ctypes.data, *dims)
+    return image
+
+
+pool_ops.native = native_table.hook(native_table.source(_POOL), {
+    "max_pool": (_max_pool, {"max_pool": 2 + _N_POOL_ARGS, "max_pool_route": 4 + _N_POOL_ARGS}),
+    "avg_pool": (_avg_pool, {"avg_pool": 2 + _N_POOL_ARGS, "avg_pool_grad": 2 + _N_POOL_ARGS})})
