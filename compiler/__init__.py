@@ -7,7 +7,8 @@ from .interpreter import run_graph
 from .passes import PASS_NAMES, PIPELINE, optimize
 from .reference import REFERENCE_SPECIALS, run_reference
 from . import random_c  # noqa: F401  (registers the C Box-Muller kernels with runtime/ops/philox.py)
-from . import conv_c  # noqa: F401  (registers the C depthwise kernel with runtime/ops/conv_variants.py)
+from . import conv_c  # noqa: F401  (registers the C col2im kernel with runtime/ops/conv_ops.py)
+from . import depthwise_c  # noqa: F401  (registers the C depthwise kernels with runtime/ops/conv_variants.py)
 from . import pool_c  # noqa: F401  (registers the C pooling kernels with runtime/ops/pool_ops.py)
 
 __all__ = ["compile_graph", "Executable", "optimize", "PIPELINE", "PASS_NAMES", "run_graph",

@@ -1,5 +1,5 @@
-"""The depthwise convolution's forward and col2im in C, for runtime/ops/conv_ops.py
-and conv_variants.py (pooling: pool_ops.py's kernels are in pool_c.py).
+"""col2im (conv_ops' patches_grad) in C, for runtime/ops/conv_ops.py (the depthwise
+kernels are in depthwise_c.py, pooling's in pool_c.py).
 
 The runtime knows no C: when this module loads it sets `conv_ops.native`, a lookup
 the runtime calls for a kernel by name and dtype; the library is built (through the
@@ -7,9 +7,7 @@ compile cache of cbuild.py) at the first call, not at import.  Without a working
 compiler, or with the no_c flag on, the lookup answers None and the NumPy path runs
 (one or more passes per window tap over the whole image, where these kernels make one).
 
-Same bits as the NumPy paths.  Depthwise: each output element is w[tap 0] * x, then
-`acc = acc + w[tap] * x` tap after tap in (row, column) order, every product and sum
-rounded to the dtype (no fused multiply-add: cbuild's -ffp-contract=off).
+Same bits as the NumPy path (tap after tap over the whole output).
 tests/test_conv_native.py checks both paths against each other.
 """
 
@@ -19,40 +17,6 @@ from tapeflow.runtime.ops import conv_ops
 
 from . import cbuild
 from .flags import is_on
-
-_KERNEL = r"""
-int tapeflow_depthwise_NAME(int64_t px, int64_t pw, int64_t pout, int64_t n, int64_t hp, int64_t wp,
-                            int64_t c, int64_t m, int64_t oh, int64_t ow, int64_t kh, int64_t kw,
-                            int64_t sh, int64_t sw, int64_t dh, int64_t dw) {
-    const T *x = (const T *)(intptr_t)px, *w = (const T *)(intptr_t)pw;
-    T *out = (T *)(intptr_t)pout;
-    const int64_t cm = c * m;
-    for (int64_t b = 0; b < n; b++)
-        for (int64_t i = 0; i < oh; i++)
-            for (int64_t j = 0; j < ow; j++) {
-                T *restrict o = out + ((b * oh + i) * ow + j) * cm;
-                for (int64_t a = 0; a < kh; a++)
-                    for (int64_t e = 0; e < kw; e++) {
-                        const T *restrict xr = x + ((b * hp + i * sh + a * dh) * wp + j * sw + e * dw) * c;
-                        const T *restrict wr = w + (a * kw + e) * cm;
-                        const int first = a == 0 && e == 0;
-                        if (m == 1) {
-                            if (first)
-                                for (int64_t k = 0; k < c; k++) o[k] = xr[k] * wr[k];
-                            else
-                                for (int64_t k = 0; k < c; k++) o[k] = o[k] + xr[k] * wr[k];
-                        } else {
-                            for (int64_t k = 0; k < c; k++)
-                                for (int64_t q = 0; q < m; q++) {
-                                    const T p = xr[k] * wr[k * m + q];
-                                    o[k * m + q] = first ? p : o[k * m + q] + p;
-                                }
-                        }
-                    }
-            }
-    return 0;
-}
-"""
 
 _COL2IM = r"""
 /* image[b, y * sh + a * dh, x * sw + e * dw, k] += windows[b, y, x, a, e, k], tap (a, e)
@@ -77,7 +41,7 @@ int tapeflow_patches_grad_NAME(int64_t pg, int64_t pimage, int64_t n, int64_t hp
 
 SOURCE = "#include <stdint.h>\n#include <float.h>\n#pragma STDC FP_CONTRACT OFF\n" + "".join(
     "#define T %s\n#define LOWEST %s\n%s#undef T\n#undef LOWEST\n" % (
-        ctype, lowest, (_KERNEL + _COL2IM).replace("NAME", name))
+        ctype, lowest, _COL2IM.replace("NAME", name))
     for name, ctype, lowest in (("f32", "float", "(-FLT_MAX)"), ("f64", "double", "(-DBL_MAX)")))
 
 _DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
@@ -85,17 +49,6 @@ _RELEASE_GIL_AT = 1 << 14   # output elements: below this the GIL round trip cos
 _bound = {}
 
 _library = cbuild.lazily_built(SOURCE)
-
-
-def _depthwise(fns, padded, w, oh, ow, strides, dilations):
-    """padded: the (N, Hp, Wp, C) image, already padded; w: (KH, KW, C, M)."""
-    padded, w = np.ascontiguousarray(padded), np.ascontiguousarray(w)
-    n, hp, wp, c = padded.shape
-    kh, kw, _, m = w.shape
-    out = np.empty((n, oh, ow, c * m), padded.dtype)
-    fns["depthwise"][out.size >= _RELEASE_GIL_AT](padded.ctypes.data, w.ctypes.data, out.ctypes.data, n, hp, wp, c, m, oh, ow,
-                                     kh, kw, *strides, *dilations)
-    return out
 
 
 def _patches_grad(fns, g, padded_shape, strides, dilations):
@@ -108,11 +61,11 @@ def _patches_grad(fns, g, padded_shape, strides, dilations):
     return image
 
 
-_WRAPPERS = {"depthwise": (_depthwise, {"depthwise": 16}), "patches_grad": (_patches_grad, {"patches_grad": 14})}
+_WRAPPERS = {"patches_grad": (_patches_grad, {"patches_grad": 14})}
 
 
 def native(kernel, dtype):
-    """conv_ops' hook: `kernel` ("depthwise", "patches_grad") for arrays of `dtype`, or None
+    """conv_ops' hook: `kernel` ("patches_grad") for arrays of `dtype`, or None
     (no C, or a dtype without a kernel: the NumPy path runs)."""
     name = _DTYPES.get(np.dtype(dtype))
     if name is None or kernel not in _WRAPPERS or is_on("no_c"):

@@ -1,11 +1,13 @@
-"""The C kernels of compiler/conv_c.py (depthwise forward, col2im) against their NumPy
-paths: the same bits for every geometry and dtype, and the NumPy path without C."""
+"""The C kernels of compiler/depthwise_c.py (depthwise forward and filter gradient) and
+conv_c.py (col2im) against their NumPy paths: the same bits for every geometry and dtype
+(the filter gradient: within rounding, its sums run in another order), and the NumPy
+path without C."""
 import numpy as np
 import pytest
 
 import tapeflow as tf
 from tapeflow.compiler import conv_c, flags
-from tapeflow.runtime.ops import conv_ops
+from tapeflow.runtime.ops import conv_ops, conv_variants
 
 RNG = np.random.default_rng(11)
 
@@ -17,6 +19,8 @@ GEOMETRIES = [
     ((1, 9, 9, 2), (2, 2, 2, 3), 1, "SAME", 2),
     ((3, 6, 7, 1), (4, 3, 1, 1), 2, "VALID", 1),
     ((1, 2, 6, 2), (3, 3, 2, 1), 1, "VALID", 1),  # an empty output
+    ((1, 7, 5, 3), (3, 3, 3, 1), 3, "SAME", 1),  # strides past the window, uneven pads
+    ((1, 1, 1, 2), (3, 3, 2, 2), 1, "SAME", 1),  # a 1x1 image: every tap but the centre is padding
 ]
 
 
@@ -27,18 +31,41 @@ def _depthwise(x, w, s, p, d):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape, kshape, s, p, d", GEOMETRIES)
 def test_c_kernel_gives_the_numpy_paths_bits(shape, kshape, s, p, d, dtype, monkeypatch):
-    if conv_c.native("depthwise", dtype) is None:
+    if conv_variants.native("depthwise", dtype) is None:
         pytest.skip("no C compiler")
     x, w = RNG.standard_normal(shape).astype(dtype), RNG.standard_normal(kshape).astype(dtype)
+    w.flat[::5] = -w.flat[::5] * 0.0  # signed zero products
+    x.flat[::7] = np.inf
     native = _depthwise(x, w, s, p, d)
-    monkeypatch.setattr(conv_ops, "native", None)
-    np.testing.assert_array_equal(native, _depthwise(x, w, s, p, d))
+    monkeypatch.setattr(conv_variants, "native", None)
+    np.testing.assert_array_equal(native.view(np.uint8), _depthwise(x, w, s, p, d).view(np.uint8))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, kshape, s, p, d", GEOMETRIES)
+def test_depthwise_filter_grad_kernel_against_the_numpy_path(shape, kshape, s, p, d, dtype, monkeypatch):
+    if conv_variants.native("depthwise_filter_grad", dtype) is None:
+        pytest.skip("no C compiler")
+    x, w = RNG.standard_normal(shape).astype(dtype), RNG.standard_normal(kshape).astype(dtype)
+    oh, ow = conv_ops.geometry(shape, kshape[:2], (s, s), (d, d), p)[:2]
+    g = RNG.standard_normal((shape[0], oh, ow, kshape[2] * kshape[3])).astype(dtype)
+    attrs = dict(ksize=kshape[:2], strides=(s, s), dilations=(d, d), padding=p, pad_value=0, multiplier=kshape[3])
+    native = conv_variants._filter_grad_impl(np, x, g, **attrs)
+    exact = conv_variants._filter_grad_impl(np, x.astype(np.float64), g.astype(np.float64), **attrs)
+    monkeypatch.setattr(conv_variants, "native", None)
+    plain = conv_variants._filter_grad_impl(np, x, g, **attrs)
+    assert native.dtype == plain.dtype == dtype
+    # each output row summed in the dtype (ow terms), the rows in double: the error bound of a
+    # sum of ow + 1 roundings of the absolute terms
+    size = conv_variants._filter_grad_impl(np, np.abs(x).astype(np.float64), np.abs(g).astype(np.float64), **attrs)
+    assert np.all(np.abs(native - exact) <= (ow + 2) * np.finfo(dtype).eps * size)
+    assert np.all(np.abs(plain - exact) <= oh * ow * shape[0] * np.finfo(dtype).eps * size)
 
 
 def test_no_c_and_other_dtypes_take_the_numpy_path():
-    assert conv_c.native("depthwise", np.float16) is None
+    assert conv_variants.native("depthwise", np.float16) is None
     with flags(no_c=1):
-        assert conv_c.native("depthwise", np.float32) is None
+        assert conv_variants.native("depthwise", np.float32) is None
         x, w = RNG.standard_normal((1, 5, 5, 2)), RNG.standard_normal((3, 3, 2, 1))
         got = _depthwise(x, w, 1, "SAME", 1)
     np.testing.assert_array_equal(got, _depthwise(x, w, 1, "SAME", 1))

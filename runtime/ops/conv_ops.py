@@ -25,7 +25,7 @@ from . import join_ops as J
 from . import linalg_ops as L
 
 # The compiler layer sets this when it loads (compiler/conv_c.py): native(kernel, dtype) ->
-# a C kernel ("depthwise", "patches_grad") giving the NumPy path's bits, or
+# a C kernel ("patches_grad") giving the NumPy path's bits, or
 # None (no C compiler, another dtype).
 native = None
 

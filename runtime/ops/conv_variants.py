@@ -28,6 +28,11 @@ from . import math_ops as M
 from . import pool_ops as P
 from . import reduce_ops as RD
 
+# The compiler layer sets this when it loads (compiler/depthwise_c.py): native(kernel, dtype) ->
+# a C kernel ("depthwise", "depthwise_filter_grad") on the unpadded image, or None (no C
+# compiler, another dtype).
+native = None
+
 
 def _one(v, name, op):
     """stride / dilation of a 1-D op: an int or a list of 1 or 3 ints (N, W, C)."""
@@ -112,11 +117,11 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
 
 def _depthwise_impl(xp, x, w, strides, dilations, padding):
     kh, kw, c, m = w.shape
-    # C.native (compiler/conv_c.py): one pass, rounding as the loop below does (same bits).
-    fn = C.native and xp is np and x.dtype == w.dtype and C.native("depthwise", x.dtype)
+    # native: one pass, no padded copy, rounding as the loop below does (same bits).
+    fn = native and xp is np and x.dtype == w.dtype and native("depthwise", x.dtype)
     if fn:
-        image, oh, ow = C.padded_image(xp, x, (kh, kw), strides, dilations, padding, 0, transient=True)
-        return fn(image, w, oh, ow, strides, dilations)
+        oh, ow, ph, pw = C.geometry(x.shape, (kh, kw), strides, dilations, padding)
+        return fn(x, w, oh, ow, strides, dilations, ph, pw)
     patches = C.patches_view(xp, x, (kh, kw), strides, dilations, padding, 0, transient=True)
     n, oh, ow = patches.shape[:3]
     out = xp.empty((n, oh, ow, c, m), dtype=xp.result_type(x, w))
@@ -163,6 +168,10 @@ def _depthwise_filter_grad(x, g, wshape, attrs):
 
 
 def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value, multiplier):
+    fn = native and xp is np and native("depthwise_filter_grad", x.dtype)
+    if fn:  # one pass per output row, the sums in double (rounding differs from the einsums')
+        _, _, ph, pw = C.geometry(x.shape, ksize, strides, dilations, padding)
+        return fn(x, g, (*ksize, x.shape[3], multiplier), strides, dilations, ph, pw)
     patches = C.patches_view(xp, x, ksize, strides, dilations, padding, 0, transient=True)
     n, oh, ow, kh, kw, c = patches.shape
     g5 = g.reshape(n, oh, ow, c, multiplier)
