@@ -101,13 +101,15 @@ INVERT = _u("invert", lambda xp, x: xp.invert(x), None)
 
 
 # --- binary -------------------------------------------------------------------
-def _pow_vjp(g, out, x, y):
+def _pow_vjp(g, out, x, y, needs=(True, True)):
+    # `needs` (vjp_needs): x ** 2 of a constant exponent skips the exponent's log and selects.
     if x.dtype.is_complex:  # no ordering: the principal branch, as TensorFlow's
-        return g * C.conj(y * pow(x, y - 1)), g * C.conj(out * log(x))
-    gx = g * y * pow(x, y - 1)
+        return (g * C.conj(y * pow(x, y - 1)) if needs[0] else None), (g * C.conj(out * log(x)) if needs[1] else None)
+    gx = g * y * pow(x, y - 1) if needs[0] else None
+    if not needs[1]:
+        return gx, None
     safe_x = A.where(x > 0, x, A.ones_like(x))
-    gy = g * out * A.where(x > 0, log(safe_x), A.zeros_like(x))
-    return gx, gy
+    return gx, g * out * A.where(x > 0, log(safe_x), A.zeros_like(x))
 
 
 ADD = _b("add", lambda xp, x, y: xp.add(x, y), lambda g, out, x, y: (g, g), rejects="b")
@@ -124,7 +126,7 @@ MUL = _b("mul", lambda xp, x, y: xp.multiply(x, y), _mul_vjp, vjp_needs=True)  #
 DIV = _b("div", lambda xp, x, y: xp.true_divide(x, y), _div_vjp, rejects="b", vjp_needs=True)
 FLOORDIV = _b("floordiv", floordiv_impl, None, rejects="b")
 MOD = _b("mod", mod_impl, lambda g, out, x, y: (g, -(g * floor(x / y))), rejects="b")
-POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp, rejects="b")
+POW = _b("pow", lambda xp, x, y: xp.power(x, y), _pow_vjp, rejects="b", vjp_needs=True)
 MAXIMUM = _b("maximum", lambda xp, x, y: xp.maximum(x, y),
              lambda g, out, x, y: (A.where(x >= y, g, A.zeros_like(g)), A.where(x >= y, A.zeros_like(g), g)),
              rejects="b")
