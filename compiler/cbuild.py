@@ -178,10 +178,11 @@ class Library:
         return fn
 
 
-def lazily_built(source):
-    """A function giving the library built from `source`: built on the first call (once,
-    thread-safe), None when no C compiler works (remembered) or while the no_c flag is on
-    (asked at each call).  The fixed-source libraries (random_c, conv_c) load through it."""
+def lazily_built(source, mvec_source=None):
+    """A function giving the library built from `source` (or `mvec_source`, as `build`):
+    built on the first call (once, thread-safe), None when no C compiler works
+    (remembered) or while the no_c flag is on (asked at each call).  The fixed-source
+    libraries (random_c, conv_c, pool_c, depthwise_c) load through it."""
     built, lock = [], threading.Lock()
 
     def library():
@@ -190,7 +191,7 @@ def lazily_built(source):
         if not built:
             with lock:
                 if not built:
-                    built.append(build(source))
+                    built.append(build(source, mvec_source))
         return built[0]
     return library
 

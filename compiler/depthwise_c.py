@@ -38,71 +38,80 @@ int tapeflow_depthwise_NAME(int64_t px, int64_t pw, int64_t pout, int64_t pzero,
     const T *x = (const T *)(intptr_t)px, *wt = (const T *)(intptr_t)pw, *zero = (const T *)(intptr_t)pzero;
     T *out = (T *)(intptr_t)pout;
     const int64_t cm = c * m;
-    for (int64_t b = 0; b < n; b++)
-        for (int64_t i = 0; i < oh; i++)
-            for (int64_t j = 0; j < ow; j++) {
-                T *o = out + ((b * oh + i) * ow + j) * cm;
-                if (m == 1) {
-                    int64_t k0 = 0;
-                    for (; k0 + 4 * VL <= c; k0 += 4 * VL) {  /* four blocks a tap: one pixel lookup */
-                        const T *x0 = TAP_PIXEL(b, i, j, 0, 0) + k0, *w0 = wt + k0;
-                        VEC_NAME acc0 = LOAD(x0) * LOAD(w0), acc1 = LOAD(x0 + VL) * LOAD(w0 + VL);
-                        VEC_NAME acc2 = LOAD(x0 + 2 * VL) * LOAD(w0 + 2 * VL), acc3 = LOAD(x0 + 3 * VL) * LOAD(w0 + 3 * VL);
-                        for (int64_t a = 0; a < kh; a++)
-                            for (int64_t e = a == 0; e < kw; e++) {
-                                const T *xr = TAP_PIXEL(b, i, j, a, e) + k0, *wr = wt + (a * kw + e) * c + k0;
-                                acc0 = acc0 + LOAD(xr) * LOAD(wr);
-                                acc1 = acc1 + LOAD(xr + VL) * LOAD(wr + VL);
-                                acc2 = acc2 + LOAD(xr + 2 * VL) * LOAD(wr + 2 * VL);
-                                acc3 = acc3 + LOAD(xr + 3 * VL) * LOAD(wr + 3 * VL);
-                            }
-                        STORE(o + k0, acc0);
-                        STORE(o + k0 + VL, acc1);
-                        STORE(o + k0 + 2 * VL, acc2);
-                        STORE(o + k0 + 3 * VL, acc3);
-                    }
-                    for (; k0 + VL <= c; k0 += VL) {
-                        VEC_NAME acc = LOAD(TAP_PIXEL(b, i, j, 0, 0) + k0) * LOAD(wt + k0);
-                        for (int64_t a = 0; a < kh; a++)
-                            for (int64_t e = a == 0; e < kw; e++)
-                                acc = acc + LOAD(TAP_PIXEL(b, i, j, a, e) + k0) * LOAD(wt + (a * kw + e) * c + k0);
-                        STORE(o + k0, acc);
-                    }
-                    for (; k0 < c; k0++) {
-                        T acc = TAP_PIXEL(b, i, j, 0, 0)[k0] * wt[k0];
-                        for (int64_t a = 0; a < kh; a++)
-                            for (int64_t e = a == 0; e < kw; e++)
-                                acc = acc + TAP_PIXEL(b, i, j, a, e)[k0] * wt[(a * kw + e) * c + k0];
-                        o[k0] = acc;
-                    }
-                    continue;
+    #pragma omp parallel for TEAM schedule(dynamic, 1) if (n * oh * ow * cm >= PAR_AT)
+    for (int64_t bi = 0; bi < n * oh; bi++) {
+        const int64_t b = bi / oh, i = bi % oh;
+        for (int64_t j = 0; j < ow; j++) {
+            T *o = out + ((b * oh + i) * ow + j) * cm;
+            if (m == 1) {
+                int64_t k0 = 0;
+                for (; k0 + 4 * VL <= c; k0 += 4 * VL) {  /* four blocks a tap: one pixel lookup */
+                    const T *x0 = TAP_PIXEL(b, i, j, 0, 0) + k0, *w0 = wt + k0;
+                    VEC_NAME acc0 = LOAD(x0) * LOAD(w0), acc1 = LOAD(x0 + VL) * LOAD(w0 + VL);
+                    VEC_NAME acc2 = LOAD(x0 + 2 * VL) * LOAD(w0 + 2 * VL), acc3 = LOAD(x0 + 3 * VL) * LOAD(w0 + 3 * VL);
+                    for (int64_t a = 0; a < kh; a++)
+                        for (int64_t e = a == 0; e < kw; e++) {
+                            const T *xr = TAP_PIXEL(b, i, j, a, e) + k0, *wr = wt + (a * kw + e) * c + k0;
+                            acc0 = acc0 + LOAD(xr) * LOAD(wr);
+                            acc1 = acc1 + LOAD(xr + VL) * LOAD(wr + VL);
+                            acc2 = acc2 + LOAD(xr + 2 * VL) * LOAD(wr + 2 * VL);
+                            acc3 = acc3 + LOAD(xr + 3 * VL) * LOAD(wr + 3 * VL);
+                        }
+                    STORE(o + k0, acc0);
+                    STORE(o + k0 + VL, acc1);
+                    STORE(o + k0 + 2 * VL, acc2);
+                    STORE(o + k0 + 3 * VL, acc3);
                 }
-                for (int64_t a = 0; a < kh; a++)
-                    for (int64_t e = 0; e < kw; e++) {
-                        const T *restrict xr = TAP_PIXEL(b, i, j, a, e);
-                        const T *restrict wr = wt + (a * kw + e) * cm;
-                        for (int64_t k = 0; k < c; k++)
-                            for (int64_t q = 0; q < m; q++) {
-                                const T p = xr[k] * wr[k * m + q];
-                                o[k * m + q] = a == 0 && e == 0 ? p : o[k * m + q] + p;
-                            }
-                    }
+                for (; k0 + VL <= c; k0 += VL) {
+                    VEC_NAME acc = LOAD(TAP_PIXEL(b, i, j, 0, 0) + k0) * LOAD(wt + k0);
+                    for (int64_t a = 0; a < kh; a++)
+                        for (int64_t e = a == 0; e < kw; e++)
+                            acc = acc + LOAD(TAP_PIXEL(b, i, j, a, e) + k0) * LOAD(wt + (a * kw + e) * c + k0);
+                    STORE(o + k0, acc);
+                }
+                for (; k0 < c; k0++) {
+                    T acc = TAP_PIXEL(b, i, j, 0, 0)[k0] * wt[k0];
+                    for (int64_t a = 0; a < kh; a++)
+                        for (int64_t e = a == 0; e < kw; e++)
+                            acc = acc + TAP_PIXEL(b, i, j, a, e)[k0] * wt[(a * kw + e) * c + k0];
+                    o[k0] = acc;
+                }
+                continue;
             }
+            for (int64_t a = 0; a < kh; a++)
+                for (int64_t e = 0; e < kw; e++) {
+                    const T *restrict xr = TAP_PIXEL(b, i, j, a, e);
+                    const T *restrict wr = wt + (a * kw + e) * cm;
+                    for (int64_t k = 0; k < c; k++)
+                        for (int64_t q = 0; q < m; q++) {
+                            const T p = xr[k] * wr[k * m + q];
+                            o[k * m + q] = a == 0 && e == 0 ? p : o[k * m + q] + p;
+                        }
+                }
+        }
+    }
     return 0;
 }
 
-/* out[a, e, k, q] = sum over (b, i, j) of x[tap (a, e) of (b, i, j), k] * g[b, i, j, k * m + q];
-   total (double) and row (T): scratch of kh * kw * c * m and c * m elements. */
-int tapeflow_depthwise_filter_grad_NAME(int64_t px, int64_t pg, int64_t pout, int64_t ptotal, int64_t prow,
+/* out[a, e, k, q] = sum over (b, i, j) of x[tap (a, e) of (b, i, j), k] * g[b, i, j, k * m + q].
+   Each group of GROUP images (a fixed split, whatever the team) sums into its own totals
+   (double, kh * kw * c * m) through its row (T, c * m); the groups' totals are added in order. */
+#define GROUP 4
+int tapeflow_depthwise_filter_grad_NAME(int64_t px, int64_t pg, int64_t pout, int64_t ptotals, int64_t prows,
                                         int64_t pzero, DW_ARGS) {
     const T *x = (const T *)(intptr_t)px, *g = (const T *)(intptr_t)pg, *zero = (const T *)(intptr_t)pzero;
     T *out = (T *)(intptr_t)pout;
-    double *total = (double *)(intptr_t)ptotal;
-    T *restrict row = (T *)(intptr_t)prow;
-    const int64_t cm = c * m;
-    for (int64_t t = 0; t < kh * kw * cm; t++) total[t] = 0;
-    for (int64_t b = 0; b < n; b++)
-        for (int64_t i = 0; i < oh; i++) {
+    double *totals = (double *)(intptr_t)ptotals;
+    T *rows = (T *)(intptr_t)prows;
+    const int64_t cm = c * m, size = kh * kw * cm, groups = (n + GROUP - 1) / GROUP;
+    #pragma omp parallel for TEAM schedule(dynamic, 1) if (n * oh * ow * cm >= PAR_AT)
+    for (int64_t gi = 0; gi < groups; gi++) {
+        double *total = totals + gi * size;
+        T *restrict row = rows + gi * cm;
+        for (int64_t t = 0; t < size; t++) total[t] = 0;
+        const int64_t last = (gi + 1) * GROUP < n ? (gi + 1) * GROUP : n;
+        for (int64_t bi = gi * GROUP * oh; bi < last * oh; bi++) {
+            const int64_t b = bi / oh, i = bi % oh;
             const T *grow = g + (b * oh + i) * ow * cm;
             for (int64_t a = 0; a < kh; a++)
                 for (int64_t e = 0; e < kw; e++) {
@@ -146,15 +155,22 @@ int tapeflow_depthwise_filter_grad_NAME(int64_t px, int64_t pg, int64_t pout, in
                     for (int64_t k = 0; k < cm; k++) tot[k] += (double)row[k];
                 }
         }
-    for (int64_t t = 0; t < kh * kw * cm; t++) out[t] = (T)total[t];
+    }
+    for (int64_t t = 0; t < size; t++) {
+        double sum = 0;
+        for (int64_t gi = 0; gi < groups; gi++) sum += totals[gi * size + t];
+        out[t] = (T)sum;
+    }
     return 0;
 }
+#undef GROUP
 #undef VL
 #undef LOAD
 #undef STORE
 """
 
 _N_DW_ARGS = 15
+_GROUP = 4  # the kernel's GROUP
 
 
 def _dims(x, kshape, oh, ow, strides, dilations, ph, pw):
@@ -177,10 +193,11 @@ def _depthwise(fns, x, w, oh, ow, strides, dilations, ph, pw):
 def _filter_grad(fns, x, g, kshape, strides, dilations, ph, pw):
     """(KH, KW, C, M) = kshape: the filter gradient of a depthwise convolution of x."""
     x, g = np.ascontiguousarray(x), np.ascontiguousarray(g, x.dtype)
-    out, total = np.empty(kshape, x.dtype), np.empty(kshape, np.float64)
-    row, zero = np.empty(kshape[2] * kshape[3], x.dtype), np.zeros(x.shape[3], x.dtype)
+    groups = -(-x.shape[0] // _GROUP)
+    out, totals = np.empty(kshape, x.dtype), np.empty((groups,) + kshape, np.float64)
+    rows, zero = np.empty((groups, kshape[2] * kshape[3]), x.dtype), np.zeros(x.shape[3], x.dtype)
     fns["depthwise_filter_grad"][g.size >= native_table.RELEASE_GIL_AT](
-        x.ctypes.data, g.ctypes.data, out.ctypes.data, total.ctypes.data, row.ctypes.data, zero.ctypes.data,
+        x.ctypes.data, g.ctypes.data, out.ctypes.data, totals.ctypes.data, rows.ctypes.data, zero.ctypes.data,
         *_dims(x, kshape, g.shape[1], g.shape[2], strides, dilations, ph, pw))
     return out
 

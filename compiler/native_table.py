@@ -11,7 +11,7 @@ import functools
 
 import numpy as np
 
-from . import cbuild
+from . import c_team, cbuild
 from .flags import is_on
 
 DTYPES = {np.dtype(np.float32): ("f32", "float", "(-FLT_MAX)"), np.dtype(np.float64): ("f64", "double", "(-DBL_MAX)")}
@@ -19,11 +19,23 @@ DTYPES = {np.dtype(np.float32): ("f32", "float", "(-FLT_MAX)"), np.dtype(np.floa
 RELEASE_GIL_AT = 1 << 14
 
 
+# The clause of the kernels' parallel loops: c_team's thread team, chosen at each call from
+# how busy the cores are.  Kernels split their work so that no sum depends on the team.
+_PRELUDE = "#include <stdint.h>\n#include <float.h>\n#pragma STDC FP_CONTRACT OFF\n" + c_team.SOURCE + r"""
+#ifdef _OPENMP
+#define TEAM num_threads(tf_team(0))
+#else
+#define TEAM
+#endif
+#define PAR_AT (1 << 15)  /* outputs below which a kernel runs on the calling thread alone */
+"""
+
+
 def source(*templates):
     """The C of `templates` once per dtype, FP contraction off (same bits as NumPy's
-    separate multiply and add)."""
+    separate multiply and add), after c_team's prelude (TEAM: a parallel loop's clause)."""
     body = "".join(templates)
-    return "#include <stdint.h>\n#include <float.h>\n#pragma STDC FP_CONTRACT OFF\n" + "".join(
+    return _PRELUDE + "".join(
         f"#define T {ctype}\n#define LOWEST {lowest}\n{body.replace('NAME', name)}#undef T\n#undef LOWEST\n"
         for name, ctype, lowest in DTYPES.values())
 
@@ -32,7 +44,7 @@ def hook(src, wrappers):
     """native(kernel, dtype) -> a callable or None.  wrappers: kernel -> (wrapper,
     {C entry point: number of int64 arguments}); the callable is
     wrapper(fns, *args), fns[entry] = (the entry keeping the GIL, the one releasing it)."""
-    library = cbuild.lazily_built(src)
+    library = cbuild.lazily_built(src, mvec_source=src)  # the first attempt links OpenMP (libmvec: unused)
     bound = {}
 
     def native(kernel, dtype):

@@ -21,6 +21,12 @@ from . import native_table
 _POOL = r"""
 #define POOL_ARGS int64_t n, int64_t h, int64_t w, int64_t c, int64_t oh, int64_t ow, int64_t kh, int64_t kw, \
                   int64_t sh, int64_t sw, int64_t pt, int64_t pl
+/* Parallel loops: over output rows (b, i) where each output is one thread's, over images b
+   where windows scatter onto shared pixels (their order kept); none below PAR_AT outputs. */
+#define ROWS_LOOP _Pragma("omp parallel for TEAM schedule(dynamic, 1) if (n * oh * ow * c >= PAR_AT)") \
+    for (int64_t bi = 0; bi < n * oh; bi++)
+#define IMAGES_LOOP _Pragma("omp parallel for TEAM schedule(dynamic, 1) if (n * oh * ow * c >= PAR_AT)") \
+    for (int64_t b = 0; b < n; b++)
 /* The window (i, j)'s real rows [ra, rb) and columns [ca, cb). */
 #define WINDOW(i, j) const int64_t r0 = (i) * sh - pt, c0 = (j) * sw - pl; \
     const int64_t ra = r0 < 0 ? 0 : r0, rb = r0 + kh < h ? r0 + kh : h; \
@@ -29,18 +35,19 @@ _POOL = r"""
 int tapeflow_max_pool_NAME(int64_t px, int64_t pout, POOL_ARGS) {
     const T *x = (const T *)(intptr_t)px;
     T *out = (T *)(intptr_t)pout;
-    for (int64_t b = 0; b < n; b++)
-        for (int64_t i = 0; i < oh; i++)
-            for (int64_t j = 0; j < ow; j++) {
-                WINDOW(i, j);
-                T *restrict y = out + ((b * oh + i) * ow + j) * c;
-                for (int64_t k = 0; k < c; k++) y[k] = LOWEST;
-                for (int64_t r = ra; r < rb; r++)
-                    for (int64_t q = ca; q < cb; q++) {
-                        const T *restrict xr = x + ((b * h + r) * w + q) * c;
-                        for (int64_t k = 0; k < c; k++) y[k] = xr[k] > y[k] ? xr[k] : y[k];
-                    }
-            }
+    ROWS_LOOP {
+        const int64_t b = bi / oh, i = bi % oh;
+        for (int64_t j = 0; j < ow; j++) {
+            WINDOW(i, j);
+            T *restrict y = out + ((b * oh + i) * ow + j) * c;
+            for (int64_t k = 0; k < c; k++) y[k] = LOWEST;
+            for (int64_t r = ra; r < rb; r++)
+                for (int64_t q = ca; q < cb; q++) {
+                    const T *restrict xr = x + ((b * h + r) * w + q) * c;
+                    for (int64_t k = 0; k < c; k++) y[k] = xr[k] > y[k] ? xr[k] : y[k];
+                }
+        }
+    }
     return 0;
 }
 
@@ -54,9 +61,7 @@ int tapeflow_max_pool_NAME(int64_t px, int64_t pout, POOL_ARGS) {
 int tapeflow_max_pool_route_NAME(int64_t px, int64_t pv, int64_t pimage, int64_t to_image, POOL_ARGS) {
     const T *x = (const T *)(intptr_t)px;
     T *v = (T *)(intptr_t)pv, *image = (T *)(intptr_t)pimage;
-    T best[CB];
-    int32_t at[CB];
-    for (int64_t b = 0; b < n; b++)
+    IMAGES_LOOP
         for (int64_t i = oh - 1; i >= 0; i--)
             for (int64_t j = ow - 1; j >= 0; j--) {
                 WINDOW(i, j);
@@ -64,6 +69,8 @@ int tapeflow_max_pool_route_NAME(int64_t px, int64_t pv, int64_t pimage, int64_t
                 T *vo = v + ((b * oh + i) * ow + j) * c;
                 T *im = image + first * c;
                 for (int64_t k0 = 0; k0 < c; k0 += CB) {
+                    T best[CB];
+                    int32_t at[CB];
                     const int64_t kn = c - k0 < CB ? c - k0 : CB;
                     const T *restrict x0 = x + first * c + k0;
                     for (int64_t k = 0; k < kn; k++) {
@@ -97,20 +104,21 @@ int tapeflow_max_pool_route_NAME(int64_t px, int64_t pv, int64_t pimage, int64_t
 int tapeflow_avg_pool_NAME(int64_t px, int64_t pout, POOL_ARGS) {
     const T *x = (const T *)(intptr_t)px;
     T *out = (T *)(intptr_t)pout;
-    for (int64_t b = 0; b < n; b++)
-        for (int64_t i = 0; i < oh; i++)
-            for (int64_t j = 0; j < ow; j++) {
-                WINDOW(i, j);
-                T *restrict y = out + ((b * oh + i) * ow + j) * c;
-                for (int64_t k = 0; k < c; k++) y[k] = 0;
-                for (int64_t r = ra; r < rb; r++)
-                    for (int64_t q = ca; q < cb; q++) {
-                        const T *restrict xr = x + ((b * h + r) * w + q) * c;
-                        for (int64_t k = 0; k < c; k++) y[k] = y[k] + xr[k];
-                    }
-                const T count = (T)((rb - ra) * (cb - ca));
-                for (int64_t k = 0; k < c; k++) y[k] = y[k] / count;
-            }
+    ROWS_LOOP {
+        const int64_t b = bi / oh, i = bi % oh;
+        for (int64_t j = 0; j < ow; j++) {
+            WINDOW(i, j);
+            T *restrict y = out + ((b * oh + i) * ow + j) * c;
+            for (int64_t k = 0; k < c; k++) y[k] = 0;
+            for (int64_t r = ra; r < rb; r++)
+                for (int64_t q = ca; q < cb; q++) {
+                    const T *restrict xr = x + ((b * h + r) * w + q) * c;
+                    for (int64_t k = 0; k < c; k++) y[k] = y[k] + xr[k];
+                }
+            const T count = (T)((rb - ra) * (cb - ca));
+            for (int64_t k = 0; k < c; k++) y[k] = y[k] / count;
+        }
+    }
     return 0;
 }
 
@@ -118,7 +126,7 @@ int tapeflow_avg_pool_NAME(int64_t px, int64_t pout, POOL_ARGS) {
 int tapeflow_avg_pool_grad_NAME(int64_t pg, int64_t pimage, POOL_ARGS) {
     const T *g = (const T *)(intptr_t)pg;
     T *image = (T *)(intptr_t)pimage;
-    for (int64_t b = 0; b < n; b++)
+    IMAGES_LOOP
         for (int64_t i = oh - 1; i >= 0; i--)
             for (int64_t j = ow - 1; j >= 0; j--) {
                 WINDOW(i, j);
