@@ -32,72 +32,70 @@ _POOL = r"""
     const int64_t ra = r0 < 0 ? 0 : r0, rb = r0 + kh < h ? r0 + kh : h; \
     const int64_t ca = c0 < 0 ? 0 : c0, cb = c0 + kw < w ? c0 + kw : w
 
-int tapeflow_max_pool_NAME(int64_t px, int64_t pout, POOL_ARGS) {
+/* out: each window's maximum, a `>` scan from LOWEST (NaN never wins); arg: its first
+   maximum as a pixel (row * w + column), a `>` scan from the window's first real pixel (a
+   NaN there keeps the place).  Channels in blocks of CB, the block's running values in L1. */
+#define CB 64
+int tapeflow_max_pool_NAME(int64_t px, int64_t pout, int64_t parg, POOL_ARGS) {
     const T *x = (const T *)(intptr_t)px;
     T *out = (T *)(intptr_t)pout;
+    int32_t *arg = (int32_t *)(intptr_t)parg;
     ROWS_LOOP {
         const int64_t b = bi / oh, i = bi % oh;
         for (int64_t j = 0; j < ow; j++) {
             WINDOW(i, j);
-            T *restrict y = out + ((b * oh + i) * ow + j) * c;
-            for (int64_t k = 0; k < c; k++) y[k] = LOWEST;
-            for (int64_t r = ra; r < rb; r++)
-                for (int64_t q = ca; q < cb; q++) {
-                    const T *restrict xr = x + ((b * h + r) * w + q) * c;
-                    for (int64_t k = 0; k < c; k++) y[k] = xr[k] > y[k] ? xr[k] : y[k];
+            const int64_t o = ((b * oh + i) * ow + j) * c;
+            for (int64_t k0 = 0; k0 < c; k0 += CB) {
+                const int64_t kn = c - k0 < CB ? c - k0 : CB;
+                T best[CB];
+                int32_t at[CB];
+                T *restrict y = out + o + k0;
+                const T *restrict x0 = x + ((b * h + ra) * w + ca) * c + k0;
+                for (int64_t k = 0; k < kn; k++) {
+                    y[k] = LOWEST;
+                    best[k] = x0[k];
+                    at[k] = (int32_t)(ra * w + ca);
                 }
+                for (int64_t r = ra; r < rb; r++)
+                    for (int64_t q = ca; q < cb; q++) {  /* the first pixel again: never `>` itself */
+                        const int32_t here = (int32_t)(r * w + q);
+                        const T *restrict xr = x + ((b * h + r) * w + q) * c + k0;
+                        for (int64_t k = 0; k < kn; k++) {
+                            /* selects, not conditional stores: a masked store stalls the
+                               next pixel's load of the same lanes */
+                            const int32_t better = -(int32_t)(xr[k] > best[k]);
+                            best[k] = xr[k] > best[k] ? xr[k] : best[k];
+                            at[k] ^= (at[k] ^ here) & better;
+                            y[k] = xr[k] > y[k] ? xr[k] : y[k];
+                        }
+                    }
+                int32_t *restrict a = arg + o + k0;
+                for (int64_t k = 0; k < kn; k++) a[k] = at[k];
+            }
         }
     }
     return 0;
 }
 
-/* Routes v between each window and its first maximum, windows in reverse row-major
-   order.  to_image: image[first max] += v[window] (image zeroed by the caller);
-   otherwise v[window] = image[first max].  Channels in blocks of CB: the block's best
-   values and their pixels (counted from the window's first real pixel) stay in L1. */
-#ifndef CB
-#define CB 64
-#endif
-int tapeflow_max_pool_route_NAME(int64_t px, int64_t pv, int64_t pimage, int64_t to_image, POOL_ARGS) {
-    const T *x = (const T *)(intptr_t)px;
+/* Routes v between windows and their first maxima (arg: pixels of an image of p pixels,
+   q windows an image).  to_image: image[arg] += v, an image's windows in reverse
+   row-major order (image zeroed by the caller); otherwise v = image[arg]. */
+int tapeflow_max_pool_route_NAME(int64_t parg, int64_t pv, int64_t pimage, int64_t to_image, int64_t n,
+                                 int64_t p, int64_t q, int64_t c) {
+    const int32_t *arg = (const int32_t *)(intptr_t)parg;
     T *v = (T *)(intptr_t)pv, *image = (T *)(intptr_t)pimage;
-    IMAGES_LOOP
-        for (int64_t i = oh - 1; i >= 0; i--)
-            for (int64_t j = ow - 1; j >= 0; j--) {
-                WINDOW(i, j);
-                const int64_t first = (b * h + ra) * w + ca;
-                T *vo = v + ((b * oh + i) * ow + j) * c;
-                T *im = image + first * c;
-                for (int64_t k0 = 0; k0 < c; k0 += CB) {
-                    T best[CB];
-                    int32_t at[CB];
-                    const int64_t kn = c - k0 < CB ? c - k0 : CB;
-                    const T *restrict x0 = x + first * c + k0;
-                    for (int64_t k = 0; k < kn; k++) {
-                        best[k] = x0[k];
-                        at[k] = 0;
-                    }
-                    for (int64_t r = ra; r < rb; r++)
-                        for (int64_t q = ca; q < cb; q++) {  /* the first pixel again: never `>` itself */
-                            const int32_t here = (int32_t)((r - ra) * w + (q - ca));
-                            const T *restrict xr = x + ((b * h + r) * w + q) * c + k0;
-                            for (int64_t k = 0; k < kn; k++) {
-                                /* selects, not conditional stores: a masked store
-                                   stalls the next tap's load of the same lanes */
-                                const int32_t better = -(int32_t)(xr[k] > best[k]);
-                                best[k] = xr[k] > best[k] ? xr[k] : best[k];
-                                at[k] ^= (at[k] ^ here) & better;
-                            }
-                        }
-                    if (to_image)
-                        for (int64_t k = 0; k < kn; k++) {
-                            T *p = im + (int64_t)at[k] * c + k0 + k;
-                            *p = *p + vo[k0 + k];
-                        }
-                    else
-                        for (int64_t k = 0; k < kn; k++) vo[k0 + k] = im[(int64_t)at[k] * c + k0 + k];
-                }
-            }
+    _Pragma("omp parallel for TEAM schedule(dynamic, 1) if (n * q * c >= PAR_AT)")
+    for (int64_t b = 0; b < n; b++) {
+        T *im = image + b * p * c;
+        for (int64_t s = q - 1; s >= 0; s--) {
+            const int32_t *restrict a = arg + (b * q + s) * c;
+            T *restrict vo = v + (b * q + s) * c;
+            if (to_image)
+                for (int64_t k = 0; k < c; k++) im[a[k] * c + k] = im[a[k] * c + k] + vo[k];
+            else
+                for (int64_t k = 0; k < c; k++) vo[k] = im[a[k] * c + k];
+        }
+    }
     return 0;
 }
 
@@ -155,20 +153,27 @@ def _call(fns, entry, size, *args):
 
 
 def _max_pool(fns, mode, x, v, ksize, strides, oh, ow, ph, pw):
-    """pool_ops._max_pool_impl's modes on the unpadded image x (ph, pw: its SAME padding)."""
+    """pool_ops' max pool ("max": (maxima, arg) of the image x; ph, pw: its SAME padding)."""
     x = np.ascontiguousarray(x)
     n, _, _, c = x.shape
-    dims, size = _dims(x, oh, ow, ksize, strides, ph, pw), n * oh * ow * c
-    if mode == "max":
-        out = np.empty((n, oh, ow, c), x.dtype)
-        _call(fns, "max_pool", size, x.ctypes.data, out.ctypes.data, *dims)
-        return out
+    out, arg = np.empty((n, oh, ow, c), x.dtype), np.empty((n, oh, ow, c), np.int32)
+    _call(fns, "max_pool", out.size, x.ctypes.data, out.ctypes.data, arg.ctypes.data,
+          *_dims(x, oh, ow, ksize, strides, ph, pw))
+    return out, arg
+
+
+def _route(fns, mode, arg, v, image_shape):
+    """pool_ops._route_impl's modes: scatter v onto a zeroed image of image_shape, or gather from the image v."""
+    arg, v = np.ascontiguousarray(arg), np.ascontiguousarray(v)
+    n, oh, ow, c = arg.shape
     if mode == "gather":
-        image, out = np.ascontiguousarray(v, x.dtype), np.empty((n, oh, ow, c), x.dtype)
-        _call(fns, "max_pool_route", size, x.ctypes.data, out.ctypes.data, image.ctypes.data, 0, *dims)
+        out = np.empty(arg.shape, v.dtype)
+        _call(fns, "max_pool_route", arg.size, arg.ctypes.data, out.ctypes.data, v.ctypes.data, 0, n,
+              v.shape[1] * v.shape[2], oh * ow, c)
         return out
-    g, image = np.ascontiguousarray(v, x.dtype), np.zeros(x.shape, x.dtype)
-    _call(fns, "max_pool_route", size, x.ctypes.data, g.ctypes.data, image.ctypes.data, 1, *dims)
+    image = np.zeros(image_shape, v.dtype)
+    _call(fns, "max_pool_route", arg.size, arg.ctypes.data, v.ctypes.data, image.ctypes.data, 1, n,
+          image_shape[1] * image_shape[2], oh * ow, c)
     return image
 
 
@@ -188,5 +193,5 @@ def _avg_pool(fns, mode, v, shape, ksize, strides, oh, ow, ph, pw):
 
 
 pool_ops.native = native_table.hook(native_table.source(_POOL), {
-    "max_pool": (_max_pool, {"max_pool": 2 + _N_POOL_ARGS, "max_pool_route": 4 + _N_POOL_ARGS}),
+    "max_pool": (_max_pool, {"max_pool": 3 + _N_POOL_ARGS}), "max_pool_route": (_route, {"max_pool_route": 8}),
     "avg_pool": (_avg_pool, {"avg_pool": 2 + _N_POOL_ARGS, "avg_pool_grad": 2 + _N_POOL_ARGS})})

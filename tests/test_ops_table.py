@@ -382,6 +382,29 @@ def _np_patches(x, k, stride, padding):
     return np.array(windows).transpose(2, 0, 1, 3)  # (N, OH, OW, KH * KW * C)
 
 
+def _max_pool_grad(x, g, stride):
+    """max_pool2d's input gradient for the output gradient g (max_pool_route, scatter)."""
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.max_pool2d(x, 3, stride, "SAME")
+    return tape.gradient(y, x, output_gradients=g)
+
+
+def _np_max_pool_grad(x, g, k, stride):
+    """Each window's g onto its first maximum (3x3 SAME windows; x without ties)."""
+    out = np.zeros(x.shape)
+    ph, pw = (max((g.shape[1 + a] - 1) * stride + k - x.shape[1 + a], 0) // 2 for a in (0, 1))
+    for i in range(g.shape[1]):
+        for j in range(g.shape[2]):
+            r0, c0 = max(i * stride - ph, 0), max(j * stride - pw, 0)
+            win = x[:, r0:i * stride - ph + k, c0:j * stride - pw + k]
+            for b in range(x.shape[0]):
+                for c in range(x.shape[3]):
+                    r, q = np.unravel_index(np.argmax(win[b, :, :, c]), win.shape[1:3])
+                    out[b, r0 + r, c0 + q, c] += g[b, i, j, c]
+    return out
+
+
 def _np_avg_pool_grad(g, shape, k, stride):
     """avg_pool's transpose (SAME): each window's g / count on its real pixels."""
     out = np.zeros(shape)
@@ -433,6 +456,9 @@ ROWS.update({
     "extract_patches": Row([Case(lambda x, p=p: tf.image.extract_patches(x, [1, 3, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1], p),
                                  lambda x, p=p: _np_patches(x, 3, 2, p), [rand((1, 5, 5, 2))], wrt=(0,))
                             for p in ("SAME", "VALID")], True),
+    "max_pool_route": Row([Case(lambda x, g, s=s: _max_pool_grad(x, g, s), lambda x, g, s=s: _np_max_pool_grad(x, g, 3, s),
+                                [rand((1, 5, 4, 2)), rand(gshape)], wrt=(1,))
+                           for s, gshape in ((1, (1, 5, 4, 2)), (2, (1, 3, 2, 2)))], True),
     "avg_pool": Row([Case(lambda x, k=k, s=s, p=p: tf.nn.avg_pool2d(x, k, s, p),
                           lambda x, k=k, s=s, p=p: np_pool(x, k, s, p, np.mean), [rand((2, 5, 4, 2))], wrt=(0,))
                      for k, s, p in ((3, 2, "SAME"), (3, 2, "VALID"), (2, 3, "SAME"), (3, 1, "SAME"))], True),

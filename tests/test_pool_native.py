@@ -18,16 +18,15 @@ POOLS = [((2, 7, 6, 3), (3, 3), (2, 2), "SAME"), ((1, 6, 6, 2), (2, 2), (2, 2), 
 
 
 def _pool_modes(x, v_out, v_in, ksize, strides, padding):
-    attrs = {"ksize": ksize, "strides": strides, "padding": padding}
-    return [pool_ops._max_pool_impl(np, x, ksize=ksize, strides=strides, padding=padding, mode="max"),
-            pool_ops._max_pool_impl(np, x, v_out, **attrs, mode="scatter"),
-            pool_ops._max_pool_impl(np, x, v_in, **attrs, mode="gather")]
+    y, arg = pool_ops._max_pool_impl(np, x, ksize=ksize, strides=strides, padding=padding)
+    return [y, arg, pool_ops._route_impl(np, arg, v_out, x, mode="scatter"),
+            pool_ops._route_impl(np, arg, v_in, mode="gather")]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape, ksize, strides, padding", POOLS)
 def test_max_pool_kernels_give_the_numpy_paths_bits(shape, ksize, strides, padding, dtype, monkeypatch):
-    if pool_ops.native("max_pool", dtype) is None:
+    if pool_ops.native("max_pool", dtype) is None or pool_ops.native("max_pool_route", dtype) is None:
         pytest.skip("no C compiler")
     x = np.round(RNG.standard_normal(shape) * 2).astype(dtype)  # many ties
     x.flat[::7] = np.nan
@@ -90,3 +89,21 @@ def test_no_c_and_other_dtypes_take_the_numpy_path():
         plain = [tf.nn.avg_pool2d(x, 3, 2, "SAME").numpy(), tf.nn.max_pool2d(x, 3, 2, "SAME").numpy()]
     np.testing.assert_array_equal(plain[0], tf.nn.avg_pool2d(x, 3, 2, "SAME").numpy())
     np.testing.assert_array_equal(plain[1], tf.nn.max_pool2d(x, 3, 2, "SAME").numpy())
+
+
+def test_a_pixel_that_is_the_maximum_of_several_windows_sums_them_tap_after_tap(monkeypatch):
+    """3x3 SAME windows at stride 1 over a 3x3 image with one peak: all nine route to it,
+    added in the order of one pass per tap over the output (tap 0 is the bottom right
+    window's), by both paths."""
+    x = np.zeros((1, 3, 3, 1), np.float32)
+    x[0, 1, 1, 0] = 1.0
+    g = np.float32([1e8, 1.0, -1e8, 3.0, 0.5, 7.0, -3.0, 2.0, 1e-3]).reshape(1, 3, 3, 1)
+    want = np.float32(0)
+    for v in g.reshape(-1)[::-1]:
+        want = np.float32(want + v)
+    for native in (pool_ops.native, None):
+        monkeypatch.setattr(pool_ops, "native", native)
+        y, arg = pool_ops._max_pool_impl(np, x, ksize=(3, 3), strides=(1, 1), padding="SAME")
+        assert np.all(y == 1.0) and np.all(arg == 4)  # pixel (1, 1) = 1 * 3 + 1
+        got = pool_ops._route_impl(np, arg, g, x, mode="scatter")
+        assert got[0, 1, 1, 0] == want and np.count_nonzero(got) == 1

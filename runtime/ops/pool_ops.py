@@ -1,8 +1,8 @@
 """Max and average pooling over NHWC images: tf.nn.max_pool2d / avg_pool2d.
 
-max_pool is one primitive in three modes: the windows' maxima, and the routes
-between each window and its first maximum (TensorFlow's tie rule), which are the
-gradient and each other's transpose.  avg_pool (float32 / float64) is a linear
+max_pool gives the windows' maxima and each window's first maximum (TensorFlow's
+tie rule); max_pool_route moves values between windows and their first maxima (the
+gradient, and its transpose).  avg_pool (float32 / float64) is a linear
 primitive, its gradient avg_pool_grad its transpose; other float dtypes (half
 types) average through conv_ops' patches and reduce_sum, which sum as reduce_sum
 does (bfloat16 in float32).  compiler/pool_c.py sets `native` to C kernels that
@@ -18,7 +18,7 @@ from . import conv_ops as C
 from . import reduce_ops as RD
 
 # The compiler layer sets this when it loads (compiler/pool_c.py): native(kernel, dtype) ->
-# a C kernel ("max_pool", "avg_pool") giving the NumPy paths' bits, or None (no C compiler,
+# a C kernel ("max_pool", "max_pool_route", "avg_pool") giving the NumPy paths' bits, or None (no C compiler,
 # another dtype).
 native = None
 
@@ -68,52 +68,72 @@ def _real_taps(xp, shape, ksize, strides, oh, ow, ph, pw):
     return [xp.asarray(r[:, None] & c[None, :]) for r in rows for c in cols]
 
 
-def _max_pool_impl(xp, x, *v, ksize, strides, padding, mode):
-    """mode "max": (x,) -> the windows' maxima; "scatter": (x, g) adds each g onto its
-    window's first maximum (x's shape); "gather": (x, h) takes h at each window's first
-    maximum (the output's shape); scatter and gather are each other's transpose.
-    TensorFlow's semantics: see _window_max and _first_max_tap (row-major window order,
-    a tie goes to the first; an all -inf window gives -FLT_MAX)."""
+def _max_pool_impl(xp, x, ksize, strides, padding):
+    """(the windows' maxima, each window's first maximum as a pixel of the image: row * W
+    + column, int32).  TensorFlow's semantics: see _window_max and _first_max_tap
+    (row-major window order, a tie goes to the first; an all -inf window gives -FLT_MAX)."""
+    oh, ow, ph, pw = C.geometry(x.shape, ksize, strides, (1, 1), padding)
+    if x.shape[1] * x.shape[2] >= 1 << 31:
+        raise ValueError(f"max_pool2d: images of {x.shape[1]} x {x.shape[2]} pixels have more than 2**31 "
+                         "(the positions of the maxima are int32)")
     fn = native and xp is np and native("max_pool", x.dtype)
     if fn:
-        oh, ow, ph, pw = C.geometry(x.shape, ksize, strides, (1, 1), padding)
-        return fn(mode, x, v[0] if v else None, ksize, strides, oh, ow, ph, pw)
+        return fn("max", x, None, ksize, strides, oh, ow, ph, pw)
     low = _lowest(x.dtype)
-    image, oh, ow = C.padded_image(xp, x, ksize, strides, (1, 1), padding, low, transient=True)
+    image = C.padded_image(xp, x, ksize, strides, (1, 1), padding, low, transient=True)[0]
     taps = _taps(image, ksize, strides, oh, ow)
-    if mode == "max":
-        return _window_max(xp, taps, low)
-    _, _, ph, pw = C.geometry(x.shape, ksize, strides, (1, 1), padding)
     real = None if ph == pw == (0, 0) else _real_taps(xp, x.shape, ksize, strides, oh, ow, ph, pw)
-    arg = _first_max_tap(xp, taps, real)
-    if mode == "gather":  # (a window of padding only has no real pixel: none here)
-        h = xp.pad(v[0], ((0, 0), ph, pw, (0, 0)))
-        out = xp.zeros(arg.shape, v[0].dtype)
-        for t, tap in enumerate(_taps(h, ksize, strides, oh, ow)):
-            xp.copyto(out, tap, where=arg == t)
-        return out
-    g = v[0]
-    out = xp.zeros(image.shape, g.dtype)
-    for t, tap in enumerate(_taps(out, ksize, strides, oh, ow)):
-        tap += xp.where(arg == t, g, 0)
-    return out[:, ph[0]:ph[0] + x.shape[1], pw[0]:pw[0] + x.shape[2]]
+    tap = _first_max_tap(xp, taps, real).astype(np.int32)
+    rows = (strides[0] * xp.arange(oh, dtype=np.int32) - ph[0])[:, None, None] + tap // ksize[1]
+    cols = (strides[1] * xp.arange(ow, dtype=np.int32) - pw[0])[None, :, None] + tap % ksize[1]
+    return _window_max(xp, taps, low), rows * np.int32(x.shape[2]) + cols
 
 
-def _max_pool_rule(x, *v, ksize, strides, padding, mode):
-    if mode == "scatter":
-        return Aval(x.shape, v[0].dtype)
+def _max_pool_rule(x, ksize, strides, padding):
     y = C.patches_rule(x, ksize, strides, (1, 1), padding, 0)
-    return Aval(y.shape[:3] + (x.shape[3],), v[0].dtype if v else x.dtype)
+    shape = y.shape[:3] + (x.shape[3],)
+    return Aval(shape, x.dtype), Aval(shape, dtypes.int32)
 
 
-def _max_pool_vjp(g, out, x, *v, mode, **attrs):
-    if mode == "max":
-        return bind(MAX_POOL, (x, g), dict(attrs, mode="scatter"))
-    # x only picks the positions (piecewise constant): no gradient flows into it.
-    return None, bind(MAX_POOL, (x, g), dict(attrs, mode="gather" if mode == "scatter" else "scatter"))
+def _max_pool_vjp(g, out, x, **attrs):
+    return bind(MAX_POOL_ROUTE, (out[1], g[0], x), {"mode": "scatter"})
 
 
-MAX_POOL = defprim("max_pool", _max_pool_impl, _max_pool_rule, _max_pool_vjp)
+# The arg output keeps each window's first maximum for the gradient (as TF's MaxPoolGrad
+# finds it: the forward's pass, not a second one).
+MAX_POOL = defprim("max_pool", _max_pool_impl, _max_pool_rule, _max_pool_vjp, multiple_results=True)
+
+
+def _route_impl(xp, arg, v, *like, mode):
+    """mode "scatter": (arg, g, like) adds each window's g onto its first maximum (like's
+    shape), the windows of an image in reverse row-major order, so that a pixel that is
+    the maximum of several windows sums them tap after tap; "gather": (arg, h) takes h at
+    each window's first maximum (arg's shape).  Each other's transpose."""
+    fn = native and xp is np and native("max_pool_route", v.dtype)
+    if fn:
+        return fn(mode, arg, v, like[0].shape if like else None)
+    n, h, w, c = like[0].shape if like else v.shape
+    image = xp.arange(n, dtype=np.int64)[:, None, None, None] * (h * w)
+    index = (image + arg) * c + xp.arange(c, dtype=np.int64)  # into the flat image
+    if mode == "gather":
+        return xp.take(v.reshape(-1), index)
+    out = xp.zeros((n, h, w, c), v.dtype)
+    xp.add.at(out.reshape(-1), index[:, ::-1, ::-1].reshape(-1), v[:, ::-1, ::-1].reshape(-1))  # in index order
+    return out
+
+
+def _route_rule(arg, v, *like, mode):
+    return Aval(like[0].shape if mode == "scatter" else arg.shape, v.dtype)
+
+
+def _route_vjp(g, out, arg, v, *like, mode):
+    # arg only picks the positions (piecewise constant): no gradient flows into it.
+    back = bind(MAX_POOL_ROUTE, (arg, g), {"mode": "gather"}) if mode == "scatter" else \
+        bind(MAX_POOL_ROUTE, (arg, g, v), {"mode": "scatter"})  # v: the image gathered from
+    return (None, back) + (None,) * len(like)
+
+
+MAX_POOL_ROUTE = defprim("max_pool_route", _route_impl, _route_rule, _route_vjp)
 
 
 # --- average pooling: the mean of each window's real pixels -----------------------------------
@@ -156,7 +176,7 @@ def _avg_pool_grad_impl(xp, g, like, ksize, strides, padding):
 
 
 def _avg_pool_rule(x, ksize, strides, padding):
-    return _max_pool_rule(x, ksize=ksize, strides=strides, padding=padding, mode="max")
+    return _max_pool_rule(x, ksize, strides, padding)[0]
 
 
 AVG_POOL = defprim("avg_pool", _avg_pool_impl, _avg_pool_rule,
@@ -176,7 +196,7 @@ def _pool(x, ksize, strides, padding, data_format, op):
 
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
     x, k, s, p = _pool(input, ksize, strides, padding, data_format, "max_pool2d")
-    return C._back(bind(MAX_POOL, (x,), {"ksize": k, "strides": s, "padding": p, "mode": "max"}), data_format)
+    return C._back(bind(MAX_POOL, (x,), {"ksize": k, "strides": s, "padding": p})[0], data_format)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002

@@ -325,14 +325,16 @@ def _extract_patches(e, node, x, ksize, strides, dilations, padding, pad_value):
     return _windows(e, node, x, node.avals[0].shape[1:3], ksize, strides, dilations, padding, pad_value)
 
 
-def _max_pool(e, node, x, ksize, strides, padding, mode):
-    """The windows' maxima as ReduceMax over the windows (padded with the lowest value)."""
-    if mode != "max":
-        e.fail("is a max-pool gradient; export the forward computation")
+def _max_pool(e, node, x, ksize, strides, padding):
+    """The windows' maxima as ReduceMax over the windows (padded with the lowest value).
+    The second output (each maximum's position) feeds only max_pool_route, the gradient,
+    which has no ONNX mapping: it is named after the maxima so that the route's export
+    fails there, naming that op."""
     dtype = _dtype_of(e, node).np
     low = -np.inf if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
     windows = _windows(e, node, x, node.avals[0].shape[1:3], ksize, strides, (1, 1), padding, low)
-    return e.op("ReduceMax", [windows, e.ints([3, 4])], keepdims=0)
+    y = e.op("ReduceMax", [windows, e.ints([3, 4])], keepdims=0)
+    return [y, y]
 
 
 def _avg_pool(e, node, x, ksize, strides, padding):
