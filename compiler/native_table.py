@@ -14,7 +14,9 @@ import numpy as np
 from . import c_team, cbuild
 from .flags import is_on
 
-DTYPES = {np.dtype(np.float32): ("f32", "float", "(-FLT_MAX)"), np.dtype(np.float64): ("f64", "double", "(-DBL_MAX)")}
+# dtype -> (suffix, C type, LOWEST, MASK: the integer of its width, a vector comparison's lanes)
+DTYPES = {np.dtype(np.float32): ("f32", "float", "(-FLT_MAX)", "int32_t"),
+          np.dtype(np.float64): ("f64", "double", "(-DBL_MAX)", "int64_t")}
 # Output elements below which a call keeps the GIL: the round trip costs more than it frees.
 RELEASE_GIL_AT = 1 << 14
 
@@ -36,8 +38,8 @@ def source(*templates):
     separate multiply and add), after c_team's prelude (TEAM: a parallel loop's clause)."""
     body = "".join(templates)
     return _PRELUDE + "".join(
-        f"#define T {ctype}\n#define LOWEST {lowest}\n{body.replace('NAME', name)}#undef T\n#undef LOWEST\n"
-        for name, ctype, lowest in DTYPES.values())
+        f"#define T {ctype}\n#define LOWEST {lowest}\n#define MASK {mask}\n{body.replace('NAME', name)}"
+        "#undef T\n#undef LOWEST\n#undef MASK\n" for name, ctype, lowest, mask in DTYPES.values())
 
 
 def hook(src, wrappers):

@@ -34,8 +34,14 @@ _POOL = r"""
 
 /* out: each window's maximum, a `>` scan from LOWEST (NaN never wins); arg: its first
    maximum as a pixel (row * w + column), a `>` scan from the window's first real pixel (a
-   NaN there keeps the place).  Channels in blocks of CB, the block's running values in L1. */
+   NaN there keeps the place).  Channels in blocks of VL held in GCC vector registers
+   (comparisons give lane masks; the selects are bitwise blends), the rest in blocks of
+   CB whose running values stay in L1. */
 #define CB 64
+typedef T VEC_NAME __attribute__((vector_size(64), aligned(sizeof(T))));
+typedef MASK MVEC_NAME __attribute__((vector_size(64)));
+#define VL ((int64_t)(64 / sizeof(T)))
+#define BLEND(m, a, b) ((VEC_NAME)(((MVEC_NAME)(a) & (m)) | ((MVEC_NAME)(b) & ~(m))))
 int tapeflow_max_pool_NAME(int64_t px, int64_t pout, int64_t parg, POOL_ARGS) {
     const T *x = (const T *)(intptr_t)px;
     T *out = (T *)(intptr_t)pout;
@@ -45,7 +51,23 @@ int tapeflow_max_pool_NAME(int64_t px, int64_t pout, int64_t parg, POOL_ARGS) {
         for (int64_t j = 0; j < ow; j++) {
             WINDOW(i, j);
             const int64_t o = ((b * oh + i) * ow + j) * c;
-            for (int64_t k0 = 0; k0 < c; k0 += CB) {
+            int64_t kv = 0;
+            for (; kv + VL <= c; kv += VL) {
+                const T *x0 = x + ((b * h + ra) * w + ca) * c + kv;
+                VEC_NAME best = *(const VEC_NAME *)x0, y = (VEC_NAME){0} + LOWEST;
+                MVEC_NAME at = (MVEC_NAME){0} + (MASK)(ra * w + ca);
+                for (int64_t r = ra; r < rb; r++)
+                    for (int64_t q = ca; q < cb; q++) {
+                        const VEC_NAME v = *(const VEC_NAME *)(x + ((b * h + r) * w + q) * c + kv);
+                        const MVEC_NAME better = v > best;
+                        best = BLEND(better, v, best);
+                        at = (at & ~better) | ((MASK)(r * w + q) & better);
+                        y = BLEND(v > y, v, y);
+                    }
+                *(VEC_NAME *)(out + o + kv) = y;
+                for (int64_t k = 0; k < VL; k++) arg[o + kv + k] = (int32_t)at[k];
+            }
+            for (int64_t k0 = kv; k0 < c; k0 += CB) {
                 const int64_t kn = c - k0 < CB ? c - k0 : CB;
                 T best[CB];
                 int32_t at[CB];
@@ -76,6 +98,8 @@ int tapeflow_max_pool_NAME(int64_t px, int64_t pout, int64_t parg, POOL_ARGS) {
     }
     return 0;
 }
+#undef VL
+#undef BLEND
 
 /* Routes v between windows and their first maxima (arg: pixels of an image of p pixels,
    q windows an image).  to_image: image[arg] += v, an image's windows in reverse
