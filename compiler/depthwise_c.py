@@ -139,7 +139,8 @@ int tapeflow_depthwise_filter_grad_NAME(int64_t px, int64_t pg, int64_t pout, in
                         }
                         for (; k0 < c; k0++) {
                             T acc = 0;
-                            for (int64_t j = 0; j < ow; j++) acc = acc + TAP_PIXEL(b, i, j, a, e)[k0] * grow[j * c + k0];
+                            for (int64_t j = 0; j < ow; j++)
+                                acc = acc + TAP_PIXEL(b, i, j, a, e)[k0] * grow[j * c + k0];
                             row[k0] = acc;
                         }
                     } else {

@@ -453,19 +453,21 @@ ROWS.update({
     "max_pool": Row([Case(lambda x, k=k, s=s, p=p: tf.nn.max_pool2d(x, k, s, p),
                           lambda x, k=k, s=s, p=p: np_pool(x, k, s, p, np.max), [rand((2, 5, 4, 2))], wrt=(0,))
                      for k, s, p in ((2, 2, "SAME"), (2, 2, "VALID"), (3, 1, "SAME"), (3, 2, "SAME"))], True),
-    "extract_patches": Row([Case(lambda x, p=p: tf.image.extract_patches(x, [1, 3, 3, 1], [1, 2, 2, 1], [1, 1, 1, 1], p),
+    "extract_patches": Row([Case(lambda x, p=p: tf.image.extract_patches(x, [1, 3, 3, 1], [1, 2, 2, 1], [1] * 4, p),
                                  lambda x, p=p: _np_patches(x, 3, 2, p), [rand((1, 5, 5, 2))], wrt=(0,))
                             for p in ("SAME", "VALID")], True),
-    "max_pool_route": Row([Case(lambda x, g, s=s: _max_pool_grad(x, g, s), lambda x, g, s=s: _np_max_pool_grad(x, g, 3, s),
-                                [rand((1, 5, 4, 2)), rand(gshape)], wrt=(1,))
+    "max_pool_route": Row([Case(lambda x, g, s=s: _max_pool_grad(x, g, s),
+                                lambda x, g, s=s: _np_max_pool_grad(x, g, 3, s), [rand((1, 5, 4, 2)), rand(gshape)],
+                                wrt=(1,))
                            for s, gshape in ((1, (1, 5, 4, 2)), (2, (1, 3, 2, 2)))], True),
     "avg_pool": Row([Case(lambda x, k=k, s=s, p=p: tf.nn.avg_pool2d(x, k, s, p),
                           lambda x, k=k, s=s, p=p: np_pool(x, k, s, p, np.mean), [rand((2, 5, 4, 2))], wrt=(0,))
                      for k, s, p in ((3, 2, "SAME"), (3, 2, "VALID"), (2, 3, "SAME"), (3, 1, "SAME"))], True),
     "avg_pool_grad": Row([Case(lambda g, like, s=s: bind(pool_ops.AVG_POOL_GRAD, (g, like),
                                                          {"ksize": (3, 3), "strides": (s, s), "padding": "SAME"}),
-                               lambda g, like, s=s: _np_avg_pool_grad(g, like.shape, 3, s), [rand(gshape), rand((1, 5, 4, 2))],
-                               wrt=(0,)) for s, gshape in ((1, (1, 5, 4, 2)), (2, (1, 3, 2, 2)))], True),
+                               lambda g, like, s=s: _np_avg_pool_grad(g, like.shape, 3, s),
+                               [rand(gshape), rand((1, 5, 4, 2))], wrt=(0,))
+                          for s, gshape in ((1, (1, 5, 4, 2)), (2, (1, 3, 2, 2)))], True),
     "patches_grad": Row([Case(lambda g, like: bind(conv_ops.PATCHES_GRAD, (g, like), _PATCH_ATTRS),
                               lambda g, like: _np_col2im(g, like.shape),
                               [rand((1, 2, 2, 2, 2, 1)), rand((1, 4, 4, 1))], wrt=(0,))], True),

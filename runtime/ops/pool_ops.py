@@ -18,8 +18,8 @@ from . import conv_ops as C
 from . import reduce_ops as RD
 
 # The compiler layer sets this when it loads (compiler/pool_c.py): native(kernel, dtype) ->
-# a C kernel ("max_pool", "max_pool_route", "avg_pool") giving the NumPy paths' bits, or None (no C compiler,
-# another dtype).
+# a C kernel ("max_pool", "max_pool_route", "avg_pool") giving the NumPy paths' bits, or
+# None (no C compiler, another dtype).
 native = None
 
 
