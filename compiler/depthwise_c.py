@@ -164,6 +164,43 @@ int tapeflow_depthwise_filter_grad_NAME(int64_t px, int64_t pg, int64_t pout, in
     }
     return 0;
 }
+/* The strided input gradient: image[tap (a, e) of (b, i, j), k] += sum over q of
+   g[b, i, j, k * m + q] * w[a, e, k, q], an image's windows in reverse row-major order (a
+   pixel sums its windows tap after tap, as patches_grad's passes do); taps on the padding
+   are dropped.  image: uninitialised, each image zeroed by the thread that fills it. */
+int tapeflow_depthwise_input_grad_NAME(int64_t pg, int64_t pw, int64_t pimage, DW_ARGS) {
+    const T *g = (const T *)(intptr_t)pg, *wt = (const T *)(intptr_t)pw;
+    T *image = (T *)(intptr_t)pimage;
+    const int64_t cm = c * m;
+    #pragma omp parallel for TEAM schedule(dynamic, 1) if (n * oh * ow * cm >= PAR_AT)
+    for (int64_t b = 0; b < n; b++) {
+        T *im = image + b * h * w * c;
+        for (int64_t t = 0; t < h * w * c; t++) im[t] = 0;
+        for (int64_t i = oh - 1; i >= 0; i--)
+            for (int64_t j = ow - 1; j >= 0; j--) {
+                const T *restrict gr = g + ((b * oh + i) * ow + j) * cm;
+                for (int64_t a = 0; a < kh; a++) {
+                    const int64_t r = i * sh + a * dh - pt;
+                    if (r < 0 || r >= h) continue;
+                    for (int64_t e = 0; e < kw; e++) {
+                        const int64_t q = j * sw + e * dw - pl;
+                        if (q < 0 || q >= w) continue;
+                        T *restrict o = im + (r * w + q) * c;
+                        const T *restrict wr = wt + (a * kw + e) * cm;
+                        if (m == 1)
+                            for (int64_t k = 0; k < c; k++) o[k] = o[k] + gr[k] * wr[k];
+                        else
+                            for (int64_t k = 0; k < c; k++) {
+                                T sum = gr[k * m] * wr[k * m];
+                                for (int64_t u = 1; u < m; u++) sum = sum + gr[k * m + u] * wr[k * m + u];
+                                o[k] = o[k] + sum;
+                            }
+                    }
+                }
+            }
+    }
+    return 0;
+}
 #undef GROUP
 #undef VL
 #undef LOAD
@@ -203,6 +240,17 @@ def _filter_grad(fns, x, g, kshape, strides, dilations, ph, pw):
     return out
 
 
+def _input_grad(fns, g, w, shape, strides, dilations, ph, pw):
+    """The (N, H, W, C) = shape input gradient of a strided depthwise convolution."""
+    g, w = np.ascontiguousarray(g), np.ascontiguousarray(w, g.dtype)
+    image = np.empty(shape, g.dtype)
+    fns["depthwise_input_grad"][g.size >= native_table.RELEASE_GIL_AT](
+        g.ctypes.data, w.ctypes.data, image.ctypes.data,
+        *_dims(np.broadcast_to(image, shape), w.shape, g.shape[1], g.shape[2], strides, dilations, ph, pw))
+    return image
+
+
 conv_variants.native = native_table.hook(native_table.source(_DEPTHWISE), {
     "depthwise": (_depthwise, {"depthwise": 4 + _N_DW_ARGS}),
-    "depthwise_filter_grad": (_filter_grad, {"depthwise_filter_grad": 6 + _N_DW_ARGS})})
+    "depthwise_filter_grad": (_filter_grad, {"depthwise_filter_grad": 6 + _N_DW_ARGS}),
+    "depthwise_input_grad": (_input_grad, {"depthwise_input_grad": 3 + _N_DW_ARGS})})

@@ -43,6 +43,21 @@ def test_c_kernel_gives_the_numpy_paths_bits(shape, kshape, s, p, d, dtype, monk
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape, kshape, s, p, d", GEOMETRIES)
+def test_depthwise_input_grad_kernel_gives_the_numpy_paths_bits(shape, kshape, s, p, d, dtype, monkeypatch):
+    if conv_variants.native("depthwise_input_grad", dtype) is None:
+        pytest.skip("no C compiler")
+    x, w = np.zeros(shape, dtype), RNG.standard_normal(kshape).astype(dtype)
+    oh, ow = conv_ops.geometry(shape, kshape[:2], (s, s), (d, d), p)[:2]
+    g = RNG.standard_normal((shape[0], oh, ow, kshape[2] * kshape[3])).astype(dtype)
+    attrs = dict(strides=(s, s), dilations=(d, d), padding=p)
+    native = conv_variants._input_grad_impl(np, g, w, x, **attrs)
+    monkeypatch.setattr(conv_variants, "native", None)
+    monkeypatch.setattr(conv_ops, "native", None)
+    np.testing.assert_array_equal(native, conv_variants._input_grad_impl(np, g, w, x, **attrs))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, kshape, s, p, d", GEOMETRIES)
 def test_depthwise_filter_grad_kernel_against_the_numpy_path(shape, kshape, s, p, d, dtype, monkeypatch):
     if conv_variants.native("depthwise_filter_grad", dtype) is None:
         pytest.skip("no C compiler")

@@ -29,8 +29,8 @@ from . import pool_ops as P
 from . import reduce_ops as RD
 
 # The compiler layer sets this when it loads (compiler/depthwise_c.py): native(kernel, dtype) ->
-# a C kernel ("depthwise", "depthwise_filter_grad") on the unpadded image, or None (no C
-# compiler, another dtype).
+# a C kernel ("depthwise", "depthwise_filter_grad", "depthwise_input_grad") on the unpadded
+# image, or None (no C compiler, another dtype).
 native = None
 
 
@@ -154,7 +154,9 @@ def _depthwise_vjp(g, out, x, w, strides, dilations, padding, needs=(True, True)
 def _depthwise_input_grad(g, x, w, attrs):
     kh, kw, c, m = w.shape.dims
     pads = C.flip_pads(x, attrs)
-    if pads is None:
+    if pads is None and x.dtype in (dtypes.float32, dtypes.float64):  # strided: one primitive
+        return bind(DEPTHWISE_INPUT_GRAD, (g, w, x), {k: attrs[k] for k in ("strides", "dilations", "padding")})
+    if pads is None:  # half types: through patches_grad, the multiplier summed as reduce_sum sums
         oh, ow = g.shape.dims[1:3]
         windows = A.reshape(g, [-1, oh, ow, 1, 1, c, m]) * w  # (N, OH, OW, KH, KW, C, M)
         return bind(C.PATCHES_GRAD, (_sum_multiplier(windows, m), x), attrs)
@@ -194,6 +196,28 @@ def _filter_grad_vjp(gw, out, x, g, ksize, strides, dilations, padding, pad_valu
             if needs[1] else None)
 
 
+def _input_grad_impl(xp, g, w, like, strides, dilations, padding):
+    """The windows' route of the input gradient: g * w per window tap (the multiplier
+    summed), added back tap after tap over the whole output (patches_grad's order)."""
+    kh, kw, c, m = w.shape
+    fn = native and xp is np and g.dtype == w.dtype and native("depthwise_input_grad", g.dtype)
+    if fn:  # one pass, no window-sized array; the same sums in the same order
+        _, _, ph, pw = C.geometry(like.shape, (kh, kw), strides, dilations, padding)
+        return fn(g, w, like.shape, strides, dilations, ph, pw)
+    n, oh, ow = g.shape[:3]
+    windows = (g.reshape(n, oh, ow, 1, 1, c, m) * w).sum(axis=-1)  # (N, OH, OW, KH, KW, C)
+    attrs = {"ksize": (kh, kw), "strides": strides, "dilations": dilations, "padding": padding, "pad_value": 0}
+    return C.PATCHES_GRAD.impl(xp, windows, like, **attrs)
+
+
+def _input_grad_vjp(gx, out, g, w, like, strides, dilations, padding, needs=(True, True, True)):
+    # <input_grad(g, w), gx> = <depthwise(gx, w), g>: bilinear in g and w.
+    attrs = {"strides": strides, "dilations": dilations, "padding": padding}
+    return (bind(DEPTHWISE, (gx, w), attrs) if needs[0] else None,
+            _depthwise_filter_grad(gx, g, w.shape.dims, dict(attrs, ksize=tuple(w.shape.dims[:2]), pad_value=0))
+            if needs[1] else None, None)
+
+
 def _sum_multiplier(y, m):
     """Sum the trailing depth-multiplier axis away."""
     return A.squeeze(y, [-1]) if m == 1 else RD.reduce_sum(y, [-1])
@@ -203,6 +227,9 @@ DEPTHWISE = defprim("depthwise_conv2d", _depthwise_impl, _depthwise_rule, _depth
 # The filter gradient: (x, gradient) -> (KH, KW, C, M); attrs those of extract_patches.
 DEPTHWISE_FILTER_GRAD = defprim("depthwise_filter_grad", _filter_grad_impl, _filter_grad_rule, _filter_grad_vjp,
                                 vjp_needs=True)
+# The strided input gradient: (gradient, filters, the input giving its shape) -> the input's shape.
+DEPTHWISE_INPUT_GRAD = defprim("depthwise_input_grad", _input_grad_impl,
+                               lambda g, w, like, **attrs: Aval(like.shape, g.dtype), _input_grad_vjp, vjp_needs=True)
 
 
 def depthwise(x, w, strides, dilations, padding):
