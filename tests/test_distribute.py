@@ -232,6 +232,10 @@ class _FakeEngine:
 
     def __init__(self, timeout):
         self.timeout, self.blocking_calls, self.aborted = timeout, 0, []
+        self.in_c = 0  # what mpi_direct's calls() would say
+
+    def direct_calls(self):
+        return self.in_c
 
     def abort(self, message, code=1):
         self.aborted.append(message)
@@ -242,6 +246,9 @@ def test_watchdog_aborts_a_stuck_blocking_call_only():
     busy = _FakeEngine(0.2)
     collective._Watchdog(busy, "an all-reduce")
     busy.blocking_calls = 1  # inside a call that never returns
+    busy_in_c = _FakeEngine(0.2)
+    collective._Watchdog(busy_in_c, "an all-reduce")
+    busy_in_c.in_c = 3  # inside MPI_Allreduce called from C, after one call that returned
     moving = _FakeEngine(0.3)
     collective._Watchdog(moving, "an all-reduce")
     start = time.monotonic()
@@ -252,3 +259,4 @@ def test_watchdog_aborts_a_stuck_blocking_call_only():
     moving.timeout = 1e9  # its thread lives on: once a second from now
     assert moving.aborted == []
     assert len(busy.aborted) == 1 and "rank 0 of 2 waited 0 s for an all-reduce" in busy.aborted[0]
+    assert len(busy_in_c.aborted) == 1 and "waited 0 s for an all-reduce" in busy_in_c.aborted[0]

@@ -45,8 +45,8 @@ def run(program, *args, ranks=None, timeout=180, **env):
     return done.returncode, done.stdout + done.stderr, time.monotonic() - start
 
 
-def ok(program, *args, ranks=None):
-    rc, out, _ = run(program, *args, ranks=ranks)
+def ok(program, *args, ranks=None, **env):
+    rc, out, _ = run(program, *args, ranks=ranks, **env)
     assert rc == 0, out[-4000:]
     return out
 
@@ -166,3 +166,9 @@ def test_checkpoints_cross_world_sizes(tmp_path):
         for i in range(4):
             np.testing.assert_array_equal(restored[f"loaded{i}"], saved1[f"w{i}"])
             np.testing.assert_array_equal(restored[f"model{i}"], saved1[f"w{i}"])
+
+
+@pytest.mark.parametrize("path, env", [("expect_direct", {}), ("expect_mpi4py", {"TAPEFLOW_MPI_DIRECT": "0"})])
+def test_blocking_allreduce_equals_mpi4py(path, env):
+    """MPI_Allreduce from C (or, switched off, mpi4py's) gives mpi4py's bits."""
+    assert "direct ok" in ok("allreduce_direct.py", path, ranks=2, **env)

@@ -38,20 +38,22 @@ import traceback
 
 import numpy as np
 
+from tapeflow.distribute import mpi_direct
 from tapeflow.runtime import blas_threads
 
 _LAUNCHER_SIZE = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS")
 
-_WIRE = {}  # dtype -> the dtype it is summed in
+WIRE_DTYPES = {}  # dtype -> the dtype it is summed in, filled by wire_dtype (read directly on
+                 # reduce's one-tensor path, where a call costs a tenth of a small all-reduce)
 
 
 def wire_dtype(dtype):
     """float16/bfloat16 are summed in float32 (MPI has no half-precision sum)."""
-    wire = _WIRE.get(dtype)
+    wire = WIRE_DTYPES.get(dtype)
     if wire is None:
         d = np.dtype(dtype)
         wire = np.dtype(np.float32) if d.kind == "V" or d.name in ("float16", "bfloat16") else d
-        _WIRE[dtype] = wire
+        WIRE_DTYPES[dtype] = wire
     return wire
 
 
@@ -126,11 +128,17 @@ class MPI:
         self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
         self.local_size = self.comm.Split_type(mpi.COMM_TYPE_SHARED).Get_size()  # ranks on this host
         self.timeout = default_timeout() if timeout is None else float(timeout)
+        self._ops = {"sum": mpi.SUM, "max": mpi.MAX, "min": mpi.MIN}
+        # MPI_Allreduce called from C (mpi_direct.py), with MPI's handles of the ops;
+        # without it every all-reduce goes through mpi4py.  Set before the watchdog
+        # starts: it reads direct_calls.
+        direct = mpi_direct.allreducer(mpi, self.comm)
+        self._direct, self.direct_calls = direct or (None, lambda: 0)
+        self._op_handles = {k: mpi._handleof(v) for k, v in self._ops.items()}
         # Odd while a blocking collective runs (bumped before and after it); the
         # watchdog sees the same odd value for longer than the timeout: stuck.
         self.blocking_calls = 0
         self._watchdog = _Watchdog(self, "an all-reduce") if self.size > 1 else None
-        self._ops = {"sum": mpi.SUM, "max": mpi.MAX, "min": mpi.MIN}
         _install_abort_hook(self)
         if self.local_size > 1:
             _share_cores(self.local_size)
@@ -143,9 +151,17 @@ class MPI:
 
     def allreduce(self, array, op="sum"):
         """The sum (max, min) over ranks of an array, in a reusable buffer of its
-        shape; blocks in MPI_Allreduce under the watchdog."""
+        shape (a new array up to 64 KB); blocks in MPI_Allreduce under the watchdog."""
+        if self._direct is not None:  # MPI_Allreduce from C; None: it cannot take `array` as it is
+            out = self._direct(array, None, self._op_handles[op])
+            if out is not None:
+                return out
         send = _contiguous(array)
         recv = reusable_buffer(send.shape, send.dtype)
+        if self._direct is not None:  # a large array, into a reused buffer
+            out = self._direct(send, recv, self._op_handles[op])
+            if out is not None:
+                return out
         self.blocking_calls += 1
         try:
             self.comm.Allreduce(send, recv, self._ops[op])
@@ -286,7 +302,7 @@ def _never_joined(e, what):
 class _Watchdog:
     """A daemon thread that aborts the job when one blocking collective of
     `engine` (doing `what`) has run past the engine's timeout.  It samples the
-    engine's `blocking_calls` (odd: inside a call) at least every timeout / 8
+    engine's `blocking_calls` + `direct_calls()` (odd: inside a call) at least every timeout / 8
     (at most once a second), so a stuck call ends the job within 1.25 timeouts."""
 
     def __init__(self, engine, what):
@@ -297,7 +313,7 @@ class _Watchdog:
         e = self.engine
         seen, since = 0, 0.0  # the odd count first seen, and when
         while True:
-            period, calls = min(1.0, max(e.timeout / 8, 1e-3)), e.blocking_calls
+            period, calls = min(1.0, max(e.timeout / 8, 1e-3)), e.blocking_calls + e.direct_calls()
             if calls & 1:
                 now = time.monotonic()
                 if calls != seen:
