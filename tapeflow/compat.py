@@ -10,6 +10,7 @@ import types
 
 import tapeflow
 from tapeflow import compat_v1 as _c1
+from tapeflow import compat_v1_variables as _v1_variables
 from tapeflow.runtime.ops import random_ops as _random_ops
 from tapeflow import train as _train
 from tapeflow.runtime.errors import with_location
@@ -51,6 +52,15 @@ def _set_random_seed(seed):
     tapeflow.random.set_seed(seed)
 
 
+class _Keras3Layers(types.ModuleType):
+    """tf.compat.v1.layers under Keras 3, as TensorFlow 2.21 has it: every name raises."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(f"`{name}` is not available with Keras 3.")
+
+
 class _V1Module(types.ModuleType):
     """tf.compat.v1: its own TF1 names, else tapeflow's."""
 
@@ -82,7 +92,8 @@ v1 = _V1Module("tapeflow.compat.v1", "tf.compat.v1: TensorFlow 1 names on tapefl
 v1.__dict__.update(
     enable_eager_execution=_c1.enable_eager_execution, executing_eagerly=_c1.executing_eagerly,
     enable_v2_behavior=_enable_v2_behavior, random_normal=_c1.random_normal, random_uniform=_c1.random_uniform,
-    truncated_normal=_c1.truncated_normal, log=_c1.log, layers=_c1.layers, logging=_v1_logging,
+    truncated_normal=_c1.truncated_normal, log=_c1.log, logging=_v1_logging,
+    layers=_Keras3Layers("tapeflow.compat.v1.layers"), **_c1.v1_reductions(), **_v1_variables.NAMES,
     **_tf1_files(), set_random_seed=_set_random_seed, get_seed=_random_ops.get_seed, losses=_c1.losses_namespace("tapeflow.compat.v1.losses", tf1_mse=True),
     train=types.SimpleNamespace(
         GradientDescentOptimizer=_train.GradientDescentOptimizer, MomentumOptimizer=_train.MomentumOptimizer,

@@ -1,0 +1,183 @@
+"""tf.compat.v1 names that TF2 programs (migrated per the "Migrate to TF2" guide) still call
+eagerly: v1 optimizers minimizing a callable loss, v1 losses, v1 random ops, v1 variable names."""
+from _sweep import outcomes
+
+
+def program_v1_gradient_descent_minimize_var_list(tf):
+    w = tf.Variable([1.0, -2.0])
+    b = tf.Variable(0.5)
+    opt = tf.compat.v1.train.GradientDescentOptimizer(learning_rate=0.1)
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    y = tf.constant([1.0, 0.0])
+    losses = []
+    for _ in range(3):
+        loss = lambda: tf.reduce_mean(tf.square(tf.linalg.matvec(x, w) + b - y))
+        losses.append(loss())
+        opt.minimize(loss, var_list=[w])   # b is left alone
+    return {"w": w, "b": b, "losses": losses}
+
+
+def program_v1_momentum_adam_minimize(tf):
+    out = {}
+    for name, make in [("momentum", lambda: tf.compat.v1.train.MomentumOptimizer(0.05, momentum=0.9)),
+                       ("nesterov", lambda: tf.compat.v1.train.MomentumOptimizer(0.05, 0.9, use_nesterov=True)),
+                       ("adam", lambda: tf.compat.v1.train.AdamOptimizer(0.1)),
+                       ("rmsprop", lambda: tf.compat.v1.train.RMSPropOptimizer(0.05)),
+                       ("adagrad", lambda: tf.compat.v1.train.AdagradOptimizer(0.2))]:
+        v = tf.Variable([2.0, -1.0, 0.5])
+        opt = make()
+        for _ in range(4):
+            opt.minimize(lambda: tf.reduce_sum(v ** 2 * tf.constant([1.0, 2.0, 3.0])), var_list=[v])
+        out[name] = v
+    return out
+
+
+def program_v1_compute_apply_gradients(tf):
+    v = tf.Variable([1.0, 2.0])
+    step = tf.Variable(0, dtype=tf.int64)
+    opt = tf.compat.v1.train.GradientDescentOptimizer(0.5)
+    gv = opt.compute_gradients(lambda: tf.reduce_sum(v * v), var_list=[v])
+    grads = [g for g, _ in gv]
+    opt.apply_gradients(gv, global_step=step)
+    opt.apply_gradients([(tf.constant([1.0, 1.0]), v)], global_step=step)
+    return {"grads": grads, "v": v, "step": step, "var_is_v": gv[0][1] is v}
+
+
+def program_v1_losses_reductions(tf):
+    labels = tf.constant([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    preds = tf.constant([[0.8, 0.1], [0.3, 0.6], [0.5, 0.9]])
+    w = tf.constant([[1.0], [0.0], [2.0]])
+    R = tf.compat.v1.losses.Reduction
+    return {"mse": tf.compat.v1.losses.mean_squared_error(labels, preds),
+            "mse_w": tf.compat.v1.losses.mean_squared_error(labels, preds, weights=w),
+            "mse_none": tf.compat.v1.losses.mean_squared_error(labels, preds, reduction=R.NONE),
+            "mse_sum": tf.compat.v1.losses.mean_squared_error(labels, preds, weights=w, reduction=R.SUM),
+            "mse_mean": tf.compat.v1.losses.mean_squared_error(labels, preds, weights=w, reduction=R.MEAN),
+            "abs": tf.compat.v1.losses.absolute_difference(labels, preds),
+            "sig": tf.compat.v1.losses.sigmoid_cross_entropy(labels, preds, label_smoothing=0.1),
+            "soft": tf.compat.v1.losses.softmax_cross_entropy(labels, preds, label_smoothing=0.2),
+            "sparse": tf.compat.v1.losses.sparse_softmax_cross_entropy(tf.constant([0, 1, 1]), preds),
+            "huber": tf.compat.v1.losses.huber_loss(labels, preds, delta=0.3),
+            "log": tf.compat.v1.losses.log_loss(labels, preds),
+            "hinge": tf.compat.v1.losses.hinge_loss(labels, preds),
+            "cos": tf.compat.v1.losses.cosine_distance(tf.math.l2_normalize(labels, 1),
+                                                       tf.math.l2_normalize(preds, 1), axis=1)}
+
+
+def program_v1_random_seeded(tf):
+    tf.compat.v1.set_random_seed(7)
+    a = tf.compat.v1.random_normal([3], seed=1)
+    b = tf.compat.v1.random_uniform([2, 2], minval=0, maxval=10, dtype=tf.int32, seed=2)
+    c = tf.compat.v1.truncated_normal([3], stddev=0.5, seed=3)
+    d = tf.compat.v1.random.uniform([2], seed=4)
+    e = tf.compat.v1.random.categorical(tf.math.log([[0.1, 0.9]]), 5, seed=5)
+    f = tf.compat.v1.multinomial(tf.math.log([[0.5, 0.5]]), 4, seed=6)
+    g = tf.compat.v1.random_shuffle(tf.range(6), seed=8)
+    return {"a": a, "b": b, "c": c, "d": d, "e": e, "f": f, "g": g}
+
+
+def program_v1_names_eager(tf):
+    x = tf.constant([[1.0, 4.0], [9.0, 16.0]])
+    return {"log": tf.compat.v1.log(x), "to_int": tf.compat.v1.to_int32(x),
+            "argmax": tf.compat.v1.argmax(x, axis=1), "arg_max": tf.compat.v1.arg_max(x, 0),
+            "sum_ri": tf.compat.v1.reduce_sum(x, reduction_indices=[0]),
+            "mean_kd": tf.compat.v1.reduce_mean(x, axis=1, keep_dims=True),
+            "div": tf.compat.v1.div(tf.constant(7), tf.constant(2)),
+            "eager": tf.compat.v1.executing_eagerly(),
+            "count": tf.compat.v1.count_nonzero(tf.constant([0, 1, 2]), dtype=tf.int32)}
+
+
+def program_v1_variables_eager(tf):
+    cases = {
+        "get_variable": lambda: tf.compat.v1.get_variable(
+            "w", shape=[2], initializer=tf.compat.v1.zeros_initializer()).numpy().tolist(),
+        "variable_scope": lambda: tf.compat.v1.variable_scope("s") is not None,
+        "glorot": lambda: tf.compat.v1.glorot_uniform_initializer(seed=1)([2, 2]).shape.as_list(),
+        "const_init": lambda: tf.compat.v1.constant_initializer(3.0)([2]).numpy().tolist(),
+        "Variable": lambda: tf.compat.v1.Variable(1.5).numpy().item(),
+        "trainable_variables": lambda: len(tf.compat.v1.trainable_variables()),
+    }
+    return outcomes(cases, keep_values=True)
+
+
+def program_v1_layers_dense_eager(tf):
+    layer = tf.compat.v1.layers.Dense(2, kernel_initializer=tf.compat.v1.constant_initializer(0.5),
+                                      bias_initializer=tf.compat.v1.zeros_initializer())
+    y = layer(tf.constant([[1.0, 2.0, 3.0]]))
+    return {"y": y, "n": len(layer.trainable_variables),
+            "kernel": layer.kernel.shape}
+
+
+def program_v1_get_variable_scopes_and_errors(tf):
+    names = []
+    with tf.compat.v1.variable_scope("enc"):
+        with tf.compat.v1.variable_scope("layer"):
+            a = tf.compat.v1.get_variable("w", [2, 3])
+            names += [a.name, tf.Variable(1.0, name="v").name, tf.compat.v1.get_variable_scope().name]
+    with tf.name_scope("ns"):
+        names.append(tf.compat.v1.get_variable("g", [1]).name)
+    for _ in range(2):
+        with tf.compat.v1.variable_scope(None, default_name="block") as sc:
+            names.append(sc.name)
+    again = tf.compat.v1.get_variable("w", [1])
+    cases = {
+        "const_and_shape": lambda: tf.compat.v1.get_variable("c", [2], initializer=tf.constant([1.0, 2.0])),
+        "no_shape": lambda: tf.compat.v1.get_variable("q"),
+        "reuse_finds_nothing": lambda: _reuse(tf),
+    }
+    return {"names": names, "again": again.name, "shape": a.shape, "dtype": a.dtype,
+            "int_zero": tf.compat.v1.get_variable("i", [2], dtype=tf.int32),
+            "from_value": tf.compat.v1.get_variable("f", initializer=[1.5, 2.5]),
+            "keras_init": tf.compat.v1.get_variable("k", [2], dtype=tf.float64,
+                                                    initializer=tf.keras.initializers.Ones()),
+            "untrainable": tf.compat.v1.get_variable("u", [1], trainable=False).trainable,
+            "errors": outcomes(cases), "collections": [tf.compat.v1.trainable_variables(),
+                                                       tf.compat.v1.global_variables()]}
+
+
+def _reuse(tf):
+    with tf.compat.v1.variable_scope("enc", reuse=True):
+        return tf.compat.v1.get_variable("w")
+
+
+def program_v1_initializers_seeded(tf):
+    tf.random.set_seed(11)
+    out = {"glorot_u": tf.compat.v1.glorot_uniform_initializer(seed=1)([2, 3]),
+           "glorot_n": tf.compat.v1.glorot_normal_initializer(seed=2)([3, 2]),
+           "normal": tf.compat.v1.random_normal_initializer(0.5, 2.0, seed=3)([3]),
+           "trunc": tf.compat.v1.truncated_normal_initializer(stddev=0.1, seed=4)([4]),
+           "uniform": tf.compat.v1.random_uniform_initializer(-1.0, 1.0, seed=5)([3]),
+           "vs_avg": tf.compat.v1.variance_scaling_initializer(2.0, "fan_avg", "uniform", seed=6)([2, 2, 3]),
+           "vs_untrunc": tf.compat.v1.variance_scaling_initializer(
+               mode="fan_out", distribution="untruncated_normal", seed=7)([4, 2]),
+           "vs_f64": tf.compat.v1.variance_scaling_initializer(seed=8)([2], dtype=tf.float64)}
+    init = tf.compat.v1.random_normal_initializer(seed=9)
+    out["twice_differ"] = bool(tf.reduce_any(init([3]) != init([3])))
+    tf.random.set_seed(5)
+    out["default_init"] = tf.compat.v1.get_variable("d", [2])
+    out["bad_mode"] = outcomes({"m": lambda: tf.compat.v1.variance_scaling_initializer(mode="fan")})
+    return out
+
+
+def program_v1_reductions_and_pairwise(tf):
+    x = tf.constant([[1.0, 5.0, 2.0], [4.0, 0.5, 3.0]])
+    labels = tf.constant([[1.0, 0.0, 2.0], [0.0, 1.0, 1.0]])
+    preds = tf.constant([[0.9, 0.2, 1.5], [0.3, 0.7, 1.4]])
+    return {"sum": tf.compat.v1.reduce_sum(x, reduction_indices=1, keep_dims=True),
+            "max": tf.compat.v1.reduce_max(x, 1, keepdims=True),
+            "mean": tf.compat.v1.reduce_mean(x, reduction_indices=[0, 1]),
+            "prod": tf.compat.v1.reduce_prod(x, axis=0),
+            "any": tf.compat.v1.reduce_any(x > 4.0, reduction_indices=0),
+            "lse": tf.compat.v1.reduce_logsumexp(x, 1),
+            "argmin": tf.compat.v1.argmin(x, dimension=1),
+            "argmax_default": tf.compat.v1.argmax(x),
+            "both": outcomes({"b": lambda: tf.compat.v1.reduce_sum(x, axis=0, reduction_indices=0)}),
+            "pairwise": tf.compat.v1.losses.mean_pairwise_squared_error(labels, preds),
+            "pairwise_w": tf.compat.v1.losses.mean_pairwise_squared_error(labels, preds,
+                                                                          weights=tf.constant([[2.0], [0.5]])),
+            "bad_weights": outcomes({"w": lambda: tf.compat.v1.losses.mean_pairwise_squared_error(
+                labels, preds, weights=tf.constant([2.0, 0.5])),
+                "mse": lambda: tf.compat.v1.losses.mean_squared_error(labels, preds, weights=tf.ones([3, 1]))}),
+            "huber_w": tf.compat.v1.losses.huber_loss(labels, preds, weights=tf.constant([[1.0], [0.0]])),
+            "cos_noaxis": outcomes({"c": lambda: tf.compat.v1.losses.cosine_distance(labels, preds)}),
+            "get_losses": tf.compat.v1.losses.get_losses()}
