@@ -58,7 +58,7 @@ class Function:
     def __init__(self, python_function, input_signature=None, autograph=True, reduce_retracing=False,
                  jit_compile=None, fallback=True, name=None, autograph_options=None):
         self.python_function = python_function
-        self.input_signature = None if input_signature is None else list(input_signature)
+        self.input_signature = None if input_signature is None else tuple(input_signature)
         self._autograph = autograph
         self._autograph_options = autograph_options  # experimental_autograph_options (Feature values)
         self._reduce_retracing = reduce_retracing
