@@ -157,6 +157,16 @@ def export_keras(model, filepath, verbose=True):
     endpoint (also its serving_default signature) is the model's inference call."""
     from tapeflow.module import Module
     signature = _keras_serving(model).input_structure[0][0]
+    try:
+        keras_inputs = model.inputs  # a functional or Sequential model's keras.Inputs
+    except (AttributeError, ValueError):
+        keras_inputs = None
+    if keras_inputs is not None:  # Keras 3 names the inputs after their keras.Input(name=...)
+        keras_inputs = keras_inputs[0] if isinstance(keras_inputs, list) and len(keras_inputs) == 1 else keras_inputs
+        if len(nest.flatten(keras_inputs)) == len(nest.flatten(signature)):
+            signature = nest.map_structure(_input_named, signature, keras_inputs)
+    elif isinstance(signature, TensorSpec):  # a subclassed model's one input: Keras 3's args_0
+        signature = TensorSpec(signature.shape, signature.dtype, "args_0")
 
     def serve(inputs):
         return model(inputs, training=False)
@@ -168,6 +178,13 @@ def export_keras(model, filepath, verbose=True):
     save(archive, filepath, signatures={"serve": archive.serve, SERVING: archive.serve})  # both, as Keras 3
     if verbose:
         print(f"Saved artifact at '{filepath}'. The following endpoints are available:\n\n* Endpoint 'serve'")
+
+
+def _input_named(spec, keras_tensor):
+    layer = getattr(getattr(keras_tensor, "node", None), "layer", None)
+    if isinstance(spec, TensorSpec) and getattr(layer, "_named_by_user", False):
+        return TensorSpec(spec.shape, spec.dtype, layer.name)
+    return spec
 
 
 def _function_attributes(obj):
@@ -375,10 +392,11 @@ def _leaf_paths(s, path):
 
 
 def _path_name(base, path):
-    """x -> "x"; x[0] -> "x_0"; x["a"] -> "a" (a dict key names the input, as in TensorFlow)."""
+    """x -> "x"; x[0], x[1] -> "x" (unique_names makes them x, x_1); x["a"] -> "a" (a dict key
+    names the input), as TensorFlow names the graph's inputs."""
     if path and isinstance(path[0], str):
         return "_".join(str(p) for p in path)
-    return "_".join([base] + [str(p) for p in path])
+    return base
 
 
 def _output_names(s, n_outputs):
