@@ -167,9 +167,10 @@ class TextVectorization(Layer):
             raise TypeError(with_location(f"TextVectorization: expected string inputs, got "
                                           f"{inputs.dtype.name}{list(inputs.shape)}"))
         x = inputs
+        scalar = x.shape.rank == 0  # one string: Keras gives one row, without the batch dimension
         if x.shape.rank == 2 and x.shape[-1] == 1:
             x = tf.squeeze(x, -1)
-        elif x.shape.rank == 0:
+        elif scalar:
             x = tf.reshape(x, [1])
         if callable(self.standardize):
             x = self.standardize(x)
@@ -179,11 +180,11 @@ class TextVectorization(Layer):
         out = bind(TEXT_TOKENS, (x,), {"standardize": self._standardize_how(), "split": self.split,
                                        "ngrams": _ngram_widths(self.ngrams), "vocab": lk._vocab,
                                        "length": length, "depth": lk._depth() if counting else None})
-        if self.output_mode in ("int", "count"):
-            return out
         if self.output_mode == "multi_hot":
-            return tf.cast(out > 0, "int64")
-        return tf.cast(out, "float32") * tf.constant(_pad(lk._idf, lk._depth()))
+            out = tf.cast(out > 0, "int64")
+        elif self.output_mode == "tf_idf":
+            out = tf.cast(out, "float32") * tf.constant(_pad(lk._idf, lk._depth()))
+        return out[0] if scalar else out
 
     def get_config(self):
         vocab = self.input_vocabulary

@@ -1,0 +1,248 @@
+"""TF tutorials' training programs, scaled down to tiny synthetic data and a few steps (our own
+code): the custom training walkthrough, a DCGAN-style two-tape loop, RNN text generation with
+seeded sampling, attention for translation, segmentation upsampling, time-series windows."""
+import numpy as np
+
+from _sweep import set_weights
+
+
+def _iris_like(n=24, seed=0):
+    rng = np.random.RandomState(seed)
+    x = rng.uniform(0, 1, (n, 4)).astype("float32")
+    y = (np.argmax(x[:, :3] + x[:, 3:4] * 0.1, axis=1)).astype("int32")
+    return x, y
+
+
+def program_custom_training_walkthrough(tf):
+    x, y = _iris_like()
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)
+    model = tf.keras.Sequential([tf.keras.Input([4]), tf.keras.layers.Dense(6, activation="relu"),
+                                 tf.keras.layers.Dense(3)])
+    set_weights(model)
+    loss_object = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    opt = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+    def grad(inputs, targets):
+        with tf.GradientTape() as tape:
+            loss_value = loss_object(targets, model(inputs, training=True))
+        return loss_value, tape.gradient(loss_value, model.trainable_variables)
+    losses, accs = [], []
+    for epoch in range(3):
+        epoch_loss = tf.keras.metrics.Mean()
+        epoch_acc = tf.keras.metrics.SparseCategoricalAccuracy()
+        for bx, by in ds:
+            loss_value, grads = grad(bx, by)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            epoch_loss.update_state(loss_value)
+            epoch_acc.update_state(by, model(bx, training=True))
+        losses.append(epoch_loss.result())
+        accs.append(epoch_acc.result())
+    logits = model(x[:5], training=False)
+    pred = tf.argmax(logits, axis=1)
+    probs = tf.nn.softmax(logits)
+    return {"losses": losses, "accs": accs, "pred": pred, "probs": probs,
+            "iters": opt.iterations}
+
+
+def program_dcgan_two_tapes(tf):
+    gen = tf.keras.Sequential([tf.keras.Input([4]), tf.keras.layers.Dense(2 * 2 * 3, use_bias=False),
+                               tf.keras.layers.BatchNormalization(), tf.keras.layers.LeakyReLU(),
+                               tf.keras.layers.Reshape((2, 2, 3)),
+                               tf.keras.layers.Conv2DTranspose(2, 3, strides=2, padding="same", use_bias=False),
+                               tf.keras.layers.BatchNormalization(), tf.keras.layers.LeakyReLU(),
+                               tf.keras.layers.Conv2DTranspose(1, 3, strides=1, padding="same",
+                                                               activation="tanh")])
+    disc = tf.keras.Sequential([tf.keras.Input([4, 4, 1]),
+                                tf.keras.layers.Conv2D(2, 3, strides=2, padding="same"),
+                                tf.keras.layers.LeakyReLU(), tf.keras.layers.Dropout(0.0),
+                                tf.keras.layers.Flatten(), tf.keras.layers.Dense(1)])
+    set_weights(gen, 0.4)
+    set_weights(disc, 0.3)
+    bce = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+    g_opt, d_opt = tf.keras.optimizers.Adam(1e-2), tf.keras.optimizers.Adam(1e-2)
+    real = tf.constant(np.sin(np.arange(3 * 16).reshape(3, 4, 4, 1) * 0.3).astype("float32"))
+    noise = tf.constant(np.cos(np.arange(3 * 4).reshape(3, 4) * 0.7).astype("float32"))
+
+    @tf.function
+    def train_step(images, z):
+        with tf.GradientTape() as gen_tape, tf.GradientTape() as disc_tape:
+            fake = gen(z, training=True)
+            real_out = disc(images, training=True)
+            fake_out = disc(fake, training=True)
+            g_loss = bce(tf.ones_like(fake_out), fake_out)
+            d_loss = bce(tf.ones_like(real_out), real_out) + bce(tf.zeros_like(fake_out), fake_out)
+        g_opt.apply_gradients(zip(gen_tape.gradient(g_loss, gen.trainable_variables), gen.trainable_variables))
+        d_opt.apply_gradients(zip(disc_tape.gradient(d_loss, disc.trainable_variables),
+                                  disc.trainable_variables))
+        return g_loss, d_loss
+    hist = [train_step(real, noise) for _ in range(3)]
+    return {"hist": hist, "sample": gen(noise[:1], training=False),
+            "moving_mean": gen.layers[1].moving_mean}
+
+
+def program_text_generation_stateful_gru(tf):
+    text = "hello world, hello tensorflow. "
+    vocab = sorted(set(text))
+    ids_from_chars = tf.keras.layers.StringLookup(vocabulary=list(vocab), mask_token=None)
+    chars_from_ids = tf.keras.layers.StringLookup(vocabulary=ids_from_chars.get_vocabulary(), invert=True,
+                                                  mask_token=None)
+    all_ids = ids_from_chars(tf.strings.unicode_split(text, "UTF-8"))
+    seqs = tf.data.Dataset.from_tensor_slices(all_ids).batch(8, drop_remainder=True)
+
+    def split_input_target(sequence):
+        return sequence[:-1], sequence[1:]
+    ds = seqs.map(split_input_target).batch(2, drop_remainder=True)
+    V = len(ids_from_chars.get_vocabulary())
+
+    class MyModel(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.embedding = tf.keras.layers.Embedding(V, 4)
+            self.gru = tf.keras.layers.GRU(5, return_sequences=True, return_state=True)
+            self.dense = tf.keras.layers.Dense(V)
+
+        def call(self, inputs, states=None, return_state=False, training=False):
+            x = self.embedding(inputs, training=training)
+            if states is None:
+                x, states = self.gru(x, training=training)
+            else:
+                x, states = self.gru(x, initial_state=states, training=training)
+            x = self.dense(x, training=training)
+            return (x, states) if return_state else x
+    model = MyModel()
+    for bx, by in ds.take(1):
+        pred = model(bx)
+    set_weights(model, 0.5)
+    model.compile(optimizer=tf.keras.optimizers.Adam(0.05),
+                  loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    h = model.fit(ds, epochs=2, verbose=0)
+    states = None
+    next_char = tf.constant(["h"])
+    out = []
+    for i in range(5):
+        input_ids = ids_from_chars(tf.strings.unicode_split(next_char, "UTF-8")).to_tensor()
+        logits, states = model(inputs=input_ids, states=states, return_state=True)
+        logits = logits[:, -1, :] / 1.0
+        predicted = tf.random.stateless_categorical(logits, num_samples=1, seed=[i, 7])
+        next_char = chars_from_ids(tf.squeeze(predicted, axis=-1))
+        out.append(next_char)
+    return {"pred_shape": pred.shape, "loss": h.history["loss"], "chars": tf.strings.join(out),
+            "vocab": ids_from_chars.get_vocabulary(), "states": states,
+            "argmax": tf.argmax(logits, axis=-1)}
+
+
+def program_nmt_attention_masking(tf):
+    class Encoder(tf.keras.layers.Layer):
+        def __init__(self, vocab, units):
+            super().__init__()
+            self.embedding = tf.keras.layers.Embedding(vocab, units, mask_zero=True)
+            self.rnn = tf.keras.layers.Bidirectional(merge_mode="sum", layer=tf.keras.layers.GRU(
+                units, return_sequences=True))
+
+        def call(self, x):
+            return self.rnn(self.embedding(x))
+
+    class CrossAttention(tf.keras.layers.Layer):
+        def __init__(self, units):
+            super().__init__()
+            self.mha = tf.keras.layers.MultiHeadAttention(key_dim=units, num_heads=1)
+            self.layernorm = tf.keras.layers.LayerNormalization()
+            self.add = tf.keras.layers.Add()
+
+        def call(self, x, context):
+            attn_output, attn_scores = self.mha(query=x, value=context, return_attention_scores=True)
+            self.last_attention_weights = tf.reduce_mean(attn_scores, axis=1)
+            return self.layernorm(self.add([x, attn_output]))
+    enc = Encoder(7, 3)
+    att = CrossAttention(3)
+    src = tf.constant([[1, 2, 3, 0], [4, 5, 0, 0]])
+    tgt = tf.constant(np.linspace(-1, 1, 2 * 3 * 3).reshape(2, 3, 3).astype("float32"))
+    ctx = enc(src)
+    out = att(tgt, ctx)
+    set_weights(enc, 0.4)
+    set_weights(att, 0.3)
+    opt = tf.keras.optimizers.Adam(0.01)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.int32), tf.TensorSpec([None, 3, 3], tf.float32)])
+    def train_step(s, t):
+        with tf.GradientTape() as tape:
+            y = att(t, enc(s))
+            loss = tf.reduce_mean(tf.square(y - 0.5))
+        variables = enc.trainable_variables + att.trainable_variables
+        opt.apply_gradients(zip(tape.gradient(loss, variables), variables))
+        return loss
+    losses = [train_step(src, tgt) for _ in range(3)]
+    ctx = enc(src)
+    mask = enc.embedding.compute_mask(src)
+    return {"ctx": ctx, "out": att(tgt, ctx), "weights": att.last_attention_weights, "losses": losses,
+            "mask": mask, "shape": out.shape, "traces": train_step.experimental_get_tracing_count()}
+
+
+def program_segmentation_upsample(tf):
+    def upsample(filters, size):
+        return tf.keras.Sequential([
+            tf.keras.layers.Conv2DTranspose(filters, size, strides=2, padding="same", use_bias=False),
+            tf.keras.layers.BatchNormalization(), tf.keras.layers.ReLU()])
+    inputs = tf.keras.Input([8, 8, 2])
+    down1 = tf.keras.layers.Conv2D(3, 3, strides=2, padding="same", activation="relu")(inputs)
+    down2 = tf.keras.layers.Conv2D(4, 3, strides=2, padding="same", activation="relu")(down1)
+    up1 = upsample(3, 3)(down2)
+    x = tf.keras.layers.Concatenate()([up1, down1])
+    x = tf.keras.layers.Conv2DTranspose(3, 3, strides=2, padding="same")(x)
+    model = tf.keras.Model(inputs, x)
+    set_weights(model, 0.2)
+    img = tf.constant(np.sin(np.arange(2 * 8 * 8 * 2) * 0.05).reshape(2, 8, 8, 2).astype("float32"))
+    mask = tf.constant((np.arange(2 * 8 * 8) % 3).reshape(2, 8, 8, 1).astype("int32"))
+    model.compile(optimizer="adam", loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    h = model.fit(img, mask, epochs=2, batch_size=2, verbose=0)
+    pred = model.predict(img, verbose=0)
+    pred_mask = tf.argmax(pred, axis=-1)[..., tf.newaxis]
+    resized = tf.image.resize(img, (4, 4), method="nearest")
+    flipped = tf.image.flip_left_right(img)
+    return {"loss": h.history["loss"], "acc": h.history["accuracy"], "pred_mask": pred_mask,
+            "shape": model.output_shape, "resized": resized, "flipped": flipped[0, 0]}
+
+
+def program_time_series_window_generator(tf):
+    series = np.stack([np.sin(np.arange(40) * 0.3), np.cos(np.arange(40) * 0.2)], axis=1).astype("float32")
+    columns = {"a": 0, "b": 1}
+
+    class WindowGenerator:
+        def __init__(self, input_width, label_width, shift, label_columns=None):
+            self.label_columns = label_columns
+            self.input_width, self.label_width, self.shift = input_width, label_width, shift
+            self.total_window_size = input_width + shift
+            self.input_slice = slice(0, input_width)
+            self.label_start = self.total_window_size - self.label_width
+            self.labels_slice = slice(self.label_start, None)
+
+        def split_window(self, features):
+            inputs = features[:, self.input_slice, :]
+            labels = features[:, self.labels_slice, :]
+            if self.label_columns is not None:
+                labels = tf.stack([labels[:, :, columns[name]] for name in self.label_columns], axis=-1)
+            inputs.set_shape([None, self.input_width, None])
+            labels.set_shape([None, self.label_width, None])
+            return inputs, labels
+
+        def make_dataset(self, data):
+            ds = tf.keras.utils.timeseries_dataset_from_array(
+                data=np.array(data, dtype=np.float32), targets=None, sequence_length=self.total_window_size,
+                sequence_stride=1, shuffle=False, batch_size=8)
+            return ds.map(self.split_window)
+    w = WindowGenerator(input_width=6, label_width=1, shift=1, label_columns=["a"])
+    ds = w.make_dataset(series)
+    inputs, labels = next(iter(ds))
+    model = tf.keras.Sequential([tf.keras.layers.LSTM(4, return_sequences=False),
+                                 tf.keras.layers.Dense(1), tf.keras.layers.Reshape([1, 1])])
+    model(inputs)
+    set_weights(model, 0.3)
+    model.compile(loss=tf.keras.losses.MeanSquaredError(), optimizer=tf.keras.optimizers.Adam(0.01),
+                  metrics=[tf.keras.metrics.MeanAbsoluteError()])
+    h = model.fit(ds, epochs=2, verbose=0)
+    ev = model.evaluate(ds, verbose=0, return_dict=True)
+    conv_window = WindowGenerator(input_width=3, label_width=2, shift=2)
+    ci, cl = next(iter(conv_window.make_dataset(series)))
+    return {"in": inputs.shape, "lab": labels, "spec": ds.element_spec, "loss": h.history["loss"],
+            "ev": ev, "n_batches": int(ds.cardinality()), "conv": [ci.shape, cl[0]]}
