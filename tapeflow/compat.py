@@ -10,6 +10,7 @@ import types
 
 import tapeflow
 from tapeflow import compat_v1 as _c1
+from tapeflow import compat_v1_ops as _v1_ops
 from tapeflow import compat_v1_variables as _v1_variables
 from tapeflow.runtime.ops import random_ops as _random_ops
 from tapeflow import train as _train
@@ -67,10 +68,12 @@ class _V1Module(types.ModuleType):
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        try:
-            return getattr(tapeflow, name)
-        except AttributeError:
-            raise AttributeError(f"tf.compat.v1.{name} is not provided by tapeflow") from None
+        for space in (tapeflow, tapeflow.math):  # TF1 kept the math ops at the top (tf.segment_sum, ...)
+            try:
+                return getattr(space, name)
+            except AttributeError:
+                pass
+        raise AttributeError(f"tf.compat.v1.{name} is not provided by tapeflow") from None
 
 
 def _tf1_files():
@@ -99,14 +102,15 @@ v1.__dict__.update(
         GradientDescentOptimizer=_train.GradientDescentOptimizer, MomentumOptimizer=_train.MomentumOptimizer,
         AdamOptimizer=_train.AdamOptimizer, Optimizer=_train.Optimizer,
         RMSPropOptimizer=_train.RMSPropOptimizer, AdagradOptimizer=_train.AdagradOptimizer,
-        exponential_decay=_train.exponential_decay,
+        exponential_decay=_train.exponential_decay, **_v1_ops.DECAYS, Saver=_train.Saver,
         get_or_create_global_step=_train.get_or_create_global_step, get_global_step=_train.get_global_step,
         Checkpoint=_train.Checkpoint, CheckpointManager=_train.CheckpointManager,
         latest_checkpoint=_train.latest_checkpoint),
     **{n: _graph_mode_only(n) for n in (
         "placeholder", "placeholder_with_default", "Session", "InteractiveSession", "disable_eager_execution",
-        "disable_v2_behavior", "global_variables_initializer", "get_default_graph", "reset_default_graph")},
+        "disable_v2_behavior", "get_default_graph", "reset_default_graph")},
 )
+v1.__dict__.update(_v1_ops.NAMES)
 sys.modules[v1.__name__] = v1
 
 v2 = tapeflow

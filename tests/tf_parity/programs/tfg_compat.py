@@ -181,3 +181,62 @@ def program_v1_reductions_and_pairwise(tf):
             "huber_w": tf.compat.v1.losses.huber_loss(labels, preds, weights=tf.constant([[1.0], [0.0]])),
             "cos_noaxis": outcomes({"c": lambda: tf.compat.v1.losses.cosine_distance(labels, preds)}),
             "get_losses": tf.compat.v1.losses.get_losses()}
+
+
+def program_v1_spellings_and_names(tf):
+    v1 = tf.compat.v1
+    x = tf.constant([[3.0, 4.0], [1.0, 2.0]])
+    sp = tf.sparse.SparseTensor([[0, 1], [1, 0]], [2.0, 5.0], [2, 2])
+    return {
+        "squeeze": v1.squeeze(tf.ones([1, 2, 1]), squeeze_dims=[0]).shape,
+        "expand": v1.expand_dims(tf.ones([2]), dim=1).shape,
+        "norm": v1.norm(x, axis=1, keep_dims=True),
+        "moments": v1.nn.moments(x, axes=[0], keep_dims=True),
+        "dropout_keep1": v1.nn.dropout(x, keep_prob=1.0),
+        "dropout_seeded": v1.nn.dropout(tf.ones([8]), keep_prob=0.5, seed=3).shape,
+        "s2d": v1.sparse_to_dense([[0], [2]], [4], [1, 2]),
+        "s2d_scalar": v1.sparse_to_dense([1, 3], [5], 7, default_value=-1),
+        "where_v2": v1.where_v2(tf.constant([True, False]), 1, 0),
+        "batch_gather": v1.batch_gather(tf.constant([[1, 2], [3, 4]]), tf.constant([[1], [0]])),
+        "substr": v1.substr("hello", 1, 2),
+        "py_func": v1.py_func(lambda a: a * 2, [tf.constant(3)], tf.int32),
+        "Print": v1.Print(tf.constant(1), [tf.constant(2)], message="v: "),
+        "dim": v1.dimension_value(tf.TensorShape([3, None])[0]),
+        "spdm": v1.sparse_tensor_dense_matmul(sp, x),
+        "seg": v1.unsorted_segment_sum([1, 2, 3], [0, 1, 0], 2),
+        "segment_sum": v1.segment_sum([1, 2, 3], [0, 0, 1]),
+        "inits": [v1.global_variables_initializer(), v1.local_variables_initializer(), v1.tables_initializer()],
+        "uninit": v1.report_uninitialized_variables(),
+        "one_shot": v1.data.make_one_shot_iterator(tf.data.Dataset.range(3)).get_next(),
+        "shapes": v1.data.get_output_shapes(tf.data.Dataset.from_tensor_slices(({"a": [[1]]}, [2]))),
+        "types": v1.data.get_output_types(tf.data.Dataset.from_tensor_slices(({"a": [[1]]}, [2.0]))),
+        "poisson": v1.random_poisson(2.0, [3], seed=1).shape,
+        "stateless": v1.random.stateless_multinomial(tf.math.log([[0.5, 0.5]]), 6, seed=[1, 2]),
+        "metrics": outcomes({"acc": lambda: v1.metrics.accuracy([1, 0], [1, 1])}),
+        "auto_reuse": v1.AUTO_REUSE is v1.AUTO_REUSE,
+    }
+
+
+def program_v1_learning_rate_decays(tf):
+    step = tf.Variable(0, dtype=tf.int64)
+    v1 = tf.compat.v1.train
+    decays = {"exp": v1.exponential_decay(0.1, step, 4, 0.5, staircase=True),
+              "piecewise": v1.piecewise_constant(step, [3, 7], [1.0, 0.5, 0.1]),
+              "poly": v1.polynomial_decay(0.1, step, 6, end_learning_rate=0.01, power=2.0),
+              "poly_cycle": v1.polynomial_decay(0.1, step, 4, cycle=True),
+              "cos": v1.cosine_decay(0.1, step, 8, alpha=0.1),
+              "inv": v1.inverse_time_decay(0.1, step, 4, 0.5),
+              "inv_stair": v1.inverse_time_decay(0.1, step, 4, 0.5, staircase=True),
+              "nat": v1.natural_exp_decay(0.1, step, 4, 0.5)}
+    out = {k: [] for k in decays}
+    for s in (0, 3, 5, 9):
+        step.assign(s)
+        for k, fn in decays.items():
+            out[k].append(float(fn()))
+    w = tf.Variable(1.0)
+    opt = tf.compat.v1.train.GradientDescentOptimizer(decays["piecewise"])
+    step.assign(5)
+    opt.minimize(lambda: w * 2.0, var_list=[w])
+    out["w"] = w
+    out["callable"] = callable(decays["cos"])
+    return out

@@ -1,0 +1,239 @@
+"""tf.compat.v1 op names and spellings that TF2 programs still call eagerly: the TF1 keyword
+names (squeeze_dims=, dim=, keep_dims=, keep_prob=), TF1-only functions (sparse_to_dense,
+batch_gather, py_func, Print, ...), the v1 learning-rate decays (callables when eager, as in
+TensorFlow), tf.compat.v1.data's iterator helpers and tf.compat.v1.nn / .random / .metrics.
+
+Eager TF has nothing to initialize: the v1 initializer ops give None, as TensorFlow's no_op."""
+import math
+import sys
+import types
+
+import tapeflow
+from tapeflow.runtime.errors import with_location
+
+
+def _one_of(op, new, old, new_name, old_name):
+    if new is not None and old is not None:
+        raise ValueError(with_location(f"tf.compat.v1.{op}: cannot specify both '{new_name}' and '{old_name}'"))
+    return old if new is None else new
+
+
+def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002 - TF's argument name
+    return tapeflow.squeeze(input, axis=_one_of("squeeze", axis, squeeze_dims, "axis", "squeeze_dims"))
+
+
+def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002 - TF's argument name
+    axis = _one_of("expand_dims", axis, dim, "axis", "dim")
+    if axis is None:
+        raise ValueError(with_location("tf.compat.v1.expand_dims: Must specify an axis argument"))
+    return tapeflow.expand_dims(input, axis)
+
+
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None, keep_dims=None):  # noqa: A002
+    keepdims = bool(_one_of("norm", keepdims, keep_dims, "keepdims", "keep_dims"))
+    return tapeflow.norm(tensor, ord=ord, axis=axis, keepdims=keepdims)
+
+
+def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+    keepdims = bool(_one_of("nn.moments", keepdims, keep_dims, "keepdims", "keep_dims"))
+    return tapeflow.nn.moments(x, axes, keepdims=keepdims)
+
+
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+    """TF1's dropout keeps each element with probability keep_prob (= 1 - rate)."""
+    if keep_prob is not None:
+        if rate is not None:
+            raise ValueError(with_location("tf.compat.v1.nn.dropout: cannot specify both 'rate' and 'keep_prob'"))
+        rate = 1 - keep_prob
+    if rate is None:
+        raise ValueError(with_location("tf.compat.v1.nn.dropout: you must provide a rate (or keep_prob)"))
+    return tapeflow.nn.dropout(x, rate=rate, noise_shape=noise_shape, seed=seed)
+
+
+def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0, validate_indices=True,
+                    name=None):
+    indices = tapeflow.cast(tapeflow.convert_to_tensor(sparse_indices), "int64")
+    if indices.shape.rank == 1:
+        indices = tapeflow.expand_dims(indices, -1)  # ids of a 1-D output
+    shape = tapeflow.cast(tapeflow.reshape(tapeflow.convert_to_tensor(output_shape), [-1]), "int64")
+    values = tapeflow.convert_to_tensor(sparse_values)
+    values = values * tapeflow.ones([tapeflow.shape(indices)[0]], values.dtype) if values.shape.rank == 0 else values
+    sp = tapeflow.sparse.SparseTensor(indices, values, shape)
+    if validate_indices:
+        sp = tapeflow.sparse.reorder(sp)
+    return tapeflow.sparse.to_dense(sp, default_value=tapeflow.cast(default_value, values.dtype),
+                                    validate_indices=validate_indices)
+
+
+def batch_gather(params, indices, name=None):
+    """TF1's batch_gather: gather along the axis after indices' batch dimensions."""
+    indices = tapeflow.convert_to_tensor(indices)
+    return tapeflow.gather(params, indices, batch_dims=indices.shape.rank - 1)
+
+
+def random_poisson(lam, shape, dtype="float32", seed=None, name=None):
+    return tapeflow.random.poisson(shape, lam, dtype=dtype, seed=seed)
+
+
+def stateless_multinomial(logits, num_samples, seed, output_dtype="int64", name=None):
+    return tapeflow.random.stateless_categorical(logits, num_samples, seed, dtype=output_dtype)
+
+
+def substr(input, pos, len, name=None, unit="BYTE"):  # noqa: A002 - TF's argument names
+    return tapeflow.strings.substr(input, pos, len, unit=unit)
+
+
+def py_func(func, inp, Tout, stateful=True, name=None):  # noqa: N803 - TF's argument name
+    return tapeflow.numpy_function(func, inp, Tout, stateful=stateful)
+
+
+def Print(input_, data, message=None, first_n=None, summarize=None, name=None):  # noqa: N802 - TF's name
+    """TF1's identity that also prints `message` and `data` to stderr when it runs (each
+    tensor in brackets, a scalar too: "[2]")."""
+    data = [tapeflow.convert_to_tensor(d) for d in data]
+    data = [tapeflow.reshape(d, [1]) if d.shape.rank == 0 else d for d in data]
+    tapeflow.print(*([message] if message else []), *data, output_stream=sys.stderr,
+                   summarize=3 if summarize is None else summarize, sep="")
+    return tapeflow.identity(input_)
+
+
+def dimension_value(dimension):
+    return getattr(dimension, "value", dimension)
+
+
+class _ReuseMode:
+    def __repr__(self):
+        return "_ReuseMode.AUTO_REUSE"
+
+
+AUTO_REUSE = _ReuseMode()
+
+
+def _nothing_to_initialize(*args, **kwargs):
+    """Eagerly variables and tables are initialized when made: TensorFlow's no_op gives None."""
+    return None
+
+
+def report_uninitialized_variables(var_list=None, name=None):
+    return tapeflow.constant([], dtype="string")
+
+
+# ---------------------------------------------------------------- v1 learning-rate decays
+# Eagerly each returns a zero-argument callable, read at every optimizer step (TensorFlow's rule).
+
+def _step(global_step):
+    return tapeflow.cast(tapeflow.convert_to_tensor(global_step), "float32")
+
+
+def _positive(op, decay_steps):
+    if decay_steps <= 0:
+        raise ValueError(with_location(f"tf.compat.v1.train.{op}: decay_steps must be positive, got {decay_steps}"))
+
+
+def piecewise_constant(x, boundaries, values, name=None):
+    if len(values) != len(boundaries) + 1:
+        raise ValueError(with_location("tf.compat.v1.train.piecewise_constant: the length of values should be "
+                                       "one more than the length of boundaries"))
+
+    def decayed():
+        step = tapeflow.convert_to_tensor(x)
+        out = tapeflow.convert_to_tensor(values[-1])
+        for b, v in reversed(list(zip(boundaries, values))):  # the first boundary >= step decides
+            out = tapeflow.where(step <= tapeflow.cast(b, step.dtype), tapeflow.cast(v, out.dtype), out)
+        return out
+    return decayed
+
+
+def polynomial_decay(learning_rate, global_step, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False,
+                     name=None):
+    def decayed():
+        step, steps = _step(global_step), tapeflow.constant(float(decay_steps))
+        if cycle:
+            steps = steps * tapeflow.maximum(tapeflow.math.ceil(step / steps), 1.0)
+        else:
+            step = tapeflow.minimum(step, steps)
+        frac = (1.0 - step / steps) ** power
+        return (learning_rate - end_learning_rate) * frac + end_learning_rate
+    return decayed
+
+
+def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None):
+    def decayed():
+        p = tapeflow.minimum(_step(global_step), float(decay_steps)) / float(decay_steps)
+        cosine = 0.5 * (1.0 + tapeflow.cos(math.pi * p))
+        return learning_rate * ((1.0 - alpha) * cosine + alpha)
+    return decayed
+
+
+def _scaled(op, global_step, decay_steps, staircase):
+    _positive(op, decay_steps)
+    p = _step(global_step) / float(decay_steps)
+    return tapeflow.floor(p) if staircase else p
+
+
+def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):
+    return lambda: learning_rate / (1.0 + decay_rate * _scaled("inverse_time_decay", global_step, decay_steps,
+                                                                staircase))
+
+
+def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):
+    return lambda: learning_rate * tapeflow.exp(-decay_rate * _scaled("natural_exp_decay", global_step,
+                                                                      decay_steps, staircase))
+
+
+# ---------------------------------------------------------------- namespaces
+
+class _Fallback(types.ModuleType):
+    """A v1 namespace: its own names first, then the TF2 module's."""
+
+    def __init__(self, name, fallback, **own):
+        super().__init__(name)
+        self.__dict__.update(own)
+        self._fallback = fallback
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._fallback, name)
+
+
+class _GraphOnlyMetrics(types.ModuleType):
+    """tf.compat.v1.metrics: TF1's streaming metrics are graph-only (TensorFlow raises eagerly)."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+
+        def unsupported(*args, **kwargs):
+            raise RuntimeError(with_location(f"tf.metrics.{name} is not supported when eager execution is "
+                                             f"enabled; use tf.keras.metrics"))
+        return unsupported
+
+
+def _output_of(what):
+    def get(dataset):
+        return tapeflow.nest.map_structure(lambda spec: getattr(spec, what), dataset.element_spec)
+    return get
+
+
+def _namespaces():
+    data = _Fallback("tapeflow.compat.v1.data", tapeflow.data, make_one_shot_iterator=iter,
+                     get_output_shapes=_output_of("shape"), get_output_types=_output_of("dtype"),
+                     get_output_classes=lambda ds: tapeflow.nest.map_structure(
+                         lambda spec: spec.value_type, ds.element_spec))
+    nn = _Fallback("tapeflow.compat.v1.nn", tapeflow.nn, moments=moments, dropout=dropout)
+    random = _Fallback("tapeflow.compat.v1.random", tapeflow.random, stateless_multinomial=stateless_multinomial,
+                       poisson=random_poisson)
+    return {"data": data, "nn": nn, "random": random, "metrics": _GraphOnlyMetrics("tapeflow.compat.v1.metrics")}
+
+
+DECAYS = dict(piecewise_constant=piecewise_constant, polynomial_decay=polynomial_decay, cosine_decay=cosine_decay,
+              inverse_time_decay=inverse_time_decay, natural_exp_decay=natural_exp_decay)
+
+NAMES = dict(
+    squeeze=squeeze, expand_dims=expand_dims, norm=norm, sparse_to_dense=sparse_to_dense, batch_gather=batch_gather,
+    random_poisson=random_poisson, substr=substr, py_func=py_func, Print=Print, dimension_value=dimension_value,
+    AUTO_REUSE=AUTO_REUSE, where_v2=tapeflow.where, sparse_tensor_dense_matmul=tapeflow.sparse.sparse_dense_matmul,
+    global_variables_initializer=_nothing_to_initialize, local_variables_initializer=_nothing_to_initialize,
+    tables_initializer=_nothing_to_initialize, variables_initializer=_nothing_to_initialize,
+    report_uninitialized_variables=report_uninitialized_variables, **_namespaces())
