@@ -10,6 +10,7 @@ import types
 
 import tapeflow
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.ops import random_ops
 
 
 def _one_of(op, new, old, new_name, old_name):
@@ -48,6 +49,72 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
     if rate is None:
         raise ValueError(with_location("tf.compat.v1.nn.dropout: you must provide a rate (or keep_prob)"))
     return tapeflow.nn.dropout(x, rate=rate, noise_shape=noise_shape, seed=seed)
+
+
+def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002 - TF's names
+           data_format="NHWC", dilations=(1, 1, 1, 1), name=None, filters=None):
+    return tapeflow.nn.conv2d(input, _one_of("nn.conv2d", filters, filter, "filters", "filter"), strides, padding,
+                              data_format=data_format, dilations=dilations)
+
+
+def _v1_pool(pool):
+    def v1_pool(value=None, ksize=None, strides=None, padding=None, data_format="NHWC", name=None, input=None):  # noqa: A002
+        return pool(_one_of(f"nn.{pool.__name__}", input, value, "input", "value"), ksize, strides, padding,
+                    data_format=data_format)
+    v1_pool.__name__ = pool.__name__
+    return v1_pool
+
+
+def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True, max_norm=None):
+    return tapeflow.nn.embedding_lookup(params, ids, max_norm=max_norm)
+
+
+def _v1_softmax(softmax):
+    def v1_softmax(logits, axis=None, name=None, dim=None):
+        return softmax(logits, axis=_one_of(f"nn.{softmax.__name__}", axis, dim, "axis", "dim"))
+    v1_softmax.__name__ = softmax.__name__
+    return v1_softmax
+
+
+def in_top_k(predictions, targets, k, name=None):
+    """TF1's argument order: predictions first (TF2's tf.math.in_top_k takes targets first)."""
+    return tapeflow.math.in_top_k(targets, predictions, k)
+
+
+def xw_plus_b(x, weights, biases, name=None):
+    return tapeflow.nn.bias_add(tapeflow.matmul(x, weights), biases)
+
+
+def relu_layer(x, weights, biases, name=None):
+    return tapeflow.nn.relu(xw_plus_b(x, weights, biases))
+
+
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None, seq_dim=None,  # noqa: A002
+                     batch_dim=None):
+    seq_axis = _one_of("reverse_sequence", seq_axis, seq_dim, "seq_axis", "seq_dim")
+    batch_axis = _one_of("reverse_sequence", batch_axis, batch_dim, "batch_axis", "batch_dim")
+    return tapeflow.reverse_sequence(input, seq_lengths, seq_axis=seq_axis, batch_axis=batch_axis or 0)
+
+
+def space_to_batch(input, paddings, block_size=None, name=None, block_shape=None):  # noqa: A002 - TF's name
+    """TF1's 4-D space_to_batch: one block size for both spatial dims."""
+    block_size = _one_of("space_to_batch", block_size, block_shape, "block_size", "block_shape")
+    return tapeflow.space_to_batch(input, [block_size, block_size], paddings)
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
+               swap_memory=False, name=None, maximum_iterations=None, return_same_structure=False):
+    """TF1's while_loop: without return_same_structure, the one loop variable itself when
+    loop_vars holds one, else a tuple (what TensorFlow packs)."""
+    out = tapeflow.while_loop(cond, body, loop_vars, shape_invariants=shape_invariants,
+                              maximum_iterations=maximum_iterations)
+    if return_same_structure or not isinstance(out, (list, tuple)):
+        return out
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def set_random_seed(seed):
+    tapeflow.random.set_seed(seed)
 
 
 def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0, validate_indices=True,
@@ -221,10 +288,17 @@ def _namespaces():
                      get_output_shapes=_output_of("shape"), get_output_types=_output_of("dtype"),
                      get_output_classes=lambda ds: tapeflow.nest.map_structure(
                          lambda spec: spec.value_type, ds.element_spec))
-    nn = _Fallback("tapeflow.compat.v1.nn", tapeflow.nn, moments=moments, dropout=dropout)
+    nn = _Fallback("tapeflow.compat.v1.nn", tapeflow.nn, moments=moments, dropout=dropout, conv2d=conv2d,
+                   avg_pool=_v1_pool(tapeflow.nn.avg_pool), max_pool=_v1_pool(tapeflow.nn.max_pool),
+                   embedding_lookup=embedding_lookup, softmax=_v1_softmax(tapeflow.nn.softmax),
+                   log_softmax=_v1_softmax(tapeflow.nn.log_softmax), in_top_k=in_top_k, xw_plus_b=xw_plus_b,
+                   relu_layer=relu_layer)
     random = _Fallback("tapeflow.compat.v1.random", tapeflow.random, stateless_multinomial=stateless_multinomial,
-                       poisson=random_poisson)
-    return {"data": data, "nn": nn, "random": random, "metrics": _GraphOnlyMetrics("tapeflow.compat.v1.metrics")}
+                       poisson=random_poisson, set_random_seed=set_random_seed, get_seed=random_ops.get_seed)
+    math = _Fallback("tapeflow.compat.v1.math", tapeflow.math, in_top_k=in_top_k, softmax=nn.softmax,
+                     log_softmax=nn.log_softmax)
+    return {"data": data, "nn": nn, "random": random, "math": math,
+            "metrics": _GraphOnlyMetrics("tapeflow.compat.v1.metrics")}
 
 
 DECAYS = dict(piecewise_constant=piecewise_constant, polynomial_decay=polynomial_decay, cosine_decay=cosine_decay,
@@ -236,4 +310,6 @@ NAMES = dict(
     AUTO_REUSE=AUTO_REUSE, where_v2=tapeflow.where, sparse_tensor_dense_matmul=tapeflow.sparse.sparse_dense_matmul,
     global_variables_initializer=_nothing_to_initialize, local_variables_initializer=_nothing_to_initialize,
     tables_initializer=_nothing_to_initialize, variables_initializer=_nothing_to_initialize,
-    report_uninitialized_variables=report_uninitialized_variables, **_namespaces())
+    report_uninitialized_variables=report_uninitialized_variables, reverse_sequence=reverse_sequence,
+    space_to_batch=space_to_batch, while_loop=while_loop, random_crop=tapeflow.image.random_crop,
+    **_namespaces())

@@ -93,6 +93,54 @@ class glorot_normal_initializer(variance_scaling_initializer):  # noqa: N801 - T
         super().__init__(1.0, "fan_avg", "truncated_normal", seed, dtype)
 
 
+def _variance_scaling(scale, mode, distribution):
+    class Preset(variance_scaling_initializer):
+        def __init__(self, seed=None, dtype=dtypes.float32):
+            super().__init__(scale, mode, distribution, seed, dtype)
+    return Preset
+
+
+he_normal = _variance_scaling(2.0, "fan_in", "truncated_normal")
+he_uniform = _variance_scaling(2.0, "fan_in", "uniform")
+lecun_normal = _variance_scaling(1.0, "fan_in", "truncated_normal")
+lecun_uniform = _variance_scaling(1.0, "fan_in", "uniform")
+
+
+class orthogonal_initializer(_V1Initializer):  # noqa: N801 - TensorFlow's name
+    """Q of the QR of a seeded normal (rows = product of all but the last dim), signs fixed by
+    R's diagonal, transposed when there are fewer rows than columns, times gain."""
+
+    def __init__(self, gain=1.0, seed=None, dtype=dtypes.float32):
+        super().__init__(dtype)
+        self.gain, self.seed = gain, seed
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        shape = [int(d) for d in shape]
+        if len(shape) < 2:
+            raise ValueError(with_location(f"The tensor to initialize must be at least two-dimensional. "
+                                           f"Received: shape={shape} of rank {len(shape)}."))
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        a = tapeflow.random.normal((max(rows, cols), min(rows, cols)), dtype=self._dtype(dtype), seed=self.seed)
+        q, r = tapeflow.linalg.qr(a)
+        q = q * tapeflow.sign(tapeflow.linalg.diag_part(r))
+        if rows < cols:
+            q = tapeflow.transpose(q)
+        return self.gain * tapeflow.reshape(q, shape)
+
+
+class identity_initializer(_V1Initializer):  # noqa: N801 - TensorFlow's name
+    def __init__(self, gain=1.0, dtype=dtypes.float32):
+        super().__init__(dtype)
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        shape = [int(d) for d in shape]
+        if len(shape) != 2:
+            raise ValueError(with_location(f"The tensor to initialize, specified by argument `shape` must be at "
+                                           f"least two-dimensional. Received shape={shape}"))
+        return self.gain * tapeflow.eye(*shape, dtype=self._dtype(dtype))
+
+
 # ---------------------------------------------------------------- variable scopes
 
 _local = threading.local()
@@ -187,7 +235,21 @@ def _empty_collection(scope=None):
     return []
 
 
+def _initializers_namespace():
+    """tf.compat.v1.initializers: the v1 classes (stateful seeded draws, TF1's defaults)."""
+    import types
+    return types.SimpleNamespace(
+        zeros=tapeflow.zeros_initializer, ones=tapeflow.ones_initializer, constant=tapeflow.constant_initializer,
+        random_normal=random_normal_initializer, truncated_normal=truncated_normal_initializer,
+        random_uniform=random_uniform_initializer, variance_scaling=variance_scaling_initializer,
+        glorot_uniform=glorot_uniform_initializer, glorot_normal=glorot_normal_initializer, he_normal=he_normal,
+        he_uniform=he_uniform, lecun_normal=lecun_normal, lecun_uniform=lecun_uniform,
+        orthogonal=orthogonal_initializer, identity=identity_initializer,
+        global_variables=lambda: None, local_variables=lambda: None, tables_initializer=lambda: None)
+
+
 NAMES = dict(
+    initializers=_initializers_namespace(), orthogonal_initializer=orthogonal_initializer,
     get_variable=get_variable, variable_scope=variable_scope, get_variable_scope=get_variable_scope,
     VariableScope=VariableScope, random_normal_initializer=random_normal_initializer,
     truncated_normal_initializer=truncated_normal_initializer, random_uniform_initializer=random_uniform_initializer,

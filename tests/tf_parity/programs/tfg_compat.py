@@ -240,3 +240,41 @@ def program_v1_learning_rate_decays(tf):
     out["w"] = w
     out["callable"] = callable(decays["cos"])
     return out
+
+
+def program_v1_initializers_namespace(tf):
+    tf.random.set_seed(21)
+    init = tf.compat.v1.initializers
+    return {"he_normal": init.he_normal(seed=1)([3]), "he_uniform": init.he_uniform(seed=2)([2, 2]),
+            "lecun_normal": init.lecun_normal(seed=3)([3]), "lecun_uniform": init.lecun_uniform(seed=4)([3]),
+            "glorot": init.glorot_uniform(seed=5)([3]), "normal": init.random_normal(seed=6)([3]),
+            "trunc": init.truncated_normal(seed=7)([3]), "uniform": init.random_uniform(seed=8)([3]),
+            "vs": init.variance_scaling(seed=9)([3]), "zeros": init.zeros()([2]), "ones": init.ones()([2]),
+            "const": init.constant(2.0)([2]), "orth": init.orthogonal(seed=10)([2, 3]),
+            "orth_tall": tf.compat.v1.orthogonal_initializer(gain=2.0, seed=11)([3, 2]),
+            "orth_conv": init.orthogonal(seed=12)([2, 2, 3]), "identity": init.identity(gain=0.5)([2, 3]),
+            "orth_1d": outcomes({"o": lambda: init.orthogonal()([3])})}
+
+
+def program_v1_nn_spellings_and_while_loop(tf):
+    v1 = tf.compat.v1
+    img = tf.reshape(tf.range(16.0), [1, 4, 4, 1])
+    preds = tf.constant([[0.1, 0.9, 0.0], [0.5, 0.2, 0.3]])
+    return {"conv": v1.nn.conv2d(img, filter=tf.ones([2, 2, 1, 1]), strides=[1, 1, 1, 1], padding="VALID",
+                                 use_cudnn_on_gpu=True),
+            "avg": v1.nn.avg_pool(value=img, ksize=2, strides=2, padding="VALID"),
+            "max": v1.nn.max_pool(value=img, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="SAME"),
+            "emb": v1.nn.embedding_lookup(tf.eye(3), [2, 0], partition_strategy="div"),
+            "softmax": v1.nn.softmax(preds, dim=0), "log_softmax": v1.nn.log_softmax(preds, dim=-1),
+            "math_softmax": v1.math.softmax(preds, dim=1),
+            "in_top_k": v1.nn.in_top_k(preds, tf.constant([1, 2]), 2), "math_in_top_k": v1.math.in_top_k(preds, [0, 0], 1),
+            "xw": v1.nn.xw_plus_b(tf.ones([1, 2]), tf.ones([2, 2]), tf.constant([1.0, -5.0])),
+            "relu_layer": v1.nn.relu_layer(tf.ones([1, 2]), tf.ones([2, 2]), tf.constant([1.0, -5.0])),
+            "rev": v1.reverse_sequence([[1, 2, 3], [4, 5, 6]], [2, 3], seq_dim=1, batch_dim=0),
+            "s2b": v1.space_to_batch(img, [[0, 0], [0, 0]], block_size=2),
+            "while1": v1.while_loop(lambda i: i < 3, lambda i: i + 1, [0]),
+            "while2": v1.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s * 2.0), [0, 1.0]),
+            "while_same": v1.while_loop(lambda i: i < 2, lambda i: [i + 1], [0], return_same_structure=True),
+            "while_v2": tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s + 0.5), (0, 1.0)),
+            "while_v2_list": tf.while_loop(lambda i: i < 3, lambda i: [i + 1], [0]),
+            "seed": [v1.random.set_random_seed(4), v1.random.get_seed(7)]}
