@@ -308,11 +308,11 @@ class GraphBuilder(GraphHook):
             b.assigned_variables.add(id(var))
             b = b.parent
 
-    def evaluate_constant(self, t):
+    def evaluate_constant(self, t, call_inputs=False):
         """The eager value of a symbolic tensor of this graph that depends on no
-        input, or only on inputs whose values the traced call gave (a variable's
-        initializer computed while tracing), or None.  The nodes stay in the graph
-        (the tensor may have other uses)."""
+        input (call_inputs: or only on inputs whose values the traced call gave -- a
+        variable's initializer computed while tracing), or None.  The nodes stay in
+        the graph (the tensor may have other uses)."""
         if not isinstance(t, SymbolicTensor) or t.graph is not self:
             return None
         needed, todo = set(), [t.node]
@@ -322,7 +322,7 @@ class GraphBuilder(GraphHook):
                 continue
             needed.add(nid)
             node = self._node_by_id(nid)
-            if node.op == "input" and nid not in self.input_values:
+            if node.op == "input" and not (call_inputs and nid in self.input_values):
                 return None
             todo.extend(r.node for r in node.inputs)
         sub = [n for n in self.nodes if n.id in needed]

@@ -157,3 +157,32 @@ def program_load_numpy_and_text(tf):
             "card": int(merged.cardinality()), "files": sorted(os.path.basename(f.decode()) for f in
                                                                tf.data.Dataset.list_files(os.path.join(d, "*.txt"),
                                                                                           shuffle=False).as_numpy_iterator())}
+
+
+def program_keras_data_utils_shuffles(tf):
+    arr = np.arange(40, dtype="float32").reshape(20, 2)
+    ts = tf.keras.utils.timeseries_dataset_from_array(arr, np.arange(20), sequence_length=3, sequence_stride=2,
+                                                      batch_size=3, shuffle=True, seed=3, start_index=2)
+    ts_nobatch = tf.keras.utils.timeseries_dataset_from_array(arr, None, sequence_length=4, batch_size=None,
+                                                              shuffle=True, seed=5)
+    random.seed(0)
+    left, right = tf.keras.utils.split_dataset(np.arange(10), right_size=3, shuffle=True, seed=1)
+    fl, fr = tf.keras.utils.split_dataset(np.linspace(0, 1, 6), left_size=0.5, shuffle=True, seed=2)
+    pl, pr = tf.keras.utils.split_dataset((np.arange(8).reshape(4, 2), np.arange(4)), left_size=3, shuffle=True,
+                                          seed=4)
+    dl, dr = tf.keras.utils.split_dataset(tf.data.Dataset.range(6), left_size=2, shuffle=True, seed=5)
+    return {"ts": [(x, y) for x, y in ts], "ts_nobatch": [x[:, 0] for x in ts_nobatch],
+            "split": [list(left.as_numpy_iterator()), list(right.as_numpy_iterator())],
+            "split_spec": left.element_spec, "float": list(fl.as_numpy_iterator()) + list(fr.as_numpy_iterator()),
+            "pairs": list(pl.as_numpy_iterator()) + list(pr.as_numpy_iterator()),
+            "ds": [list(dl.as_numpy_iterator()), list(dr.as_numpy_iterator()), dl.element_spec]}
+
+
+def program_lists_of_numpy_values_to_tensors(tf):
+    cases = {"f64s": [np.float64(1), np.float64(2)], "f64_first": [np.float64(1), 2.0],
+             "py_first": [2.0, np.float64(1)], "f16": [np.float16(1)], "nested": [[np.float64(1.0)], [2.0]],
+             "arrays_f64": [np.zeros(2), np.ones(2)], "arrays_f32": [np.zeros(2, "float32"), [1.0, 2.0]],
+             "zero_d": [np.array(1.0), np.array(2.0)], "f32_f64": [np.float32(1), np.float64(2)],
+             "ints": [np.int64(1), np.int64(2)], "int8": [np.int8(3)]}
+    return {k: [tf.constant(v), tf.convert_to_tensor(v).dtype, tf.data.Dataset.from_tensor_slices(v).element_spec]
+            for k, v in cases.items()}
