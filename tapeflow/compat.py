@@ -14,6 +14,7 @@ from tapeflow import compat_v1_ops as _v1_ops
 from tapeflow import compat_v1_variables as _v1_variables
 from tapeflow.runtime.ops import random_ops as _random_ops
 from tapeflow import train as _train
+from tapeflow.train import optimizers as _optimizers
 from tapeflow.runtime.errors import with_location
 
 
@@ -102,6 +103,9 @@ v1.__dict__.update(
         GradientDescentOptimizer=_train.GradientDescentOptimizer, MomentumOptimizer=_train.MomentumOptimizer,
         AdamOptimizer=_train.AdamOptimizer, Optimizer=_train.Optimizer,
         RMSPropOptimizer=_train.RMSPropOptimizer, AdagradOptimizer=_train.AdagradOptimizer,
+        AdadeltaOptimizer=_optimizers.AdadeltaOptimizer, FtrlOptimizer=_optimizers.FtrlOptimizer,
+        ProximalGradientDescentOptimizer=_optimizers.ProximalGradientDescentOptimizer,
+        ProximalAdagradOptimizer=_optimizers.ProximalAdagradOptimizer,
         exponential_decay=_train.exponential_decay, **_v1_ops.DECAYS, Saver=_train.Saver,
         get_or_create_global_step=_train.get_or_create_global_step, get_global_step=_train.get_global_step,
         Checkpoint=_train.Checkpoint, CheckpointManager=_train.CheckpointManager,

@@ -278,3 +278,26 @@ def program_v1_nn_spellings_and_while_loop(tf):
             "while_v2": tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s + 0.5), (0, 1.0)),
             "while_v2_list": tf.while_loop(lambda i: i < 3, lambda i: [i + 1], [0]),
             "seed": [v1.random.set_random_seed(4), v1.random.get_seed(7)]}
+
+
+def program_v1_more_optimizers(tf):
+    out = {}
+    t = tf.compat.v1.train
+    makers = {"adadelta": lambda: t.AdadeltaOptimizer(1.0, rho=0.9, epsilon=1e-6),
+              "ftrl": lambda: t.FtrlOptimizer(0.5),
+              "ftrl_l1l2": lambda: t.FtrlOptimizer(0.5, l1_regularization_strength=0.1, l2_regularization_strength=0.2,
+                                                   initial_accumulator_value=0.2),
+              "ftrl_power": lambda: t.FtrlOptimizer(0.3, learning_rate_power=-0.3,
+                                                    l2_shrinkage_regularization_strength=0.1),
+              "prox_gd": lambda: t.ProximalGradientDescentOptimizer(0.2, l1_regularization_strength=0.05,
+                                                                    l2_regularization_strength=0.1),
+              "prox_gd_plain": lambda: t.ProximalGradientDescentOptimizer(0.2),
+              "prox_adagrad": lambda: t.ProximalAdagradOptimizer(0.3, l1_regularization_strength=0.05)}
+    for name, make in makers.items():
+        v = tf.Variable([2.0, -1.0, 0.5])
+        opt = make()
+        for _ in range(4):
+            opt.minimize(lambda: tf.reduce_sum(v ** 2 * tf.constant([1.0, 2.0, 3.0]) + v), var_list=[v])
+        out[name] = v
+    out["bad_power"] = outcomes({"p": lambda: t.FtrlOptimizer(0.1, learning_rate_power=0.5)})
+    return out
