@@ -246,3 +246,66 @@ def program_time_series_window_generator(tf):
     ci, cl = next(iter(conv_window.make_dataset(series)))
     return {"in": inputs.shape, "lab": labels, "spec": ds.element_spec, "loss": h.history["loss"],
             "ev": ev, "n_batches": int(ds.cardinality()), "conv": [ci.shape, cl[0]]}
+
+
+def program_text_generation_one_step_saved(tf):
+    import os
+    from _sweep import tmp
+    vocab = sorted(set("hello world"))
+    ids_from_chars = tf.keras.layers.StringLookup(vocabulary=list(vocab), mask_token=None)
+    chars_from_ids = tf.keras.layers.StringLookup(vocabulary=ids_from_chars.get_vocabulary(), invert=True,
+                                                  mask_token=None)
+    V = len(ids_from_chars.get_vocabulary())
+
+    class Model(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.e = tf.keras.layers.Embedding(V, 3)
+            self.g = tf.keras.layers.GRU(4, return_sequences=True, return_state=True)
+            self.d = tf.keras.layers.Dense(V)
+
+        def call(self, inputs, states=None, return_state=False, training=False):
+            x = self.e(inputs)
+            if states is None:
+                x, states = self.g(x, training=training)
+            else:
+                x, states = self.g(x, initial_state=states, training=training)
+            x = self.d(x)
+            return (x, states) if return_state else x
+    model = Model()
+    model(tf.constant([[1, 2, 3]]))
+    set_weights(model, 0.5)
+
+    class OneStep(tf.keras.Model):
+        def __init__(self, model, temperature=1.0):
+            super().__init__()
+            self.temperature, self.model = temperature, model
+            self.chars_from_ids, self.ids_from_chars = chars_from_ids, ids_from_chars
+            skip_ids = self.ids_from_chars(["[UNK]"])[:, None]
+            sparse_mask = tf.SparseTensor(values=[-float("inf")] * len(skip_ids), indices=skip_ids,
+                                          dense_shape=[len(ids_from_chars.get_vocabulary())])
+            self.prediction_mask = tf.sparse.to_dense(sparse_mask)
+
+        @tf.function
+        def generate_one_step(self, inputs, states=None):
+            input_ids = self.ids_from_chars(tf.strings.unicode_split(inputs, "UTF-8")).to_tensor()
+            logits, states = self.model(inputs=input_ids, states=states, return_state=True)
+            logits = logits[:, -1, :] / self.temperature + self.prediction_mask
+            return self.chars_from_ids(tf.argmax(logits, axis=-1)), states
+    one = OneStep(model)
+
+    def generate(step, n):
+        states, next_char, out = None, tf.constant(["he", "wo"]), []
+        for _ in range(n):
+            next_char, states = step(next_char, states=states)
+            out.append(next_char)
+        return tf.strings.join(out), states
+    text, states = generate(one.generate_one_step, 4)
+    traces = one.generate_one_step.experimental_get_tracing_count()  # (saving retraces in TF)
+    d = os.path.join(tmp(), "one_step")
+    saved = tf.saved_model.save(one, d)
+    loaded = tf.saved_model.load(d)
+    loaded_text, loaded_states = generate(loaded.generate_one_step, 4)
+    return {"mask": one.prediction_mask, "text": text, "states": states, "saved": saved,
+            "loaded_text": loaded_text, "loaded_states": loaded_states,
+            "traces": traces, "signatures": sorted(loaded.signatures.keys())}
