@@ -309,3 +309,53 @@ def program_text_generation_one_step_saved(tf):
     return {"mask": one.prediction_mask, "text": text, "states": states, "saved": saved,
             "loaded_text": loaded_text, "loaded_states": loaded_states,
             "traces": traces, "signatures": sorted(loaded.signatures.keys())}
+
+
+def program_nmt_text_processing_ragged(tf):
+    import os
+    from _sweep import tmp
+
+    def tf_lower_and_split_punct(text):
+        text = tf.strings.lower(text)
+        text = tf.strings.regex_replace(text, "[^ a-z.?!,¿]", "")
+        text = tf.strings.regex_replace(text, "[.?!,¿]", r" \0 ")
+        text = tf.strings.strip(text)
+        return tf.strings.join(["[START]", text, "[END]"], separator=" ")
+    spanish = ["¿Todavía está en casa?", "Hola, mundo!", "El mundo es grande."]
+    english = ["Are you still home?", "Hello, world!", "The world is big."]
+    ctx = tf.keras.layers.TextVectorization(standardize=tf_lower_and_split_punct, max_tokens=40, ragged=True)
+    tgt = tf.keras.layers.TextVectorization(standardize=tf_lower_and_split_punct, max_tokens=40, ragged=True)
+    ctx.adapt(spanish)
+    tgt.adapt(english)
+
+    def process_text(context, target):
+        context = ctx(context).to_tensor()
+        target = tgt(target)
+        return (context, target[:, :-1].to_tensor()), target[:, 1:].to_tensor()
+    ds = tf.data.Dataset.from_tensor_slices((spanish, english)).batch(2).map(process_text, tf.data.AUTOTUNE)
+
+    class Export(tf.Module):
+        def __init__(self):
+            self.ctx = ctx
+            self.vocab = tf.constant(tgt.get_vocabulary())
+            self.emb = tf.Variable(np.sin(np.arange(40 * 3)).reshape(40, 3).astype("float32"))
+
+        @tf.function(input_signature=[tf.TensorSpec(dtype=tf.string, shape=[None])])
+        def translate(self, texts):
+            ids = self.ctx(texts).to_tensor()
+            best = tf.argmax(tf.reduce_sum(tf.gather(self.emb, ids), axis=1), axis=-1)
+            return {"ids": ids, "text": tf.strings.reduce_join([tf.gather(self.vocab, best)] * 2, axis=0,
+                                                               separator=" ")}
+    export = Export()
+    d = os.path.join(tmp(), "translator")
+    tf.saved_model.save(export, d, signatures={"serving_default": export.translate})
+    loaded = tf.saved_model.load(d)
+    return {"standardized": tf_lower_and_split_punct(tf.constant(spanish)), "vocab": ctx.get_vocabulary(),
+            "ragged": ctx(tf.constant(spanish)), "batches": list(ds.as_numpy_iterator()), "spec": ds.element_spec,
+            "translate": export.translate(tf.constant(spanish)),
+            "loaded": loaded.signatures["serving_default"](texts=tf.constant(["hola mundo"])),
+            "loaded_method": loaded.translate(tf.constant(["El mundo"])),
+            "regex": [tf.strings.regex_replace("año ¿qué? ñ", "[¿ñ]", "_"),
+                      tf.strings.regex_replace("añb", "a.b", "X"), tf.strings.regex_full_match("ñ", "."),
+                      tf.strings.regex_replace("é x", r"\w", "W"), tf.strings.regex_replace("añ", "[^a]", "<\\0>")],
+            "config_ragged": ctx.get_config()["ragged"]}
