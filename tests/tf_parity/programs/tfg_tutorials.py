@@ -359,3 +359,60 @@ def program_nmt_text_processing_ragged(tf):
                       tf.strings.regex_replace("añb", "a.b", "X"), tf.strings.regex_full_match("ñ", "."),
                       tf.strings.regex_replace("é x", r"\w", "W"), tf.strings.regex_replace("añ", "[^a]", "<\\0>")],
             "config_ragged": ctx.get_config()["ragged"]}
+
+
+def program_pix2pix_generator_discriminator(tf):
+    init = tf.random_normal_initializer(0.0, 0.02, seed=1)
+
+    def downsample(filters, size, apply_batchnorm=True):
+        block = tf.keras.Sequential()
+        block.add(tf.keras.layers.Conv2D(filters, size, strides=2, padding="same", kernel_initializer=init,
+                                         use_bias=False))
+        if apply_batchnorm:
+            block.add(tf.keras.layers.BatchNormalization())
+        block.add(tf.keras.layers.LeakyReLU())
+        return block
+
+    def upsample(filters, size):
+        return tf.keras.Sequential([
+            tf.keras.layers.Conv2DTranspose(filters, size, strides=2, padding="same", kernel_initializer=init,
+                                            use_bias=False),
+            tf.keras.layers.BatchNormalization(), tf.keras.layers.ReLU()])
+    first_init = init([3])
+    inputs = tf.keras.layers.Input(shape=[8, 8, 3])
+    d1 = downsample(4, 4, apply_batchnorm=False)(inputs)
+    d2 = downsample(8, 4)(d1)
+    x = tf.keras.layers.Concatenate()([upsample(4, 4)(d2), d1])
+    gen = tf.keras.Model(inputs, tf.keras.layers.Conv2DTranspose(3, 4, strides=2, padding="same",
+                                                                 activation="tanh")(x))
+    inp = tf.keras.layers.Input(shape=[8, 8, 3], name="input_image")
+    tar = tf.keras.layers.Input(shape=[8, 8, 3], name="target_image")
+    y = downsample(4, 4, False)(tf.keras.layers.concatenate([inp, tar]))
+    disc = tf.keras.Model([inp, tar], tf.keras.layers.Conv2D(1, 3)(tf.keras.layers.ZeroPadding2D()(y)))
+    set_weights(gen, 0.2)
+    set_weights(disc, 0.3)
+    bce = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+    g_opt, d_opt = tf.keras.optimizers.Adam(2e-4, beta_1=0.5), tf.keras.optimizers.Adam(2e-4, beta_1=0.5)
+    a = tf.constant(np.sin(np.arange(2 * 8 * 8 * 3).reshape(2, 8, 8, 3) * 0.1).astype("float32"))
+    b = tf.constant(np.cos(np.arange(2 * 8 * 8 * 3).reshape(2, 8, 8, 3) * 0.1).astype("float32"))
+
+    @tf.function
+    def train_step(input_image, target):
+        with tf.GradientTape() as gen_tape, tf.GradientTape() as disc_tape:
+            fake = gen(input_image, training=True)
+            real_out = disc([input_image, target], training=True)
+            fake_out = disc([input_image, fake], training=True)
+            gen_loss = bce(tf.ones_like(fake_out), fake_out) + 100 * tf.reduce_mean(tf.abs(target - fake))
+            disc_loss = bce(tf.ones_like(real_out), real_out) + bce(tf.zeros_like(fake_out), fake_out)
+        g_opt.apply_gradients(zip(gen_tape.gradient(gen_loss, gen.trainable_variables), gen.trainable_variables))
+        d_opt.apply_gradients(zip(disc_tape.gradient(disc_loss, disc.trainable_variables),
+                                  disc.trainable_variables))
+        return gen_loss, disc_loss
+    losses = [train_step(a, b) for _ in range(3)]
+    img = tf.constant(np.arange(6 * 6 * 3).reshape(6, 6, 3).astype("float32"))
+    return {"init": first_init, "shapes": [gen.output_shape, disc.output_shape], "losses": losses,
+            "out": gen(a[:1], training=True)[0, 0], "n_vars": [len(gen.trainable_variables),
+                                                             len(disc.trainable_variables)],
+            "crop": tf.image.stateless_random_crop(img, size=[4, 4, 3], seed=(1, 2))[:, 0, 0],
+            "flip": tf.image.stateless_random_flip_left_right(img, seed=(3, 4))[0, :, 0],
+            "resize": tf.image.resize(img[None], [4, 4], method="nearest")[0, :, 0, 0]}
