@@ -10,6 +10,7 @@ import types
 
 import tapeflow
 from tapeflow import compat_v1 as _c1
+from tapeflow import compat_v1_image as _v1_image
 from tapeflow import compat_v1_ops as _v1_ops
 from tapeflow import compat_v1_variables as _v1_variables
 from tapeflow.runtime.ops import random_ops as _random_ops
@@ -115,6 +116,7 @@ v1.__dict__.update(
         "disable_v2_behavior", "get_default_graph", "reset_default_graph")},
 )
 v1.__dict__.update(_v1_ops.NAMES)
+v1.image = _v1_image.namespace()
 sys.modules[v1.__name__] = v1
 
 v2 = tapeflow

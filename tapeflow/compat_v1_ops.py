@@ -250,7 +250,7 @@ def natural_exp_decay(learning_rate, global_step, decay_steps, decay_rate, stair
 
 # ---------------------------------------------------------------- namespaces
 
-class _Fallback(types.ModuleType):
+class FallbackNamespace(types.ModuleType):
     """A v1 namespace: its own names first, then the TF2 module's."""
 
     def __init__(self, name, fallback, **own):
@@ -284,18 +284,18 @@ def _output_of(what):
 
 
 def _namespaces():
-    data = _Fallback("tapeflow.compat.v1.data", tapeflow.data, make_one_shot_iterator=iter,
+    data = FallbackNamespace("tapeflow.compat.v1.data", tapeflow.data, make_one_shot_iterator=iter,
                      get_output_shapes=_output_of("shape"), get_output_types=_output_of("dtype"),
                      get_output_classes=lambda ds: tapeflow.nest.map_structure(
                          lambda spec: spec.value_type, ds.element_spec))
-    nn = _Fallback("tapeflow.compat.v1.nn", tapeflow.nn, moments=moments, dropout=dropout, conv2d=conv2d,
+    nn = FallbackNamespace("tapeflow.compat.v1.nn", tapeflow.nn, moments=moments, dropout=dropout, conv2d=conv2d,
                    avg_pool=_v1_pool(tapeflow.nn.avg_pool), max_pool=_v1_pool(tapeflow.nn.max_pool),
                    embedding_lookup=embedding_lookup, softmax=_v1_softmax(tapeflow.nn.softmax),
                    log_softmax=_v1_softmax(tapeflow.nn.log_softmax), in_top_k=in_top_k, xw_plus_b=xw_plus_b,
                    relu_layer=relu_layer)
-    random = _Fallback("tapeflow.compat.v1.random", tapeflow.random, stateless_multinomial=stateless_multinomial,
+    random = FallbackNamespace("tapeflow.compat.v1.random", tapeflow.random, stateless_multinomial=stateless_multinomial,
                        poisson=random_poisson, set_random_seed=set_random_seed, get_seed=random_ops.get_seed)
-    math = _Fallback("tapeflow.compat.v1.math", tapeflow.math, in_top_k=in_top_k, softmax=nn.softmax,
+    math = FallbackNamespace("tapeflow.compat.v1.math", tapeflow.math, in_top_k=in_top_k, softmax=nn.softmax,
                      log_softmax=nn.log_softmax)
     return {"data": data, "nn": nn, "random": random, "math": math,
             "metrics": _GraphOnlyMetrics("tapeflow.compat.v1.metrics")}

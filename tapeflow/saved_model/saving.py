@@ -61,7 +61,7 @@ def _save(obj, export_dir, signatures, overwrite):
         attributes["__call__"] = [sigs[SERVING][0]]
     if not sigs and not any(attributes.values()):
         if isinstance(obj, _keras_model_class()) and signatures is None:
-            _keras_serving(obj)  # raises: the model is not built
+            keras_serving(obj)  # raises: the model is not built
         raise SavedModelSaveError(
             f"save: {type(obj).__name__} has no traced tf.function and no signature to save; pass "
             f"signatures= or call its tf.functions (or give them an input_signature) first")
@@ -92,7 +92,7 @@ def _signature_functions(obj, signatures):
         if isinstance(obj, _keras_model_class()):
             # TF: an unbuilt model (say one whose tf.function methods are all it serves) has no
             # default signature, and is saved with its methods
-            return {SERVING: (_keras_serving(obj), ["inputs"])} if _keras_input_specs(obj) is not None else {}
+            return {SERVING: (keras_serving(obj), ["inputs"])} if _keras_input_specs(obj) is not None else {}
         if isinstance(obj, Function) and obj.input_signature is not None:
             signatures = obj
         else:
@@ -135,7 +135,7 @@ def _keras_input_specs(model):
     return specs if model.built else None
 
 
-def _keras_serving(model):
+def keras_serving(model):
     """The model's call on its built input shape, batch dimension unknown."""
     specs = _keras_input_specs(model)
     if specs is None:
@@ -160,41 +160,6 @@ def _keras_serving(model):
     concrete = Function(serve, input_signature=[signature], fallback=False).get_concrete_function()
     concrete.input_structure = ((signature,), {})   # as traced, with the input names kept
     return concrete
-
-
-def export_keras(model, filepath, verbose=True):
-    """Keras 3's Model.export(format="tf_saved_model"): a saved model whose `serve`
-    endpoint (also its serving_default signature) is the model's inference call."""
-    from tapeflow.module import Module
-    signature = _keras_serving(model).input_structure[0][0]
-    try:
-        keras_inputs = model.inputs  # a functional or Sequential model's keras.Inputs
-    except (AttributeError, ValueError):
-        keras_inputs = None
-    if keras_inputs is not None:  # Keras 3 names the inputs after their keras.Input(name=...)
-        keras_inputs = keras_inputs[0] if isinstance(keras_inputs, list) and len(keras_inputs) == 1 else keras_inputs
-        if len(nest.flatten(keras_inputs)) == len(nest.flatten(signature)):
-            signature = nest.map_structure(_input_named, signature, keras_inputs)
-    elif isinstance(signature, TensorSpec):  # a subclassed model's one input: Keras 3's args_0
-        signature = TensorSpec(signature.shape, signature.dtype, "args_0")
-
-    def serve(inputs):
-        return model(inputs, training=False)
-
-    archive = Module()
-    archive.model = model  # tracked: the saved variables are the model's
-    archive.serve = Function(serve, input_signature=[signature], fallback=False)
-    archive.serve.get_concrete_function()
-    save(archive, filepath, signatures={"serve": archive.serve, SERVING: archive.serve})  # both, as Keras 3
-    if verbose:
-        print(f"Saved artifact at '{filepath}'. The following endpoints are available:\n\n* Endpoint 'serve'")
-
-
-def _input_named(spec, keras_tensor):
-    layer = getattr(getattr(keras_tensor, "node", None), "layer", None)
-    if isinstance(spec, TensorSpec) and getattr(layer, "_named_by_user", False):
-        return TensorSpec(spec.shape, spec.dtype, layer.name)
-    return spec
 
 
 def _function_attributes(obj):

@@ -1,6 +1,7 @@
 """tf.compat.v1 names that TF2 programs (migrated per the "Migrate to TF2" guide) still call
 eagerly: v1 optimizers minimizing a callable loss, v1 losses, v1 random ops, v1 variable names."""
 from _sweep import outcomes
+from parity import tolerance
 
 
 def program_v1_gradient_descent_minimize_var_list(tf):
@@ -300,4 +301,32 @@ def program_v1_more_optimizers(tf):
             opt.minimize(lambda: tf.reduce_sum(v ** 2 * tf.constant([1.0, 2.0, 3.0]) + v), var_list=[v])
         out[name] = v
     out["bad_power"] = outcomes({"p": lambda: t.FtrlOptimizer(0.1, learning_rate_power=0.5)})
+    return out
+
+
+@tolerance(rtol=1e-5, atol=1e-4)  # float32 sums of squares: the gradient's last bits follow the sum order
+def program_v1_image_legacy_resizes(tf):
+    v1 = tf.compat.v1
+    img = tf.reshape(tf.range(2 * 4 * 5 * 2, dtype=tf.float32) * 0.37, [2, 4, 5, 2])
+    u8 = tf.cast(tf.reshape(tf.range(4 * 5), [1, 4, 5, 1]) * 7 % 255, tf.uint8)
+    out = {}
+    for ac in (False, True):
+        for size in ([2, 3], [7, 9], [1, 1], [3, 8]):
+            key = f"{'ac' if ac else 'plain'}_{size[0]}x{size[1]}"
+            out[key] = [v1.image.resize_bilinear(img, size, align_corners=ac),
+                        v1.image.resize_nearest_neighbor(u8, size, align_corners=ac),
+                        v1.image.resize_images(img[0], size, align_corners=ac),
+                        v1.image.resize_images(u8, size, method=v1.image.ResizeMethod.NEAREST_NEIGHBOR,
+                                               align_corners=ac)]
+    with tf.GradientTape() as tape:
+        tape.watch(img)
+        y = tf.reduce_sum(v1.image.resize_bilinear(img, [3, 7]) ** 2)
+    out["grad"] = tape.gradient(y, img)
+    out["graph"] = tf.function(lambda x: v1.image.resize_bilinear(x, [3, 3], align_corners=True))(img)
+    out["dtypes"] = [v1.image.resize_bilinear(u8, [2, 2]).dtype, v1.image.resize_images(u8, [2, 2]).dtype,
+                     v1.image.resize_nearest_neighbor(u8, [2, 2]).dtype]
+    out["half_pixel"] = [v1.image.resize_bilinear(img, [3, 3], half_pixel_centers=True),
+                         v1.image.resize_nearest_neighbor(img, [3, 7], half_pixel_centers=True)]
+    out["errors"] = outcomes({"rank3": lambda: v1.image.resize_bilinear(img[0], [3, 3]),
+                              "rank1": lambda: v1.image.resize_images(tf.ones([2]), [2, 2])})
     return out
