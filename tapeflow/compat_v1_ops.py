@@ -150,6 +150,32 @@ def substr(input, pos, len, name=None, unit="BYTE"):  # noqa: A002 - TF's argume
     return tapeflow.strings.substr(input, pos, len, unit=unit)
 
 
+def string_split(source, sep=None, skip_empty=True, delimiter=None, result_type="SparseTensor", name=None):
+    """TF1's split of a vector of strings at EACH character of the delimiter (default " "; ""
+    splits into bytes), empty tokens dropped with skip_empty: a SparseTensor (or RaggedTensor)."""
+    if result_type not in ("SparseTensor", "RaggedTensor"):
+        raise ValueError(with_location(f"tf.compat.v1.string_split: result_type must be 'SparseTensor' or "
+                                       f"'RaggedTensor', got {result_type!r}"))
+    delimiter = _one_of("string_split", sep, delimiter, "sep", "delimiter")
+    delimiter = " " if delimiter is None else delimiter
+    delimiter = delimiter.decode("utf-8") if isinstance(delimiter, bytes) else delimiter
+    source = tapeflow.convert_to_tensor(source, dtype="string")
+    if not delimiter:
+        parts = tapeflow.strings.bytes_split(source)
+    else:
+        if len(delimiter) > 1:  # every delimiter character splits: map them all to the first one
+            chars = "".join("\\" + c if c in "\\]^-[" else c for c in delimiter)
+            source = tapeflow.strings.regex_replace(source, f"[{chars}]", delimiter[0].replace("\\", "\\\\"))
+        parts = tapeflow.strings.split(source, sep=delimiter[0])
+    if skip_empty:
+        keep = tapeflow.not_equal(parts, "")
+    else:  # an empty string has no tokens at all, even the empty one
+        keep = tapeflow.RaggedTensor.from_row_splits(
+            tapeflow.gather(tapeflow.not_equal(source, ""), parts.value_rowids()), parts.row_splits)
+    parts = tapeflow.ragged.boolean_mask(parts, keep)
+    return parts if result_type == "RaggedTensor" else parts.to_sparse()
+
+
 def py_func(func, inp, Tout, stateful=True, name=None):  # noqa: N803 - TF's argument name
     return tapeflow.numpy_function(func, inp, Tout, stateful=stateful)
 
@@ -306,7 +332,7 @@ DECAYS = dict(piecewise_constant=piecewise_constant, polynomial_decay=polynomial
 
 NAMES = dict(
     squeeze=squeeze, expand_dims=expand_dims, norm=norm, sparse_to_dense=sparse_to_dense, batch_gather=batch_gather,
-    random_poisson=random_poisson, substr=substr, py_func=py_func, Print=Print, dimension_value=dimension_value,
+    random_poisson=random_poisson, substr=substr, string_split=string_split, py_func=py_func, Print=Print, dimension_value=dimension_value,
     AUTO_REUSE=AUTO_REUSE, where_v2=tapeflow.where, sparse_tensor_dense_matmul=tapeflow.sparse.sparse_dense_matmul,
     global_variables_initializer=_nothing_to_initialize, local_variables_initializer=_nothing_to_initialize,
     tables_initializer=_nothing_to_initialize, variables_initializer=_nothing_to_initialize,

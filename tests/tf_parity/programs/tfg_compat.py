@@ -330,3 +330,14 @@ def program_v1_image_legacy_resizes(tf):
     out["errors"] = outcomes({"rank3": lambda: v1.image.resize_bilinear(img[0], [3, 3]),
                               "rank1": lambda: v1.image.resize_images(tf.ones([2]), [2, 2])})
     return out
+
+
+def program_v1_string_split(tf):
+    v1 = tf.compat.v1
+    x = ["a b  c", "", " d", "e,f g"]
+    in_graph = tf.function(lambda t: v1.string_split(t, delimiter=" ,", result_type="RaggedTensor"))
+    return {"default": v1.string_split(x), "keep_empty": v1.string_split(x, skip_empty=False),
+            "two_delims": v1.string_split(x, delimiter=", "), "sep": v1.string_split(x, sep=","),
+            "bytes": v1.string_split(["abc", "de"], delimiter=""),
+            "ragged": v1.string_split(x, result_type="RaggedTensor"), "graph": in_graph(tf.constant(x)),
+            "special": v1.string_split(["a]b^c-d\\\\e"], delimiter="]^-\\\\")}
