@@ -173,6 +173,9 @@ class GraphBuilder(GraphHook):
         self.assigned_variables = set()
         self.read_outside = set()
         self.local_variables = set()  # ids a retrying loop wants read inside
+        # input node id -> the eager tensor of the call being traced (when a call, not a spec,
+        # is traced): a variable's initializer may read the first call's arguments, as in TF
+        self.input_values = {}
 
     # -- node creation
     def _emit(self, op, inputs, attrs, avals):
@@ -305,10 +308,11 @@ class GraphBuilder(GraphHook):
             b.assigned_variables.add(id(var))
             b = b.parent
 
-    def evaluate_constant(self, t):
+    def evaluate_constant(self, t, call_inputs=False):
         """The eager value of a symbolic tensor of this graph that depends on no
-        input (a variable's initializer computed while tracing), or None.  The
-        nodes stay in the graph (the tensor may have other uses)."""
+        input (call_inputs: or only on inputs whose values the traced call gave -- a
+        variable's initializer computed while tracing), or None.  The nodes stay in
+        the graph (the tensor may have other uses)."""
         if not isinstance(t, SymbolicTensor) or t.graph is not self:
             return None
         needed, todo = set(), [t.node]
@@ -318,12 +322,14 @@ class GraphBuilder(GraphHook):
                 continue
             needed.add(nid)
             node = self._node_by_id(nid)
-            if node.op == "input":
+            if node.op == "input" and not (call_inputs and nid in self.input_values):
                 return None
             todo.extend(r.node for r in node.inputs)
         sub = [n for n in self.nodes if n.id in needed]
+        fed = [n.id for n in sub if n.op == "input"]
         from .interpreter import run_graph
-        value = run_graph(Graph(tuple(sub), (), (Ref(t.node, t.index),), "lifted"), [])[0]
+        value = run_graph(Graph(tuple(sub), tuple(Ref(nid, 0) for nid in fed), (Ref(t.node, t.index),), "lifted"),
+                          [self.input_values[nid]._value for nid in fed])[0]
         import numpy as np
         return Tensor(value if hasattr(value, "__cuda_array_interface__") else np.asarray(value))
 

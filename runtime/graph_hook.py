@@ -44,7 +44,7 @@ class GraphHook:
     def on_variable_created(self, var):
         """Called when a tf.Variable is created while tracing (may raise)."""
 
-    def evaluate_constant(self, t):
+    def evaluate_constant(self, t, call_inputs=False):
         """The eager value of a symbolic tensor that depends on no graph input, else None."""
         return None
 

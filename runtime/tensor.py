@@ -326,7 +326,11 @@ def _python_to_array(value, dtype):
     arr = np.asarray(value)
     kind = arr.dtype.kind
     if kind == "f":
-        return arr.astype(np.float32)
+        # A list's first element decides, as in TF: a NumPy float (scalar or array) keeps its
+        # dtype ([np.float64(1), 2.0] is float64), a Python float gives float32
+        first = _first_leaf(value) if isinstance(value, (list, tuple)) else None
+        keep = isinstance(first, (np.floating, np.ndarray)) and first.dtype.kind == "f"
+        return arr.astype(first.dtype if keep else np.float32)
     if kind in "iu":
         if arr.size and (arr.min() < _INT32.min or arr.max() > _INT32.max):
             return arr.astype(np.int64)
@@ -388,6 +392,12 @@ def register_tensor_conversion_function(base_type, conversion_func, priority=100
 
 
 _registered = []  # (priority, order of registration, base type, fn)
+
+
+def _first_leaf(value):
+    while isinstance(value, (list, tuple)) and value:
+        value = value[0]
+    return value
 
 
 def convert_to_tensor(value, dtype=None, name=None):

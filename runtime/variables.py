@@ -83,7 +83,7 @@ class Variable(TensorBase):
         value = initial_value.value() if isinstance(initial_value, Variable) else initial_value
         t = convert_to_tensor(value, dtype) if not isinstance(value, Tensor) else value
         if hook is not None and not isinstance(t, Tensor):
-            t = hook.evaluate_constant(t)  # lifted out of the graph, or None when it needs inputs
+            t = hook.evaluate_constant(t, call_inputs=True)  # lifted out (may read the traced call's arguments)
         if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
             if type(self) is Variable and isinstance(t, Tensor):  # TF converts, never casts (Keras casts)
                 raise ValueError(with_location(f"Variable initial_value: a {t.dtype.name} tensor given for dtype "

@@ -10,8 +10,12 @@ import types
 
 import tapeflow
 from tapeflow import compat_v1 as _c1
+from tapeflow import compat_v1_image as _v1_image
+from tapeflow import compat_v1_ops as _v1_ops
+from tapeflow import compat_v1_variables as _v1_variables
 from tapeflow.runtime.ops import random_ops as _random_ops
 from tapeflow import train as _train
+from tapeflow.train import optimizers as _optimizers
 from tapeflow.runtime.errors import with_location
 
 
@@ -51,16 +55,27 @@ def _set_random_seed(seed):
     tapeflow.random.set_seed(seed)
 
 
+class _Keras3Layers(types.ModuleType):
+    """tf.compat.v1.layers under Keras 3, as TensorFlow 2.21 has it: every name raises."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(f"`{name}` is not available with Keras 3.")
+
+
 class _V1Module(types.ModuleType):
     """tf.compat.v1: its own TF1 names, else tapeflow's."""
 
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        try:
-            return getattr(tapeflow, name)
-        except AttributeError:
-            raise AttributeError(f"tf.compat.v1.{name} is not provided by tapeflow") from None
+        for space in (tapeflow, tapeflow.math):  # TF1 kept the math ops at the top (tf.segment_sum, ...)
+            try:
+                return getattr(space, name)
+            except AttributeError:
+                pass
+        raise AttributeError(f"tf.compat.v1.{name} is not provided by tapeflow") from None
 
 
 def _tf1_files():
@@ -82,20 +97,26 @@ v1 = _V1Module("tapeflow.compat.v1", "tf.compat.v1: TensorFlow 1 names on tapefl
 v1.__dict__.update(
     enable_eager_execution=_c1.enable_eager_execution, executing_eagerly=_c1.executing_eagerly,
     enable_v2_behavior=_enable_v2_behavior, random_normal=_c1.random_normal, random_uniform=_c1.random_uniform,
-    truncated_normal=_c1.truncated_normal, log=_c1.log, layers=_c1.layers, logging=_v1_logging,
+    truncated_normal=_c1.truncated_normal, log=_c1.log, logging=_v1_logging,
+    layers=_Keras3Layers("tapeflow.compat.v1.layers"), **_c1.v1_reductions(), **_v1_variables.NAMES,
     **_tf1_files(), set_random_seed=_set_random_seed, get_seed=_random_ops.get_seed, losses=_c1.losses_namespace("tapeflow.compat.v1.losses", tf1_mse=True),
     train=types.SimpleNamespace(
         GradientDescentOptimizer=_train.GradientDescentOptimizer, MomentumOptimizer=_train.MomentumOptimizer,
         AdamOptimizer=_train.AdamOptimizer, Optimizer=_train.Optimizer,
         RMSPropOptimizer=_train.RMSPropOptimizer, AdagradOptimizer=_train.AdagradOptimizer,
-        exponential_decay=_train.exponential_decay,
+        AdadeltaOptimizer=_optimizers.AdadeltaOptimizer, FtrlOptimizer=_optimizers.FtrlOptimizer,
+        ProximalGradientDescentOptimizer=_optimizers.ProximalGradientDescentOptimizer,
+        ProximalAdagradOptimizer=_optimizers.ProximalAdagradOptimizer,
+        exponential_decay=_train.exponential_decay, **_v1_ops.DECAYS, Saver=_train.Saver,
         get_or_create_global_step=_train.get_or_create_global_step, get_global_step=_train.get_global_step,
         Checkpoint=_train.Checkpoint, CheckpointManager=_train.CheckpointManager,
         latest_checkpoint=_train.latest_checkpoint),
     **{n: _graph_mode_only(n) for n in (
         "placeholder", "placeholder_with_default", "Session", "InteractiveSession", "disable_eager_execution",
-        "disable_v2_behavior", "global_variables_initializer", "get_default_graph", "reset_default_graph")},
+        "disable_v2_behavior", "get_default_graph", "reset_default_graph")},
 )
+v1.__dict__.update(_v1_ops.NAMES)
+v1.image = _v1_image.namespace()
 sys.modules[v1.__name__] = v1
 
 v2 = tapeflow

@@ -103,6 +103,43 @@ def count_nonzero(input_tensor=None, axis=None, keepdims=None, dtype="int64", na
     return tapeflow.math.count_nonzero(x, axis=axis, keepdims=keepdims, dtype=dtype)
 
 
+def _v1_reduction(reduce):
+    """TF1's reduce_*: axis may be spelled reduction_indices=, keepdims keep_dims= (not both)."""
+    def v1_reduce(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None, keep_dims=None):
+        if axis is not None and reduction_indices is not None:
+            raise ValueError(tapeflow.runtime.errors.with_location(
+                f"tf.compat.v1.{reduce.__name__}: cannot specify both 'axis' and 'reduction_indices'"))
+        if keepdims is not None and keep_dims is not None:
+            raise ValueError(tapeflow.runtime.errors.with_location(
+                f"tf.compat.v1.{reduce.__name__}: cannot specify both 'keepdims' and 'keep_dims'"))
+        axis = reduction_indices if axis is None else axis
+        keepdims = bool(keep_dims if keepdims is None else keepdims)
+        return reduce(input_tensor, axis=axis, keepdims=keepdims)
+    v1_reduce.__name__ = reduce.__name__
+    return v1_reduce
+
+
+def _v1_arg(arg):
+    """TF1's argmax / argmin: the axis may be spelled dimension=."""
+    def v1_arg(input, axis=None, name=None, dimension=None, output_type="int64"):  # noqa: A002 - TF's name
+        if axis is not None and dimension is not None:
+            raise ValueError(tapeflow.runtime.errors.with_location(
+                f"tf.compat.v1.{arg.__name__}: cannot specify both 'axis' and 'dimension'"))
+        axis = dimension if axis is None else axis
+        return arg(input, axis=0 if axis is None else axis, output_type=output_type)
+    v1_arg.__name__ = arg.__name__
+    return v1_arg
+
+
+def v1_reductions():
+    """{name: TF1-signature function} for tf.compat.v1's reduce_* / argmax / argmin."""
+    names = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_all",
+             "reduce_any", "reduce_logsumexp")
+    out = {n: _v1_reduction(getattr(tapeflow.math, n)) for n in names}
+    out.update(argmax=_v1_arg(tapeflow.math.argmax), argmin=_v1_arg(tapeflow.math.argmin))
+    return out
+
+
 class GraphKeys:
     """TF1 collection names, kept so programs that mention them import.  Collections themselves are
     graph-mode state: tf.add_to_collection / tf.get_collection raise (see _no_collections)."""
@@ -168,6 +205,18 @@ class Reduction:
         return (cls.NONE, cls.SUM, cls.MEAN, cls.SUM_OVER_BATCH_SIZE, cls.SUM_BY_NONZERO_WEIGHTS)
 
 
+def _check_weights(values, weights):
+    """TF1's rule: weights are a scalar or have the values' rank, each dim 1 or the values' dim."""
+    v, w = values.shape, weights.shape
+    if w.rank is None or v.rank is None or w.rank == 0:
+        return
+    if w.rank != v.rank or any(a is not None and b is not None and b not in (1, a)
+                               for a, b in zip(v.as_list(), w.as_list())):
+        raise ValueError(tapeflow.runtime.errors.with_location(
+            f"weights can not be broadcast to values. values.rank={v.rank}. weights.rank={w.rank}. "
+            f"values.shape={v}. weights.shape={w}."))
+
+
 def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=None,
                           reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
     if reduction not in Reduction.all():
@@ -175,6 +224,7 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=None,
             f"tf.losses: unknown reduction {reduction!r}; expected one of {Reduction.all()}"))
     losses = tapeflow.convert_to_tensor(losses)
     weights = tapeflow.cast(tapeflow.convert_to_tensor(weights), losses.dtype)
+    _check_weights(losses, weights)
     weights = weights * tapeflow.ones_like(losses)  # broadcast the weights to the losses' shape
     weighted = losses * weights
     if reduction == Reduction.NONE:
@@ -243,10 +293,77 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothi
     return compute_weighted_loss(losses, weights, reduction=reduction)
 
 
+def huber_loss(labels, predictions, weights=1.0, delta=1.0, scope=None, loss_collection=None,
+               reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    labels, predictions = _pair("huber_loss", labels, predictions)
+    error = tapeflow.abs(predictions - labels)
+    quadratic = tapeflow.minimum(error, delta)
+    losses = 0.5 * tapeflow.square(quadratic) + delta * (error - quadratic)
+    return compute_weighted_loss(losses, weights, reduction=reduction)
+
+
+def log_loss(labels, predictions, weights=1.0, epsilon=1e-7, scope=None, loss_collection=None,
+             reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    labels, predictions = _pair("log_loss", labels, predictions)
+    losses = (-labels * tapeflow.math.log(predictions + epsilon)
+              - (1.0 - labels) * tapeflow.math.log(1.0 - predictions + epsilon))
+    return compute_weighted_loss(losses, weights, reduction=reduction)
+
+
+def hinge_loss(labels, logits, weights=1.0, scope=None, loss_collection=None,
+               reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+    """Labels are 0/1, mapped to -1/+1."""
+    labels, logits = _pair("hinge_loss", labels, logits)
+    losses = tapeflow.nn.relu(1.0 - (2.0 * labels - 1.0) * logits)
+    return compute_weighted_loss(losses, weights, reduction=reduction)
+
+
+def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None, loss_collection=None,
+                    reduction=Reduction.SUM_BY_NONZERO_WEIGHTS, dim=None):
+    """1 - <labels, predictions> along `axis`; both are expected unit-normalized, as in TF."""
+    axis = dim if axis is None else axis
+    if axis is None:
+        raise ValueError(tapeflow.runtime.errors.with_location("tf.losses.cosine_distance: You must specify 'axis'."))
+    labels, predictions = _pair("cosine_distance", labels, predictions)
+    losses = 1.0 - tapeflow.reduce_sum(labels * predictions, axis=axis, keepdims=True)
+    return compute_weighted_loss(losses, weights, reduction=reduction)
+
+
+def mean_pairwise_squared_error(labels, predictions, weights=1.0, scope=None, loss_collection=None):
+    """Per sample: the mean over pairs of elements (i, j) of ((p_i - p_j) - (l_i - l_j))^2, as
+    2 * (sum d^2 / (n - 1) - (sum d)^2 / (n (n - 1))) over the n present (weight != 0) elements."""
+    labels, predictions = _pair("mean_pairwise_squared_error", labels, predictions)
+    diffs = predictions - labels
+    axes = list(range(1, diffs.shape.rank))
+    weights = tapeflow.cast(tapeflow.convert_to_tensor(weights), diffs.dtype)
+    _check_weights(diffs, weights)
+    present = tapeflow.cast(tapeflow.not_equal(weights * tapeflow.ones_like(diffs), 0), diffs.dtype)
+    if weights.shape.rank == 0:
+        # TensorFlow's eager count for a nonzero scalar weight: every element of the batch, not per sample
+        n = tapeflow.reduce_sum(present)
+    else:
+        n = tapeflow.reduce_sum(present, axis=axes, keepdims=True)
+    div = tapeflow.math.divide_no_nan
+    term1 = 2.0 * div(tapeflow.reduce_sum(tapeflow.square(diffs), axis=axes, keepdims=True),
+                      tapeflow.maximum(n - 1, 0))
+    term2 = 2.0 * div(tapeflow.square(tapeflow.reduce_sum(diffs, axis=axes, keepdims=True)),
+                      tapeflow.maximum(n * (n - 1), 0))
+    loss = tapeflow.reduce_sum((term1 - term2) * weights)
+    return tapeflow.where(tapeflow.reduce_sum(n) > 0, loss, tapeflow.zeros_like(loss))
+
+
+def _no_losses(scope=None, loss_collection=None):
+    """Eagerly TensorFlow collects no losses: tf.compat.v1.losses.get_losses() is []."""
+    return []
+
+
 _TF1_LOSSES = dict(
     Reduction=Reduction, compute_weighted_loss=compute_weighted_loss, mean_squared_error=mean_squared_error,
     absolute_difference=absolute_difference, softmax_cross_entropy=softmax_cross_entropy,
-    sparse_softmax_cross_entropy=sparse_softmax_cross_entropy, sigmoid_cross_entropy=sigmoid_cross_entropy)
+    sparse_softmax_cross_entropy=sparse_softmax_cross_entropy, sigmoid_cross_entropy=sigmoid_cross_entropy,
+    huber_loss=huber_loss, log_loss=log_loss, hinge_loss=hinge_loss, cosine_distance=cosine_distance,
+    mean_pairwise_squared_error=mean_pairwise_squared_error, get_losses=_no_losses,
+    get_regularization_losses=_no_losses)
 
 
 class _LossesModule(types.ModuleType):
@@ -264,8 +381,9 @@ def losses_namespace(module_name, tf1_mse):
     mod = _LossesModule(module_name, "TensorFlow 1 losses over keras.losses.")
     own = dict(_TF1_LOSSES)
     if not tf1_mse:
-        own.pop("mean_squared_error")
-        own.pop("absolute_difference")
+        for name in ("mean_squared_error", "absolute_difference", "huber_loss", "log_loss", "hinge_loss",
+                     "cosine_distance", "mean_pairwise_squared_error", "get_losses", "get_regularization_losses"):
+            own.pop(name)
     mod.__dict__.update(own)
     return mod
 

@@ -222,7 +222,9 @@ def test_distribute_default_one_device_and_mirrored():
 
 def test_compat():
     assert tf.compat.v2 is tf
-    assert tf.compat.v1.reduce_sum is tf.reduce_sum
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])  # TF1's reduce_sum: the TF2 one, with TF1's keyword names too
+    assert tf.compat.v1.reduce_sum(x, reduction_indices=1, keep_dims=True).numpy().tolist() == [[3.0], [7.0]]
+    assert tf.compat.v1.reduce_sum(x, axis=0).numpy().tolist() == tf.reduce_sum(x, axis=0).numpy().tolist()
     tf.compat.v1.enable_eager_execution()
     assert tf.compat.v1.executing_eagerly()
     assert tf.compat.v1.train.GradientDescentOptimizer is tf.train.GradientDescentOptimizer

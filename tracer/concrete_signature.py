@@ -110,7 +110,16 @@ def structured_input_signature(concrete):
 
 
 def _named(value, name):
-    return TensorSpec(value.shape, value.dtype, name) if isinstance(value, TensorSpec) else value
+    """Each tensor leaf named by its spec's own name, else by the parameter (`name_j` for the
+    j-th leaf of a nested argument), as TensorFlow names them."""
+    if isinstance(value, TensorSpec):
+        return TensorSpec(value.shape, value.dtype, value.name or name)
+    if not nest.is_nested(value):
+        return value
+    leaves = nest.flatten(value)
+    named = [TensorSpec(v.shape, v.dtype, v.name or f"{name}_{j}") if isinstance(v, TensorSpec) else v
+             for j, v in enumerate(leaves)]
+    return nest.pack_sequence_as(value, named)
 
 
 # ------------------------------------------------------------------ binding a call

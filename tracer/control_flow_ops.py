@@ -4,6 +4,8 @@ Eagerly they are Python control flow on the values.  While tracing, a
 predicate known at trace time (a Python bool or an eager tensor) still picks the
 branch in Python; a symbolic one stages a "cond" / "while_loop" node.
 """
+import numpy as np
+
 from tapeflow.runtime import nest
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
@@ -31,7 +33,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError(with_location("while_loop: cond and body must be callables"))
     single = not isinstance(loop_vars, (list, tuple))
     structure = [loop_vars] if single else loop_vars
-    flat = nest.flatten(structure)
+    # Python numbers and arrays start as tensors, as in TensorFlow (the results are tensors)
+    flat = [convert_to_tensor(v) if isinstance(v, (bool, int, float, complex, np.ndarray, np.generic)) else v
+            for v in nest.flatten(structure)]
 
     def call(fn, leaves):
         args = nest.pack_sequence_as(structure, list(leaves))

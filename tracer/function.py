@@ -58,7 +58,7 @@ class Function:
     def __init__(self, python_function, input_signature=None, autograph=True, reduce_retracing=False,
                  jit_compile=None, fallback=True, name=None, autograph_options=None):
         self.python_function = python_function
-        self.input_signature = None if input_signature is None else list(input_signature)
+        self.input_signature = None if input_signature is None else tuple(input_signature)
         self._autograph = autograph
         self._autograph_options = autograph_options  # experimental_autograph_options (Feature values)
         self._reduce_retracing = reduce_retracing
@@ -332,10 +332,24 @@ class Function:
         concrete.argument_variables = variable_arguments(args, kwargs)
         # The arguments as traced: placeholders become TensorSpecs, Python values stay
         # (what a saved model needs to pick a graph for a call).
-        concrete.input_structure = nest.map_structure(
-            lambda a: TensorSpec(a.shape, a.dtype) if isinstance(a, SymbolicTensor) else a, (p_args, p_kwargs))
+        concrete.input_structure = self._traced_structure(p_args, p_kwargs, args, kwargs)
         concrete.call_signature = concrete_signature.python_signature(self.python_function)
         return concrete
+
+    def _traced_structure(self, p_args, p_kwargs, args, kwargs):
+        """The arguments as traced: placeholders become TensorSpecs named as the input_signature's
+        (else the traced call's) specs name them, Python values stay."""
+        source = (tuple(self.input_signature) if self.input_signature is not None else tuple(args), kwargs)
+        traced = (tuple(p_args), p_kwargs)
+        if len(nest.flatten(source)) != len(nest.flatten(traced)):
+            source = traced
+
+        def spec(a, given):
+            if not isinstance(a, SymbolicTensor):
+                return a
+            return TensorSpec(a.shape, a.dtype, given.name if isinstance(given, TensorSpec) else None)
+        p_args, p_kwargs = nest.map_structure(spec, traced, source)
+        return list(p_args), p_kwargs
 
     def _inline(self, args, kwargs):
         """Called while another function is being traced: its ops join that graph, traced (and

@@ -43,8 +43,13 @@ def _print_impl(xp, *arrays, template, sep, end, stream, summarize):
     it = iter(arrays)
     parts = [format_value(next(it) if xp is np else next(it).get(), summarize) if p is None else p
              for p in template]
+    text = sep.join(parts) + end
+    if stream.startswith("file://"):
+        with open(stream[len("file://"):], "a") as f:
+            f.write(text)
+        return ()
     out = sys.stderr if stream == "stderr" else sys.stdout
-    out.write(sep.join(parts) + end)
+    out.write(text)
     out.flush()
     return ()
 
@@ -53,20 +58,41 @@ PRINT = defprim("print", _print_impl, lambda *avals, **attrs: (), None,
                 stateful=True, multiple_results=True)
 
 
+def _pieces(x, tensors, summarize, top):
+    """The text of one printed input as pieces: strings, and None where a tensor's value goes.
+    Nested lists / tuples / dicts print as Python writes them, with the values of the tensors
+    inside (TensorFlow's rule); other objects by str() at the top, by repr() inside."""
+    if isinstance(x, TensorBase):
+        tensors.append(convert_to_tensor(x))
+        return [None]
+    if isinstance(x, np.ndarray):
+        return [format_value(x, summarize)]
+    if isinstance(x, dict):
+        out = ["{"]
+        for i, (k, v) in enumerate(x.items()):
+            out += ([", "] if i else []) + [repr(k) + ": "] + _pieces(v, tensors, summarize, False)
+        return out + ["}"]
+    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+        out = ["[" if isinstance(x, list) else "("]
+        for i, v in enumerate(x):
+            out += ([", "] if i else []) + _pieces(v, tensors, summarize, False)
+        return out + [("," if isinstance(x, tuple) and len(x) == 1 else "") + ("]" if isinstance(x, list) else ")")]
+    return [str(x) if top else repr(x)]
+
+
 def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):
-    """tf.print: tensors are printed by value; other objects by str()."""
-    template, tensors = [], []
-    for x in inputs:
-        if isinstance(x, TensorBase):
-            tensors.append(convert_to_tensor(x))
-            template.append(None)
-        elif isinstance(x, np.ndarray):
-            template.append(format_value(x, summarize))
-        else:
-            template.append(str(x))
-    # TensorFlow's default stream is stderr; only sys.stdout / "stdout" print to stdout.
-    stream = "stdout" if output_stream is sys.stdout or output_stream == "stdout" else "stderr"
-    bind(PRINT, tuple(tensors), {"template": tuple(template), "sep": sep, "end": end,
+    """tf.print: tensors are printed by value; other objects by str().  The template is one flat
+    list of pieces (the separators among them, so the node's own `sep` is "")."""
+    tensors, template = [], []
+    for i, x in enumerate(inputs):
+        template += ([sep] if i else []) + _pieces(x, tensors, summarize, True)
+    # TensorFlow's default stream is stderr; only sys.stdout / "stdout" print to stdout, and
+    # "file://PATH" appends to that file.
+    if isinstance(output_stream, str) and output_stream.startswith("file://"):
+        stream = output_stream
+    else:
+        stream = "stdout" if output_stream is sys.stdout or output_stream == "stdout" else "stderr"
+    bind(PRINT, tuple(tensors), {"template": tuple(template), "sep": "", "end": end,
                                  "stream": stream, "summarize": summarize})
 
 

@@ -59,6 +59,8 @@ def placeholder_args(builder, args, kwargs, relax, names=()):
                 aval = Aval(relax[len(avals)], aval.dtype)
             avals.append(aval)
             ph = builder.placeholder(aval)
+            if not isinstance(a, TensorSpec):
+                builder.input_values[ph.node] = t  # what a variable's initializer may read
             if name is not None:
                 tensor_names[ph.node] = name if count[0] == 0 and not nested else f"{name}_{count[0]}"
             count[0] += 1

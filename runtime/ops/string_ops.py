@@ -153,38 +153,73 @@ _POSIX = {b"[:alpha:]": rb"a-zA-Z", b"[:digit:]": rb"0-9", b"[:alnum:]": rb"a-zA
 
 
 def _compile(pattern):
+    """(bytes pattern, text pattern or None).  RE2 reads pattern and input as UTF-8: a class
+    like [,¿] or a `.` takes whole characters, so valid UTF-8 input is matched as text (\\w, \\d,
+    \\s, \\b ASCII-only, as RE2's), other input byte by byte."""
     for name, chars in _POSIX.items():
         pattern = pattern.replace(name, chars)
     try:
-        return re.compile(pattern)
+        compiled = re.compile(pattern)
+        try:
+            return compiled, re.compile(pattern.decode("utf-8"), re.ASCII)
+        except UnicodeDecodeError:
+            return compiled, None
     except re.error as exc:
         raise ValueError(f"Invalid pattern: {pattern.decode('utf-8', 'replace')}, error: {exc}") from None
 
 
+def _as_text(s, text_rx):
+    """s decoded for the text pattern, or None (no text pattern, or s is not UTF-8)."""
+    if text_rx is None:
+        return None
+    try:
+        return s.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def _rewrite(template):
-    """RE2's rewrite string (\\0..\\9 are groups, \\\\ a backslash) as a function of a match."""
+    """RE2's rewrite string (\\0..\\9 are groups, \\\\ a backslash) as a function of a match
+    (bytes or text: the template's type)."""
     parts, i = [], 0
     while i < len(template):
         ch = template[i:i + 1]
-        if ch == b"\\" and i + 1 < len(template):
+        if ch in (b"\\", "\\") and i + 1 < len(template):
             nxt = template[i + 1:i + 2]
             parts.append(int(nxt) if nxt.isdigit() else nxt)
             i += 2
         else:
             parts.append(ch)
             i += 1
-    return lambda m: b"".join(m.group(p) or b"" if isinstance(p, int) else p for p in parts)
+    empty = template[:0]
+    return lambda m: empty.join(m.group(p) or empty if isinstance(p, int) else p for p in parts)
 
 
 def _regex_replace_impl(xp, x, pattern, rewrite, replace_global):
-    rx, fn = _compile(pattern), _rewrite(rewrite)
+    (rx, text_rx), fn = _compile(pattern), _rewrite(rewrite)
+    text_fn = None
+    if text_rx is not None:
+        try:
+            text_fn = _rewrite(rewrite.decode("utf-8"))
+        except UnicodeDecodeError:
+            text_rx = None
     count = 0 if replace_global else 1
-    return _map(lambda s: rx.sub(fn, s, count=count), x)
+
+    def one(s):
+        text = _as_text(s, text_rx)
+        if text is None:
+            return rx.sub(fn, s, count=count)
+        return text_rx.sub(text_fn, text, count=count).encode("utf-8")
+    return _map(one, x)
 
 
 def _regex_full_match_impl(xp, x, pattern):
-    rx = _compile(pattern)
-    return _map(lambda s: rx.fullmatch(s) is not None, x, np.bool_)
+    rx, text_rx = _compile(pattern)
+
+    def one(s):
+        text = _as_text(s, text_rx)
+        return (rx.fullmatch(s) if text is None else text_rx.fullmatch(text)) is not None
+    return _map(one, x, np.bool_)
 
 
 REGEX_REPLACE = defprim("regex_replace", _regex_replace_impl, _string_rule("strings.regex_replace"))

@@ -205,7 +205,7 @@ class TensorBoard(Callback):
 
     def _write_graphs(self):
         from tapeflow import summary
-        from tapeflow.saved_model.saving import _keras_serving
+        from tapeflow.saved_model.saving import keras_serving
         from tapeflow.summary import proto
         with self._writer("train").as_default(step=0):
             try:
@@ -217,7 +217,7 @@ class TensorBoard(Callback):
                                            "graph_keras_model", content=b"1")
                 self._writer("train")._write_value(value, 0)
             try:
-                concrete = _keras_serving(self.model)
+                concrete = keras_serving(self.model)
             except (TypeError, ValueError):
                 return  # not built yet: no input shape to trace the call with
             summary.graph(concrete)

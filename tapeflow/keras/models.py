@@ -111,7 +111,7 @@ class Model(Trainer, Layer):
         if format != "tf_saved_model":
             raise ValueError(with_location(f"{self.name}.export: only format='tf_saved_model' is supported, "
                                            f"got {format!r}"))
-        from tapeflow.saved_model.saving import export_keras
+        from tapeflow.saved_model.keras_export import export_keras
         export_keras(self, filepath, verbose)
 
     def get_layer(self, name=None, index=None):

@@ -1,5 +1,6 @@
 """keras.utils helpers that build tf.data pipelines from arrays: sliding windows of a
 time series and the split of one dataset into two; and how fit walks its data by epoch."""
+import random
 import warnings
 
 import numpy as np
@@ -23,9 +24,13 @@ def timeseries_dataset_from_array(data, targets, sequence_length, sequence_strid
     start = start_index or 0
     end = len(data) if end_index is None else end_index
     span = (sequence_length - 1) * sampling_rate + 1
-    starts = np.arange(start, end - span + 1, sequence_stride, dtype="int64")
-    if shuffle:
-        np.random.default_rng(seed).shuffle(starts)
+    starts = np.arange(0, end - start - span + 1, sequence_stride, dtype="int64")
+    if targets is not None:
+        starts = starts[starts < len(targets)]
+    if shuffle:  # Keras's order: the window starts by NumPy's RandomState, then a tf.data shuffle
+        seed = np.random.randint(1e6) if seed is None else seed
+        np.random.RandomState(seed).shuffle(starts)
+    starts = starts + start
     data = np.asarray(data)
     windows = data[starts[:, None] + np.arange(sequence_length) * sampling_rate] if len(starts) \
         else np.zeros((0, sequence_length) + data.shape[1:], data.dtype)
@@ -33,7 +38,9 @@ def timeseries_dataset_from_array(data, targets, sequence_length, sequence_strid
         ds = Dataset.from_tensor_slices(windows)
     else:
         ds = Dataset.from_tensor_slices((windows, np.asarray(targets)[starts]))
-    return ds if batch_size is None else ds.batch(batch_size)
+    if batch_size is None:
+        return ds.shuffle(1024, seed=seed) if shuffle else ds
+    return (ds.shuffle(batch_size * 8, seed=seed) if shuffle else ds).batch(batch_size)
 
 
 def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=None):
@@ -66,20 +73,24 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
     if left + right > n:
         raise ValueError(f"The sum of `left_size` and `right_size` is greater than the total number of "
                          f"samples. Received: left_size + right_size = {left + right} and total_size = {n}")
-    order = np.arange(n)
-    if shuffle:
-        np.random.default_rng(seed).shuffle(order)
+    order = list(range(n))
+    if shuffle:  # Keras shuffles the list of samples with Python's random module
+        random.seed(random.randint(0, int(1e6)) if seed is None else seed)
+        random.shuffle(order)
     # Keras takes the right part from the end: with both sizes given, the middle is dropped.
-    return _from_items([items[i] for i in order[:left]], columns), \
-        _from_items([items[i] for i in order[n - right:]], columns)
+    array = not isinstance(dataset, Dataset) and columns is None
+    return _from_items([items[i] for i in order[:left]], columns, array), \
+        _from_items([items[i] for i in order[n - right:]], columns, array)
 
 
-def _from_items(items, columns):
+def _from_items(items, columns, array=False):
     from tapeflow.data import Dataset
     if items and isinstance(items[0], tuple):
         return Dataset.from_tensor_slices(tuple(np.stack(c) for c in zip(*items)))
     if items and isinstance(items[0], dict):
         return Dataset.from_tensor_slices({k: np.stack([it[k] for it in items]) for k in items[0]})
+    if items and array and np.ndim(items[0]) == 0:
+        return Dataset.from_tensor_slices(list(items))  # Keras slices the list of NumPy scalars (ints: int32)
     return Dataset.from_tensor_slices(np.stack(items)) if items else Dataset.from_tensor_slices(np.zeros((0,)))
 
 

@@ -48,7 +48,7 @@ def resolve(obj, input_signature=None):
 
 
 def _keras(model, input_signature):
-    from tapeflow.saved_model.saving import _keras_serving
+    from tapeflow.saved_model.saving import keras_serving
     from tapeflow.tracer.function import Function
     if input_signature is None and model.__dict__.get("_build_input_specs") is None and \
             getattr(model, "inputs", None):
@@ -59,7 +59,7 @@ def _keras(model, input_signature):
         concrete = Function(lambda *xs: model(xs[0] if len(xs) == 1 else list(xs), training=False),
                             input_signature=list(input_signature)).get_concrete_function()
     else:
-        concrete = _keras_serving(model)
+        concrete = keras_serving(model)
     ins, outs = _concrete_names(concrete)
     graph_in = getattr(model, "input_names", None)
     if callable(graph_in):

@@ -51,15 +51,17 @@ def save(obj, export_dir, signatures=None, options=None, overwrite=True):
     if options is not None and not isinstance(options, SaveOptions):
         raise TypeError(f"tf.saved_model.save: options must be a tf.saved_model.SaveOptions, "
                         f"got {type(options).__name__}")
-    return on_chief(lambda: _save(obj, export_dir, signatures, overwrite))
+    on_chief(lambda: _save(obj, export_dir, signatures, overwrite))  # returns None, as TensorFlow's
 
 
 def _save(obj, export_dir, signatures, overwrite):
     sigs = _signature_functions(obj, signatures)
     attributes = _attribute_functions(obj)
-    if isinstance(obj, _keras_model_class()) and signatures is None and "__call__" not in attributes:
+    if isinstance(obj, _keras_model_class()) and SERVING in sigs and signatures is None and "__call__" not in attributes:
         attributes["__call__"] = [sigs[SERVING][0]]
     if not sigs and not any(attributes.values()):
+        if isinstance(obj, _keras_model_class()) and signatures is None:
+            keras_serving(obj)  # raises: the model is not built
         raise SavedModelSaveError(
             f"save: {type(obj).__name__} has no traced tf.function and no signature to save; pass "
             f"signatures= or call its tf.functions (or give them an input_signature) first")
@@ -88,7 +90,9 @@ def _keras_model_class():
 def _signature_functions(obj, signatures):
     if signatures is None:
         if isinstance(obj, _keras_model_class()):
-            return {SERVING: (_keras_serving(obj), ["inputs"])}
+            # TF: an unbuilt model (say one whose tf.function methods are all it serves) has no
+            # default signature, and is saved with its methods
+            return {SERVING: (keras_serving(obj), ["inputs"])} if _keras_input_specs(obj) is not None else {}
         if isinstance(obj, Function) and obj.input_signature is not None:
             signatures = obj
         else:
@@ -122,13 +126,19 @@ def _signature_functions(obj, signatures):
     return out
 
 
-def _keras_serving(model):
-    """The model's call on its built input shape, batch dimension unknown."""
+def _keras_input_specs(model):
+    """The specs a built model was called with (a functional model's: its keras.Inputs'), or None."""
     specs = model.__dict__.get("_build_input_specs")
     graph = model.__dict__.get("_functional")
-    if specs is None and graph is not None:   # a functional model: the specs of its keras.Inputs
+    if specs is None and graph is not None:
         specs = nest.map_structure(lambda kt: TensorSpec(kt.shape, kt.dtype), graph.inputs)
-    if not model.built or specs is None:
+    return specs if model.built else None
+
+
+def keras_serving(model):
+    """The model's call on its built input shape, batch dimension unknown."""
+    specs = _keras_input_specs(model)
+    if specs is None:
         raise SavedModelSaveError(
             f"save: keras model {model.name} is not built, so its input shape is unknown; call it on a batch "
             f"(or build it) first, or pass signatures=")
@@ -150,24 +160,6 @@ def _keras_serving(model):
     concrete = Function(serve, input_signature=[signature], fallback=False).get_concrete_function()
     concrete.input_structure = ((signature,), {})   # as traced, with the input names kept
     return concrete
-
-
-def export_keras(model, filepath, verbose=True):
-    """Keras 3's Model.export(format="tf_saved_model"): a saved model whose `serve`
-    endpoint (also its serving_default signature) is the model's inference call."""
-    from tapeflow.module import Module
-    signature = _keras_serving(model).input_structure[0][0]
-
-    def serve(inputs):
-        return model(inputs, training=False)
-
-    archive = Module()
-    archive.model = model  # tracked: the saved variables are the model's
-    archive.serve = Function(serve, input_signature=[signature], fallback=False)
-    archive.serve.get_concrete_function()
-    save(archive, filepath, signatures={"serve": archive.serve, SERVING: archive.serve})  # both, as Keras 3
-    if verbose:
-        print(f"Saved artifact at '{filepath}'. The following endpoints are available:\n\n* Endpoint 'serve'")
 
 
 def _function_attributes(obj):
@@ -375,10 +367,11 @@ def _leaf_paths(s, path):
 
 
 def _path_name(base, path):
-    """x -> "x"; x[0] -> "x_0"; x["a"] -> "a" (a dict key names the input, as in TensorFlow)."""
+    """x -> "x"; x[0], x[1] -> "x" (unique_names makes them x, x_1); x["a"] -> "a" (a dict key
+    names the input), as TensorFlow names the graph's inputs."""
     if path and isinstance(path[0], str):
         return "_".join(str(p) for p in path)
-    return "_".join([base] + [str(p) for p in path])
+    return base
 
 
 def _output_names(s, n_outputs):

@@ -8,6 +8,7 @@ import numpy as np
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.backprop import GradientTape
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.variables import Variable
@@ -175,6 +176,89 @@ class AdagradOptimizer(Optimizer):
         accum = self.get_slot_or_create(var, "accumulator", initial=self._initial)
         accum.assign(accum + grad * grad)
         var.assign_sub(self._lr(var.dtype) * grad / M.sqrt(accum.value()))
+
+
+class AdadeltaOptimizer(Optimizer):
+    """TensorFlow 1 Adadelta: accum = rho*accum + (1-rho)*g^2;
+    update = sqrt(accum_update + eps) / sqrt(accum + eps) * g;
+    accum_update = rho*accum_update + (1-rho)*update^2; var -= lr * update."""
+
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-8, use_locking=False, name=None):
+        super().__init__(learning_rate, use_locking, name)
+        self._rho, self._epsilon = rho, epsilon
+
+    def _apply_dense(self, grad, var):
+        accum = self.get_slot_or_create(var, "accum")
+        accum_update = self.get_slot_or_create(var, "accum_update")
+        rho, eps = self._rho, self._epsilon
+        accum.assign(accum * rho + grad * grad * (1 - rho))
+        update = M.sqrt(accum_update.value() + eps) / M.sqrt(accum.value() + eps) * grad
+        accum_update.assign(accum_update * rho + update * update * (1 - rho))
+        var.assign_sub(self._lr(var.dtype) * update)
+
+
+def _proximal_step(var, grad, lr, l1, l2):
+    """var - lr*g, shrunk toward 0 by lr*l1 (soft threshold) and divided by 1 + lr*l2."""
+    prox = var.value() - lr * grad
+    if l1 > 0:
+        prox = M.sign(prox) * M.maximum(M.abs(prox) - lr * l1, 0.0)
+    var.assign(prox / (1.0 + lr * l2))
+
+
+class ProximalGradientDescentOptimizer(Optimizer):
+    def __init__(self, learning_rate, l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 use_locking=False, name=None):
+        super().__init__(learning_rate, use_locking, name)
+        self._l1, self._l2 = l1_regularization_strength, l2_regularization_strength
+
+    def _apply_dense(self, grad, var):
+        _proximal_step(var, grad, self._lr(var.dtype), self._l1, self._l2)
+
+
+class ProximalAdagradOptimizer(ProximalGradientDescentOptimizer):
+    """accum += g^2, then a proximal step with lr / sqrt(accum)."""
+
+    def __init__(self, learning_rate, initial_accumulator_value=0.1, l1_regularization_strength=0.0,
+                 l2_regularization_strength=0.0, use_locking=False, name=None):
+        super().__init__(learning_rate, l1_regularization_strength, l2_regularization_strength, use_locking, name)
+        self._initial = initial_accumulator_value
+
+    def _apply_dense(self, grad, var):
+        accum = self.get_slot_or_create(var, "accumulator", initial=self._initial)
+        accum.assign(accum + grad * grad)
+        _proximal_step(var, grad, self._lr(var.dtype) / M.sqrt(accum.value()), self._l1, self._l2)
+
+
+class FtrlOptimizer(Optimizer):
+    """TensorFlow 1 FTRL-proximal: accum_new = accum + g^2;
+    linear += g' - (accum_new^-p - accum^-p) / lr * var  (g' = g + 2*l2_shrinkage*var);
+    var = (sign(linear)*l1 - linear) / (accum_new^-p / lr + 2*l2) where |linear| > l1, else 0."""
+
+    def __init__(self, learning_rate, learning_rate_power=-0.5, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0, use_locking=False, name="Ftrl",
+                 accum_name=None, linear_name=None, l2_shrinkage_regularization_strength=0.0, beta=None):
+        if learning_rate_power > 0.0:
+            raise ValueError(with_location(f"FtrlOptimizer: learning_rate_power must be <= 0, got "
+                                           f"{learning_rate_power}"))
+        if initial_accumulator_value < 0.0:
+            raise ValueError(with_location(f"FtrlOptimizer: initial_accumulator_value must be >= 0, got "
+                                           f"{initial_accumulator_value}"))
+        super().__init__(learning_rate, use_locking, name)
+        self._power, self._initial = learning_rate_power, initial_accumulator_value
+        self._l1, self._l2 = l1_regularization_strength, l2_regularization_strength
+        self._shrinkage, self._beta = l2_shrinkage_regularization_strength, beta or 0.0
+
+    def _apply_dense(self, grad, var):
+        accum = self.get_slot_or_create(var, "accum", initial=self._initial)
+        linear = self.get_slot_or_create(var, "linear")
+        lr, p = self._lr(var.dtype), -self._power
+        old, new = accum.value(), accum.value() + grad * grad
+        shrunk = grad + 2.0 * self._shrinkage * var.value() if self._shrinkage > 0 else grad
+        linear.assign(linear + shrunk - (M.pow(new, p) - M.pow(old, p)) / lr * var.value())
+        quadratic = M.pow(new, p) / lr + 2.0 * self._l2 + self._beta / lr
+        lin = linear.value()
+        var.assign(A.where(M.abs(lin) > self._l1, (M.sign(lin) * self._l1 - lin) / quadratic, A.zeros_like(lin)))
+        accum.assign(new)
 
 
 def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False, name=None):

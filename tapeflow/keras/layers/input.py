@@ -19,6 +19,7 @@ class InputLayer(Layer):
         if batch_shape is not None:
             batch_size, shape = batch_shape[0], tuple(batch_shape[1:])
         shape = shape if shape is not None else input_shape
+        self.__dict__["_named_by_user"] = kwargs.get("name") is not None  # export names its signature input so
         if kwargs.get("name") is None:
             from tapeflow.keras.layers.base import unique_name
             kwargs["name"] = unique_name("input_layer")

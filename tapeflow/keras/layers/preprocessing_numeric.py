@@ -9,9 +9,9 @@ from tapeflow.runtime.tensor import TensorBase
 
 
 class CategoryEncoding(Layer):
-    """Integer ids in [0, num_tokens) -> (batch, num_tokens) vectors.  'one_hot':
-    a rank-1 batch of ids (or (batch, 1)) -> one-hot rows; 'multi_hot': 1 where an
-    id occurs in the row; 'count': how often it occurs (times count_weights)."""
+    """Integer ids in [0, num_tokens) -> num_tokens-long vectors.  'one_hot': each id of a
+    rank-1 batch (or (batch, 1)) -> a one-hot row; 'multi_hot': 1 where an id occurs in the
+    row (a rank-1 input is one row); 'count': how often it occurs (times count_weights)."""
     _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
@@ -42,20 +42,9 @@ class CategoryEncoding(Layer):
 
     def call(self, inputs, count_weights=None):
         self._check_range(inputs)
-        ids = inputs
-        if self.output_mode == "one_hot":
-            if ids.shape.rank >= 2 and ids.shape[-1] == 1:
-                ids = tf.squeeze(ids, -1)
-            return tf.one_hot(ids, self.num_tokens, dtype=self.dtype)
-        if ids.shape.rank == 1:
-            ids = tf.expand_dims(ids, -1)
-        hot = tf.one_hot(ids, self.num_tokens, dtype=self.dtype)  # (batch, n, tokens)
-        if count_weights is not None:
-            hot = hot * tf.expand_dims(tf.cast(count_weights, self.dtype), -1)
-        counts = tf.reduce_sum(hot, axis=-2)
-        if self.output_mode == "multi_hot":
-            return tf.cast(counts > 0, self.dtype)
-        return counts
+        from tapeflow.keras.layers.text_lookup import encode_categorical
+        return encode_categorical(inputs, self.output_mode, self.num_tokens, dtype=self.dtype,
+                                  count_weights=count_weights)
 
     def get_config(self):
         return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}

@@ -91,15 +91,22 @@ def _invert_rule(ids, table, fallback, is_string):
 VOCAB_INVERT = defprim("vocab_invert", _invert_impl, _invert_rule)
 
 
-def encode_categorical(ids, mode, depth, idf_weights=None, dtype="int64"):
-    """Keras's encoding of integer ids [0, depth): one_hot / multi_hot / count / tf_idf."""
+def encode_categorical(ids, mode, depth, idf_weights=None, dtype="int64", count_weights=None):
+    """Keras 3's encoding of integer ids [0, depth): one_hot / multi_hot / count / tf_idf.
+    A scalar is one sample of one id ([1] ids).  one_hot encodes each id ((n, 1) as (n,)):
+    a scalar gives (1, depth).  The others encode the ids along the last axis together: a rank-1
+    input is ONE sample, (depth,), a (batch, n) one (batch, depth)."""
+    if ids.shape.rank == 0:
+        ids = tf.reshape(ids, [1])
+        count_weights = None if count_weights is None else tf.reshape(count_weights, [1])
     if mode == "one_hot":
         if ids.shape.rank >= 2 and ids.shape[-1] == 1:
             ids = tf.squeeze(ids, -1)
         return tf.one_hot(ids, depth, dtype=dtype)
-    if ids.shape.rank <= 1:
-        ids = tf.reshape(ids, [-1, 1])
-    counts = tf.reduce_sum(tf.one_hot(ids, depth, dtype="int64"), axis=-2)
+    hot = tf.one_hot(ids, depth, dtype="float32" if count_weights is not None else "int64")
+    if count_weights is not None:
+        hot = hot * tf.expand_dims(tf.cast(count_weights, "float32"), -1)
+    counts = tf.reduce_sum(hot, axis=-2)
     if mode == "multi_hot":
         return tf.cast(counts > 0, dtype)
     if mode == "count":

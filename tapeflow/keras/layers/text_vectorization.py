@@ -109,8 +109,12 @@ class TextVectorization(Layer):
                                            f"or 'tf_idf', got {output_mode!r}"))
         if output_sequence_length is not None and output_mode != "int":
             raise ValueError(with_location("TextVectorization: output_sequence_length needs output_mode='int'"))
-        if sparse or ragged:
-            raise ValueError(with_location("TextVectorization: sparse and ragged outputs are not supported"))
+        if sparse:
+            raise ValueError(with_location("TextVectorization: sparse outputs are not supported"))
+        if ragged and output_mode != "int":
+            raise ValueError(with_location(f"TextVectorization: ragged=True needs output_mode='int'. Received: "
+                                           f"ragged=True and output_mode={output_mode}"))
+        self.ragged = bool(ragged)
         self.max_tokens, self.standardize, self.split = max_tokens, standardize, split
         self.ngrams, self.output_mode = ngrams, output_mode
         self.output_sequence_length, self.pad_to_max_tokens = output_sequence_length, pad_to_max_tokens
@@ -167,9 +171,10 @@ class TextVectorization(Layer):
             raise TypeError(with_location(f"TextVectorization: expected string inputs, got "
                                           f"{inputs.dtype.name}{list(inputs.shape)}"))
         x = inputs
+        scalar = x.shape.rank == 0  # one string: Keras gives one row, without the batch dimension
         if x.shape.rank == 2 and x.shape[-1] == 1:
             x = tf.squeeze(x, -1)
-        elif x.shape.rank == 0:
+        elif scalar:
             x = tf.reshape(x, [1])
         if callable(self.standardize):
             x = self.standardize(x)
@@ -179,11 +184,14 @@ class TextVectorization(Layer):
         out = bind(TEXT_TOKENS, (x,), {"standardize": self._standardize_how(), "split": self.split,
                                        "ngrams": _ngram_widths(self.ngrams), "vocab": lk._vocab,
                                        "length": length, "depth": lk._depth() if counting else None})
-        if self.output_mode in ("int", "count"):
-            return out
         if self.output_mode == "multi_hot":
-            return tf.cast(out > 0, "int64")
-        return tf.cast(out, "float32") * tf.constant(_pad(lk._idf, lk._depth()))
+            out = tf.cast(out > 0, "int64")
+        elif self.output_mode == "tf_idf":
+            out = tf.cast(out, "float32") * tf.constant(_pad(lk._idf, lk._depth()))
+        if scalar:
+            return out[0]
+        # ragged: each row's ids without the padding (ids of tokens are >= 1, the mask id 0 pads)
+        return tf.RaggedTensor.from_tensor(out, padding=0) if self.ragged else out
 
     def get_config(self):
         vocab = self.input_vocabulary
@@ -194,7 +202,7 @@ class TextVectorization(Layer):
                 "standardize": self.standardize if not callable(self.standardize) else None,
                 "split": self.split, "ngrams": self.ngrams, "output_mode": self.output_mode,
                 "output_sequence_length": self.output_sequence_length, "pad_to_max_tokens": self.pad_to_max_tokens,
-                "sparse": False, "ragged": False, "vocabulary": vocab, "idf_weights": idf, "encoding": "utf-8"}
+                "sparse": False, "ragged": self.ragged, "vocabulary": vocab, "idf_weights": idf, "encoding": "utf-8"}
 
 
 class Hashing(Layer):
