@@ -1,4 +1,4 @@
-"""col2im (conv_ops' patches_grad) in C, for runtime/ops/conv_ops.py (the depthwise
+"""im2col (conv_ops' rows) and col2im (its patches_grad) in C, for runtime/ops/conv_ops.py (the depthwise
 kernels are in depthwise_c.py, pooling's in pool_c.py).
 
 The runtime knows no C: when this module loads it sets `conv_ops.native`, a lookup
@@ -39,9 +39,45 @@ int tapeflow_patches_grad_NAME(int64_t pg, int64_t pimage, int64_t n, int64_t hp
 }
 """
 
+_IM2COL = r"""
+/* rows[b, y, x, a, e, k] = image[b, y * sh + a * dh - pt, x * sw + e * dw - pl, k], 0 outside:
+   the padded image's windows without the padded image (one copy, C-long runs). */
+int tapeflow_im2col_NAME(int64_t pimage, int64_t prows, int64_t n, int64_t h, int64_t w, int64_t c,
+                         int64_t oh, int64_t ow, int64_t kh, int64_t kw, int64_t sh, int64_t sw,
+                         int64_t dh, int64_t dw, int64_t pt, int64_t pl) {
+    const T *image = (const T *)(intptr_t)pimage;
+    T *rows = (T *)(intptr_t)prows;
+    for (int64_t b = 0; b < n; b++)
+        for (int64_t y = 0; y < oh; y++)
+            for (int64_t x = 0; x < ow; x++) {
+                T *restrict r = rows + ((b * oh + y) * ow + x) * kh * kw * c;
+                int64_t j0 = x * sw - pl;
+                for (int64_t a = 0; a < kh; a++) {
+                    int64_t i = y * sh + a * dh - pt;
+                    if (dw == 1 && i >= 0 && i < h && j0 >= 0 && j0 + kw <= w) {  /* one run of kw * c */
+                        const T *restrict src = image + ((b * h + i) * w + j0) * c;
+                        for (int64_t k = 0; k < kw * c; k++) r[k] = src[k];
+                        r += kw * c;
+                        continue;
+                    }
+                    for (int64_t e = 0; e < kw; e++, r += c) {
+                        int64_t j = x * sw + e * dw - pl;
+                        if (i < 0 || i >= h || j < 0 || j >= w) {
+                            for (int64_t k = 0; k < c; k++) r[k] = 0;
+                        } else {
+                            const T *restrict src = image + ((b * h + i) * w + j) * c;
+                            for (int64_t k = 0; k < c; k++) r[k] = src[k];
+                        }
+                    }
+                }
+            }
+    return 0;
+}
+"""
+
 SOURCE = "#include <stdint.h>\n#include <float.h>\n#pragma STDC FP_CONTRACT OFF\n" + "".join(
     "#define T %s\n#define LOWEST %s\n%s#undef T\n#undef LOWEST\n" % (
-        ctype, lowest, _COL2IM.replace("NAME", name))
+        ctype, lowest, (_COL2IM + _IM2COL).replace("NAME", name))
     for name, ctype, lowest in (("f32", "float", "(-FLT_MAX)"), ("f64", "double", "(-DBL_MAX)")))
 
 _DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
@@ -61,11 +97,23 @@ def _patches_grad(fns, g, padded_shape, strides, dilations):
     return image
 
 
-_WRAPPERS = {"patches_grad": (_patches_grad, {"patches_grad": 14})}
+def _im2col(fns, x, rows, strides, dilations, before):
+    """The windows of NHWC `x` into `rows` ((N, OH, OW, KH, KW, C), C-order), zeros
+    where a window reaches into the padding (`before`: the top and left pads)."""
+    x = np.ascontiguousarray(x)
+    n, h, w, c = x.shape
+    _, oh, ow, kh, kw, _ = rows.shape
+    (sh, sw), (dh, dw), (pt, pl) = strides, dilations, before
+    fns["im2col"][rows.size >= _RELEASE_GIL_AT](x.ctypes.data, rows.ctypes.data, n, h, w, c, oh, ow, kh, kw,
+                                               sh, sw, dh, dw, pt, pl)
+    return rows
+
+
+_WRAPPERS = {"patches_grad": (_patches_grad, {"patches_grad": 14}), "im2col": (_im2col, {"im2col": 16})}
 
 
 def native(kernel, dtype):
-    """conv_ops' hook: `kernel` ("patches_grad") for arrays of `dtype`, or None
+    """conv_ops' hook: `kernel` ("patches_grad", "im2col") for arrays of `dtype`, or None
     (no C, or a dtype without a kernel: the NumPy path runs)."""
     name = _DTYPES.get(np.dtype(dtype))
     if name is None or kernel not in _WRAPPERS or is_on("no_c"):

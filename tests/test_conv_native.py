@@ -114,3 +114,33 @@ def test_patches_grad_kernel_gives_the_numpy_paths_bits(shape, ksize, strides, d
     native = conv_ops._patches_grad_impl(np, g, like, **attrs)
     monkeypatch.setattr(conv_ops, "native", None)
     np.testing.assert_array_equal(native, conv_ops._patches_grad_impl(np, g, like, **attrs))
+
+
+def _conv_and_grads(x, w, s, p, d):
+    xt, wt = tf.constant(x), tf.Variable(w)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = tf.nn.conv2d(xt, wt, s, p, dilations=d)
+        loss = tf.reduce_sum(y * y)
+    gx, gw = tape.gradient(loss, [xt, wt])
+    return y.numpy(), gx.numpy(), gw.numpy()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, kshape, s, p, d", GEOMETRIES + [
+    ((2, 6, 7, 3), (1, 1, 3, 4), 1, "VALID", 1),  # 1x1 stride 1: the image is its own rows
+    ((2, 6, 7, 3), (1, 1, 3, 4), 2, "SAME", 1),
+    ((1, 8, 9, 2), (2, 3, 2, 3), 1, [[0, 0], [2, 1], [0, 3], [0, 0]], 1),  # explicit uneven pads
+])
+def test_conv2d_im2col_kernel_gives_the_numpy_paths_bits(shape, kshape, s, p, d, dtype, monkeypatch):
+    """conv2d and its filter gradient read their rows through the C im2col (no padded
+    copy): the same rows, so the same bits as the NumPy windows, non-contiguous input too."""
+    if conv_c.native("im2col", dtype) is None:
+        pytest.skip("no C compiler")
+    kshape = kshape[:3] + (max(kshape[3], 2),)
+    x = RNG.standard_normal((shape[0], shape[1], 2 * shape[2], shape[3])).astype(dtype)[:, :, ::2]  # strided
+    w = RNG.standard_normal(kshape).astype(dtype)
+    native = _conv_and_grads(x, w, s, p, d)
+    monkeypatch.setattr(conv_ops, "native", None)
+    for got, want in zip(native, _conv_and_grads(x, w, s, p, d)):
+        np.testing.assert_array_equal(got, want)

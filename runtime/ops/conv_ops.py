@@ -25,7 +25,7 @@ from . import join_ops as J
 from . import linalg_ops as L
 
 # The compiler layer sets this when it loads (compiler/conv_c.py): native(kernel, dtype) ->
-# a C kernel ("patches_grad") giving the NumPy path's bits, or
+# a C kernel ("patches_grad", "im2col") giving the NumPy path's bits, or
 # None (no C compiler, another dtype).
 native = None
 
@@ -168,11 +168,27 @@ def _rows(xp, windows, strides):
     return rows.reshape(shape)
 
 
+def _im2col(xp, x, ksize, strides, dilations, padding):
+    """(rows (N*OH*OW, KH*KW*C) of x's zero-padded windows, (N, OH, OW)), the rows in
+    this thread's reused buffer (the caller is done with them before it returns).
+    In C (conv_c.py) without the padded copy of the image when it is there; a 1x1
+    stride-1 unpadded image is its own rows (a view)."""
+    oh, ow, ph, pw = geometry(x.shape, ksize, strides, dilations, padding)
+    n, kk = x.shape[0], ksize[0] * ksize[1]
+    fn = native and xp is np and not (kk == 1 and strides == (1, 1) and ph == pw == (0, 0)) and \
+        native("im2col", x.dtype)
+    rows = _scratch("rows", (n, oh, ow, ksize[0], ksize[1], x.shape[3]), x.dtype) if fn else None
+    if rows is None:
+        windows = patches_view(xp, x, ksize, strides, dilations, padding, 0, transient=True)
+        return _rows(xp, windows, strides), (n, oh, ow)
+    fn(x, rows, strides, dilations, (ph[0], pw[0]))
+    return rows.reshape(n * oh * ow, kk * x.shape[3]), (n, oh, ow)
+
+
 def _conv_impl(xp, x, w, strides, dilations, padding):
     kh, kw, c, o = w.shape
-    windows = patches_view(xp, x, (kh, kw), strides, dilations, padding, 0, transient=True)
-    n, oh, ow = windows.shape[:3]
-    rows, filters = _rows(xp, windows, strides), w.reshape(kh * kw * c, o)
+    rows, (n, oh, ow) = _im2col(xp, x, (kh, kw), strides, dilations, padding)
+    filters = w.reshape(kh * kw * c, o)
     if xp is np:  # the BLAS thread count for this GEMM's size, as matmul's
         blas_threads.for_matmul(rows, filters)
     wide = dtypes.product_accumulator(x.dtype)  # half types: products summed in float32, as TF
@@ -230,8 +246,7 @@ def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value):
     """dW[a, b, c, o] = sum over n, i, j of x_padded[n, i*s + a*d, j*s + b*d, c] g[n, i, j, o]:
     the forward's im2col rows (through the reused buffers), transposed, @ the gradient
     as (N*OH*OW, O) -- one GEMM, no transposed copy of the image or the gradient."""
-    windows = patches_view(xp, x, ksize, strides, dilations, padding, 0, transient=True)
-    rows = _rows(xp, windows, strides)
+    rows = _im2col(xp, x, ksize, strides, dilations, padding)[0]
     grads = g.reshape(rows.shape[0], g.shape[3])
     if xp is np:
         blas_threads.for_matmul(rows.T, grads)
@@ -279,8 +294,22 @@ def _pair(v, name, op, channels_last=True):
     return spatial_sizes(v, name, op, 2, channels_last)
 
 
-def _padding(padding, op):
+def _padding(padding, op, explicit=False, channels_last=True):
+    """"SAME" / "VALID", or with `explicit` (conv2d, depthwise_conv2d) TF's list of four
+    (before, after) pairs -> ((top, bottom), (left, right)); the batch and channel
+    pairs are ignored, as TF does."""
+    if explicit and isinstance(padding, (list, tuple)):
+        if len(padding) != 4:
+            raise ValueError(with_location(f"When padding is a list, it must be of size 4. Received: "
+                                           f"padding={padding!r} of size {len(padding)}"))
+        pads = tuple((int(a), int(b)) for a, b in (padding[1:3] if channels_last else padding[2:4]))
+        if min(min(p) for p in pads) < 0:
+            raise ValueError(with_location(f"{op}: explicit paddings must not be negative, got {padding!r}"))
+        return pads
     p = padding.upper() if isinstance(padding, str) else padding
+    if explicit and p == "EXPLICIT":
+        raise ValueError(with_location("'EXPLICIT' is not a valid value for `padding`. To use explicit "
+                                       "padding, `padding` must be a list."))
     if p not in ("SAME", "VALID"):
         raise ValueError(with_location(f"{op}: padding must be 'SAME' or 'VALID', got {padding!r}"))
     return p
@@ -326,7 +355,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     cl = data_format != "NCHW"
     x, w = conv_operands(input, filters, data_format, "conv2d", 2, "HWIO")
     attrs = {"strides": _pair(strides, "strides", "conv2d", cl),
-             "dilations": _pair(dilations, "dilations", "conv2d", cl), "padding": _padding(padding, "conv2d")}
+             "dilations": _pair(dilations, "dilations", "conv2d", cl), "padding": _padding(padding, "conv2d", True, cl)}
     return _back(bind(CONV2D, (x, w), attrs), data_format)
 
 

@@ -245,7 +245,8 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     cl = data_format != "NCHW"
     x, w = C.conv_operands(input, filter, data_format, "depthwise_conv2d", 2, "HW in multiplier")
     y = depthwise(x, w, C._pair(strides, "strides", "depthwise_conv2d", cl),
-                  C._pair(dilations, "dilations", "depthwise_conv2d", cl), C._padding(padding, "depthwise_conv2d"))
+                  C._pair(dilations, "dilations", "depthwise_conv2d", cl),
+                  C._padding(padding, "depthwise_conv2d", True, cl))
     return C._back(y, data_format)
 
 
