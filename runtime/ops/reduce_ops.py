@@ -59,9 +59,17 @@ def _arg_rule(x, axis, output_type):
 
 
 def _sum_impl(xp, x, axis, keepdims):
-    # the method: xp.sum adds NumPy's dispatcher; bfloat16 is summed in float32, as TF
-    out = x.sum(axis=axis, keepdims=keepdims, dtype=dtypes.accumulator(x.dtype))
+    # NumPy: np.add.reduce, which x.sum calls through a Python wrapper (a good part of a
+    # small sum, as an eager bias gradient is each step); bfloat16 (kind "V") is summed
+    # in float32, as TF
+    if xp is np and x.dtype.kind != "V":
+        out = _ADD_REDUCE(x, axis=axis, keepdims=keepdims)
+    else:
+        out = x.sum(axis=axis, keepdims=keepdims, dtype=dtypes.accumulator(x.dtype))
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
+
+
+_ADD_REDUCE = np.add.reduce
 
 
 def _prod_impl(xp, x, axis, keepdims):
