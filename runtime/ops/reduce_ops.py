@@ -170,7 +170,8 @@ def _reduce(prim, x, axis, keepdims):
         raise no_strings(prim.name, x)
     if dtype.is_complex:
         C.no_complex(prim.name, x)
-    return bind(prim, (x,), reduce_attrs(axis, x.shape.rank, keepdims, prim.name))
+    # a graph node gets attrs of its own (the shared ones are for eager dispatch)
+    return bind(prim, (x,), dict(reduce_attrs(axis, x.shape.rank, keepdims, prim.name)))
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
@@ -220,7 +221,9 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     x = convert_to_tensor(input_tensor)
     if x.dtype is dtypes.bfloat16:  # TF's Mean kernel divides the float32 sum, then rounds once
         return M.cast(reduce_mean(M.cast(x, dtypes.float32), axis, keepdims), x.dtype)
-    attrs = reduce_attrs(axis, x._value.ndim if type(x) is Tensor else x.shape.rank, keepdims, "reduce_mean")
+    eager = type(x) is Tensor
+    attrs = reduce_attrs(axis, x._value.ndim if eager else x.shape.rank, keepdims, "reduce_mean")
+    attrs = attrs if eager else dict(attrs)  # a graph node gets attrs of its own
     axes = attrs["axis"]
     if x.dtype.is_integer:
         # TensorFlow sums integers in a wide accumulator (uint8 250+250+3 does not wrap) and
