@@ -144,7 +144,7 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
                         mark(id(o))
                 break
 
-    acc = _Accumulator(math_ops, keep_slices)
+    acc = _Accumulator(math_ops, keep_slices, {id(s) for s in sources})
     for t, g in zip(targets, output_grads):
         if id(t) not in reachable:
             continue
@@ -229,9 +229,18 @@ def _play_back(rec, acc, reachable, array_ops):
         out = outputs
     else:
         out = outputs[0]
-        g = grads.get(id(out))
+        key = id(out)
+        g = grads.get(key)
         if g is None:
             return
+        if key not in acc.kept:
+            # Final and read here, never again (see _Accumulator): dropped now, so that its
+            # array is freed while the pass goes on (and the next ones reuse its memory).
+            for x in inputs:
+                if x is out:  # an opaque op may return an input itself
+                    break
+            else:
+                del grads[key]
         if type(g) is not Tensor and _is_slices(g):
             if _play_slices(rec, g, acc, reachable):
                 return
@@ -281,10 +290,11 @@ class _Accumulator:
     played back before it.  Only eager float/complex NumPy arrays of the same
     shape and dtype are added in place; anything else goes through math_ops.add."""
 
-    __slots__ = ("grads", "owned", "in_place", "math_ops", "slices")
+    __slots__ = ("grads", "owned", "in_place", "math_ops", "slices", "kept")
 
-    def __init__(self, math_ops, slices=False):
+    def __init__(self, math_ops, slices=False, kept=()):
         self.grads = {}
+        self.kept = kept  # the ids whose gradients are asked for (the others are dropped once read)
         self.owned = set()
         self.in_place = False
         self.math_ops = math_ops
@@ -313,6 +323,32 @@ class _Accumulator:
                 self.owned.add(key)
 
 
+# (gradient shape, input shape) -> (reduce_sum attrs or None, whether a reshape follows):
+# the same few pairs come back every step of a loop (a bias broadcast over a batch).
+_SUM_PLANS = {}
+
+
+def _sum_plan(gshape, xshape):
+    """How a gradient of static shape `gshape` is summed back to `xshape`."""
+    plan = _SUM_PLANS.get((gshape, xshape))
+    if plan is not None:
+        return plan
+    lead = len(gshape) - len(xshape)
+    ones = [lead + i for i, d in enumerate(xshape) if d == 1 and gshape[lead + i] != 1]
+    if ones:
+        attrs = {"axis": tuple(range(lead)) + tuple(ones), "keepdims": True}
+        summed = tuple(1 if i < lead or i in ones else d for i, d in enumerate(gshape))
+    elif lead:  # only leading axes: their sum has the input's shape already
+        attrs = {"axis": tuple(range(lead)), "keepdims": False}
+        summed = tuple(gshape[lead:])
+    else:
+        attrs, summed = None, tuple(gshape)
+    plan = (attrs, summed != tuple(xshape))
+    if len(_SUM_PLANS) < 4096:
+        _SUM_PLANS[(gshape, xshape)] = plan
+    return plan
+
+
 def _unbroadcast(g, x, array_ops):
     """Sum a gradient back to the shape of the input it belongs to."""
     if type(g) is Tensor and type(x) is Tensor:  # eager: the arrays' shapes (no TensorShape)
@@ -329,15 +365,12 @@ def _unbroadcast(g, x, array_ops):
             return array_ops.sum_to_shape_of(g, x)
         if gshape == xshape:
             return g
-    lead = len(gshape) - len(xshape)
-    ones = [lead + i for i, d in enumerate(xshape) if d == 1 and gshape[lead + i] != 1]
-    # The primitive itself (the axes are normalized already), looked up by name: a
-    # function-level import costs more than the rest of this function.
-    total = registry.PRIMITIVES["reduce_sum"]
-    if ones:
-        g = registry.bind(total, (g,), {"axis": tuple(range(lead)) + tuple(ones), "keepdims": True})
-    elif lead:  # only leading axes: their sum has the input's shape already
-        g = registry.bind(total, (g,), {"axis": tuple(range(lead)), "keepdims": False})
-    if tuple(g._value.shape if type(g) is Tensor else g.shape.dims) != tuple(xshape):
+        gshape, xshape = tuple(gshape), tuple(xshape)
+    attrs, reshape = _sum_plan(gshape, xshape)
+    if attrs is not None:
+        # The primitive itself (the axes are normalized already), looked up by name: a
+        # function-level import costs more than the rest of this function.
+        g = registry.bind(registry.PRIMITIVES["reduce_sum"], (g,), attrs)
+    if reshape:
         g = array_ops.reshape(g, xshape)
     return g

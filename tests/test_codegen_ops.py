@@ -27,7 +27,7 @@ FLOAT_SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0,
 EXACT_FLOAT_UNARY = ["neg", "abs", "sign", "floor", "ceil", "round", "relu", "sqrt", "rsqrt"]
 APPROX_FLOAT_UNARY = ["exp", "expm1", "log", "log1p", "sin", "cos", "tan", "tanh", "sigmoid", "erf", "erfc", "softplus",
                       "cosh", "sinh", "asin", "acos", "atan", "asinh", "acosh", "atanh"]
-EXACT_FLOAT_BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "floordiv", "mod", "nextafter", "tanh_grad",
+EXACT_FLOAT_BINARY = ["add", "sub", "mul", "div", "maximum", "minimum", "floordiv", "mod", "nextafter", "tanh_grad", "relu_grad",
                       "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
 APPROX_FLOAT_BINARY = ["pow", "atan2"]
 INT_UNARY = ["neg", "abs", "sign", "relu", "invert"]

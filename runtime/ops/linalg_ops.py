@@ -18,9 +18,16 @@ def _matmul_impl(xp, a, b, transpose_a, transpose_b):
         b = b.swapaxes(-1, -2)
     if xp is np:
         blas_threads.for_matmul(a, b)
-    wide = dtypes.product_accumulator(a.dtype)  # half types: in float32, rounded once (TF's kernels)
-    out = xp.matmul(a, b) if wide is None else xp.matmul(a.astype(wide), b.astype(wide))
+    if a.dtype in _NATIVE_PRODUCTS:  # a set lookup: most products, checked every eager matmul
+        out = xp.matmul(a, b)
+    else:  # half types: in float32, rounded once (TF's kernels)
+        wide = dtypes.product_accumulator(a.dtype)
+        out = xp.matmul(a, b) if wide is None else xp.matmul(a.astype(wide), b.astype(wide))
     return out if out.dtype == a.dtype else out.astype(a.dtype)
+
+
+# The builtin NumPy dtypes whose products are summed in their own type (product_accumulator's None)
+_NATIVE_PRODUCTS = frozenset(d for d in map(np.dtype, "efdFDbhilqBHILQ") if dtypes.product_accumulator(d) is None)
 
 
 def _matmul_rule(a, b, transpose_a, transpose_b):

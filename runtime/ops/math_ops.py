@@ -69,8 +69,9 @@ FLOOR = _u("floor", lambda xp, x: xp.floor(x), None, R.floating)
 CEIL = _u("ceil", lambda xp, x: xp.ceil(x), None, R.floating)
 ROUND = _u("round", lambda xp, x: xp.round(x), None)  # half to even
 # relu is a primitive so that its gradient at 0 is 0 (TensorFlow's choice).
+# The VJP binds RELU_GRAD itself (out and g: one dtype and shape).
 RELU = _u("relu", lambda xp, x: xp.maximum(x, 0).astype(x.dtype, copy=False),
-          lambda g, out, x: A.where(out > 0, g, A.zeros_like(g)))
+          lambda g, out, x: bind(RELU_GRAD, (out, g), _NO_ATTRS))
 
 
 def _abs_vjp(g, out, x):
@@ -148,6 +149,10 @@ def _tanh_grad_vjp(g, out, y, dy):
 # rather than three ops: an eager RNN's backward pass runs it every step, where each op is a
 # dispatch of its own.  The values are those of the three ops (the same NumPy expression).
 TANH_GRAD = _b("tanh_grad", _tanh_grad_impl, _tanh_grad_vjp)
+# relu's gradient from its output y (TF's ReluGrad): dy where y > 0, else 0 (NaN y: 0), in one
+# dispatch where where(y > 0, dy, zeros_like(dy)) took three.  Linear in dy; y carries none.
+RELU_GRAD = _b("relu_grad", lambda xp, y, dy: xp.where(y > 0, dy, xp.zeros((), dy.dtype)),
+               lambda g, out, y, dy: (None, bind(RELU_GRAD, (y, g), _NO_ATTRS)))
 
 
 ATAN2 = _b("atan2", lambda xp, x, y: xp.arctan2(x, y),
@@ -407,6 +412,12 @@ def tanh_grad(y, dy):
     """dy * conj(1 - y*y): the gradient of tanh from its output y."""
     y, dy = binary_args(y, dy, "tanh_grad")
     return bind(TANH_GRAD, (y, dy), _NO_ATTRS)
+
+
+def relu_grad(y, dy):
+    """dy where y > 0, else 0: the gradient of relu from its output y."""
+    y, dy = binary_args(y, dy, "relu_grad")
+    return bind(RELU_GRAD, (y, dy), _NO_ATTRS)
 
 
 def cosh(x, name=None):

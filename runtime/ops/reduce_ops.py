@@ -6,7 +6,7 @@ from .. import dtypes
 from .. import shape_rules as R
 from ..errors import InvalidArgumentError, arg_error, no_strings, with_location
 from ..registry import Aval, bind, defprim
-from ..tensor import convert_to_tensor
+from ..tensor import Tensor, convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
 from . import complex_ops as C
@@ -59,9 +59,17 @@ def _arg_rule(x, axis, output_type):
 
 
 def _sum_impl(xp, x, axis, keepdims):
-    # the method: xp.sum adds NumPy's dispatcher; bfloat16 is summed in float32, as TF
-    out = x.sum(axis=axis, keepdims=keepdims, dtype=dtypes.accumulator(x.dtype))
+    # NumPy: np.add.reduce, which x.sum calls through a Python wrapper (a good part of a
+    # small sum, as an eager bias gradient is each step); bfloat16 (kind "V") is summed
+    # in float32, as TF
+    if xp is np and x.dtype.kind != "V":
+        out = _ADD_REDUCE(x, axis=axis, keepdims=keepdims)
+    else:
+        out = x.sum(axis=axis, keepdims=keepdims, dtype=dtypes.accumulator(x.dtype))
     return out.astype(x.dtype, copy=False) if out.dtype != x.dtype else out
+
+
+_ADD_REDUCE = np.add.reduce
 
 
 def _prod_impl(xp, x, axis, keepdims):
@@ -133,15 +141,37 @@ def normalize_axes(axis, rank, op):
     return tuple(sorted(out)) if rank else ()
 
 
+# (axis, rank, keepdims) -> the reduction's attrs, shared (bind never changes its attrs): an
+# eager reduction normalizes the same few axes again and again (a softmax's axis=-1).  Only
+# None, ints and tuples of ints are keys: True == 1 as a key, but is not an axis.
+_ATTRS = {}
+
+
+def reduce_attrs(axis, rank, keepdims, op):
+    """{"axis": normalized axes, "keepdims": bool} for a reduction over `axis` of a rank-`rank` tensor."""
+    keepdims = bool(keepdims)
+    cached = axis is None or type(axis) is int or (type(axis) is tuple and all(type(a) is int for a in axis))
+    if cached:
+        attrs = _ATTRS.get((axis, rank, keepdims))
+        if attrs is not None:
+            return attrs
+    attrs = {"axis": normalize_axes(axis, rank, op), "keepdims": keepdims}
+    if cached and len(_ATTRS) < 4096:
+        _ATTRS[(axis, rank, keepdims)] = attrs
+    return attrs
+
+
 def _reduce(prim, x, axis, keepdims):
+    if type(x) is Tensor and x._value.dtype.kind in "fiub":  # eager, not a string or complex
+        return bind(prim, (x,), reduce_attrs(axis, x._value.ndim, keepdims, prim.name))
     x = convert_to_tensor(x)
     dtype = x.dtype
     if dtype is dtypes.string:
         raise no_strings(prim.name, x)
     if dtype.is_complex:
         C.no_complex(prim.name, x)
-    axes = normalize_axes(axis, x.shape.rank, prim.name)
-    return bind(prim, (x,), {"axis": axes, "keepdims": bool(keepdims)})
+    # a graph node gets attrs of its own (the shared ones are for eager dispatch)
+    return bind(prim, (x,), dict(reduce_attrs(axis, x.shape.rank, keepdims, prim.name)))
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
@@ -169,7 +199,13 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def _count(x, axes):
-    """Number of elements reduced over, as a tensor of x's dtype (dynamic dims too)."""
+    """Number of elements reduced over, as a tensor of x's dtype (dynamic dims too); a Python
+    int for integers, and for eager floats (the division converts it to their dtype)."""
+    if type(x) is Tensor and x._value.dtype.kind == "f":
+        n = 1
+        for a in axes:
+            n *= x._value.shape[a]
+        return n
     dims = [x.shape[a] for a in axes]
     if None not in dims:
         n = 1
@@ -185,7 +221,10 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     x = convert_to_tensor(input_tensor)
     if x.dtype is dtypes.bfloat16:  # TF's Mean kernel divides the float32 sum, then rounds once
         return M.cast(reduce_mean(M.cast(x, dtypes.float32), axis, keepdims), x.dtype)
-    axes = normalize_axes(axis, x.shape.rank, "reduce_mean")
+    eager = type(x) is Tensor
+    attrs = reduce_attrs(axis, x._value.ndim if eager else x.shape.rank, keepdims, "reduce_mean")
+    attrs = attrs if eager else dict(attrs)  # a graph node gets attrs of its own
+    axes = attrs["axis"]
     if x.dtype.is_integer:
         # TensorFlow sums integers in a wide accumulator (uint8 250+250+3 does not wrap) and
         # truncates the quotient toward zero, as C's integer division
@@ -196,7 +235,7 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
         if not x.dtype.is_unsigned:
             q = q + M.cast(M.logical_and(M.less(total, 0), M.not_equal(M.mod(total, n), 0)), wide)
         return M.cast(q, x.dtype)
-    total = bind(SUM, (x,), {"axis": axes, "keepdims": bool(keepdims)})
+    total = bind(SUM, (x,), attrs)
     return total / _count(x, axes)
 
 
