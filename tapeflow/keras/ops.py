@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 
 import tapeflow as tf
-from tapeflow.keras.functional import KerasTensor, contains_keras_tensor
+from tapeflow.keras import functional as _functional
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import with_location
 
@@ -417,7 +417,8 @@ _NOT_SYMBOLIC = {"shape", "dtype", "is_tensor", "convert_to_numpy", "with_locati
 
 def _has_keras_tensor(args, kwargs):
     for a in itertools.chain(args, kwargs.values()):
-        if isinstance(a, KerasTensor) or (isinstance(a, (list, tuple, dict)) and contains_keras_tensor(a)):
+        if isinstance(a, _functional.KerasTensor) or (isinstance(a, (list, tuple, dict))
+                                                      and _functional.contains_keras_tensor(a)):
             return True
     return False
 
