@@ -37,6 +37,13 @@ def keep_tensor(value, name, dtype=None):
     return convert_to_tensor(value, dtype=dtype, name=name)
 
 
+def require_matrix(t, message):
+    """TF's check of a matrix argument: rank 2 or more (unknown passes); message has {} for t."""
+    if t.shape.rank is not None and t.shape.rank < 2:
+        raise ValueError(message.format(t))
+    return t
+
+
 def adjoint_of(x):
     return L.adjoint(x)
 
