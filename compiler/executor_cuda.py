@@ -171,7 +171,7 @@ class _PrimStep:
 def _assign(var, value):
     # The variable keeps its device: a host variable gets a host copy back.
     old = var._value._value
-    value = value.astype(var.dtype.np, copy=False)
+    value = value.astype(var._dtype.np, copy=False)
     var._store(Tensor(devices.to_module(value, devices.module_of(old))))
     return ()
 

@@ -56,7 +56,7 @@ def _host(a):
 
 
 def _assign(var, value):
-    var._store(Tensor(np.asarray(value).astype(var.dtype.np, copy=False)))
+    var._store(Tensor(np.asarray(value).astype(var._dtype.np, copy=False)))
 
 
 def _normalize_input(a, index, dtype, shape):

@@ -280,7 +280,7 @@ class GraphBuilder(GraphHook):
     def variable_ref(self, var):
         ref = self._vars.get(id(var))
         if ref is None:
-            node = self._emit("variable", (), {"var": Holder(var)}, (Aval(var.shape.dims, var.dtype),))
+            node = self._emit("variable", (), {"var": Holder(var)}, (Aval(var.shape.dims, var._dtype),))
             ref = Ref(node.id, 0)
             self._vars[id(var)] = ref
         return ref
@@ -298,7 +298,7 @@ class GraphBuilder(GraphHook):
             self.read_outside.add(key)
             ref = self.capture_outer(outer)
             return SymbolicTensor(self, ref.node, ref.index, self.aval(ref))
-        node = self._emit("read_variable", (self.variable_ref(var),), {}, (Aval(var.shape.dims, var.dtype),))
+        node = self._emit("read_variable", (self.variable_ref(var),), {}, (Aval(var.shape.dims, var._dtype),))
         return self._outputs(node)[0]
 
     def assign_variable(self, var, value):

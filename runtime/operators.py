@@ -22,9 +22,17 @@ def _ne(self, other):
     return M.not_equal(self, other)
 
 
+def _matmul(self, other):
+    # An operand that does its own products (tf.linalg.LinearOperator sets the flag) takes
+    # `tensor @ operand` through its __rmatmul__, as TensorFlow's dispatch of matmul.
+    if getattr(type(other), "_defines_tensor_matmul", False):
+        return NotImplemented
+    return L.matmul(self, other)
+
+
 _BINARY = {
     "add": M.add, "sub": M.subtract, "mul": M.multiply, "truediv": M.truediv,
-    "floordiv": M.floordiv, "mod": M.mod, "pow": M.pow, "matmul": L.matmul,
+    "floordiv": M.floordiv, "mod": M.mod, "pow": M.pow, "matmul": _matmul,
     "and": M.bitwise_and, "or": M.bitwise_or, "xor": M.bitwise_xor,
     "lshift": M.left_shift, "rshift": M.right_shift,
 }

@@ -18,11 +18,11 @@ def _const_rule(value):
 
 def _variable_rule(var):
     v = var.obj
-    return Aval(v.shape.dims, v.dtype)
+    return Aval(v.shape.dims, v._dtype)
 
 
 def _assign_impl(xp, var, value):
-    var._store(Tensor(xp.asarray(value).astype(var.dtype.np, copy=False)))
+    var._store(Tensor(xp.asarray(value).astype(var._dtype.np, copy=False)))
     return ()
 
 

@@ -395,10 +395,10 @@ def _assign_into_slice(var, key, value):
     from .ops import array_ops, gather_ops, indexing
     shape = var._value.shape.as_list()  # the value's shape: a declared one may be unknown
     positions = indexing.getitem(array_ops.reshape(array_ops.range_(int(np.prod(shape))), shape), key)
-    value = value if isinstance(value, TensorBase) else convert_to_tensor(value, var.dtype)
-    if value.dtype is not var.dtype:
+    value = value if isinstance(value, TensorBase) else convert_to_tensor(value, var._dtype)
+    if value.dtype is not var._dtype:
         raise ValueError(with_location(  # TF: "Tensor conversion requested dtype"
-            f"assign to a slice of {var.name}: the variable has dtype {var.dtype.name}, the value has {value.dtype.name}"))
+            f"assign to a slice of {var.name}: the variable has dtype {var._dtype.name}, the value has {value.dtype.name}"))
     value = array_ops.broadcast_to(value, array_ops.shape(positions))
     flat = gather_ops.tensor_scatter_nd_update(
         array_ops.reshape(var.value(), [-1]), array_ops.reshape(positions, [-1, 1]), array_ops.reshape(value, [-1]))

@@ -16,14 +16,13 @@ from tapeflow import compat_v1_variables as _v1_variables
 from tapeflow.runtime.ops import random_ops as _random_ops
 from tapeflow import train as _train
 from tapeflow.train import optimizers as _optimizers
+from tapeflow.graph_api import GRAPH_MODE_ADVICE
 from tapeflow.runtime.errors import with_location
 
 
 def _graph_mode_only(name):
     def unsupported(*args, **kwargs):
-        raise NotImplementedError(with_location(
-            f"tf.compat.v1.{name}: TensorFlow 1 graph mode (placeholders, Session) is not supported by "
-            f"tapeflow; run eagerly and put the computation in a @tf.function"))
+        raise NotImplementedError(with_location(f"tf.compat.v1.{name}: {GRAPH_MODE_ADVICE}"))
     unsupported.__name__ = name
     return unsupported
 

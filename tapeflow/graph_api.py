@@ -1,4 +1,5 @@
-"""Graph-level public names TF 2 programs use: tf.DeviceSpec, tf.CriticalSection,
+"""Graph-level public names TF 2 programs use: tf.Graph (the type of a traced function's graph),
+tf.DeviceSpec, tf.CriticalSection,
 tf.guarantee_const, the TypeSpec family (tf.TypeSpec, tf.TensorArraySpec, tf.NoneTensorSpec,
 tf.IndexedSlicesSpec), tf.types.experimental's function and tensor types, and
 tf.autograph.to_graph / trace.  Behaviour and reprs are TensorFlow 2.21's, measured
@@ -10,7 +11,9 @@ import typing
 
 import numpy as np
 
+from tapeflow.compiler import ir
 from tapeflow.runtime import dtypes, nest
+from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import TensorBase
 from tapeflow.tracer import conversion
@@ -21,6 +24,30 @@ from tapeflow.tracer.signature import TensorSpec
 
 from .ragged_spec import RaggedTensorSpec
 from .sparse import SparseTensorSpec
+
+
+# ------------------------------------------------------------------ Graph
+
+GRAPH_MODE_ADVICE = ("TensorFlow 1 graph building (tf.Graph().as_default(), tf.compat.v1.Session, "
+                     "placeholders, get_default_graph) is not supported by tapeflow, which runs eagerly: "
+                     "put the computation in a @tf.function and call it; its graph is "
+                     "f.get_concrete_function(...).graph")
+
+
+class _GraphType(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, ir.Graph)
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, ir.Graph)
+
+
+class Graph(metaclass=_GraphType):
+    """tf.Graph: a traced function's graph (ConcreteFunction.graph, tapeflow's IR) is one.  There
+    is no graph-building mode to make a new one in: calling tf.Graph() says what to do instead."""
+
+    def __new__(cls, *args, **kwargs):
+        raise NotImplementedError(with_location(f"tf.Graph(): {GRAPH_MODE_ADVICE}"))
 
 
 # ------------------------------------------------------------------ DeviceSpec

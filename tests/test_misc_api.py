@@ -231,10 +231,16 @@ def test_compat():
     tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.ERROR)
     assert tf.get_logger().level == logging.ERROR
     tf.get_logger().setLevel(logging.NOTSET)
-    with pytest.raises(NotImplementedError, match="placeholder: TensorFlow 1 graph mode"):
+    with pytest.raises(NotImplementedError, match="placeholder: TensorFlow 1 graph building"):
         tf.compat.v1.placeholder(tf.float32, [None, 3])
     with pytest.raises(NotImplementedError, match="Session"):
         tf.compat.v1.Session()
+    # tf.Graph is the type of traced graphs, and making one says what to use instead
+    with pytest.raises(NotImplementedError, match=r"tf.Graph\(\): TensorFlow 1 graph building .* @tf.function"):
+        tf.Graph()
+    graph = tf.function(lambda x: x + 1).get_concrete_function(tf.TensorSpec([], tf.float32)).graph
+    assert isinstance(graph, tf.Graph) and issubclass(type(graph), tf.Graph)
+    assert not isinstance(tf.constant(1.0), tf.Graph)
     with pytest.raises(AttributeError, match="not provided by tapeflow"):
         tf.compat.v1.no_such_name  # noqa: B018
 

@@ -31,6 +31,7 @@ from . import call_binding, concrete_signature, conversion, trace_builder
 from .operators.calls import autograph_features
 from .concrete import ConcreteFunction, rebind_variables
 from .fast_call import MISS, make_guard
+from .autograph_errors import StagingError
 from .pyct.parser import ConversionError
 from .rank_concrete import UnknownRankConcreteFunction, has_unknown_rank
 from .signature import NUMBER, TensorSpec, spec_accepts, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
@@ -222,8 +223,7 @@ class Function:
             counted = self._tracing_count
             tracing = self.__dict__.setdefault("_tracing_keys", [])
             if key in tracing:
-                # TensorFlow raises its (non-public) StagingError for this recursion
-                raise RecursionError(with_location(
+                raise StagingError(with_location(
                     f"tf.function {self.__name__} calls itself with the signature it is being traced "
                     f"for: a graph cannot hold that recursion; recurse on Python values, or loop with "
                     f"tf.while_loop"))
@@ -324,6 +324,11 @@ class Function:
                         raise OperatorNotAllowedInGraphError(
                             f"{exc}; AutoGraph could not convert it: {self._conversion_error}") from exc
                     raise
+                except RecursionError as exc:  # TensorFlow's rule: Python's limit met while tracing
+                    raise StagingError(
+                        f"tf.function {self.__name__} (traced at {origin}): the Python code recursed past "
+                        f"Python's limit while tracing ({exc}): recursion on tensors cannot be staged (loop "
+                        f"with tf.while_loop), recursion on Python values must end within the limit") from None
                 structure, outputs = trace_builder.output_structure(builder, result)
                 graph = builder.build(outputs)
         self._tracing_count += 1

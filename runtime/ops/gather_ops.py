@@ -18,14 +18,24 @@ from . import join_ops as J
 from . import math_ops as M
 
 
-def _check_bounds(xp, indices, limits):
-    """TensorFlow rejects out-of-range indices; NumPy would wrap negative ones."""
+def _check_bounds(xp, indices, limits, shape_words=None):
+    """TensorFlow rejects out-of-range indices (NumPy would wrap negative ones), naming the
+    first bad one in its words: `limits` is a size (gather), or, with `shape_words` ("param
+    shape [2,3]"), the sizes that the last axis of `indices` indexes (gather_nd, scatter_nd)."""
     if xp is np and indices.size:
         lo = indices.min(axis=tuple(range(indices.ndim - 1))) if limits.ndim else indices.min()
         hi = indices.max(axis=tuple(range(indices.ndim - 1))) if limits.ndim else indices.max()
         if np.any(lo < 0) or np.any(hi >= limits):
-            bad = indices[(indices < 0) | (indices >= limits)].ravel()[0]
-            raise IndexError(f"index {int(bad)} is out of range [0, {limits.tolist()})")
+            bad = (indices < 0) | (indices >= limits)
+            if limits.ndim:
+                bad = bad.any(axis=-1)
+            where = np.argwhere(bad)[0] if bad.ndim else ()
+            at = f"[{','.join(str(int(i)) for i in where)}]" if bad.ndim else ""
+            value = indices[tuple(where)]
+            if limits.ndim:
+                raise IndexError(f"indices{at} = [{', '.join(str(int(v)) for v in value)}] "
+                                 f"does not index into {shape_words}")
+            raise IndexError(f"indices{at} = {int(value)} is not in [0, {int(limits)})")
 
 
 def _batch_index(xp, nb, rank):
@@ -137,7 +147,8 @@ def _nd_index(xp, indices, batch_dims):
 
 def _gather_nd_impl(xp, params, indices, batch_dims):
     k = indices.shape[-1]
-    _check_bounds(xp, indices, np.asarray(params.shape[batch_dims:batch_dims + k]))
+    _check_bounds(xp, indices, np.asarray(params.shape[batch_dims:batch_dims + k]),
+                  f"param shape [{','.join(map(str, params.shape))}]")
     nb, index = _nd_index(xp, indices, batch_dims)
     p = params.reshape((nb,) + params.shape[batch_dims:])
     return p[index].reshape(indices.shape[:-1] + params.shape[batch_dims + k:])
@@ -156,7 +167,8 @@ def _gather_nd_rule(params, indices, batch_dims):
 
 def _scatter_nd_impl(xp, indices, updates, like, batch_dims):
     k = indices.shape[-1]
-    _check_bounds(xp, indices, np.asarray(like.shape[batch_dims:batch_dims + k]))
+    _check_bounds(xp, indices, np.asarray(like.shape[batch_dims:batch_dims + k]),
+                  f"shape [{','.join(map(str, like.shape))}]")
     nb, index = _nd_index(xp, indices, batch_dims)
     out = xp.zeros((nb,) + like.shape[batch_dims:], dtype=updates.dtype)
     upd = updates.reshape((nb,) + updates.shape[batch_dims:])

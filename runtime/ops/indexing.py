@@ -58,7 +58,8 @@ def _getitem_rule(x, *dyn, spec):
     dims = list(x.shape)
     n_real = sum(1 for it in spec if it[0] in "is")
     if n_real > len(dims):
-        raise IndexError(f"too many indices ({n_real}) for a tensor of rank {len(dims)}")
+        # TensorFlow's shape inference words (ValueError while tracing, InvalidArgumentError eagerly)
+        raise ValueError(f"Index out of range using input dim {len(dims)}; input has only {len(dims)} dims")
     out = []
     pos = 0
     for item in spec:
@@ -73,7 +74,7 @@ def _getitem_rule(x, *dyn, spec):
             d = dims[pos]
             k = item[1]
             if d is not None and k != DYN and not -d <= k < d:
-                raise IndexError(f"index {k} is out of bounds for axis {pos} with size {d}")
+                raise ValueError(f"slice index {k + d if k < 0 else k} of dimension {pos} out of bounds.")
             pos += 1
         else:
             d = dims[pos]
@@ -173,8 +174,8 @@ def getitem(x, index):
     spec = tuple(spec)
     try:
         _getitem_rule(Aval(x.shape.dims, x.dtype), *[Aval(d.shape.dims, d.dtype) for d in dyn], spec=spec)
-    except (IndexError, TypeError) as exc:
-        raise arg_error(IndexError if isinstance(exc, IndexError) else TypeError, with_location(f"getitem on {x.dtype.name}{list(x.shape)} with {index!r}: {exc}")) from None
+    except (ValueError, TypeError) as exc:
+        raise arg_error(type(exc), with_location(f"getitem on {x.dtype.name}{list(x.shape)} with {index!r}: {exc}")) from None
     return bind(GETITEM, (x,) + tuple(dyn), {"spec": spec})
 
 

@@ -31,7 +31,8 @@ runtime.ops.math_ops         | tf                    | clip_by_value
 runtime.ops.join_ops         | tf                    | concat pad reverse slice split stack tile unstack
 runtime.ops.join_ops         | tf                    | parallel_stack
 runtime.ops.sort_ops         | tf math               | cumsum
-runtime.ops.linalg_ops       | tf linalg             | einsum matmul tensordot
+runtime.ops.linalg_ops       | tf linalg             | einsum tensordot
+linalg_operators.dispatch    | tf linalg             | matmul
 runtime.ops.array_ops        | tf linalg             | eye
 runtime.ops.segment_ops      | tf                    | histogram_fixed_width searchsorted unique
 runtime.ops.segment_ops      | tf                    | unique_with_counts

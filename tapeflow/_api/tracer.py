@@ -34,7 +34,8 @@ misc_api                     | debugging             | set_log_device_placement 
 config_switches              | debugging             | enable_traceback_filtering disable_traceback_filtering
 config_switches              | debugging             | is_traceback_filtering_enabled
 graph_api                    | tf                    | CriticalSection DeviceSpec guarantee_const
-compiler.ir                  | tf                    | Graph Operation=Node
+compiler.ir                  | tf                    | Operation=Node
+graph_api                    | tf                    | Graph
 graph_api                    | tf                    | IndexedSlicesSpec NoneTensorSpec TensorArraySpec TypeSpec
 graph_api                    | autograph             | to_graph trace
 graph_api                    | types.experimental    | AtomicFunction Callable FunctionType

@@ -6,7 +6,7 @@ import os
 from tapeflow.data.dataset import Dataset
 from tapeflow.data.elements import (AUTOTUNE, UNKNOWN, call_on_element, element_error, learnt_tmpl,
                                     positive)
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 
 
 def _child(op, fn, parent, index, flat):
@@ -79,9 +79,9 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
     """Open `cycle_length` datasets map_func(element) and take `block_length`
     elements from each in turn.  A slot whose dataset ends is refilled with the
     next input element's dataset when its turn comes again (TF's order exactly);
-    num_parallel_calls and deterministic change nothing here: the order is
+    num_parallel_calls and deterministic change nothing else here: the order is
     always the deterministic one."""
-    cycle = (os.cpu_count() or 1) if cycle_length in (None, AUTOTUNE) else positive(cycle_length, "interleave")
+    cycle, too_parallel = _cycle_length(cycle_length, num_parallel_calls)
     block = 1 if block_length is None else positive(block_length, "interleave")
     parent, source, store, child_shapes = self, self._produce, [], []
 
@@ -100,6 +100,8 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
         return open_child
 
     def produce():
+        if too_parallel:
+            raise too_parallel
         opener = open_children(enumerate(source()), 0)
         return _cycled(lambda: opener(_elements), cycle, block, [None] * cycle, [0, False, 0])
 
@@ -131,6 +133,41 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
     out._options = self._options
     out._static = lambda: child_shapes[0] if child_shapes else None
     return out
+
+
+def _schedulable_cores():
+    """TensorFlow's port::MaxParallelism: the cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _cycle_length(cycle_length, num_parallel_calls):
+    """(cycle length, None or the error iterating must raise), by TF's rules: an AUTOTUNE (or
+    None) cycle length is the schedulable cores when sequential, min(num_parallel_calls, cores)
+    for a fixed parallelism, and cores / 3 rounded up (a thread for the current element and two
+    prefetching ones per cycle slot) under AUTOTUNE parallelism; a fixed parallelism must not
+    exceed the cycle length."""
+    parallel = None if num_parallel_calls is None else int(num_parallel_calls)
+    fixed = cycle_length not in (None, AUTOTUNE)
+    if fixed:
+        cycle = positive(cycle_length, "interleave")
+    elif parallel is None:
+        cycle = _schedulable_cores()
+    elif parallel == AUTOTUNE:
+        cycle = -(-_schedulable_cores() // 3)
+    else:
+        cycle = min(parallel, _schedulable_cores())
+    if parallel is None or parallel == AUTOTUNE or parallel <= cycle:
+        return cycle, None
+    error = InvalidArgumentError(with_location(
+        f"Dataset.interleave: If `cycle_length` is set to a fixed value, `num_parallel_calls` must be either "
+        f"`tf.data.AUTOTUNE` or a value less than or equal to `cycle_length`. However, `num_parallel_calls` "
+        f"is {parallel} and `cycle_length` is {cycle}"))
+    if fixed:  # TF's kernel refuses the dataset as it is made; an AUTOTUNE cycle when iterated
+        raise error
+    return cycle, error
 
 
 def _static_shapes(child):

@@ -1,6 +1,23 @@
 """keras.backend: the global float type, epsilon, image data format, clear_session, get/set_value."""
 from tapeflow.runtime import dtypes
 
+
+
+class DTypeName(str):
+    """A dtype as Keras 3 gives a variable's or a KerasTensor's: its name, a str (prints,
+    compares and hashes as the name; every dtype argument takes it).  It also answers DType's
+    attributes (.name, .is_floating, ...), which tapeflow's own code reads off any variable."""
+    __slots__ = ()
+
+    def __getattr__(self, attr):
+        return getattr(dtypes.as_dtype(str(self)), attr)
+
+
+def dtype_name(dtype):
+    """The Keras 3 form (DTypeName) of a DType, a name or a NumPy dtype."""
+    return DTypeName(dtypes.as_dtype(dtype).name)
+
+
 _config = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last"}
 
 

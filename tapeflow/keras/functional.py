@@ -12,6 +12,7 @@ Creation order is a topological order: a node's inputs exist before it."""
 import itertools
 
 from tapeflow.compiler.ir import GraphBuilder
+from tapeflow.keras import backend
 from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import Aval, state
@@ -31,7 +32,7 @@ class KerasTensor:
 
     def __init__(self, shape, dtype, node=None, index=0, name=None, ragged=False):
         self.shape = TensorShape(tuple(shape))
-        self.dtype = dtypes.as_dtype(dtype)
+        self.dtype = backend.dtype_name(dtype)
         self.ragged = ragged  # stands for a RaggedTensor (ragged_rank 1: keras.Input(ragged=True))
         self.node = node
         self.index = index
@@ -46,7 +47,7 @@ class KerasTensor:
         return self.shape
 
     def __repr__(self):
-        return f"<KerasTensor shape={tuple(self.shape.dims)}, dtype={self.dtype.name}, name={self.name}>"
+        return f"<KerasTensor shape={tuple(self.shape.dims)}, dtype={self.dtype}, name={self.name}>"
 
     def _refuse(self, what):
         raise TypeError(with_location(
@@ -150,7 +151,7 @@ def call_symbolically(layer, call, args, kwargs):
         if isinstance(v, KerasTensor):
             if id(v) not in to_placeholder:
                 to_placeholder[id(v)] = _ragged_placeholder(builder, v) if v.ragged else \
-                    builder.placeholder(Aval(tuple(v.shape.dims), v.dtype))
+                    builder.placeholder(Aval(tuple(v.shape.dims), dtypes.as_dtype(v.dtype)))
                 if v.mask_spec is not None:  # the layer sees a mask, as it will when the model runs
                     to_placeholder[id(v)]._keras_mask = builder.placeholder(Aval(*v.mask_spec))
             return to_placeholder[id(v)]
@@ -211,7 +212,7 @@ def output_shape_of(layer, input_shape, dtype="float32"):
 def _ragged_placeholder(builder, kt):
     """A RaggedTensor of graph placeholders (flat values, row splits) for a ragged KerasTensor."""
     from tapeflow.ragged_tensor import RaggedTensor
-    values = builder.placeholder(Aval((None,) + tuple(kt.shape.dims[2:]), kt.dtype))
+    values = builder.placeholder(Aval((None,) + tuple(kt.shape.dims[2:]), dtypes.as_dtype(kt.dtype)))
     splits = builder.placeholder(Aval((None,), dtypes.int64))
     return RaggedTensor(values, splits, _validate=False)
 
@@ -348,13 +349,14 @@ class FunctionalGraph:
 def _cast_input(value, spec):
     from tapeflow.runtime.ops import math_ops
     from tapeflow.runtime.tensor import convert_to_tensor
+    want = dtypes.as_dtype(spec.dtype)
     if nest.is_composite(value):
         flat = value.flat_values
-        return value if flat.dtype is spec.dtype else value.with_flat_values(math_ops.cast(flat, spec.dtype))
+        return value if flat.dtype is want else value.with_flat_values(math_ops.cast(flat, want))
     t = convert_to_tensor(value)
-    if t.dtype is not spec.dtype and (t.dtype.is_floating or spec.dtype.is_floating
-                                     or (t.dtype.is_integer and spec.dtype.is_integer)):
-        t = math_ops.cast(t, spec.dtype)
+    if t.dtype is not want and (t.dtype.is_floating or want.is_floating
+                                or (t.dtype.is_integer and want.is_integer)):
+        t = math_ops.cast(t, want)
     return t
 
 

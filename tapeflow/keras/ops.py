@@ -6,9 +6,13 @@ Traps: Keras's `axis=None` means "all axes" as TensorFlow's; `shape()` returns a
 tuple of Python ints (None for unknown dims), never a tensor; `repeat` and
 `split` take NumPy's arguments (split by section count or by cut indices).
 """
+import functools
+import itertools
+
 import numpy as np
 
 import tapeflow as tf
+from tapeflow.keras import functional as _functional
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import with_location
 
@@ -404,3 +408,33 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
 from tapeflow.keras.ops_nn import *  # noqa: E402,F401,F403  (nn, losses, conv, control flow)
 from tapeflow.keras.ops_numpy import *  # noqa: E402,F401,F403  (the rest of the NumPy-like surface)
 from tapeflow.keras import ops_image as image  # noqa: E402,F401  (keras.ops.image)
+
+
+# Keras 3's ops take KerasTensors too: an op given one records a node (an OperatorLayer
+# named "keras.ops.<name>") whose output KerasTensor has the op's shape and dtype.
+_NOT_SYMBOLIC = {"shape", "dtype", "is_tensor", "convert_to_numpy", "with_location"}
+
+
+def _has_keras_tensor(args, kwargs):
+    for a in itertools.chain(args, kwargs.values()):
+        if isinstance(a, _functional.KerasTensor) or (isinstance(a, (list, tuple, dict))
+                                                      and _functional.contains_keras_tensor(a)):
+            return True
+    return False
+
+
+def _symbolic(name, fn):
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        if _has_keras_tensor(args, kwargs):
+            from tapeflow.keras.layers.lambda_layer import OperatorLayer
+            return OperatorLayer(f"keras.ops.{name}")(*args, **kwargs)
+        return fn(*args, **kwargs)
+    op.eager_function = fn
+    return op
+
+
+for _name, _fn in list(globals().items()):
+    if (callable(_fn) and not _name.startswith("_") and not isinstance(_fn, type)
+            and _name not in _NOT_SYMBOLIC):
+        globals()[_name] = _symbolic(_name, _fn)

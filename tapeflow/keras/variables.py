@@ -10,6 +10,7 @@ import threading
 
 import numpy as np
 
+from tapeflow.keras import backend
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.ops import math_ops
 from tapeflow.runtime.variables import Variable as _TFVariable
@@ -45,6 +46,10 @@ class Variable(_TFVariable):
         return t
 
     @property
+    def dtype(self):
+        return backend.dtype_name(self._dtype)
+
+    @property
     def trainable(self):
         return self.__dict__.get("_keras_trainable", True)
 
@@ -67,5 +72,5 @@ class Variable(_TFVariable):
         return self.__dict__["_keras_path"]
 
     def __repr__(self):
-        return (f"<Variable path={self.path}, shape={tuple(self.shape.dims)}, dtype={self.dtype.name}, "
+        return (f"<Variable path={self.path}, shape={tuple(self.shape.dims)}, dtype={self.dtype}, "
                 f"value={np.asarray(self.numpy())}>")

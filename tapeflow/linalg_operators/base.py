@@ -37,6 +37,13 @@ def keep_tensor(value, name, dtype=None):
     return convert_to_tensor(value, dtype=dtype, name=name)
 
 
+def require_matrix(t, message):
+    """TF's check of a matrix argument: rank 2 or more (unknown passes); message has {} for t."""
+    if t.shape.rank is not None and t.shape.rank < 2:
+        raise ValueError(message.format(t))
+    return t
+
+
 def adjoint_of(x):
     return L.adjoint(x)
 
@@ -209,6 +216,17 @@ class LinearOperator(Module):
 
     def __matmul__(self, other):
         return self.matmul(other)
+
+    _defines_tensor_matmul = True  # `tensor @ operator` comes here (runtime/operators.py)
+
+    def __rmatmul__(self, other):
+        from .dispatch import matmul
+        return matmul(other, self)
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        raise ValueError(f"a {type(self).__name__} is not a tensor and does not convert to one (as in "
+                         f"TensorFlow): use its to_dense(), or a tf.linalg function that takes operators "
+                         f"(matmul, matvec, solve, det, inv, logdet, adjoint, cholesky, diag_part, trace)")
 
     _param_ndims = {}   # parameter -> its non-batch rank, for batch slicing (slicing.py)
 

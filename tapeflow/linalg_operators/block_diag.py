@@ -7,17 +7,8 @@ from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import join_ops as J
 
 from .base import LinearOperator, broadcast_batch
-from .composition import same_dtype
+from .operator_lists import all_hinted, operator_list, product_of, same_dtype, sum_of
 from .shapes import broadcast_static
-
-
-def all_hinted(operators, attr, given, message):
-    """A hint every block has is the sum's too (an explicit False then contradicts)."""
-    if all(getattr(op, attr) for op in operators):
-        if given is False:
-            raise ValueError(message)
-        return True
-    return given
 
 
 def split_rows(x, sizes, axis):
@@ -38,9 +29,7 @@ class LinearOperatorBlockDiag(LinearOperator):
                  is_square=True, name=None):
         parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square, name=name)
-        operators = list(operators)
-        if not operators:
-            raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
+        operators = operator_list(operators, "Expected a non-empty list of operators. Found: {}")
         self._operators = operators
         dtype = same_dtype(operators)
         is_non_singular = all_hinted(operators, "is_non_singular", is_non_singular,
@@ -132,22 +121,13 @@ class LinearOperatorBlockDiag(LinearOperator):
                                adjoint, adjoint_arg, self._cols() if adjoint else self._rows())
 
     def _determinant(self):
-        result = self._operators[0].determinant()
-        for op in self._operators[1:]:
-            result = result * op.determinant()
-        return result
+        return product_of(self._operators, "determinant")
 
     def _log_abs_determinant(self):
-        result = self._operators[0].log_abs_determinant()
-        for op in self._operators[1:]:
-            result = result + op.log_abs_determinant()
-        return result
+        return sum_of(self._operators, "log_abs_determinant")
 
     def _trace(self):
-        result = self._operators[0].trace()
-        for op in self._operators[1:]:
-            result = result + op.trace()
-        return result
+        return sum_of(self._operators, "trace")
 
     def _diag_part(self):
         parts = [op.diag_part() for op in self._operators]

@@ -8,6 +8,7 @@ from tapeflow.runtime.ops import join_ops as J
 
 from .base import LinearOperator, adjoint_of, broadcast_batch
 from .block_diag import split_rows
+from .operator_lists import operator_list, product_of, sum_of
 from .shapes import broadcast_static
 
 
@@ -18,9 +19,8 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
                  is_square=None, name="LinearOperatorBlockLowerTriangular"):
         parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square, name=name)
-        operators = [list(row) for row in operators]
-        if not operators:
-            raise ValueError(f"Argument `operators` must be a list of >=1 operators. Received: {operators}.")
+        operators = operator_list([list(row) for row in operators],
+                                  "Argument `operators` must be a list of >=1 operators. Received: {}.")
         self._operators = operators
         self._diagonal = [row[-1] for row in operators]
         dtype = operators[0][0].dtype
@@ -125,22 +125,13 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         return J.concat(broadcast_batch(*solution), -2)
 
     def _determinant(self):
-        result = self._diagonal[0].determinant()
-        for op in self._diagonal[1:]:
-            result = result * op.determinant()
-        return result
+        return product_of(self._diagonal, "determinant")
 
     def _log_abs_determinant(self):
-        result = self._diagonal[0].log_abs_determinant()
-        for op in self._diagonal[1:]:
-            result = result + op.log_abs_determinant()
-        return result
+        return sum_of(self._diagonal, "log_abs_determinant")
 
     def _trace(self):
-        result = self._diagonal[0].trace()
-        for op in self._diagonal[1:]:
-            result = result + op.trace()
-        return result
+        return sum_of(self._diagonal, "trace")
 
     def _diag_part(self):
         batch = self.batch_shape.as_list()

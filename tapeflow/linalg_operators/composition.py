@@ -6,6 +6,7 @@ from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import decomp_ops as D
 
 from .base import LinearOperator
+from .operator_lists import operator_list, product_of, same_dtype, sum_of
 from .shapes import broadcast_static
 
 
@@ -23,13 +24,6 @@ def is_aat_form(operators):
     return n % 2 == 0 and all(is_adjoint_pair(operators[i], operators[-1 - i]) for i in range(n // 2))
 
 
-def same_dtype(operators, what="Expected all operators to have the same dtype.  Found"):
-    dtype = operators[0].dtype
-    if any(op.dtype != dtype for op in operators):
-        raise TypeError(what + " " + "   ".join(str((op.name, op.dtype)) for op in operators))
-    return dtype
-
-
 class LinearOperatorComposition(LinearOperator):
     _param_ndims = {"operators": "operators"}
 
@@ -37,9 +31,7 @@ class LinearOperatorComposition(LinearOperator):
                  is_square=None, name=None):
         parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square, name=name)
-        operators = list(operators)
-        if not operators:
-            raise ValueError(f"Expected a non-empty list of operators. Found: {operators}")
+        operators = operator_list(operators, "Expected a non-empty list of operators. Found: {}")
         self._operators = operators
         dtype = same_dtype(operators)
         if all(op.is_non_singular for op in operators):
@@ -88,16 +80,10 @@ class LinearOperatorComposition(LinearOperator):
         return result
 
     def _determinant(self):
-        result = self._operators[0].determinant()
-        for op in self._operators[1:]:
-            result = result * op.determinant()
-        return result
+        return product_of(self._operators, "determinant")
 
     def _log_abs_determinant(self):
-        result = self._operators[0].log_abs_determinant()
-        for op in self._operators[1:]:
-            result = result + op.log_abs_determinant()
-        return result
+        return sum_of(self._operators, "log_abs_determinant")
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
         if not all(op.is_square for op in self._operators):

@@ -4,7 +4,7 @@ from tapeflow.runtime import dtypes
 from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import linalg_ops as L
 
-from .base import LinearOperator, keep_tensor
+from .base import LinearOperator, keep_tensor, require_matrix
 
 _MATRIX_DTYPES = ("float16", "float32", "float64", "complex64", "complex128")
 
@@ -20,8 +20,7 @@ class LinearOperatorFullMatrix(LinearOperator):
         if self._matrix.dtype.name not in _MATRIX_DTYPES:
             allowed = [dtypes.as_dtype(d) for d in _MATRIX_DTYPES]
             raise TypeError(f"Argument `matrix` must have dtype in {allowed}. Received: {self._matrix.dtype!r}.")
-        if self._matrix.shape.rank is not None and self._matrix.shape.rank < 2:
-            raise ValueError(f"Argument `matrix` must have at least 2 dimensions. Received: {self._matrix}.")
+        require_matrix(self._matrix, "Argument `matrix` must have at least 2 dimensions. Received: {}.")
         super().__init__(self._matrix.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=is_square, name=name,
                          parameters=parameters)

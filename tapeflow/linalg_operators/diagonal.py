@@ -161,16 +161,33 @@ def static_int(value, what):
     return np.asarray(t.numpy())
 
 
+def static_dim(value, what):
+    """A dimension argument (num_rows, num_columns) as a Python int, with TF's checks."""
+    dim = static_int(value, what)
+    if dim.ndim != 0:
+        raise ValueError(f"Argument {what} must be a 0-D Tensor.  Found: {dim}")
+    if dim < 0:
+        raise ValueError(f"Argument {what} must be non-negative.  Found: {dim}")
+    return int(dim)
+
+
+def static_batch_shape(batch_shape):
+    """A batch_shape argument as a list of ints (None when not given), with TF's checks."""
+    if batch_shape is None:
+        return None
+    batch = static_int(batch_shape, "batch_shape")
+    if batch.ndim != 1:
+        raise ValueError(f"Argument batch_shape must be a 1-D Tensor.  Found: {batch}")
+    if np.any(batch < 0):
+        raise ValueError(f"Argument batch_shape must be non-negative.  Found:{batch}")
+    return [int(b) for b in batch]
+
+
 class _BaseIdentity(LinearOperator):
     _is_identity = True
 
     def _init_rows(self, num_rows):
-        rows = static_int(num_rows, "num_rows")
-        if rows.ndim != 0:
-            raise ValueError(f"Argument num_rows must be a 0-D Tensor.  Found: {rows}")
-        if rows < 0:
-            raise ValueError(f"Argument num_rows must be non-negative.  Found: {rows}")
-        self._num_rows = int(rows)
+        self._num_rows = static_dim(num_rows, "num_rows")
 
     def _min_dim(self):
         return self._num_rows
@@ -205,14 +222,7 @@ class LinearOperatorIdentity(_BaseIdentity):
         super().__init__(dtype, is_non_singular=True, is_self_adjoint=True, is_positive_definite=True,
                          is_square=True, name=name, parameters=parameters)
         self._init_rows(num_rows)
-        self._batch = None
-        if batch_shape is not None:
-            batch = static_int(batch_shape, "batch_shape")
-            if batch.ndim != 1:
-                raise ValueError(f"Argument batch_shape must be a 1-D Tensor.  Found: {batch}")
-            if np.any(batch < 0):
-                raise ValueError(f"Argument batch_shape must be non-negative.  Found:{batch}")
-            self._batch = [int(b) for b in batch]
+        self._batch = static_batch_shape(batch_shape)
 
     def _shape(self):
         return TensorShape((self._batch or []) + [self._num_rows, self._num_rows])

@@ -6,8 +6,7 @@ from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import math_ops as M
 
 from .base import LinearOperator, adjoint_of, broadcast_batch
-from .block_diag import all_hinted
-from .composition import same_dtype
+from .operator_lists import all_hinted, fold, operator_list, product_of, same_dtype
 from .shapes import broadcast_static, reshape
 
 
@@ -33,9 +32,7 @@ class LinearOperatorKronecker(LinearOperator):
                  is_square=None, name=None):
         parameters = dict(operators=operators, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                           is_positive_definite=is_positive_definite, is_square=is_square, name=name)
-        operators = list(operators)
-        if not operators:
-            raise ValueError(f"Argument `operators` must be a list of >=1 operators. Received: {operators}.")
+        operators = operator_list(operators, "Argument `operators` must be a list of >=1 operators. Received: {}.")
         self._operators = operators
         dtype = same_dtype(operators, "Expected every operation in argument `operators` to have the same dtype. "
                                       "Received")
@@ -130,28 +127,16 @@ class LinearOperatorKronecker(LinearOperator):
         return result
 
     def _trace(self):
-        result = self._operators[0].trace()
-        for op in self._operators[1:]:
-            result = result * op.trace()
-        return result
+        return product_of(self._operators, "trace")
 
     def _diag_part(self):
-        result = self._operators[0].diag_part()
-        for op in self._operators[1:]:
-            result = _kron_vectors(result, op.diag_part())
-        return result
+        return fold(self._operators, "diag_part", _kron_vectors)
 
     def _to_dense(self):
-        result = self._operators[0].to_dense()
-        for op in self._operators[1:]:
-            result = _kron_dense(result, op.to_dense())
-        return result
+        return fold(self._operators, "to_dense", _kron_dense)
 
     def _eigvals(self):
-        result = self._operators[0].eigvals()
-        for op in self._operators[1:]:
-            result = _kron_vectors(result, op.eigvals())
-        return result
+        return fold(self._operators, "eigvals", _kron_vectors)
 
     def _assert_non_singular(self):
         return [op.assert_non_singular() for op in self._operators]

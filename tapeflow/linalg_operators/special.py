@@ -17,16 +17,7 @@ from tapeflow.runtime.ops import range_ops as RG
 from tapeflow.runtime.ops import reduce_ops as RD
 
 from .base import LinearOperator, adjoint_of, conj_if_complex, keep_tensor
-from .diagonal import static_int
-
-
-def _checked_dim(value, what):
-    dim = static_int(value, what)
-    if dim.ndim != 0:
-        raise ValueError(f"Argument {what} must be a 0-D Tensor.  Found: {dim}")
-    if dim < 0:
-        raise ValueError(f"Argument {what} must be non-negative.  Found: {dim}")
-    return int(dim)
+from .diagonal import static_batch_shape, static_dim
 
 
 class LinearOperatorZeros(LinearOperator):
@@ -50,19 +41,12 @@ class LinearOperatorZeros(LinearOperator):
         super().__init__(dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=is_square, name=name,
                          parameters=parameters)
-        self._rows = _checked_dim(num_rows, "num_rows")
-        self._cols = self._rows if num_columns is None else _checked_dim(num_columns, "num_columns")
+        self._rows = static_dim(num_rows, "num_rows")
+        self._cols = self._rows if num_columns is None else static_dim(num_columns, "num_columns")
         if is_square and self._rows != self._cols:
             raise ValueError(f"LinearOperatorZeros initialized as is_square=True, but got num_rows({self._rows}) "
                              f"!= num_columns({self._cols})")
-        self._batch = None
-        if batch_shape is not None:
-            batch = static_int(batch_shape, "batch_shape")
-            if batch.ndim != 1:
-                raise ValueError(f"Argument batch_shape must be a 1-D Tensor.  Found: {batch}")
-            if np.any(batch < 0):
-                raise ValueError(f"Argument batch_shape must be non-negative.  Found:{batch}")
-            self._batch = [int(b) for b in batch]
+        self._batch = static_batch_shape(batch_shape)
 
     def _shape(self):
         return TensorShape((self._batch or []) + [self._rows, self._cols])

@@ -8,7 +8,7 @@ from tapeflow.runtime.ops import matrix_ops as MX
 from tapeflow.runtime.ops import reduce_ops as RD
 
 from . import hints
-from .base import LinearOperator, adjoint_of, broadcast_batch, keep_tensor
+from .base import LinearOperator, adjoint_of, broadcast_batch, keep_tensor, require_matrix
 
 
 class LinearOperatorLowerTriangular(LinearOperator):
@@ -20,9 +20,7 @@ class LinearOperatorLowerTriangular(LinearOperator):
                           is_positive_definite=is_positive_definite, is_square=is_square, name=name)
         if is_square is False:
             raise ValueError("Only square lower triangular operators supported at this time.")
-        self._tril = keep_tensor(tril, "tril")
-        if self._tril.shape.rank is not None and self._tril.shape.rank < 2:
-            raise ValueError(f"Argument tril must have at least 2 dimensions.  Found: {self._tril}")
+        self._tril = require_matrix(keep_tensor(tril, "tril"), "Argument tril must have at least 2 dimensions.  Found: {}")
         super().__init__(self._tril.dtype, is_non_singular=is_non_singular, is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=True, name=name,
                          parameters=parameters)

@@ -85,7 +85,7 @@ def _is_tensor_like(value):
 def encode(value):
     """A JSON-able description of a program's result value."""
     if value is None or isinstance(value, (bool, str)):
-        return value
+        return str(value) if isinstance(value, str) else value  # a str subclass is its text
     if isinstance(value, int):
         return {"int": str(value)} if abs(value) > 2 ** 53 else value
     if isinstance(value, float):

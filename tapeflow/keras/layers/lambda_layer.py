@@ -53,18 +53,22 @@ class Lambda(Layer):
 
 
 class OperatorLayer(Lambda):
-    """A Python operator applied to KerasTensors (x + y, x[:, 1:], -x): the operator
-    is named, so a model using it can be saved as configuration."""
+    """A Python operator or a keras.ops function applied to KerasTensors (x + y, x[:, 1:], -x,
+    keras.ops.sum(x, axis=1)): the operator is named, so a model using it can be saved as configuration."""
 
     _allow_non_tensor_positional_args = True  # x[:, 1:], x * 2.0: Python operands
 
     def __init__(self, op, **kwargs):
+        from tapeflow.keras import ops
         from tapeflow.keras.functional import OPERATORS
         from tapeflow.keras.layers.base import unique_name
-        if op not in OPERATORS:
+        # an operator's name ("add"), or a keras.ops function's ("keras.ops.add")
+        prefix = "keras.ops."
+        fn = OPERATORS.get(op) or (op.startswith(prefix) and getattr(ops, op[len(prefix):], None))
+        if not callable(fn):
             raise ValueError(with_location(f"OperatorLayer: unknown operator {op!r}"))
-        kwargs.setdefault("name", unique_name(f"tf.__operators__.{op}"))
-        super().__init__(OPERATORS[op], **kwargs)
+        kwargs.setdefault("name", unique_name(op if op.startswith(prefix) else f"tf.__operators__.{op}"))
+        super().__init__(getattr(fn, "eager_function", fn), **kwargs)
         self.op = op
 
     def get_config(self):

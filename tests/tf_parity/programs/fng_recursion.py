@@ -1,6 +1,6 @@
 """Recursion in tf.function: on Python values it unrolls while tracing (each level its own
-trace); on a tensor it cannot be staged (TF raises its non-public StagingError, tapeflow a
-RecursionError: README, Function cache), compared here as "raises"."""
+trace); on a tensor it cannot be staged (TF's non-public StagingError, as tapeflow's:
+pleft_recursion records the type), compared here as "raises"."""
 
 
 def program_recursion_on_python_values(tf):
