@@ -1,5 +1,4 @@
-"""tf.function: trace a Python function into a graph once per call signature,
-then run the graph.
+"""tf.function: trace a Python function into a graph once per call signature, then run it.
 
 Call path (keep it lean: a repeated signature must cost microseconds):
     key = signature key of the arguments (shape and dtype of tensors, value of
@@ -325,10 +324,9 @@ class Function:
                             f"{exc}; AutoGraph could not convert it: {self._conversion_error}") from exc
                     raise
                 except RecursionError as exc:  # TensorFlow's rule: Python's limit met while tracing
-                    raise StagingError(
-                        f"tf.function {self.__name__} (traced at {origin}): the Python code recursed past "
-                        f"Python's limit while tracing ({exc}): recursion on tensors cannot be staged (loop "
-                        f"with tf.while_loop), recursion on Python values must end within the limit") from None
+                    raise StagingError(f"tf.function {self.__name__} (traced at {origin}) recursed past Python's "
+                                       f"limit while tracing ({exc}): recursion on tensors cannot be staged (loop "
+                                       f"with tf.while_loop); on Python values it must end within the limit") from None
                 structure, outputs = trace_builder.output_structure(builder, result)
                 graph = builder.build(outputs)
         self._tracing_count += 1
