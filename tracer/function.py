@@ -223,9 +223,8 @@ class Function:
             tracing = self.__dict__.setdefault("_tracing_keys", [])
             if key in tracing:
                 raise StagingError(with_location(
-                    f"tf.function {self.__name__} calls itself with the signature it is being traced "
-                    f"for: a graph cannot hold that recursion; recurse on Python values, or loop with "
-                    f"tf.while_loop"))
+                    f"tf.function {self.__name__} calls itself with the signature it is being traced for: a graph "
+                    f"cannot hold that recursion; recurse on Python values, or loop with tf.while_loop"))
             tracing.append(key)
             try:
                 first = not self._traced_once
