@@ -2,8 +2,9 @@
 kernels are in depthwise_c.py, pooling's in pool_c.py).
 
 The runtime knows no C: when this module loads it sets `conv_ops.native`, a lookup
-the runtime calls for a kernel by name and dtype; the library is built (through the
-compile cache of cbuild.py) at the first call, not at import.  Without a working
+the runtime calls for a kernel by name and dtype (native_table.py's hook, as pool_c and
+depthwise_c); the library is built (through the compile cache of cbuild.py) at the
+first call, not at import.  Without a working
 compiler, or with the no_c flag on, the lookup answers None and the NumPy path runs
 (one or more passes per window tap over the whole image, where these kernels make one).
 
@@ -15,8 +16,7 @@ import numpy as np
 
 from tapeflow.runtime.ops import conv_ops
 
-from . import cbuild
-from .flags import is_on
+from . import native_table
 
 _COL2IM = r"""
 /* image[b, y * sh + a * dh, x * sw + e * dw, k] += windows[b, y, x, a, e, k], tap (a, e)
@@ -75,24 +75,12 @@ int tapeflow_im2col_NAME(int64_t pimage, int64_t prows, int64_t n, int64_t h, in
 }
 """
 
-SOURCE = "#include <stdint.h>\n#include <float.h>\n#pragma STDC FP_CONTRACT OFF\n" + "".join(
-    "#define T %s\n#define LOWEST %s\n%s#undef T\n#undef LOWEST\n" % (
-        ctype, lowest, (_COL2IM + _IM2COL).replace("NAME", name))
-    for name, ctype, lowest in (("f32", "float", "(-FLT_MAX)"), ("f64", "double", "(-DBL_MAX)")))
-
-_DTYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
-_RELEASE_GIL_AT = 1 << 14   # output elements: below this the GIL round trip costs more than it frees
-_bound = {}
-
-_library = cbuild.lazily_built(SOURCE)
-
-
 def _patches_grad(fns, g, padded_shape, strides, dilations):
     """The windows (N, OH, OW, KH, KW, C) summed onto a zeroed image of padded_shape."""
     g = np.ascontiguousarray(g)
     n, oh, ow, kh, kw, c = g.shape
     image = np.zeros(padded_shape, g.dtype)
-    fns["patches_grad"][g.size >= _RELEASE_GIL_AT](g.ctypes.data, image.ctypes.data, n, *padded_shape[1:], oh, ow,
+    fns["patches_grad"][g.size >= native_table.RELEASE_GIL_AT](g.ctypes.data, image.ctypes.data, n, *padded_shape[1:], oh, ow,
                                                    kh, kw, *strides, *dilations)
     return image
 
@@ -104,7 +92,7 @@ def _im2col(fns, x, rows, strides, dilations, before):
     n, h, w, c = x.shape
     _, oh, ow, kh, kw, _ = rows.shape
     (sh, sw), (dh, dw), (pt, pl) = strides, dilations, before
-    fns["im2col"][rows.size >= _RELEASE_GIL_AT](x.ctypes.data, rows.ctypes.data, n, h, w, c, oh, ow, kh, kw,
+    fns["im2col"][rows.size >= native_table.RELEASE_GIL_AT](x.ctypes.data, rows.ctypes.data, n, h, w, c, oh, ow, kh, kw,
                                                sh, sw, dh, dw, pt, pl)
     return rows
 
@@ -112,22 +100,6 @@ def _im2col(fns, x, rows, strides, dilations, before):
 _WRAPPERS = {"patches_grad": (_patches_grad, {"patches_grad": 14}), "im2col": (_im2col, {"im2col": 16})}
 
 
-def native(kernel, dtype):
-    """conv_ops' hook: `kernel` ("patches_grad", "im2col") for arrays of `dtype`, or None
-    (no C, or a dtype without a kernel: the NumPy path runs)."""
-    name = _DTYPES.get(np.dtype(dtype))
-    if name is None or kernel not in _WRAPPERS or is_on("no_c"):
-        return None
-    fn = _bound.get((kernel, name))
-    if fn is None:
-        lib = _library()
-        if lib is None:
-            return None
-        wrapper, entries = _WRAPPERS[kernel]
-        fns = {e: tuple(lib.function(f"tapeflow_{e}_{name}", 0, n_args, release_gil=r) for r in (False, True))
-               for e, n_args in entries.items()}
-        fn = _bound[kernel, name] = lambda *args: wrapper(fns, *args)
-    return fn
-
-
-conv_ops.native = native
+# conv_ops' hook: native(kernel, dtype) -> the kernel ("patches_grad", "im2col") for arrays
+# of `dtype`, or None (no C, or a dtype without a kernel: the NumPy path runs).
+native = conv_ops.native = native_table.hook(native_table.source(_COL2IM, _IM2COL), _WRAPPERS)
