@@ -159,3 +159,19 @@ def program_dcgan_step(tf):
     h = gan.fit(IMGS, epochs=2, batch_size=4, verbose=0, shuffle=False)
     return {"hist": history(h), "gen": gen.predict(np.ones((1, 3), "float32"), verbose=0)[0, :2, :2, 0],
             "iters": [int(gan.d_opt.iterations.numpy()), int(gan.g_opt.iterations.numpy())]}
+
+
+def program_upsampling2d_interpolations(tf):
+    x = np.arange(18, dtype="float32").reshape(1, 3, 3, 2)
+    out = {m: tf.keras.layers.UpSampling2D((2, 3), interpolation=m)(x)
+           for m in ("nearest", "bilinear", "bicubic", "lanczos3", "area", "BILINEAR")}
+    out["config"] = tf.keras.layers.UpSampling2D(2, interpolation="bicubic").get_config()["interpolation"]
+    return out
+
+
+def program_upsampling2d_bad_interpolation(tf):
+    return tf.keras.layers.UpSampling2D(2, interpolation="bogus")(np.zeros((1, 2, 2, 1), "float32"))
+
+
+def program_resizing_bad_interpolation(tf):
+    return tf.keras.layers.Resizing(4, 4, interpolation="gaussian")(np.zeros((1, 2, 2, 1), "float32"))
