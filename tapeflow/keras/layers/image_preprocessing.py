@@ -15,8 +15,15 @@ def _aspect_box(height, width, target_height, target_width, grow):
     return tf.maximum(tf.minimum(height, box_h), 1), tf.maximum(tf.minimum(width, box_w), 1)
 
 
+# The methods Keras 3's image.resize accepts (TensorFlow backend), checked before tf.image.resize.
+RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
+
+
 def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspect_ratio=False,
            pad_to_aspect_ratio=False, fill_value=0.0):
+    if interpolation not in RESIZE_INTERPOLATIONS:
+        raise ValueError(with_location(f"Invalid value for argument `interpolation`. Expected of one "
+                                       f"{RESIZE_INTERPOLATIONS}. Received: interpolation={interpolation}"))
     if crop_to_aspect_ratio and pad_to_aspect_ratio:
         raise ValueError(with_location("Resizing: only one of crop_to_aspect_ratio and pad_to_aspect_ratio "
                                        "can be True"))

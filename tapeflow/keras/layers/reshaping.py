@@ -3,6 +3,7 @@ Cropping1D/2D.  Dimensions other than the batch must be known where a layer
 reshapes (the batch is always -1)."""
 import tapeflow as tf
 from tapeflow.keras.layers.base import Layer
+from tapeflow.keras.layers.image_preprocessing import resize
 from tapeflow.runtime.errors import with_location
 
 
@@ -85,23 +86,25 @@ class UpSampling1D(Layer):
 
 
 class UpSampling2D(Layer):
-    """Repeat rows and columns (interpolation="nearest") of NHWC images."""
+    """Scale NHWC images by `size`: rows and columns repeated (interpolation="nearest"), or
+    resized with that tf.image.resize method (as Keras 3, which validates it at call time)."""
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
-        if interpolation != "nearest":
-            raise ValueError(with_location(f"UpSampling2D: only interpolation='nearest' is supported, "
-                                           f"got {interpolation!r}"))
+        self.interpolation = interpolation.lower()
         if data_format not in (None, "channels_last"):
             raise ValueError(with_location("UpSampling2D: only data_format='channels_last' is supported"))
         self.size = (size, size) if isinstance(size, int) else tuple(int(s) for s in size)
 
     def call(self, inputs):
-        _known(inputs, self, (1, 2, 3))
+        dims = _known(inputs, self, (1, 2, 3))
+        if self.interpolation != "nearest":
+            new_size = (dims[1] * self.size[0], dims[2] * self.size[1])
+            return resize(inputs, new_size, interpolation=self.interpolation)
         return _repeat_axis(_repeat_axis(inputs, 1, self.size[0]), 2, self.size[1])
 
     def get_config(self):
-        return {**super().get_config(), "size": list(self.size)}
+        return {**super().get_config(), "size": list(self.size), "interpolation": self.interpolation}
 
 
 class ZeroPadding1D(Layer):
