@@ -4,21 +4,23 @@ A 1 KB all-reduce over 2 ranks takes about 3 us inside MPI; mpi4py's
 `comm.Allreduce(send, recv, op)` adds about 0.5 us of argument handling (buffer
 specs, datatype lookup) and tapeflow's engine about as much again, so small
 all-reduces reached only ~0.7 of raw mpi4py's speed.  This module builds (once,
-cached like every kernel) a tiny CPython extension whose one function takes
-(send, recv, datatype, op) and calls the MPI_Allreduce of the MPI library
-mpi4py loaded, on mpi4py's own communicator, with the GIL released (the
-watchdog thread must run while a rank waits).
+cached like every kernel) a tiny CPython extension whose function
+`allreduce(send, recv, op)` calls the MPI_Allreduce of the MPI library mpi4py
+loaded, on mpi4py's own communicator, with the GIL released (the watchdog
+thread must run while a rank waits).
 
 Invariants and traps:
 - The function pointer is looked up through the mpi4py extension's handle
   (dlsym searches its dependencies: the libmpi it linked), so it is the same
   MPI library and the same initialised state mpi4py uses.
 - Handles are MPI's own values (`MPI._handleof`): ints for MPICH, pointers for
-  Open MPI; the C type is chosen from `MPI._sizeof` and the source says which.
-- Error codes come back as ints and are raised as mpi4py's `MPI.Exception`
+  Open MPI; the C type is chosen from `MPI._sizeof`.  The datatype is the one
+  mpi4py would send the array's NumPy type as (a table by type number).
+- The C side takes only aligned C-contiguous ndarrays of a type in that table
+  (and, with no result buffer given, up to 64 KB); for anything else it returns
+  None and the engine goes another way (a larger array: into a reused buffer;
+  the rest: through mpi4py, which makes the same call or raises its error).  MPI's error codes are raised as mpi4py's `MPI.Exception`
   (COMM_WORLD returns errors under mpi4py's default error handler).
-- The caller guarantees C-contiguous buffers of one dtype and equal sizes;
-  the C side checks only what it cannot trust (buffer export, sizes).
 Without a compiler, Python's headers or a known handle size, `allreducer`
 returns None and the engine keeps calling mpi4py: same results.
 """
