@@ -2,6 +2,9 @@
 gradient buckets and their overlap with the backward pass, driven through a
 two-rank stand-in engine in which the other rank holds the same values (so
 every all-reduce SUM doubles).  The real 2-rank runs are test_distribute_mpi.py."""
+import mmap
+import os
+
 import numpy as np
 import pytest
 
@@ -223,6 +226,45 @@ def test_reusable_buffer_of_a_shape_one_pool_per_dtype():
     assert id(held) != first and held.shape == (2, 3)
     assert collective.reusable_buffer((3, 2), np.float32).shape == (3, 2)
     assert collective.reusable_buffer((2, 3), np.float64).dtype == np.float64
+
+
+def _vm_flags(address):
+    """The VmFlags of the mapping of this process holding `address` (Linux's smaps)."""
+    with open("/proc/self/smaps") as f:
+        inside = False
+        for line in f:
+            head = line.split()
+            if not head[0].endswith(":") and "-" in head[0]:
+                lo, hi = (int(x, 16) for x in head[0].split("-"))
+                inside = lo <= address < hi
+            elif inside and head[0] == "VmFlags:":
+                return head[1:]
+    raise AssertionError(f"no mapping holds {address:#x}")
+
+
+@pytest.mark.skipif(not (hasattr(mmap, "MADV_HUGEPAGE") and os.path.exists("/proc/self/smaps")),
+                    reason="huge-page advice and smaps are Linux's")
+def test_reusable_buffer_large_has_a_huge_page_mapping_of_its_own():
+    # Freeing a large block makes glibc's malloc serve the next ones from its heap
+    # (4 KB pages reused from smaller arrays); the pool's large buffers must not be.
+    freed = np.ones(collective.MAPPED_BYTES + 2**20, np.uint8)
+    del freed
+    n = collective.MAPPED_BYTES // 4
+    a = collective.reusable_buffer((2, n // 2), np.float32)
+    assert a.shape == (2, n // 2) and a.dtype == np.float32 and a.flags.c_contiguous and a.flags.writeable
+    assert a.ctypes.data % 2**21 == 0
+    assert "hg" in _vm_flags(a.ctypes.data)  # advised into huge pages (MADV_HUGEPAGE)
+    assert collective.reusable_buffer(n + 1, np.float32).ctypes.data % 2**21 == 0  # any size from the limit on
+    first = id(a)
+    a[:] = 1
+    held = Tensor(a.reshape(-1)[3:7])  # a view keeps the buffer taken, as for np.empty's buffers
+    del a
+    b = collective.reusable_buffer((2, n // 2), np.float32)
+    assert id(b) != first
+    b[:] = -1
+    np.testing.assert_array_equal(held.numpy(), [1.0] * 4)
+    del held, b
+    assert id(collective.reusable_buffer((2, n // 2), np.float32)) == first
 
 
 class _FakeEngine:

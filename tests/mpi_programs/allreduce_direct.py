@@ -10,6 +10,8 @@ import numpy as np
 from mpi4py import MPI
 
 from tapeflow.distribute import collective
+from tapeflow.distribute import reduce as reduce_mod
+from tapeflow.runtime.tensor import Tensor
 
 engine = collective.world()
 comm = MPI.COMM_WORLD
@@ -28,6 +30,18 @@ for dtype in (np.float32, np.float64, np.int32, np.int64, np.uint8, np.int16, np
             assert np.array_equal(got, want), (dtype, n, op)
             again = engine.allreduce(a, op)  # a reused buffer must not alias a result still held
             assert np.array_equal(again, want) and np.array_equal(got, want), (dtype, n, op)
+
+# from collective.MAPPED_BYTES on, the reused buffers are mappings of their own (huge
+# pages): the blocking path, a started all-reduce and a packed bucket give the same sums
+n = collective.MAPPED_BYTES // 4 + 3
+for dtype in (np.float32, np.float64):
+    a = rng.normal(size=n).astype(dtype)
+    want = np.empty_like(a)
+    comm.Allreduce(a, want)
+    got, started = engine.allreduce(a), engine.start_allreduce(a).wait()
+    head, tail = reduce_mod.all_reduce_sum(engine, [Tensor(a[:5]), Tensor(a[5:])])  # one bucket
+    assert np.array_equal(got, want) and np.array_equal(started, want), dtype
+    assert np.array_equal(np.concatenate([head.numpy(), tail.numpy()]), want), dtype
 
 # layouts the C path refuses go through a contiguous copy: same numbers
 a = rng.normal(size=(64, 33)).astype(np.float32)
