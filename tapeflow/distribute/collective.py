@@ -230,7 +230,7 @@ def reusable_buffer(shape, dtype):
     for buf in buffers:
         if sys.getrefcount(buf) == 3:
             return buf
-    buf = _new_buffer(shape, np.dtype(dtype))
+    buf = new_buffer(shape, dtype)
     if len(buffers) < _POOL_PER_KEY:
         buffers.append(buf)
     return buf
@@ -240,7 +240,7 @@ _HUGE_PAGE = 2**21
 MAPPED_BYTES = 2**22  # buffers from this size on get a mapping of their own
 
 
-def _new_buffer(shape, dtype):
+def new_buffer(shape, dtype):
     """np.empty(shape, dtype); from MAPPED_BYTES on, in an anonymous mapping of its
     own, starting on a 2 MB boundary and advised into huge pages.
 
@@ -254,6 +254,7 @@ def _new_buffer(shape, dtype):
     A mapping of its own is the same memory however malloc was used before; the
     array made over it holds it, and views of the array refer to the array, as
     reusable_buffer's reference count needs."""
+    dtype = np.dtype(dtype)
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     if nbytes < MAPPED_BYTES or not hasattr(mmap, "MADV_HUGEPAGE"):
         return np.empty(shape, dtype)
