@@ -111,6 +111,20 @@ def test_reduce_gather_across_ranks(trained):
             np.testing.assert_allclose(rank[f"reduce_gather/{name}"], want, err_msg=name)
 
 
+def test_bfloat16_variables_gradients_and_gathers(trained):
+    """MPI has no bfloat16: broadcast and gather move its bytes, sums go in float32."""
+    ref, rank0, rank1 = trained
+    x = np.arange(4, dtype=np.float32)
+    for rank, world in ((ref, 1), (rank0, 2), (rank1, 2)):
+        grad = sum(x + r for r in range(world))  # the replicas' gradients summed
+        want = {"initial": np.ones(4), "w": 1 - 2 * 0.25 * grad,  # one eager and one compiled step
+                "sum": sum(np.array([1.5, -2.0]) * (1 + r) for r in range(world)),
+                "gather": np.concatenate([np.array([1.5, -2.0]) * (1 + r) for r in range(world)]),
+                "dtypes": [True, True]}
+        for name, value in want.items():
+            np.testing.assert_array_equal(rank["bfloat16/" + name], value, err_msg=f"{world} ranks: {name}")
+
+
 @pytest.mark.parametrize("how, says", [
     ("raise", "tf.distribute: rank 1 of 2 raised RuntimeError: injected failure at step 3"),
     ("die", "signal 9"),

@@ -172,7 +172,8 @@ class MPI:
 
     def broadcast(self, array, root=0):
         buf = _contiguous(array) if self.rank == root else np.empty_like(_contiguous(array))
-        return _Pending(self, self.comm.Ibcast(buf, root=root), buf, None, "a broadcast").wait()
+        raw = _bytes(buf)  # the bits, of any dtype (MPI and mpi4py have no bfloat16)
+        return _Pending(self, self.comm.Ibcast(raw, root=root), buf, raw, "a broadcast").wait()
 
     def broadcast_object(self, obj, root=0):
         # Pickled objects are small (seeds, flags): sized first, then sent as bytes.
@@ -189,8 +190,9 @@ class MPI:
         row = int(np.prod(array.shape[1:])) if array.ndim > 1 else 1
         counts = [s * row for s in sizes]
         recv = np.empty(sum(counts), array.dtype)
-        offsets = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-        req = self.comm.Iallgatherv(array.reshape(-1), [recv, counts, offsets.tolist(), self.mpi._typedict[array.dtype.char]])
+        nbytes = [c * array.itemsize for c in counts]  # gathered as bytes, as broadcast sends them
+        offsets = np.concatenate([[0], np.cumsum(nbytes)[:-1]]).astype(np.int64)
+        req = self.comm.Iallgatherv(_bytes(array), [_bytes(recv), nbytes, offsets.tolist(), self.mpi.BYTE])
         _Pending(self, req, recv, array, "an all-gather").wait()
         parts = np.split(recv, np.cumsum(counts)[:-1])
         return [p.reshape((s,) + array.shape[1:]) if array.ndim else p.reshape(()) for p, s in zip(parts, sizes)]
@@ -262,6 +264,11 @@ def new_buffer(shape, dtype):
     mapping.madvise(mmap.MADV_HUGEPAGE)
     start = np.frombuffer(mapping, np.uint8, count=1).ctypes.data
     return np.ndarray(shape, dtype, buffer=mapping, offset=-start % _HUGE_PAGE)
+
+
+def _bytes(array):
+    """The bytes of a C-contiguous array, as a flat uint8 view (writes reach the array)."""
+    return array.reshape(-1).view(np.uint8)
 
 
 def _contiguous(array):

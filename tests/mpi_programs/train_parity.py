@@ -166,6 +166,29 @@ def program_reduce_gather(strategy):
     return {k: np.asarray(val) for k, val in out.items()}
 
 
+def program_bfloat16(strategy):
+    """bfloat16, a type MPI has none of: a mirrored variable (rank 0's initial value on
+    every rank), its gradient bucketed (summed in float32) eagerly and in a tf.function,
+    reduce and gather.  Every value is exact in bfloat16; results saved as float32."""
+    r = strategy.cluster_resolver.task_id or 0
+    with strategy.scope():
+        w = tf.Variable(np.full(4, 1 + r, np.float32), dtype=tf.bfloat16)
+        opt = tf.keras.optimizers.SGD(0.25)
+    initial = tf.cast(w, tf.float32)
+    x = tf.constant(np.arange(4, dtype=np.float32) + r, tf.bfloat16)
+
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * x)
+        opt.apply_gradients([(tape.gradient(loss, w), w)])
+    strategy.run(step)
+    tf.function(lambda: strategy.run(step))()
+    v = tf.constant(np.array([1.5, -2.0], np.float32) * (1 + r), tf.bfloat16)
+    out = {"initial": initial, "w": w, "sum": strategy.reduce("SUM", v, axis=None), "gather": strategy.gather(v, axis=0),
+           "dtypes": np.array([t.dtype == tf.bfloat16 for t in (w, strategy.gather(v, axis=0))])}
+    return {k: np.asarray(tf.cast(val, tf.float32)) if k != "dtypes" else val for k, val in out.items()}
+
+
 def main(outdir):
     strategy = tf.distribute.MultiWorkerMirroredStrategy(
         communication_options=tf.distribute.experimental.CommunicationOptions(bytes_per_pack=64 * 1024))
@@ -182,6 +205,7 @@ def main(outdir):
         "buckets_eager": lambda: program_buckets(strategy, False),
         "buckets_function": lambda: program_buckets(strategy, True),
         "reduce_gather": lambda: program_reduce_gather(strategy),
+        "bfloat16": lambda: program_bfloat16(strategy),
     }
     only = os.environ.get("PROGRAMS")
     for name, fn in programs.items():
