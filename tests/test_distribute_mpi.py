@@ -125,6 +125,18 @@ def test_bfloat16_variables_gradients_and_gathers(trained):
             np.testing.assert_array_equal(rank["bfloat16/" + name], value, err_msg=f"{world} ranks: {name}")
 
 
+def test_indexed_slices_gradient_reduced_once(trained):
+    ref, rank0, rank1 = trained
+    want = np.ones((6, 2), np.float32)
+    want[[0, 2]] = -1  # rows 0 and 2 read once per step, two steps of SGD(1.0)
+    np.testing.assert_array_equal(ref["slices/emb"], want)
+    want[[1, 3]] = -1  # with 2 ranks rank 1 reads rows 1 and 3
+    for rank in (rank0, rank1):
+        np.testing.assert_array_equal(rank["slices/emb"], want)
+        assert int(rank["slices/pending"]) == 0  # every started all-reduce was waited for
+        assert int(rank["slices/started"]) == 2  # one bucket per step: the tape's, not a second one
+
+
 @pytest.mark.parametrize("how, says", [
     ("raise", "tf.distribute: rank 1 of 2 raised RuntimeError: injected failure at step 3"),
     ("die", "signal 9"),

@@ -26,6 +26,7 @@ import numpy as np
 
 from tapeflow.runtime import backprop, dtypes, registry
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.indexed_slices import dense, is_indexed_slices
 from tapeflow.runtime.registry import Aval, bind, defprim, state
 from tapeflow.runtime.tensor import Tensor, convert_to_tensor
 from tapeflow.runtime.variables import Variable
@@ -194,20 +195,43 @@ class _Packer:
 _sent = {}
 
 
+# id(IndexedSlices) -> (it, the dense tensor the tape gave the watcher for it, graph):
+# the tape returns the slices, apply_gradients makes them dense (dense_gradients).
+_sent_as_dense = {}
+
+
 class _Watcher:
     def __init__(self, engine, limit):
         self.packer = _Packer(engine, limit)
+        self.seen = {}  # source index -> the gradient sent for it
         _drain_stale()
 
     def ready(self, k, grad):
         if k is not None and grad is not None:
-            self.packer.add(_dense(grad))
+            self.seen[k] = grad = _dense(grad)
+            self.packer.add(grad)
             if state.graph is None:
                 progress()
 
     def finish(self, grads):
         for t, bucket, i in self.packer.flush():
             _sent[id(t)] = (t, bucket, i, state.graph)
+        for k, g in enumerate(grads):
+            sent = self.seen.get(k)
+            if sent is not None and g is not sent and is_indexed_slices(g):  # the tape sent them made dense
+                _sent_as_dense[id(g)] = (g, sent, state.graph)
+
+
+def dense_gradients(grads):
+    """apply_gradients' gradients made dense for the all-reduce: IndexedSlices whose
+    dense form the tape's watcher sent become that very tensor (so sum_gradients
+    takes its sum from the bucket, instead of all-reducing them a second time and
+    leaving the bucket never waited for)."""
+    out = []
+    for g in grads:
+        entry = _sent_as_dense.pop(id(g), None) if is_indexed_slices(g) else None
+        out.append(entry[1] if entry is not None and entry[0] is g and entry[2] is state.graph else dense(g))
+    return out
 
 
 def _drain_stale():
@@ -218,6 +242,7 @@ def _drain_stale():
         if graph is state.graph:
             bucket.results()
     _sent.clear()
+    _sent_as_dense.clear()
 
 
 def _dense(g):

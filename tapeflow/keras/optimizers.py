@@ -118,7 +118,10 @@ class Optimizer(SlotOwner):
         if not pairs:
             raise ValueError(with_location(f"{self.name}.apply_gradients: no gradients provided for any variable"))
         grads = [g for g, _ in pairs]
-        if not self.takes_slices or _replicated():
+        if _replicated():
+            from tapeflow.distribute import reduce as reduce_mod
+            grads = reduce_mod.dense_gradients(grads)  # the tape's buckets may hold their sums already
+        elif not self.takes_slices:
             grads = [dense(g) for g in grads]
         grads = _summed_over_replicas(self._clip(grads))
         if mirrored.replica_id():  # in-process replicas share each variable: replica 0 updates it

@@ -189,6 +189,27 @@ def program_bfloat16(strategy):
     return {k: np.asarray(tf.cast(val, tf.float32)) if k != "dtypes" else val for k, val in out.items()}
 
 
+def program_slices(strategy):
+    """An embedding-like variable read by tf.gather: its gradient is IndexedSlices, which
+    the tape's watcher sends made dense; apply_gradients must take that bucket's sum
+    (not all-reduce the slices again and leave the bucket unwaited), eagerly and compiled."""
+    r = strategy.cluster_resolver.task_id or 0
+    with strategy.scope():
+        emb = tf.Variable(np.ones((6, 2), np.float32))
+        opt = tf.keras.optimizers.SGD(1.0)
+    ids = tf.constant([r, r + 2])
+
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.gather(emb, ids))
+        opt.apply_gradients([(tape.gradient(loss, emb), emb)])
+    first_token = next(reduce_mod._tokens)
+    strategy.run(step)
+    tf.function(lambda: strategy.run(step))()
+    return {"emb": emb.numpy(), "pending": np.array(len(reduce_mod._PENDING)),
+            "started": np.array(next(reduce_mod._tokens) - first_token - 1)}
+
+
 def main(outdir):
     strategy = tf.distribute.MultiWorkerMirroredStrategy(
         communication_options=tf.distribute.experimental.CommunicationOptions(bytes_per_pack=64 * 1024))
@@ -206,6 +227,7 @@ def main(outdir):
         "buckets_function": lambda: program_buckets(strategy, True),
         "reduce_gather": lambda: program_reduce_gather(strategy),
         "bfloat16": lambda: program_bfloat16(strategy),
+        "slices": lambda: program_slices(strategy),
     }
     only = os.environ.get("PROGRAMS")
     for name, fn in programs.items():
