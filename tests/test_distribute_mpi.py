@@ -139,6 +139,7 @@ def test_indexed_slices_gradient_reduced_once(trained):
 
 @pytest.mark.parametrize("how, says", [
     ("raise", "tf.distribute: rank 1 of 2 raised RuntimeError: injected failure at step 3"),
+    ("raise_compiled", "tf.distribute: rank 1 of 2 raised InvalidArgumentError: injected in the graph"),
     ("die", "signal 9"),
     ("stall", "tf.distribute: rank 0 of 2 waited 4 s for an all-reduce that another rank never joined"),
     ("stall_reduce", "tf.distribute: rank 0 of 2 waited 4 s for an all-reduce that another rank never joined"),
