@@ -184,7 +184,8 @@ def test_config_threading_and_devices():
     tf.config.threading.set_inter_op_parallelism_threads(2)
     assert tf.config.threading.get_inter_op_parallelism_threads() == 2
     cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.experimental.set_memory_growth(cpu, True)
+    with pytest.raises(ValueError, match="non-GPU"):  # as TensorFlow refuses it
+        tf.config.experimental.set_memory_growth(cpu, True)
     assert tf.config.experimental.get_memory_info("CPU:0") == {"current": 0, "peak": 0}
     assert cpu in tf.config.get_visible_devices()
     assert tf.config.list_logical_devices("CPU")[0].name == "/device:CPU:0"

@@ -384,8 +384,8 @@ def _child_names(obj):
 def _compatible(path, key, shape, dtype, var):
     try:
         check_compatible(key, shape, dtype, var)
-    except ValueError as exc:  # TensorFlow's type for a shape or dtype mismatch
-        raise ValueError(with_location(f"{exc} (checkpoint {path!r})")) from None
+    except ValueError as exc:  # TensorFlow's types: ValueError (shape), InvalidArgumentError (dtype)
+        raise type(exc)(with_location(f"{exc} (checkpoint {path!r})")) from None
 
 
 def _check_entry(path, key, entry, var):
