@@ -140,6 +140,10 @@ def _flat_operand(base, x):
                 f"a dense operand of shape {list(t.shape)} does not broadcast against a ragged tensor of shape "
                 f"{list(base.shape)}"))
         return t
+    if base.dtype is dtypes.string and not isinstance(x, (str, bytes)):
+        # TF converts the operand with the ragged dtype only preferred: a number stays a number,
+        # and the op then refuses string and int operands (InvalidArgumentError)
+        return convert_to_tensor(x)
     return x
 
 

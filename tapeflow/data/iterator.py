@@ -229,6 +229,21 @@ def graph_spec(dataset):
                                   for s, a in zip(flat, first)])
 
 
+def reduce_dataset(dataset, initial_state, reduce_func):
+    """Dataset.reduce: a Python loop eagerly; traced over a data set whose passes differ, a
+    staged loop (a new pass per call), as a `for` over it is."""
+    if state.graph is not None and dataset._passes_differ:
+        from tapeflow.runtime import nest
+        from tapeflow.runtime.tensor import convert_to_tensor
+        from tapeflow.tracer.operators.control_flow import for_stmt
+        init = nest.map_structure(convert_to_tensor, initial_state)
+        return for_stmt(dataset, None, lambda element, s: (reduce_func(s, element),), (init,), ("state",), None)[0]
+    value = initial_state
+    for element in dataset:
+        value = reduce_func(value, element)
+    return value
+
+
 def single_element(dataset):
     """Dataset.get_single_element: the one element (InvalidArgumentError for none or more),
     taken when the graph runs while a function is traced."""
