@@ -170,3 +170,30 @@ def program_function_python_args_retrace(tf):
     r = [f(tf.constant(1.0), "double"), f(tf.constant(2.0), "double"), f(tf.constant(1.0), "inc"),
          f(tf.constant(1.0), mode="inc")]
     return {"r": r, "traces": traces, "count": f.experimental_get_tracing_count()}
+
+
+def program_tape_and_signature_misuse(tf):
+    v = tf.Variable(1.0)
+
+    def two_args(x):
+        return x
+
+    def unentered():
+        return tf.GradientTape().gradient(v * 2.0, v)
+
+    def used_twice():
+        with tf.GradientTape() as tape:
+            y = v * 3.0
+        tape.gradient(y, v)
+        return tape.gradient(y, v)
+
+    def persistent_twice():
+        with tf.GradientTape(persistent=True) as tape:
+            y = v * 3.0
+        return [tape.gradient(y, v), tape.gradient(y * y, v)]
+    return outcomes({
+        "unentered": unentered, "used_twice": used_twice, "persistent_twice": persistent_twice,
+        "signature_too_long": lambda: tf.function(two_args, input_signature=[tf.TensorSpec([]), tf.TensorSpec([])]),
+        "signature_ok": lambda: tf.function(two_args, input_signature=[tf.TensorSpec([])])(tf.constant(2.0)),
+        "signature_shorter": lambda: tf.function(lambda x, y=1.0: x * y, input_signature=[tf.TensorSpec([])])(3.0),
+    }, keep_values=True)
