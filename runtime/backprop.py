@@ -36,10 +36,12 @@ class GradientTape:
         self._persistent = persistent
         self._recording = False
         self._used = False
+        self._entered = False  # TF: a tape never entered has recorded nothing and cannot be used
 
     def __enter__(self):
         if self._used:
             raise RuntimeError(_USED_ONCE)
+        self._entered = True
         state.tapes.append(self._tape)
         self._recording = True
         return self
@@ -159,6 +161,10 @@ class GradientTape:
         return out
 
     def _begin_use(self):
+        if not self._entered:
+            raise RuntimeError(with_location(
+                "GradientTape: the tape was never entered, so it recorded nothing (write `with "
+                "tf.GradientTape() as tape:` around the computation); TensorFlow raises here too"))
         if self._used:
             raise RuntimeError(_USED_ONCE)
         if self._recording and not self._persistent:

@@ -25,7 +25,7 @@ def is_composite(x):
 
 def _flatten(s, out, expand=True):
     if isinstance(s, dict):
-        for k in sorted(s, key=_sort_key):
+        for k in _sorted_keys(s):
             _flatten(s[k], out, expand)
     elif isinstance(s, (list, tuple)):
         for v in s:
@@ -39,7 +39,7 @@ def _flatten(s, out, expand=True):
 def flatten_with_paths(structure, path=()):
     """(path, leaf) pairs in flatten's order; a path holds the dict keys and sequence indices."""
     if isinstance(structure, dict):
-        for k in sorted(structure, key=_sort_key):
+        for k in _sorted_keys(structure):
             yield from flatten_with_paths(structure[k], path + (k,))
     elif isinstance(structure, (list, tuple)):
         for i, v in enumerate(structure):
@@ -52,7 +52,16 @@ def flatten_with_paths(structure, path=()):
 
 
 def _sort_key(k):
+    """A total order over any keys (callers that must not fail on mixed keys)."""
     return (type(k).__name__, k) if not isinstance(k, str) else ("", k)
+
+
+def _sorted_keys(d):
+    """A dict's keys in nest's order, sorted; TF refuses keys that do not sort together."""
+    try:
+        return sorted(d)
+    except TypeError:
+        raise TypeError("nest only supports dicts with sortable keys.") from None
 
 
 def pack_sequence_as(structure, flat, expand_composites=True):
@@ -66,7 +75,7 @@ def pack_sequence_as(structure, flat, expand_composites=True):
 
 def _pack(s, it, expand=True):
     if isinstance(s, dict):
-        keys = sorted(s, key=_sort_key)
+        keys = _sorted_keys(s)
         vals = {k: _pack(s[k], it, expand) for k in keys}
         return type(s)((k, vals[k]) for k in s) if type(s) is not dict else {k: vals[k] for k in s}
     if isinstance(s, tuple) and hasattr(s, "_fields"):
@@ -100,7 +109,7 @@ def _assert_same(a, b, check_types):
         raise TypeError(f"The two structures don't have the same sequence type: "
                         f"{type(a).__name__} and {type(b).__name__}")
     if isinstance(a, dict):
-        if sorted(a, key=_sort_key) != sorted(b, key=_sort_key):
+        if set(a) != set(b):
             raise ValueError(f"The two dictionaries don't have the same set of keys: {sorted(a)} and {sorted(b)}")
         for k in a:
             _assert_same(a[k], b[k], check_types)

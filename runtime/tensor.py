@@ -311,19 +311,19 @@ def _python_to_array(value, dtype):
         if not dtype.is_complex and np.asarray(value).dtype.kind == "c":
             raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
         if dtype.is_integer or dtype.is_bool:
-            arr = np.asarray(value)
+            arr = _python_ints(value)
             if arr.dtype.kind == "f" and dtype.is_integer and arr.size:  # [] is float64 in NumPy; TF allows it
                 # Even an integral Python float: TensorFlow converts none to an integer dtype.
                 raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype {dtype.name}"))
             if dtype.is_integer and arr.dtype.kind in "iu" and arr.size:
-                info = np.iinfo(np_dtype)
-                if arr.min() < info.min or arr.max() > info.max:
-                    raise TypeError(with_location(
-                        f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: out of range"))
+                if dtype.np != np.uint64 and arr.dtype == np.uint64 and arr.max() > _INT64_MAX:
+                    raise _out_of_range_integer()
+                # TensorFlow converts through int64 and wraps into a narrower type: 300 -> int8 44
+                return arr.astype(np_dtype)
         return np.asarray(value, dtype=np_dtype)
     if _is_text_value(value):
         return _text_to_array(value)
-    arr = np.asarray(value)
+    arr = _python_ints(value)
     kind = arr.dtype.kind
     if kind == "f":
         # A list's first element decides, as in TF: a NumPy float (scalar or array) keeps its
@@ -344,6 +344,25 @@ def _python_to_array(value, dtype):
         raise TypeError(with_location(f"Cannot convert {value!r} to a tensor"))
     if kind in "USO":
         return _text_to_array(value)
+    return arr
+
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+def _out_of_range_integer():
+    return ValueError(with_location("Can't convert Python sequence with out-of-range integer to Tensor."))
+
+
+def _python_ints(value):
+    """np.asarray of a Python value; integers beyond int64 / uint64 are TensorFlow's ValueError."""
+    try:
+        arr = np.asarray(value)
+    except OverflowError:
+        raise _out_of_range_integer() from None
+    if arr.dtype.kind == "O" and arr.size and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in arr.reshape(-1).tolist()):
+        raise _out_of_range_integer()
     return arr
 
 

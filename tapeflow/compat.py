@@ -12,10 +12,13 @@ import tapeflow
 from tapeflow import compat_v1 as _c1
 from tapeflow import compat_v1_image as _v1_image
 from tapeflow import compat_v1_ops as _v1_ops
+from tapeflow import compat_v1_eager as _v1_eager
 from tapeflow import compat_v1_variables as _v1_variables
 from tapeflow.runtime.ops import random_ops as _random_ops
 from tapeflow import train as _train
 from tapeflow.train import optimizers as _optimizers
+from tapeflow.train import v1_saver as _v1_saver
+from tapeflow.summary import v1 as _v1_summary
 from tapeflow.graph_api import GRAPH_MODE_ADVICE
 from tapeflow.runtime.errors import with_location
 
@@ -106,16 +109,18 @@ v1.__dict__.update(
         AdadeltaOptimizer=_optimizers.AdadeltaOptimizer, FtrlOptimizer=_optimizers.FtrlOptimizer,
         ProximalGradientDescentOptimizer=_optimizers.ProximalGradientDescentOptimizer,
         ProximalAdagradOptimizer=_optimizers.ProximalAdagradOptimizer,
-        exponential_decay=_train.exponential_decay, **_v1_ops.DECAYS, Saver=_train.Saver,
+        exponential_decay=_train.exponential_decay, **_v1_ops.DECAYS, Saver=_v1_saver.Saver,
         get_or_create_global_step=_train.get_or_create_global_step, get_global_step=_train.get_global_step,
         Checkpoint=_train.Checkpoint, CheckpointManager=_train.CheckpointManager,
         latest_checkpoint=_train.latest_checkpoint),
     **{n: _graph_mode_only(n) for n in (
-        "placeholder", "placeholder_with_default", "Session", "InteractiveSession", "disable_eager_execution",
-        "disable_v2_behavior", "get_default_graph", "reset_default_graph")},
+        "disable_eager_execution", "disable_v2_behavior", "get_default_graph", "reset_default_graph")},
+    **_v1_eager.NAMES,
 )
 v1.__dict__.update(_v1_ops.NAMES)
 v1.image = _v1_image.namespace()
+v1.summary = _v1_ops.FallbackNamespace("tapeflow.compat.v1.summary", tapeflow.summary, **_v1_summary.NAMES)
+v1.nn.rnn_cell = _Keras3Layers("tapeflow.compat.v1.nn.rnn_cell")  # TF 2.21's v1 cells need Keras 2
 sys.modules[v1.__name__] = v1
 
 v2 = tapeflow

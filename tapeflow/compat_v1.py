@@ -141,8 +141,8 @@ def v1_reductions():
 
 
 class GraphKeys:
-    """TF1 collection names, kept so programs that mention them import.  Collections themselves are
-    graph-mode state: tf.add_to_collection / tf.get_collection raise (see _no_collections)."""
+    """TF1 collection names.  Collections are plain named lists here (compat_v1_eager), as TF 2
+    keeps them eagerly; nothing fills the graph-mode ones (GLOBAL_VARIABLES stays empty)."""
     GLOBAL_VARIABLES = "variables"
     LOCAL_VARIABLES = "local_variables"
     MODEL_VARIABLES = "model_variables"
@@ -177,11 +177,6 @@ def _graph_mode_name(name, advice):
     return unsupported
 
 
-_COLLECTIONS_ADVICE = ("collections are not supported by tapeflow (there is no default graph); keep the "
-                       "objects in a Python list, or use model.trainable_variables / model.losses")
-add_to_collection, add_to_collections, get_collection, get_collection_ref = (
-    _graph_mode_name(n, _COLLECTIONS_ADVICE)
-    for n in ("add_to_collection", "add_to_collections", "get_collection", "get_collection_ref"))
 _SESSION_ADVICE = ("(placeholders, Session) is not supported by tapeflow; run eagerly and put the "
                    "computation in a @tf.function")
 Session, InteractiveSession, placeholder, global_variables_initializer = (

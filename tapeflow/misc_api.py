@@ -98,6 +98,8 @@ def _check_physical(device, what):
 def set_memory_growth(device, enable):
     """No-op: tapeflow allocates GPU memory as it goes (CuPy's pool), never all up front."""
     _check_physical(device, "set_memory_growth")
+    if device.device_type != "GPU":
+        raise ValueError(with_location("Cannot set memory growth on non-GPU and non-Pluggable devices"))
 
 
 def get_memory_growth(device):
@@ -129,6 +131,8 @@ def set_visible_devices(devices, device_type=None):
     devices = [devices] if hasattr(devices, "device_type") else list(devices)
     for d in devices:
         _check_physical(d, "set_visible_devices")
+        if device_type is not None and d.device_type != device_type.upper():  # TF's check and message
+            raise ValueError(with_location(f"Unrecognized device: {d!r} (not a {device_type} device)"))
     kinds = [device_type.upper()] if device_type else ["CPU", "GPU"]
     for kind in kinds:
         chosen = [d for d in devices if d.device_type == kind]

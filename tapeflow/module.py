@@ -59,21 +59,16 @@ _IGNORED = frozenset({"_self_unconditional_checkpoint_dependencies", "_deferred_
                       "_deferred_slot_restores"})
 
 
-def _walk(value, predicate, recurse_modules, seen, out):
-    if id(value) in seen:
-        return
+def _leaves(value):
+    """The variables and modules in an attribute's value: dicts by sorted key, sequences in order."""
     if isinstance(value, (Variable, Module)):
-        seen.add(id(value))
-        if predicate(value):
-            out.append(value)
-        if isinstance(value, Module) and recurse_modules:
-            value._walk_attributes(predicate, seen, out)
+        yield value
     elif isinstance(value, dict):
         for k in sorted(value, key=str):
-            _walk(value[k], predicate, recurse_modules, seen, out)
+            yield from _leaves(value[k])
     elif isinstance(value, (list, tuple)):
         for v in value:
-            _walk(v, predicate, recurse_modules, seen, out)
+            yield from _leaves(v)
 
 
 class Module(Trackable):
@@ -113,10 +108,22 @@ class Module(Trackable):
         return name_scope(self.__dict__.get("_scope_name", self.name) + "/")
 
     def _walk_attributes(self, predicate, seen, out, recurse_modules=True):
+        """TensorFlow's order: this module's own leaves (attribute-name order), then each
+        submodule's, in the order they were met."""
+        submodules = []
         for key in sorted(vars(self)):
             if key in _IGNORED:
                 continue
-            _walk(vars(self)[key], predicate, recurse_modules, seen, out)
+            for leaf in _leaves(vars(self)[key]):
+                if id(leaf) in seen:
+                    continue
+                seen.add(id(leaf))
+                if predicate(leaf):
+                    out.append(leaf)
+                if recurse_modules and isinstance(leaf, Module):
+                    submodules.append(leaf)
+        for module in submodules:
+            module._walk_attributes(predicate, seen, out)
 
     def _flatten(self, predicate, recursive=True):
         seen, out = {id(self)}, []

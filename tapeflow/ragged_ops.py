@@ -9,7 +9,7 @@ that `tf.reduce_sum(rt, axis=1)` lands here.
 """
 import numpy as np
 
-from tapeflow.runtime import dtypes
+from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import gather_ops as G
@@ -20,6 +20,7 @@ from tapeflow.runtime.ops import reduce_ops as RD
 from tapeflow.runtime.ops import segment_ops as SG
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
 from tapeflow.ragged_shape import DynamicRaggedShape, filled
+from tapeflow.ragged_spec import RaggedTensorSpec
 from tapeflow.ragged_tensor import RaggedTensor
 from tapeflow.ragged_reshape import expand_dims  # noqa: F401  (the ragged tf.expand_dims)
 from tapeflow.ragged_map import map_fn  # noqa: F401  (the ragged tf.map_fn)
@@ -139,6 +140,10 @@ def _flat_operand(base, x):
                 f"a dense operand of shape {list(t.shape)} does not broadcast against a ragged tensor of shape "
                 f"{list(base.shape)}"))
         return t
+    if base.dtype is dtypes.string and not isinstance(x, (str, bytes)):
+        # TF converts the operand with the ragged dtype only preferred: a number stays a number,
+        # and the op then refuses string and int operands (InvalidArgumentError)
+        return convert_to_tensor(x)
     return x
 
 
@@ -420,7 +425,7 @@ def dispatch_table():
               "reduce_all", "where", "gather", "size", "shape", "ones", "zeros", "embedding_lookup"):
         table[n] = n, "own"
     table["expand_dims"] = "expand_dims", "own"
-    table["map_fn"] = "map_fn", "own"
+    table["map_fn"] = "map_fn", "nested"
     table["boolean_mask"] = "dense_boolean_mask", "own"
     for n in ("concat", "stack"):
         table[n] = n, "list"
@@ -444,6 +449,13 @@ def _dispatching(dense_fn, ragged_fn, kind):
             if isinstance(values, (list, tuple)) and any(type(v) is RaggedTensor for v in values):
                 return ragged_fn(values, *args, **kwargs)
             return dense_fn(values, *args, **kwargs)
+    elif kind == "nested":  # tf.map_fn: a ragged leaf of elems, or a RaggedTensorSpec in the signature
+        @functools.wraps(dense_fn)
+        def op(*args, **kwargs):
+            leaves = nest.flatten([list(args), kwargs], expand_composites=False)
+            if any(type(v) is RaggedTensor or isinstance(v, RaggedTensorSpec) for v in leaves):
+                return ragged_fn(*args, **kwargs)
+            return dense_fn(*args, **kwargs)
     else:
         @functools.wraps(dense_fn)
         def op(*args, **kwargs):

@@ -253,15 +253,15 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
 
 
 def reduce_sum(sp_input, axis=None, keepdims=False, output_is_sparse=False, name=None):
-    _check(sp_input, "reduce_sum")
-    out = reduce_ops.reduce_sum(to_dense(sp_input), axis=axis, keepdims=bool(keepdims))
+    _check(sp_input, "reduce_sum")  # TF's sparse reductions take entries in any order
+    out = reduce_ops.reduce_sum(to_dense(reorder(sp_input)), axis=axis, keepdims=bool(keepdims))
     return from_dense(out) if output_is_sparse else out
 
 
 def reduce_max(sp_input, axis=None, keepdims=False, output_is_sparse=False, name=None):
     """Max over the present entries (absent entries do not count, as TensorFlow)."""
     _check(sp_input, "reduce_max")
-    dense = to_dense(sp_input, default_value=sp_input.dtype.min)
+    dense = to_dense(reorder(sp_input), default_value=sp_input.dtype.min)
     out = reduce_ops.reduce_max(dense, axis=axis, keepdims=bool(keepdims))
     return from_dense(out) if output_is_sparse else out
 

@@ -4,7 +4,7 @@ the flat values); split and the unicode/bytes splitters give RaggedTensors."""
 import numpy as np
 
 from tapeflow.runtime import dtypes
-from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.errors import InvalidArgumentError, OutOfRangeError, with_location
 from tapeflow.runtime.ops import array_ops as A
 from tapeflow.runtime.ops import gather_ops as G
 from tapeflow.runtime.ops import join_ops as J
@@ -75,7 +75,10 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     if isinstance(inputs, RaggedTensor):
         return _ragged_reduce_join(inputs, axis, keepdims, separator)
     x = _strings(inputs, "reduce_join")
-    axes = normalize_axes(axis, x.shape.rank, "strings.reduce_join")
+    try:
+        axes = normalize_axes(axis, x.shape.rank, "strings.reduce_join")
+    except ValueError as exc:  # TF: the kernel's OutOfRangeError ("Invalid reduction dimension")
+        raise OutOfRangeError(str(exc)) from None
     return _bind(S.REDUCE_JOIN, (x,), {"axis": axes, "keepdims": bool(keepdims),
                                       "separator": _text(separator, "separator")})
 
@@ -234,6 +237,9 @@ def _ragged_pieces(x, op, attrs, dense_scalar=True):
 
 def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
     """Split every string at `sep` (runs of whitespace when None or empty)."""
+    if isinstance(input, TensorBase) and input.dtype is not dtypes.string:  # TF: the conversion's ValueError
+        raise ValueError(with_location(
+            f"input: Tensor conversion requested dtype string for Tensor with dtype {input.dtype.name}"))
     sep = b"" if sep is None else _text(sep, "sep")
     return _ragged_pieces(input, "split", {"mode": "split", "sep": sep, "maxsplit": int(maxsplit)})
 

@@ -145,10 +145,16 @@ def test_tensor_array_eager_api():
     assert int(ta.size()) == 3
     np.testing.assert_array_equal(ta.read(2).numpy(), [5, 6])
     np.testing.assert_array_equal(ta.gather([2, 0]).numpy(), [[5, 6], [1, 2]])
-    with pytest.raises(IndexError, match="size 3"):
+    with pytest.raises(tf.errors.OutOfRangeError, match="size is: 3"):  # TensorFlow's eager errors
         ta.write(3, [0.0, 0.0])
-    with pytest.raises(TypeError, match="holds float32"):
+    with pytest.raises(tf.errors.OutOfRangeError, match="read from index 4"):
+        ta.read(4)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="dtype is float32 but Op is trying to write dtype int32"):
         ta.write(1, tf.constant([1, 2]))
+    with pytest.raises(ValueError, match=r"Inconsistent shapes: saw \(3,\) but expected \(2,\)"):
+        ta.write(1, [1.0, 2.0, 3.0])
+    with pytest.raises(NotImplementedError, match="unequal lengths"):
+        tf.TensorArray(tf.int32, size=2).split(tf.range(5), [2, 3])
     grow = tf.TensorArray(tf.int32, size=0, dynamic_size=True).unstack(tf.constant([[1], [2]]))
     assert int(grow.size()) == 2
 

@@ -29,7 +29,8 @@ CASES = [
      lambda x, y: (x * x).sum(1)),
     ("map_fn_nested", lambda x, y: tf.map_fn(lambda e: e[0] * e[1], (x, y), fn_output_signature=tf.float64),
      lambda x, y: x * y[:, None]),
-    ("map_fn_dict_out", lambda x, y: tf.map_fn(lambda r: {"s": tf.reduce_sum(r), "m": r * 2.0}, x)["m"],
+    ("map_fn_dict_out", lambda x, y: tf.map_fn(lambda r: {"s": tf.reduce_sum(r), "m": r * 2.0}, x,
+                                               fn_output_signature={"s": tf.float64, "m": tf.float64})["m"],
      lambda x, y: x * 2.0),
     ("scan", lambda x, y: tf.scan(lambda a, r: a * 0.5 + r, x),
      lambda x, y: np.concatenate([x[:1], _np_scan(lambda a, r: a * 0.5 + r, x[1:], x[0])])),
@@ -114,10 +115,16 @@ def test_map_fn_dtype_change_and_signature_check():
     x = tf.constant([1.5, -2.5, 3.5])
     out = tf.map_fn(lambda v: tf.cast(v > 0, tf.int32), x, fn_output_signature=tf.int32)
     assert out.dtype == tf.int32 and out.numpy().tolist() == [1, 0, 1]
-    with pytest.raises(TypeError, match="fn_output_signature says int32"):
+    # TF: the TensorArray write's InvalidArgumentError, eagerly and in a graph
+    with pytest.raises(tf.errors.InvalidArgumentError, match="fn_output_signature says int32"):
         tf.map_fn(lambda v: v * 2.0, x, fn_output_signature=tf.int32)
-    with pytest.raises(TypeError, match="fn_output_signature says int32"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="fn_output_signature says int32"):
         tf.function(lambda x: tf.map_fn(lambda v: v * 2.0, x, dtype=tf.int32))(x)
+    with pytest.raises(tf.errors.InvalidArgumentError):  # no signature: fn must keep elems' dtype
+        tf.map_fn(lambda v: tf.cast(v, tf.int32), x)
+    with pytest.raises(ValueError, match="same nested structure"):  # ... and elems' structure
+        tf.map_fn(lambda v: (v, v), x)
+    assert tf.vectorized_map(lambda v: (v, v * 2), x)[1].numpy().tolist() == [3.0, -5.0, 7.0]
 
 
 def test_errors():

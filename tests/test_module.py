@@ -63,7 +63,9 @@ def test_module_trains_with_gradient_tape_and_function():
     with tf.GradientTape() as tape:
         value = loss()
     grads = tape.gradient(value, m.trainable_variables)
-    assert all(g is not None for g in grads[:5])
+    # TF's order: the module's own variables first (extra, pair), then each submodule's
+    assert [v is m.pair[0] for v in m.trainable_variables] == [False, True, False, False, False, False]
+    assert [g is None for g in grads] == [False, True, False, False, False, False]
     assert float(tf.function(loss)()) == pytest.approx(float(value))
 
 

@@ -11,7 +11,7 @@ from tapeflow import compiler
 from tapeflow.compiler.interpreter import run_graph
 from tapeflow.runtime import nest
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
-from tapeflow.runtime.tensor import wrap_array
+from tapeflow.runtime.tensor import SymbolicTensor, wrap_array
 
 from . import autodiff, concrete_signature
 from .signature import TensorSpec
@@ -76,14 +76,18 @@ class ConcreteFunction:
         self.input_structure = None  # (args, kwargs) with TensorSpec leaves, set by the tracer
         self.call_signature = None  # inspect.Signature of the traced Python function, set by the tracer
 
-    # -- what a tape entry (later issue) needs
+    # -- the graph's placeholders and results, as symbolic tensors (.shape, .dtype, .name): views
+    # for inspection, as TF's cf.inputs / cf.outputs
     @property
     def inputs(self):
-        return list(self.graph.inputs)
+        return [self._view(r) for r in self.graph.inputs]
 
     @property
     def outputs(self):
-        return list(self.graph.outputs)
+        return [self._view(r) for r in self.graph.outputs]
+
+    def _view(self, ref):
+        return SymbolicTensor(self.graph, ref.node, ref.index, self.graph.aval(ref))
 
     @property
     def variables(self):

@@ -10,7 +10,7 @@ The user's `fn` is AutoGraph-converted before it is staged (as TensorFlow does),
 so Python `if`/`for` on tensors inside it become graph control flow.
 """
 from tapeflow.runtime import dtypes, nest
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.registry import state
 from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.ops import array_ops, join_ops, math_ops
@@ -69,9 +69,15 @@ def _check_signature(what, flat_out, want):
         raise ValueError(with_location(
             f"{what}: fn returned {len(flat_out)} tensors but fn_output_signature names {len(want)}"))
     for k, (t, d) in enumerate(zip(flat_out, want)):
-        if t.dtype is not d:
-            raise TypeError(with_location(
+        if t.dtype is not d:  # TF: the TensorArray write's InvalidArgumentError
+            raise InvalidArgumentError(with_location(
                 f"{what}: fn output {k} is {t.dtype.name} but fn_output_signature says {d.name}"))
+
+
+def _check_like_elems(out, elems, like_elems):
+    """Without fn_output_signature, TF takes elems' own structure (and dtypes) as fn's."""
+    if like_elems:
+        nest.assert_same_structure(elems, out)
 
 
 def _flat_outputs(out):
@@ -85,9 +91,15 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     """Stack fn(row) over the rows of `elems` (a tensor or a nest of tensors that
     share their first dimension).  `fn_output_signature` (or the older `dtype`)
     checks the output dtypes; parallel_iterations is accepted and ignored."""
+    signature = fn_output_signature if fn_output_signature is not None else dtype
+    return map_rows(fn, elems, signature, like_elems=signature is None)
+
+
+def map_rows(fn, elems, signature=None, like_elems=False):
+    """map_fn's loop.  like_elems: fn's output must have elems' structure and dtypes (map_fn
+    without a signature); vectorized_map and keras.ops.map take whatever fn returns."""
     if not callable(fn):
         raise TypeError(with_location("map_fn: fn must be callable"))
-    signature = fn_output_signature if fn_output_signature is not None else dtype
     want = _signature_dtypes(signature)
     flat = _as_tensors("map_fn", elems)
     n = _row_count("map_fn", flat)
@@ -97,16 +109,18 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         if n == 0:
             return _empty_map_result(signature, elems, flat)
         outs = [fn(row(i)) for i in range(n)]
+        _check_like_elems(outs[0], elems, like_elems)
         flats = [_flat_outputs(o) for o in outs]
-        _check_signature("map_fn", flats[0], want)
+        _check_signature("map_fn", flats[0], [t.dtype for t in flat] if like_elems else want)
         stacked = [join_ops.stack([f[k] for f in flats]) for k in range(len(flats[0]))]
         return nest.pack_sequence_as(outs[0], stacked)
     fn = _convert(fn)
     # Trace fn once in a graph that is thrown away, to learn the structure and
     # dtypes of what it returns (one TensorArray per output tensor).
     _, _, probe = staging.trace_subgraph(lambda: fn(row(convert_to_tensor(0))), (), "map_fn_probe")
+    _check_like_elems(probe, elems, like_elems)
     probe_flat = _flat_outputs(probe)
-    _check_signature("map_fn", probe_flat, want)
+    _check_signature("map_fn", probe_flat, [t.dtype for t in flat] if like_elems else want)
     arrays = [_new_array(t.dtype, n) for t in probe_flat]
 
     def body(i, *tas):
@@ -239,5 +253,5 @@ def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, s
 
 
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
-    """tf.vectorized_map, run as map_fn (the same values; a loop, not vectorized)."""
-    return map_fn(fn, elems)
+    """tf.vectorized_map, run as map_fn's loop (the same values; a loop, not vectorized)."""
+    return map_rows(fn, elems)

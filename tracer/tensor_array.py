@@ -13,7 +13,7 @@ alone, so write `ta = ta.write(i, v)`.
 import numpy as np
 
 from tapeflow.runtime import dtypes
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, OutOfRangeError, with_location
 from tapeflow.runtime.registry import Aval, bind, defprim, state
 from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
@@ -172,10 +172,14 @@ class TensorArray:
     def write(self, index, value, name=None):
         value = convert_to_tensor(value, self.dtype) if not isinstance(value, TensorBase) else \
             convert_to_tensor(value)
-        if value.dtype is not self.dtype:
-            raise TypeError(with_location(
-                f"TensorArray.write: the array holds {self.dtype.name}, the value is {value.dtype.name}"))
+        if value.dtype is not self.dtype:  # TF: the write op's InvalidArgumentError, eagerly and in graphs
+            raise InvalidArgumentError(with_location(
+                f"TensorArray dtype is {self.dtype.name} but Op is trying to write dtype {value.dtype.name}"))
         buf = self._buffer
+        self._check_eager_index("write to", index)
+        if buf is not None and not TensorShape(buf.shape.dims[1:]).is_compatible_with(value.shape):
+            raise ValueError(with_location(
+                f"Inconsistent shapes: saw {tuple(value.shape.dims)} but expected {tuple(buf.shape.dims[1:])}"))
         if buf is None:
             if self._element_shape is not None and not self._element_shape.is_compatible_with(value.shape):
                 raise ValueError(with_location(
@@ -184,7 +188,20 @@ class TensorArray:
             buf = self._empty_buffer(value.shape.dims, value)
         return self._updated(write_row(buf, index, value, self._dynamic))
 
+    def _check_eager_index(self, doing, index):
+        """Eagerly, an index past a fixed-size array is TF's OutOfRangeError (in a graph the
+        kernel's InvalidArgumentError)."""
+        if state.graph is not None or isinstance(index, SymbolicTensor) or (doing == "write to" and self._dynamic):
+            return
+        size = self._size if self._buffer is None else self._buffer.shape.dims[0]
+        i = int(np.asarray(index.numpy() if isinstance(index, TensorBase) else index))
+        if i >= size:
+            raise OutOfRangeError(with_location(
+                f"Tried to {doing} index {i} but array " + ("size is: " if doing == "read from" else
+                                                           "is not resizeable and size is: ") + str(size)))
+
     def read(self, index, name=None):
+        self._check_eager_index("read from", index)
         if self._buffer is None:
             raise ValueError(with_location("TensorArray.read: nothing has been written to the array"))
         return read_rows(self._buffer, index)
@@ -211,7 +228,29 @@ class TensorArray:
             convert_to_tensor(value)
         if value.shape.rank == 0:
             raise ValueError(with_location("TensorArray.unstack: the value must have rank >= 1"))
+        rows = value.shape.dims[0]
+        if not self._dynamic and self._size and rows is not None and rows > self._size:
+            raise ValueError(with_location(
+                f"Cannot unstack {rows} tensors into a TensorArray of static size {self._size}"))
         return self._updated(value)
+
+    def split(self, value, lengths, name=None):
+        """Rows of `value` cut by `lengths` as the elements.  The array is one buffer of
+        same-shaped elements, so the lengths must be equal (TF also allows unequal ones)."""
+        value = convert_to_tensor(value, self.dtype) if not isinstance(value, TensorBase) else \
+            convert_to_tensor(value)
+        lengths = [int(n) for n in np.asarray(convert_to_tensor(lengths).numpy()).reshape(-1).tolist()]
+        total = value.shape.dims[0]
+        if total is not None and sum(lengths) != total:
+            raise InvalidArgumentError(with_location(
+                f"Expected sum of lengths to be equal to values.shape[0], but sum of lengths is {sum(lengths)} "
+                f"and value's shape is: {list(value.shape.dims)}"))
+        if len(set(lengths)) > 1:
+            raise NotImplementedError(with_location(
+                f"TensorArray.split with unequal lengths {lengths}: tapeflow's TensorArray holds elements of "
+                f"one shape; split into equal lengths, or keep the pieces in a Python list"))
+        pieces = array_ops.reshape(value, (len(lengths), lengths[0] if lengths else 0) + tuple(value.shape.dims[1:]))
+        return self.unstack(pieces)
 
     def scatter(self, indices, value, name=None):
         ta = self

@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import blas_threads, dtypes
 from .. import shape_rules as R
-from ..errors import arg_error, with_location
+from ..errors import arg_error, dtype_not_supported, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import Tensor, convert_to_tensor
 from . import complex_ops as C
@@ -82,10 +82,13 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         va, vb = a._value, b._value
         sa, sb = va.shape, vb.shape
         if len(sa) == 2 and len(sb) == 2 and (va.dtype is vb.dtype or va.dtype == vb.dtype) and \
-                va.dtype.kind in "fiu" and sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]:
+                (va.dtype.kind in "fu" or (va.dtype.kind == "i" and va.dtype.itemsize >= 4)) and \
+                sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]:
             return bind(MATMUL, (a, b), _MM_ATTRS[bool(transpose_a), bool(transpose_b)])
     if not converted:
         a, b = M.binary_args(a, b, "matmul")
+    if a.dtype.is_bool or a.dtype is dtypes.int8 or (a.dtype is dtypes.int16 and a.shape.rank == 2):
+        raise dtype_not_supported("matmul", a)  # TF has no MatMul kernel for them (BatchMatMul: int16)
     a = C.conj(a) if adjoint_a else a
     b = C.conj(b) if adjoint_b else b
     attrs = {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}

@@ -194,8 +194,6 @@ def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=
     subdiagonal: the last superdiagonal and first subdiagonal entries are ignored), a
     sequence of the three, or the matrix; solved as the dense system (pivoting)."""
     rhs = convert_to_tensor(rhs)
-    if transpose_rhs:
-        rhs = L.matrix_transpose(rhs)
     if conjugate_rhs and rhs.dtype.is_complex:
         rhs = M.conj(rhs)
     if diagonals_format == "matrix":
@@ -213,6 +211,12 @@ def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=
     else:
         raise ValueError(with_location(f"tridiagonal_solve: unrecognized diagonals_format {diagonals_format!r}"))
     vector = rhs.shape.rank == matrix.shape.rank - 1
+    if transpose_rhs and not vector:  # a vector right-hand side stays as it is
+        rhs = L.matrix_transpose(rhs)
+    rows, m = rhs.shape.dims[-1 if vector else -2], matrix.shape.dims[-1]
+    if rows is not None and m is not None and rows != m:
+        raise ValueError(with_location(
+            f"tridiagonal_solve: the right-hand side has {rows} rows, the {m}x{m} system needs {m}"))
     out = D.solve(matrix, A.expand_dims(rhs, -1) if vector else rhs)
     return out[..., 0] if vector else out  # (transpose_rhs: the solution of T X = rhs^T, not transposed back)
 

@@ -287,8 +287,8 @@ def greater_equal(x, y, name=None):
 
 def _logical(prim, x, y):
     x, y = binary_args(x, y, prim.name)
-    if not x.dtype.is_bool:
-        raise TypeError(with_location(f"{prim.name} expects bool tensors, got {x.dtype.name}"))
+    if not x.dtype.is_bool:  # TF: the kernel's InvalidArgumentError eagerly, TypeError while tracing
+        raise dtype_not_supported(prim.name, x)
     return bind(prim, (x, y), _NO_ATTRS)
 
 
@@ -305,6 +305,9 @@ def logical_xor(x, y, name=None):
 
 
 def logical_not(x, name=None):
+    x = convert_to_tensor(x)
+    if not x.dtype.is_bool:
+        raise dtype_not_supported("logical_not", x)
     return apply_unary(LOGICAL_NOT, x)
 
 

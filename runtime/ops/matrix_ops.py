@@ -95,14 +95,42 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
     """[..., N] -> [..., N, N] with `diagonal` on the main diagonal (tf.linalg.diag)."""
     d = convert_to_tensor(diagonal)
-    if k != 0 or num_rows not in (-1, None) or num_cols not in (-1, None):
-        raise NotImplementedError(with_location("diag: only square matrices with the main diagonal are supported"))
     if d.shape.rank < 1:
         raise ValueError(with_location(f"diag: needs a tensor of rank >= 1, got shape {list(d.shape)}"))
+    if isinstance(k, (list, tuple)) and len(k) == 1:
+        k = k[0]
+    if k != 0 or num_rows not in (-1, None) or num_cols not in (-1, None):
+        return _off_diag(d, k, num_rows, num_cols, padding_value)
     n = _dim(d, -1)
     rows, cols = _row_col(n, n)
     row = A.expand_dims(d, -2)  # [..., 1, N]
     return A.where(M.equal(rows, cols), row, A.zeros_like(row))
+
+
+def _off_diag(d, k, num_rows, num_cols, padding_value):
+    """One diagonal k (an int) of [..., R, C] matrices, R and C by default n + |k|: entry
+    (i, i + k) is d[i] for k >= 0, entry (j - k, j) is d[j] for k < 0; padding elsewhere."""
+    if not isinstance(k, int) or d.shape[-1] is None:
+        raise NotImplementedError(with_location(
+            "diag: a band of diagonals (k = (lo, hi)) or an unknown diagonal length is not supported"))
+    n = d.shape[-1]
+    rows = num_rows if num_rows not in (-1, None) else None
+    cols = num_cols if num_cols not in (-1, None) else None
+    if rows is None and cols is None:
+        rows = cols = n + abs(k)
+    elif rows is None:
+        rows = n - min(k, 0) if cols >= n + max(k, 0) else cols - k  # the smallest R that holds the diagonal
+    elif cols is None:
+        cols = n + max(k, 0)
+    if min(rows, cols - k) - max(0, -k) != n and min(rows + k, cols) - max(0, k) != n:
+        raise ValueError(with_location(
+            f"diag: a diagonal of length {n} at k={k} does not fit a {rows}x{cols} matrix"))
+    r, c = _row_col(rows, cols)
+    index = M.minimum(M.maximum(r if k >= 0 else c, 0), n - 1) + A.zeros_like(r + c)  # [R, C]
+    on = M.equal(c - r, k)
+    from . import gather_ops as G
+    values = G.gather(d, index, axis=d.shape.rank - 1)  # [..., R, C]
+    return A.where(on, values, A.zeros_like(values) + M.cast(convert_to_tensor(padding_value), d.dtype))
 
 
 def tensor_diag(diagonal, name=None):

@@ -69,6 +69,10 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
     known = [traced_constant(a.graph, a.node, a.index) if isinstance(a, SymbolicTensor) else a for a in args]
     if all(k is not None for k in known):
         args = [Tensor(k) if isinstance(a, SymbolicTensor) else a for a, k in zip(args, known)]
+    if dtype is not None:  # TF converts Python bounds to the dtype first: 1.5 for int32 is a TypeError
+        for a in args:
+            if not isinstance(a, TensorBase):
+                convert_to_tensor(a, dtypes.as_dtype(dtype))
     if dtype is None:
         kinds = [a.dtype if isinstance(a, TensorBase) else convert_to_tensor(a).dtype for a in args]
         floats = [k for k in kinds if k.is_floating]

@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import InvalidArgumentError, NotFoundError, with_location
+from ..errors import InvalidArgumentError, NotFoundError, dtype_not_supported, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -92,8 +92,17 @@ def _direction(direction, op):
     return direction == "DESCENDING"
 
 
+def _sortable(op, values):
+    """The tensor to sort: TF's sort and top_k kernels take numbers only (not strings or bools)."""
+    x = convert_to_tensor(values)
+    C.no_complex(op, x)
+    if x.dtype.is_string or x.dtype.is_bool:
+        raise dtype_not_supported(op, x)
+    return x
+
+
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
-    C.no_complex("argsort", x := convert_to_tensor(values))
+    x = _sortable("argsort", values)
     return bind(ARGSORT, (x,), {"axis": A.static_axis(axis, x.shape.rank, "argsort"),
                                 "descending": _direction(direction, "argsort")})
 
@@ -107,7 +116,7 @@ def _take_along_last(x, idx):
 
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """Sorted values; the gradient flows back through the gather to the original positions."""
-    C.no_complex("sort", x := convert_to_tensor(values))
+    x = _sortable("sort", values)
     axis = A.static_axis(axis, x.shape.rank, "sort")
     last = x.shape.rank - 1
     perm = list(range(x.shape.rank))
@@ -122,7 +131,7 @@ TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002
     """The k largest entries along the last axis (ties: the lower index first)."""
-    C.no_complex("top_k", x := convert_to_tensor(input))
+    x = _sortable("top_k", input)
     k = int(k)
     n = x.shape[-1] if x.shape.rank else None
     if x.shape.rank == 0 or k < 0 or (n is not None and k > n):

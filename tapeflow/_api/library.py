@@ -25,10 +25,12 @@ ragged_shape                 | experimental          | DynamicRaggedShape
 extension_type               | experimental          | ExtensionType
 misc_api                     | tf                    | get_logger
 # ---- TensorFlow 1 names (tapeflow/compat_v1.py)
-compat_v1                    | tf                    | GraphKeys InteractiveSession Session add_to_collection
-compat_v1                    | tf                    | add_to_collections arg_max arg_min assign assign_add
+compat_v1                    | tf                    | GraphKeys InteractiveSession Session
+compat_v1                    | tf                    | arg_max arg_min assign assign_add
 compat_v1                    | tf                    | assign_sub count_nonzero div enable_eager_execution
-compat_v1                    | tf                    | executing_eagerly get_collection get_collection_ref
+compat_v1                    | tf                    | executing_eagerly
+compat_v1_eager              | tf                    | add_to_collection add_to_collections get_collection
+compat_v1_eager              | tf                    | get_collection_ref
 compat_v1                    | tf                    | global_variables_initializer multinomial placeholder
 compat_v1                    | tf                    | random_normal random_shuffle random_uniform
 compat_v1                    | tf                    | set_random_seed to_double to_float to_int32 to_int64

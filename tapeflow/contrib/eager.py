@@ -15,7 +15,7 @@ from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.runtime.variables import Variable  # noqa: F401
 from tapeflow.tracer import function as defun  # noqa: F401  (tfe.defun is TF1's name for tf.function)
 from tapeflow.tracer.py_function import py_function as py_func  # noqa: F401  (eager py_func)
-from tapeflow.train import checkpoint_format as _checkpoint_files
+from tapeflow.train.v1_saver import VariableSaver
 from tapeflow.train.checkpoint_classes import Checkpoint  # noqa: F401
 
 __all__ = [
@@ -147,50 +147,17 @@ def Iterator(dataset):  # noqa: N802 - TensorFlow's name for what is now iter(da
     return iter(dataset)
 
 
-def _saver_key(name, var):
-    return name if name is not None else var.name.split(":")[0]
-
-
-class Saver:
+class Saver(VariableSaver):
     """tfe.Saver(var_list): saves and restores a list (or {name: variable} dict) of variables,
     each keyed by its name without the ':0' suffix, as TF 1.x eager's Saver did."""
 
     def __init__(self, var_list):
-        items = var_list.items() if isinstance(var_list, dict) else [(None, v) for v in var_list]
-        self._vars = {}
-        for name, var in items:
-            if not isinstance(var, Variable):
-                raise TypeError(with_location(
-                    f"tfe.Saver: expected tf.Variable objects, got {type(var).__name__}"))
-            key = _saver_key(name, var)
-            if key in self._vars and self._vars[key] is not var:
-                raise ValueError(with_location(
-                    f"tfe.Saver: two variables are named {key!r}; pass a {{name: variable}} dict"))
-            self._vars[key] = var
+        super().__init__(var_list, "tfe.Saver")
 
     def save(self, file_prefix, global_step=None):
         """Writes the variables; returns the path (file_prefix-<step> when global_step is given)."""
-        path = str(file_prefix)
-        if global_step is not None:
-            step = global_step.numpy() if hasattr(global_step, "numpy") else global_step
-            path = f"{path}-{int(step)}"
-        return _checkpoint_files.write_values(path, list(self._vars.items()))
+        return self._write(file_prefix, global_step)
 
     def restore(self, file_prefix):
         """Assigns every saved value to its variable; a variable missing from the file is an error."""
-        path = str(file_prefix)
-        entries = _checkpoint_files.read_index(path)
-        arrays = {}
-        for key, var in self._vars.items():  # everything is read and checked before any assignment
-            if key not in entries:
-                raise ValueError(with_location(
-                    f"tfe.Saver.restore: {path!r} has no value for variable {key!r} "
-                    f"(it holds {sorted(entries)})"))
-            array = _checkpoint_files.load_array(path, key, entries[key])
-            if tuple(array.shape) != tuple(var.shape):
-                raise ValueError(with_location(
-                    f"tfe.Saver.restore: variable {key!r} has shape {list(var.shape)}, "
-                    f"the checkpoint holds shape {list(array.shape)}"))
-            arrays[key] = array.astype(var.dtype.as_numpy_dtype)
-        for key, var in self._vars.items():
-            var.assign(arrays[key])
+        self._read(file_prefix)

@@ -1,5 +1,6 @@
 """tf.data: input pipelines."""
 from tapeflow.data import grouping as _grouping
+from tapeflow.runtime.errors import FailedPreconditionError
 from tapeflow.data import sampling as _sampling
 from tapeflow.data.dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset  # noqa: F401
 from tapeflow.data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset  # noqa: F401
@@ -62,8 +63,20 @@ class experimental:  # noqa: N801 - tf.data.experimental namespace
     @staticmethod
     def assert_cardinality(expected_cardinality):
         def check(dataset):
-            out = dataset._derive(dataset._produce, int(expected_cardinality))
-            return out
+            expected, source = int(expected_cardinality), dataset._produce
+
+            def produce():  # TF: FailedPreconditionError as soon as the count is seen to differ
+                n = 0
+                for flat in source():
+                    n += 1
+                    if n > expected:
+                        raise FailedPreconditionError(
+                            f"Input dataset was expected to contain {expected} elements but contained at least {n} elements.")
+                    yield flat
+                if n < expected:
+                    raise FailedPreconditionError(
+                        f"Input dataset was expected to contain {expected} elements but contained only {n} elements.")
+            return dataset._derive(produce, expected)
         return check
 
 

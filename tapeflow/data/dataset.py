@@ -11,7 +11,7 @@ import threading
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, peek, positive, scalar_result
+from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, peek, positive, range_bound, scalar_result
 from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
 from tapeflow.data.ragged_values import RaggedValue
@@ -254,7 +254,7 @@ class Dataset:
         """range(stop), range(start, stop[, step]) of int64 scalars (output_type= to change)."""
         from tapeflow.runtime import dtypes
         dtype = output_type if dtype is None else dtype
-        r = range(*[int(a) for a in args])
+        r = range(*[range_bound(a) for a in args])
         np_dtype = dtypes.as_dtype(dtype).np
         def seek(k, epochs):
             return ([np.asarray(i, np_dtype)] for i in r[k:])
@@ -453,17 +453,27 @@ class Dataset:
             raise TypeError(with_location(
                 f"Dataset.with_options: expected a tf.data.Options, got {type(options).__name__}"))
         out = self._derive(self._produce, seek=self._seek)
-        out._options = options if self._options is None else self._options.merge(options)
+        out._options = (self._set_options() or Options()).merge(options)
         return out
 
     def options(self):
-        return self._options if self._options is not None else Options()
+        return self._set_options() or Options()
+
+    def _set_options(self):
+        """The options set on this data set or, merged, on the ones it reads (TF's rule)."""
+        found = self._options
+        for got in ([] if found is not None else [p._set_options() for p in self._parents]):
+            found = got if found is None else found if got is None else found.merge(got)
+        return found
 
     def apply(self, transformation_func):
         return transformation_func(self)
 
     def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
         save_load.save(self, path, compression, shard_func, checkpoint_args)
+
+    def snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None, name=None):
+        return save_load.snapshot(self, path, reader_func, shard_func)
 
     @staticmethod
     def load(path, element_spec=None, compression=None, reader_func=None):
@@ -474,17 +484,8 @@ class Dataset:
         return single_element(self)
 
     def reduce(self, initial_state, reduce_func):
-        if state.graph is not None and self._passes_differ:
-            # Traced: a staged loop (a new pass per call), as a `for` over it is.
-            from tapeflow.runtime import nest
-            from tapeflow.runtime.tensor import convert_to_tensor
-            from tapeflow.tracer.operators.control_flow import for_stmt
-            init = nest.map_structure(convert_to_tensor, initial_state)
-            return for_stmt(self, None, lambda element, s: (reduce_func(s, element),), (init,), ("state",), None)[0]
-        value = initial_state
-        for element in self:
-            value = reduce_func(value, element)
-        return value
+        from tapeflow.data.iterator import reduce_dataset
+        return reduce_dataset(self, initial_state, reduce_func)
 
     def __repr__(self):
         return f"<Dataset element={self._tmpl!r} cardinality={self._card}>"

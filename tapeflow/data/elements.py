@@ -7,7 +7,7 @@ import traceback
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.runtime.errors import OWN_DIRS, with_location
+from tapeflow.runtime.errors import OWN_DIRS, InvalidArgumentError, with_location
 
 AUTOTUNE = -1
 INFINITE = -1  # cardinality of an endless dataset
@@ -26,8 +26,15 @@ def remember(store, tmpl, flat):
 def positive(n, op):
     n = int(n)
     if n <= 0:
-        raise ValueError(with_location(f"Dataset.{op}: the size must be positive, got {n}"))
+        raise InvalidArgumentError(with_location(f"Dataset.{op}: the size must be positive, got {n}"))  # TF's kernel check
     return n
+
+
+def range_bound(value):
+    """A bound of Dataset.range, converted as TF converts it (to int64: 0.5 is a TypeError)."""
+    if isinstance(value, float) or (hasattr(value, "dtype") and getattr(value.dtype, "is_floating", False)):
+        raise TypeError(with_location(f"Cannot convert {value!r} to a tensor of dtype int64"))
+    return int(value)
 
 
 def call_on_element(fn, element):

@@ -229,6 +229,35 @@ def graph_spec(dataset):
                                   for s, a in zip(flat, first)])
 
 
+def reduce_dataset(dataset, initial_state, reduce_func):
+    """Dataset.reduce: a Python loop eagerly; traced over a data set whose passes differ, a
+    staged loop (a new pass per call), as a `for` over it is."""
+    if state.graph is not None and dataset._passes_differ:
+        from tapeflow.runtime import nest
+        from tapeflow.runtime.tensor import convert_to_tensor
+        from tapeflow.tracer.operators.control_flow import for_stmt
+        init = nest.map_structure(convert_to_tensor, initial_state)
+        return for_stmt(dataset, None, lambda element, s: (reduce_func(s, element),), (init,), ("state",), None)[0]
+    from tapeflow.runtime import nest
+    from tapeflow.runtime.tensor import convert_to_tensor
+    def as_state(v):  # Python numbers: their tensor dtype (0 is int32, 0.0 float32), as TF's
+        return v if hasattr(v, "dtype") else convert_to_tensor(v)
+    value = nest.map_structure(as_state, initial_state)
+    want = [t.dtype for t in nest.flatten(value)]
+    for element in dataset:
+        value = nest.map_structure(as_state, reduce_func(value, element))
+        got = [t.dtype for t in nest.flatten(value)]
+        if len(got) != len(want):
+            raise InvalidArgumentError(with_location(
+                f"The number of components of the initial state and the reduce function output does not match. "
+                f"(initial_state={len(want)}, output={len(got)})."))
+        if got != want:
+            raise TypeError(with_location(
+                f"Dataset.reduce: the element types for the new state must match the initial state. Expected "
+                f"{[d.name for d in want]}; got {[d.name for d in got]}."))
+    return value
+
+
 def single_element(dataset):
     """Dataset.get_single_element: the one element (InvalidArgumentError for none or more),
     taken when the graph runs while a function is traced."""

@@ -42,6 +42,11 @@ class _OptionGroup:
         if name not in type(self)._defaults:
             raise AttributeError(f"Cannot set the property {name!r} on {type(self).__name__}; "
                                  f"known: {sorted(type(self)._defaults)}")
+        want = _option_type(type(self)._defaults[name], name)
+        if value is not None and want is not None and not (
+                isinstance(value, want) and (want is not int or not isinstance(value, bool))):
+            raise TypeError(f"Property \"{name}\" must be of type {want.__name__}, got: {value!r} "
+                            f"(type: {type(value).__name__}).")
         self._values[name] = value
 
     def __eq__(self, other):
@@ -55,6 +60,23 @@ class _OptionGroup:
                 value = out._values[name].merge(value)
             out._values[name] = value
         return out
+
+
+_INT_OPTIONS = frozenset(("cpu_budget", "ram_budget", "num_devices", "max_intra_op_parallelism",
+                          "private_threadpool_size"))
+_ENUM_OPTIONS = {"auto_shard_policy": AutoShardPolicy, "experimental_external_state_policy": ExternalStatePolicy}
+
+
+def _option_type(default, name):
+    """The type TF's option `name` takes: a nested group, an enum, int (the sizes), else bool.
+    experimental_slack and friends are bools too; autotune_algorithm is left unchecked."""
+    if isinstance(default, type):
+        return default
+    if name in _ENUM_OPTIONS:
+        return _ENUM_OPTIONS[name]
+    if name == "autotune_algorithm":
+        return None
+    return int if name in _INT_OPTIONS else bool
 
 
 class AutotuneOptions(_OptionGroup):

@@ -5,7 +5,7 @@ import numpy as np
 from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
 from tapeflow.data.elements import INFINITE, UNKNOWN
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.ops import philox as P
 from tapeflow.runtime.tensor import TensorBase
 
@@ -39,7 +39,7 @@ def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
                     f"{choice.dtype}{list(choice.shape)} at element {i}"))
             k = int(choice)
             if not 0 <= k < len(its):
-                raise ValueError(with_location(
+                raise InvalidArgumentError(with_location(
                     f"Dataset.choose_from_datasets: choice {k} at element {i} is out of range for "
                     f"{len(its)} datasets"))
             flat = next(its[k], None)

@@ -52,12 +52,14 @@ def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None)
     spec = _encode_spec(dataset.element_spec)
     os.makedirs(path, exist_ok=True)
     options = tapeflow.io.TFRecordOptions(compression_type=compression or "")
+    count = 0
     with tapeflow.io.TFRecordWriter(os.path.join(path, ELEMENTS_FILE), options) as writer:
         for element in dataset:
             for t in nest.flatten(element):
                 writer.write(tapeflow.io.serialize_tensor(t).numpy())
+            count += 1
     with open(os.path.join(path, SPEC_FILE), "w") as f:  # last: a directory with it is complete
-        json.dump({"spec": spec, "compression": compression or ""}, f)
+        json.dump({"spec": spec, "compression": compression or "", "count": count}, f)
 
 
 def load(path, element_spec=None, compression=None, reader_func=None):
@@ -78,17 +80,34 @@ def load(path, element_spec=None, compression=None, reader_func=None):
         parts = [tapeflow.ensure_shape(tapeflow.io.parse_tensor(batch[i], s.dtype), s.shape)
                  for i, s in enumerate(flat)]
         return nest.pack_sequence_as(spec, parts)
-    return records.batch(len(flat), drop_remainder=True).map(parse)
+    out = records.batch(len(flat), drop_remainder=True).map(parse)
+    count = doc.get("count")  # the element count, as TF's loaded cardinality (older saves lack it)
+    if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+        out = out.apply(tapeflow.data.experimental.assert_cardinality(count))
+    return out
 
 
 def file_cache(parent, filename):
     """Dataset.cache(filename): the first complete pass over `parent` is written to disk;
     every later pass (of this data set or of another pipeline naming the same file)
     reads it instead of running `parent`."""
+    return pass_on_disk(parent, os.fspath(filename) + ".cache")
+
+
+def snapshot(parent, path, reader_func=None, shard_func=None):
+    """Dataset.snapshot: the first complete pass is written under `path`; later passes (and other
+    pipelines naming `path`) read it back (this module's layout, not TF's snapshot files)."""
+    if reader_func is not None or shard_func is not None:
+        raise NotImplementedError(with_location("Dataset.snapshot: reader_func and shard_func are not supported"))
+    return pass_on_disk(parent, os.fspath(path))
+
+
+def pass_on_disk(parent, directory):
+    """`parent`, whose first complete pass is kept in `directory` (this module's layout) and
+    read back by every later pass: Dataset.cache(filename) and Dataset.snapshot(path)."""
     import shutil
 
     import tapeflow
-    directory = os.fspath(filename) + ".cache"
     source = parent._produce
 
     def produce():
@@ -98,11 +117,13 @@ def file_cache(parent, filename):
         partial = f"{directory}.partial-{os.getpid()}"
         os.makedirs(partial, exist_ok=True)
         shapes = None  # per component: the dims every element shares (None where they differ)
+        count = 0
         with tapeflow.io.TFRecordWriter(os.path.join(partial, ELEMENTS_FILE)) as writer:
             for flat in source():
                 for a in flat:
                     writer.write(tapeflow.io.serialize_tensor(a).numpy())
                 shapes = _merged(shapes, flat)
+                count += 1
                 yield flat
         with open(os.path.join(partial, SPEC_FILE), "w") as f:
             # The spec from the pass itself: asking parent.element_spec would run its map
@@ -110,10 +131,12 @@ def file_cache(parent, filename):
             spec = parent.element_spec if shapes is None else S.pack(parent._tmpl, [
                 tapeflow.TensorSpec(dims, dtypes.string if kind in "OSU" else dtypes.as_dtype(dt))
                 for dims, dt, kind in shapes])
-            json.dump({"spec": _encode_spec(spec), "compression": ""}, f)
-        if os.path.isdir(directory):
+            json.dump({"spec": _encode_spec(spec), "compression": "", "count": count}, f)
+        if os.path.isfile(os.path.join(directory, SPEC_FILE)):
             shutil.rmtree(partial)  # another pass finished first
         else:
+            if os.path.isdir(directory) and not os.listdir(directory):
+                os.rmdir(directory)  # an empty folder named by the caller
             os.replace(partial, directory)
 
     return parent._derive(produce)

@@ -1,6 +1,6 @@
 """Dataset.shard: every num_shards-th element."""
 from tapeflow.data.elements import positive
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 
 
 def shard(self, num_shards, index, name=None):
@@ -8,7 +8,7 @@ def shard(self, num_shards, index, name=None):
     num_shards = positive(num_shards, "shard")
     index = int(index)
     if not 0 <= index < num_shards:
-        raise ValueError(with_location(f"Dataset.shard: index must be in [0, {num_shards}), got {index}"))
+        raise InvalidArgumentError(with_location(f"Dataset.shard: index must be in [0, {num_shards}), got {index}"))
     source = self._produce
 
     def produce():

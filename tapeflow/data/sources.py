@@ -11,7 +11,7 @@ from tapeflow.data.dataset import Dataset, graph_being_traced
 from tapeflow.data.elements import UNKNOWN
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.tensor import TensorBase
 
 
@@ -67,11 +67,11 @@ def _conform(value, dtype, shape, where):
     if arr.dtype != dtype.np:
         if np.can_cast(arr.dtype, dtype.np, "same_kind") or (arr.dtype.kind in "iub" and dtype.is_floating):
             arr = arr.astype(dtype.np)
-        else:
-            raise TypeError(with_location(f"{where}: expected dtype {dtype.name}, got {arr.dtype}"))
+        else:  # TF: the generator op's InvalidArgumentError, raised where the element is read
+            raise InvalidArgumentError(with_location(f"{where}: expected dtype {dtype.name}, got {arr.dtype}"))
     if shape is not None and (arr.ndim != len(shape) or
                               any(d is not None and d != a for d, a in zip(shape, arr.shape))):
-        raise ValueError(with_location(f"{where}: expected shape {list(shape)}, got {list(arr.shape)}"))
+        raise InvalidArgumentError(with_location(f"{where}: expected shape {list(shape)}, got {list(arr.shape)}"))
     return arr
 
 

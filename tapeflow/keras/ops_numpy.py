@@ -468,7 +468,8 @@ def switch(index, branches, *operands):
 
 
 def map(f, xs):  # noqa: A001 - Keras's name
-    return tf.map_fn(f, xs)
+    from tapeflow.tracer.functional_ops import map_rows
+    return map_rows(f, xs)  # Keras gives map_fn fn's own output signature: any structure
 
 
 __all__ = ["allclose", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "array", "average", "broadcast_to", "cbrt", "copy", "cosh", "count_nonzero", "nonzero", "cross", "deg2rad", "depth_to_space", "diag", "diagonal", "diff", "divide_no_nan", "dstack", "empty", "empty_like", "erf", "exp2", "fabs", "fliplr", "flipud", "floor_divide", "heaviside", "hstack", "hypot", "identity", "in_top_k", "inner", "is_tensor", "isclose", "isfinite", "isinf", "isnan", "kron", "log10", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "logspace", "map", "mod", "moveaxis", "nan_to_num", "ndim", "outer", "ptp", "rad2deg", "ravel", "reciprocal", "rot90", "rsqrt", "saturate_cast", "scatter", "scatter_update", "searchsorted", "select", "signbit", "sinc", "sinh", "size", "slice", "slice_update", "space_to_depth", "swapaxes", "switch", "tan", "trace", "tri", "tril", "triu", "trunc", "unravel_index", "unstack", "vdot", "vstack"]

@@ -28,6 +28,7 @@ def export_keras(model, filepath, verbose=True):
 
     archive = Module()
     archive.model = model  # tracked: the saved variables are the model's
+    archive._saves_used_variables_only = True  # Keras 3's archive lists the model's variables, not its optimizer's
     archive.serve = Function(serve, input_signature=[signature], fallback=False)
     archive.serve.get_concrete_function()
     save(archive, filepath, signatures={"serve": archive.serve, SERVING: archive.serve})  # both, as Keras 3

@@ -207,6 +207,13 @@ class _Node(Trackable):
     def _trackable_children(self):
         return dict(self._children)
 
+    def __getitem__(self, key):
+        """A saved list's items by index, a saved dict's by key (TF restores both as containers)."""
+        try:
+            return self._children[str(key)]
+        except KeyError:
+            raise (IndexError if isinstance(key, int) else KeyError)(key) from None
+
 
 def _add_child(node, name, child):
     node._children[name] = child

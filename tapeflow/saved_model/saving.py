@@ -74,6 +74,9 @@ def _save(obj, export_dir, signatures, overwrite):
     if bound:  # optional: the methods whose calls bind to an input_signature (TypeError when none fits)
         program["input_signatures"] = bound
     program["functions"] = table.entries
+    if not getattr(obj, "_saves_used_variables_only", False):
+        for var in _reachable_variables(obj):  # TF saves the whole object graph: unused variables too
+            writer.variable_index(var)
     names = _variable_names(obj, writer.variables)
     program["variables"] = [{"key": key, "name": var.name, "trainable": bool(var.trainable),
                              **encode_aval(_var_aval(var))} for key, var in zip(names, writer.variables)]
@@ -416,12 +419,21 @@ def _variable_names(obj, variables):
     return names
 
 
-def _walk_object(x, prefix, path_of, seen, depth):
+def _reachable_variables(obj):
+    """The variables reachable from `obj` (as _variable_names walks it), in path order."""
+    path_of, by_id = {}, {}
+    _walk_object(obj, "", path_of, set(), 0, by_id)
+    return [by_id[i] for i in sorted(path_of, key=path_of.get)]
+
+
+def _walk_object(x, prefix, path_of, seen, depth, by_id=None):
     if id(x) in seen or depth > 16:
         return
     seen.add(id(x))
     if isinstance(x, Variable):
         path_of.setdefault(id(x), prefix)
+        if by_id is not None:
+            by_id[id(x)] = x
         return
     if isinstance(x, Trackable):
         children = children_of(x).items()
@@ -438,7 +450,7 @@ def _walk_object(x, prefix, path_of, seen, depth):
     for name, child in children:
         # Trackables may name a child by a path ("layers/0"); keys only need non-empty segments.
         if isinstance(name, str) and name and all(name.split("/")):
-            _walk_object(child, f"{prefix}/{name}" if prefix else name, path_of, seen, depth + 1)
+            _walk_object(child, f"{prefix}/{name}" if prefix else name, path_of, seen, depth + 1, by_id)
 
 
 # ------------------------------------------------------------------ writing

@@ -290,8 +290,9 @@ def text(name, data, step=None, description=None):
     """Write a string (or nested lists of strings): the text is fixed when the op is made."""
     if not _ctx.stack:
         return False
-    arr = np.asarray(data)
-    if arr.dtype.kind not in "US":
+    arr = np.asarray(data.numpy() if isinstance(data, TensorBase) else data)  # a string tensor: bytes objects
+    if arr.dtype.kind not in "USO" or (arr.dtype.kind == "O" and not all(
+            isinstance(s, (str, bytes)) for s in arr.reshape(-1).tolist())):
         raise TypeError(with_location(f"tf.summary.text: {name!r} must be strings, got {arr.dtype}"))
     strings = (tuple(arr.shape), tuple(s if isinstance(s, str) else s.decode() for s in arr.reshape(-1).tolist()))
     return _emit("text", step, (), "text", name, description, strings=strings)
@@ -355,6 +356,14 @@ def should_record_summaries():
         if not bool(value):
             return False
     return True
+
+
+def default_writer_step():
+    """(whether a default writer is set, the step it would write at or None)."""
+    if not _ctx.stack:
+        return False, None
+    default_step = _ctx.stack[-1][1]
+    return True, default_step if default_step is not None else _ctx.step
 
 
 def set_step(step):

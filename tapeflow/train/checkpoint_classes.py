@@ -171,6 +171,13 @@ def _write_state(directory, names):
     files.fsync_dir(directory)
 
 
+def record_saved(directory, name, keep):
+    """Name checkpoint `name` newest in the state file of `directory`, keeping those earlier
+    entries (still on disk) whose names are in `keep`: a TF1 Saver's write_state."""
+    names = [n for n in _read_state(directory) if n in keep and n != name and _exists(directory, n)]
+    _write_state(directory, names + [name])
+
+
 def _exists(directory, name):
     folder = fmt.resolve(os.path.join(directory, name))
     return os.path.isfile(os.path.join(folder, fmt.INDEX))

@@ -37,6 +37,7 @@ SLOT = "/.slot/"
 # itself (every value keyed by its object path), listed under the same name.
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 VALUE_SUFFIX = "/.ATTRIBUTES/VARIABLE_VALUE"  # what TensorFlow appends to a variable's path
+NAME_KEYS = "variable-names"  # index "keys" of a name-based (TF1 Saver) checkpoint
 MAX_INDEX_BYTES = 256 << 20
 MAX_ARRAY_BYTES = 1 << 40
 MAX_RANK = 32
@@ -83,8 +84,10 @@ def _named(exc, path, doing="saving"):
     return type(exc)(exc.errno, f"{exc.strerror or exc} while {doing} checkpoint {path!r}{where}")
 
 
-def write_values(path, values, overwrite=True):
-    """Write [(key, variable)] as a checkpoint directory at `path`, atomically."""
+def write_values(path, values, overwrite=True, name_based=False):
+    """Write [(key, variable)] as a checkpoint directory at `path`, atomically.  `name_based`:
+    the keys are variable names (tf.compat.v1.train.Saver), not object paths, and are listed as
+    they are (no object graph, no VALUE_SUFFIX)."""
     path = os.path.abspath(os.fspath(path))
     parent = os.path.dirname(path)
     os.makedirs(parent, exist_ok=True)
@@ -100,7 +103,10 @@ def write_values(path, values, overwrite=True):
             _write_array(os.path.join(tmp, fname), string_values.pack(array) if dtype == "string" else array)
             index[key] = {"file": fname, "shape": list(array.shape), "dtype": dtype}
         # The index goes last: a directory without one is never a checkpoint.
-        files.write_json(os.path.join(tmp, INDEX), {"format": FORMAT, "version": VERSION, "values": index})
+        doc = {"format": FORMAT, "version": VERSION, "values": index}
+        if name_based:
+            doc["keys"] = NAME_KEYS
+        files.write_json(os.path.join(tmp, INDEX), doc)
         files.fsync_dir(tmp)
         files.publish(tmp, path, overwrite)
     except OSError as exc:
@@ -156,6 +162,15 @@ def resolve(path):
 
 def read_index(path):
     """The checked index of the checkpoint at `path`: key -> {file, shape, dtype}."""
+    return _read_doc(path)["values"]
+
+
+def is_name_based(path):
+    """Whether the checkpoint's keys are variable names (a tf.compat.v1.train.Saver's)."""
+    return _read_doc(path).get("keys") == NAME_KEYS
+
+
+def _read_doc(path):
     path = os.fspath(path)
     folder = resolve(path)
     index_path = os.path.join(folder, INDEX)
@@ -180,7 +195,7 @@ def read_index(path):
         raise _bad(path, f"{INDEX} has no values object")
     for key, entry in values.items():
         _check_index_entry(path, key, entry)
-    return values
+    return index
 
 
 def load_array(path, key, entry):
@@ -207,6 +222,8 @@ def load_array(path, key, entry):
 
 def list_variables(path):
     """[(key, shape)] of a checkpoint, as tf.train.list_variables names them."""
+    if is_name_based(path):
+        return sorted((k, list(e["shape"])) for k, e in read_index(path).items())
     return sorted([(k + VALUE_SUFFIX, list(e["shape"])) for k, e in read_index(path).items()]
                   + [(OBJECT_GRAPH_KEY, [])])
 
@@ -367,8 +384,8 @@ def _child_names(obj):
 def _compatible(path, key, shape, dtype, var):
     try:
         check_compatible(key, shape, dtype, var)
-    except ValueError as exc:  # TensorFlow's type for a shape or dtype mismatch
-        raise ValueError(with_location(f"{exc} (checkpoint {path!r})")) from None
+    except ValueError as exc:  # TensorFlow's types: ValueError (shape), InvalidArgumentError (dtype)
+        raise type(exc)(with_location(f"{exc} (checkpoint {path!r})")) from None
 
 
 def _check_entry(path, key, entry, var):

@@ -6,6 +6,7 @@ variables are the leaves.  Restoring a value whose object does not exist yet
 under the rest of its path; the object takes it when it creates that child
 (`_take_deferred`).
 """
+from tapeflow.runtime.errors import InvalidArgumentError
 from tapeflow.runtime.variables import Variable
 
 
@@ -62,7 +63,8 @@ def check_compatible(path, shape, dtype, variable):
     fits = len(shape) == len(want_shape) and all(w is None or w == d for w, d in zip(want_shape, shape))
     if not fits or dtype != variable.dtype.np:
         shown = "string" if dtype == object else dtype  # string tensors are object arrays
-        raise ValueError(
+        # TF: a shape mismatch is a ValueError, a dtype mismatch the restore op's InvalidArgumentError
+        raise (ValueError if not fits else InvalidArgumentError)(
             f"Checkpoint restore: '{path}' was saved with shape {list(shape)} and dtype "
             f"{shown}, but the variable {variable.name} has shape {list(want_shape)} "
             f"and dtype {variable.dtype.name}")
