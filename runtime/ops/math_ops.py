@@ -149,9 +149,8 @@ def _tanh_grad_vjp(g, out, y, dy):
 # rather than three ops: an eager RNN's backward pass runs it every step, where each op is a
 # dispatch of its own.  The values are those of the three ops (the same NumPy expression).
 TANH_GRAD = _b("tanh_grad", _tanh_grad_impl, _tanh_grad_vjp)
-# relu's gradient from its output y (TF's ReluGrad): dy * (y > 0), in one dispatch.  A product,
-# as TF's kernel: an inf or NaN dy where y <= 0 gives NaN there, a NaN y gives 0 (and it is
-# ~8x quicker than xp.where on NumPy).  Linear in dy; y carries none.
+# relu's gradient from its output y (TF's ReluGrad, a product: inf/NaN dy at y <= 0 gives NaN, NaN y
+# gives 0; ~8x quicker than xp.where on NumPy), in one dispatch.  Linear in dy; y carries none.
 RELU_GRAD = _b("relu_grad", lambda xp, y, dy: dy * (y > 0),
                lambda g, out, y, dy: (None, bind(RELU_GRAD, (y, g), _NO_ATTRS)))
 
