@@ -47,3 +47,26 @@ def program_matmul_layouts_and_gradients(tf):
     ga, gb = t.gradient(loss, [a, b])
     return {"plain": plain, "ta": ta, "tb": tb, "strided": strided, "vec": vec, "ga": ga, "gb": gb,
             "f64": tf.matmul(tf.cast(a, tf.float64), tf.cast(b, tf.float64))}
+
+
+def program_values_of_an_integer_path_are_not_watched(tf):
+    # The tape records an op only through float values (TF's rule): a float made from an
+    # integer computed from a watched value is not watched itself, so its gradient is None.
+    x = tf.constant([1.0, 3.0, 2.0])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        idx = tf.argmax(x)
+        s = tf.cast(idx, tf.float32)
+        z = tf.reduce_sum(s * x * s)
+    return {"x": t.gradient(z, x), "s": t.gradient(z, s), "idx": t.gradient(z, idx),
+            "both": t.gradient(z, [x, s])}
+
+
+def program_gradient_for_a_subset_of_the_watched(tf):
+    a, b = tf.constant([[0.5, -1.0], [2.0, 0.25]]), tf.constant([[1.5], [-0.5]])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch([a, b])
+        h = tf.tanh(a @ b)
+        loss = tf.reduce_sum(h * h) + tf.reduce_sum(a)
+    return {"a": t.gradient(loss, a), "b": t.gradient(loss, b), "h": t.gradient(loss, h),
+            "all": t.gradient(loss, [a, b, h])}
