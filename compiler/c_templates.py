@@ -58,7 +58,7 @@ FLOAT_BINARY = {
     "minimum": "(({0} <= {1} || {0} != {0}) ? {0} : {1})",
     "floordiv": "@floor({0} / {1})",
     "tanh_grad": "({1} * (1 - {0} * {0}))",  # the runtime's dy * (1 - y*y), in this order
-    "relu_grad": "({0} > 0 ? {1} : 0)",  # the runtime's where(y > 0, dy, 0): NaN y gives 0
+    "relu_grad": "({1} * ({0} > 0))",  # the runtime's dy * (y > 0) (TF's): inf dy at y <= 0 gives NaN
     # TensorFlow's FloorMod: fmod moved by the divisor where the signs differ; a zero keeps
     # fmod's sign (the dividend's); fmod(x, 0) is NaN
     "mod": "((@fmod({0}, {1}) != 0 && ((@fmod({0}, {1}) < 0) != ({1} < 0))) ? @fmod({0}, {1}) + {1}"

@@ -3,7 +3,7 @@ from .ops import array_ops as A
 from .ops import indexing
 from .ops import linalg_ops as L
 from .ops import math_ops as M
-from .tensor import TensorBase
+from .tensor import Tensor, TensorBase
 
 
 def _flip(fn):
@@ -25,7 +25,7 @@ def _ne(self, other):
 def _matmul(self, other):
     # An operand that does its own products (tf.linalg.LinearOperator sets the flag) takes
     # `tensor @ operand` through its __rmatmul__, as TensorFlow's dispatch of matmul.
-    if getattr(type(other), "_defines_tensor_matmul", False):
+    if type(other) is not Tensor and getattr(type(other), "_defines_tensor_matmul", False):
         return NotImplemented
     return L.matmul(self, other)
 

@@ -8,6 +8,10 @@ the cheapest data to make and to unpack.
 Invariants:
 - Tensors and variables are keyed by id(); the tape holds strong references to
   everything it keys on, so an id is never reused while the tape lives.
+- An op is recorded when an input is watched; of its outputs only the float and
+  complex ones become watched (integers and bools carry no gradient: TF's rule).
+  So `watched` is what the watched objects reach through differentiable values,
+  and a gradient for all of them needs no reachability scan of the records.
 - A VJP's result is summed back to its input's shape here, in `_unbroadcast`,
   never inside the rules themselves.
 - `None` stands for a zero gradient; zeros are made only where a user asks.
@@ -54,7 +58,8 @@ def record_on(tapes, prim, inputs, attrs, outs):
             continue
         outputs = outs if prim.multiple_results else (outs,)
         for o in outputs:
-            watched[id(o)] = o
+            if _carries_gradient(o):
+                watched[id(o)] = o
         tape.records.append((prim, inputs if type(inputs) is tuple else tuple(inputs), attrs, outputs))
 
 
@@ -65,6 +70,19 @@ def record(prim, inputs, attrs, outs):
 
 registry._record = record_on
 
+# NumPy dtype -> whether its values carry a gradient (DType.is_inexact), filled as met.
+_INEXACT = {}
+
+
+def _carries_gradient(t):
+    """Whether values of t's dtype carry a gradient (float, complex)."""
+    if type(t) is Tensor:  # eager: the array's dtype looked up, no DType made
+        inexact = _INEXACT.get(t._value.dtype)
+        if inexact is None:
+            inexact = _INEXACT[t._value.dtype] = dtypes.from_numpy(t._value.dtype).is_inexact
+        return inexact
+    return t.dtype.is_inexact
+
 
 # An opaque op whose VJP is a Python function held in its attrs
 # (tf.custom_gradient, compiled functions): vjp_fn(*output_grads) -> input grads.
@@ -74,11 +92,7 @@ CUSTOM = registry.Primitive("custom_gradient", None, None,
 
 def record_custom(inputs, outputs, vjp_fn):
     """Record `outputs = f(inputs)` on every active tape that watches an input."""
-    for tape in state.tapes:
-        if any(id(t) in tape.watched for t in inputs):
-            for o in outputs:
-                tape.watched[id(o)] = o
-            tape.records.append((CUSTOM, tuple(inputs), {"fn": vjp_fn}, tuple(outputs)))
+    record_on(state.tapes, CUSTOM, tuple(inputs), {"fn": vjp_fn}, tuple(outputs))
 
 
 class pause:
@@ -98,8 +112,6 @@ class pause:
         state.tapes[:] = self.saved
 
 
-# NumPy dtype -> whether its values carry a gradient (DType.is_inexact), filled as met.
-_INEXACT = {}
 
 # Rules that give a gradient as tf.IndexedSlices (runtime/indexed_slices.py): primitive
 # name -> fn(g, out, *inputs, **attrs) -> input gradients, or None for the dense VJP.
@@ -123,26 +135,7 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
     persistent tape's gradient inside its block; `relevant` is a snapshot, not replayed)."""
     from .ops import math_ops, array_ops  # ops stand on the tape's records
 
-    # Forward reachability from the sources keeps only records on a path.  Integer and
-    # bool values carry no gradient (TensorFlow's rule): a path through one is cut, so
-    # no VJP ever receives a gradient for an index or a count.
-    reachable = {id(s) for s in sources}
-    relevant = []
-    keep, mark, inexact_of = relevant.append, reachable.add, _INEXACT.get  # bound once: every record passes
-    for rec in tape.records:
-        for t in rec[1]:
-            if id(t) in reachable:
-                keep(rec)
-                for o in rec[3]:
-                    if type(o) is Tensor:  # eager: the array's dtype looked up, no DType made
-                        inexact = inexact_of(o._value.dtype)
-                        if inexact is None:
-                            inexact = _INEXACT[o._value.dtype] = dtypes.from_numpy(o._value.dtype).is_inexact
-                    else:
-                        inexact = o.dtype.is_inexact
-                    if inexact:
-                        mark(id(o))
-                break
+    reachable, relevant = _reach(tape, sources)
 
     acc = _Accumulator(math_ops, keep_slices, {id(s) for s in sources})
     for t, g in zip(targets, output_grads):
@@ -184,6 +177,29 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
                 on_ready(k, _dense(grads.get(id(sources[k]))))
     out = [grads.get(id(s)) for s in sources]
     return out if keep_slices else [_dense(g) for g in out]
+
+
+def _reach(tape, sources):
+    """(ids reachable from the sources, the records on a path from them).  Integer and
+    bool values carry no gradient (TensorFlow's rule): a path through one is cut, so no
+    VJP ever receives a gradient for an index or a count."""
+    reachable = {id(s) for s in sources}
+    if all(id(w) in reachable for w in tape.sources):
+        # Every watched object is a source (the usual gradient): what the tape watches is
+        # what they reach (see the invariants above), every record is on a path.
+        reachable.update(tape.watched)
+        return reachable, list(tape.records)  # a copy: record_self appends while playing back
+    relevant = []
+    keep, mark = relevant.append, reachable.add  # bound once: every record passes
+    for rec in tape.records:
+        for t in rec[1]:
+            if id(t) in reachable:
+                keep(rec)
+                for o in rec[3]:
+                    if _carries_gradient(o):
+                        mark(id(o))
+                break
+    return reachable, relevant
 
 
 def _is_slices(g):

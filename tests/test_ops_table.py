@@ -83,7 +83,7 @@ ROWS = {
     "minimum": binary(tf.minimum, np.minimum, int_args=(rint, rint)),
     "atan2": binary(tf.math.atan2, np.arctan2, a=away_from_zero, b=away_from_zero),
     "tanh_grad": binary(math_ops.tanh_grad, lambda y, dy: dy * (1 - y * y)),  # tanh's VJP; its own is order 2
-    "relu_grad": binary(math_ops.relu_grad, lambda y, dy: np.where(y > 0, dy, 0).astype(dy.dtype),
+    "relu_grad": binary(math_ops.relu_grad, lambda y, dy: dy * (y > 0),
                         a=away_from_zero),  # relu's VJP: y away from its kink
     "equal": binary(tf.equal, np.equal, diff=False, int_args=(rint, rint)),
     "not_equal": binary(tf.not_equal, np.not_equal, diff=False, int_args=(rint, rint)),
