@@ -29,7 +29,8 @@ import numpy as np
 from tapeflow.runtime import devices
 from tapeflow.runtime.tensor import Tensor
 
-from . import array_abi, c_math, c_team, cbuild, codegen_c, compile_record, flags, kernel_call, loopgen_c
+from . import array_abi, blockgen_c, c_math, c_team, cbuild, codegen_c, compile_record, flags, kernel_call
+from . import loopgen_c
 from .c_templates import MATH_FUNCS
 from .op_groups import MVEC_BINARY, MVEC_UNARY
 from .interpreter import run_graph
@@ -323,13 +324,41 @@ class _Compiler:
             self.trail["loops"].append(None if loop is None else loop[2])
         return loop
 
+    def render_block(self, graph, name):
+        """blockgen_c.try_render_block's answer (no source when replayed); its
+        decision comes first in a record, its graph as the top one."""
+        if self.replay is not None:
+            spec = self.replay.loop(name)
+            return None if spec is None else (self.replay.graph(), "", spec)
+        block = blockgen_c.try_render_block(graph, name)
+        if self.trail is not None:
+            self.trail["loops"].append(None if block is None else block[2])
+            if block is not None:
+                self.trail["graphs"].append(block[0])
+        return block
+
     # -- python generation
     def function(self, graph, top=False):
+        if top and self.tick is None:  # a profile shows the nodes one by one
+            name = self.fresh("block")
+            block = self.render_block(graph, name)
+            if block is not None:
+                return self.block_function(graph, name, *block)
         graph = self.optimized(graph)
         fname = self.fresh("_run")
         self.namespace["_graph_" + fname] = graph
         self.graphs.append(graph)  # the top graph is optimized before any body
         FunctionWriter(self, graph, fname).write()
+        return fname
+
+    def block_function(self, traced, name, graph, src, spec):
+        """The generated function of a graph compiled whole into one C function;
+        the reference interpreter runs the traced graph when the C cannot."""
+        self.loops.append((name, src, spec))
+        fname = self.fresh("_run")
+        self.namespace["_graph_" + fname] = graph
+        self.graphs.append(graph)
+        FunctionWriter(self, graph, fname).write_block(name, spec, lambda *arrays: run_graph(traced, list(arrays), op_errors=True))
         return fname
 
 
