@@ -98,6 +98,7 @@ class LoopWriter:
         self.transposed = {}  # extra's C name -> its transposed copy
         self.names, self.fused_into_add, self.add_of_matmul = {}, set(), {}  # of the graph being written
         self.inline_ids = {}
+        self.row_cols = None  # while an element loop runs over rows (r) and columns (c): the columns
         self.stack_bytes = 0  # local arrays declared on the C stack so far (STACK_BUDGET)
         self.arena_bytes = 0  # arrays carved from the heap arena so far
 
@@ -336,12 +337,40 @@ class LoopWriter:
             n = size_of(node.avals[0].shape)
             return [f"{ind}for (int64_t i = 0; i < {n}; i++) {outs[0]}[i] = {args[0][0]}[i];"]
         shape = node.avals[0].shape
-        lines = [] if T.uses_err(op) else [f"{ind}#pragma omp simd"]
-        lines.append(f"{ind}for (int64_t i = 0; i < {size_of(shape)}; i++) {{")
-        expr = self._element(node, args, tmpl, shape, ind + "  ", lines)
-        lines.append(f"{ind}  {outs[0]}[i] = {expr};")
-        lines.append(f"{ind}}}")
+        simd = [] if T.uses_err(op) else ["#pragma omp simd"]
+        cols = self._row_operand(args, shape)
+        if cols is None:
+            lines = [ind + p for p in simd] + [f"{ind}for (int64_t i = 0; i < {size_of(shape)}; i++) {{"]
+            body = ind + "  "
+        else:  # rows of a row-broadcast operand (a bias): read in place, not gathered by i % cols
+            lines = [f"{ind}for (int64_t r = 0; r < {size_of(shape) // cols}; r++) {{"]
+            lines += [ind + "  " + p for p in simd] + [f"{ind}  for (int64_t c = 0; c < {cols}; c++) {{",
+                                                      f"{ind}    const int64_t i = r * {cols} + c;"]
+            body = ind + "    "
+        self.row_cols = cols
+        try:
+            expr = self._element(node, args, tmpl, shape, body, lines)
+        finally:
+            self.row_cols = None
+        lines.append(f"{body}{outs[0]}[i] = {expr};")
+        lines += [f"{ind}  }}", f"{ind}}}"] if cols is not None else [f"{ind}}}"]
         return lines
+
+    def _row_operand(self, args, shape):
+        """The size of the trailing dims an operand (or an inlined producer's) spans
+        when it broadcasts over the leading ones only (b in x + b), else None."""
+        for nm, a in args:
+            if nm in self.inlined:
+                cols = self._row_operand(self.inlined[nm][1], shape)
+                if cols is not None:
+                    return cols
+                continue
+            src = tuple(a.shape)
+            while src and src[0] == 1:
+                src = src[1:]
+            if src and len(src) < len(shape) and tuple(shape[len(shape) - len(src):]) == src:
+                return size_of(src)
+        return None
 
     def _element(self, node, args, tmpl, shape, ind, lines):
         """The C expression of element i of an elementwise node, its operands read
@@ -366,6 +395,9 @@ class LoopWriter:
             return "i"
         if size_of(src) == 1:
             return "0"
+        if self.row_cols is not None and size_of(src) == self.row_cols and \
+                tuple(dst[len(dst) - len(src):]) == tuple(src):  # a row in the loop over c (node_code)
+            return "c"
         return T.broadcast_index("i", src, dst)
 
     def _like(self, node, arg, out, ind):
@@ -406,6 +438,15 @@ class LoopWriter:
         if op in EXTREMA and size_of(shape) == 0:
             raise NotEligible  # NumPy raises for an empty max/min
         x = self.fresh("x")
+        if kept and axes == set(range(len(shape) - len(kept))):  # over leading axes: whole rows at a time
+            return [f"{ind}for (int64_t c = 0; c < {n_out}; c++) {out}[c] = {init};",
+                    f"{ind}for (int64_t r = 0; r < {size_of(shape) // n_out}; r++) {{",
+                    f"{ind}  #pragma omp simd",
+                    f"{ind}  for (int64_t c = 0; c < {n_out}; c++) {{",
+                    f"{ind}    const {ct} {x} = {nm}[r * {n_out} + c];",
+                    f"{ind}    " + upd.format(acc=f"{out}[c]", x=x),
+                    f"{ind}  }}",
+                    f"{ind}}}"]
         return [f"{ind}for (int64_t i = 0; i < {n_out}; i++) {out}[i] = {init};",
                 f"{ind}for (int64_t i = 0; i < {size_of(shape)}; i++) {{",
                 f"{ind}  const {ct} {x} = {nm}[i];",

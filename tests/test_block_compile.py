@@ -186,3 +186,49 @@ def test_replayed_compile_record_gives_the_same_block():
     assert first.c_source == again.c_source
     for a, b in zip(first(*args), again(*args)):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("row_shape", [(8,), (1, 8), (6, 1), (3, 6, 8)])
+def test_row_broadcasts_and_leading_reductions_equal_eager_bit_for_bit(row_shape):
+    """Elementwise loops over rows when an operand (or an inlined producer's) spans
+    only the trailing dims, reductions over leading axes a row at a time: the same
+    ops in the same order as eager NumPy, so the same bits."""
+    def fn(x, b, c):
+        y = x
+        for k in range(6):
+            y = (y * 0.75 + b) - c * 0.5  # the chain is inlined: b is read in its producer
+        return (y, tf.reduce_sum(y, axis=0), tf.reduce_max(y, axis=0, keepdims=True),
+                tf.reduce_min(y, axis=[0, 1]), tf.reduce_sum(y, axis=2))  # (NumPy sums rows pairwise)
+    x = rng.standard_normal((3, 6, 8)).astype(np.float32)
+    x[1, 2, 3] = np.nan  # max/min propagate NaN
+    b = rng.standard_normal(row_shape).astype(np.float32)
+    c = rng.standard_normal((8,)).astype(np.float32)
+    ts = [tf.constant(a) for a in (x, b, c)]
+    compiled = tf.function(fn)
+    got = compiled(*ts)
+    ex = _executable(compiled, ts)
+    assert ex.kernels == ["block1"]
+    if row_shape in ((8,), (1, 8)):
+        assert "const int64_t i = r * 8 + c;" in ex.c_source
+    assert "for (int64_t r = 0; r < 3; r++)" in ex.c_source  # the sum and max over axis 0
+    eager = fn(*ts)
+    for g, e in zip(got[:4], eager[:4]):
+        np.testing.assert_array_equal(g.numpy(), e.numpy())
+    np.testing.assert_allclose(got[4].numpy(), eager[4].numpy(), rtol=1e-6, atol=1e-5)
+
+
+def test_row_broadcast_in_a_loop_compiled_whole():
+    """The same row loops in a while loop's C (loopgen_c): a bias over tf.range steps."""
+    def fn(xs, w, b):
+        h = tf.zeros((xs.shape[1], w.shape[1]), xs.dtype)
+        for t in tf.range(xs.shape[0]):
+            h = tf.tanh(xs[t] @ w + b)
+        return h, tf.reduce_sum(h, axis=0)
+    args = [rng.standard_normal((5, 6, 7)), rng.standard_normal((7, 9)) * 0.3, rng.standard_normal(9)]
+    ts = [tf.constant(a) for a in args]
+    compiled = tf.function(fn)
+    got = compiled(*ts)
+    src = _executable(compiled, ts).c_source
+    assert "int loop" in src and "const int64_t i = r * 9 + c;" in src
+    for g, e in zip(got, fn(*ts)):
+        np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-12, atol=1e-12)
