@@ -28,7 +28,6 @@ were copied twice per step).
 """
 
 from . import c_templates as T
-from .op_groups import EXTREMA
 from . import matmul_c
 from .c_math import CPU_FUNCS
 from .passes import constant_folding, cse, dce, optimize, simplify
@@ -36,7 +35,7 @@ from .passes.graph_edit import has_effects, contiguous, use_counts
 from . import loop_index_c as LI
 from . import loop_plan as LP
 from .ir import Ref
-from .loop_index_c import size_of, strides_of
+from .loop_index_c import size_of
 
 MAX_VALUE = 1 << 14  # elements in one local array
 MAX_CONST = 1 << 12  # elements of a constant embedded in the source
@@ -310,7 +309,10 @@ class LoopWriter:
     def node_code(self, node, args, outs, ind):
         op = node.op
         if op in T.REDUCTIONS:
-            return self._reduce(node, args[0], outs[0], ind)
+            lines = LI.reduction(node, args[0], outs[0], ind, self.fresh)
+            if lines is None:
+                raise NotEligible
+            return lines
         if op == "matmul":
             if node.id in self.fused_into_add:
                 return []  # computed by the add that reads it (loop_plan.fused_matmuls)
@@ -415,43 +417,6 @@ class LoopWriter:
         return [f"{ind}for (int64_t i = 0; i < {n}; i++) {out}[i] = 0;",
                 f"{ind}for (int64_t i = 0; i < {size_of(xa.shape)}; i++) "
                 f"{out}[{self._bcast_index(shape, xa.shape)}] += {x}[i];"]
-
-    def _reduce(self, node, arg, out, ind):
-        nm, aval = arg
-        op = node.op
-        dtype = node.avals[0].dtype
-        ct = T.ctype(dtype)
-        axes = set(node.attr["axis"])
-        shape = aval.shape
-        n_out = max(size_of(node.avals[0].shape), 1)
-        kept = [d for d in range(len(shape)) if d not in axes]
-        kept_shape = [shape[d] for d in kept]
-        kept_strides = strides_of(kept_shape)
-        in_strides = strides_of(shape)
-        terms = [f"((i / {in_strides[d]}) % {shape[d]}) * {kept_strides[j]}" for j, d in enumerate(kept)]
-        oi = " + ".join(terms) or "0"
-        init = T.REDUCTIONS[op].init(dtype)
-        upd = {"reduce_sum": "{acc} = {acc} + {x};", "reduce_prod": "{acc} = {acc} * {x};",
-               "reduce_any": "{acc} = {acc} || ({x} != 0);", "reduce_all": "{acc} = {acc} && ({x} != 0);",
-               "reduce_max": "{acc} = ({x} > {acc} || {x} != {x}) ? {x} : {acc};",
-               "reduce_min": "{acc} = ({x} < {acc} || {x} != {x}) ? {x} : {acc};"}[op]
-        if op in EXTREMA and size_of(shape) == 0:
-            raise NotEligible  # NumPy raises for an empty max/min
-        x = self.fresh("x")
-        if kept and axes == set(range(len(shape) - len(kept))):  # over leading axes: whole rows at a time
-            return [f"{ind}for (int64_t c = 0; c < {n_out}; c++) {out}[c] = {init};",
-                    f"{ind}for (int64_t r = 0; r < {size_of(shape) // n_out}; r++) {{",
-                    f"{ind}  #pragma omp simd",
-                    f"{ind}  for (int64_t c = 0; c < {n_out}; c++) {{",
-                    f"{ind}    const {ct} {x} = {nm}[r * {n_out} + c];",
-                    f"{ind}    " + upd.format(acc=f"{out}[c]", x=x),
-                    f"{ind}  }}",
-                    f"{ind}}}"]
-        return [f"{ind}for (int64_t i = 0; i < {n_out}; i++) {out}[i] = {init};",
-                f"{ind}for (int64_t i = 0; i < {size_of(shape)}; i++) {{",
-                f"{ind}  const {ct} {x} = {nm}[i];",
-                f"{ind}  " + upd.format(acc=f"{out}[{oi}]", x=x),
-                f"{ind}}}"]
 
     def _matmul(self, node, args, out, ind, acc=None):
         (a, aa), (b, ba) = args
