@@ -36,8 +36,9 @@ _ALIGN = 64
 
 
 class BlockSpec:
-    def __init__(self, name, in_avals, out_avals):
+    def __init__(self, name, in_avals, out_avals, arena_bytes):
         self.name = name
+        self.arena_bytes = arena_bytes  # scratch of one call, C stack or heap (tracemalloc sees neither)
         self.in_avals = in_avals
         self.out_avals = out_avals
         self.n_args = len(in_avals) + len(out_avals)
@@ -112,7 +113,7 @@ class _BlockWriter(LG.LoopWriter):
             self.statics.insert(0, "#include <stdlib.h>")
         lines += self.hoisted + body + end + ["  return err;", "}"]
         src = "\n".join(self.statics + lines)
-        return src, BlockSpec(self.name, in_avals, out_avals)
+        return src, BlockSpec(self.name, in_avals, out_avals, size)
 
     def array(self, dtype, name, n, ind, pinned=False):
         """A slot of the arena: a free one of the same size unless `pinned`."""

@@ -104,7 +104,9 @@ def _compile_cpu(graph, tick=None):
 class Executable:
     """A compiled graph.  Debug views: .optimized_graph, .python_source, .c_source;
     .graphs: every optimized graph (the top one first, then cond/while bodies),
-    .kernels: names of the C kernels (fused nodes and whole loops),
+    .kernels: names of the C kernels (fused nodes, whole loops and blocks),
+    .scratch_bytes: the C scratch memory of whole loops' and blocks' arenas (one call
+    of each; tracemalloc, which sees NumPy's buffers, cannot see these),
     .profile_points: (graph, node or None for the entry checks) per tick index."""
 
     def __init__(self, fn, optimized, python_source, c_source, library, graphs=(), kernels=(),
@@ -123,6 +125,7 @@ class Executable:
 
     filename = None
     line_nodes = {}
+    scratch_bytes = 0
 
     def _start_tiered(self, future, bind):
         """Run through NumPy until `future` gives the library; `bind(library)`
@@ -246,6 +249,7 @@ class _Compiler:
         exe.filename, exe.line_nodes = filename, self._global_line_nodes()
         exe.fallbacks = {name: self.namespace["_fb_" + name] for name, _, _ in self.kernels}
         exe.kernel_of = dict(self.kernel_of)
+        exe.scratch_bytes = sum(spec.arena_bytes for _, _, spec in self.loops)
         if pending is not None:
             exe._start_tiered(pending, self._bind_kernels)
             if pending.done():  # nothing to compile (no compiler): warn now, as without tiering

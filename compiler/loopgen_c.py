@@ -53,8 +53,9 @@ class NotEligible(Exception):
 
 
 class LoopSpec:
-    def __init__(self, name, var_avals, extra_avals, stack_vars=()):
+    def __init__(self, name, var_avals, extra_avals, stack_vars=(), arena_bytes=0):
         self.name = name
+        self.arena_bytes = arena_bytes  # local arrays of one call, stack and heap (tracemalloc sees neither)
         self.var_avals = var_avals
         self.extra_avals = extra_avals
         self.stack_vars = frozenset(stack_vars)  # positions written in place (see the module doc)
@@ -181,7 +182,8 @@ class LoopWriter:
         lines.insert(3, f"  if ({self.arena_bytes} && !arena) return 4;")
         self.statics.insert(0, "#include <stdlib.h>")
         src = "\n".join(self.statics + lines)
-        return self.name, src, LoopSpec(self.name, var_avals, extra_avals, self.stack_vars)
+        return self.name, src, LoopSpec(self.name, var_avals, extra_avals, self.stack_vars,
+                                             self.arena_bytes + self.stack_bytes)
 
     def _find_stack_vars(self):
         """{loop var position: push node id} for the stack vars (module doc):

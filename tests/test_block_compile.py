@@ -114,6 +114,7 @@ def test_arrays_share_arena_slots():
                       if n.op not in ("input", "const", "getitem") and n.avals)
     assert steps * state <= arena <= steps * state + 12 * state + 4 * hidden * (hidden + n_in)
     assert arena < every_array / 2
+    assert _executable(compiled, ts).scratch_bytes == arena  # what tracemalloc cannot see, reported
 
 
 def _many_ops(x, i):
