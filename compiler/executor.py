@@ -235,8 +235,10 @@ class _Compiler:
                 library = cbuild.cached(plain, mvec_source=c_source)
                 if library is None:
                     pending = cbuild.build_in_background(plain, mvec_source=c_source)
-            else:
+            else:  # the Caller's C (a cold cache's first compile) builds on a worker meanwhile
+                kernel_call.start()
                 library = cbuild.build(plain, mvec_source=c_source)
+                kernel_call.wait()
         kernels = self._bind_kernels(library, compiling=pending is not None)
         py_source = "\n\n".join(self.functions)
         if flags.is_on("dump_c"):
