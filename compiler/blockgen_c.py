@@ -28,6 +28,7 @@ from . import loopgen_c as LG
 from .ir import Ref
 from .loop_index_c import size_of
 from .passes import constant_folding, cse, dce, optimize, simplify
+from .passes.graph_edit import has_effects
 
 MIN_OPS = 16
 MAX_OPS = 2000  # the C compiler's time grows faster than linearly in one function
@@ -46,6 +47,9 @@ class BlockSpec:
 
 def try_render_block(graph, name):
     """(the graph as compiled, C source, BlockSpec) for a graph that compiles whole, else None."""
+    ops = [n for n in graph.nodes if n.op not in ("input", "const")]
+    if len(ops) < MIN_OPS or any(has_effects(n) for n in ops):  # before any pass (a stateful op stays)
+        return None
     light = optimize(graph, passes=(constant_folding, simplify, cse, dce))
     if not _worth_it(light):
         return None
