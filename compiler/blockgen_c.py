@@ -3,24 +3,25 @@ unrolled over its time steps, with its gradient -- compiles into ONE C
 function, written as a whole loop's body is (loopgen_c.py), so no Python runs
 between its matmuls and elementwise ops:
 
-    int blockN(void *in0.., void *out0..)
+    int block(void *in0.., void *out0..)
 
 Inputs are read in place; each output is copied out once.  Eligible when every
 op has a C form there and every value is at most loopgen_c.MAX_VALUE elements,
 each matmul at most MAX_MATMUL multiply-adds (larger ones are BLAS's work) and
 the graph has MIN_OPS to MAX_OPS ops (the normal path makes about that many
 NumPy or kernel calls; for fewer the saving is small, for more the C compile
-is slow).  Otherwise
-`try_render_block` returns None and the graph compiles as usual.
+is slow).  Otherwise `try_render_block` returns None and the graph compiles as
+usual.
 
 Arrays share the slots of one arena: a slot is free again once the value it
 held has had its last read (loop_plan.read_positions: where the reads really
 run), so the arena is about the largest set of live values, as NumPy frees
 its temporaries; an elementwise result or a matmul's running sum takes the
-slot of an operand read there for the last time.  The arena is on the C stack up to loopgen_c.STACK_BUDGET,
-else allocated per call.  A nonzero return (an index out of range, an integer
-division by zero, a failed allocation) runs the graph through the reference
-interpreter instead, which raises the op's own error.
+slot of an operand read there for the last time.  The arena is on the C stack
+up to loopgen_c.STACK_BUDGET, else allocated per call.  A nonzero return (an
+index out of range, an integer division by zero, a failed allocation) runs the
+graph through the reference interpreter instead, which raises the op's own
+error.
 """
 from . import c_templates as T
 from . import loop_plan as LP
@@ -65,9 +66,9 @@ def _worth_it(graph):
         return False
     for n in ops:
         if n.op == "matmul":
-            a, b = (graph.aval(r).shape for r in n.inputs)
-            if len(a) != 2 or len(b) != 2 or size_of(n.avals[0].shape) * a[0 if n.attr["transpose_a"] else 1] \
-                    > MAX_MATMUL:
+            a = graph.aval(n.inputs[0]).shape
+            depth = a[0] if n.attr["transpose_a"] else a[-1]
+            if len(a) != 2 or size_of(n.avals[0].shape) * depth > MAX_MATMUL:
                 return False
     return True
 

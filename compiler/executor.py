@@ -346,10 +346,9 @@ class _Compiler:
     # -- python generation
     def function(self, graph, top=False):
         if top and self.tick is None:  # a profile shows the nodes one by one
-            name = self.fresh("block")
-            block = self.render_block(graph, name)
+            block = self.render_block(graph, "block")  # (the only C function of its library)
             if block is not None:
-                return self.block_function(graph, name, *block)
+                return self.block_function(graph, "block", *block)
         graph = self.optimized(graph)
         fname = self.fresh("_run")
         self.namespace["_graph_" + fname] = graph

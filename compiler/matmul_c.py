@@ -33,14 +33,12 @@ _SUPPORT = """#ifndef TF_MATMUL_SUPPORT
 #define TF_MATMUL_SUPPORT
 #if defined(__AVX512F__)
 #define TF_VBYTES 64
-#define TF_NV 2
 #elif defined(__AVX__)
 #define TF_VBYTES 32
-#define TF_NV 2
 #else
 #define TF_VBYTES 16
-#define TF_NV 2
 #endif
+#define TF_NV 2
 /* unaligned, may alias the scalar arrays it is loaded from */
 typedef float tf_vf32 __attribute__((vector_size(TF_VBYTES), aligned(4), may_alias));
 typedef double tf_vf64 __attribute__((vector_size(TF_VBYTES), aligned(8), may_alias));
