@@ -6,7 +6,9 @@ doing the same math, measured in one run (no timed unit tests).
   rnn   tanh RNN (hidden 64, input 32, batch 8, 100 steps), loss = sum(h_T ** 2),
         forward + backward (gradients of the weights): eager vs a compiled call
         under a tape (the loop keeps its residuals; the backward is a reverse loop)
-  peak  the RNN backward's peak traced memory (tracemalloc) next to NumPy's
+        and the same unrolled (a static range) into one graph with its tape
+  peak  the RNN backward's peak traced memory (tracemalloc) next to NumPy's (the
+        unrolled one's C arrays counted from its executable: tracemalloc misses them)
 
 Targets: compiled MLP step <= 1.1x NumPy; compiled RNN fwd+bwd <= 0.6x NumPy.
 Run: .venv/bin/python benchmarks/training_step.py
@@ -17,6 +19,7 @@ import tracemalloc
 import numpy as np
 
 import tapeflow as tf
+from tapeflow.compiler import compile_graph, set_flag
 
 
 def best(fn, number, repeat=5):
@@ -106,6 +109,17 @@ def rnn_loss(x, h, wx, wh):
     return tf.reduce_sum(h * h)
 
 
+def rnn_unrolled_grad(x, h, wx, wh):
+    """The same loss and gradients in one function, the loop unrolled while tracing
+    (a static range): one straight-line graph, compiled whole (compiler/blockgen_c.py)."""
+    with tf.GradientTape() as tape:
+        tape.watch([wx, wh])
+        for t in range(x.shape[0]):
+            h = tf.tanh(tf.matmul(x[t], wx) + tf.matmul(h, wh))
+        loss = tf.reduce_sum(h * h)
+    return (loss, *tape.gradient(loss, [wx, wh]))
+
+
 def rnn(rng):
     x = rng.standard_normal((100, 8, 32)).astype(np.float32)
     h0 = np.zeros((8, 64), np.float32)
@@ -136,11 +150,22 @@ def rnn(rng):
           f"eager {t_eager * 1e3:.2f} ms (x{t_eager / t_np:.2f}), compiled {t_comp * 1e3:.2f} ms "
           f"(x{t_comp / t_np:.2f}; target <= 0.6)")
 
+    unrolled = tf.function(rnn_unrolled_grad)
+    for got, w in zip(unrolled(*ts), want):
+        np.testing.assert_allclose(np.asarray(got), w, rtol=1e-3, atol=1e-4)
+    t_unrolled = best(lambda: unrolled(*ts), 5)
+    print(f"  unrolled (a static range, one graph with its tape): {t_unrolled * 1e3:.2f} ms (x{t_unrolled / t_np:.2f})")
+
     peak_np = _peak(lambda: numpy_rnn_fwd_bwd(x, h0, wx, wh))
     peak_comp = _peak(taped(compiled))
     states = 100 * 8 * 64 * 4
     print(f"RNN fwd+bwd peak traced memory: NumPy {peak_np / 1024:.0f} KiB, compiled {peak_comp / 1024:.0f} KiB "
           f"(x{peak_comp / peak_np:.2f}; the 100 hidden states alone are {states / 1024:.0f} KiB)")
+    # tracemalloc sees NumPy's buffers, not the C arrays of a graph compiled whole: counted from the executable
+    scratch = compile_graph(unrolled.get_concrete_function(*ts).graph).scratch_bytes
+    peak_unrolled = _peak(lambda: unrolled(*ts)) + scratch
+    print(f"  unrolled: traced + its C arrays ({scratch / 1024:.0f} KiB) {peak_unrolled / 1024:.0f} KiB "
+          f"(x{peak_unrolled / peak_np:.2f})")
 
 
 def _peak(fn):
@@ -154,6 +179,7 @@ def _peak(fn):
 
 
 def main():
+    set_flag("tiered", 0)  # time the C path: each compile finishes before its first call (as run_all does)
     rng = np.random.default_rng(0)
     mlp(rng)
     rnn(rng)

@@ -41,7 +41,7 @@ from tapeflow.runtime.tensor import Tensor
 from tapeflow.runtime.variables import Variable
 from tapeflow.runtime.version import VERSION
 
-from . import cbuild, codegen_c, codegen_columns_c, flags, loopgen_c
+from . import blockgen_c, cbuild, codegen_c, codegen_columns_c, flags, loop_plan, loopgen_c
 from .ir import Graph, Holder
 
 FORMAT = "tapeflow compile record 1"
@@ -54,7 +54,8 @@ def tunables():
     """The renderers' module constants (read when a kernel is rendered)."""
     return (codegen_c.PARALLEL_MIN, codegen_c.COSTLY_WEIGHT, codegen_c.CHUNK, codegen_c.SCHEDULE,
             codegen_c.ADAPTIVE_TEAM, codegen_c.SCRATCH_MAX, codegen_columns_c.COL_BLOCK,
-            loopgen_c.MAX_VALUE, loopgen_c.MAX_CONST, loopgen_c.STACK_BUDGET)
+            loopgen_c.MAX_VALUE, loopgen_c.MAX_CONST, loopgen_c.STACK_BUDGET, blockgen_c.MIN_OPS,
+            blockgen_c.MAX_OPS, blockgen_c.MAX_MATMUL, loop_plan.MAX_INLINE_DEPTH)
 
 
 _fingerprint = []  # [text] once computed

@@ -29,7 +29,8 @@ import numpy as np
 from tapeflow.runtime import devices
 from tapeflow.runtime.tensor import Tensor
 
-from . import array_abi, c_math, c_team, cbuild, codegen_c, compile_record, flags, kernel_call, loopgen_c
+from . import array_abi, blockgen_c, c_math, c_team, cbuild, codegen_c, compile_record, flags, kernel_call
+from . import loopgen_c
 from .c_templates import MATH_FUNCS
 from .op_groups import MVEC_BINARY, MVEC_UNARY
 from .interpreter import run_graph
@@ -103,7 +104,9 @@ def _compile_cpu(graph, tick=None):
 class Executable:
     """A compiled graph.  Debug views: .optimized_graph, .python_source, .c_source;
     .graphs: every optimized graph (the top one first, then cond/while bodies),
-    .kernels: names of the C kernels (fused nodes and whole loops),
+    .kernels: names of the C kernels (fused nodes, whole loops and blocks),
+    .scratch_bytes: the C scratch memory of whole loops' and blocks' arenas (one call
+    of each; tracemalloc, which sees NumPy's buffers, cannot see these),
     .profile_points: (graph, node or None for the entry checks) per tick index."""
 
     def __init__(self, fn, optimized, python_source, c_source, library, graphs=(), kernels=(),
@@ -122,6 +125,7 @@ class Executable:
 
     filename = None
     line_nodes = {}
+    scratch_bytes = 0
 
     def _start_tiered(self, future, bind):
         """Run through NumPy until `future` gives the library; `bind(library)`
@@ -231,8 +235,10 @@ class _Compiler:
                 library = cbuild.cached(plain, mvec_source=c_source)
                 if library is None:
                     pending = cbuild.build_in_background(plain, mvec_source=c_source)
-            else:
+            else:  # the Caller's C (a cold cache's first compile) builds on a worker meanwhile
+                kernel_call.start()
                 library = cbuild.build(plain, mvec_source=c_source)
+                kernel_call.wait()
         kernels = self._bind_kernels(library, compiling=pending is not None)
         py_source = "\n\n".join(self.functions)
         if flags.is_on("dump_c"):
@@ -245,6 +251,7 @@ class _Compiler:
         exe.filename, exe.line_nodes = filename, self._global_line_nodes()
         exe.fallbacks = {name: self.namespace["_fb_" + name] for name, _, _ in self.kernels}
         exe.kernel_of = dict(self.kernel_of)
+        exe.scratch_bytes = sum(spec.arena_bytes for _, _, spec in self.loops)
         if pending is not None:
             exe._start_tiered(pending, self._bind_kernels)
             if pending.done():  # nothing to compile (no compiler): warn now, as without tiering
@@ -323,13 +330,40 @@ class _Compiler:
             self.trail["loops"].append(None if loop is None else loop[2])
         return loop
 
+    def render_block(self, graph, name):
+        """blockgen_c.try_render_block's answer (no source when replayed); its
+        decision comes first in a record, its graph as the top one."""
+        if self.replay is not None:
+            spec = self.replay.loop(name)
+            return None if spec is None else (self.replay.graph(), "", spec)
+        block = blockgen_c.try_render_block(graph, name)
+        if self.trail is not None:
+            self.trail["loops"].append(None if block is None else block[2])
+            if block is not None:
+                self.trail["graphs"].append(block[0])
+        return block
+
     # -- python generation
     def function(self, graph, top=False):
+        if top and self.tick is None:  # a profile shows the nodes one by one
+            block = self.render_block(graph, "block")  # (the only C function of its library)
+            if block is not None:
+                return self.block_function(graph, "block", *block)
         graph = self.optimized(graph)
         fname = self.fresh("_run")
         self.namespace["_graph_" + fname] = graph
         self.graphs.append(graph)  # the top graph is optimized before any body
         FunctionWriter(self, graph, fname).write()
+        return fname
+
+    def block_function(self, traced, name, graph, src, spec):
+        """The generated function of a graph compiled whole into one C function;
+        the reference interpreter runs the traced graph when the C cannot."""
+        self.loops.append((name, src, spec))
+        fname = self.fresh("_run")
+        self.namespace["_graph_" + fname] = graph
+        self.graphs.append(graph)
+        FunctionWriter(self, graph, fname).write_block(name, spec, lambda *arrays: run_graph(traced, list(arrays), op_errors=True))
         return fname
 
 

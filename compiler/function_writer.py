@@ -130,6 +130,23 @@ class FunctionWriter:
         self.c.functions.append("\n".join(L))
         self.c.line_nodes.append(_lines_to_nodes(L, spans))
 
+    def write_block(self, name, spec, reference):
+        """The function of a graph compiled whole (blockgen_c): check the inputs,
+        allocate the outputs, one call; `reference(*inputs)` if the C cannot."""
+        L = self.lines
+        params = [self.name(r) for r in self.g.inputs]
+        L.append(f"def {self.fname}({', '.join(params)}):")
+        for i, r in enumerate(self.g.inputs):
+            self._input(i, r)
+        outs = [f"o{j}" for j in range(len(spec.out_avals))]
+        for o, aval in zip(outs, spec.out_avals):
+            L.append(f"    {o} = _empty({tuple(aval.shape)!r}, {self.glob('dt', aval.dtype.np)})")
+        L.append(f"    if _k_{name} is None or _k_{name}({', '.join(params + outs)}):")
+        L.append(f"        return {self.glob('ref', reference)}({', '.join(params)})")
+        L.append(f"    return [{', '.join(outs)}]")
+        self.c.functions.append("\n".join(L))
+        self.c.line_nodes.append({})
+
     def _input(self, i, ref):
         aval = self.g.aval(ref)
         v = self.name(ref)

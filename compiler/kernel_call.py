@@ -13,6 +13,7 @@ argument count and the integers: the generated Python guarantees the arrays,
 as it did for ctypes.  Without Python's headers (or a compiler that fails on
 them) `function` returns the ctypes function: same results, slower calls.
 """
+import concurrent.futures
 import ctypes
 import os
 import sysconfig
@@ -135,6 +136,13 @@ def start():
         _state["type"] = _type_of(lib)
     else:
         _state["future"] = cbuild.build_in_background(_SOURCE, include_dirs=[include], python_extension=True)
+
+
+def wait():
+    """Wait for a build `start` began (the Caller type is then ready, or None)."""
+    future = _state.get("future")
+    if future is not None:
+        concurrent.futures.wait([future])
 
 
 def caller_type():

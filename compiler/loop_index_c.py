@@ -4,8 +4,12 @@ read -- and getitem's gradient.  Each is one contiguous block: copied, or (`view
 a source never written while the loop runs) pointed at in place.  An index out
 of range sets err = 3, and the loop re-runs in Python, which raises the op's own
 IndexError.  Every function returns the C lines, or None when the node is not of
-this form (the loop then is not eligible for C)."""
+this form (the loop then is not eligible for C).  Reductions too: the output
+index each element adds into."""
 import numpy as np
+
+from . import c_templates as T
+from .op_groups import EXTREMA
 
 
 def size_of(shape):
@@ -92,3 +96,45 @@ def _block_offset(shape, indices, wraps, ind, fresh):
         lines.append(f"{ind}if ({v} < 0 || {v} >= {shape[d]}) {{ err = 3; {v} = 0; }}")
         lines.append(f"{ind}off += {v} * {strides[d]};")
     return lines, size_of(shape[len(indices):])
+
+
+def reduction(node, arg, out, ind, fresh):
+    """Statements of a reduction node into `out` (arg: (C name, aval)); None for an
+    empty max/min (NumPy raises).  Over leading axes, a row at a time (its inner
+    loop vectorizes); otherwise each element adds into the output index it maps to.
+    Either way each output sums its terms in increasing input order."""
+    nm, aval = arg
+    op = node.op
+    dtype = node.avals[0].dtype
+    ct = T.ctype(dtype)
+    axes = set(node.attr["axis"])
+    shape = aval.shape
+    n_out = max(size_of(node.avals[0].shape), 1)
+    kept = [d for d in range(len(shape)) if d not in axes]
+    kept_shape = [shape[d] for d in kept]
+    kept_strides = strides_of(kept_shape)
+    in_strides = strides_of(shape)
+    terms = [f"((i / {in_strides[d]}) % {shape[d]}) * {kept_strides[j]}" for j, d in enumerate(kept)]
+    oi = " + ".join(terms) or "0"
+    init = T.REDUCTIONS[op].init(dtype)
+    upd = {"reduce_sum": "{acc} = {acc} + {x};", "reduce_prod": "{acc} = {acc} * {x};",
+           "reduce_any": "{acc} = {acc} || ({x} != 0);", "reduce_all": "{acc} = {acc} && ({x} != 0);",
+           "reduce_max": "{acc} = ({x} > {acc} || {x} != {x}) ? {x} : {acc};",
+           "reduce_min": "{acc} = ({x} < {acc} || {x} != {x}) ? {x} : {acc};"}[op]
+    if op in EXTREMA and size_of(shape) == 0:
+        return None  # NumPy raises for an empty max/min
+    x = fresh("x")
+    if kept and axes == set(range(len(shape) - len(kept))):  # over leading axes: whole rows at a time
+        return [f"{ind}for (int64_t c = 0; c < {n_out}; c++) {out}[c] = {init};",
+                f"{ind}for (int64_t r = 0; r < {size_of(shape) // n_out}; r++) {{",
+                f"{ind}  #pragma omp simd",
+                f"{ind}  for (int64_t c = 0; c < {n_out}; c++) {{",
+                f"{ind}    const {ct} {x} = {nm}[r * {n_out} + c];",
+                f"{ind}    " + upd.format(acc=f"{out}[c]", x=x),
+                f"{ind}  }}",
+                f"{ind}}}"]
+    return [f"{ind}for (int64_t i = 0; i < {n_out}; i++) {out}[i] = {init};",
+            f"{ind}for (int64_t i = 0; i < {size_of(shape)}; i++) {{",
+            f"{ind}  const {ct} {x} = {nm}[i];",
+            f"{ind}  " + upd.format(acc=f"{out}[{oi}]", x=x),
+            f"{ind}}}"]

@@ -18,6 +18,8 @@ from .c_math import CPU_FUNCS
 from .ir import Ref
 from .passes.graph_edit import use_counts
 
+MAX_INLINE_DEPTH = 64
+
 # ops whose C is not the template path (element i of each operand -> element i)
 NOT_ELEMENTWISE = frozenset(T.REDUCTIONS) | {"matmul", "cond", "const", "getitem", "gather", "tensor_array_read",
                                              "getitem_grad", "broadcast_like", "reshape_like", "sum_like",
@@ -88,21 +90,26 @@ def elementwise(graph, node, adds=()):
 
 def inline_plan(graph, adds):
     """{id of an inlined producer: id of its consumer} (module doc); a consumer may
-    itself be inlined into the next one."""
+    itself be inlined into the next one, MAX_INLINE_DEPTH deep at most (the C is
+    written recursively: a chain of thousands of ops exceeded Python's recursion
+    limit)."""
     uses = use_counts(graph)
     outputs = set(graph.outputs)
     readers = {}
     for node in graph.nodes:
         for r in node.inputs:
             readers[r] = node
-    plan = {}
+    plan, depth = {}, {}  # depth: producers inlined in a chain into the node
     for node in graph.nodes:
         out = Ref(node.id, 0)
         consumer = readers.get(out)
         if consumer is None or uses.get(out) != 1 or out in outputs or not elementwise(graph, node, adds):
             continue
-        if elementwise(graph, consumer, adds) and consumer.avals[0].shape == node.avals[0].shape:
+        d = depth.get(node.id, 0) + 1
+        if d <= MAX_INLINE_DEPTH and elementwise(graph, consumer, adds) and \
+                consumer.avals[0].shape == node.avals[0].shape:
             plan[node.id] = consumer.id
+            depth[consumer.id] = max(depth.get(consumer.id, 0), d)
     return plan
 
 

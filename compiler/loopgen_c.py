@@ -28,7 +28,6 @@ were copied twice per step).
 """
 
 from . import c_templates as T
-from .op_groups import EXTREMA
 from . import matmul_c
 from .c_math import CPU_FUNCS
 from .passes import constant_folding, cse, dce, optimize, simplify
@@ -36,7 +35,7 @@ from .passes.graph_edit import has_effects, contiguous, use_counts
 from . import loop_index_c as LI
 from . import loop_plan as LP
 from .ir import Ref
-from .loop_index_c import size_of, strides_of
+from .loop_index_c import size_of
 
 MAX_VALUE = 1 << 14  # elements in one local array
 MAX_CONST = 1 << 12  # elements of a constant embedded in the source
@@ -49,13 +48,14 @@ MAX_CONST = 1 << 12  # elements of a constant embedded in the source
 STACK_BUDGET = 64 * 1024
 
 
-class _NotEligible(Exception):
+class NotEligible(Exception):
     pass
 
 
 class LoopSpec:
-    def __init__(self, name, var_avals, extra_avals, stack_vars=()):
+    def __init__(self, name, var_avals, extra_avals, stack_vars=(), arena_bytes=0):
         self.name = name
+        self.arena_bytes = arena_bytes  # local arrays of one call, stack and heap (tracemalloc sees neither)
         self.var_avals = var_avals
         self.extra_avals = extra_avals
         self.stack_vars = frozenset(stack_vars)  # positions written in place (see the module doc)
@@ -69,19 +69,22 @@ def try_render_loop(node, name):
     try:
         cond_g = optimize(attrs["cond_graph"], passes=light)
         body_g = optimize(attrs["body_graph"], passes=light)
-        return _LoopWriter(node, name, cond_g, body_g).render()
-    except _NotEligible:
+        return LoopWriter(node, name, cond_g, body_g).render()
+    except NotEligible:
         return None
 
 
-class _LoopWriter:
+class LoopWriter:
+    """Writes one loop's C function (`node` None: a straight-line block, blockgen_c.py,
+    whose `body_g` is the graph)."""
+
     def __init__(self, node, name, cond_g, body_g):
         self.node = node
         self.name = name
         self.cond_g = cond_g
         self.body_g = body_g
-        self.n_vars = node.attr["n_vars"]
-        self.limit = node.attr.get("maximum_iterations")
+        self.n_vars = node.attr["n_vars"] if node is not None else 0
+        self.limit = node.attr.get("maximum_iterations") if node is not None else None
         self.counter = 0
         self.statics = []
         self.in_avals = None
@@ -95,6 +98,7 @@ class _LoopWriter:
         self.transposed = {}  # extra's C name -> its transposed copy
         self.names, self.fused_into_add, self.add_of_matmul = {}, set(), {}  # of the graph being written
         self.inline_ids = {}
+        self.row_cols = None  # while an element loop runs over rows (r) and columns (c): the columns
         self.stack_bytes = 0  # local arrays declared on the C stack so far (STACK_BUDGET)
         self.arena_bytes = 0  # arrays carved from the heap arena so far
 
@@ -105,10 +109,10 @@ class _LoopWriter:
     def render(self):
         graph_avals = [self.body_g.aval(r) for r in self.body_g.inputs]
         if len(graph_avals) != len(self.node.inputs):
-            raise _NotEligible
+            raise NotEligible
         for a in graph_avals:
             if None in a.shape or T.ctype(a.dtype) is None:
-                raise _NotEligible
+                raise NotEligible
         var_avals = graph_avals[:self.n_vars]
         extra_avals = graph_avals[self.n_vars:]
         self.stack_vars = self._find_stack_vars()
@@ -116,7 +120,7 @@ class _LoopWriter:
         self.direct = {node_id: f"s{j}" for j, node_id in direct.items()}
         for j, a in enumerate(var_avals):
             if j not in self.stack_vars and size_of(a.shape) > MAX_VALUE:
-                raise _NotEligible
+                raise NotEligible
         lines = []
         params = [f"void *a{i}" for i in range(len(graph_avals))] + [f"void *o{j}" for j in range(self.n_vars)]
         lines.append(f"int {self.name}({', '.join(params)}) {{")
@@ -178,7 +182,8 @@ class _LoopWriter:
         lines.insert(3, f"  if ({self.arena_bytes} && !arena) return 4;")
         self.statics.insert(0, "#include <stdlib.h>")
         src = "\n".join(self.statics + lines)
-        return self.name, src, LoopSpec(self.name, var_avals, extra_avals, self.stack_vars)
+        return self.name, src, LoopSpec(self.name, var_avals, extra_avals, self.stack_vars,
+                                             self.arena_bytes + self.stack_bytes)
 
     def _find_stack_vars(self):
         """{loop var position: push node id} for the stack vars (module doc):
@@ -206,11 +211,11 @@ class _LoopWriter:
     def graph_code(self, graph, inputs, targets, ind):
         """Statements computing graph's outputs into the arrays `targets`."""
         if len(inputs) != len(graph.inputs) or len(targets) != len(graph.outputs):
-            raise _NotEligible
+            raise NotEligible
         names = {}
         for r, (nm, aval) in zip(graph.inputs, inputs):
             if graph.aval(r) != aval:
-                raise _NotEligible
+                raise NotEligible
             names[r] = nm
         saved = self.names, self.fused_into_add, self.add_of_matmul, self.inline_ids
         self.names = {}
@@ -225,44 +230,54 @@ class _LoopWriter:
         lines = [f"{ind}{{"]
         inner = ind + "  "
         for node in graph.nodes:
-            if node.op == "input":
-                continue
-            if has_effects(node):
-                raise _NotEligible
-            if node.id in self.stack_vars.values() and graph is self.body_g:
-                lines += self._push(node, names, inner)
-                continue
-            for a in node.avals:
-                if None in a.shape or T.ctype(a.dtype) is None or size_of(a.shape) > MAX_VALUE:
-                    raise _NotEligible
-            direct = self.direct.get(node.id) if graph is self.body_g else None
-            outs = []
-            for i, a in enumerate(node.avals):
-                nm = direct or self.fresh("v")
-                outs.append(nm)
-                names[Ref(node.id, i)] = nm
-            if node.op == "const":
-                names[Ref(node.id, 0)] = self._const(node)
-                continue
-            if node.id in self.inline_ids:  # computed in its consumer's element loop
-                self.inlined[outs[0]] = (node, [(names[r], graph.aval(r)) for r in node.inputs])
-                continue
-            args = [(names[r], graph.aval(r)) for r in node.inputs]
-            if not direct and node.op in ("getitem", "gather", "tensor_array_read") and args[0][0] in self.read_only:
-                self.views.add(outs[0])  # a pointer into the block (LI.leading_index)
-                self.read_only.add(outs[0])
-                lines.append(f"{inner}const {T.ctype(node.avals[0].dtype)} *{outs[0]};")
-            elif not direct and node.id not in self.fused_into_add:  # a fused matmul has no array of its own
-                for nm, a in zip(outs, node.avals):
-                    lines.append(self.array(a.dtype, nm, size_of(a.shape), inner))
-            self.names.update((r, (names[r], graph.aval(r))) for r in node.inputs)
-            lines += self.node_code(node, args, outs, inner)
+            lines += self._node_lines(graph, node, names, inner)
+            self.node_done(graph, node, names)
         for r, target in zip(graph.outputs, targets):
             if target is None:  # a stack var or a direct output, written in place
                 continue
             aval = graph.aval(r)
             lines.append(f"{inner}for (int64_t i = 0; i < {size_of(aval.shape)}; i++) {target}[i] = {names[r]}[i];")
         lines.append(f"{ind}}}")
+        return lines
+
+    def node_done(self, graph, node, names):
+        """Called once the statements of `node` are written (a block reuses arrays here)."""
+
+    def _node_lines(self, graph, node, names, inner):
+        """The statements of one node (none for an input, a constant, an inlined producer)."""
+        lines = []
+        if node.op == "input":
+            return lines
+        if has_effects(node):
+            raise NotEligible
+        if node.id in self.stack_vars.values() and graph is self.body_g:
+            lines += self._push(node, names, inner)
+            return lines
+        for a in node.avals:
+            if None in a.shape or T.ctype(a.dtype) is None or size_of(a.shape) > MAX_VALUE:
+                raise NotEligible
+        direct = self.direct.get(node.id) if graph is self.body_g else None
+        outs = []
+        for i, a in enumerate(node.avals):
+            nm = direct or self.fresh("v")
+            outs.append(nm)
+            names[Ref(node.id, i)] = nm
+        if node.op == "const":
+            names[Ref(node.id, 0)] = self._const(node)
+            return lines
+        if node.id in self.inline_ids:  # computed in its consumer's element loop
+            self.inlined[outs[0]] = (node, [(names[r], graph.aval(r)) for r in node.inputs])
+            return lines
+        args = [(names[r], graph.aval(r)) for r in node.inputs]
+        if not direct and node.op in ("getitem", "gather", "tensor_array_read") and args[0][0] in self.read_only:
+            self.views.add(outs[0])  # a pointer into the block (LI.leading_index)
+            self.read_only.add(outs[0])
+            lines.append(f"{inner}const {T.ctype(node.avals[0].dtype)} *{outs[0]};")
+        elif not direct and node.id not in self.fused_into_add:  # a fused matmul has no array of its own
+            for nm, a in zip(outs, node.avals):
+                lines.append(self.array(a.dtype, nm, size_of(a.shape), inner))
+        self.names.update((r, (names[r], graph.aval(r))) for r in node.inputs)
+        lines += self.node_code(node, args, outs, inner)
         return lines
 
     def _push(self, node, names, ind):
@@ -286,7 +301,7 @@ class _LoopWriter:
         value = contiguous(node.attr["value"].obj._value)
         aval = node.avals[0]
         if value.size > MAX_CONST:
-            raise _NotEligible
+            raise NotEligible
         name = f"{self.name}_{self.fresh('k')}"
         items = ", ".join(T.literal(v, aval.dtype) for v in value.reshape(-1).tolist()) or "0"
         self.statics.append(f"static const {T.ctype(aval.dtype)} {name}[{max(value.size, 1)}] = {{{items}}};")
@@ -296,7 +311,10 @@ class _LoopWriter:
     def node_code(self, node, args, outs, ind):
         op = node.op
         if op in T.REDUCTIONS:
-            return self._reduce(node, args[0], outs[0], ind)
+            lines = LI.reduction(node, args[0], outs[0], ind, self.fresh)
+            if lines is None:
+                raise NotEligible
+            return lines
         if op == "matmul":
             if node.id in self.fused_into_add:
                 return []  # computed by the add that reads it (loop_plan.fused_matmuls)
@@ -309,7 +327,7 @@ class _LoopWriter:
         if op in ("getitem", "gather", "tensor_array_read", "getitem_grad"):
             lines = LI.leading_index(node, args, outs[0], ind, self.fresh, view=outs[0] in self.views)
             if lines is None:
-                raise _NotEligible
+                raise NotEligible
             return lines
         if op in ("broadcast_like", "reshape_like", "sum_like"):
             return self._like(node, args[0], outs[0], ind)
@@ -318,17 +336,45 @@ class _LoopWriter:
             in_dtypes = in_dtypes[1:]
         tmpl = T.template(op, in_dtypes, node.avals[0].dtype, node.attr, funcs=CPU_FUNCS) if in_dtypes else None
         if tmpl is None or len(outs) != 1:
-            raise _NotEligible
+            raise NotEligible
         if op in ("reshape", "expand_squeeze"):
             n = size_of(node.avals[0].shape)
             return [f"{ind}for (int64_t i = 0; i < {n}; i++) {outs[0]}[i] = {args[0][0]}[i];"]
         shape = node.avals[0].shape
-        lines = [] if T.uses_err(op) else [f"{ind}#pragma omp simd"]
-        lines.append(f"{ind}for (int64_t i = 0; i < {size_of(shape)}; i++) {{")
-        expr = self._element(node, args, tmpl, shape, ind + "  ", lines)
-        lines.append(f"{ind}  {outs[0]}[i] = {expr};")
-        lines.append(f"{ind}}}")
+        simd = [] if T.uses_err(op) else ["#pragma omp simd"]
+        cols = self._row_operand(args, shape)
+        if cols is None:
+            lines = [ind + p for p in simd] + [f"{ind}for (int64_t i = 0; i < {size_of(shape)}; i++) {{"]
+            body = ind + "  "
+        else:  # rows of a row-broadcast operand (a bias): read in place, not gathered by i % cols
+            lines = [f"{ind}for (int64_t r = 0; r < {size_of(shape) // cols}; r++) {{"]
+            lines += [ind + "  " + p for p in simd] + [f"{ind}  for (int64_t c = 0; c < {cols}; c++) {{",
+                                                      f"{ind}    const int64_t i = r * {cols} + c;"]
+            body = ind + "    "
+        self.row_cols = cols
+        try:
+            expr = self._element(node, args, tmpl, shape, body, lines)
+        finally:
+            self.row_cols = None
+        lines.append(f"{body}{outs[0]}[i] = {expr};")
+        lines += [f"{ind}  }}", f"{ind}}}"] if cols is not None else [f"{ind}}}"]
         return lines
+
+    def _row_operand(self, args, shape):
+        """The size of the trailing dims an operand (or an inlined producer's) spans
+        when it broadcasts over the leading ones only (b in x + b), else None."""
+        for nm, a in args:
+            if nm in self.inlined:
+                cols = self._row_operand(self.inlined[nm][1], shape)
+                if cols is not None:
+                    return cols
+                continue
+            src = tuple(a.shape)
+            while src and src[0] == 1:
+                src = src[1:]
+            if src and len(src) < len(shape) and tuple(shape[len(shape) - len(src):]) == src:
+                return size_of(src)
+        return None
 
     def _element(self, node, args, tmpl, shape, ind, lines):
         """The C expression of element i of an elementwise node, its operands read
@@ -353,6 +399,9 @@ class _LoopWriter:
             return "i"
         if size_of(src) == 1:
             return "0"
+        if self.row_cols is not None and size_of(src) == self.row_cols and \
+                tuple(dst[len(dst) - len(src):]) == tuple(src):  # a row in the loop over c (node_code)
+            return "c"
         return T.broadcast_index("i", src, dst)
 
     def _like(self, node, arg, out, ind):
@@ -365,44 +414,16 @@ class _LoopWriter:
         if node.op == "broadcast_like":
             return [f"{ind}for (int64_t i = 0; i < {n}; i++) {out}[i] = {x}[{self._bcast_index(xa.shape, shape)}];"]
         if len(shape) > len(xa.shape):
-            raise _NotEligible
+            raise NotEligible
         # sum_like: every element of x adds into the element of `out` it broadcasts from
         return [f"{ind}for (int64_t i = 0; i < {n}; i++) {out}[i] = 0;",
                 f"{ind}for (int64_t i = 0; i < {size_of(xa.shape)}; i++) "
                 f"{out}[{self._bcast_index(shape, xa.shape)}] += {x}[i];"]
 
-    def _reduce(self, node, arg, out, ind):
-        nm, aval = arg
-        op = node.op
-        dtype = node.avals[0].dtype
-        ct = T.ctype(dtype)
-        axes = set(node.attr["axis"])
-        shape = aval.shape
-        n_out = max(size_of(node.avals[0].shape), 1)
-        kept = [d for d in range(len(shape)) if d not in axes]
-        kept_shape = [shape[d] for d in kept]
-        kept_strides = strides_of(kept_shape)
-        in_strides = strides_of(shape)
-        terms = [f"((i / {in_strides[d]}) % {shape[d]}) * {kept_strides[j]}" for j, d in enumerate(kept)]
-        oi = " + ".join(terms) or "0"
-        init = T.REDUCTIONS[op].init(dtype)
-        upd = {"reduce_sum": "{acc} = {acc} + {x};", "reduce_prod": "{acc} = {acc} * {x};",
-               "reduce_any": "{acc} = {acc} || ({x} != 0);", "reduce_all": "{acc} = {acc} && ({x} != 0);",
-               "reduce_max": "{acc} = ({x} > {acc} || {x} != {x}) ? {x} : {acc};",
-               "reduce_min": "{acc} = ({x} < {acc} || {x} != {x}) ? {x} : {acc};"}[op]
-        if op in EXTREMA and size_of(shape) == 0:
-            raise _NotEligible  # NumPy raises for an empty max/min
-        x = self.fresh("x")
-        return [f"{ind}for (int64_t i = 0; i < {n_out}; i++) {out}[i] = {init};",
-                f"{ind}for (int64_t i = 0; i < {size_of(shape)}; i++) {{",
-                f"{ind}  const {ct} {x} = {nm}[i];",
-                f"{ind}  " + upd.format(acc=f"{out}[{oi}]", x=x),
-                f"{ind}}}"]
-
     def _matmul(self, node, args, out, ind, acc=None):
         (a, aa), (b, ba) = args
         if len(aa.shape) != 2 or len(ba.shape) != 2 or not aa.dtype.is_floating:
-            raise _NotEligible
+            raise NotEligible
         ta, tb = node.attr["transpose_a"], node.attr["transpose_b"]
         M, N = node.avals[0].shape
         K = aa.shape[0] if ta else aa.shape[1]
@@ -413,11 +434,11 @@ class _LoopWriter:
         lines = []
         if tb:  # the kernel reads rows of b: copy b transposed into a local array
             if K * N > MAX_VALUE:
-                raise _NotEligible
+                raise NotEligible
             if b in self.extra_names:  # loop-invariant (a weight in a gradient loop): once, before the loop
                 if b not in self.transposed:
                     bt = self.transposed[b] = self.fresh("bt")
-                    self.hoisted += self._transpose(ct, b, bt, K, N, "  ", ba.dtype)
+                    self.hoisted += self._transpose(ct, b, bt, K, N, "  ", ba.dtype, pinned=True)
                 b = self.transposed[b]
             else:
                 bt = self.fresh("bt")
@@ -428,9 +449,10 @@ class _LoopWriter:
         lines.append(f"{ind}{matmul_c.helper_name(ct)}({a}, {a_si}, {a_sk}, {b}, {c}, {out}, {M}, {K}, {N});")
         return lines
 
-    def array(self, dtype, name, n, ind):
+    def array(self, dtype, name, n, ind, pinned=False):
         """The declaration of a local array of n elements: on the stack while
-        STACK_BUDGET lasts, else a slice of the heap arena."""
+        STACK_BUDGET lasts, else a slice of the heap arena.  (`pinned`: written
+        before the statements around it run; a block never reuses its slot.)"""
         ct = T.ctype(dtype)
         nbytes = max(n, 1) * dtype.np.itemsize
         if self.stack_bytes + nbytes <= STACK_BUDGET:
@@ -440,9 +462,9 @@ class _LoopWriter:
         self.arena_bytes += (nbytes + 63) // 64 * 64  # 64-byte aligned slices
         return f"{ind}{ct} *restrict {name} = ({ct} *)(arena + {offset});"
 
-    def _transpose(self, ct, b, bt, K, N, ind, dtype):
-        """bt[K, N] = transpose of b[N, K], declared here."""
-        return [self.array(dtype, bt, K * N, ind),
+    def _transpose(self, ct, b, bt, K, N, ind, dtype, pinned=False):
+        """bt[K, N] = transpose of b[N, K], declared here (`pinned`: hoisted, run first)."""
+        return [self.array(dtype, bt, K * N, ind, pinned),
                 f"{ind}for (int64_t k = 0; k < {K}; k++)",
                 f"{ind}  for (int64_t j = 0; j < {N}; j++) {bt}[k * {N} + j] = {b}[j * {K} + k];"]
 

@@ -328,3 +328,33 @@ def test_omitted_defaults_take_the_guard():
     f(x, y=2.0)
     assert len(count) == 1  # TF binds the call: the default, positional or keyword, is one trace
     assert f._last_call is not None and f._last_call(x) is not MISS and f._last_call(x, 3.0) is MISS
+
+
+@pytest.mark.usefixtures("private_compiler_cache")  # a cold cache: the graph's C is compiled
+def test_a_compile_that_waits_for_its_c_builds_the_caller_alongside(monkeypatch):
+    """Without the tiered start (a cold cache), the Caller's C compiles on a worker
+    while the graph's compiles on the calling thread; the kernels bound after both
+    are Caller objects, not ctypes functions."""
+    import concurrent.futures
+    kind = kernel_call.caller_type()
+    if kind is None:
+        return  # no Caller on this machine
+    started = []
+    real = cbuild.build_in_background
+
+    def background(*a, **k):
+        started.append(k.get("python_extension"))
+        return real(*a, **k)
+    monkeypatch.setattr(kernel_call, "_state", {})
+    monkeypatch.setattr(cbuild, "cached", lambda *a, **k: None)
+    monkeypatch.setattr(cbuild, "build_in_background", background)
+    from tapeflow.compiler import compile_graph
+    from tapeflow.compiler.testing import aval, trace
+    exe = compile_graph(trace(lambda x: x * 3.0 + 1.0, [aval((4,), "float32")]))
+    assert started == [True] and exe.uses_c
+    assert isinstance(kernel_call._state["future"], concurrent.futures.Future) and kernel_call._state["future"].done()
+    ready = kernel_call.caller_type()
+    assert ready is not None and ready.__qualname__ == kind.__qualname__
+    bound = [v for k, v in exe._fn.__globals__.items() if k.startswith("_k_")]
+    assert bound and all(type(fn).__qualname__ == kind.__qualname__ for fn in bound)
+    np.testing.assert_array_equal(exe(np.arange(4, dtype=np.float32))[0], np.arange(4, dtype=np.float32) * 3 + 1)
