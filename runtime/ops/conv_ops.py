@@ -25,8 +25,9 @@ from . import join_ops as J
 from . import linalg_ops as L
 
 # The compiler layer sets this when it loads (compiler/conv_c.py): native(kernel, dtype) ->
-# a C kernel ("patches_grad", "im2col") giving the NumPy path's bits, or
-# None (no C compiler, another dtype).
+# a C kernel ("patches_grad", "im2col": the NumPy path's bits; "conv_gemm",
+# "conv_filter_gemm": conv2d and its filter gradient tile by tile, within rounding of
+# the NumPy path), or None (no C compiler, another dtype, no BLAS to call).
 native = None
 
 
@@ -185,8 +186,27 @@ def _im2col(xp, x, ksize, strides, dilations, padding):
     return rows.reshape(n * oh * ow, kk * x.shape[3]), (n, oh, ow)
 
 
+def _tiled(xp, kernel, x, ksize, strides, dilations, padding):
+    """(conv_c's tiled im2col + GEMM `kernel`, OH, OW, top and left pads) when it applies:
+    NumPy arrays of a dtype it has, a non-empty product, and not a 1x1 stride-1
+    unpadded convolution (its image is already the rows: one GEMM, no copy).  The BLAS
+    is set to one thread: the kernel's team shares out the tiles."""
+    oh, ow, ph, pw = geometry(x.shape, ksize, strides, dilations, padding)
+    if not (native and xp is np) or 0 in x.shape or oh * ow == 0 or \
+            (ksize == (1, 1) and strides == (1, 1) and ph == pw == (0, 0)):
+        return None
+    fn = native(kernel, x.dtype)
+    if fn:
+        blas_threads.for_work(0)
+    return fn and (fn, oh, ow, (ph[0], pw[0]))
+
+
 def _conv_impl(xp, x, w, strides, dilations, padding):
     kh, kw, c, o = w.shape
+    tiled = o and _tiled(xp, "conv_gemm", x, (kh, kw), strides, dilations, padding)
+    if tiled:
+        fn, oh, ow, before = tiled
+        return fn(x, w, strides, dilations, before, (oh, ow))
     rows, (n, oh, ow) = _im2col(xp, x, (kh, kw), strides, dilations, padding)
     filters = w.reshape(kh * kw * c, o)
     if xp is np:  # the BLAS thread count for this GEMM's size, as matmul's
@@ -245,7 +265,11 @@ def _conv_filter_grad(g, x, w, attrs):
 def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value):
     """dW[a, b, c, o] = sum over n, i, j of x_padded[n, i*s + a*d, j*s + b*d, c] g[n, i, j, o]:
     the forward's im2col rows (through the reused buffers), transposed, @ the gradient
-    as (N*OH*OW, O) -- one GEMM, no transposed copy of the image or the gradient."""
+    as (N*OH*OW, O) -- one GEMM, no transposed copy of the image or the gradient (in C:
+    tile by tile, each tile's rows in cache)."""
+    tiled = g.shape[3] and _tiled(xp, "conv_filter_gemm", x, ksize, strides, dilations, padding)
+    if tiled:
+        return tiled[0](x, g, ksize, strides, dilations, tiled[3])
     rows = _im2col(xp, x, ksize, strides, dilations, padding)[0]
     grads = g.reshape(rows.shape[0], g.shape[3])
     if xp is np:
