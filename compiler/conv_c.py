@@ -163,6 +163,53 @@ int tapeflow_conv_filter_gemm_NAME(int64_t pgemm, int64_t pimage, int64_t pg, in
     free(partials);
     return failed ? -1 : 0;
 }
+
+/* image (N, H, W, C) += col2im(g (N*OH*OW, O) @ filters (O, KH*KW*C)): conv2d's input gradient
+   (conv2d_transpose) in chunks of output pixels that hold whole images (as many as fit in `tile`
+   rows) or, for a larger image, `tile` pixels of one: a chunk's windows by the gemm into this
+   thread's buffer, then added onto the image tap after tap, the padding's share dropped (whole
+   images: patches_grad's order of sums).  The team shares out the images: no two threads add
+   onto one.  image: zeroed. */
+int tapeflow_conv_input_gemm_NAME(int64_t pgemm, int64_t pg, int64_t pfilters, int64_t pimage, int64_t n,
+                                  int64_t h, int64_t w, int64_t c, int64_t oh, int64_t ow, int64_t kh,
+                                  int64_t kw, int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t pt,
+                                  int64_t pl, int64_t o, int64_t tile) {
+    const gemm_NAME_t gemm = (gemm_NAME_t)(intptr_t)pgemm;
+    const T *g = (const T *)(intptr_t)pg, *filters = (const T *)(intptr_t)pfilters;
+    T *image = (T *)(intptr_t)pimage;
+    const int64_t k = kh * kw * c, pixels = oh * ow, per = tile >= pixels ? tile / pixels : 1;
+    const int64_t units = (n + per - 1) / per, chunk = per > 1 ? per * pixels : tile;
+    int failed = 0;
+#pragma omp parallel TEAM if (units > 1)
+    {
+        T *buf = malloc(chunk * k * sizeof(T));
+#pragma omp for schedule(dynamic)
+        for (int64_t u = 0; u < units; u++) {
+            if (!buf) {
+#pragma omp atomic write
+                failed = 1;
+                continue;
+            }
+            const int64_t end = (u + 1) * per < n ? (u + 1) * per * pixels : n * pixels;
+            for (int64_t r0 = u * per * pixels; r0 < end; r0 += chunk) {
+                const int64_t r1 = r0 + chunk < end ? r0 + chunk : end;
+                gemm(ROW_MAJOR, NO_TRANS, NO_TRANS, r1 - r0, k, o, 1, g + r0 * o, o, filters, k, 0, buf, k);
+                for (int64_t a = 0; a < kh; a++)
+                    for (int64_t e = 0; e < kw; e++)
+                        for (int64_t r = r0; r < r1; r++) {
+                            const int64_t b = r / pixels, p = r % pixels;
+                            const int64_t i = p / ow * sh + a * dh - pt, j = p % ow * sw + e * dw - pl;
+                            if (i < 0 || i >= h || j < 0 || j >= w) continue;
+                            const T *restrict src = buf + (r - r0) * k + (a * kw + e) * c;
+                            T *restrict dst = image + ((b * h + i) * w + j) * c;
+                            for (int64_t q = 0; q < c; q++) dst[q] = dst[q] + src[q];
+                        }
+            }
+        }
+        free(buf);
+    }
+    return failed ? -1 : 0;
+}
 """
 
 def _patches_grad(fns, g, padded_shape, strides, dilations):
@@ -251,15 +298,29 @@ def _conv_filter_gemm(fns, x, g, ksize, strides, dilations, before):
     return out
 
 
+def _conv_input_gemm(fns, g, w, shape, strides, dilations, before):
+    """conv2d's input gradient (an image of `shape`): g @ the filters^T, tile by tile,
+    each tile's windows added onto the image."""
+    kh, kw, c, o = w.shape
+    g, wt = np.ascontiguousarray(g), np.ascontiguousarray(w.reshape(-1, o).T)  # the gemm packs (O, K) faster
+    out = np.zeros(shape, g.dtype)
+    tile = _tile(kh * kw * c, g.itemsize)
+    _call(fns["conv_input_gemm"][g.size >= native_table.RELEASE_GIL_AT], gemm_address(g.dtype), g.ctypes.data,
+          wt.ctypes.data, out.ctypes.data, *_geometry_args(out, (kh, kw), g.shape[1:3], strides, dilations, before),
+          o, tile)
+    return out
+
+
 _WRAPPERS = {"patches_grad": (_patches_grad, {"patches_grad": 14}), "im2col": (_im2col, {"im2col": 16}),
              "conv_gemm": (_conv_gemm, {"conv_gemm": 20}),
-             "conv_filter_gemm": (_conv_filter_gemm, {"conv_filter_gemm": 21})}
+             "conv_filter_gemm": (_conv_filter_gemm, {"conv_filter_gemm": 21}),
+             "conv_input_gemm": (_conv_input_gemm, {"conv_input_gemm": 20})}
 _hook = native_table.hook(native_table.source(_COL2IM, _IM2COL, _CONV_GEMM), _WRAPPERS)
 
 
 def native(kernel, dtype):
     """conv_ops' hook: the kernel ("patches_grad", "im2col", "conv_gemm",
-    "conv_filter_gemm") for arrays of `dtype`, or None (no C, a dtype without a
+    "conv_filter_gemm", "conv_input_gemm") for arrays of `dtype`, or None (no C, a dtype without a
     kernel, or for the gemm kernels no BLAS to call: the NumPy path runs)."""
     if kernel.startswith("conv_") and kernel in _WRAPPERS and (
             np.dtype(dtype) not in native_table.DTYPES or gemm_address(dtype) is None):

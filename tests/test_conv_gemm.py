@@ -5,6 +5,8 @@ runs as many tiles, the last one short."""
 import numpy as np
 import pytest
 
+import tapeflow as tf
+from conftest import check_grads
 from tapeflow.compiler import conv_c
 from tapeflow.runtime.ops import conv_ops
 
@@ -109,3 +111,48 @@ def test_empty_products_take_the_numpy_path(small_tiles):
     got = conv_ops._filter_grad_impl(np, x[..., :0], np.ones((2, 2, 6, 4), np.float32), (3, 3), (1, 1), (1, 1),
                                      "SAME", 0)
     np.testing.assert_array_equal(got, np.zeros((3, 3, 0, 4), np.float32))
+
+
+def _input_grad(monkeypatch, g, w, like, native=True, **attrs):
+    if native:
+        return conv_ops._input_grad_impl(np, g, w, like, **attrs)
+    return _numpy_path(monkeypatch, conv_ops._input_grad_impl, g, w, like, **attrs)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, kshape, strides, dilations, padding", GEOMETRIES)
+def test_tiled_input_gradient_within_rounding_of_the_float64_sums(shape, kshape, strides, dilations, padding,
+                                                                  dtype, small_tiles, monkeypatch):
+    like = np.zeros(shape, dtype)
+    oh, ow = conv_ops.geometry(shape, kshape[:2], strides, dilations, padding)[:2]
+    wide = RNG.standard_normal((shape[0], oh, 2 * ow, kshape[3]))[:, :, ::2]  # non-contiguous
+    g, w = wide.astype(dtype), RNG.standard_normal(kshape).astype(dtype)
+    attrs = _attrs(strides, dilations, padding)
+    got = _input_grad(monkeypatch, g, w, like, **attrs)
+    exact = _input_grad(monkeypatch, g.astype(np.float64), w.astype(np.float64), like, False, **attrs)
+    size = _input_grad(monkeypatch, np.abs(g).astype(np.float64), np.abs(w).astype(np.float64), like, False,
+                       **attrs)
+    assert got.dtype == dtype and got.shape == shape
+    k = kshape[3] * kshape[0] * kshape[1]  # products per window entry, window entries per pixel
+    assert np.all(np.abs(got - exact) <= (k + 1) * np.finfo(dtype).eps * size)
+
+
+@pytest.mark.parametrize("shape, kshape, strides, dilations, padding", GEOMETRIES)
+def test_one_tile_an_image_gives_the_numpy_paths_input_gradient_bits(shape, kshape, strides, dilations, padding,
+                                                                      monkeypatch):
+    """A tile an image: the windows added tap after tap, as patches_grad adds them."""
+    if conv_c.native("conv_input_gemm", np.float64) is None:
+        pytest.skip("no C compiler or no OpenBLAS to call")
+    like = np.zeros(shape)
+    oh, ow = conv_ops.geometry(shape, kshape[:2], strides, dilations, padding)[:2]
+    g, w = RNG.standard_normal((shape[0], oh, ow, kshape[3])), RNG.standard_normal(kshape)
+    attrs = _attrs(strides, dilations, padding)
+    np.testing.assert_array_equal(_input_grad(monkeypatch, g, w, like, **attrs),
+                                  _input_grad(monkeypatch, g, w, like, False, **attrs))
+
+
+@pytest.mark.parametrize("strides, padding", [(2, "SAME"), (1, "VALID"), (3, "VALID")])
+def test_conv2d_transpose_second_derivatives_against_finite_differences(strides, padding, small_tiles):
+    y, w = RNG.standard_normal((2, 3, 4, 3)), RNG.standard_normal((3, 3, 2, 3))
+    shape = [2] + [d * strides if padding == "SAME" else (d - 1) * strides + 3 for d in (3, 4)] + [2]
+    check_grads(lambda a, b: tf.nn.conv2d_transpose(a, b, shape, strides, padding) ** 2, [y, w], order=2)
