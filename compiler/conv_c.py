@@ -235,7 +235,7 @@ def _im2col(fns, x, rows, strides, dilations, before):
 
 
 # Bytes of one thread's im2col tile: with the gemm's packed copies it stays in a core's L2.
-TILE_BYTES = 1 << 18
+TILE_BYTES = 1 << 19
 # Fixed runs of tiles the filter gradient sums apart (then adds in order): enough to share
 # out over a team, few enough that adding the partials stays cheap.
 FILTER_GROUPS = 8

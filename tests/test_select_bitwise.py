@@ -59,3 +59,15 @@ def test_leaky_relu_and_its_gradient_through_the_bitwise_select():
     v = x.numpy()
     np.testing.assert_array_equal(y.numpy(), np.where(v > 0, v, np.float32(0.2) * v))
     np.testing.assert_array_equal(g, np.where(v > 0, 1, np.float32(0.2)).astype(np.float32))
+
+
+def test_relu_gradient_through_the_bitwise_select():
+    v = _values((N,), np.float32)
+    x = tf.constant(v)
+    g = tf.constant(_values((N,), np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.relu(x)
+    got = tape.gradient(y, x, output_gradients=g).numpy()
+    y = np.maximum(v, 0)
+    np.testing.assert_array_equal(got.view(np.uint32), np.where(y > 0, g.numpy(), np.float32(0)).view(np.uint32))

@@ -151,7 +151,7 @@ def _tanh_grad_vjp(g, out, y, dy):
 TANH_GRAD = _b("tanh_grad", _tanh_grad_impl, _tanh_grad_vjp)
 # relu's gradient from its output y (TF's ReluGrad): dy where y > 0, else 0 (NaN y: 0), in one
 # dispatch where where(y > 0, dy, zeros_like(dy)) took three.  Linear in dy; y carries none.
-RELU_GRAD = _b("relu_grad", lambda xp, y, dy: xp.where(y > 0, dy, xp.zeros((), dy.dtype)),
+RELU_GRAD = _b("relu_grad", lambda xp, y, dy: A.select_impl(xp, y > 0, dy, xp.zeros((), dy.dtype)),
                lambda g, out, y, dy: (None, bind(RELU_GRAD, (y, g), _NO_ATTRS)))
 
 
