@@ -19,7 +19,7 @@ LIBRARY = ("runtime", "compiler", "tracer", "tapeflow")
 FILE_LIMIT = 500
 
 BUDGETS = {  # ceilings, with room for the work in flight; the figures when they were set in the comment
-    "lines runtime": 13390,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
+    "lines runtime": 13420,      # 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
                                  # binomial/Poisson/gamma samplers (TensorFlow's rejection loops, philox_samplers.py);
                                  # 9,069 with issue 11's complex dtypes, tf.signal FFTs and svd u/v gradients (9,119 with #16);
                                  # 9,932 with the TF ops programs reach for (trig, sequence/shape ops, qr/eigh, erf
@@ -42,7 +42,8 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # + ~90 with issue 15's eager tape (relu_grad, gradients dropped once read, cached
                                  # unbroadcast plans and reduction attrs); + ~60 with issue 15's conv2d_input_grad
                                  # primitive and the tiled conv2d routing (conv_ops.py);
-                                 # + ~25 with select_numpy.py (a bitwise select: np.where branches per element)
+                                 # + ~25 with select_numpy.py (a bitwise select: np.where branches per element); + ~35 with
+                                 # heap.py (glibc's thresholds: freed large arrays reused without page faults)
     "lines compiler": 7400,      # 4,624; + ~35 with issue 15's im2col in C (conv_c.py: rows without the padded copy); 5,570 with the tiered start (background compiles, cache lookup without compiling);
                                  # 5,773 with issue 15's kernel Caller (kernel_call.py: a CPython vectorcall type in C,
                                  # since a ctypes call cost most of a tiny compiled call); 5,813 with issue 15's
