@@ -33,3 +33,13 @@ def keep_freed_memory():
     except (OSError, AttributeError):
         return False
     return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+
+
+def release_freed_memory():
+    """Hand the heap's free memory back to the kernel now (glibc's malloc_trim), so that
+    what is allocated next is touched fresh (tapeflow.benchmark's resident-memory peaks)."""
+    if platform.libc_ver()[0] == "glibc":
+        try:
+            ctypes.CDLL(None).malloc_trim(0)
+        except (OSError, AttributeError):
+            pass

@@ -9,8 +9,11 @@ that its gradients can take the fast routes: the input gradient of a stride-1
 convolution is the correlation of the padded gradient with the flipped filters (one
 more conv2d: a GEMM over KH*KW*O, where the windows' route is a GEMM over only O
 into an image-sized (N*OH*OW, KH*KW*C) buffer, then col2im); strided ones take the
-windows' route; the filter gradient is im2col^T @ gradient.  All of it is made of
-primitives, so gradients of any order follow.
+windows' route (conv2d_input_grad, also conv2d_transpose); the filter gradient is
+im2col^T @ gradient.  All of it is made of primitives, so gradients of any order
+follow.  With C (compiler/conv_c.py) the three run tile by tile: a tile of im2col
+rows (or of windows) stays in cache between its copy and its GEMM, where the whole
+buffer (75 MB for the ResNet block's 3x3 conv) streamed through memory twice.
 """
 import threading
 
@@ -25,8 +28,9 @@ from . import join_ops as J
 
 # The compiler layer sets this when it loads (compiler/conv_c.py): native(kernel, dtype) ->
 # a C kernel ("patches_grad", "im2col": the NumPy path's bits; "conv_gemm",
-# "conv_filter_gemm": conv2d and its filter gradient tile by tile, within rounding of
-# the NumPy path), or None (no C compiler, another dtype, no BLAS to call).
+# "conv_filter_gemm", "conv_input_gemm": conv2d and its filter and input gradients tile
+# by tile, within rounding of the NumPy path), or None (no C compiler, another dtype,
+# no BLAS to call).
 native = None
 
 
