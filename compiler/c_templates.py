@@ -242,12 +242,18 @@ def _cast(src, dst):
     return "((" + CTYPES[dst] + "){0})"
 
 
-def broadcast_index(flat, src_shape, dst_shape):
+def broadcast_index(flat, src_shape, dst_shape, split=None):
     """The C index into a row-major array of `src_shape`, broadcast (NumPy's rules)
     to `dst_shape`, of the element whose flat index in `dst_shape` is the C
-    expression `flat`.  Static shapes only."""
+    expression `flat`.  Static shapes only.  With `split`, `flat` is r * C + c, C the
+    size of dst_shape[split:]: each axis is then read off r or c alone (an axis
+    before the split depends on the row only, so the compiler hoists it out of the
+    column loop; a 64-bit division per element keeps a loop from vectorizing)."""
     rank = len(dst_shape)
     padded = (1,) * (rank - len(src_shape)) + tuple(src_shape)
+    cols = 1
+    for e in dst_shape[rank if split is None else split:]:
+        cols *= e
     terms = []
     for d in range(rank):
         if padded[d] == 1:
@@ -258,7 +264,14 @@ def broadcast_index(flat, src_shape, dst_shape):
         stride = 1
         for e in padded[d + 1:]:
             stride *= e
-        terms.append(f"(({flat} / {inner}) % {dst_shape[d]}) * {stride}")
+        if split is None:
+            terms.append(f"(({flat} / {inner}) % {dst_shape[d]}) * {stride}")
+            continue
+        var, inner = ("r", inner // cols) if d < split else ("c", inner)
+        term = var if inner == 1 else f"({var} / {inner})"
+        if d not in (0, split):  # the first axis of r or c needs no wrap: r < R, c < C
+            term = f"({term} % {dst_shape[d]})"
+        terms.append(term if stride == 1 else f"{term} * {stride}")
     return " + ".join(terms) or "0"
 
 

@@ -190,7 +190,7 @@ class FusedRenderer:
             return "c"
         # general: unravel the element index over the static space
         shape = self.by_id[self.body.inputs[i].node].avals[0].shape
-        return T.broadcast_index("(r * C + c)", shape, self.space)
+        return T.broadcast_index("(r * C + c)", shape, self.space, self.split)
 
     def _row_index(self, i, users):
         """Index of input i when a row node reads it: per row, or a scalar."""

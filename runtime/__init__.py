@@ -5,7 +5,7 @@ registers its recorder with the registry, then the op modules fill the table.
 """
 import warnings
 
-from . import dtypes, registry, tensor, tape  # noqa: F401  (order: see docstring)
+from . import dtypes, heap, registry, tensor, tape  # noqa: F401  (order: see docstring)
 from .ops import math_ops, reduce_ops, array_ops, linalg_ops, indexing  # noqa: F401
 from .ops import join_ops, gather_ops, sort_ops, nn_ops, conv_ops, pool_ops, random_ops  # noqa: F401
 from . import operators, state_ops  # noqa: F401
@@ -26,3 +26,4 @@ def silence_kernel_warnings():
 
 
 silence_kernel_warnings()
+heap.keep_freed_memory()

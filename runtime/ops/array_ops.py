@@ -11,6 +11,7 @@ from ..registry import Aval, bind, defprim, state
 from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import complex_ops as C
 from . import math_ops as M
+from .select_numpy import select_impl
 
 _NO_ATTRS = {}
 
@@ -349,8 +350,7 @@ def _select_vjp(g, out, c, x, y):
     return None, where(c, g, zero), where(c, zero, g)
 
 
-SELECT = defprim("select", lambda xp, c, x, y: xp.where(c, x, y), _select_rule, _select_vjp,
-                 kind="ternary")
+SELECT = defprim("select", select_impl, _select_rule, _select_vjp, kind="ternary")
 WHERE_INDICES = defprim("where_indices", lambda xp, c: xp.argwhere(c).astype(np.int64),
                         lambda c: Aval((None, len(c.shape)), dtypes.int64), None)
 

@@ -9,8 +9,11 @@ that its gradients can take the fast routes: the input gradient of a stride-1
 convolution is the correlation of the padded gradient with the flipped filters (one
 more conv2d: a GEMM over KH*KW*O, where the windows' route is a GEMM over only O
 into an image-sized (N*OH*OW, KH*KW*C) buffer, then col2im); strided ones take the
-windows' route; the filter gradient is im2col^T @ gradient.  All of it is made of
-primitives, so gradients of any order follow.
+windows' route (conv2d_input_grad, also conv2d_transpose); the filter gradient is
+im2col^T @ gradient.  All of it is made of primitives, so gradients of any order
+follow.  With C (compiler/conv_c.py) the three run tile by tile: a tile of im2col
+rows (or of windows) stays in cache between its copy and its GEMM, where the whole
+buffer (75 MB for the ResNet block's 3x3 conv) streamed through memory twice.
 """
 import threading
 
@@ -22,11 +25,12 @@ from ..registry import Aval, bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import join_ops as J
-from . import linalg_ops as L
 
 # The compiler layer sets this when it loads (compiler/conv_c.py): native(kernel, dtype) ->
-# a C kernel ("patches_grad", "im2col") giving the NumPy path's bits, or
-# None (no C compiler, another dtype).
+# a C kernel ("patches_grad", "im2col": the NumPy path's bits; "conv_gemm",
+# "conv_filter_gemm", "conv_input_gemm": conv2d and its filter and input gradients tile
+# by tile, within rounding of the NumPy path), or None (no C compiler, another dtype,
+# no BLAS to call).
 native = None
 
 
@@ -185,8 +189,28 @@ def _im2col(xp, x, ksize, strides, dilations, padding):
     return rows.reshape(n * oh * ow, kk * x.shape[3]), (n, oh, ow)
 
 
+def _tiled(xp, kernel, shape, dtype, ksize, strides, dilations, padding, plain_1x1=True):
+    """(conv_c's tiled im2col + GEMM `kernel` for an image of `shape`, OH, OW, top and left
+    pads) when it applies: NumPy arrays of a dtype it has, a non-empty product, and
+    (plain_1x1) not a 1x1 stride-1 unpadded convolution (its image is already the rows:
+    one GEMM, no copy).  The BLAS is set to one thread: the kernel's team shares out the
+    tiles."""
+    oh, ow, ph, pw = geometry(shape, ksize, strides, dilations, padding)
+    if not (native and xp is np) or 0 in shape or oh * ow == 0 or \
+            (plain_1x1 and ksize == (1, 1) and strides == (1, 1) and ph == pw == (0, 0)):
+        return None
+    fn = native(kernel, dtype)
+    if fn:
+        blas_threads.for_work(0)
+    return fn and (fn, oh, ow, (ph[0], pw[0]))
+
+
 def _conv_impl(xp, x, w, strides, dilations, padding):
     kh, kw, c, o = w.shape
+    tiled = o and _tiled(xp, "conv_gemm", x.shape, x.dtype, (kh, kw), strides, dilations, padding)
+    if tiled:
+        fn, oh, ow, before = tiled
+        return fn(x, w, strides, dilations, before, (oh, ow))
     rows, (n, oh, ow) = _im2col(xp, x, (kh, kw), strides, dilations, padding)
     filters = w.reshape(kh * kw * c, o)
     if xp is np:  # the BLAS thread count for this GEMM's size, as matmul's
@@ -232,10 +256,46 @@ def flip_pads(x, attrs):
 def conv_input_grad(g, x, w, attrs):
     pads = flip_pads(x, attrs)
     if pads is None:
-        windows = L.tensordot(g, w, [[3], [3]])  # (N, OH, OW, KH, KW, C)
-        return bind(PATCHES_GRAD, (windows, x), attrs)
+        return input_grad(g, w, x, attrs)
     flipped = A.transpose(J.reverse(w, [0, 1]), [0, 1, 3, 2])
     return bind(CONV2D, (g, flipped), {"strides": (1, 1), "dilations": attrs["dilations"], "padding": pads})
+
+
+def input_grad(g, w, like, attrs):
+    """The image-shaped (like `like`) sum of g (N, OH, OW, O) @ w^T's windows:
+    conv2d's input gradient by the windows' route, and conv2d_transpose."""
+    return bind(CONV2D_INPUT_GRAD, (convert_to_tensor(g), convert_to_tensor(w), like),
+                {k: attrs[k] for k in ("strides", "dilations", "padding")})
+
+
+def _input_grad_impl(xp, g, w, like, strides, dilations, padding):
+    """g (N*OH*OW, O) @ w^T gives the windows, col2im adds them up: in C tile by tile
+    (the windows of a tile in cache), in NumPy one GEMM into a window-sized buffer."""
+    kh, kw, c, o = w.shape
+    tiled = _tiled(xp, "conv_input_gemm", like.shape, g.dtype, (kh, kw), strides, dilations, padding, False)
+    if tiled and o:
+        return tiled[0](g, w, like.shape, strides, dilations, tiled[3])
+    rows, filters = g.reshape(-1, o), w.reshape(-1, o).T
+    if xp is np:
+        blas_threads.for_matmul(rows, filters)
+    wide = dtypes.product_accumulator(g.dtype)  # half types: products summed in float32, as TF
+    windows = xp.matmul(rows, filters) if wide is None else xp.matmul(rows.astype(wide), filters.astype(wide))
+    windows = windows.astype(g.dtype, copy=False).reshape(g.shape[:3] + (kh, kw, c))
+    return _patches_grad_impl(xp, windows, like, (kh, kw), strides, dilations, padding, 0)
+
+
+def _input_grad_rule(g, w, like, strides, dilations, padding):
+    if g.dtype is not w.dtype:
+        raise TypeError(f"dtypes {g.dtype.name} and {w.dtype.name} do not match")
+    return Aval(like.shape, g.dtype)
+
+
+def _input_grad_vjp(gx, out, g, w, like, strides, dilations, padding, needs=(True, True, False)):
+    # bilinear: <input_grad(g, w), gx> = <g, conv2d(gx, w)> = <w, filter_grad(gx, g)>
+    attrs = {"strides": strides, "dilations": dilations, "padding": padding}
+    return (bind(CONV2D, (gx, w), attrs) if needs[0] else None,
+            bind(CONV2D_FILTER_GRAD, (gx, g), dict(attrs, ksize=tuple(w.shape.dims[:2]), pad_value=0))
+            if needs[1] else None, None)
 
 
 def _conv_filter_grad(g, x, w, attrs):
@@ -245,7 +305,11 @@ def _conv_filter_grad(g, x, w, attrs):
 def _filter_grad_impl(xp, x, g, ksize, strides, dilations, padding, pad_value):
     """dW[a, b, c, o] = sum over n, i, j of x_padded[n, i*s + a*d, j*s + b*d, c] g[n, i, j, o]:
     the forward's im2col rows (through the reused buffers), transposed, @ the gradient
-    as (N*OH*OW, O) -- one GEMM, no transposed copy of the image or the gradient."""
+    as (N*OH*OW, O) -- one GEMM, no transposed copy of the image or the gradient (in C:
+    tile by tile, each tile's rows in cache)."""
+    tiled = g.shape[3] and _tiled(xp, "conv_filter_gemm", x.shape, x.dtype, ksize, strides, dilations, padding)
+    if tiled:
+        return tiled[0](x, g, ksize, strides, dilations, tiled[3])
     rows = _im2col(xp, x, ksize, strides, dilations, padding)[0]
     grads = g.reshape(rows.shape[0], g.shape[3])
     if xp is np:
@@ -269,6 +333,9 @@ def _filter_grad_vjp(gw, out, x, g, ksize, strides, dilations, padding, pad_valu
 
 
 CONV2D = defprim("conv2d", _conv_impl, _conv_rule, _conv_vjp, vjp_needs=True)
+# conv2d's input gradient: (gradient (N, OH, OW, O), filters, like: an image of the input's shape).
+CONV2D_INPUT_GRAD = defprim("conv2d_input_grad", _input_grad_impl, _input_grad_rule, _input_grad_vjp,
+                            vjp_needs=True)
 # The filter gradient: (x, gradient) -> (KH, KW, C, O); attrs those of extract_patches.
 CONV2D_FILTER_GRAD = defprim("conv2d_filter_grad", _filter_grad_impl, _filter_grad_rule, _filter_grad_vjp,
                              vjp_needs=True)

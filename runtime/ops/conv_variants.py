@@ -23,7 +23,6 @@ from ..tensor import TensorBase, convert_to_tensor
 from . import array_ops as A
 from . import conv_ops as C
 from . import join_ops as J
-from . import linalg_ops as L
 from . import math_ops as M
 from . import pool_ops as P
 from . import reduce_ops as RD
@@ -111,8 +110,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
         raise ValueError(with_location(
             f"conv2d_transpose: output_shape {list(like.shape)} does not give input {list(y.shape)} under "
             f"strides {attrs['strides']} and padding {attrs['padding']}"))
-    windows = L.tensordot(y, w, [[3], [3]])  # (N, H, W, KH, KW, out_channels)
-    return C._back(bind(C.PATCHES_GRAD, (windows, like), attrs), data_format)
+    return C._back(C.input_grad(y, w, like, attrs), data_format)
 
 
 def _depthwise_impl(xp, x, w, strides, dilations, padding):

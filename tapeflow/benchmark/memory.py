@@ -12,6 +12,8 @@ import tracemalloc
 
 import numpy as np
 
+from tapeflow.runtime import heap
+
 _NUMPY_TRACED = None
 
 
@@ -70,10 +72,12 @@ def rss_peak_bytes(fn):
     memory the process newly touches: an allocator that keeps freed memory in a
     pool and reuses it shows less (0 when it needs nothing new).  Run with
     MALLOC_MMAP_THRESHOLD_ set low so glibc returns large blocks to the system
-    on free; otherwise its own pooling hides temporaries too."""
+    on free; otherwise its own pooling hides temporaries too (the heap's free
+    memory is handed back first: tapeflow keeps freed memory, runtime/heap.py)."""
     import gc
     try:
         gc.collect()
+        heap.release_freed_memory()
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")  # reset VmHWM to the current resident size
         before = _status_bytes("VmRSS")

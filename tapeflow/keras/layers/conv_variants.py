@@ -11,7 +11,6 @@ from tapeflow.keras.layers.base import Layer
 from tapeflow.keras.layers.conv import require_channels_last, _pair, _padding
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.ops import conv_ops, conv_variants
-from tapeflow.runtime.registry import bind
 
 
 class _ConvBase(Layer):
@@ -142,13 +141,11 @@ class Conv2DTranspose(_ConvBase):
                 f"Conv2DTranspose {self.name}: the input's height and width must be known, got {list(inputs.shape)}"))
         oh = _transposed_length(h, self.kernel_size[0], self.strides[0], self.padding)
         ow = _transposed_length(w, self.kernel_size[1], self.strides[1], self.padding)
-        # (N, H, W, C) x (kh, kw, F, C) -> windows (N, H, W, kh, kw, F)
-        windows = tf.tensordot(inputs, self.kernel, [[3], [3]])
-        # An (N, OH, OW, F) tensor that only gives patches_grad the output's shape.
+        # An (N, OH, OW, F) tensor that only gives the input gradient the output's shape; the
+        # windows of (N, H, W, C) x (kh, kw, F, C) summed onto it.
         like = tf.zeros_like(inputs[:, :1, :1, :1]) * tf.zeros([1, oh, ow, self.filters], inputs.dtype)
-        y = bind(conv_ops.PATCHES_GRAD, (windows, like),
-                          {"ksize": self.kernel_size, "strides": self.strides, "dilations": (1, 1),
-                           "padding": self.padding, "pad_value": 0})
+        y = conv_ops.input_grad(inputs, self.kernel, like, {"strides": self.strides, "dilations": (1, 1),
+                                                            "padding": self.padding})
         return self._finish(y)
 
 
