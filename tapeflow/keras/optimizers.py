@@ -48,7 +48,7 @@ class Optimizer(SlotOwner):
     @property
     def learning_rate(self):
         if self._schedule is not None:
-            return self._schedule(self.iterations.value())
+            return self._schedule(self.iterations.read_value())
         return self._learning_rate  # the variable itself, as Keras 3 (opt.learning_rate.assign(0.01))
 
     @learning_rate.setter
@@ -134,7 +134,7 @@ class Optimizer(SlotOwner):
             self.update_step(g, var, var_lr)
             constraint = getattr(var, "constraint", None)  # set by Layer.add_weight(constraint=)
             if constraint is not None:
-                var.assign(constraint(var.value()))
+                var.assign(constraint(var.read_value()))
         self.iterations.assign_add(convert_to_tensor(1, dtypes.int64))
         return self.iterations
 
@@ -245,7 +245,7 @@ class SGD(Optimizer):
         if self.nesterov:
             var.assign_add(m * self.momentum - lr * g)
         else:
-            var.assign_add(m.value())
+            var.assign_add(m.read_value())
 
 
 class Adam(Optimizer):
@@ -260,18 +260,18 @@ class Adam(Optimizer):
     takes_slices = True
 
     def update_step(self, g, var, lr):
-        t = M.cast(self.iterations.value() + 1, var.dtype)
+        t = M.cast(self.iterations.read_value() + 1, var.dtype)
         b1 = convert_to_tensor(self.beta_1, var.dtype)
         b2 = convert_to_tensor(self.beta_2, var.dtype)
         alpha = lr * M.sqrt(1 - M.pow(b2, t)) / (1 - M.pow(b1, t))
         m, v = self.slot(var, "m"), self.slot(var, "v")
         m.assign_add((dense(g) - m) * (1 - self.beta_1))
         v.assign_add((per_slice(M.square, g) - v) * (1 - self.beta_2))
-        v_used = v.value()
+        v_used = v.read_value()
         if self.amsgrad:
             vhat = self.slot(var, "vhat")
-            vhat.assign(M.maximum(vhat.value(), v_used))
-            v_used = vhat.value()
+            vhat.assign(M.maximum(vhat.read_value(), v_used))
+            v_used = vhat.read_value()
         var.assign_sub(alpha * m / (M.sqrt(v_used) + self.epsilon))
 
 
@@ -303,14 +303,14 @@ class RMSprop(Optimizer):
         if self.centered:
             avg = self.slot(var, "average_gradient")
             avg.assign(avg * rho + g * (1 - rho))
-            denominator = velocity - M.square(avg.value()) + self.epsilon
+            denominator = velocity - M.square(avg.read_value()) + self.epsilon
         else:
             denominator = velocity + self.epsilon
         increment = lr * g / M.sqrt(denominator)
         if self.momentum:
             mom = self.slot(var, "momentum")
             mom.assign(mom * self.momentum + increment)
-            var.assign_sub(mom.value())
+            var.assign_sub(mom.read_value())
         else:
             var.assign_sub(increment)
 

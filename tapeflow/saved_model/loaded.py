@@ -29,7 +29,7 @@ def _as_tensor(value, shape, dtype, what, error=ValueError):
     `error`; a signature's typed tensor raises TF's InvalidArgumentError (TF runs its graph on
     any shape, which a tapeflow graph, compiled for its ranks and dims, cannot)."""
     if isinstance(value, Variable):
-        value = value.value()
+        value = value.read_value()
     # Tensors and NumPy arrays keep their dtype (a float64 array is not silently
     # rounded to float32); Python numbers and lists take the input's dtype.
     typed = isinstance(value, (TensorBase, np.ndarray, np.generic))

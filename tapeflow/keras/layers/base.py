@@ -48,6 +48,7 @@ class Layer(Module):
     A tf.Module whose variables and sublayers are tracked when assigned."""
 
     _is_input_layer = False
+    _is_operation = False  # a keras.ops call or Python operator in a functional model
     _allow_non_tensor_positional_args = False  # Keras 3: positional arguments are tensors
     input_spec = None  # an InputSpec (or a nest of them) checked before every call
     # Keras masking: a layer that supports masking passes its input's mask (through
@@ -165,8 +166,8 @@ class Layer(Module):
         return layers
 
     @property
-    def layers(self):
-        return self._layers
+    def layers(self):  # as Keras 3, operations (x * 2, keras.ops.relu(x)) are not layers
+        return [l for l in self._layers if not l._is_operation]
 
     def _flatten_layers(self, include_self=True):
         if include_self:
@@ -415,8 +416,8 @@ class Layer(Module):
         return mask if self.supports_masking else None
 
     def _build_from(self, inputs):
-        shapes = nest.map_structure(lambda t: TensorShape(t.shape.dims), inputs) \
-            if isinstance(inputs, (list, tuple, dict)) else TensorShape(inputs.shape.dims)
+        shapes = nest.map_structure(lambda t: TensorShape(t.shape), inputs) \
+            if isinstance(inputs, (list, tuple, dict)) else TensorShape(inputs.shape)
         self.build(shapes)
         self.__dict__["built"] = True
 
