@@ -216,19 +216,39 @@ class Model(Trainer, Layer):
         finally:
             saving._SCOPE.pop()
 
+    # -- checkpoints: children named as TensorFlow names them for Keras 3 models
+    def _checkpoint_children(self):
+        children = {}
+        for name, obj in Layer._checkpoint_children(self).items():
+            head, _, rest = name.partition("/")
+            if head == "layers" and isinstance(self, Sequential):  # index 0 is Keras's InputLayer
+                name = f"_functional/_operations/{int(rest.partition('/')[0]) + 1}"
+            children["_operations/" + rest if head == "_functional_layers" else name] = obj
+        if self.__dict__.get("optimizer") is not None:  # Keras 3 tracks the compiled optimizer
+            children["optimizer"] = self.optimizer
+        return children
+
     # -- weights on disk (tapeflow checkpoint format, see README)
     def save_weights(self, filepath, overwrite=True):
         if not str(filepath).endswith(".weights.h5"):
             raise ValueError(with_location(f"The filename must end in `.weights.h5`. Received: filepath={filepath}"))
         self._write_weights(filepath, overwrite)
 
+    def _weights_roots(self, version=None):
+        """The model's own values (not its optimizer's), named as checkpoint `version` names them."""
+        from tapeflow.train import checkpoint_format as checkpoint
+        if (version or checkpoint.VERSION) == 1:
+            return self._trackable_children()
+        return {k: v for k, v in self._checkpoint_children().items() if k != "optimizer"}
+
     def _write_weights(self, filepath, overwrite=True):
         from tapeflow.train import checkpoint_format as checkpoint
-        checkpoint.write_objects(filepath, self._trackable_children(), overwrite=overwrite)
+        checkpoint.write_objects(filepath, self._weights_roots(), overwrite=overwrite)
 
     def load_weights(self, filepath, skip_mismatch=False):
         from tapeflow.train import checkpoint_format as checkpoint
-        return checkpoint.read_objects(filepath, self._trackable_children(), owner=self)
+        version = checkpoint.read_versioned_index(filepath)[0]
+        return checkpoint.read_objects(filepath, self._weights_roots(version), owner=self)
 
 
 def _param_count(weights):

@@ -9,6 +9,7 @@ import numpy as np
 
 from tapeflow.distribute import mirrored
 from tapeflow.keras import schedules
+from tapeflow.keras.layers.naming import snake_case, unique_name
 from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.backprop import GradientTape
@@ -23,6 +24,7 @@ from tapeflow.train.slots import SlotOwner
 
 class Optimizer(SlotOwner):
     slot_names = ()
+    slot_groups = None  # slot names made together, where Keras 3 makes some after the others
     # update_step takes tf.IndexedSlices gradients (of gathers, Embedding) and applies
     # Keras 3's rules to them (`per_slice`); otherwise they are made dense first.
     takes_slices = False
@@ -31,7 +33,7 @@ class Optimizer(SlotOwner):
                  global_clipnorm=None, name=None, **unused):
         if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError(with_location("Only one of clipnorm, clipvalue and global_clipnorm can be set"))
-        self.name = name or type(self).__name__.lower()
+        self.name = name or unique_name(snake_case(type(self).__name__))  # as Keras 3: "rm_sprop", "adam_1"
         self.weight_decay = weight_decay
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         self.iterations = KerasVariable(np.int64(0), trainable=False, name="iteration",
@@ -63,9 +65,23 @@ class Optimizer(SlotOwner):
     # -- slots
     def build(self, var_list):
         """Create every slot for `var_list` (fit does this before compiling a step)."""
+        self._note_trained(var_list)
+        for group in self.slot_groups or (self.slot_names,):  # Keras's order: by group, then variable
+            for var in var_list:
+                for slot in group:
+                    self.get_slot_or_create(var, slot, self._slot_initial(slot))
+
+    def _note_trained(self, var_list):
+        """Remember the variables this optimizer updates, in first-seen order (Keras's
+        `_trainable_variables`, which checkpoints name)."""
+        trained = self.__dict__.setdefault("_trained", [])
         for var in var_list:
-            for slot in self.slot_names:
-                self.get_slot_or_create(var, slot, self._slot_initial(slot))
+            if not any(var is v for v in trained):
+                trained.append(var)
+
+    @property
+    def built(self):
+        return bool(self.__dict__.get("_trained"))
 
     def _slot_initial(self, slot_name):
         return 0.0
@@ -78,7 +94,10 @@ class Optimizer(SlotOwner):
         name with ':' as '_' too), under the optimizer's path."""
         ref = getattr(var, "path", None) or var.name.replace(":", "_")
         name = f"{ref.replace('/', '_')}_{self._KERAS_SLOT_NAMES.get(slot_name, slot_name)}"
-        return KerasVariable(init, trainable=False, name=name, path=f"{self.name}/{name}")
+        slot = KerasVariable(init, trainable=False, name=name, path=f"{self.name}/{name}")
+        self._note_trained([var])
+        self._take_deferred(f"_variables/{len(self.variables)}", slot)  # restored before it existed
+        return slot
 
     def slot(self, var, name):
         return self.get_slot_or_create(var, name, self._slot_initial(name))
@@ -93,6 +112,14 @@ class Optimizer(SlotOwner):
         if self._learning_rate is not None:
             children["learning_rate"] = self._learning_rate
         return children
+
+    def _checkpoint_children(self):
+        """As TensorFlow names a Keras 3 optimizer's values: "_iterations", "_learning_rate",
+        every variable by its index in `variables` ("_variables/2": the first slot) and the
+        variables it trains ("_trainable_variables/0")."""
+        children = {("_" + k if k in ("iterations", "learning_rate") else k): v
+                    for k, v in self._trackable_children().items()}
+        return {**children, "_variables": self.variables, "_trainable_variables": list(self.__dict__.get("_trained", []))}
 
     # -- applying
     def _clip(self, grads):
@@ -115,6 +142,8 @@ class Optimizer(SlotOwner):
                     f"{self.name}.apply_gradients: expected (gradient, variable) pairs, got a "
                     f"{type(v).__name__} in the variable position"))
         pairs = [(g if is_indexed_slices(g) else convert_to_tensor(g), v) for g, v in pairs if g is not None]
+        if not self.built:  # as Keras 3: the first update builds every slot, in Keras's order
+            self.build([v for _, v in pairs])
         if not pairs:
             raise ValueError(with_location(f"{self.name}.apply_gradients: no gradients provided for any variable"))
         grads = [g for g, _ in pairs]
@@ -256,6 +285,7 @@ class Adam(Optimizer):
         super().__init__(learning_rate, **kwargs)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
         self.slot_names = ("m", "v", "vhat") if amsgrad else ("m", "v")
+        self.slot_groups = (("m", "v"), ("vhat",)) if amsgrad else None  # Keras: every velocity_hat last
 
     takes_slices = True
 

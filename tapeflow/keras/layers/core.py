@@ -10,6 +10,7 @@ from tapeflow.runtime.errors import with_location
 
 class Dense(Layer):
     """y = activation(x @ kernel + bias) over the last axis of x."""
+    _checkpoint_names = {"kernel": "_kernel"}
     supports_masking = True
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
@@ -138,6 +139,7 @@ class Dropout(Layer):
 class Embedding(Layer):
     """Integer ids -> rows of a (input_dim, output_dim) table.  mask_zero=True: id 0
     is padding, and the output carries the mask `ids != 0` for the layers after it."""
+    _checkpoint_names = {"embeddings": "_embeddings"}
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
                  embeddings_constraint=None, mask_zero=False, **kwargs):

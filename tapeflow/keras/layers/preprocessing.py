@@ -26,6 +26,7 @@ class Normalization(Layer):
     """Feature-wise standardization over `axis` (kept axes; the others are reduced
     by `adapt`).  The statistics are non-trainable weights, saved with the model.
     invert=True maps normalized values back."""
+    _checkpoint_names = {"mean": "adapt_mean", "variance": "adapt_variance"}
     _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
