@@ -302,6 +302,9 @@ class Layer(Module):
                 layer.__dict__["_call_losses"] = []
 
     def count_params(self):
+        if not self.built and type(self).build is not Layer.build:  # its weights are not made yet: Keras 3 raises
+            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
+                             f"You can build it manually via: `layer.build(input_shape)`.")
         return int(sum(v.shape.num_elements() for v in self.weights))
 
     # ---------------------------------------------------------------- calling

@@ -4,6 +4,7 @@ import numpy as np
 import tapeflow as tf
 from tapeflow.keras import activations, constraints, initializers, regularizers
 from tapeflow.keras import random as keras_random
+from tapeflow.keras.input_spec import InputSpec
 from tapeflow.keras.layers.base import Layer
 from tapeflow.runtime.errors import with_location
 
@@ -41,6 +42,7 @@ class Dense(Layer):
         self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
                                     regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
             if self.use_bias else None
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: int(last)})  # as Keras 3: later calls are checked
 
     def call(self, inputs):
         if inputs.shape[-1] != self.kernel.shape[0]:

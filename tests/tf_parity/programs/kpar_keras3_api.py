@@ -150,3 +150,16 @@ def program_summary_prints(tf):
     m = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, name="dense")], name="seq")
     _, lines = printed(m.summary)
     return {"lines": lines}
+
+
+def program_count_params_and_input_spec(tf):
+    keras = tf.keras
+    unbuilt = error_name(lambda: keras.layers.Dense(2).count_params())
+    seq_unbuilt = error_name(lambda: keras.Sequential([keras.layers.Dense(1)]).count_params())
+    dense = keras.layers.Dense(2)
+    dense(np.ones((1, 3), "float32"))
+    return {"unbuilt": unbuilt, "sequential_unbuilt": seq_unbuilt, "dropout": keras.layers.Dropout(0.5).count_params(),
+            "built": dense.count_params(), "spec": str(dense.input_spec),
+            "wrong_last_dim": error_name(lambda: dense(np.ones((1, 4), "float32"))),
+            "rank1": error_name(lambda: dense(np.ones((3,), "float32"))),
+            "rank3": dense(np.ones((2, 5, 3), "float32")).shape}
