@@ -294,7 +294,7 @@ class GraphBuilder(GraphHook):
             # the variable.  A loop body that also assigns it is retraced with
             # the variable in `local_variables` (see staging.stage_while).
             with graph_context(self.parent):
-                outer = var.value()  # the read is recorded where it happens
+                outer = var.read_value()  # the read is recorded where it happens
             self.read_outside.add(key)
             ref = self.capture_outer(outer)
             return SymbolicTensor(self, ref.node, ref.index, self.aval(ref))

@@ -424,7 +424,7 @@ def convert_to_tensor(value, dtype=None, name=None):
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, TensorBase):
-        t = value if isinstance(value, (Tensor, SymbolicTensor)) else value.value()
+        t = value if isinstance(value, (Tensor, SymbolicTensor)) else value.read_value()
         if dtype is not None and t.dtype is not dtype:
             raise TypeError(with_location(
                 f"Tensor conversion requested dtype {dtype.name} for a tensor of dtype {t.dtype.name}"))

@@ -80,7 +80,7 @@ class Variable(TensorBase):
             hook.on_variable_created(self)
         # The initial value is computed eagerly even while tracing (TensorFlow
         # lifts variable initializers out of the function graph).
-        value = initial_value.value() if isinstance(initial_value, Variable) else initial_value
+        value = initial_value.read_value() if isinstance(initial_value, Variable) else initial_value
         t = convert_to_tensor(value, dtype) if not isinstance(value, Tensor) else value
         if hook is not None and not isinstance(t, Tensor):
             t = hook.evaluate_constant(t, call_inputs=True)  # lifted out (may read the traced call's arguments)
@@ -187,13 +187,13 @@ class Variable(TensorBase):
         t = self._checked(delta, "assign_add")
         if self._in_place(np.add, t):
             return self if read_value else None
-        return self.assign(self.value() + t, read_value=read_value)
+        return self.assign(self.read_value() + t, read_value=read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         t = self._checked(delta, "assign_sub")
         if self._in_place(np.subtract, t):
             return self if read_value else None
-        return self.assign(self.value() - t, read_value=read_value)
+        return self.assign(self.read_value() - t, read_value=read_value)
 
     def _in_place(self, ufunc, t):
         """Eagerly `ufunc(value, t, out=value)` into the variable's own array when nothing
@@ -202,7 +202,7 @@ class Variable(TensorBase):
         nothing, while tracing or recording (the read is taped), inside undone_writes, for
         another shape or dtype (broadcasting, promotion), or when anything else refers to
         the array: the variable's Tensor must be held only by the variable and the array
-        only by that Tensor (a user's `v.value()` or np.asarray(v), a tape record, a journal,
+        only by that Tensor (a user's `v.read_value()` or np.asarray(v), a tape record, a journal,
         a view, a compiled constant all add a reference), so no tensor ever seen changes."""
         if state.graph is not None or state.tapes or getattr(_journals, "open", None) or type(t) is not Tensor:
             return False
@@ -220,7 +220,7 @@ class Variable(TensorBase):
     # -- scatters: rows of IndexedSlices (scatter_*) or nd indices (scatter_nd_*)
     def _scatter_nd(self, kind, indices, updates):
         from .ops import gather_ops
-        return self.assign(getattr(gather_ops, f"tensor_scatter_nd_{kind}")(self.value(), indices, updates))
+        return self.assign(getattr(gather_ops, f"tensor_scatter_nd_{kind}")(self.read_value(), indices, updates))
 
     def _scatter_rows(self, kind, sparse_delta):
         if not getattr(type(sparse_delta), "_is_indexed_slices", False):
@@ -256,34 +256,34 @@ class Variable(TensorBase):
 
     def sparse_read(self, indices, name=None):
         from .ops import gather_ops
-        return gather_ops.gather(self.value(), indices)
+        return gather_ops.gather(self.read_value(), indices)
 
     def __getitem__(self, key):
         """A read of a slice; like TensorFlow, the result also has `.assign(value)`,
         which writes the value into that slice of this variable."""
         from .ops import indexing
-        out = indexing.getitem(self.value(), key)
+        out = indexing.getitem(self.read_value(), key)
         _slice_sources[id(out)] = (weakref.ref(out, lambda _, k=id(out): _slice_sources.pop(k, None)), self, key)
         return out
 
     # -- Python protocol (eager only)
     def __array__(self, dtype=None, copy=None):
-        return np.asarray(self.value(), dtype=dtype)
+        return np.asarray(self.read_value(), dtype=dtype)
 
     def __bool__(self):
-        return bool(self.value())
+        return bool(self.read_value())
 
     def __float__(self):
-        return float(self.value())
+        return float(self.read_value())
 
     def __int__(self):
-        return int(self.value())
+        return int(self.read_value())
 
     def __index__(self):
-        return self.value().__index__()
+        return self.read_value().__index__()
 
     def __format__(self, spec):
-        return format(self.value(), spec)
+        return format(self.read_value(), spec)
 
     def __repr__(self):
         v = self._value
@@ -401,7 +401,7 @@ def _assign_into_slice(var, key, value):
             f"assign to a slice of {var.name}: the variable has dtype {var._dtype.name}, the value has {value.dtype.name}"))
     value = array_ops.broadcast_to(value, array_ops.shape(positions))
     flat = gather_ops.tensor_scatter_nd_update(
-        array_ops.reshape(var.value(), [-1]), array_ops.reshape(positions, [-1, 1]), array_ops.reshape(value, [-1]))
+        array_ops.reshape(var.read_value(), [-1]), array_ops.reshape(positions, [-1, 1]), array_ops.reshape(value, [-1]))
     return var.assign(array_ops.reshape(flat, shape))
 
 

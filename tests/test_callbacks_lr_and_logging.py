@@ -117,3 +117,28 @@ def test_tensorboard_writes_epoch_scalars_and_histograms(tmp_path):
     assert histo_steps == [0, 2]
     val = read("validation")
     assert [s for s, v in val if v["tag"] == "epoch_loss"] == [0, 1, 2]
+
+
+def test_backup_and_restore_reads_a_backup_left_by_older_tapeflow(tmp_path):
+    """Older tapeflow wrote the backup as latest.ckpt; a fit resumes from it as from
+    latest.weights.h5 (Keras 3's name, written now) and ends where an uninterrupted fit ends."""
+    def model():
+        m = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        m.compile(optimizer=tf.keras.optimizers.SGD(0.05, momentum=0.5), loss="mse")
+        return m
+    x = np.array([[1.0, 2.0], [3.0, 1.0]], np.float32)
+    y = np.array([[1.0], [0.0]], np.float32)
+    whole = model()
+    whole.fit(x, y, epochs=3, verbose=0, shuffle=False)
+    first = model()
+    first.fit(x, y, epochs=2, verbose=0, shuffle=False)
+    backup = tmp_path / "backup"
+    tf.train.Checkpoint(model=first, optimizer=first.optimizer).write(str(backup / "latest.ckpt"))
+    (backup / "training_metadata.json").write_text('{"epoch": 2}')
+    resumed = model()
+    history = resumed.fit(x, y, epochs=3, verbose=0, shuffle=False,
+                          callbacks=[C.BackupAndRestore(str(backup), delete_checkpoint=False)])
+    assert history.epoch == [2]
+    np.testing.assert_allclose(resumed.weights[0].numpy(), whole.weights[0].numpy(), rtol=1e-6)
+    assert int(resumed.optimizer.iterations.numpy()) == 3
+    assert (backup / "latest.weights.h5").exists()

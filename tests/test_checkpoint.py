@@ -62,13 +62,17 @@ def test_format_is_json_index_and_npy_without_pickle(tmp_path):
     path = tf.train.Checkpoint(model=model, optimizer=opt).write(str(tmp_path / "w"))
     with open(os.path.join(path, "index.json")) as f:
         index = json.load(f)
-    assert index["format"] == "tapeflow-checkpoint" and index["version"] == 1
-    entry = index["values"]["model/hidden/kernel"]
+    assert index["format"] == "tapeflow-checkpoint" and index["version"] == 2
+    entry = index["values"]["model/hidden/_kernel"]  # TensorFlow's names (Keras 3's attributes)
     assert entry["shape"] == [3, 4] and entry["dtype"] == "float32"
+    assert entry["aliases"] == ["optimizer/_trainable_variables/0"]
     array = np.load(os.path.join(path, entry["file"]), allow_pickle=False)
     np.testing.assert_array_equal(array, model.hidden.kernel.numpy())
-    assert "optimizer/.slot/m/model/hidden/kernel" in index["values"]
-    assert tf.train.load_variable(path, "optimizer/iterations") == 1
+    slot = opt.get_slot(model.hidden.kernel, "m")
+    position = [i for i, v in enumerate(opt.variables) if v is slot]
+    assert position == [2]
+    np.testing.assert_array_equal(tf.train.load_variable(path, "optimizer/_variables/2"), slot.numpy())
+    assert tf.train.load_variable(path, "optimizer/_iterations") == 1
     assert ("model/out/bias/.ATTRIBUTES/VARIABLE_VALUE", [2]) in tf.train.list_variables(path)
 
 
@@ -104,8 +108,8 @@ def test_mismatches_name_the_first_problem(tmp_path):
     path = tf.train.Checkpoint(model=model).save(str(tmp_path / "c"))
     wide = Net(width=5)
     wide(X)
-    with pytest.raises(ValueError, match=r"'model/hidden/bias' was saved with shape \[4\] and dtype float32, "
-                                         r"but the variable .* has shape \[5\]"):
+    with pytest.raises(ValueError, match=r"'model/hidden/_kernel' was saved with shape \[3, 4\] and dtype "
+                                         r"float32, but the variable .* has shape \[3, 5\]"):
         tf.train.Checkpoint(model=wide).restore(path)
     before = wide.hidden.kernel.numpy()
     np.testing.assert_array_equal(wide.hidden.kernel.numpy(), before)  # nothing half-assigned

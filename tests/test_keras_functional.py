@@ -15,10 +15,10 @@ def dense_np(layer, x):
 
 def test_input_is_symbolic_with_unknown_batch():
     x = tf.keras.Input(shape=(5,), name="features")
-    assert tuple(x.shape.dims) == (None, 5) and x.dtype == tf.float32 and x.name == "features"
+    assert x.shape == (None, 5) and x.dtype == tf.float32 and x.name == "features"
     y = L.Dense(3)(x)
-    assert tuple(y.shape.dims) == (None, 3)
-    assert tuple(tf.keras.Input((2, 3), batch_size=8, dtype="int32").shape.dims) == (8, 2, 3)
+    assert y.shape == (None, 3)
+    assert tf.keras.Input((2, 3), batch_size=8, dtype="int32").shape == (8, 2, 3)
     with pytest.raises(TypeError, match="KerasTensor .* wrap TensorFlow functions in keras.layers.Lambda"):
         tf.concat([x, x], axis=1)
 

@@ -42,7 +42,7 @@ def test_dense_rank3_and_gradients():
 def test_dense_wrong_input_size_is_clear():
     layer = L.Dense(2)
     layer(np.zeros((1, 3), "float32"))
-    with pytest.raises(ValueError, match="expected inputs with last dimension 3"):
+    with pytest.raises(ValueError, match="expected axis -1 of input shape to have value 3"):
         layer(np.zeros((1, 4), "float32"))
 
 

@@ -38,7 +38,7 @@ REPLAY_RULES = {
     "const": lambda ins, attrs: (attrs["value"].obj,),
     "variable": lambda ins, attrs: (attrs["var"].obj,),
     # through the Variable, so tapes and graphs see the read / the assignment
-    "read_variable": lambda ins, attrs: (ins[0].value(),),
+    "read_variable": lambda ins, attrs: (ins[0].read_value(),),
     "assign_variable": _replay_assign,
 }
 

@@ -130,7 +130,7 @@ def custom_gradient_call(builder, f, args, kwargs):
 
 
 def staged_value(t):
-    return t.value() if isinstance(t, Variable) else convert_to_tensor(t)
+    return t.read_value() if isinstance(t, Variable) else convert_to_tensor(t)
 
 
 def _aval(t):

@@ -85,7 +85,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
             g = g + p
         if g is None and zero:
             from tapeflow.runtime.ops import array_ops
-            g = array_ops.zeros_like(x.value() if isinstance(x, Variable) else x)
+            g = array_ops.zeros_like(x.read_value() if isinstance(x, Variable) else x)
         grads.append(g)
     return grads
 

@@ -26,7 +26,7 @@ from tapeflow.runtime.ops.static_shape_ops import ENSURE_SHAPE
 def ensure_shape(x, shape, name=None):
     """x, checked to have `shape` (None dims match anything): statically while
     tracing (ValueError), on the value when it runs (InvalidArgumentError)."""
-    x = convert_to_tensor(x.value() if isinstance(x, TensorBase) and hasattr(x, "read_value") else x)
+    x = convert_to_tensor(x.read_value() if isinstance(x, TensorBase) and hasattr(x, "read_value") else x)
     shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
     if shape.rank is None:
         return x

@@ -150,7 +150,7 @@ def _call(func, inp, Tout, as_numpy, what):
     if not callable(func):
         raise TypeError(with_location(f"{what}: func must be callable"))
     flat = nest.flatten(list(inp) if isinstance(inp, (list, tuple)) else [inp])
-    inputs = [convert_to_tensor(x.value() if isinstance(x, TensorBase) and hasattr(x, "read_value") else x)
+    inputs = [convert_to_tensor(x.read_value() if isinstance(x, TensorBase) and hasattr(x, "read_value") else x)
               for x in flat]
     touts, shapes, single = _parse_tout(Tout)
     if state.graph is None:

@@ -49,7 +49,7 @@ def is_python_scalar(v):
 def as_tensor(v):
     """Tensors (and variables' values) as they flow through control flow."""
     if isinstance(v, TensorBase) and not isinstance(v, (Tensor, SymbolicTensor)):
-        return v.value()
+        return v.read_value()
     return v
 
 

@@ -106,7 +106,7 @@ def output_structure(builder, result):
         if isinstance(v, TensorArray):
             v = v.stack()
         if isinstance(v, Variable):
-            v = v.value()
+            v = v.read_value()
         if isinstance(v, (bool, int, float, str, np.generic, np.ndarray)):
             # TensorFlow returns a Python value computed at trace time as a tensor.
             v = convert_to_tensor(v)

@@ -274,7 +274,10 @@ class BackupAndRestore(Callback):
             raise NotImplementedError(f"BackupAndRestore: save_freq={save_freq!r}; only 'epoch' is supported")
         self.backup_dir = os.fspath(backup_dir)
         self.delete_checkpoint = delete_checkpoint
-        self._weights = os.path.join(self.backup_dir, "latest.ckpt")
+        # Keras 3's file name (written in tapeflow's checkpoint format, as save_weights writes);
+        # a backup left by an older tapeflow (latest.ckpt) is still read.
+        self._weights = os.path.join(self.backup_dir, "latest.weights.h5")
+        self._legacy_weights = os.path.join(self.backup_dir, "latest.ckpt")
         self._meta = os.path.join(self.backup_dir, "training_metadata.json")
 
     def _checkpoint(self):
@@ -289,7 +292,8 @@ class BackupAndRestore(Callback):
             return
         if getattr(self.model, "optimizer", None) is not None:
             self.model.optimizer.build(self.model.trainable_variables)  # slots exist before the restore
-        self._checkpoint().read(self._weights)
+        legacy = not os.path.exists(self._weights) and os.path.exists(self._legacy_weights)
+        self._checkpoint().read(self._legacy_weights if legacy else self._weights)
         with open(self._meta) as f:
             self.model.__dict__["_initial_epoch"] = int(json.load(f)["epoch"])
 

@@ -94,8 +94,8 @@ def build_metrics(specs, loss, names, y_true, y_pred):
         return []
     if len(names) == 1 and not isinstance(specs, dict):
         flat_t = None if y_true is None else nest.flatten(y_true)[0]
-        t_shape = None if flat_t is None else tuple(flat_t.shape.dims)
-        p_shape = tuple(nest.flatten(y_pred)[0].shape.dims)
+        t_shape = None if flat_t is None else tuple(flat_t.shape)
+        p_shape = tuple(nest.flatten(y_pred)[0].shape)
         single_loss = loss.losses[0] if isinstance(loss, MultiOutputLoss) else loss
         return [(None, metrics_mod.get(s, single_loss, t_shape, p_shape)) for s in list(specs or [])]
     if isinstance(specs, (list, tuple)) and specs and all(isinstance(s, (list, tuple)) or s is None for s in specs):
@@ -113,8 +113,8 @@ def build_metrics(specs, loss, names, y_true, y_pred):
         if spec is None:
             continue
         for s in (spec if isinstance(spec, (list, tuple)) else [spec]):
-            t_shape = None if targets[i] is None else tuple(targets[i].shape.dims)
-            m = metrics_mod.get(s, losses[i], t_shape, tuple(preds[i].shape.dims))
+            t_shape = None if targets[i] is None else tuple(targets[i].shape)
+            m = metrics_mod.get(s, losses[i], t_shape, tuple(preds[i].shape))
             m.name = f"{name}_{m.name}"
             out.append((i, m))
     return out

@@ -31,8 +31,8 @@ class KerasTensor:
     __array_priority__ = 200  # numpy operands defer to our reflected operators
 
     def __init__(self, shape, dtype, node=None, index=0, name=None, ragged=False):
-        self.shape = TensorShape(tuple(shape))
-        self.dtype = backend.dtype_name(dtype)
+        self.tensor_shape = TensorShape(tuple(shape))  # for tapeflow's own shape rules
+        self.dtype = str(backend.dtype_name(dtype))  # a plain str, as Keras 3
         self.ragged = ragged  # stands for a RaggedTensor (ragged_rank 1: keras.Input(ragged=True))
         self.node = node
         self.index = index
@@ -40,18 +40,23 @@ class KerasTensor:
         self.mask_spec = None  # (dims, dtype) of the Keras mask the value will carry, if any
 
     @property
+    def shape(self):
+        """A tuple with None for unknown dims, as Keras 3 (not a TensorShape)."""
+        return tuple(self.tensor_shape.dims)
+
+    @property
     def ndim(self):
-        return self.shape.rank
+        return self.tensor_shape.rank
 
     def get_shape(self):
-        return self.shape
+        return self.tensor_shape
 
     def __repr__(self):
-        return f"<KerasTensor shape={tuple(self.shape.dims)}, dtype={self.dtype}, name={self.name}>"
+        return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, name={self.name}>"
 
     def _refuse(self, what):
         raise TypeError(with_location(
-            f"{what} a KerasTensor ({self.name}, shape {tuple(self.shape.dims)}): it is a symbolic input "
+            f"{what} a KerasTensor ({self.name}, shape {self.shape}): it is a symbolic input "
             f"of a functional model and has no value. Use Python operators, Keras layers, or wrap "
             f"TensorFlow functions in keras.layers.Lambda(lambda x: ...)"))
 
@@ -69,7 +74,8 @@ class KerasTensor:
 
 
 
-# Operators on KerasTensors record OperatorLayer nodes, named like TensorFlow's op layers.
+# Operators on KerasTensors record OperatorLayer nodes, named after the Keras 3 op each one
+# calls (OPERATOR_OPS: x * 2 is a "multiply" operation).
 OPERATORS = {
     "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
     "truediv": lambda a, b: a / b, "floordiv": lambda a, b: a // b, "mod": lambda a, b: a % b,
@@ -77,8 +83,15 @@ OPERATORS = {
     "lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,
     "neg": lambda a: -a, "abs": abs, "pos": lambda a: a, "getitem": lambda a, key: a[key],
 }
+OPERATOR_OPS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
+    "floordiv": "floor_divide", "mod": "mod", "pow": "power", "matmul": "matmul", "lt": "less",
+    "le": "less_equal", "gt": "greater", "ge": "greater_equal", "neg": "negative", "abs": "absolute",
+    "pos": "positive", "getitem": "get_item",
+}
 for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul"):
     OPERATORS[f"r{_name}"] = lambda a, b, f=OPERATORS[_name]: f(b, a)
+    OPERATOR_OPS[f"r{_name}"] = OPERATOR_OPS[_name]
 
 
 def _binary(name):
@@ -151,7 +164,7 @@ def call_symbolically(layer, call, args, kwargs):
         if isinstance(v, KerasTensor):
             if id(v) not in to_placeholder:
                 to_placeholder[id(v)] = _ragged_placeholder(builder, v) if v.ragged else \
-                    builder.placeholder(Aval(tuple(v.shape.dims), dtypes.as_dtype(v.dtype)))
+                    builder.placeholder(Aval(v.shape, dtypes.as_dtype(v.dtype)))
                 if v.mask_spec is not None:  # the layer sees a mask, as it will when the model runs
                     to_placeholder[id(v)]._keras_mask = builder.placeholder(Aval(*v.mask_spec))
             return to_placeholder[id(v)]
@@ -212,7 +225,7 @@ def output_shape_of(layer, input_shape, dtype="float32"):
 def _ragged_placeholder(builder, kt):
     """A RaggedTensor of graph placeholders (flat values, row splits) for a ragged KerasTensor."""
     from tapeflow.ragged_tensor import RaggedTensor
-    values = builder.placeholder(Aval((None,) + tuple(kt.shape.dims[2:]), dtypes.as_dtype(kt.dtype)))
+    values = builder.placeholder(Aval((None,) + kt.shape[2:], dtypes.as_dtype(kt.dtype)))
     splits = builder.placeholder(Aval((None,), dtypes.int64))
     return RaggedTensor(values, splits, _validate=False)
 
@@ -230,7 +243,7 @@ def nodes_between(inputs, outputs):
         node = t.node
         if node is None or node.layer._is_input_layer:
             raise ValueError(with_location(
-                f"Model: output depends on {t.name} (shape {tuple(t.shape.dims)}), which is not one of "
+                f"Model: output depends on {t.name} (shape {t.shape}), which is not one of "
                 f"the model's inputs; pass every keras.Input the outputs use to Model(inputs=...)"))
         if node.id not in needed:
             needed[node.id] = node

@@ -78,7 +78,7 @@ class LossScaleOptimizer(optimizers.Optimizer):
 
     def scale_loss(self, loss):
         loss = convert_to_tensor(loss)
-        return loss * M.cast(self.dynamic_scale.value(), loss.dtype)
+        return loss * M.cast(self.dynamic_scale.read_value(), loss.dtype)
 
     def check_finite(self, grads):
         present = [R.reduce_all(M.is_finite(dense(g))) for g in grads if g is not None]
@@ -89,10 +89,10 @@ class LossScaleOptimizer(optimizers.Optimizer):
         finite = self.check_finite([g for g, _ in pairs])
 
         def on_finite():
-            scale = self.dynamic_scale.value()
+            scale = self.dynamic_scale.read_value()
             self.inner_optimizer.apply_gradients(
                 [(None if g is None else dense(g) / M.cast(scale, dense(g).dtype), v) for g, v in pairs])
-            control_flow_ops.cond(M.equal(self.step_counter.value(), self.dynamic_growth_steps - 1),
+            control_flow_ops.cond(M.equal(self.step_counter.read_value(), self.dynamic_growth_steps - 1),
                                   self._upscale, self._count)
             return convert_to_tensor(0)
 
@@ -101,7 +101,7 @@ class LossScaleOptimizer(optimizers.Optimizer):
 
     def _upscale(self):
         self.step_counter.assign(convert_to_tensor(0, dtypes.int64))
-        self.dynamic_scale.assign(self.dynamic_scale.value() * 2.0)
+        self.dynamic_scale.assign(self.dynamic_scale.read_value() * 2.0)
         return convert_to_tensor(0)
 
     def _count(self):
@@ -110,7 +110,7 @@ class LossScaleOptimizer(optimizers.Optimizer):
 
     def _downscale(self):
         self.step_counter.assign(convert_to_tensor(0, dtypes.int64))
-        self.dynamic_scale.assign(self.dynamic_scale.value() * 0.5)
+        self.dynamic_scale.assign(self.dynamic_scale.read_value() * 0.5)
         return convert_to_tensor(0)
 
     def get_config(self):

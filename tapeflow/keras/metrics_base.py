@@ -101,7 +101,7 @@ class Mean(Metric):
         self.count.assign_add(R.reduce_sum(w))
 
     def result(self):
-        return M.div_no_nan(self.total.value(), self.count.value())
+        return M.div_no_nan(self.total.read_value(), self.count.read_value())
 
 
 class Sum(Metric):
@@ -116,7 +116,7 @@ class Sum(Metric):
         self.total.assign_add(R.reduce_sum(values))
 
     def result(self):
-        return self.total.value()
+        return self.total.read_value()
 
 
 class MeanMetricWrapper(Mean):

@@ -96,7 +96,7 @@ class _Confusion(Metric):
         return None
 
     def _counts_now(self):
-        return [getattr(self, c).value() for c in _COUNTS]
+        return [getattr(self, c).read_value() for c in _COUNTS]
 
 
 def _top_k_values(x, k):
@@ -116,7 +116,7 @@ class _Single(_Confusion):
         super().__init__(thresholds, name, dtype)
 
     def result(self):
-        value = getattr(self, self._count).value()
+        value = getattr(self, self._count).read_value()
         return value[0] if self._single else value
 
 
@@ -145,8 +145,8 @@ class _Ratio(_Confusion):
         super().__init__(thresholds, name, dtype, class_id, top_k)
 
     def result(self):
-        tp = self.true_positives.value()
-        r = M.div_no_nan(tp, tp + getattr(self, self._counts[1]).value())
+        tp = self.true_positives.read_value()
+        r = M.div_no_nan(tp, tp + getattr(self, self._counts[1]).read_value())
         return r[0] if self._single else r
 
 

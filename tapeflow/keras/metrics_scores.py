@@ -76,13 +76,13 @@ class FBetaScore(Metric):
         self.intermediate_weights.assign_add(weighted_sum(y_true))
 
     def result(self):
-        tp = self.true_positives.value()
-        precision = tp / (tp + self.false_positives.value() + EPSILON)
-        recall = tp / (tp + self.false_negatives.value() + EPSILON)
+        tp = self.true_positives.read_value()
+        precision = tp / (tp + self.false_positives.read_value() + EPSILON)
+        recall = tp / (tp + self.false_negatives.read_value() + EPSILON)
         b2 = self.beta ** 2
         score = precision * recall / (b2 * precision + recall + EPSILON) * (1.0 + b2)
         if self.average == "weighted":
-            iw = self.intermediate_weights.value()
+            iw = self.intermediate_weights.read_value()
             return R.reduce_sum(score * (iw / (R.reduce_sum(iw) + EPSILON)))
         if self.average is not None:
             return R.reduce_mean(score)
@@ -131,9 +131,9 @@ class R2Score(Metric):
         self.num_samples.assign_add(M.cast(A.size(y_true), self.dtype))
 
     def result(self):
-        s = self.sum.value()
-        total = self.squared_sum.value() - s * (s / self.count.value())
-        raw = 1.0 - self.residual.value() / total
+        s = self.sum.read_value()
+        total = self.squared_sum.read_value() - s * (s / self.count.read_value())
+        raw = 1.0 - self.residual.read_value() / total
         raw = A.where(M.is_inf(raw), A.zeros_like(raw), raw)
         if self.class_aggregation == "uniform_average":
             score = R.reduce_mean(raw)
@@ -144,7 +144,7 @@ class R2Score(Metric):
         if self.num_regressors:
             # Adjusted R^2; Keras falls back to the plain score (with a warning) when
             # num_regressors >= num_samples - 1.
-            n, p = self.num_samples.value(), float(self.num_regressors)
+            n, p = self.num_samples.read_value(), float(self.num_regressors)
             adjusted = 1.0 - (1.0 - score) * (n - 1.0) / M.maximum(n - p - 1.0, 1.0)
             score = A.where(M.less(p, n - 1.0), adjusted, score)
         return score
@@ -190,7 +190,7 @@ class IoU(Metric):
         self.total_cm.assign_add(R.reduce_sum(A.expand_dims(rows, -1) * A.expand_dims(cols, 1), axis=0))
 
     def result(self):
-        cm = self.total_cm.value()
+        cm = self.total_cm.read_value()
         tp = R.reduce_sum(cm * convert_to_tensor(np.eye(self.num_classes, dtype=self.dtype.np)), axis=1)
         denominator = R.reduce_sum(cm, axis=0) + R.reduce_sum(cm, axis=1) - tp
         pick = convert_to_tensor(np.eye(self.num_classes, dtype=self.dtype.np)[self.target_class_ids])

@@ -171,7 +171,12 @@ class Model(Trainer, Layer):
             print_fn(text)
 
     def _summary_layers(self):
-        return self.layers
+        return self.operations
+
+    @property
+    def operations(self):
+        """The layers and the operations (keras.ops calls, Python operators) of the model."""
+        return list(self._layers)
 
     def save(self, filepath, overwrite=True, **unused):
         """A directory with the architecture as JSON (config.json) and the weights;
@@ -211,19 +216,39 @@ class Model(Trainer, Layer):
         finally:
             saving._SCOPE.pop()
 
+    # -- checkpoints: children named as TensorFlow names them for Keras 3 models
+    def _checkpoint_children(self):
+        children = {}
+        for name, obj in Layer._checkpoint_children(self).items():
+            head, _, rest = name.partition("/")
+            if head == "layers" and isinstance(self, Sequential):  # index 0 is Keras's InputLayer
+                name = f"_functional/_operations/{int(rest.partition('/')[0]) + 1}"
+            children["_operations/" + rest if head == "_functional_layers" else name] = obj
+        if self.__dict__.get("optimizer") is not None:  # Keras 3 tracks the compiled optimizer
+            children["optimizer"] = self.optimizer
+        return children
+
     # -- weights on disk (tapeflow checkpoint format, see README)
     def save_weights(self, filepath, overwrite=True):
         if not str(filepath).endswith(".weights.h5"):
             raise ValueError(with_location(f"The filename must end in `.weights.h5`. Received: filepath={filepath}"))
         self._write_weights(filepath, overwrite)
 
+    def _weights_roots(self, version=None):
+        """The model's own values (not its optimizer's), named as checkpoint `version` names them."""
+        from tapeflow.train import checkpoint_format as checkpoint
+        if (version or checkpoint.VERSION) == 1:
+            return self._trackable_children()
+        return {k: v for k, v in self._checkpoint_children().items() if k != "optimizer"}
+
     def _write_weights(self, filepath, overwrite=True):
         from tapeflow.train import checkpoint_format as checkpoint
-        checkpoint.write_objects(filepath, self._trackable_children(), overwrite=overwrite)
+        checkpoint.write_objects(filepath, self._weights_roots(), overwrite=overwrite)
 
     def load_weights(self, filepath, skip_mismatch=False):
         from tapeflow.train import checkpoint_format as checkpoint
-        return checkpoint.read_objects(filepath, self._trackable_children(), owner=self)
+        version = checkpoint.read_versioned_index(filepath)[0]
+        return checkpoint.read_objects(filepath, self._weights_roots(version), owner=self)
 
 
 def _param_count(weights):
@@ -240,7 +265,7 @@ def _memory_size(weights):
 
 
 def _shapes_of(tensors):
-    shapes = [tuple(t.shape.dims) for t in tensors]
+    shapes = [tuple(t.shape) for t in tensors]
     return shapes[0] if len(shapes) == 1 else shapes
 
 
@@ -278,6 +303,10 @@ class Sequential(Model):
             return
         if not isinstance(layer, Layer):
             raise TypeError(with_location(f"Sequential.add: expected a layer, got {type(layer).__name__}"))
+        if any(other.name == layer.name and other is not layer for other in self._stack):
+            raise ValueError(with_location(  # Keras 3's check and message
+                f"All layers added to a Sequential model should have unique names. Name '{layer.name}' is "
+                f"already the name of a layer in this model. Update the `name` argument to pass a unique name."))
         self._stack.append(layer)  # the list itself is tracked, so appends are seen
         if self._input_spec is not None:
             self.build((None,) + self._input_spec.input_shape_per_example)
@@ -301,7 +330,7 @@ class Sequential(Model):
         if graph is not None:  # rebuild the graph: .outputs becomes the new last layer's output
             self.__dict__["_sequential_graph"] = None
             if self._stack:
-                self._build_graph(tuple(graph.flat_inputs[0].shape.dims))
+                self._build_graph(tuple(graph.flat_inputs[0].shape))
         return layer
 
     @property
@@ -330,9 +359,9 @@ class Sequential(Model):
         layer cannot run symbolically; then the model has no graph."""
         shape = tuple(TensorShape(input_shape).dims)
         source = self._input_spec
-        if source is None or tuple(source.output.shape.dims[1:]) != shape[1:]:
+        if source is None or tuple(source.output.shape)[1:] != shape[1:]:
             source = self.__dict__.get("_built_input")
-            if source is None or tuple(source.output.shape.dims) != shape:
+            if source is None or tuple(source.output.shape) != shape:
                 source = InputLayer(batch_shape=shape)
         self.__dict__["_built_input"] = source  # reused by rebuilds so old layer outputs stay connected
         x = source.output

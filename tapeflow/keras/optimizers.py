@@ -9,6 +9,7 @@ import numpy as np
 
 from tapeflow.distribute import mirrored
 from tapeflow.keras import schedules
+from tapeflow.keras.layers.naming import snake_case, unique_name
 from tapeflow.keras.variables import Variable as KerasVariable
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.backprop import GradientTape
@@ -23,6 +24,7 @@ from tapeflow.train.slots import SlotOwner
 
 class Optimizer(SlotOwner):
     slot_names = ()
+    slot_groups = None  # slot names made together, where Keras 3 makes some after the others
     # update_step takes tf.IndexedSlices gradients (of gathers, Embedding) and applies
     # Keras 3's rules to them (`per_slice`); otherwise they are made dense first.
     takes_slices = False
@@ -31,7 +33,7 @@ class Optimizer(SlotOwner):
                  global_clipnorm=None, name=None, **unused):
         if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError(with_location("Only one of clipnorm, clipvalue and global_clipnorm can be set"))
-        self.name = name or type(self).__name__.lower()
+        self.name = name or unique_name(snake_case(type(self).__name__))  # as Keras 3: "rm_sprop", "adam_1"
         self.weight_decay = weight_decay
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
         self.iterations = KerasVariable(np.int64(0), trainable=False, name="iteration",
@@ -48,7 +50,7 @@ class Optimizer(SlotOwner):
     @property
     def learning_rate(self):
         if self._schedule is not None:
-            return self._schedule(self.iterations.value())
+            return self._schedule(self.iterations.read_value())
         return self._learning_rate  # the variable itself, as Keras 3 (opt.learning_rate.assign(0.01))
 
     @learning_rate.setter
@@ -63,9 +65,23 @@ class Optimizer(SlotOwner):
     # -- slots
     def build(self, var_list):
         """Create every slot for `var_list` (fit does this before compiling a step)."""
+        self._note_trained(var_list)
+        for group in self.slot_groups or (self.slot_names,):  # Keras's order: by group, then variable
+            for var in var_list:
+                for slot in group:
+                    self.get_slot_or_create(var, slot, self._slot_initial(slot))
+
+    def _note_trained(self, var_list):
+        """Remember the variables this optimizer updates, in first-seen order (Keras's
+        `_trainable_variables`, which checkpoints name)."""
+        trained = self.__dict__.setdefault("_trained", [])
         for var in var_list:
-            for slot in self.slot_names:
-                self.get_slot_or_create(var, slot, self._slot_initial(slot))
+            if not any(var is v for v in trained):
+                trained.append(var)
+
+    @property
+    def built(self):
+        return bool(self.__dict__.get("_trained"))
 
     def _slot_initial(self, slot_name):
         return 0.0
@@ -78,7 +94,10 @@ class Optimizer(SlotOwner):
         name with ':' as '_' too), under the optimizer's path."""
         ref = getattr(var, "path", None) or var.name.replace(":", "_")
         name = f"{ref.replace('/', '_')}_{self._KERAS_SLOT_NAMES.get(slot_name, slot_name)}"
-        return KerasVariable(init, trainable=False, name=name, path=f"{self.name}/{name}")
+        slot = KerasVariable(init, trainable=False, name=name, path=f"{self.name}/{name}")
+        self._note_trained([var])
+        self._take_deferred(f"_variables/{len(self.variables)}", slot)  # restored before it existed
+        return slot
 
     def slot(self, var, name):
         return self.get_slot_or_create(var, name, self._slot_initial(name))
@@ -93,6 +112,14 @@ class Optimizer(SlotOwner):
         if self._learning_rate is not None:
             children["learning_rate"] = self._learning_rate
         return children
+
+    def _checkpoint_children(self):
+        """As TensorFlow names a Keras 3 optimizer's values: "_iterations", "_learning_rate",
+        every variable by its index in `variables` ("_variables/2": the first slot) and the
+        variables it trains ("_trainable_variables/0")."""
+        children = {("_" + k if k in ("iterations", "learning_rate") else k): v
+                    for k, v in self._trackable_children().items()}
+        return {**children, "_variables": self.variables, "_trainable_variables": list(self.__dict__.get("_trained", []))}
 
     # -- applying
     def _clip(self, grads):
@@ -115,6 +142,8 @@ class Optimizer(SlotOwner):
                     f"{self.name}.apply_gradients: expected (gradient, variable) pairs, got a "
                     f"{type(v).__name__} in the variable position"))
         pairs = [(g if is_indexed_slices(g) else convert_to_tensor(g), v) for g, v in pairs if g is not None]
+        if not self.built:  # as Keras 3: the first update builds every slot, in Keras's order
+            self.build([v for _, v in pairs])
         if not pairs:
             raise ValueError(with_location(f"{self.name}.apply_gradients: no gradients provided for any variable"))
         grads = [g for g, _ in pairs]
@@ -137,7 +166,7 @@ class Optimizer(SlotOwner):
             self.update_step(g, var, var_lr)
             constraint = getattr(var, "constraint", None)  # set by Layer.add_weight(constraint=)
             if constraint is not None:
-                var.assign(constraint(var.value()))
+                var.assign(constraint(var.read_value()))
         self.iterations.assign_add(convert_to_tensor(1, dtypes.int64))
         return self.iterations
 
@@ -248,7 +277,7 @@ class SGD(Optimizer):
         if self.nesterov:
             var.assign_add(m * self.momentum - lr * g)
         else:
-            var.assign_add(m.value())
+            var.assign_add(m.read_value())
 
 
 class Adam(Optimizer):
@@ -259,22 +288,23 @@ class Adam(Optimizer):
         super().__init__(learning_rate, **kwargs)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
         self.slot_names = ("m", "v", "vhat") if amsgrad else ("m", "v")
+        self.slot_groups = (("m", "v"), ("vhat",)) if amsgrad else None  # Keras: every velocity_hat last
 
     takes_slices = True
 
     def update_step(self, g, var, lr):
-        t = M.cast(self.iterations.value() + 1, var.dtype)
+        t = M.cast(self.iterations.read_value() + 1, var.dtype)
         b1 = convert_to_tensor(self.beta_1, var.dtype)
         b2 = convert_to_tensor(self.beta_2, var.dtype)
         alpha = lr * M.sqrt(1 - M.pow(b2, t)) / (1 - M.pow(b1, t))
         m, v = self.slot(var, "m"), self.slot(var, "v")
         m.assign_add((dense(g) - m) * (1 - self.beta_1))
         v.assign_add((per_slice(M.square, g) - v) * (1 - self.beta_2))
-        v_used = v.value()
+        v_used = v.read_value()
         if self.amsgrad:
             vhat = self.slot(var, "vhat")
-            vhat.assign(M.maximum(vhat.value(), v_used))
-            v_used = vhat.value()
+            vhat.assign(M.maximum(vhat.read_value(), v_used))
+            v_used = vhat.read_value()
         var.assign_sub(alpha * m / (M.sqrt(v_used) + self.epsilon))
 
 
@@ -306,14 +336,14 @@ class RMSprop(Optimizer):
         if self.centered:
             avg = self.slot(var, "average_gradient")
             avg.assign(avg * rho + g * (1 - rho))
-            denominator = velocity - M.square(avg.value()) + self.epsilon
+            denominator = velocity - M.square(avg.read_value()) + self.epsilon
         else:
             denominator = velocity + self.epsilon
         increment = lr * g / M.sqrt(denominator)
         if self.momentum:
             mom = self.slot(var, "momentum")
             mom.assign(mom * self.momentum + increment)
-            var.assign_sub(mom.value())
+            var.assign_sub(mom.read_value())
         else:
             var.assign_sub(increment)
 

@@ -12,7 +12,7 @@ from tapeflow.runtime.variables import Variable
 
 
 def _step(opt, dtype, ahead=1):
-    return M.cast(opt.iterations.value() + ahead, dtype)
+    return M.cast(opt.iterations.read_value() + ahead, dtype)
 
 
 class Adamax(Optimizer):
@@ -80,7 +80,7 @@ class Nadam(Optimizer):
         decay = convert_to_tensor(0.96, dtype)
         u_t = (1.0 - 0.5 * M.pow(decay, _step(self, dtype))) * self.beta_1
         u_next = (1.0 - 0.5 * M.pow(decay, _step(self, dtype, 2))) * self.beta_1
-        u_product = M.cast(self._u_product.value(), dtype)
+        u_product = M.cast(self._u_product.read_value(), dtype)
         b2_power = M.pow(convert_to_tensor(self.beta_2, dtype), _step(self, dtype))
         m, v = self.slot(var, "m"), self.slot(var, "v")
         m.assign_add((dense(g) - m) * (1 - self.beta_1))
@@ -154,9 +154,9 @@ class Ftrl(Optimizer):
         accum, linear = self.slot(var, "accumulator"), self.slot(var, "linear")
         grad_used = dense(g) + var * (2 * self.l2_shrinkage_regularization_strength)
         new_accum = accum + per_slice(M.square, g)
-        linear.assign_add(grad_used - (M.pow(new_accum, p) - M.pow(accum.value(), p)) / lr * var)
+        linear.assign_add(grad_used - (M.pow(new_accum, p) - M.pow(accum.read_value(), p)) / lr * var)
         quadratic = M.pow(new_accum, p) / lr + 2 * l2
-        var.assign((M.clip_by_value(linear.value(), -l1, l1) - linear) / quadratic)
+        var.assign((M.clip_by_value(linear.read_value(), -l1, l1) - linear) / quadratic)
         accum.assign(new_accum)
 
 

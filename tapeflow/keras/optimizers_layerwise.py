@@ -13,7 +13,7 @@ from tapeflow.runtime.tensor import convert_to_tensor
 
 
 def _step(opt, dtype):
-    return M.cast(opt.iterations.value() + 1, dtype)
+    return M.cast(opt.iterations.read_value() + 1, dtype)
 
 
 def _rms(x):
@@ -38,7 +38,7 @@ class Lamb(Optimizer):
         m.assign_add((g - m) * (1 - self.beta_1))
         v.assign_add((M.square(g) - v) * (1 - self.beta_2))
         update = (m / (1.0 - b1_power)) / (M.sqrt(v / (1.0 - b2_power)) + self.epsilon)
-        w_norm = M.sqrt(R.reduce_sum(M.square(var.value())))
+        w_norm = M.sqrt(R.reduce_sum(M.square(var.read_value())))
         g_norm = M.sqrt(R.reduce_sum(M.square(update)))
         one = convert_to_tensor(1.0, var.dtype)
         ratio = A.where(w_norm > 0, A.where(g_norm > 0, w_norm / g_norm, one), one)
@@ -77,17 +77,17 @@ class Adafactor(Optimizer):
             lr = M.minimum(lr, inv_sqrt_t)
         r, c, v = self._moments(var)
         rho = M.minimum(lr, inv_sqrt_t)
-        alpha = M.maximum(convert_to_tensor(self.epsilon_2, var.dtype), _rms(var.value())) * rho
+        alpha = M.maximum(convert_to_tensor(self.epsilon_2, var.dtype), _rms(var.read_value())) * rho
         g2 = M.square(g) + self.epsilon_1
         b = 1.0 - M.pow(t, convert_to_tensor(self.beta_2_decay, var.dtype))
         if r is not None:
             r.assign(b * r + (1.0 - b) * R.reduce_mean(g2, axis=-1))
             c.assign(b * c + (1.0 - b) * R.reduce_mean(g2, axis=-2))
-            row = r.value() / R.reduce_mean(r.value(), axis=-1, keepdims=True)
-            v.assign(A.expand_dims(row, -1) * A.expand_dims(c.value(), -2))
+            row = r.read_value() / R.reduce_mean(r.read_value(), axis=-1, keepdims=True)
+            v.assign(A.expand_dims(row, -1) * A.expand_dims(c.read_value(), -2))
         else:
             v.assign(b * v + (1.0 - b) * g2)
-        u = g / M.sqrt(v.value())
+        u = g / M.sqrt(v.read_value())
         u_hat = u / M.maximum(convert_to_tensor(1.0, var.dtype), _rms(u) / self.clip_threshold)
         var.assign_sub(alpha * u_hat)
 
@@ -120,7 +120,7 @@ class ScheduleFreeAdamW(Optimizer):
         z.assign_sub(lr * g / (M.sqrt(v / (1 - b2_power)) + self.epsilon))
         # Keras 3 on TF reads its "old" z after this update (`momentum.value` is the variable)
         weight = 1.0 / t
-        x_old = (var.value() - (1 - self.beta_1) * z) / self.beta_1
+        x_old = (var.read_value() - (1 - self.beta_1) * z) / self.beta_1
         x_new = (1 - weight) * x_old + weight * z
         var.assign((1 - self.beta_1) * z + self.beta_1 * x_new)
 
@@ -173,7 +173,7 @@ class Muon(Optimizer):
             var.assign_sub(m * alpha / (M.sqrt(v) + self.epsilon))
             return
         m.assign_add(g + m * (self.momentum - 1))
-        update = self._orthogonalized(g + self.momentum * m if self.nesterov else m.value())
+        update = self._orthogonalized(g + self.momentum * m if self.nesterov else m.read_value())
         step = lr * update
         if self.rms_rate is not None:
             step = step * (float(max(var.shape[0], var.shape[1])) ** 0.5 * self.rms_rate)

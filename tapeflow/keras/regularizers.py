@@ -78,7 +78,7 @@ class OrthogonalRegularizer(Regularizer):
 
 
 def _value(x):
-    return x.value() if isinstance(x, Variable) else convert_to_tensor(x)
+    return x.read_value() if isinstance(x, Variable) else convert_to_tensor(x)
 
 
 l1_l2 = L1L2  # Keras 3: the same class, defaults 0.0

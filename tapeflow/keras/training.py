@@ -51,6 +51,7 @@ class Trainer:
         d["_compile_metrics"] = None  # compile_utils.CompileMetrics when compile() has metrics
         d["_loss_tracker"] = None
         d["run_eagerly"] = False
+        d["_jit_compile"] = None  # resolved on first read, as Keras 3
         d["stop_training"] = False
         d["history"] = None
         d["_step_fns"] = {}
@@ -70,10 +71,26 @@ class Trainer:
         weighted = self.__dict__.get("_weighted_metric_specs") or None
         return {"optimizer": object_config(self.optimizer), "loss": cfg["loss"], "loss_weights": cfg["loss_weights"],
                 "metrics": cfg["metrics"], "weighted_metrics": weighted and nest.map_structure(object_config, weighted),
-                "run_eagerly": self.run_eagerly, "steps_per_execution": 1, "jit_compile": False}
+                "run_eagerly": self.run_eagerly, "steps_per_execution": 1, "jit_compile": self.jit_compile}
+
+    @property
+    def jit_compile(self):
+        """Keras 3's flag (tapeflow compiles the train step either way): "auto" is False on a
+        machine with only CPUs, under a distribution strategy, or with run_eagerly."""
+        if self.__dict__["_jit_compile"] is None:
+            self.__dict__["_jit_compile"] = self._resolve_auto_jit_compile()
+        return self.__dict__["_jit_compile"]
+
+    @jit_compile.setter
+    def jit_compile(self, value):
+        self.__dict__["_jit_compile"] = value
+
+    def _resolve_auto_jit_compile(self):
+        devices = tapeflow.config.list_physical_devices()
+        return any(d.device_type != "CPU" for d in devices) and self._distribute_strategy is None
 
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None, run_eagerly=False,
-                weighted_metrics=None, auto_scale_loss=True, **unused):
+                weighted_metrics=None, auto_scale_loss=True, jit_compile="auto", **unused):
         d = self.__dict__
         d["_compile_args"] = {"optimizer": optimizer, "loss": loss, "metrics": metrics,
                               "loss_weights": loss_weights}  # for Model.save
@@ -99,6 +116,13 @@ class Trainer:
         d["_step_fns"] = {}
         if tapeflow.distribute.has_strategy():  # compiled in a scope: that strategy
             d["_distribute_strategy"] = tapeflow.distribute.get_strategy()
+        if jit_compile == "auto":
+            jit_compile = False if run_eagerly else self._resolve_auto_jit_compile()
+        if jit_compile and run_eagerly:
+            warnings.warn("If `run_eagerly` is True, then `jit_compile` cannot also be True. "
+                          "Disabling `jit_compile`.", stacklevel=2)
+            jit_compile = False
+        d["_jit_compile"] = jit_compile
 
     def _require_compiled(self, what):
         if not self.compiled:  # Keras 3's error and type

@@ -141,3 +141,4 @@ from tapeflow.keras.utils_data import split_dataset  # noqa: E402,F401
 from tapeflow.keras.utils_data import timeseries_dataset_from_array  # noqa: E402,F401
 from tapeflow.keras.utils_directory import image_dataset_from_directory, text_dataset_from_directory  # noqa: E402,F401,E501
 # ---- end of keras.utils names defined elsewhere ----
+from tapeflow.keras.feature_space import FeatureSpace  # noqa: E402,F401

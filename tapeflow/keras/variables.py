@@ -38,12 +38,17 @@ class Variable(_TFVariable):
         self.__dict__["_keras_name"] = name
         self.__dict__["_keras_path"] = path
 
-    def value(self):
-        t = super().value()
+    def read_value(self):
+        t = super().read_value()
         want = getattr(_autocast, "dtype", None)
         if want is not None and t.dtype is not want and t.dtype.is_floating:
             return math_ops.cast(t, want)  # taped: the float32 variable gets a float32 gradient
         return t
+
+    @property
+    def value(self):
+        """The current value as a tensor: a property in Keras 3 (`v.value`), not tf.Variable's method."""
+        return self.read_value()
 
     @property
     def dtype(self):

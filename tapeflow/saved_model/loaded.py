@@ -29,7 +29,7 @@ def _as_tensor(value, shape, dtype, what, error=ValueError):
     `error`; a signature's typed tensor raises TF's InvalidArgumentError (TF runs its graph on
     any shape, which a tapeflow graph, compiled for its ranks and dims, cannot)."""
     if isinstance(value, Variable):
-        value = value.value()
+        value = value.read_value()
     # Tensors and NumPy arrays keep their dtype (a float64 array is not silently
     # rounded to float32); Python numbers and lists take the input's dtype.
     typed = isinstance(value, (TensorBase, np.ndarray, np.generic))
@@ -232,8 +232,10 @@ class LoadedModel(_Node):
     def is_reserved(cls, name):
         return name in cls.RESERVED or hasattr(cls, name)
 
-    def __init__(self, path, signatures, methods, named_variables):
+    def __init__(self, path, signatures, methods, named_variables, checkpoint_keys=None):
         super().__init__()
+        # {variable key: its name in a checkpoint of the saved object} (older saved models: none)
+        self.__dict__["_checkpoint_keys"] = {k: (checkpoint_keys or {}).get(k) for k, _ in named_variables}
         self.path = path
         self.signatures = signatures
         self.variables = [v for _, v in named_variables]
@@ -242,6 +244,15 @@ class LoadedModel(_Node):
             self.__dict__[name] = fn
         for key, var in named_variables:
             self._place(key, var)
+
+    def _checkpoint_children(self):
+        """The variables under the names a checkpoint of the saved object gives them (TensorFlow's,
+        "hidden/_kernel"), so that checkpoints pass between the original class and the loaded
+        object; one without (a saved model of older tapeflow) goes by its attribute path."""
+        keys = self.__dict__["_checkpoint_keys"]
+        if not any(keys.values()):
+            return self._trackable_children()
+        return {keys[k] or k: v for k, v in zip(keys, self.variables)}
 
     @property
     def trainable_variables(self):

@@ -36,7 +36,7 @@ def load(export_dir, tags=None, options=None):
         raise SavedModelError(f"no saved model at {path!r}: the path must be a str")
     root = files.published(path, PROGRAM)  # the aside copy after a killed overwrite
     program = read_program(root)
-    variables, keys = _read_variables(root, program["variables"])
+    variables, keys, checkpoint_keys = _read_variables(root, program["variables"])
     reader = GraphReader(variables, _constant_reader(root))
     functions = [_function(reader, entry, f"{PROGRAM}: functions[{i}]")
                  for i, entry in enumerate(expect_list(program["functions"], f"{PROGRAM}: functions"))]
@@ -60,7 +60,7 @@ def load(export_dir, tags=None, options=None):
             expect(inputs is not None, where, f"function {i} cannot be called with arguments")
             chosen.append((concrete, inputs))
         methods[name] = LoadedFunction(name, chosen, bound_to_signature=name in bound)
-    return LoadedModel(path, signatures, methods, list(zip(keys, variables)))
+    return LoadedModel(path, signatures, methods, list(zip(keys, variables)), checkpoint_keys)
 
 
 # ------------------------------------------------------------------ the program
@@ -100,15 +100,17 @@ def _read_variables(path, entries):
                       f"{VARIABLES_DIR}/{checkpoint.INDEX}")
     iwhere = f"{VARIABLES_DIR}/{checkpoint.INDEX}"
     expect_dict(index, iwhere, ("format", "version", "values"))
-    expect(index["format"] == checkpoint.FORMAT and index["version"] == checkpoint.VERSION, iwhere,
+    expect(index["format"] == checkpoint.FORMAT and index["version"] in (1, checkpoint.VERSION), iwhere,
            "not a tapeflow checkpoint index")
     files = index["values"]
     expect(isinstance(files, dict), iwhere, "values must be an object")
-    variables, keys = [], []
+    variables, keys, checkpoint_keys = [], [], {}
     for i, entry in enumerate(expect_list(entries, where)):
         w = f"{where}[{i}]"
-        expect_dict(entry, w, ("key", "name", "trainable", "shape", "dtype"))
+        expect_dict(entry, w, ("key", "name", "trainable", "shape", "dtype"), optional=("checkpoint_key",))
         key = _checked_key(entry["key"], w)
+        if "checkpoint_key" in entry:  # the variable's name in a checkpoint of the saved object
+            checkpoint_keys[key] = _checked_key(entry["checkpoint_key"], w)
         expect(key not in keys, w, f"key {key!r} appears twice")
         name = expect_str(entry["name"], w + ", name", 1024)
         expect(isinstance(entry["trainable"], bool), w, "trainable must be a bool")
@@ -124,7 +126,8 @@ def _read_variables(path, entries):
         base = name[:-2] if name.endswith(":0") else name
         variables.append(Variable(value, trainable=entry["trainable"], name=base))
         keys.append(key)
-    return variables, keys
+    expect(len(set(checkpoint_keys.values())) == len(checkpoint_keys), where, "a checkpoint_key appears twice")
+    return variables, keys, checkpoint_keys
 
 
 def _checked_key(key, where):

@@ -30,7 +30,7 @@ from tapeflow.tracer.function import Function
 from tapeflow.tracer.signature import TensorSpec
 from tapeflow.train import checkpoint_format as checkpoint
 from tapeflow.train import files
-from tapeflow.train.trackable import Trackable, children_of
+from tapeflow.train.trackable import Trackable, checkpoint_children, children_of, walk_graph
 
 from . import structure
 from .encode import GraphWriter, encode_aval
@@ -78,8 +78,11 @@ def _save(obj, export_dir, signatures, overwrite):
         for var in _reachable_variables(obj):  # TF saves the whole object graph: unused variables too
             writer.variable_index(var)
     names = _variable_names(obj, writer.variables)
+    checkpoint_keys = _checkpoint_keys(obj)
     program["variables"] = [{"key": key, "name": var.name, "trainable": bool(var.trainable),
-                             **encode_aval(_var_aval(var))} for key, var in zip(names, writer.variables)]
+                             **encode_aval(_var_aval(var)),
+                             **({"checkpoint_key": checkpoint_keys[id(var)]} if id(var) in checkpoint_keys else {})}
+                            for key, var in zip(names, writer.variables)]
     _write_directory(export_dir, program, list(zip(names, writer.variables)), writer.constant_files, overwrite)
     return os.fspath(export_dir)
 
@@ -424,6 +427,12 @@ def _reachable_variables(obj):
     path_of, by_id = {}, {}
     _walk_object(obj, "", path_of, set(), 0, by_id)
     return [by_id[i] for i in sorted(path_of, key=path_of.get)]
+
+
+def _checkpoint_keys(obj):
+    """{id(variable): its key in a checkpoint of obj's children}."""
+    variables, _, _ = walk_graph(checkpoint_children(obj)) if isinstance(obj, Trackable) else ([], None, None)
+    return {id(v): path for path, v in variables}
 
 
 def _walk_object(x, prefix, path_of, seen, depth, by_id=None):

@@ -13,7 +13,7 @@ from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.runtime.variables import Variable
 from tapeflow.train import checkpoint_format as fmt
 from tapeflow.train import files
-from tapeflow.train.trackable import Trackable, children_of, is_trackable
+from tapeflow.train.trackable import Trackable, checkpoint_children, children_of, is_trackable
 
 
 class Checkpoint(Trackable):
@@ -65,17 +65,19 @@ class Checkpoint(Trackable):
             self._save_counter = Variable(np.int64(0), trainable=False, name="save_counter")
         return self._save_counter
 
-    def _trackable_children(self):
+    def _trackable_children(self, version=fmt.VERSION):
         children = dict(self._children)
         if self._root is not None:
             children.pop("root")
-            children = {**children_of(self._root), **children}
+            root = children_of(self._root) if version == 1 else checkpoint_children(self._root)
+            children = {**root, **children}
         if self._save_counter is not None:
             children["save_counter"] = self._save_counter
         return children
 
-    def _roots(self):
-        return self._trackable_children()
+    def _roots(self, version=fmt.VERSION):
+        """The top-level objects, named as checkpoints of format `version` name them."""
+        return self._trackable_children(version)
 
     def write(self, file_prefix, options=None):
         """Write to exactly `file_prefix` (no numbering, no state file); returns the path."""
@@ -101,17 +103,17 @@ class Checkpoint(Trackable):
             raise
 
     def read(self, save_path, options=None):
-        return fmt.read_objects(save_path, self._roots())
+        return fmt.read_objects(save_path, self._roots(fmt.read_versioned_index(save_path)[0]))
 
     def restore(self, save_path, options=None):
         """Restore from `save_path` (None: nothing to restore, for restore-or-initialize)."""
         if save_path is None:
             return fmt.InitializationOnlyStatus()
-        index = fmt.read_index(save_path)
+        version, index = fmt.read_versioned_index(save_path)
         if self._save_counter is None and "save_counter" in index:
             self.save_counter  # make it so the saved count is restored and numbering continues
-        status = fmt.read_objects(save_path, self._roots())
-        roots = self._roots()
+        status = fmt.read_objects(save_path, self._roots(version))
+        roots = self._roots(version)
         for key in index:
             root = key.split("/", 1)[0]
             if root not in roots and not root.startswith("_"):

@@ -2,8 +2,12 @@
 
 On-disk format (documented in README.md): a checkpoint is a directory holding
 `index.json` and one `.npy` file per value.  The index maps each value's path in
-the object graph ("model/dense/kernel", "optimizer/iterations", slot variables as
-"optimizer/.slot/m/model/dense/kernel") to its file, shape and dtype.  A string
+the object graph, named as TensorFlow names it ("model/_operations/1/_kernel",
+"optimizer/_iterations", a Keras optimizer's slots "optimizer/_variables/2", other
+slots "optimizer/.slot/m/<variable's path>"), to its file, shape and dtype, and
+lists the value's other paths ("aliases": a model's kernel is also
+"optimizer/_trainable_variables/0") so that any of them restores it.  Version 1
+(older tapeflow: "model/layers/0/kernel", "optimizer/.slot/m/...") is still read.  A string
 value (dtype "string") is stored as the uint8 vector of
 runtime.string_values.pack (item lengths, then their bytes); its shape is the
 index entry's.
@@ -26,10 +30,10 @@ import numpy as np
 from tapeflow.runtime import dtypes, errors, string_values
 from tapeflow.runtime.errors import with_location
 from tapeflow.train import files
-from tapeflow.train.trackable import Trackable, check_compatible, children_of, walk
+from tapeflow.train.trackable import Trackable, check_compatible, children_of, walk, walk_graph
 
 FORMAT = "tapeflow-checkpoint"
-VERSION = 1
+VERSION = 2  # 1: the object paths of trackable.walk (older tapeflow), read still
 INDEX = "index.json"
 STATE_FILE = "checkpoint"
 SLOT = "/.slot/"
@@ -58,18 +62,24 @@ CheckpointNotFoundError = NotFoundError
 
 
 # ------------------------------------------------------------------ collecting
-def collect_values(root_children):
-    """[(key, variable)] for every variable reachable from the roots, then every
-    optimizer slot keyed by its optimizer's path, slot name and variable's path."""
-    variables, objects = walk(root_children)
+def collect_values(root_children, version=VERSION):
+    """([(key, variable)] for every variable reachable from the roots, then every slot of
+    an optimizer that does not name its slots as children, keyed by its optimizer's path,
+    slot name and variable's path; the variables, the objects, {id(variable): other paths})."""
+    if version == 1:
+        (variables, objects), aliases = walk(root_children), {}
+    else:
+        variables, objects, aliases = walk_graph(root_children)
     path_of = {id(v): p for p, v in variables}
     out = list(variables)
     for opath, obj in objects:
+        if version != 1 and callable(getattr(obj, "_checkpoint_children", None)):
+            continue  # a Keras optimizer: its slots are its "_variables"
         for var, slot_name, slot in getattr(obj, "_slot_variables", lambda: [])():
             vpath = path_of.get(id(var))
             if vpath is not None:
                 out.append((f"{opath}{SLOT}{slot_name}/{vpath}", slot))
-    return out, variables, objects
+    return out, variables, objects, aliases
 
 
 # ------------------------------------------------------------------ writing
@@ -84,10 +94,10 @@ def _named(exc, path, doing="saving"):
     return type(exc)(exc.errno, f"{exc.strerror or exc} while {doing} checkpoint {path!r}{where}")
 
 
-def write_values(path, values, overwrite=True, name_based=False):
+def write_values(path, values, overwrite=True, name_based=False, aliases=None):
     """Write [(key, variable)] as a checkpoint directory at `path`, atomically.  `name_based`:
     the keys are variable names (tf.compat.v1.train.Saver), not object paths, and are listed as
-    they are (no object graph, no VALUE_SUFFIX)."""
+    they are (no object graph, no VALUE_SUFFIX); `aliases`: {id(variable): its other paths}."""
     path = os.path.abspath(os.fspath(path))
     parent = os.path.dirname(path)
     os.makedirs(parent, exist_ok=True)
@@ -102,6 +112,8 @@ def write_values(path, values, overwrite=True, name_based=False):
             dtype = "string" if array.dtype == object else array.dtype.name
             _write_array(os.path.join(tmp, fname), string_values.pack(array) if dtype == "string" else array)
             index[key] = {"file": fname, "shape": list(array.shape), "dtype": dtype}
+            if aliases and aliases.get(id(var)):
+                index[key]["aliases"] = list(aliases[id(var)])
         # The index goes last: a directory without one is never a checkpoint.
         doc = {"format": FORMAT, "version": VERSION, "values": index}
         if name_based:
@@ -123,12 +135,12 @@ def write_values(path, values, overwrite=True, name_based=False):
 def write_objects(path, root_children, overwrite=True):
     """Across several MPI ranks only rank 0 (the chief) writes; the others wait."""
     from tapeflow.distribute.collective import on_chief
-    values, _, objects = collect_values(root_children)
+    values, _, objects, aliases = collect_values(root_children)
     for _, obj in objects:  # state kept outside variables (an iterator's position) goes into them now
         hook = getattr(obj, "_before_save", None)
         if callable(hook):
             hook()
-    return on_chief(lambda: write_values(path, values, overwrite))
+    return on_chief(lambda: write_values(path, values, overwrite, aliases=aliases))
 
 
 # ------------------------------------------------------------------ reading
@@ -137,11 +149,18 @@ def _bad(path, what, key=None):
     return CheckpointError(with_location(f"checkpoint {path!r}{at}: {what}"))
 
 
-def _check_index_entry(path, key, entry):
+def _check_key(path, key):
     if not isinstance(key, str) or not key or not all(key.split("/")):
         raise _bad(path, f"bad key {key!r}")
-    if not isinstance(entry, dict) or set(entry) != {"file", "shape", "dtype"}:
-        raise _bad(path, "an index entry is {file, shape, dtype}", key)
+
+
+def _check_index_entry(path, key, entry, version):
+    _check_key(path, key)
+    fields = {"file", "shape", "dtype"}
+    if not isinstance(entry, dict) or not (set(entry) == fields or version > 1 and set(entry) == fields | {"aliases"}):
+        raise _bad(path, "an index entry is {file, shape, dtype" + (", aliases}" if version > 1 else "}"), key)
+    for alias in entry.get("aliases", []) if isinstance(entry.get("aliases", []), list) else [None]:
+        _check_key(path, alias)
     name, shape, dtype = entry["file"], entry["shape"], entry["dtype"]
     # Only a plain name inside the checkpoint: no "../", no absolute path, no subfolder.
     if not isinstance(name, str) or name in ("", ".", "..") or "/" in name or "\\" in name or "\0" in name \
@@ -161,13 +180,19 @@ def resolve(path):
 
 
 def read_index(path):
-    """The checked index of the checkpoint at `path`: key -> {file, shape, dtype}."""
+    """The checked index of the checkpoint at `path`: key -> {file, shape, dtype[, aliases]}."""
     return _read_doc(path)["values"]
 
 
 def is_name_based(path):
     """Whether the checkpoint's keys are variable names (a tf.compat.v1.train.Saver's)."""
     return _read_doc(path).get("keys") == NAME_KEYS
+
+
+def read_versioned_index(path):
+    """(format version, checked index) of the checkpoint at `path`."""
+    doc = _read_doc(path)
+    return doc["version"], doc["values"]
 
 
 def _read_doc(path):
@@ -187,14 +212,15 @@ def _read_doc(path):
         index = files.strict_json(text)
     except (ValueError, RecursionError) as exc:
         raise _bad(path, f"{INDEX} is not valid JSON: {exc}") from None
-    if not isinstance(index, dict) or index.get("format") != FORMAT or index.get("version") != VERSION:
+    if not isinstance(index, dict) or index.get("format") != FORMAT or index.get("version") not in (1, VERSION) \
+            or isinstance(index.get("version"), bool):
         got = (index.get("format"), index.get("version")) if isinstance(index, dict) else (None, None)
-        raise _bad(path, f"not a {FORMAT} version {VERSION} checkpoint (format {got[0]!r}, version {got[1]!r})")
+        raise _bad(path, f"not a {FORMAT} version 1 or {VERSION} checkpoint (format {got[0]!r}, version {got[1]!r})")
     values = index.get("values")
     if not isinstance(values, dict):
         raise _bad(path, f"{INDEX} has no values object")
     for key, entry in values.items():
-        _check_index_entry(path, key, entry)
+        _check_index_entry(path, key, entry, index["version"])
     return index
 
 
@@ -303,26 +329,37 @@ class InitializationOnlyStatus(LoadStatus):
 
 
 def _deepest_object(key, objects_by_path):
-    """The existing object with the longest path that is a prefix of `key`."""
+    """The existing object with the longest path that is a prefix of `key` (a list or dict
+    of an object that makes its variables later stands for that object: an unbuilt
+    optimizer's "_variables")."""
     parts = key.split("/")
+    found = []
     for cut in range(len(parts) - 1, 0, -1):
         prefix = "/".join(parts[:cut])
         if prefix in objects_by_path:
-            return prefix, objects_by_path[prefix], "/".join(parts[cut:])
-    return None, None, key
+            found.append((prefix, objects_by_path[prefix], "/".join(parts[cut:])))
+            if not isinstance(found[-1][1], (list, tuple, dict)):
+                break
+    if not found:
+        return None, None, key
+    if isinstance(found[0][1], (list, tuple, dict)) and _defers(found[-1][1]):
+        return found[-1]
+    return found[0]
 
 
 def read_objects(path, root_children, owner=None):
     """Restore the values of checkpoint `path` into the objects under `root_children`.
     Shapes and dtypes are checked for every value before any is assigned."""
     path = os.fspath(path)
-    entries = read_index(path)
-    _, variables, objects = collect_values(root_children)
+    version, entries = read_versioned_index(path)
+    _, variables, objects, aliases = collect_values(root_children, version)
     var_by_path = dict(variables)
+    var_by_path.update((p, v) for _, v in variables for p in aliases.get(id(v), ()))
     obj_by_path = dict(objects)
     assigns, slot_assigns, defers, slot_defers, unused = [], [], [], [], []
     for key in sorted(entries):
         entry = entries[key]
+        names = [key] + entry.get("aliases", [])
         if SLOT in key:
             opath, rest = key.split(SLOT, 1)
             slot_name, _, vpath = rest.partition("/")
@@ -338,16 +375,19 @@ def read_objects(path, root_children, owner=None):
                 else:
                     unused.append(key)
             continue
-        var = var_by_path.get(key)
+        var = next((var_by_path[n] for n in names if n in var_by_path), None)
         if var is not None:
             _check_entry(path, key, entry, var)
             assigns.append((var, key, entry))
             continue
-        prefix, obj, rest = _deepest_object(key, obj_by_path)
+        # Not there yet: the first path through an object that makes its variables later (an
+        # optimizer only refers to the variables it trains, under "_trainable_variables").
+        made = [n for n in names if "/_trainable_variables/" not in n] or [key]
+        found = [_deepest_object(n, obj_by_path) for n in made]
+        prefix, obj, rest = next((f for f in found if _defers(f[1])), found[0])
         if obj is None:
             unused.append(key)
-        elif getattr(obj, "built", None) is False or (  # a layer that makes its variables later,
-                getattr(type(obj), "_defers_missing_children", False) and not hasattr(obj, "built")):  # a tf.Module
+        elif _defers(obj):
             defers.append((obj, rest, key, entry))
         else:
             have = sorted(_child_names(obj))
@@ -373,8 +413,15 @@ def read_objects(path, root_children, owner=None):
     for obj, rest, key, entry in defers:
         obj._defer_restore(rest, loaded[key], key)
         deferred.append((obj, rest, key))
-    unmatched = [p for p, _ in variables if p not in entries]
+    saved = {n for key, entry in entries.items() for n in [key] + entry.get("aliases", [])}
+    unmatched = [p for p, v in variables if p not in saved and not saved.intersection(aliases.get(id(v), ()))]
     return LoadStatus(unused, unmatched, deferred)
+
+
+def _defers(obj):
+    """Whether `obj` makes its variables later (an unbuilt layer or optimizer, a tf.Module)."""
+    return obj is not None and (getattr(obj, "built", None) is False or (
+        getattr(type(obj), "_defers_missing_children", False) and not hasattr(obj, "built")))
 
 
 def _child_names(obj):

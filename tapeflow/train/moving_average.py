@@ -45,12 +45,12 @@ class ExponentialMovingAverage:
                 raise TypeError(f"ExponentialMovingAverage.apply: the variables must be float, got "
                                 f"{var.dtype.name} for {var.name}")
             if id(var) not in self._averages:
-                shadow = Variable(var.value(), trainable=False, name=self.average_name(var))
+                shadow = Variable(var.read_value(), trainable=False, name=self.average_name(var))
                 self._averages[id(var)] = (var, shadow)
         for var in var_list:
             shadow = self._averages[id(var)][1]
             decay = self._effective_decay(var.dtype)
-            shadow.assign_sub((1.0 - decay) * (shadow.value() - var.value()))
+            shadow.assign_sub((1.0 - decay) * (shadow.read_value() - var.read_value()))
         return None
 
     def average(self, var):

@@ -103,7 +103,7 @@ class MomentumOptimizer(Optimizer):
     def _apply_dense(self, grad, var):
         accum = self.get_slot_or_create(var, "momentum")
         accum.assign(accum * self._momentum + grad)
-        step = grad + accum * self._momentum if self._nesterov else accum.value()
+        step = grad + accum * self._momentum if self._nesterov else accum.read_value()
         var.assign_sub(self._lr(var.dtype) * step)
 
 
@@ -124,13 +124,13 @@ class AdamOptimizer(Optimizer):
     def _apply_dense(self, grad, var):
         m = self.get_slot_or_create(var, "m")
         v = self.get_slot_or_create(var, "v")
-        t = M.cast(self._step.value(), var.dtype)
+        t = M.cast(self._step.read_value(), var.dtype)
         b1, b2 = self._beta1, self._beta2
         lr_t = self._lr(var.dtype) * M.sqrt(1 - M.pow(convert_to_tensor(b2, var.dtype), t)) / (
             1 - M.pow(convert_to_tensor(b1, var.dtype), t))
         m.assign(m * b1 + grad * (1 - b1))
         v.assign(v * b2 + grad * grad * (1 - b2))
-        var.assign_sub(lr_t * m / (M.sqrt(v.value()) + self._epsilon))
+        var.assign_sub(lr_t * m / (M.sqrt(v.read_value()) + self._epsilon))
 
     def _trackable_children(self):
         return {"step": self._step}
@@ -152,13 +152,13 @@ class RMSPropOptimizer(Optimizer):
         ms = self.get_slot_or_create(var, "rms", initial=1.0)
         mom = self.get_slot_or_create(var, "momentum")
         ms.assign(ms * self._decay + grad * grad * (1 - self._decay))
-        denom = ms.value()
+        denom = ms.read_value()
         if self._centered:
             mg = self.get_slot_or_create(var, "mg")
             mg.assign(mg * self._decay + grad * (1 - self._decay))
             denom = denom - mg * mg
         mom.assign(mom * self._momentum + self._lr(var.dtype) * grad / M.sqrt(denom + self._epsilon))
-        var.assign_sub(mom.value())
+        var.assign_sub(mom.read_value())
 
 
 class AdagradOptimizer(Optimizer):
@@ -175,7 +175,7 @@ class AdagradOptimizer(Optimizer):
     def _apply_dense(self, grad, var):
         accum = self.get_slot_or_create(var, "accumulator", initial=self._initial)
         accum.assign(accum + grad * grad)
-        var.assign_sub(self._lr(var.dtype) * grad / M.sqrt(accum.value()))
+        var.assign_sub(self._lr(var.dtype) * grad / M.sqrt(accum.read_value()))
 
 
 class AdadeltaOptimizer(Optimizer):
@@ -192,14 +192,14 @@ class AdadeltaOptimizer(Optimizer):
         accum_update = self.get_slot_or_create(var, "accum_update")
         rho, eps = self._rho, self._epsilon
         accum.assign(accum * rho + grad * grad * (1 - rho))
-        update = M.sqrt(accum_update.value() + eps) / M.sqrt(accum.value() + eps) * grad
+        update = M.sqrt(accum_update.read_value() + eps) / M.sqrt(accum.read_value() + eps) * grad
         accum_update.assign(accum_update * rho + update * update * (1 - rho))
         var.assign_sub(self._lr(var.dtype) * update)
 
 
 def _proximal_step(var, grad, lr, l1, l2):
     """var - lr*g, shrunk toward 0 by lr*l1 (soft threshold) and divided by 1 + lr*l2."""
-    prox = var.value() - lr * grad
+    prox = var.read_value() - lr * grad
     if l1 > 0:
         prox = M.sign(prox) * M.maximum(M.abs(prox) - lr * l1, 0.0)
     var.assign(prox / (1.0 + lr * l2))
@@ -226,7 +226,7 @@ class ProximalAdagradOptimizer(ProximalGradientDescentOptimizer):
     def _apply_dense(self, grad, var):
         accum = self.get_slot_or_create(var, "accumulator", initial=self._initial)
         accum.assign(accum + grad * grad)
-        _proximal_step(var, grad, self._lr(var.dtype) / M.sqrt(accum.value()), self._l1, self._l2)
+        _proximal_step(var, grad, self._lr(var.dtype) / M.sqrt(accum.read_value()), self._l1, self._l2)
 
 
 class FtrlOptimizer(Optimizer):
@@ -252,11 +252,11 @@ class FtrlOptimizer(Optimizer):
         accum = self.get_slot_or_create(var, "accum", initial=self._initial)
         linear = self.get_slot_or_create(var, "linear")
         lr, p = self._lr(var.dtype), -self._power
-        old, new = accum.value(), accum.value() + grad * grad
-        shrunk = grad + 2.0 * self._shrinkage * var.value() if self._shrinkage > 0 else grad
-        linear.assign(linear + shrunk - (M.pow(new, p) - M.pow(old, p)) / lr * var.value())
+        old, new = accum.read_value(), accum.read_value() + grad * grad
+        shrunk = grad + 2.0 * self._shrinkage * var.read_value() if self._shrinkage > 0 else grad
+        linear.assign(linear + shrunk - (M.pow(new, p) - M.pow(old, p)) / lr * var.read_value())
         quadratic = M.pow(new, p) / lr + 2.0 * self._l2 + self._beta / lr
-        lin = linear.value()
+        lin = linear.read_value()
         var.assign(A.where(M.abs(lin) > self._l1, (M.sign(lin) * self._l1 - lin) / quadratic, A.zeros_like(lin)))
         accum.assign(new)
 
@@ -268,7 +268,7 @@ def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, stair
         raise ValueError(with_location(f"exponential_decay: decay_steps must be positive, got {decay_steps}"))
 
     def decayed():
-        step = M.cast(convert_to_tensor(global_step.value() if isinstance(global_step, Variable)
+        step = M.cast(convert_to_tensor(global_step.read_value() if isinstance(global_step, Variable)
                                         else global_step), dtypes.float32)
         p = step / float(decay_steps)
         if staircase:

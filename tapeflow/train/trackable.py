@@ -5,7 +5,16 @@ variables are the leaves.  Restoring a value whose object does not exist yet
 (a layer not built, a slot not created) parks it on the deepest existing object
 under the rest of its path; the object takes it when it creates that child
 (`_take_deferred`).
+
+Two namings of the same graph: `walk_graph` (checkpoints written now) names objects
+as TensorFlow's object graph does for Keras 3 objects (`_checkpoint_children`:
+"model/_functional/_operations/1/_kernel", "optimizer/_variables/2") and gives
+each variable its first path in breadth-first order, as TensorFlow does; `walk`
+is the naming of checkpoints written by older tapeflow (version 1), still read.
 """
+import heapq
+import itertools
+
 from tapeflow.runtime.errors import InvalidArgumentError
 from tapeflow.runtime.variables import Variable
 
@@ -93,6 +102,19 @@ def is_trackable(obj):
     return callable(getattr(obj, "_trackable_children", None)) and not isinstance(obj, type)
 
 
+def expand_tracked(name, value, out):
+    """Flatten a tracked attribute (a variable, trackable, list or dict of them) into out's
+    (name, obj): a layer's list `blocks` holds "blocks/0", "blocks/1"."""
+    if isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            expand_tracked(f"{name}/{i}", v, out)
+    elif isinstance(value, dict):
+        for k in value:
+            expand_tracked(f"{name}/{k}", value[k], out)
+    elif isinstance(value, (Variable, Trackable)):
+        out.append((name, value))
+
+
 def walk(root_children):
     """(path, variable) for every variable reachable from a name -> object dict,
     depth first in name order, each variable once (its first path), and
@@ -115,3 +137,38 @@ def walk(root_children):
     for name, obj in root_children.items():
         visit(name, obj)
     return variables, objects
+
+
+def checkpoint_children(obj):
+    """name -> child as TensorFlow names it: `_checkpoint_children` where an object
+    defines it (Keras layers, models and optimizers), else `children_of`."""
+    named = getattr(obj, "_checkpoint_children", None)
+    if callable(named) and not isinstance(obj, type):
+        return named()
+    return children_of(obj)
+
+
+def walk_graph(root_children):
+    """(variables, objects, aliases) of the object graph, breadth first as TensorFlow
+    walks it: each variable and object under its first path ([(path, obj)]), and
+    {id(variable): its other paths} (a model's kernel is also the optimizer's
+    "_trainable_variables/0").  A child's name may hold several steps
+    ("_functional/_operations/1"): depth counts the steps, as in TensorFlow's graph."""
+    variables, objects, aliases, seen = [], [], {}, set()
+    order = itertools.count()
+    queue = [(name.count("/") + 1, next(order), name, obj) for name, obj in root_children.items()]
+    heapq.heapify(queue)
+    while queue:
+        depth, _, path, obj = heapq.heappop(queue)
+        if id(obj) in seen:
+            if isinstance(obj, Variable):
+                aliases.setdefault(id(obj), []).append(path)
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, Variable):
+            variables.append((path, obj))
+            continue
+        objects.append((path, obj))
+        for name, child in checkpoint_children(obj).items():
+            heapq.heappush(queue, (depth + name.count("/") + 1, next(order), f"{path}/{name}", child))
+    return variables, objects, aliases

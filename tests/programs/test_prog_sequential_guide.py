@@ -42,8 +42,8 @@ def test_one_layer_output_and_input_shape_on_first_layer():
     x = np.random.RandomState(1).rand(3, 5).astype("float32")
     want = model.layers[1](model.layers[0](x))
     np.testing.assert_allclose(extractor(x).numpy(), want.numpy(), rtol=1e-6)
-    assert model.layers[0].input.shape.as_list() == [None, 5]
-    assert model.output.shape.as_list() == [None, 2]
+    assert model.layers[0].input.shape == (None, 5)
+    assert model.output.shape == (None, 2)
 
 
 def test_add_pop_build_and_summary():
@@ -52,9 +52,9 @@ def test_add_pop_build_and_summary():
     model.add(layers.Dense(2, activation="relu"))
     model.add(layers.Dense(3, activation="relu"))
     model.add(layers.Dense(4))
-    assert len(model.layers) == 3 and model.outputs[0].shape.as_list() == [None, 4]
+    assert len(model.layers) == 3 and model.outputs[0].shape == (None, 4)
     model.pop()
-    assert len(model.layers) == 2 and model.outputs[0].shape.as_list() == [None, 3]
+    assert len(model.layers) == 2 and model.outputs[0].shape == (None, 3)
     lines = []
     model.summary(print_fn=lines.append)
     assert any("Total params: 19" in line for line in lines)

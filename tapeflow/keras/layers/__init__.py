@@ -32,7 +32,7 @@ from tapeflow.keras.layers.pooling import (  # noqa: F401
 )
 from tapeflow.keras.layers.image_preprocessing import CenterCrop, Resizing  # noqa: F401
 from tapeflow.keras.layers.preprocessing import Normalization, Rescaling  # noqa: F401
-from tapeflow.keras.layers.preprocessing_numeric import CategoryEncoding, Discretization  # noqa: F401
+from tapeflow.keras.layers.preprocessing_numeric import CategoryEncoding, Discretization, HashedCrossing  # noqa: F401
 from tapeflow.keras.layers.text_lookup import IntegerLookup, StringLookup  # noqa: F401
 from tapeflow.keras.layers.text_vectorization import Hashing, TextVectorization  # noqa: F401
 from tapeflow.keras.layers.recurrent import GRU, LSTM, SimpleRNN  # noqa: F401

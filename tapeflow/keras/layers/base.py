@@ -19,28 +19,7 @@ from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.runtime.variables import Variable
 from tapeflow.tracer.signature import TensorSpec
 from tapeflow.tracer.graph_ops import init_scope
-from tapeflow.train.trackable import Trackable
-
-def _is_trackable_value(value):
-    if isinstance(value, (Layer, Variable, Trackable)):
-        return True
-    if isinstance(value, (list, tuple)):
-        return any(_is_trackable_value(v) for v in value)
-    if isinstance(value, dict):
-        return any(_is_trackable_value(v) for v in value.values())
-    return False
-
-
-def _expand(name, value, out):
-    """Flatten a tracked attribute (a layer, variable, list or dict of them) into (name, obj)."""
-    if isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            _expand(f"{name}/{i}", v, out)
-    elif isinstance(value, dict):
-        for k in value:
-            _expand(f"{name}/{k}", value[k], out)
-    elif isinstance(value, (Variable, Trackable)):
-        out.append((name, value))
+from tapeflow.train.trackable import Trackable, expand_tracked, is_trackable
 
 
 class Layer(Module):
@@ -48,6 +27,7 @@ class Layer(Module):
     A tf.Module whose variables and sublayers are tracked when assigned."""
 
     _is_input_layer = False
+    _is_operation = False  # a keras.ops call or Python operator in a functional model
     _allow_non_tensor_positional_args = False  # Keras 3: positional arguments are tensors
     input_spec = None  # an InputSpec (or a nest of them) checked before every call
     # Keras masking: a layer that supports masking passes its input's mask (through
@@ -127,8 +107,10 @@ class Layer(Module):
         if "_tracked" not in self.__dict__:
             raise RuntimeError(f"{type(self).__name__}: call super().__init__() before setting attributes")
         tracked = self.__dict__["_tracked"]
-        if _is_trackable_value(value) and name not in ("_deferred_restores", "_call_losses"):
+        if is_trackable(value) and name not in ("_deferred_restores", "_call_losses"):
             tracked[name] = value
+            if isinstance(value, Variable):
+                self._take_deferred(name, value)  # restored under the attribute's name before it was made
             pending = self._pending_child_paths(name)
             if pending and isinstance(value, Trackable):
                 for path, (val, src) in pending.items():
@@ -151,7 +133,7 @@ class Layer(Module):
     def _tracked_items(self):
         out = []
         for name, value in self.__dict__["_tracked"].items():
-            _expand(name, value, out)
+            expand_tracked(name, value, out)
         return out
 
     @property
@@ -165,8 +147,8 @@ class Layer(Module):
         return layers
 
     @property
-    def layers(self):
-        return self._layers
+    def layers(self):  # as Keras 3, operations (x * 2, keras.ops.relu(x)) are not layers
+        return [l for l in self._layers if not l._is_operation]
 
     def _flatten_layers(self, include_self=True):
         if include_self:
@@ -178,14 +160,21 @@ class Layer(Module):
     def submodules(self):
         return list(self._flatten_layers(include_self=False))
 
-    def _trackable_children(self):
+    def _trackable_children(self, renamed=None):
+        """name -> child; `renamed` (TF's checkpoint names): {weight: name}, else the attribute."""
         children = {}
+        attrs = {} if renamed is None else {id(v): n for n, v in self._tracked_items() if isinstance(v, Variable)}
         for name, var in self.__dict__["_own_weights"]:
-            children[name] = var
+            children[(renamed or {}).get(name) or attrs.get(id(var), name)] = var
         for name, obj in self._tracked_items():
             if not any(obj is c for c in children.values()):
                 children[name] = obj
         return children
+
+    _checkpoint_names = {}  # weight name -> Keras 3's attribute for it, where not the same ("_kernel")
+
+    def _checkpoint_children(self):
+        return self._trackable_children(self._checkpoint_names)
 
     # ---------------------------------------------------------------- weights
     @property
@@ -220,7 +209,8 @@ class Layer(Module):
         if constraint is not None:
             from tapeflow.keras import constraints
             var.constraint = constraints.get(constraint)  # applied by the optimizer after each update
-        self._take_deferred(name, var)
+        for saved_as in {self._checkpoint_names.get(name, name), name}:  # as TF names it, as tapeflow did
+            self._take_deferred(saved_as, var)
         return var
 
     def _direct_variables(self):
@@ -312,6 +302,9 @@ class Layer(Module):
                 layer.__dict__["_call_losses"] = []
 
     def count_params(self):
+        if not self.built and type(self).build is not Layer.build:  # its weights are not made yet: Keras 3 raises
+            raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
+                             f"You can build it manually via: `layer.build(input_shape)`.")
         return int(sum(v.shape.num_elements() for v in self.weights))
 
     # ---------------------------------------------------------------- calling
@@ -415,8 +408,8 @@ class Layer(Module):
         return mask if self.supports_masking else None
 
     def _build_from(self, inputs):
-        shapes = nest.map_structure(lambda t: TensorShape(t.shape.dims), inputs) \
-            if isinstance(inputs, (list, tuple, dict)) else TensorShape(inputs.shape.dims)
+        shapes = nest.map_structure(lambda t: TensorShape(t.shape), inputs) \
+            if isinstance(inputs, (list, tuple, dict)) else TensorShape(inputs.shape)
         self.build(shapes)
         self.__dict__["built"] = True
 

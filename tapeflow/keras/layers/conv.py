@@ -27,6 +27,7 @@ def require_channels_last(data_format, what):
 
 
 class Conv2D(Layer):
+    _checkpoint_names = {"kernel": "_kernel"}
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1), activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros", kernel_regularizer=None,

@@ -84,6 +84,7 @@ def _single(value, what):
 class Conv1D(_ConvBase):
     """Convolution over (batch, steps, channels); kernel (kernel_size, in, filters).
     padding "causal" pads (kernel_size - 1) * dilation steps on the left only."""
+    _checkpoint_names = {"kernel": "_kernel"}
     rank = 1
 
     def build(self, input_shape):
@@ -152,6 +153,7 @@ class Conv2DTranspose(_ConvBase):
 class DepthwiseConv2D(_ConvBase):
     """One filter bank per input channel: kernel (kh, kw, channels, depth_multiplier),
     output channel c * depth_multiplier + m."""
+    _checkpoint_names = {"depthwise_kernel": "kernel"}
 
     def __init__(self, kernel_size, strides=(1, 1), padding="valid", depth_multiplier=1, data_format=None,
                  dilation_rate=(1, 1), activation=None, use_bias=True, depthwise_initializer="glorot_uniform",

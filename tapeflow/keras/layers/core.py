@@ -4,12 +4,14 @@ import numpy as np
 import tapeflow as tf
 from tapeflow.keras import activations, constraints, initializers, regularizers
 from tapeflow.keras import random as keras_random
+from tapeflow.keras.input_spec import InputSpec
 from tapeflow.keras.layers.base import Layer
 from tapeflow.runtime.errors import with_location
 
 
 class Dense(Layer):
     """y = activation(x @ kernel + bias) over the last axis of x."""
+    _checkpoint_names = {"kernel": "_kernel"}
     supports_masking = True
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
@@ -40,6 +42,7 @@ class Dense(Layer):
         self.bias = self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
                                     regularizer=self.bias_regularizer, constraint=self.bias_constraint) \
             if self.use_bias else None
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: int(last)})  # as Keras 3: later calls are checked
 
     def call(self, inputs):
         if inputs.shape[-1] != self.kernel.shape[0]:
@@ -138,6 +141,7 @@ class Dropout(Layer):
 class Embedding(Layer):
     """Integer ids -> rows of a (input_dim, output_dim) table.  mask_zero=True: id 0
     is padding, and the output carries the mask `ids != 0` for the layers after it."""
+    _checkpoint_names = {"embeddings": "_embeddings"}
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
                  embeddings_constraint=None, mask_zero=False, **kwargs):

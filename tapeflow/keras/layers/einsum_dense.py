@@ -22,6 +22,7 @@ def _parse(equation, name):
 
 
 class EinsumDense(Layer):
+    _checkpoint_names = {"kernel": "_kernel"}
     supports_masking = True
 
     def __init__(self, equation, output_shape, activation=None, bias_axes=None,

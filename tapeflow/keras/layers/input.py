@@ -37,7 +37,7 @@ class InputLayer(Layer):
                                            f"one and must be None, got {shape}"))
         node.outputs = functional.KerasTensor((batch_size,) + self.input_shape_per_example,
                                               self.input_dtype, node, 0, name=self.name, ragged=self.ragged)
-        self.__dict__["_output_shape"] = tuple(node.outputs.shape.dims)
+        self.__dict__["_output_shape"] = node.outputs.shape
         self.__dict__["_inbound_nodes"].append(node)  # its `output` is keras.Input's KerasTensor
         self.__dict__["built"] = True
 

@@ -54,25 +54,58 @@ class Lambda(Layer):
 
 class OperatorLayer(Lambda):
     """A Python operator or a keras.ops function applied to KerasTensors (x + y, x[:, 1:], -x,
-    keras.ops.sum(x, axis=1)): the operator is named, so a model using it can be saved as configuration."""
+    keras.ops.sum(x, axis=1)): the operator is named, so a model using it can be saved as configuration.
+
+    As in Keras 3 it is an operation, not a layer: an instance of the op's own class (x * 2 makes
+    a `Multiply` named "multiply"; every such class is saved as OperatorLayer), listed in
+    model.operations and summary() and left out of model.layers."""
 
     _allow_non_tensor_positional_args = True  # x[:, 1:], x * 2.0: Python operands
+    _is_operation = True
+
+    def __new__(cls, op, *args, **kwargs):
+        if cls is OperatorLayer:
+            cls = _operation_class(_op_name(op))
+        return super().__new__(cls, op, *args, **kwargs)
 
     def __init__(self, op, **kwargs):
         from tapeflow.keras import ops
         from tapeflow.keras.functional import OPERATORS
         from tapeflow.keras.layers.base import unique_name
-        # an operator's name ("add"), or a keras.ops function's ("keras.ops.add")
-        prefix = "keras.ops."
-        fn = OPERATORS.get(op) or (op.startswith(prefix) and getattr(ops, op[len(prefix):], None))
+        fn = OPERATORS.get(op) or (op.startswith(_PREFIX) and getattr(ops, op[len(_PREFIX):], None))
         if not callable(fn):
             raise ValueError(with_location(f"OperatorLayer: unknown operator {op!r}"))
-        kwargs.setdefault("name", unique_name(op if op.startswith(prefix) else f"tf.__operators__.{op}"))
+        kwargs.setdefault("name", unique_name(_op_name(op)))
         super().__init__(getattr(fn, "eager_function", fn), **kwargs)
         self.op = op
 
     def get_config(self):
         return {"name": self.name, "op": self.op}
+
+
+_PREFIX = "keras.ops."  # an operator is named "add"; a keras.ops function "keras.ops.add"
+_OPERATION_CLASSES = {}
+
+
+def _op_name(op):
+    """The Keras 3 op that `op` is: "keras.ops.relu" -> "relu", the operator "mul" -> "multiply"."""
+    from tapeflow.keras.functional import OPERATOR_OPS
+    if op.startswith(_PREFIX):
+        return op[len(_PREFIX):]
+    if op not in OPERATOR_OPS:
+        raise ValueError(with_location(f"OperatorLayer: unknown operator {op!r}"))
+    return OPERATOR_OPS[op]
+
+
+def _operation_class(name):
+    """The OperatorLayer subclass named as Keras 3's operation class ("true_divide" -> TrueDivide)."""
+    cls = _OPERATION_CLASSES.get(name)
+    if cls is None:
+        cls = type("".join(part.capitalize() for part in name.split("_")), (OperatorLayer,),
+                   {"_registered_name": "OperatorLayer", "__module__": __name__,
+                    "__doc__": f"The operation keras.ops.{name} in a functional model."})
+        _OPERATION_CLASSES[name] = cls
+    return cls
 
 
 class Identity(Layer):

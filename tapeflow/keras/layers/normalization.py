@@ -71,7 +71,7 @@ class BatchNormalization(Layer):
             self.moving_mean.assign(self.moving_mean * m + tf.stop_gradient(mean) * (1 - m))
             self.moving_variance.assign(self.moving_variance * m + tf.stop_gradient(variance) * (1 - m))
         else:
-            mean, variance = self.moving_mean.value(), self.moving_variance.value()
+            mean, variance = self.moving_mean.read_value(), self.moving_variance.read_value()
         inv = math_ops.rsqrt(variance + self.epsilon)
         if self.gamma is not None:
             inv = inv * self.gamma

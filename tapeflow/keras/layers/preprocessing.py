@@ -26,6 +26,7 @@ class Normalization(Layer):
     """Feature-wise standardization over `axis` (kept axes; the others are reduced
     by `adapt`).  The statistics are non-trainable weights, saved with the model.
     invert=True maps normalized values back."""
+    _checkpoint_names = {"mean": "adapt_mean", "variance": "adapt_variance"}
     _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
 
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
@@ -51,13 +52,25 @@ class Normalization(Layer):
         shape = self._stat_shape(tuple(input_shape.dims))
         self._broadcast_shape = shape
         if self.input_mean is not None:  # Keras 3: given statistics are constants, not weights
-            self.__dict__["mean"] = tf.constant(np.broadcast_to(np.asarray(self.input_mean, np.float32), shape))
-            self.__dict__["variance"] = tf.constant(
-                np.broadcast_to(np.asarray(self.input_variance, np.float32), shape))
-        else:
-            self.mean = self.add_weight("mean", shape, initializer="zeros", trainable=False)
-            self.variance = self.add_weight("variance", shape, initializer="ones", trainable=False)
+            self.__dict__["_stats"] = tuple(tf.constant(np.broadcast_to(np.asarray(v, np.float32), shape))
+                                            for v in (self.input_mean, self.input_variance))
+        else:  # as Keras 3: the weights have the kept axes' shape, `mean` the broadcast one
+            kept = tuple(shape[a % len(shape)] for a in sorted({a % len(shape) for a in self.axis}))
+            self.adapt_mean = self.add_weight("mean", kept, initializer="zeros", trainable=False)
+            self.adapt_variance = self.add_weight("variance", kept, initializer="ones", trainable=False)
             self.count = self.add_weight("count", (), dtype="int64", initializer="zeros", trainable=False)
+            self.__dict__["_stats"] = None
+
+    @property
+    def mean(self):
+        """The mean, shaped to broadcast against the input (a weight of the kept axes' shape)."""
+        stats = self.__dict__.get("_stats")
+        return stats[0] if stats is not None else tf.reshape(self.adapt_mean, self._broadcast_shape)
+
+    @property
+    def variance(self):
+        stats = self.__dict__.get("_stats")
+        return stats[1] if stats is not None else tf.reshape(self.adapt_variance, self._broadcast_shape)
 
     def adapt(self, data, batch_size=None, steps=None):
         """Set mean and variance from `data` (an array, tensor or Dataset of batches)."""
@@ -73,8 +86,9 @@ class Normalization(Layer):
             self._build_from(tf.constant(array.astype(np.float32)))
         shape = self._broadcast_shape
         reduce_axes = tuple(a for a in range(array.ndim) if shape[a] == 1)
-        self.mean.assign(array.mean(axis=reduce_axes, keepdims=True).reshape(shape).astype(np.float32))
-        self.variance.assign(array.var(axis=reduce_axes, keepdims=True).reshape(shape).astype(np.float32))
+        kept = tuple(self.adapt_mean.shape)
+        self.adapt_mean.assign(array.mean(axis=reduce_axes).reshape(kept).astype(np.float32))
+        self.adapt_variance.assign(array.var(axis=reduce_axes).reshape(kept).astype(np.float32))
 
     def call(self, inputs):
         x = tf.cast(inputs, self.dtype)

@@ -11,6 +11,7 @@ from tapeflow.runtime.errors import with_location
 
 
 class _RNN(Layer):
+    _checkpoint_names = {"kernel": "cell/kernel", "recurrent_kernel": "cell/recurrent_kernel", "bias": "cell/bias"}
     n_gates = 1
     seed_before_initializers = False
 

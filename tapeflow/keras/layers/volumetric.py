@@ -34,6 +34,7 @@ class _Conv3DBase(_ConvBase):
 
 class Conv3D(_Conv3DBase):
     """Kernel (kd, kh, kw, in_channels, filters)."""
+    _checkpoint_names = {"kernel": "_kernel"}
 
     def build(self, input_shape):
         c = self._channels(input_shape)
