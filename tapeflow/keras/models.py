@@ -223,7 +223,10 @@ class Model(Trainer, Layer):
 
     def load_weights(self, filepath, skip_mismatch=False):
         from tapeflow.train import checkpoint_format as checkpoint
-        return checkpoint.read_objects(filepath, self._trackable_children(), owner=self)
+        status = checkpoint.read_objects(filepath, self._trackable_children(), owner=self)
+        for layer in self._flatten_layers():  # as Keras 3's loading: state derived from weights is redone
+            getattr(layer, "finalize_state", lambda: None)()
+        return status
 
 
 def _param_count(weights):
