@@ -418,6 +418,8 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
 
 from tapeflow.keras.ops_nn import *  # noqa: E402,F401,F403  (nn, losses, conv, control flow)
 from tapeflow.keras.ops_nn import NN_NAMES  # noqa: E402
+from tapeflow.keras.ops_linalg import *  # noqa: E402,F401,F403  (linear algebra, segments, erfc)
+from tapeflow.keras.ops_linalg import LINALG_NAMES  # noqa: E402
 from tapeflow.keras.ops_numpy import *  # noqa: E402,F401,F403  (the rest of the NumPy-like surface)
 from tapeflow.keras import ops_image as image  # noqa: E402,F401  (keras.ops.image)
 
@@ -461,3 +463,4 @@ def _namespace(name, names):
 
 
 nn = _namespace("nn", NN_NAMES)  # keras.ops.nn: the nn functions, also under keras.ops itself
+linalg = _namespace("linalg", LINALG_NAMES)  # keras.ops.linalg, likewise
