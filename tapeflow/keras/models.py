@@ -9,7 +9,7 @@ from tapeflow.keras.training import Trainer
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
 from tapeflow.runtime.shape import TensorShape
-from tapeflow.runtime.tensor import TensorBase
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.tracer.signature import TensorSpec
 
 
@@ -372,6 +372,9 @@ class Sequential(Model):
 
     def call(self, inputs, training=None):
         x = inputs
+        graph = self.__dict__.get("_sequential_graph")
+        if graph is not None and isinstance(x, (TensorBase, np.ndarray)):  # Keras 3 runs its functional graph
+            x = functional.adjust_input_rank(convert_to_tensor(x), tuple(graph.flat_inputs[0].shape.dims))
         for layer in self._stack:
             x = layer(x, training=training)
         return x

@@ -135,6 +135,7 @@ from tapeflow.keras.saving import custom_object_scope  # noqa: E402,F401
 from tapeflow.keras.saving import serialize_keras_object  # noqa: E402,F401
 from tapeflow.keras.saving import deserialize_keras_object  # noqa: E402,F401
 from tapeflow.keras.progbar import Progbar  # noqa: E402,F401
+from tapeflow.keras.feature_space import FeatureSpace  # noqa: E402,F401
 from tapeflow.keras.utils_data import PyDataset  # noqa: E402,F401
 from tapeflow.keras.utils_data import Sequence  # noqa: E402,F401
 from tapeflow.keras.utils_data import split_dataset  # noqa: E402,F401

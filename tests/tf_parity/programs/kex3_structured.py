@@ -124,3 +124,18 @@ def program_normalization_state_keras3(tf):
             "flat": (flat.mean, flat.variance), "every": (every.mean, every.variance),
             "cube": ([tuple(w.shape) for w in cube.weights], tuple(cube.mean.shape)),
             "given": given(np.ones((2, 2, 3), "float32")), "loaded": loaded(data[:3])}
+
+
+def program_functional_inputs_one_rank_off(tf):
+    """Keras 3 adds or drops a trailing 1 when a value is one rank off its Input's shape."""
+    keras = tf.keras
+    a = keras.Input((1,), name="a")
+    b = keras.Input((3,), name="b")
+    m = keras.Model({"a": a, "b": b}, keras.layers.concatenate([a * 2.0, b]))
+    col = np.array([1.0, 2.0], "float32")
+    rows = np.arange(6, dtype="float32").reshape(2, 3)
+    fit_model = set_weights(keras.Sequential([keras.Input((1,)), keras.layers.Dense(1)]))
+    fit_model.compile("sgd", "mse")
+    h = fit_model.fit(col, col * 3, batch_size=2, epochs=1, verbose=0)
+    return {"expand": m({"a": col, "b": rows}), "squeeze": m({"a": col[:, None, None], "b": rows[..., None]}),
+            "hist": history(h), "pred": fit_model.predict(col, verbose=0)}
