@@ -100,12 +100,19 @@ def _result_dtype(x1, x2, floating=False):
     an integer with a float gives the float, float16 with bfloat16 gives float32, and a
     Python int or float is weak (it takes the other operand's dtype, a Python float
     turning integers into float32). `floating`: integers give float32 (true division)."""
-    def kind(x):
-        if isinstance(x, (bool, int, float)) and not hasattr(x, "dtype"):
-            return type(x)
-        d = x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype
-        return dtypes.as_dtype(d).name
-    a, b = kind(x1), kind(x2)
+    return _promote(_kind(x1), _kind(x2), floating)
+
+
+def _kind(x):
+    """A Python scalar's type (weak in promotion), or the dtype name of a tensor or array."""
+    if isinstance(x, (bool, int, float)) and not hasattr(x, "dtype"):
+        return type(x)
+    d = x.dtype if hasattr(x, "dtype") else np.asarray(x).dtype
+    return dtypes.as_dtype(d).name
+
+
+def _promote(a, b, floating=False):
+    """_result_dtype's rule on two kinds (a Python type or a dtype name); None: not numeric."""
     def numeric(k):  # (this module's `any`/`max` are keras.ops', not the builtins)
         return isinstance(k, type) or k == "bool" or dtypes.as_dtype(k).is_floating or dtypes.as_dtype(k).is_integer
     if not (numeric(a) and numeric(b)):
@@ -306,12 +313,22 @@ def squeeze(x, axis=None):
     return tf.squeeze(x, axis=axis)
 
 
+def _promoted(xs):
+    """Tensors of `xs` in the dtype Keras 3 gives their mix (float32 with int64 is float32,
+    int32 with int64 is int64), as its concatenate and stack do."""
+    xs = [_t(x) for x in xs]
+    out = _kind(xs[0]) if xs else None
+    for x in xs[1:]:
+        out = None if out is None else _promote(out, _kind(x))
+    return xs if out is None else [x if x.dtype == out else tf.cast(x, out) for x in xs]
+
+
 def concatenate(xs, axis=0):
-    return tf.concat(list(xs), axis=axis)
+    return tf.concat(_promoted(xs), axis=axis)
 
 
 def stack(x, axis=0):
-    return tf.stack(list(x), axis=axis)
+    return tf.stack(_promoted(x), axis=axis)
 
 
 def split(x, indices_or_sections, axis=0):

@@ -2,6 +2,7 @@
 Maximum, Minimum, Concatenate, Dot) and their function forms (keras.layers.add...).
 Elementwise merges broadcast, as in Keras 3."""
 import tapeflow as tf
+from tapeflow.keras import ops
 from tapeflow.keras.layers.base import Layer
 from tapeflow.runtime.errors import with_location
 
@@ -85,7 +86,7 @@ class Concatenate(_Merge):
         self.axis = axis
 
     def call(self, inputs):
-        return tf.concat(self._check(inputs), axis=self.axis)
+        return ops.concatenate(self._check(inputs), axis=self.axis)  # mixed dtypes promote, as Keras
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis}
