@@ -46,7 +46,8 @@ def _rows(inputs, op):
         elif isinstance(x, RaggedTensor):
             first.append([list(r) for r in x.to_list()])
         else:
-            arr = np.asarray(x.numpy() if hasattr(x, "numpy") else x)
+            import tapeflow
+            arr = np.asarray((x if hasattr(x, "numpy") else tapeflow.convert_to_tensor(x)).numpy())  # str: bytes
             if arr.ndim != 2:
                 raise InvalidArgumentError(with_location(f"{op}: dense inputs must be matrices, got shape "
                                                          f"{list(arr.shape)}"))
@@ -70,7 +71,8 @@ def _joiner(separator):
     return lambda combo: sep.join(_text(v) for v in combo)
 
 
-def _hasher(num_buckets, hash_key):
+def hashed_combiner(num_buckets, hash_key):
+    """combine(values) -> the hash of one combination (each value a string as bytes, or an integer)."""
     def combine(combo):
         h = DEFAULT_HASH_KEY if hash_key is None else int(hash_key)
         for v in combo:
@@ -105,7 +107,7 @@ def sparse_cross(inputs, name=None, separator=None):
 
 def sparse_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
     import tapeflow
-    return _sparse(_crossed(inputs, "tf.sparse.cross_hashed", _hasher(num_buckets, hash_key)), tapeflow.int64)
+    return _sparse(_crossed(inputs, "tf.sparse.cross_hashed", hashed_combiner(num_buckets, hash_key)), tapeflow.int64)
 
 
 def ragged_cross(inputs, name=None):
@@ -115,7 +117,7 @@ def ragged_cross(inputs, name=None):
 
 def ragged_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
     import tapeflow
-    return _ragged(_crossed(inputs, "tf.ragged.cross_hashed", _hasher(num_buckets, hash_key)), tapeflow.int64)
+    return _ragged(_crossed(inputs, "tf.ragged.cross_hashed", hashed_combiner(num_buckets, hash_key)), tapeflow.int64)
 
 
 def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0, output_type="float32"):

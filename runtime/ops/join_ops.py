@@ -176,12 +176,12 @@ PAD = defprim("pad", lambda xp, x, paddings, constant_value: xp.pad(x, paddings,
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     x = convert_to_tensor(tensor)
     pads = np.asarray(paddings.numpy() if hasattr(paddings, "numpy") else paddings)
-    if pads.shape != (x.shape.rank, 2) or pads.dtype.kind not in "iu":
-        raise ValueError(with_location(
+    if pads.shape != (x.shape.rank, 2) or pads.dtype.kind not in "iu":  # as TF: eagerly the kernel's error
+        raise arg_error(ValueError, with_location(
             f"pad: paddings must be integers of shape [{x.shape.rank}, 2] for shape {list(x.shape)}, "
             f"got {pads.tolist()}"))
     if (pads < 0).any():
-        raise ValueError(with_location(f"pad: paddings must be non-negative, got {pads.tolist()}"))
+        raise arg_error(ValueError, with_location(f"pad: paddings must be non-negative, got {pads.tolist()}"))
     pads = tuple((int(lo), int(hi)) for lo, hi in pads)
     mode = mode.upper()
     if mode == "CONSTANT":
@@ -200,7 +200,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
             continue
         dim = x.shape[axis]
         if dim is not None and (lo > dim - skip or hi > dim - skip):
-            raise ValueError(with_location(
+            raise InvalidArgumentError(with_location(  # TF's kernel checks it, also in a graph
                 f"pad: {mode} padding {[lo, hi]} is too large for dimension {axis} of size {dim}"))
         lead = (_py_slice(None),) * axis
         parts = []

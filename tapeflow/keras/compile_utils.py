@@ -114,9 +114,7 @@ def build_metrics(specs, loss, names, y_true, y_pred):
             continue
         for s in (spec if isinstance(spec, (list, tuple)) else [spec]):
             t_shape = None if targets[i] is None else tuple(targets[i].shape)
-            m = metrics_mod.get(s, losses[i], t_shape, tuple(preds[i].shape))
-            m.name = f"{name}_{m.name}"
-            out.append((i, m))
+            out.append((i, metrics_mod.get(s, losses[i], t_shape, tuple(preds[i].shape))))
     return out
 
 
@@ -153,8 +151,9 @@ class CompileMetrics(metrics_mod.Metric):
 
     @property
     def order_names(self):
-        """Names evaluate's list follows first (Keras names per-output metrics without their output)."""
-        return [m.name for i, m in self.plain + self.weighted if i is None]
+        """Names evaluate's list follows first: the metrics' own names, as Keras 3 (a name twice
+        gives its value twice; per-output metrics' logs, named with their output, come later)."""
+        return [m.name for m in self.metrics]
 
     @property
     def variables(self):
@@ -165,7 +164,22 @@ class CompileMetrics(metrics_mod.Metric):
         update_metrics(self.weighted, self.output_names, y_true, y_pred, sample_weight)
 
     def result(self):
-        return {m.name: m.result() for m in self.metrics}
+        """By log name, as Keras 3: a per-output metric's name has its output's in front; a name
+        taken again gets _1, _2, ... (a weighted metric first becomes weighted_<name>)."""
+        results, counts = {}, {}
+        for weighted, pairs in ((False, self.plain), (True, self.weighted)):
+            for i, m in pairs:
+                prefix = "" if i is None else f"{self.output_names[i]}_"
+                name = prefix + m.name
+                if name in counts and weighted:
+                    name = f"{prefix}weighted_{m.name}"
+                if name in counts:
+                    counts[name] += 1
+                    name = f"{name}_{counts[name] - 1}"
+                else:
+                    counts[name] = 1
+                results[name] = m.result()
+        return results
 
     def reset_state(self):
         for m in self.metrics:

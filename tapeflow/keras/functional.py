@@ -370,6 +370,18 @@ def _cast_input(value, spec):
     if t.dtype is not want and (t.dtype.is_floating or want.is_floating
                                 or (t.dtype.is_integer and want.is_integer)):
         t = math_ops.cast(t, want)
+    return adjust_input_rank(t, tuple(spec.shape))
+
+
+def adjust_input_rank(t, ref):
+    """Keras 3's _adjust_input_rank: a value one rank off an input whose (or whose value's) last
+    dimension is 1 gets it added or dropped ((batch,) for an Input((1,)))."""
+    from tapeflow.runtime.ops import array_ops
+    rank = t.shape.rank
+    if rank == len(ref) + 1 and t.shape[-1] == 1:
+        return array_ops.squeeze(t, -1)
+    if rank == len(ref) - 1 and ref[-1] == 1:
+        return array_ops.expand_dims(t, -1)
     return t
 
 

@@ -272,6 +272,8 @@ class LossFunctionWrapper(Loss):
         self.fn_kwargs = fn_kwargs
 
     def call(self, y_true, y_pred):
+        if hasattr(y_true, "shape") and hasattr(y_pred, "shape"):  # Keras 3 does it for any function
+            y_true, y_pred = same_rank(convert_to_tensor(y_true), convert_to_tensor(y_pred))
         return self.fn(y_true, y_pred, **self.fn_kwargs)
 
 

@@ -9,7 +9,7 @@ from tapeflow.keras.training import Trainer
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import state
 from tapeflow.runtime.shape import TensorShape
-from tapeflow.runtime.tensor import TensorBase
+from tapeflow.runtime.tensor import TensorBase, convert_to_tensor
 from tapeflow.tracer.signature import TensorSpec
 
 
@@ -248,7 +248,10 @@ class Model(Trainer, Layer):
     def load_weights(self, filepath, skip_mismatch=False):
         from tapeflow.train import checkpoint_format as checkpoint
         version = checkpoint.read_versioned_index(filepath)[0]
-        return checkpoint.read_objects(filepath, self._weights_roots(version), owner=self)
+        status = checkpoint.read_objects(filepath, self._weights_roots(version), owner=self)
+        for layer in self._flatten_layers():  # as Keras 3's loading: state derived from weights is redone
+            getattr(layer, "finalize_state", lambda: None)()
+        return status
 
 
 def _param_count(weights):
@@ -398,6 +401,9 @@ class Sequential(Model):
 
     def call(self, inputs, training=None):
         x = inputs
+        graph = self.__dict__.get("_sequential_graph")
+        if graph is not None and isinstance(x, (TensorBase, np.ndarray)):  # Keras 3 runs its functional graph
+            x = functional.adjust_input_rank(convert_to_tensor(x), tuple(graph.flat_inputs[0].shape.dims))
         for layer in self._stack:
             x = layer(x, training=training)
         return x

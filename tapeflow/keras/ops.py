@@ -350,6 +350,17 @@ def tile(x, repeats):
     return tf.tile(x, repeats)
 
 
+def pad(x, pad_width, mode="constant", constant_values=None):
+    """pad_width: one (before, after) pair per axis (Keras 3 takes no NumPy shorthand)."""
+    x = _t(x)
+    if mode not in ("constant", "reflect", "symmetric"):
+        raise ValueError(with_location(f"keras.ops.pad: mode must be 'constant', 'reflect' or 'symmetric', "
+                                       f"got {mode!r}"))
+    if constant_values is not None and mode != "constant":
+        raise ValueError(with_location(f"keras.ops.pad: constant_values needs mode='constant', got mode={mode!r}"))
+    return tf.pad(x, pad_width, mode.upper(), constant_values=0 if constant_values is None else constant_values)
+
+
 def repeat(x, repeats, axis=None):
     return tf.repeat(x, repeats, axis=axis)
 
@@ -423,6 +434,10 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
 
 
 from tapeflow.keras.ops_nn import *  # noqa: E402,F401,F403  (nn, losses, conv, control flow)
+from tapeflow.keras.ops_nn import NN_NAMES  # noqa: E402
+from tapeflow.keras.ops_linalg import *  # noqa: E402,F401,F403  (linear algebra, segments, erfc)
+from tapeflow.keras.ops_linalg import LINALG_NAMES  # noqa: E402
+from tapeflow.keras.ops_stats import *  # noqa: E402,F401,F403  (nan reductions, quantiles, fmod, isin)
 from tapeflow.keras.ops_numpy import *  # noqa: E402,F401,F403  (the rest of the NumPy-like surface)
 from tapeflow.keras import ops_image as image  # noqa: E402,F401  (keras.ops.image)
 
@@ -455,3 +470,15 @@ for _name, _fn in list(globals().items()):
     if (callable(_fn) and not _name.startswith("_") and not isinstance(_fn, type)
             and _name not in _NOT_SYMBOLIC):
         globals()[_name] = _symbolic(_name, _fn)
+
+
+def _namespace(name, names):
+    import types
+    module = types.ModuleType(f"tapeflow.keras.ops.{name}")
+    for n in names:
+        setattr(module, n, globals()[n])
+    return module
+
+
+nn = _namespace("nn", NN_NAMES)  # keras.ops.nn: the nn functions, also under keras.ops itself
+linalg = _namespace("linalg", LINALG_NAMES)  # keras.ops.linalg, likewise

@@ -6,7 +6,9 @@ elementwise (no mean over the last axis), the categorical ones reduce `axis`.
 """
 import tapeflow as tf
 from tapeflow.keras.activations import (  # noqa: F401  (the same functions as keras.activations')
-    leaky_relu, log_softmax, relu, relu6, sigmoid, silu, softmax, softplus, swish,
+    celu, glu, hard_shrink, hard_sigmoid, hard_silu, hard_tanh, leaky_relu, log_sigmoid, log_softmax, relu,
+    relu6, selu, sigmoid, silu, soft_shrink, softmax, softplus, softsign, sparse_plus, sparse_sigmoid,
+    sparsemax, squareplus, swish, tanh_shrink, threshold,
 )
 from tapeflow.ctc_decode import ctc_decode  # noqa: F401 - keras.ops.ctc_decode (greedy)
 from tapeflow.runtime.errors import with_location
@@ -16,7 +18,14 @@ _EPSILON = 1e-7
 __all__ = ["relu", "relu6", "sigmoid", "softmax", "log_softmax", "gelu", "silu", "swish", "softplus",
            "leaky_relu", "elu", "binary_crossentropy", "categorical_crossentropy",
            "sparse_categorical_crossentropy", "conv", "max_pool", "average_pool", "moments", "cond",
-           "while_loop", "fori_loop", "scan", "vectorized_map", "ctc_decode"]
+           "while_loop", "fori_loop", "scan", "vectorized_map", "ctc_decode", "celu", "glu", "hard_shrink",
+           "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "log_sigmoid", "selu", "soft_shrink", "softsign",
+           "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus", "tanh_shrink", "threshold", "normalize",
+           "multi_hot", "batch_normalization", "psnr"]
+# keras.ops.nn: these, with one_hot and the moved ones keras.ops has under both names
+NN_NAMES = [n for n in __all__ if n not in ("cond", "while_loop", "fori_loop", "scan", "vectorized_map")] + [
+    "one_hot", "depth_to_space", "space_to_depth"]
+hard_swish = hard_silu
 
 
 def gelu(x, approximate=True):  # Keras 3's ops.gelu defaults to the tanh approximation
@@ -163,3 +172,46 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
 
 def vectorized_map(function, elements):
     return tf.vectorized_map(function, elements)
+
+
+def normalize(x, axis=-1, order=2, epsilon=None):
+    """x over its `order`-norm along axis (Keras 3: L2 as x * min(rsqrt(sum x^2), 1 / epsilon))."""
+    if not isinstance(order, int) or order < 1:
+        raise ValueError(with_location(f"Argument `order` must be an int >= 1. Received: order={order}"))
+    x = tf.convert_to_tensor(x)
+    x = tf.reshape(x, [1]) if x.shape.rank == 0 else x
+    epsilon = _EPSILON if epsilon is None else epsilon
+    if order == 2:
+        inv = tf.math.rsqrt(tf.reduce_sum(tf.square(x), axis=axis, keepdims=True))
+        return x * tf.minimum(inv, 1.0 / epsilon)
+    return x / tf.maximum(tf.norm(x, ord=order, axis=axis, keepdims=True), epsilon)
+
+
+def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False, **kwargs):
+    """One sample's ids (rank 1) or a batch's (rank 2) as one row of 0 / 1 each, as Keras 3."""
+    num_classes = kwargs.pop("num_tokens", num_classes)  # Keras's older argument name
+    if sparse:
+        raise ValueError(with_location("keras.ops.multi_hot: sparse=True is not supported"))
+    x = tf.convert_to_tensor(inputs)
+    hot = tf.one_hot(x, num_classes, axis=axis, dtype=dtype or "float32")
+    return tf.reduce_max(hot, axis=1 if x.shape.rank > 1 else 0)
+
+
+def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=1e-3):
+    x = tf.convert_to_tensor(x)
+    if axis != -1:  # 1-D statistics laid along `axis`
+        shape = [1] * x.shape.rank
+        shape[axis] = -1
+        mean, variance = tf.reshape(mean, shape), tf.reshape(variance, shape)
+        offset = None if offset is None else tf.reshape(offset, shape)
+        scale = None if scale is None else tf.reshape(scale, shape)
+    return tf.nn.batch_normalization(x, mean, variance, offset, scale, epsilon)
+
+
+def psnr(x1, x2, max_val):
+    """Peak signal-to-noise ratio in dB: 20 log10(max_val) - 10 log10(mean squared error)."""
+    x1, x2 = tf.convert_to_tensor(x1), tf.convert_to_tensor(x2)
+    if x1.shape != x2.shape:
+        raise ValueError(with_location(f"Input shapes {x1.shape} and {x2.shape} must match for PSNR calculation."))
+    log10 = lambda v: tf.math.log(v) / tf.math.log(tf.constant(10.0, x2.dtype))  # noqa: E731
+    return 20 * log10(tf.cast(max_val, x2.dtype)) - 10 * log10(tf.reduce_mean(tf.square(x1 - x2)))

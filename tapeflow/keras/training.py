@@ -295,10 +295,6 @@ class Trainer:
         d["_compiled_metrics"] = compile_utils.build_metrics(self._metric_specs, self._compiled_loss, names,
                                                              y, y_pred)
         weighted = compile_utils.build_metrics(self._weighted_metric_specs, self._compiled_loss, names, y, y_pred)
-        taken = {m.name for _, m in self._compiled_metrics}
-        for _, m in weighted:  # Keras 3 prefixes a weighted metric whose name an unweighted one has
-            if m.name in taken:
-                m.name = f"weighted_{m.name}"
         d["_weighted_metrics"] = weighted
         if self._compile_metrics is not None:
             self._compile_metrics.fill(self._compiled_metrics, weighted, names)

@@ -135,10 +135,10 @@ from tapeflow.keras.saving import custom_object_scope  # noqa: E402,F401
 from tapeflow.keras.saving import serialize_keras_object  # noqa: E402,F401
 from tapeflow.keras.saving import deserialize_keras_object  # noqa: E402,F401
 from tapeflow.keras.progbar import Progbar  # noqa: E402,F401
+from tapeflow.keras.feature_space import FeatureSpace  # noqa: E402,F401
 from tapeflow.keras.utils_data import PyDataset  # noqa: E402,F401
 from tapeflow.keras.utils_data import Sequence  # noqa: E402,F401
 from tapeflow.keras.utils_data import split_dataset  # noqa: E402,F401
 from tapeflow.keras.utils_data import timeseries_dataset_from_array  # noqa: E402,F401
 from tapeflow.keras.utils_directory import image_dataset_from_directory, text_dataset_from_directory  # noqa: E402,F401,E501
 # ---- end of keras.utils names defined elsewhere ----
-from tapeflow.keras.feature_space import FeatureSpace  # noqa: E402,F401

@@ -31,13 +31,18 @@ def timeseries_dataset_from_array(data, targets, sequence_length, sequence_strid
         seed = np.random.randint(1e6) if seed is None else seed
         np.random.RandomState(seed).shuffle(starts)
     starts = starts + start
+    # Keras gathers each window by a tf.range of its steps, so the window length is not static
+    # (element_spec (None, ...)), as TF's is
+    import tapeflow as tf
     data = np.asarray(data)
-    windows = data[starts[:, None] + np.arange(sequence_length) * sampling_rate] if len(starts) \
-        else np.zeros((0, sequence_length) + data.shape[1:], data.dtype)
-    if targets is None:
-        ds = Dataset.from_tensor_slices(windows)
-    else:
-        ds = Dataset.from_tensor_slices((windows, np.asarray(targets)[starts]))
+    values = tf.constant(data)
+    if len(starts):
+        ds = Dataset.from_tensor_slices(starts).map(
+            lambda s: tf.gather(values, tf.range(s, s + sequence_length * sampling_rate, sampling_rate)))
+    else:  # no window fits: an empty data set that still knows its element's structure
+        ds = Dataset.from_tensor_slices(np.zeros((0, sequence_length) + data.shape[1:], data.dtype))
+    if targets is not None:
+        ds = Dataset.zip((ds, Dataset.from_tensor_slices(np.asarray(targets)[starts])))
     if batch_size is None:
         return ds.shuffle(1024, seed=seed) if shuffle else ds
     return (ds.shuffle(batch_size * 8, seed=seed) if shuffle else ds).batch(batch_size)

@@ -32,9 +32,10 @@ from tapeflow.keras.layers.pooling import (  # noqa: F401
 )
 from tapeflow.keras.layers.image_preprocessing import CenterCrop, Resizing  # noqa: F401
 from tapeflow.keras.layers.preprocessing import Normalization, Rescaling  # noqa: F401
-from tapeflow.keras.layers.preprocessing_numeric import CategoryEncoding, Discretization, HashedCrossing  # noqa: F401
+from tapeflow.keras.layers.preprocessing_numeric import CategoryEncoding, Discretization  # noqa: F401
 from tapeflow.keras.layers.text_lookup import IntegerLookup, StringLookup  # noqa: F401
-from tapeflow.keras.layers.text_vectorization import Hashing, TextVectorization  # noqa: F401
+from tapeflow.keras.layers.hashing import HashedCrossing, Hashing  # noqa: F401
+from tapeflow.keras.layers.text_vectorization import TextVectorization  # noqa: F401
 from tapeflow.keras.layers.recurrent import GRU, LSTM, SimpleRNN  # noqa: F401
 from tapeflow.keras.layers.recurrent_cells import (  # noqa: F401
     RNN, GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells)

@@ -24,7 +24,10 @@ class Rescaling(Layer):
 
 class Normalization(Layer):
     """Feature-wise standardization over `axis` (kept axes; the others are reduced
-    by `adapt`).  The statistics are non-trainable weights, saved with the model.
+    by `adapt`), as Keras 3: the statistics are non-trainable weights `mean` and `variance` of
+    the kept axes' shape, saved with the model; `layer.mean` / `layer.variance` are tensors in
+    the input's broadcast shape, taken from those weights when the layer is built, adapted or
+    loaded (so assigning the weights alone changes nothing, as in Keras).
     invert=True maps normalized values back."""
     _checkpoint_names = {"mean": "adapt_mean", "variance": "adapt_variance"}
     _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
@@ -40,55 +43,60 @@ class Normalization(Layer):
         self.input_mean, self.input_variance = mean, variance
         self.invert = invert
 
-    def _stat_shape(self, shape):
+    def build(self, input_shape):
+        shape = tuple(input_shape.dims)
         rank = len(shape)
-        keep = {a % rank for a in self.axis}
+        if any(a < -rank or a >= rank for a in self.axis):
+            raise ValueError(with_location(f"All `axis` values must be in the range [-ndim, ndim). Received inputs "
+                                           f"with ndim={rank}, while axis={self.axis}"))
+        keep = self._keep = sorted(a % rank for a in self.axis)
         if any(shape[a] is None for a in keep):
             raise ValueError(with_location(
                 f"Normalization {self.name}: the kept axes {self.axis} of shape {list(shape)} must be known"))
-        return tuple(shape[a] if a in keep else 1 for a in range(rank))
-
-    def build(self, input_shape):
-        shape = self._stat_shape(tuple(input_shape.dims))
-        self._broadcast_shape = shape
+        self._broadcast_shape = tuple(shape[a] if a in keep else 1 for a in range(rank))
+        self._reduce_axes = tuple(a for a in range(rank) if a not in keep)
         if self.input_mean is not None:  # Keras 3: given statistics are constants, not weights
-            self.__dict__["_stats"] = tuple(tf.constant(np.broadcast_to(np.asarray(v, np.float32), shape))
-                                            for v in (self.input_mean, self.input_variance))
-        else:  # as Keras 3: the weights have the kept axes' shape, `mean` the broadcast one
-            kept = tuple(shape[a % len(shape)] for a in sorted({a % len(shape) for a in self.axis}))
-            self.adapt_mean = self.add_weight("mean", kept, initializer="zeros", trainable=False)
-            self.adapt_variance = self.add_weight("variance", kept, initializer="ones", trainable=False)
-            self.count = self.add_weight("count", (), dtype="int64", initializer="zeros", trainable=False)
-            self.__dict__["_stats"] = None
+            self._set_statistics(self.input_mean, self.input_variance)
+            return
+        stats = tuple(shape[a] for a in keep)
+        self.adapt_mean = self.add_weight("mean", stats, initializer="zeros", trainable=False)
+        self.adapt_variance = self.add_weight("variance", stats, initializer="ones", trainable=False)
+        self.count = self.add_weight("count", (), dtype="int64", initializer="zeros", trainable=False)
+        self._set_statistics(self.adapt_mean, self.adapt_variance)
 
-    @property
-    def mean(self):
-        """The mean, shaped to broadcast against the input (a weight of the kept axes' shape)."""
-        stats = self.__dict__.get("_stats")
-        return stats[0] if stats is not None else tf.reshape(self.adapt_mean, self._broadcast_shape)
+    def _set_statistics(self, mean, variance):
+        """layer.mean / layer.variance: each statistic's dimensions laid on the kept axes (the
+        last on the last), broadcast to the input's rank, as Keras 3."""
+        for name, value in (("mean", mean), ("variance", variance)):
+            value = np.asarray(value.numpy() if isinstance(value, TensorBase) else value, np.float32)
+            layout = [1] * len(self._broadcast_shape)
+            for i in range(1, value.ndim + 1):
+                layout[self._keep[-i]] = value.shape[-i]
+            self.__dict__[name] = tf.constant(np.broadcast_to(value.reshape(layout), self._broadcast_shape))
 
-    @property
-    def variance(self):
-        stats = self.__dict__.get("_stats")
-        return stats[1] if stats is not None else tf.reshape(self.adapt_variance, self._broadcast_shape)
+    def finalize_state(self):
+        if self.input_mean is None and self.built:
+            self._set_statistics(self.adapt_mean, self.adapt_variance)
+
+    def load_own_variables(self, store):
+        super().load_own_variables(store)
+        self.finalize_state()
 
     def adapt(self, data, batch_size=None, steps=None):
-        """Set mean and variance from `data` (an array, tensor or Dataset of batches)."""
+        """Set mean and variance from `data` (an array, tensor or Dataset of batches; a Dataset
+        of single rows is batched first, as Keras does)."""
         from tapeflow.data import Dataset
         if isinstance(data, Dataset):
             parts = [np.asarray(b[0] if isinstance(b, tuple) else b) for b in data]
-            array = np.concatenate(parts, axis=0)
+            rows = bool(parts) and parts[0].ndim == 1
+            array = np.stack(parts) if rows else np.concatenate(parts, axis=0)
         else:
             array = np.asarray(data.numpy() if isinstance(data, TensorBase) else data, np.float64)
-        if array.ndim == 1:
-            array = array[:, None]
         if not self.built:
             self._build_from(tf.constant(array.astype(np.float32)))
-        shape = self._broadcast_shape
-        reduce_axes = tuple(a for a in range(array.ndim) if shape[a] == 1)
-        kept = tuple(self.adapt_mean.shape)
-        self.adapt_mean.assign(array.mean(axis=reduce_axes).reshape(kept).astype(np.float32))
-        self.adapt_variance.assign(array.var(axis=reduce_axes).reshape(kept).astype(np.float32))
+        self.adapt_mean.assign(array.mean(axis=self._reduce_axes).astype(np.float32))
+        self.adapt_variance.assign(array.var(axis=self._reduce_axes).astype(np.float32))
+        self.finalize_state()
 
     def call(self, inputs):
         x = tf.cast(inputs, self.dtype)

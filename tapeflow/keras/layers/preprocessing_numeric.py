@@ -1,6 +1,5 @@
 """Preprocessing layers over integer and numeric features: CategoryEncoding
-(one_hot / multi_hot / count), Discretization (bucket indices) and HashedCrossing
-(the hashed combination of categorical features)."""
+(one_hot / multi_hot / count) and Discretization (bucket indices)."""
 import numpy as np
 
 import tapeflow as tf
@@ -103,43 +102,6 @@ class Discretization(Layer):
     def get_config(self):
         return {**super().get_config(), "bin_boundaries": self.bin_boundaries, "num_bins": self.num_bins,
                 "epsilon": self.epsilon, "output_mode": self.output_mode, "sparse": False}
-
-
-class HashedCrossing(Layer):
-    """The bucket of each row's combination of categorical features (ints or strings, one
-    value per row each): tf.sparse.cross_hashed modulo `num_bins`, as Keras 3 computes it;
-    output_mode "int" (bucket ids) or "one_hot"."""
-    _allow_non_tensor_positional_args = True
-
-    def __init__(self, num_bins, output_mode="int", sparse=False, **kwargs):
-        super().__init__(**kwargs)
-        if output_mode not in ("int", "one_hot") or sparse:
-            raise ValueError(with_location(f"HashedCrossing: output_mode must be 'int' or 'one_hot' (dense), "
-                                           f"got {output_mode!r} (sparse={sparse})"))
-        self.num_bins, self.output_mode = int(num_bins), output_mode
-
-    def call(self, inputs):
-        if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
-            raise ValueError(with_location("HashedCrossing: expects a list of at least two feature tensors"))
-        xs = [tf.convert_to_tensor(x) for x in inputs]
-        rank = xs[0].shape.rank
-        if any(x.shape.rank != rank for x in xs) or rank not in (0, 1, 2):
-            raise ValueError(with_location(f"HashedCrossing: the features must all be scalars, (batch,) or "
-                                           f"(batch, 1); got shapes {[tuple(x.shape) for x in xs]}"))
-        columns = [tf.reshape(x, (-1, 1)) for x in xs]
-        # cross_hashed runs on the values (NumPy): a py_function inside graphs and tf.data maps
-        ids = tf.py_function(lambda *c: tf.sparse.to_dense(tf.sparse.cross_hashed(list(c), self.num_bins)),
-                             columns, tf.int64)
-        ids = tf.reshape(ids, (-1,) if rank < 2 else (-1, 1))
-        ids = ids[0] if rank == 0 else ids
-        if self.output_mode == "one_hot":
-            from tapeflow.keras.layers.text_lookup import encode_categorical
-            return encode_categorical(ids, "one_hot", self.num_bins, dtype=self.dtype)
-        return ids
-
-    def get_config(self):
-        return {**super().get_config(), "num_bins": self.num_bins, "output_mode": self.output_mode,
-                "sparse": False}
 
 
 def _summarize(values, epsilon):

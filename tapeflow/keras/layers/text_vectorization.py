@@ -1,4 +1,4 @@
-"""keras.layers.TextVectorization (texts to token ids or token counts) and Hashing.
+"""keras.layers.TextVectorization (texts to token ids or token counts).
 
 TextVectorization = standardize -> split -> ngrams -> StringLookup -> pad or encode, as
 Keras 3 does it.  Standardize and split run in one primitive (`text_tokens`, NumPy over
@@ -203,49 +203,3 @@ class TextVectorization(Layer):
                 "split": self.split, "ngrams": self.ngrams, "output_mode": self.output_mode,
                 "output_sequence_length": self.output_sequence_length, "pad_to_max_tokens": self.pad_to_max_tokens,
                 "sparse": False, "ragged": self.ragged, "vocabulary": vocab, "idf_weights": idf, "encoding": "utf-8"}
-
-
-class Hashing(Layer):
-    """Strings or integers to bins [0, num_bins) by farmhash (TensorFlow's Fingerprint64);
-    with mask_value, masked inputs are bin 0 and the rest fall in [1, num_bins)."""
-    _allow_non_tensor_positional_args = True  # Keras's preprocessing layers take lists and arrays
-
-    def __init__(self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False, **kwargs):
-        super().__init__(**kwargs)
-        if num_bins is None or int(num_bins) <= 0:
-            raise ValueError(with_location(f"Hashing: num_bins must be a positive int, got {num_bins!r}"))
-        if output_mode not in ("int", "one_hot", "multi_hot", "count"):
-            raise ValueError(with_location(f"Hashing: output_mode must be 'int', 'one_hot', 'multi_hot' or "
-                                           f"'count', got {output_mode!r}"))
-        if isinstance(salt, int) and not isinstance(salt, bool):
-            salt = [salt, salt]  # Keras: one integer is both halves of SipHash's key
-        elif salt is not None and not (isinstance(salt, (list, tuple)) and len(salt) == 2):
-            raise ValueError(with_location(f"The `salt` argument for `Hashing` can only be a tuple of size 2 "
-                                           f"integers, or a single integer. Received: salt={salt}."))
-        if sparse:
-            raise ValueError(with_location("Hashing: sparse=True is not supported"))
-        self.num_bins, self.mask_value, self.output_mode = int(num_bins), mask_value, output_mode
-        self.salt = None if salt is None else list(salt)
-
-    def _convert_inputs(self, inputs):
-        return inputs if isinstance(inputs, TensorBase) else convert_to_tensor(inputs)
-
-    def call(self, inputs):
-        x = inputs
-        masked = self.mask_value is not None and self.num_bins > 1  # bin 0 is the mask's
-        text = tf.cast(x, "int64") if x.dtype.is_floating else x  # Keras hashes floats as integers
-        text = text if text.dtype is dtypes.string else tf.strings.as_string(text)
-        depth = self.num_bins - 1 if masked else self.num_bins
-        if self.salt is not None:
-            bins = tf.strings.to_hash_bucket_strong(text, depth, self.salt)
-        else:
-            bins = tf.strings.to_hash_bucket_fast(text, depth)
-        if masked:
-            bins = tf.where(tf.equal(x, self.mask_value), tf.zeros_like(bins), bins + 1)
-        if self.output_mode == "int":
-            return bins
-        return encode_categorical(bins, self.output_mode, self.num_bins, dtype="float32")
-
-    def get_config(self):
-        return {**super().get_config(), "num_bins": self.num_bins, "mask_value": self.mask_value,
-                "salt": self.salt, "output_mode": self.output_mode, "sparse": False}
