@@ -350,3 +350,60 @@ def test_used_tape_keeps_only_its_variables():
     assert tape.gradient(y, v).numpy() == 4.0
     assert tape.watched_variables() == (v, w)
     assert set(tape._tape.watched) == {id(v), id(w)}
+
+
+def test_gradient_for_every_watched_skips_the_scan_and_equals_the_scanned_one():
+    # All watched objects as sources: the tape's watched set is the reachable set (no scan
+    # of the records); a subset of them scans.  The gradients of both paths agree, and
+    # with NumPy's backprop through time.
+    from tapeflow.runtime import tape as tape_mod
+    xs, wx, wh = _f32(5, 3, 4), _f32(4, 6) * 0.3, _f32(6, 6) * 0.3
+    ts = [tf.constant(a) for a in (xs, wx, wh)]
+    scans = []
+    real = tape_mod._reach
+
+    def counted(tape, sources):
+        reachable, relevant = real(tape, sources)
+        scans.append(len(relevant) != len(tape.records) or any(a is not b for a, b in zip(relevant, tape.records)))
+        return reachable, relevant
+    tape_mod._reach = counted
+    try:
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(ts[1:])
+            h = tf.zeros((3, 6))
+            hs = [h]
+            for t in range(5):
+                h = tf.tanh(ts[0][t] @ ts[1] + h @ ts[2])
+                hs.append(h)
+            loss = tf.reduce_sum(h * h)
+        both = tape.gradient(loss, ts[1:])
+        one = tape.gradient(loss, ts[2])
+    finally:
+        tape_mod._reach = real
+    assert scans == [False, True]  # all the watched: no scan; one of them: the scan
+    np.testing.assert_array_equal(both[1].numpy(), one.numpy())
+    # NumPy's backprop through time
+    hn = [np.zeros((3, 6), np.float32)]
+    for t in range(5):
+        hn.append(np.tanh(xs[t] @ wx + hn[-1] @ wh))
+    gwx, gwh, dh = np.zeros_like(wx), np.zeros_like(wh), 2 * hn[-1]
+    for t in reversed(range(5)):
+        da = dh * (1 - hn[t + 1] ** 2)
+        gwx += xs[t].T @ da
+        gwh += hn[t].T @ da
+        dh = da @ wh.T
+    np.testing.assert_allclose(both[0].numpy(), gwx, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(both[1].numpy(), gwh, rtol=1e-5, atol=1e-6)
+
+
+def test_integer_outputs_are_not_watched():
+    x = tf.constant([1.0, 3.0, 2.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        idx = tf.argmax(x)
+        s = tf.cast(idx, tf.float32)
+        y = x * 2.0
+        z = s * y
+    assert tape._tape.is_watched(y) and not tape._tape.is_watched(idx) and not tape._tape.is_watched(s)
+    assert tape.gradient(z, s) is None
+    np.testing.assert_array_equal(tape.gradient(z, x).numpy(), [2.0, 2.0, 2.0])  # s = argmax = 1
