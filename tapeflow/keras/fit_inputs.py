@@ -121,7 +121,9 @@ class ClassWeighted:
             yield x, y, convert_to_tensor(weights)
 
 
-def batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False):
+def batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, reset=True):
+    """The batches fit (reset: a PyDataset ends an epoch after Keras's peek), evaluate (also)
+    and predict (reset=False) walk."""
     from tapeflow.data import Dataset
     from tapeflow.distribute.input import DistributedDataset
     if isinstance(x, (Dataset, DistributedDataset)):
@@ -132,7 +134,7 @@ def batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False):
     if isinstance(x, PyDataset):
         if y is not None:
             raise ValueError(with_location("fit: when x is a PyDataset, y must come from its batches"))
-        return PyDatasetBatches(x)
+        return PyDatasetBatches(x, shuffle, reset)
     return ArrayBatches(x, y, sample_weight, batch_size, shuffle)
 
 
@@ -140,7 +142,8 @@ def batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False):
 
 def validation_kwargs(validation_data):
     from tapeflow.data import Dataset
-    if isinstance(validation_data, Dataset):
+    from tapeflow.keras.utils_data import PyDataset
+    if isinstance(validation_data, (Dataset, PyDataset)):
         return {"x": validation_data}
     if not isinstance(validation_data, (tuple, list)) or len(validation_data) not in (2, 3):
         raise ValueError(with_location(
@@ -151,9 +154,12 @@ def validation_kwargs(validation_data):
 
 def validation_split_of(x, y, sample_weight, fraction):
     """Keras's validation_split: the last `fraction` of the examples, before shuffling."""
-    from tapeflow.data import Dataset
-    if isinstance(x, Dataset):
-        raise ValueError(with_location("fit: validation_split is not supported for Dataset inputs"))
+    leaves = nest.flatten(x)
+    if not leaves or not all(isinstance(a, (np.ndarray, TensorBase, list)) for a in leaves):
+        # a Dataset, a PyDataset (whose __getitem__ NumPy would call without end), a generator
+        raise ValueError(with_location(
+            f"Argument `validation_split` is only supported for tensors or NumPy arrays. Found: "
+            f"x={type(x).__name__}"))
     n = first_dim(x)
     cut = int(n * (1.0 - fraction))
     if cut <= 0 or cut >= n:

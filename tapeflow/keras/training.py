@@ -404,7 +404,7 @@ class Trainer:
 
     def _predict(self, x, batch_size, steps, callbacks=None):
         strategy = distributed.strategy_of(self)
-        data = distributed.shard(fit_inputs.batches(x, None, None, batch_size, shuffle=False), x, strategy)
+        data = distributed.shard(fit_inputs.batches(x, None, None, batch_size, shuffle=False, reset=False), x, strategy)
         cb = callbacks_mod.CallbackList(callbacks or [], model=self, steps=steps or data.steps())
         cb.on_predict_begin()
         outputs = []

@@ -129,17 +129,27 @@ Sequence = PyDataset
 
 
 class PyDatasetBatches:
-    """fit's view of a PyDataset: one pass over its batches per epoch, then on_epoch_end."""
+    """fit's view of a PyDataset, as Keras 3's adapter walks it: made, it reads the first two
+    batches (Keras learns the element spec from them) and, for fit and evaluate, ends an epoch;
+    then each pass is on_epoch_begin, the batches (in Python's random order when shuffled, as
+    Keras's random.shuffle), on_epoch_end."""
 
-    def __init__(self, source):
-        self.source = source
+    def __init__(self, source, shuffle=False, reset=True):
+        self.source, self.shuffle = source, shuffle
+        for i in range(min(2, len(source))):
+            source[i]
+        if reset:
+            source.on_epoch_end()
 
     def steps(self):
         return len(self.source)
 
     def __iter__(self):
         self.source.on_epoch_begin()
-        for i in range(len(self.source)):
+        order = list(range(len(self.source)))
+        if self.shuffle:
+            random.shuffle(order)
+        for i in order:
             batch = self.source[i]
             # NumPy batches become tensors, as a Dataset's elements are.
             yield nest.map_structure(convert_to_tensor, tuple(batch) if isinstance(batch, list) else batch)
