@@ -8,10 +8,11 @@ between its matmuls and elementwise ops:
 Inputs are read in place; each output is copied out once.  Eligible when every
 op has a C form there and every value is at most loopgen_c.MAX_VALUE elements,
 each matmul at most MAX_MATMUL multiply-adds (larger ones are BLAS's work) and
-the graph has MIN_OPS to MAX_OPS ops (the normal path makes about that many
-NumPy or kernel calls; for fewer the saving is small, for more the C compile
-is slow).  Otherwise `try_render_block` returns None and the graph compiles as
-usual.
+the graph has MIN_OPS to MAX_OPS ops, a matmul among them (the normal path
+calls NumPy for each matmul and splits its fused kernels there; for fewer ops
+the saving is small, for more the C compile is slow; without a matmul the
+elementwise ops and reductions fuse into few kernels already).  Otherwise
+`try_render_block` returns None and the graph compiles as usual.
 
 Arrays share the slots of one arena: a slot is free again once the value it
 held has had its last read (loop_plan.read_positions: where the reads really
@@ -62,7 +63,7 @@ def try_render_block(graph, name):
 
 def _worth_it(graph):
     ops = [n for n in graph.nodes if n.op not in ("input", "const")]
-    if not MIN_OPS <= len(ops) <= MAX_OPS:
+    if not MIN_OPS <= len(ops) <= MAX_OPS or not any(n.op == "matmul" for n in ops):
         return False
     for n in ops:
         if n.op == "matmul":

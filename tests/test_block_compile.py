@@ -118,7 +118,7 @@ def test_arrays_share_arena_slots():
 
 
 def _many_ops(x, i):
-    y = x
+    y = x @ tf.ones((4, 4))
     for k in range(20):
         y = tf.sin(y) * 0.5 + y[i] * 0.1
     return y
@@ -165,6 +165,14 @@ def test_what_is_not_a_block():
     small(x, w)
     assert not any(k.startswith("block") for k in _executable(small, [x, w]).kernels)
 
+    def no_matmul(x):  # fused into a few kernels as before
+        for k in range(20):
+            x = tf.sin(x) * 0.5 + tf.reduce_sum(x, axis=0)
+        return x
+    compiled = tf.function(no_matmul)
+    compiled(x)
+    assert not any(k.startswith("block") for k in _executable(compiled, [x]).kernels)
+
     def big_matmul(x, w):  # 64 x 512 x 512 multiply-adds: BLAS's work
         y = x @ w
         for k in range(20):
@@ -199,7 +207,8 @@ def test_row_broadcasts_and_leading_reductions_equal_eager_bit_for_bit(row_shape
         for k in range(6):
             y = (y * 0.75 + b) - c * 0.5  # the chain is inlined: b is read in its producer
         return (y, tf.reduce_sum(y, axis=0), tf.reduce_max(y, axis=0, keepdims=True),
-                tf.reduce_min(y, axis=[0, 1]), tf.reduce_sum(y, axis=2))  # (NumPy sums rows pairwise)
+                tf.reduce_min(y, axis=[0, 1]), tf.reduce_sum(y, axis=2),  # (NumPy sums rows pairwise)
+                y[0] @ tf.ones((8, 2)))  # a matmul, or the graph would be fused kernels
     x = rng.standard_normal((3, 6, 8)).astype(np.float32)
     x[1, 2, 3] = np.nan  # max/min propagate NaN
     b = rng.standard_normal(row_shape).astype(np.float32)
@@ -215,7 +224,8 @@ def test_row_broadcasts_and_leading_reductions_equal_eager_bit_for_bit(row_shape
     eager = fn(*ts)
     for g, e in zip(got[:4], eager[:4]):
         np.testing.assert_array_equal(g.numpy(), e.numpy())
-    np.testing.assert_allclose(got[4].numpy(), eager[4].numpy(), rtol=1e-6, atol=1e-5)
+    for g, e in zip(got[4:], eager[4:]):
+        np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-6, atol=1e-5)
 
 
 def test_row_broadcast_in_a_loop_compiled_whole():
