@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import UnimplementedError, dtype_not_supported, with_location
+from ..errors import UnimplementedError, arg_error, dtype_not_supported, with_location
 from ..registry import bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -310,9 +310,13 @@ def logical_not(x, name=None):
 
 def _bitwise(prim, x, y):
     x, y = binary_args(x, y, prim.name)
-    if not (x.dtype.is_integer or x.dtype.is_bool):
-        raise TypeError(with_location(f"{prim.name} expects integer or bool tensors, got {x.dtype.name}"))
+    _integer_only(prim, x)
     return bind(prim, (x, y), _NO_ATTRS)
+
+
+def _integer_only(prim, x):
+    if not (x.dtype.is_integer or x.dtype.is_bool):  # TF: the kernel's error eagerly, a TypeError in a graph
+        raise arg_error(TypeError, with_location(f"{prim.name} expects integer or bool tensors, got {x.dtype.name}"))
 
 
 def bitwise_and(x, y, name=None):
@@ -337,6 +341,7 @@ def right_shift(x, y, name=None):
 
 def invert(x, name=None):
     x = convert_to_tensor(x)
+    _integer_only(INVERT, x)
     return bind(LOGICAL_NOT if x.dtype.is_bool else INVERT, (x,), _NO_ATTRS)
 
 
