@@ -1,7 +1,8 @@
 """keras.ops array and bit functions over tapeflow ops, as Keras 3's TensorFlow backend gives
 them: append, array_split, h/v/dsplit, diagflat, vander, meshgrid, trapezoid, the bitwise ops
 and shifts (operands promoted as Keras does), logaddexp2, isneginf / isposinf and the
-hamming / hanning / blackman / bartlett windows (float32)."""
+hamming / hanning / blackman / bartlett windows (float32), bincount, gcd / lcm, ldexp, i0 and
+custom_gradient (tf.custom_gradient, as the TensorFlow backend's)."""
 import numpy as np
 
 import tapeflow as tf
@@ -9,7 +10,7 @@ import tapeflow as tf
 __all__ = ["append", "array_split", "hsplit", "vsplit", "dsplit", "diagflat", "vander", "meshgrid", "trapezoid",
            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_not", "bitwise_left_shift",
            "bitwise_right_shift", "left_shift", "right_shift", "logaddexp2", "isneginf", "isposinf", "hamming",
-           "hanning", "blackman", "bartlett"]
+           "hanning", "blackman", "bartlett", "bincount", "gcd", "lcm", "ldexp", "i0", "custom_gradient"]
 
 
 def _t(x):
@@ -165,3 +166,59 @@ def bartlett(x):
         return tf.ones([x], "float32")
     n = tf.range(x, dtype="float32")
     return tf.where(n <= (x - 1) / 2, 2.0 * n / (x - 1), 2.0 - 2.0 * n / (x - 1))
+
+
+def bincount(x, weights=None, minlength=0, sparse=False):
+    """Counts (int32) or summed weights (their promoted dtype) per value, along the last axis."""
+    x = _t(x)
+    x = x if x.dtype in (tf.int32, tf.int64) else tf.cast(x, "int32")
+    dtype = "int32" if weights is None else _ops()._result_dtype(x, _t(weights))
+    if weights is not None:
+        w = _t(weights)
+        weights = w if w.dtype in (tf.int32, tf.int64, tf.float32, tf.float64) else tf.cast(
+            w, "int32" if w.dtype.is_integer else "float32")
+    return tf.cast(tf.math.bincount(x, weights=weights, minlength=minlength, axis=-1), dtype)
+
+
+def _integers(name, x1, x2):
+    x1, x2 = _promoted(x1, x2)
+    if not x1.dtype.is_integer:
+        raise TypeError(f"Arguments to {name} must be integers. Received: x1.dtype={x1.dtype.name}, "
+                        f"x2.dtype={x2.dtype.name}")
+    return (x1, x2) if x1.dtype.is_unsigned else (tf.abs(x1), tf.abs(x2))
+
+
+def gcd(x1, x2):
+    a, b = _integers("gcd", x1, x2)
+    a, b = tf.broadcast_to(a, tf.broadcast_static_shape(a.shape, b.shape)), b + tf.zeros_like(a)
+    while bool(tf.reduce_any(b != 0)):  # Euclid's steps, every element at once
+        safe = tf.where(b == 0, tf.ones_like(b), b)
+        a, b = tf.where(b != 0, b, a), tf.where(b != 0, tf.math.floormod(a, safe), tf.zeros_like(b))
+    return a
+
+
+def lcm(x1, x2):
+    a, b = _integers("lcm", x1, x2)
+    divisor = gcd(a, b)
+    out = a * (b // tf.where(divisor == 0, tf.ones_like(divisor), divisor))
+    return tf.where(divisor == 0, tf.zeros_like(out), out)
+
+
+def ldexp(x1, x2):
+    """x1 * 2 ** x2 (x2 integers), in x1's float dtype (float32 for integers)."""
+    x1, x2 = _t(x1), _t(x2)
+    if not x2.dtype.is_integer:
+        raise TypeError(f"ldexp exponent must be an integer type. Received: x2 dtype={x2.dtype}")
+    x1 = x1 if x1.dtype.is_floating else tf.cast(x1, "float32")
+    out = x1 * tf.pow(tf.constant(2.0, x1.dtype), tf.cast(x2, x1.dtype))
+    return tf.where(tf.math.is_inf(x1) | (x1 == 0), x1, out)
+
+
+def i0(x):
+    x = _t(x)
+    dtype = "float64" if x.dtype in (tf.int64, tf.float64) else x.dtype if x.dtype in (tf.float16, tf.bfloat16) \
+        else "float32"
+    return tf.math.bessel_i0(tf.cast(x, dtype))
+
+
+custom_gradient = tf.custom_gradient

@@ -46,3 +46,34 @@ def program_ops_windows(tf):
     return {"hamming": ops.hamming(5), "hanning": ops.hanning(6), "blackman": ops.blackman(5),
             "bartlett": ops.bartlett(6), "one": (ops.hamming(1), ops.hanning(1), ops.blackman(1), ops.bartlett(1)),
             "windowed": frames * ops.hanning(8)}
+
+
+def program_ops_counts_and_integers(tf):
+    ops = tf.keras.ops
+    return {"bincount": ops.bincount(np.array([0, 2, 2, 5])), "bincount_min": ops.bincount(np.array([1, 1]), minlength=4),
+            "bincount_w": ops.bincount(np.array([0, 1, 1]), weights=np.array([0.5, 1.0, 2.0], "float32")),
+            "bincount_2d": ops.bincount(np.array([[0, 1], [2, 2]])),
+            "gcd": ops.gcd(np.array([12, -18, 7, 0]), np.array([8, 12, 0, 0])),
+            "lcm": ops.lcm(np.array([4, -6, 5, 0], "int32"), np.array([6, 4, 0, 3], "int32")),
+            "ldexp": ops.ldexp(np.array([1.0, -1.5, 0.0, np.inf], "float32"), np.array([3, -1, 5, 2])),
+            "ldexp_int": ops.ldexp(np.array([3, 1]), np.array([1, 2], "int32")),
+            "i0": (ops.i0(np.array([0.0, 1.0, -2.5], "float32")), ops.i0(np.array([1, 2]))),
+            "errors": outcomes({"gcd_float": lambda: ops.gcd(np.array([1.5]), np.array([2.0])),
+                                "ldexp_float": lambda: ops.ldexp(np.array([1.0]), np.array([2.0]))})}
+
+
+def program_ops_custom_gradient_reversal(tf):
+    """The keras.io domain-adaptation trick: a gradient-reversal layer by keras.ops.custom_gradient."""
+    ops = tf.keras.ops
+
+    @ops.custom_gradient
+    def reverse(x):
+        def grad(*args, upstream=None):
+            g = args[0] if args else upstream
+            return -0.5 * g
+        return ops.multiply(x, 1.0), grad
+
+    v = tf.Variable(np.array([1.0, -2.0, 3.0], "float32"))
+    with tf.GradientTape() as tape:
+        y = ops.sum(ops.square(reverse(v)))
+    return {"y": y, "grad": tape.gradient(y, v)}
