@@ -82,7 +82,7 @@ CASES = [
     (IndexError, "gather(float32[2, 3], int32[1]) with {'axis': 0, 'batch_dims': 0} failed: "
                  "indices[0] = -1 is not in [0, 2)",
      lambda: tf.gather(tf.ones([2, 3]), [-1])),
-    (ValueError, "einsum 'ij,jk->ik' of float32[2, 3], float32[4, 5]: label 'j' has sizes 3 and 4",
+    (tf.errors.InvalidArgumentError, "einsum 'ij,jk->ik' of float32[2, 3], float32[4, 5]: label 'j' has sizes 3 and 4",
      lambda: tf.einsum("ij,jk->ik", tf.ones([2, 3]), tf.ones([4, 5]))),
     (tf.errors.InvalidArgumentError, "pad: paddings must be integers of shape [2, 2] for shape [2, 3], got [[1, 1]]",
      lambda: tf.pad(tf.ones([2, 3]), [[1, 1]])),

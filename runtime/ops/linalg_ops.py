@@ -152,10 +152,8 @@ def _einsum_rule(*ops, inputs, output):
         for lab, d in zip(labels, a.shape):
             if lab == "." or d is None:
                 continue
-            prev = sizes.get(lab)
-            if prev is None or prev == 1:
-                sizes[lab] = d
-            elif d not in (1, prev):
+            prev = sizes.setdefault(lab, d)
+            if d != prev:  # as TF: a label's sizes agree (only ... dimensions broadcast)
                 raise R.ShapeError(f"label {lab!r} has sizes {prev} and {d}")
     ell_shape = R.broadcast_shapes(*ell) if ell else ()
     out = []
@@ -237,7 +235,7 @@ def einsum(equation, *inputs, **kwargs):
         _einsum_rule(*[Aval(a.shape.dims, a.dtype) for a in ops], **attrs)
     except R.ShapeError as exc:
         desc = ", ".join(f"{a.dtype.name}{list(a.shape)}" for a in ops)
-        raise ValueError(with_location(f"einsum {equation!r} of {desc}: {exc}")) from None
+        raise arg_error(ValueError, with_location(f"einsum {equation!r} of {desc}: {exc}")) from None
     return bind(EINSUM, tuple(ops), attrs)
 
 

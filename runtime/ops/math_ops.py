@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import shape_rules as R
-from ..errors import UnimplementedError, dtype_not_supported, with_location
+from ..errors import UnimplementedError, arg_error, dtype_not_supported, with_location
 from ..registry import bind, defprim
 from ..tensor import convert_to_tensor
 from . import array_ops as A
@@ -311,11 +311,12 @@ def logical_not(x, name=None):
     return apply_unary(LOGICAL_NOT, x)
 
 
-def _bitwise(prim, x, y):
-    x, y = binary_args(x, y, prim.name)
-    if not (x.dtype.is_integer or x.dtype.is_bool):
-        raise TypeError(with_location(f"{prim.name} expects integer or bool tensors, got {x.dtype.name}"))
-    return bind(prim, (x, y), _NO_ATTRS)
+def _bitwise(prim, x, *y):
+    args = binary_args(x, y[0], prim.name) if y else (convert_to_tensor(x),)
+    kind = args[0].dtype
+    if not (kind.is_integer or kind.is_bool):  # TF: the kernel's error eagerly, a TypeError when traced
+        raise arg_error(TypeError, with_location(f"{prim.name} expects integer or bool tensors, got {kind.name}"))
+    return bind(prim, args, _NO_ATTRS)
 
 
 def bitwise_and(x, y, name=None):
@@ -340,7 +341,7 @@ def right_shift(x, y, name=None):
 
 def invert(x, name=None):
     x = convert_to_tensor(x)
-    return bind(LOGICAL_NOT if x.dtype.is_bool else INVERT, (x,), _NO_ATTRS)
+    return _bitwise(LOGICAL_NOT if x.dtype.is_bool else INVERT, x)
 
 
 def _both_bool(x, y):

@@ -3,7 +3,8 @@ over tapeflow's ops. No new primitives live here; nn ops, losses, convolution
 and control flow are in ops_nn.py and re-exported below.
 
 Traps: Keras's `axis=None` means "all axes" as TensorFlow's; `shape()` returns a
-tuple of Python ints (None for unknown dims), never a tensor; `repeat` and
+tuple of Python ints (a traced scalar for a dim unknown while tracing, None for a
+KerasTensor's); `repeat` and
 `split` take NumPy's arguments (split by section count or by cut indices).
 """
 import functools
@@ -15,6 +16,7 @@ import tapeflow as tf
 from tapeflow.keras import functional as _functional
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.tensor import TensorBase
 
 
 def _t(x, dtype=None):
@@ -27,8 +29,14 @@ def _axes(axis):
 
 # --- conversion, creation --------------------------------------------------------------
 def shape(x):
+    """A tuple of ints; as Keras 3's TensorFlow backend, a dimension unknown while a function is
+    traced is the traced scalar tf.shape(x)[i] (a KerasTensor's stays None)."""
     s = x.shape if hasattr(x, "shape") else np.shape(x)
-    return tuple(None if d is None else int(d) for d in (s.as_list() if hasattr(s, "as_list") else s))
+    dims = tuple(None if d is None else int(d) for d in (s.as_list() if hasattr(s, "as_list") else s))
+    if None in dims and isinstance(x, TensorBase):
+        dynamic = tf.shape(x)
+        return tuple(dynamic[i] if d is None else d for i, d in enumerate(dims))
+    return dims
 
 
 def convert_to_tensor(x, dtype=None, sparse=None):
@@ -438,6 +446,7 @@ from tapeflow.keras.ops_nn import NN_NAMES  # noqa: E402
 from tapeflow.keras.ops_linalg import *  # noqa: E402,F401,F403  (linear algebra, segments, erfc)
 from tapeflow.keras.ops_linalg import LINALG_NAMES  # noqa: E402
 from tapeflow.keras.ops_stats import *  # noqa: E402,F401,F403  (nan reductions, quantiles, fmod, isin)
+from tapeflow.keras.ops_arrays import *  # noqa: E402,F401,F403  (append, splits, bit ops, windows)
 from tapeflow.keras.ops_numpy import *  # noqa: E402,F401,F403  (the rest of the NumPy-like surface)
 from tapeflow.keras import ops_image as image  # noqa: E402,F401  (keras.ops.image)
 

@@ -21,7 +21,8 @@ __all__ = ["relu", "relu6", "sigmoid", "softmax", "log_softmax", "gelu", "silu",
            "while_loop", "fori_loop", "scan", "vectorized_map", "ctc_decode", "celu", "glu", "hard_shrink",
            "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "log_sigmoid", "selu", "soft_shrink", "softsign",
            "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus", "tanh_shrink", "threshold", "normalize",
-           "multi_hot", "batch_normalization", "psnr"]
+           "multi_hot", "batch_normalization", "psnr", "layer_normalization", "rms_normalization",
+           "dot_product_attention"]
 # keras.ops.nn: these, with one_hot and the moved ones keras.ops has under both names
 NN_NAMES = [n for n in __all__ if n not in ("cond", "while_loop", "fori_loop", "scan", "vectorized_map")] + [
     "one_hot", "depth_to_space", "space_to_depth"]
@@ -215,3 +216,76 @@ def psnr(x1, x2, max_val):
         raise ValueError(with_location(f"Input shapes {x1.shape} and {x2.shape} must match for PSNR calculation."))
     log10 = lambda v: tf.math.log(v) / tf.math.log(tf.constant(10.0, x2.dtype))  # noqa: E731
     return 20 * log10(tf.cast(max_val, x2.dtype)) - 10 * log10(tf.reduce_mean(tf.square(x1 - x2)))
+
+
+def _wide(x):
+    """x in at least float32 (Keras 3 normalizes half precision in float32), and its dtype."""
+    x = tf.convert_to_tensor(x)
+    return (tf.cast(x, "float32") if x.dtype in (tf.float16, tf.bfloat16) or not x.dtype.is_floating else x), x.dtype
+
+
+def _along(v, x, axes):
+    """A 1-D scale or offset laid along the normalized axes (as-is when they are only the last)."""
+    if v is None:
+        return None
+    v = tf.cast(v, x.dtype)
+    if v.shape.rank == x.shape.rank or axes == [x.shape.rank - 1]:
+        return v
+    return tf.reshape(v, [x.shape[a] if a in axes else 1 for a in range(x.shape.rank)])
+
+
+def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, rms_scaling=False, **kwargs):
+    x, original = _wide(x)
+    epsilon = _EPSILON if epsilon is None else epsilon
+    axes = sorted(a % x.shape.rank for a in (axis if isinstance(axis, (list, tuple)) else [axis]))
+    gamma, beta = _along(gamma, x, axes), _along(beta, x, axes)
+    if rms_scaling:
+        out = x * tf.math.rsqrt(tf.math.reduce_variance(x, axis=axes, keepdims=True) + epsilon)
+        out = out if gamma is None else out * gamma
+    else:
+        mean, variance = tf.nn.moments(x, axes=axes, keepdims=True)
+        inv = tf.math.rsqrt(variance + epsilon)
+        inv = inv if gamma is None else inv * gamma
+        shift = -mean * inv
+        out = x * inv + (shift if beta is None else shift + beta)
+    return tf.cast(out, original)
+
+
+def rms_normalization(x, scale=None, axis=-1, epsilon=None):
+    x, original = _wide(x)
+    x = tf.reshape(x, [1]) if x.shape.rank == 0 else x
+    epsilon = _EPSILON if epsilon is None else epsilon
+    out = x * tf.math.rsqrt(tf.reduce_mean(tf.square(x), axis=axis, keepdims=True) + epsilon)
+    return tf.cast(out if scale is None else out * tf.cast(scale, out.dtype), original)
+
+
+def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False,
+                          flash_attention=None, attn_logits_soft_cap=None):
+    """softmax(q k^T * scale + bias, masked) v over (batch, seq, heads, head_dim) inputs, as Keras 3's
+    TensorFlow backend computes it (grouped key/value heads repeated; the softmax in float32)."""
+    if flash_attention:
+        raise ValueError(with_location("Flash attention is not supported in tensorflow backend."))
+    query, key, value = (tf.convert_to_tensor(t) for t in (query, key, value))
+    if query.shape.rank != 4:
+        raise ValueError(with_location(
+            f"`dot_product_attention` only supports 4D inputs. Received: query.shape={tuple(query.shape)}, "
+            f"key.shape={tuple(key.shape)}, value.shape={tuple(value.shape)}."))
+    heads, kv_heads = query.shape[2], key.shape[2]
+    if heads is not None and kv_heads is not None and heads > kv_heads > 1:
+        key, value = tf.repeat(key, heads // kv_heads, axis=2), tf.repeat(value, heads // kv_heads, axis=2)
+    scale = 1.0 / float(key.shape[-1]) ** 0.5 if scale is None else scale
+    logits = tf.einsum("BTNH,BSNH->BNTS", query, key)
+    logits = tf.cast(logits, "float32") if logits.dtype in (tf.float16, tf.bfloat16) else logits
+    logits = logits * tf.cast(scale, logits.dtype)
+    if bias is not None:
+        logits = logits + tf.cast(bias, logits.dtype)
+    keep = None if mask is None else tf.cast(mask, "bool")
+    if is_causal:
+        t, s = logits.shape[2], logits.shape[3]
+        causal = tf.linalg.band_part(tf.ones((t, s), "bool"), -1, 0)[None, None]
+        keep = causal if keep is None else tf.logical_and(keep, causal)
+    if keep is not None:
+        low = (65500.0 if logits.dtype == tf.float16 else 3.38953e38) * -0.7
+        logits = tf.where(tf.logical_and(keep, tf.ones_like(logits, "bool")), logits, tf.cast(low, logits.dtype))
+    probs = tf.cast(tf.nn.softmax(logits, axis=-1), key.dtype)
+    return tf.einsum("BNTS,BSNH->BTNH", probs, value)

@@ -1,0 +1,224 @@
+"""keras.ops array and bit functions over tapeflow ops, as Keras 3's TensorFlow backend gives
+them: append, array_split, h/v/dsplit, diagflat, vander, meshgrid, trapezoid, the bitwise ops
+and shifts (operands promoted as Keras does), logaddexp2, isneginf / isposinf and the
+hamming / hanning / blackman / bartlett windows (float32), bincount, gcd / lcm, ldexp, i0 and
+custom_gradient (tf.custom_gradient, as the TensorFlow backend's)."""
+import numpy as np
+
+import tapeflow as tf
+
+__all__ = ["append", "array_split", "hsplit", "vsplit", "dsplit", "diagflat", "vander", "meshgrid", "trapezoid",
+           "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_not", "bitwise_left_shift",
+           "bitwise_right_shift", "left_shift", "right_shift", "logaddexp2", "isneginf", "isposinf", "hamming",
+           "hanning", "blackman", "bartlett", "bincount", "gcd", "lcm", "ldexp", "i0", "custom_gradient"]
+
+
+def _t(x):
+    return tf.convert_to_tensor(x)
+
+
+def _ops():
+    from tapeflow.keras import ops  # keras.ops imports this module: its promotion rule, looked up late
+    return ops
+
+
+def _promoted(*xs):
+    xs = [_t(x) for x in xs]
+    dtype = xs[0].dtype
+    for x in xs[1:]:
+        dtype = _ops()._result_dtype(tf.zeros([], dtype), x)
+    return [x if x.dtype == dtype else tf.cast(x, dtype) for x in xs]
+
+
+def append(x1, x2, axis=None):
+    x1, x2 = _promoted(x1, x2)
+    if axis is None:
+        return tf.concat([tf.reshape(x1, [-1]), tf.reshape(x2, [-1])], 0)
+    return tf.concat([x1, x2], axis)
+
+
+def array_split(x, indices_or_sections, axis=0):
+    """indices_or_sections parts, the first (size % parts) one longer, as NumPy's."""
+    x = _t(x)
+    total, parts = x.shape[axis], int(indices_or_sections)
+    sizes = [total // parts + 1] * (total % parts) + [total // parts] * (parts - total % parts)
+    return tf.split(x, sizes, axis=axis)
+
+
+def hsplit(x, indices_or_sections):
+    x = _t(x)
+    return _ops().split(x, indices_or_sections, axis=0 if x.shape.rank == 1 else 1)
+
+
+def vsplit(x, indices_or_sections):
+    return _ops().split(x, indices_or_sections, axis=0)
+
+
+def dsplit(x, indices_or_sections):
+    return _ops().split(x, indices_or_sections, axis=2)
+
+
+def diagflat(x, k=0):
+    return _ops().diag(tf.reshape(_t(x), [-1]), k)
+
+
+def vander(x, N=None, increasing=False):  # noqa: N803 - NumPy's name
+    x = _t(x)
+    n = x.shape[0] if N is None else N
+    powers = tf.range(n) if increasing else tf.range(n - 1, -1, -1)
+    wide = x.dtype if x.dtype in (tf.float64,) else tf.float32
+    out = tf.pow(tf.cast(tf.expand_dims(x, -1), wide), tf.cast(powers, wide))
+    return tf.cast(out, x.dtype)
+
+
+def meshgrid(*x, indexing="xy"):
+    return tf.meshgrid(*x, indexing=indexing)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    y = _t(y)
+    y = y if y.dtype.is_floating else tf.cast(y, "float32")
+    axis = axis % y.shape.rank
+    last = [a for a in range(y.shape.rank) if a != axis] + [axis]
+    y = tf.transpose(y, last)
+    if x is None:
+        width = tf.cast(dx, y.dtype)
+    else:
+        x = tf.cast(_t(x), y.dtype)
+        width = _ops().diff(x, axis=axis if x.shape.rank > 1 else -1)
+        width = tf.transpose(width, last) if width.shape.rank > 1 else width
+    return tf.reduce_sum(0.5 * (y[..., 1:] + y[..., :-1]) * width, axis=-1)
+
+
+def _bitwise(fn):
+    def op(x, y):
+        x, y = _promoted(x, y)
+        return fn(x, y)
+    return op
+
+
+bitwise_and = _bitwise(tf.bitwise.bitwise_and)
+bitwise_or = _bitwise(tf.bitwise.bitwise_or)
+bitwise_xor = _bitwise(tf.bitwise.bitwise_xor)
+
+
+def bitwise_invert(x):
+    return tf.bitwise.invert(_t(x))
+
+
+bitwise_not = bitwise_invert
+
+
+def _shift(fn):
+    def op(x, y):
+        x = _t(x)
+        if isinstance(y, int):
+            return fn(x, tf.constant(y, x.dtype))
+        x, y = _promoted(x, y)
+        return fn(x, y)
+    return op
+
+
+bitwise_left_shift = left_shift = _shift(tf.bitwise.left_shift)
+bitwise_right_shift = right_shift = _shift(tf.bitwise.right_shift)
+
+
+def logaddexp2(x1, x2):
+    x1, x2 = _promoted(x1, x2)
+    if not x1.dtype.is_floating:
+        x1, x2 = tf.cast(x1, "float32"), tf.cast(x2, "float32")
+    delta = x1 - x2
+    log2 = tf.cast(np.log(2.0), x1.dtype)
+    return tf.where(tf.math.is_nan(delta), x1 + x2,
+                    tf.maximum(x1, x2) + tf.math.log1p(tf.exp(-tf.abs(delta) * log2)) / log2)
+
+
+def _is_inf(sign):
+    def op(x):
+        x = _t(x)
+        if not x.dtype.is_floating:
+            return tf.zeros_like(x, dtype="bool")
+        return tf.equal(x, tf.cast(sign * np.inf, x.dtype))
+    return op
+
+
+isneginf, isposinf = _is_inf(-1.0), _is_inf(1.0)
+
+
+def hamming(x):
+    return tf.signal.hamming_window(int(x), periodic=False)
+
+
+def hanning(x):
+    return tf.signal.hann_window(int(x), periodic=False)
+
+
+def blackman(x):
+    n = tf.range(int(x), dtype="float32")
+    span = max(int(x) - 1, 1)
+    window = 0.42 - 0.5 * tf.cos(2 * np.pi * n / span) + 0.08 * tf.cos(4 * np.pi * n / span)
+    return window if int(x) != 1 else tf.ones_like(window)
+
+
+def bartlett(x):
+    x = int(x)
+    if x <= 1:
+        return tf.ones([x], "float32")
+    n = tf.range(x, dtype="float32")
+    return tf.where(n <= (x - 1) / 2, 2.0 * n / (x - 1), 2.0 - 2.0 * n / (x - 1))
+
+
+def bincount(x, weights=None, minlength=0, sparse=False):
+    """Counts (int32) or summed weights (their promoted dtype) per value, along the last axis."""
+    x = _t(x)
+    x = x if x.dtype in (tf.int32, tf.int64) else tf.cast(x, "int32")
+    dtype = "int32" if weights is None else _ops()._result_dtype(x, _t(weights))
+    if weights is not None:
+        w = _t(weights)
+        weights = w if w.dtype in (tf.int32, tf.int64, tf.float32, tf.float64) else tf.cast(
+            w, "int32" if w.dtype.is_integer else "float32")
+    return tf.cast(tf.math.bincount(x, weights=weights, minlength=minlength, axis=-1), dtype)
+
+
+def _integers(name, x1, x2):
+    x1, x2 = _promoted(x1, x2)
+    if not x1.dtype.is_integer:
+        raise TypeError(f"Arguments to {name} must be integers. Received: x1.dtype={x1.dtype.name}, "
+                        f"x2.dtype={x2.dtype.name}")
+    return (x1, x2) if x1.dtype.is_unsigned else (tf.abs(x1), tf.abs(x2))
+
+
+def gcd(x1, x2):
+    a, b = _integers("gcd", x1, x2)
+    a, b = tf.broadcast_to(a, tf.broadcast_static_shape(a.shape, b.shape)), b + tf.zeros_like(a)
+    while bool(tf.reduce_any(b != 0)):  # Euclid's steps, every element at once
+        safe = tf.where(b == 0, tf.ones_like(b), b)
+        a, b = tf.where(b != 0, b, a), tf.where(b != 0, tf.math.floormod(a, safe), tf.zeros_like(b))
+    return a
+
+
+def lcm(x1, x2):
+    a, b = _integers("lcm", x1, x2)
+    divisor = gcd(a, b)
+    out = a * (b // tf.where(divisor == 0, tf.ones_like(divisor), divisor))
+    return tf.where(divisor == 0, tf.zeros_like(out), out)
+
+
+def ldexp(x1, x2):
+    """x1 * 2 ** x2 (x2 integers), in x1's float dtype (float32 for integers)."""
+    x1, x2 = _t(x1), _t(x2)
+    if not x2.dtype.is_integer:
+        raise TypeError(f"ldexp exponent must be an integer type. Received: x2 dtype={x2.dtype}")
+    x1 = x1 if x1.dtype.is_floating else tf.cast(x1, "float32")
+    out = x1 * tf.pow(tf.constant(2.0, x1.dtype), tf.cast(x2, x1.dtype))
+    return tf.where(tf.math.is_inf(x1) | (x1 == 0), x1, out)
+
+
+def i0(x):
+    x = _t(x)
+    dtype = "float64" if x.dtype in (tf.int64, tf.float64) else x.dtype if x.dtype in (tf.float16, tf.bfloat16) \
+        else "float32"
+    return tf.math.bessel_i0(tf.cast(x, dtype))
+
+
+custom_gradient = tf.custom_gradient
