@@ -358,6 +358,12 @@ def _np_depthwise_input_grad(g, w, shape, stride, padding):
     return np.array([np.sum(np_depthwise(e, w, stride, padding) * g) for e in basis]).reshape(shape)
 
 
+def _np_conv_input_grad(g, w, shape, stride, padding):
+    """The transpose of np_conv2d in its input, column by column of the identity."""
+    basis = np.eye(int(np.prod(shape))).reshape((-1,) + shape)
+    return np.array([np.sum(np_conv2d(e, w, stride, padding) * g) for e in basis]).reshape(shape)
+
+
 def _np_conv_filter_grad(x, g, ksize, stride, padding):
     return _np_filter_grad(lambda x, w: np_conv2d(x, w, stride, padding), x, g, ksize + (x.shape[3], g.shape[3]))
 
@@ -459,6 +465,13 @@ ROWS.update({
                                       lambda g, w, s=s, p=p: _np_depthwise_input_grad(g, w, (2, 5, 4, 2), s, p),
                                       [rand(gshape), rand((3, 2, 2, 2))], wrt=(0, 1))
                                  for s, p, gshape in ((2, "SAME", (2, 3, 2, 4)), (2, "VALID", (2, 2, 2, 4)))], True),
+    "conv2d_input_grad": Row([Case(lambda g, w, s=s, p=p: bind(conv_ops.CONV2D_INPUT_GRAD,
+                                                            (g, w, tf.zeros([2, 5, 4, 2])),
+                                                            {"strides": (s, s), "dilations": (1, 1), "padding": p}),
+                                   lambda g, w, s=s, p=p: _np_conv_input_grad(g, w, (2, 5, 4, 2), s, p),
+                                   [rand(gshape), rand((3, 2, 2, 3))], wrt=(0, 1))
+                              for s, p, gshape in ((2, "SAME", (2, 3, 2, 3)), (2, "VALID", (2, 2, 2, 3)),
+                                                   (1, "SAME", (2, 5, 4, 3)))], True),
     "conv2d_filter_grad": Row([Case(lambda x, g, s=s, p=p: bind(conv_ops.CONV2D_FILTER_GRAD, (x, g),
                                                              dict(_PATCH_ATTRS, ksize=(3, 2), strides=(s, s), padding=p)),
                                     lambda x, g, s=s, p=p: _np_conv_filter_grad(x, g, (3, 2), s, p),
