@@ -8,6 +8,8 @@ calls the inner concrete function: the inner Python body runs once per signature
 per call.  When the inner body cannot be traced on its own graph (it closes over a tensor
 of the caller's graph, or a tensor argument it needs a value of), it is inlined instead.
 """
+import inspect
+
 from tapeflow.runtime import nest
 from tapeflow.runtime.errors import InaccessibleTensorError, with_location
 from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError, TensorBase, convert_to_tensor
@@ -111,6 +113,19 @@ def nested_call(function, args, kwargs):
         from .function import for_variables
         entry = for_variables(entry, variable_arguments(args, kwargs))
     return entry.pack_tensors(replay(entry.graph, tensor_leaves(args, kwargs)))
+
+
+def check_signature_arity(fn, signature):
+    """TF refuses, when decorating, an input_signature longer than fn's positional parameters."""
+    try:
+        params = list(inspect.signature(fn).parameters.values()) if signature is not None else ()
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return
+    n = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+    if signature is not None and len(signature) > n:
+        raise TypeError(with_location(f"input_signature contains {len(signature) - n} extra type constraints."))
 
 
 def bind_input_signature(function, args, kwargs):

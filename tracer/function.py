@@ -52,19 +52,6 @@ def functions_run_eagerly():
     return _Settings.run_functions_eagerly
 
 
-def _check_signature_arity(fn, signature):
-    """TF refuses, when decorating, an input_signature longer than fn's positional parameters."""
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
-        return
-    if any(p.kind is p.VAR_POSITIONAL for p in params):
-        return
-    n = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
-    if len(signature) > n:
-        raise TypeError(with_location(f"input_signature contains {len(signature) - n} extra type constraints."))
-
-
 class Function:
     """A callable that traces its Python function into graphs (tf.function)."""
 
@@ -72,12 +59,10 @@ class Function:
                  jit_compile=None, fallback=True, name=None, autograph_options=None):
         self.python_function = python_function
         self.input_signature = None if input_signature is None else tuple(input_signature)
-        if self.input_signature is not None:
-            _check_signature_arity(python_function, self.input_signature)
+        call_binding.check_signature_arity(python_function, self.input_signature)
         self._autograph = autograph
         self._autograph_options = autograph_options  # experimental_autograph_options (Feature values)
-        self._reduce_retracing = reduce_retracing
-        self._jit_compile = jit_compile
+        self._reduce_retracing, self._jit_compile = reduce_retracing, jit_compile
         self._fallback = fallback
         self.__name__ = name or getattr(python_function, "__name__", type(python_function).__name__)
         self._cache = {}
