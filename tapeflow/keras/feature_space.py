@@ -191,18 +191,20 @@ class FeatureSpace(Layer):
         named += [(n, crossed[n], self.crosses_by_name[n]) for n in sorted(crossed)]
         out = {}
         for name, value, spec in named:
+            dtype = tf.as_dtype(value.dtype)  # a KerasTensor's dtype may be its name
             if first and spec.output_mode == "one_hot":
-                if not value.dtype.is_integer:
+                if not dtype.is_integer:
                     raise ValueError(with_location(
                         f"Feature '{name}' has `output_mode='one_hot'`. Thus its preprocessor should return an "
-                        f"integer dtype. Instead it returns a {value.dtype.name} dtype."))
+                        f"integer dtype. Instead it returns a {dtype.name} dtype."))
                 size = _cardinality(name, self.preprocessors.get(name) or self.crossers.get(name))
                 self.one_hot_encoders[name] = layers.CategoryEncoding(num_tokens=size, output_mode="multi_hot")
             encoder = self.one_hot_encoders.get(name)
             value = encoder(value) if encoder is not None else value
-            if self.output_mode == "concat" and (value.dtype.is_integer or value.dtype == tf.string):
+            dtype = tf.as_dtype(value.dtype)
+            if self.output_mode == "concat" and (dtype.is_integer or dtype == tf.string):
                 raise ValueError(with_location(f"Cannot concatenate features because feature '{name}' has not been "
-                                               f"encoded (it has dtype {value.dtype.name}). Consider using "
+                                               f"encoded (it has dtype {dtype.name}). Consider using "
                                                f"`output_mode='dict'`."))
             out[name] = value
         if self.output_mode == "dict":

@@ -374,7 +374,7 @@ class Sequential(Model):
         x = inputs
         graph = self.__dict__.get("_sequential_graph")
         if graph is not None and isinstance(x, (TensorBase, np.ndarray)):  # Keras 3 runs its functional graph
-            x = functional.adjust_input_rank(convert_to_tensor(x), tuple(graph.flat_inputs[0].shape.dims))
+            x = functional.adjust_input_rank(convert_to_tensor(x), tuple(graph.flat_inputs[0].shape))
         for layer in self._stack:
             x = layer(x, training=training)
         return x
