@@ -191,7 +191,7 @@ class FeatureSpace(Layer):
         named += [(n, crossed[n], self.crosses_by_name[n]) for n in sorted(crossed)]
         out = {}
         for name, value, spec in named:
-            dtype = tf.as_dtype(value.dtype)  # a KerasTensor's dtype is a name (Keras 3)
+            dtype = tf.as_dtype(value.dtype)  # a KerasTensor's dtype may be its name
             if first and spec.output_mode == "one_hot":
                 if not dtype.is_integer:
                     raise ValueError(with_location(
