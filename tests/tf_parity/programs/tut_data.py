@@ -179,3 +179,15 @@ def program_tfrecord_write_and_parse_dataset(tf):
             "proto_f1": list(example_proto.features.feature["feature1"].int64_list.value),
             "parsed": list(parsed_dataset.as_numpy_iterator()), "batched": list(batch.as_numpy_iterator()),
             "spec": str(parsed_dataset.element_spec), "raw_spec": str(raw_dataset.element_spec)}
+
+
+def program_dict_elements_keep_key_order(tf):
+    import collections
+    ds = tf.data.Dataset.from_tensor_slices({"b": [1, 2], "a": [3.0, 4.0], "c": [[5], [6]]})
+    od = tf.data.Dataset.from_tensors(collections.OrderedDict([("z", 1), ("y", b"s")]))
+    mapped = ds.map(lambda d: {"new": d["a"] * 2, **d})
+    other = tf.data.Dataset.from_tensor_slices({"a": [7.0], "c": [[8]], "b": [9]})
+    return {"keys": list(next(iter(ds))), "spec_keys": list(ds.element_spec), "od": str(od.element_spec),
+            "od_type": type(next(iter(od))).__name__, "mapped": list(next(iter(mapped.batch(2)))),
+            "values": [list(d.values()) for d in ds.concatenate(other)],
+            "zipped": list(next(iter(tf.data.Dataset.zip((ds, other))))[1])}
