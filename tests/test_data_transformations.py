@@ -171,3 +171,24 @@ def test_new_transformations_inside_tf_function():
         return s + offset
 
     assert int(total(tf.constant(1, tf.int64))) == sum(range(9)) + 1
+
+
+def test_map_filter_interleave_read_closure_variables_as_when_made():
+    # TF traces the function when the transformation is made (measured: the "load text"
+    # tutorial's per-file labeler lambda in a loop); a variable it assigns stays live.
+    mapped, kept, opened = [], [], []
+    for i in range(3):
+        mapped.append(tf.data.Dataset.range(2).map(lambda x: x * 10 + i))
+        kept.append(tf.data.Dataset.range(3).filter(lambda x: x != i))
+        opened.append(tf.data.Dataset.range(1).interleave(lambda x: tf.data.Dataset.range(i)))
+    assert [list(d.as_numpy_iterator()) for d in mapped] == [[0, 10], [1, 11], [2, 12]]
+    assert [list(d.as_numpy_iterator()) for d in kept] == [[1, 2], [0, 2], [0, 1]]
+    assert [list(d.as_numpy_iterator()) for d in opened] == [[], [0], [0, 1]]
+    calls = 0
+
+    def count(x):
+        nonlocal calls
+        calls += 1
+        return x
+
+    assert list(tf.data.Dataset.range(3).map(count).as_numpy_iterator()) == [0, 1, 2] and calls == 3

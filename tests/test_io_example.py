@@ -80,6 +80,8 @@ BAD_VALUES = [(lambda: pb.Int64List(value=[1.5]), TypeError, "cannot be interpre
               (lambda: pb.Int64List(value=[2 ** 64]), ValueError, "out of range"),
               (lambda: pb.BytesList(value=["x"]), TypeError, "expected bytes, str found"),
               (lambda: pb.FloatList(value=["x"]), TypeError, "real number"),
+              (lambda: pb.FloatList(value=[np.array(1.5)]), TypeError, "real number"),  # even 0-d
+              (lambda: pb.Int64List(value=[np.float32(3)]), TypeError, "cannot be interpreted"),
               (lambda: pb.Feature(bogus=1), ValueError, "no \"bogus\" field"),
               (lambda: pb.FloatList(value=1.0), TypeError, "list of values")]
 
@@ -88,6 +90,14 @@ BAD_VALUES = [(lambda: pb.Int64List(value=[1.5]), TypeError, "cannot be interpre
 def test_bad_values_raise_as_protobuf(make, exc, message):
     with pytest.raises(exc, match=message):
         make()
+
+
+def test_values_accept_scalar_tensors_and_index_like_values():
+    import tapeflow as tf  # the tutorial's serialize_example gets tensors inside tf.py_function
+    assert pb.Int64List(value=[tf.constant(4), np.array(3), np.uint8(7)]).value == [4, 3, 7]
+    assert pb.FloatList(value=[tf.constant(1.5), tf.constant(2), True]).value == [1.5, 2.0, 1.0]
+    with pytest.raises(TypeError):
+        pb.Int64List(value=[tf.constant(1.5)])
 
 
 def test_values_accept_numpy_and_round_floats_to_float32():

@@ -130,3 +130,17 @@ def test_labels_of_rank_one_against_predictions_of_shape_batch_by_one():
     acc = tf.keras.metrics.BinaryAccuracy(threshold=0.0)
     acc.update_state(y, p)
     assert float(acc.result()) == 0.75
+
+
+def test_crossentropy_functions_refuse_unequal_ranks_where_loss_classes_match_them():
+    # Keras 3 (measured): binary/categorical crossentropy functions and the BinaryCrossentropy
+    # metric raise on (n,) labels against (n, 1) predictions; the loss classes match the ranks.
+    y, p = np.array([0.0, 1.0]), np.array([[0.2], [0.7]], "float32")
+    for fn in (tf.keras.losses.binary_crossentropy, tf.keras.losses.categorical_crossentropy,
+               tf.keras.losses.binary_focal_crossentropy, tf.keras.metrics.BinaryCrossentropy().update_state):
+        with pytest.raises(ValueError, match="same rank"):
+            fn(y, p)
+    want = -(np.log(0.8) + np.log(0.7)) / 2
+    np.testing.assert_allclose(float(tf.keras.losses.BinaryCrossentropy()(y, p)), want, rtol=1e-5)
+    np.testing.assert_allclose(tf.keras.losses.binary_crossentropy(y[:, None], p).numpy(),
+                               [-np.log(0.8), -np.log(0.7)], rtol=1e-5)

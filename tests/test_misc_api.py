@@ -14,6 +14,23 @@ X = np.array([0.5, -1.5, 2.0], np.float32)
 
 # ------------------------------------------------------------------ py_function
 
+def test_py_function_returns_python_bytes_and_str_as_string_tensors():
+    for run in (lambda f: f(), tf.function(lambda f: f())):
+        out = run(lambda: tf.py_function(lambda: "é", [], tf.string))
+        assert out.dtype == tf.string and out.numpy() == "é".encode()
+    with pytest.raises(TypeError, match="Tout says string"):
+        tf.py_function(lambda: 3, [], tf.string)
+    with pytest.raises(TypeError, match="a string .* Tout says int32"):
+        tf.py_function(lambda: b"x", [], tf.int32)
+
+
+def test_reshape_gives_a_py_function_output_in_a_data_map_its_static_shape():
+    ds = tf.data.Dataset.range(2).map(lambda x: (tf.reshape(tf.py_function(lambda a: b"x", [x], tf.string), ()),
+                                                 tf.py_function(lambda a: b"x", [x], tf.string)))
+    assert [s.shape.rank for s in ds.element_spec] == [0, None]  # measured on TF 2.21
+    assert list(ds.as_numpy_iterator())[0] == (b"x", b"x")
+
+
 def test_py_function_eager_and_graph_run_python_each_call():
     calls = []
 

@@ -125,9 +125,14 @@ def _value_array(what, v, dtype, k):
         if v.dtype is not dtype:
             raise TypeError(f"{what}: output {k} is a {v.dtype.name} tensor but Tout says {dtype.name}")
         return _host(v._value)
+    if dtype.is_string:  # bytes, str (encoded as UTF-8) or nested lists of them
+        t = convert_to_tensor(v)
+        if not t.dtype.is_string:
+            raise TypeError(f"{what}: output {k} is {t.dtype.name} ({type(v).__name__}) but Tout says string")
+        return t._value
     a = np.asarray(v)
     if a.dtype == object or a.dtype.kind in "USO":
-        raise TypeError(f"{what}: output {k} is not numeric ({type(v).__name__}); tapeflow has no string tensors")
+        raise TypeError(f"{what}: output {k} is a string ({type(v).__name__}) but Tout says {dtype.name}")
     return np.array(a, dtype=dtype.np, order="C")
 
 

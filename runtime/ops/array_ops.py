@@ -161,8 +161,8 @@ def reshape(tensor, shape, name=None):
     shape = shape_arg(shape, "reshape")
     if list(shape).count(-1) > 1:
         raise ValueError(with_location(f"reshape: at most one -1 is allowed in the new shape {list(shape)}"))
-    if x.shape.dims == shape:
-        return x
+    if x.shape.dims == shape and getattr(x, "_static_shape", None) is None:
+        return x  # (a tensor whose static shape is less than its value's gets the new shape)
     check_rule(_reshape_rule, "reshape", x, shape=shape)
     return bind(RESHAPE, (x,), {"shape": shape})
 

@@ -7,6 +7,8 @@ decode_csv rules); column types are given by record_defaults (a dtype = a requir
 column, a value = its default).  make_csv_dataset infers types from the first
 num_rows_for_inference rows like TensorFlow: int32, then int64, float32, string.
 """
+import collections
+
 import numpy as np
 
 from tapeflow.data import structure as S
@@ -192,7 +194,7 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
 def _as_features(rows, names, label_name):
     """Rows (tuples of columns) as {name: column} dicts, or ({...}, label) with a label column.
     Built on the flat arrays (no map), so the static shapes survive for element_spec."""
-    index = {n: i for i, n in enumerate(names) if n != label_name}
+    index = collections.OrderedDict((n, i) for i, n in enumerate(names) if n != label_name)  # TF's, in column order
     structure = index if label_name is None else (index, names.index(label_name))
     order = S.flatten(structure)
     source = rows._produce

@@ -1,8 +1,11 @@
 """What every Dataset transformation shares: the cardinality constants, the
 calling convention of user functions on elements, and their errors naming the
 element and the user's line."""
+import dis
+import functools
 import os
 import traceback
+import types
 
 import numpy as np
 
@@ -88,3 +91,29 @@ def learnt_tmpl(store, produce, op):
             raise ValueError(f"Dataset.{op}: the element structure of an empty result is unknown")
         return store[0]
     return tmpl_fn
+
+
+def free_variables_now(fn):
+    """fn with its closure's variables as they are now.  TF traces a map, filter or
+    interleave function when the transformation is made, so a loop variable the function
+    reads (`for i, f in enumerate(files): ds = ...map(lambda x: (x, i))`) keeps that
+    iteration's value; tapeflow calls the function later, per element, so without this
+    every dataset would see the loop's last value.  Variables the function assigns
+    (nonlocal) and ones not yet bound keep their live cells."""
+    code, closure = getattr(fn, "__code__", None), getattr(fn, "__closure__", None)
+    if not isinstance(fn, types.FunctionType) or not closure:
+        return fn
+    assigned = {ins.argval for ins in dis.get_instructions(code) if ins.opname in ("STORE_DEREF", "DELETE_DEREF")}
+    cells = []
+    for name, cell in zip(code.co_freevars, closure):
+        try:
+            value = cell.cell_contents
+        except ValueError:  # not bound yet
+            cells.append(cell)
+            continue
+        cells.append(cell if name in assigned else types.CellType(value))
+    bound = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, tuple(cells))
+    bound.__kwdefaults__, bound.__dict__ = fn.__kwdefaults__, dict(fn.__dict__)
+    functools.update_wrapper(bound, fn, assigned=("__module__", "__name__", "__qualname__", "__doc__"),
+                             updated=())
+    return bound

@@ -4,8 +4,8 @@ import itertools
 import os
 
 from tapeflow.data.dataset import Dataset
-from tapeflow.data.elements import (AUTOTUNE, UNKNOWN, call_on_element, element_error, learnt_tmpl,
-                                    positive)
+from tapeflow.data.elements import (AUTOTUNE, UNKNOWN, call_on_element, element_error, free_variables_now,
+                                    learnt_tmpl, positive)
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
 
 
@@ -84,6 +84,7 @@ def interleave(self, map_func, cycle_length=None, block_length=None, num_paralle
     cycle, too_parallel = _cycle_length(cycle_length, num_parallel_calls)
     block = 1 if block_length is None else positive(block_length, "interleave")
     parent, source, store, child_shapes = self, self._produce, [], []
+    map_func = free_variables_now(map_func)
 
     def open_children(inputs, first):
         """The element iterators of the children made from `inputs` (numbered from `first`),

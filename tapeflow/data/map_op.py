@@ -8,7 +8,7 @@ import warnings
 
 from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset
-from tapeflow.data.elements import AUTOTUNE, UNKNOWN, element_error, peek, remember
+from tapeflow.data.elements import AUTOTUNE, UNKNOWN, element_error, free_variables_now, peek, remember
 from tapeflow.data.seeds import FunctionStreams, is_peeking
 from tapeflow.tracer.py_function import data_function
 
@@ -24,7 +24,7 @@ def _dropping():
 def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
     """map_func(*element) for tuple elements, map_func(element) otherwise.  A
     failure names the element's index and the line of map_func that raised."""
-    parent = self
+    parent, map_func = self, free_variables_now(map_func)
     source = self._produce
     out_tmpl, out_static = [], []
 

@@ -145,7 +145,7 @@ def concatenate(self, dataset, name=None):
         yield from first._produce()
         check = True
         for flat in second._produce():
-            if check and repr(second._tmpl) != repr(first._tmpl):
+            if check and not S.same_structure(second._tmpl, first._tmpl):
                 raise TypeError(with_location(
                     f"Dataset.concatenate: the element structures differ: {first._tmpl!r} "
                     f"and {second._tmpl!r}"))

@@ -43,8 +43,8 @@ def flatten(element):
 
 def template(element):
     """The structure of `element` with every value replaced by LEAF."""
-    if isinstance(element, dict):
-        return {k: template(element[k]) for k in sorted(element)}
+    if isinstance(element, dict):  # keys keep their order (and an OrderedDict its type), as TF's
+        return _like(element, {k: template(element[k]) for k in element})
     if isinstance(element, tuple):
         items = [template(v) for v in element]
         return type(element)(*items) if hasattr(element, "_fields") else tuple(items)
@@ -55,14 +55,25 @@ def pack(tmpl, flat):
     it = iter(flat)
 
     def build(t):
-        if isinstance(t, dict):
-            return {k: build(t[k]) for k in t}
+        if isinstance(t, dict):  # the flat values are in sorted key order
+            built = {k: build(t[k]) for k in sorted(t)}
+            return _like(t, {k: built[k] for k in t})
         if isinstance(t, tuple):
             items = [build(v) for v in t]
             return type(t)(*items) if hasattr(t, "_fields") else tuple(items)
         return next(it)
 
     return build(tmpl)
+
+
+def _like(d, items):
+    """A dict of d's type (dict or OrderedDict; others become dicts) holding items."""
+    return type(d)(items) if type(d) is not dict and _rebuildable(type(d)) else items
+
+
+def _rebuildable(cls):
+    import collections
+    return issubclass(cls, collections.OrderedDict)
 
 
 def to_array(value):
@@ -94,7 +105,17 @@ def flat_arrays(element):
 
 
 def same_structure(a, b):
-    return repr(a) == repr(b)
+    return repr(_canonical(a)) == repr(_canonical(b))
+
+
+def _canonical(t):
+    """The template with dict keys sorted: TF's structures compare dicts by their keys."""
+    if isinstance(t, dict):
+        return {k: _canonical(t[k]) for k in sorted(t)}
+    if isinstance(t, tuple):
+        items = [_canonical(v) for v in t]
+        return type(t)(*items) if hasattr(t, "_fields") else tuple(items)
+    return t
 
 
 def describe(tmpl, flat):

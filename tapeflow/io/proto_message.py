@@ -19,6 +19,7 @@ SerializeToString(deterministic=True) writes.  (TensorFlow's default order of ma
 entries is its hash table's, different in every process.)
 """
 import math
+import operator
 import struct
 
 import numpy as np
@@ -29,20 +30,25 @@ from tapeflow.io import wire
 # ------------------------------------------------------------------ scalar coercion
 
 def coerce_int64(v):
+    """What protobuf takes for an int64: anything with __index__ (ints, NumPy integers and
+    0-d integer arrays, integer scalar tensors), except a bool."""
     if isinstance(v, (bool, np.bool_)):
         raise TypeError(f"Expected an int, got a boolean: {v!r}")
-    if not isinstance(v, (int, np.integer)):
-        raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer")
-    v = int(v)
+    try:
+        v = operator.index(v)
+    except TypeError:
+        raise TypeError(f"'{type(v).__name__}' object cannot be interpreted as an integer") from None
     if not -(1 << 63) <= v < (1 << 63):
         raise ValueError(f"Value out of range: {v}")
     return v
 
 
 def coerce_float(v):
-    if isinstance(v, (str, bytes)) or not isinstance(v, (int, float, np.integer, np.floating)):
+    """What protobuf takes for a float: anything with __float__ or __index__ (scalar tensors
+    included), but not text, bytes or a NumPy array (even 0-d)."""
+    if isinstance(v, (str, bytes, np.ndarray)) or not (hasattr(v, "__float__") or hasattr(v, "__index__")):
         raise TypeError(f"must be real number, not {type(v).__name__}")
-    return float(np.float32(v))  # a proto float holds float32: reading it back gives the rounded value
+    return float(np.float32(float(v)))  # a proto float holds float32: reading it back gives the rounded value
 
 
 def coerce_bytes(v):

@@ -35,6 +35,18 @@ def _prepare(y_true, y_pred):
     return same_rank(y_true, y_pred)
 
 
+def prepare_same_rank(y_true, y_pred, op):
+    """As _prepare, but unequal ranks are an error (Keras 3's binary and categorical
+    crossentropy functions; the loss classes make the ranks equal first)."""
+    y_pred = convert_to_tensor(y_pred)
+    y_true = M.cast(convert_to_tensor(y_true), y_pred.dtype)
+    if None not in (y_true.shape.rank, y_pred.shape.rank) and y_true.shape.rank != y_pred.shape.rank:
+        raise ValueError(with_location(
+            f"{op}: arguments `target` and `output` must have the same rank (ndim). Received: "
+            f"target.shape={tuple(y_true.shape.dims)}, output.shape={tuple(y_pred.shape.dims)}"))
+    return y_true, y_pred
+
+
 def one_hot_labels(labels, depth, dtype):
     """Integer labels (any shape) -> one-hot rows of `depth` in `dtype`."""
     classes = convert_to_tensor(np.arange(depth, dtype=labels.dtype.np))
@@ -71,7 +83,7 @@ def mean_absolute_error(y_true, y_pred):
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
-    y_true, y_pred = _prepare(y_true, y_pred)
+    y_true, y_pred = prepare_same_rank(y_true, y_pred, "binary_crossentropy")
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     if from_logits:
@@ -84,7 +96,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
 
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
-    y_true, y_pred = _prepare(y_true, y_pred)
+    y_true, y_pred = prepare_same_rank(y_true, y_pred, "categorical_crossentropy")
     if label_smoothing:
         n = y_pred.shape[axis]
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / n

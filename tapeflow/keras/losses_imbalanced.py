@@ -1,7 +1,7 @@
 """Losses for imbalanced classes and segmentation masks (Keras 3's formulas): focal
 cross-entropies, which down-weight well-classified examples, the overlap losses Dice
 and Tversky, and the noise-robust generalized cross-entropy."""
-from tapeflow.keras.losses import EPSILON, _wrapper_class, one_hot_labels
+from tapeflow.keras.losses import EPSILON, _wrapper_class, one_hot_labels, prepare_same_rank
 from tapeflow.runtime import dtypes
 from tapeflow.runtime.ops import math_ops as M
 from tapeflow.runtime.ops import reduce_ops as R
@@ -16,7 +16,7 @@ def _cast_like(y_true, y_pred):
 def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0,
                               from_logits=False, label_smoothing=0.0, axis=-1):
     """(1 - p_t)^gamma * bce, weighted alpha / (1 - alpha) by class when balancing."""
-    y_true, y_pred = _cast_like(y_true, y_pred)
+    y_true, y_pred = prepare_same_rank(y_true, y_pred, "binary_focal_crossentropy")
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     if from_logits:

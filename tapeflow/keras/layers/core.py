@@ -49,6 +49,8 @@ class Dense(Layer):
             raise ValueError(with_location(
                 f"Dense {self.name}: expected inputs with last dimension {self.kernel.shape[0]}, "
                 f"got shape {list(inputs.shape)}"))
+        if not inputs.dtype.is_floating:  # Keras 3's matmul promotes int/bool inputs (a multi_hot batch)
+            inputs = tf.cast(inputs, self.kernel.dtype)
         # For rank > 2 inputs matmul broadcasts the kernel over the leading axes.
         y = tf.matmul(inputs, self.kernel)
         if self.use_bias:

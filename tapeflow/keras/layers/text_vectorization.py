@@ -104,6 +104,7 @@ class TextVectorization(Layer):
         if not (split is None or split in SPLIT):
             raise ValueError(with_location(f"TextVectorization: split must be None, 'whitespace' or 'character' "
                                            f"(a callable split is not supported), got {split!r}"))
+        output_mode = "multi_hot" if output_mode == "binary" else output_mode  # Keras 3's legacy name
         if output_mode not in ("int", "multi_hot", "count", "tf_idf"):
             raise ValueError(with_location(f"TextVectorization: output_mode must be 'int', 'multi_hot', 'count' "
                                            f"or 'tf_idf', got {output_mode!r}"))
