@@ -11,8 +11,8 @@ import threading
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.data.elements import (AUTOTUNE, INFINITE, UNKNOWN, free_variables_now, peek, positive, range_bound,
-                                     scalar_result)
+from tapeflow.data.elements import AUTOTUNE, INFINITE, UNKNOWN, free_variables_now, peek, positive, range_bound, \
+    scalar_result
 from tapeflow.data.options import Options
 from tapeflow.data.prefetch import background
 from tapeflow.data.ragged_values import RaggedValue
