@@ -4,6 +4,9 @@ under a tape, forward and backward; values equal eager code, NumPy and the
 reference interpreter; arrays share arena slots; an error inside the block is
 the op's own error; graphs too small, too large or with a big matmul compile
 as before."""
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -11,6 +14,9 @@ import tapeflow as tf
 from tapeflow.compiler import blockgen_c, compile_graph, run_reference
 
 from conftest import check_grads
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks"))
+from workloads import rnn_grad_numpy  # noqa: E402  (the suite's NumPy reference of the same RNN)
 
 pytestmark = pytest.mark.usefixtures("private_compiler_cache")
 
@@ -25,21 +31,6 @@ def rnn_grad(xs, wx, wh, b, h0):
             h = tf.tanh(xs[t] @ wx + h @ wh + b)
         loss = 0.5 * tf.reduce_sum(h * h)
     return (loss, *tape.gradient(loss, [wx, wh, b]))
-
-
-def rnn_grad_numpy(xs, wx, wh, b, h0):
-    hs = [h0]
-    for t in range(xs.shape[0]):
-        hs.append(np.tanh(xs[t] @ wx + hs[-1] @ wh + b))
-    gwx, gwh, gb = np.zeros_like(wx), np.zeros_like(wh), np.zeros_like(b)
-    dh = hs[-1]
-    for t in reversed(range(xs.shape[0])):
-        da = dh * (1.0 - hs[t + 1] * hs[t + 1])
-        gwx += xs[t].T @ da
-        gwh += hs[t].T @ da
-        gb += da.sum(axis=0)
-        dh = da @ wh.T
-    return 0.5 * (hs[-1] ** 2).sum(), gwx, gwh, gb
 
 
 def rnn_args(steps, batch, n_in, hidden, dtype):
