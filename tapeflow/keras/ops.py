@@ -448,6 +448,8 @@ from tapeflow.keras.ops_linalg import LINALG_NAMES  # noqa: E402
 from tapeflow.keras.ops_stats import *  # noqa: E402,F401,F403  (nan reductions, quantiles, fmod, isin)
 from tapeflow.keras.ops_arrays import *  # noqa: E402,F401,F403  (append, splits, bit ops, windows)
 from tapeflow.keras.ops_numpy import *  # noqa: E402,F401,F403  (the rest of the NumPy-like surface)
+from tapeflow.keras.ops_signal import *  # noqa: E402,F401,F403  (fft family, stft, kaiser, complex parts)
+from tapeflow.keras.ops_selection import *  # noqa: E402,F401,F403  (unique, argpartition, histogram)
 from tapeflow.keras import ops_image as image  # noqa: E402,F401  (keras.ops.image)
 
 

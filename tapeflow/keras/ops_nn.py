@@ -22,7 +22,7 @@ __all__ = ["relu", "relu6", "sigmoid", "softmax", "log_softmax", "gelu", "silu",
            "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "log_sigmoid", "selu", "soft_shrink", "softsign",
            "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus", "tanh_shrink", "threshold", "normalize",
            "multi_hot", "batch_normalization", "psnr", "layer_normalization", "rms_normalization",
-           "dot_product_attention"]
+           "dot_product_attention", "depthwise_conv", "separable_conv", "conv_transpose"]
 # keras.ops.nn: these, with one_hot and the moved ones keras.ops has under both names
 NN_NAMES = [n for n in __all__ if n not in ("cond", "while_loop", "fori_loop", "scan", "vectorized_map")] + [
     "one_hot", "depth_to_space", "space_to_depth"]
@@ -90,6 +90,82 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_
     if n == 2:
         return tf.nn.conv2d(inputs, kernel, _tuple(strides, 2), pad, dilations=_tuple(dilation_rate, 2))
     raise NotImplementedError(with_location(f"keras.ops.conv: {n}-D convolution is not supported (1-D and 2-D are)"))
+
+
+def _check_input_channels(op, inputs, kernel, kernel_axis):
+    """Keras's check: the input's channels are the kernel's axis -2 (conv, depthwise,
+    separable) or -1 (conv_transpose: spatial..., out_channels, in_channels)."""
+    channels, kernel_channels = inputs.shape[-1], kernel.shape[kernel_axis]
+    if channels is not None and kernel_channels is not None and channels != kernel_channels:
+        raise ValueError(with_location(f"keras.ops.{op}: the number of input channels must match the kernel's "
+                                       f"input channels; received input shape {inputs.shape} (channels "
+                                       f"{channels}) and kernel shape {kernel.shape} (input channels "
+                                       f"{kernel_channels})"))
+
+
+def _as_2d(op, inputs, kernels, strides, dilation_rate):
+    """1-D inputs and kernels with a unit height (Keras runs the 2-D op on them), the 2-D strides
+    and dilations; None for inputs that are neither 1-D nor 2-D."""
+    n = inputs.shape.rank - 2
+    if n not in (1, 2):
+        raise ValueError(with_location(f"keras.ops.{op}: inputs rank must be 3 (1-D) or 4 (2-D); received "
+                                       f"shape {inputs.shape}"))
+    strides, dilation_rate = _tuple(strides, n), _tuple(dilation_rate, n)
+    if n == 1:
+        inputs, kernels = tf.expand_dims(inputs, 1), [tf.expand_dims(k, 0) for k in kernels]
+        strides, dilation_rate = strides * 2, [1] + dilation_rate
+    return n, inputs, kernels, [1] + strides + [1], dilation_rate
+
+
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    _check_channels_last("depthwise_conv", data_format)
+    inputs, kernel = tf.convert_to_tensor(inputs), tf.convert_to_tensor(kernel)
+    _check_input_channels("depthwise_conv", inputs, kernel, -2)
+    n, x, (k,), strides, dilations = _as_2d("depthwise_conv", inputs, [kernel], strides, dilation_rate)
+    out = tf.nn.depthwise_conv2d(x, k, strides, padding.upper(), dilations=dilations)
+    return tf.squeeze(out, [1]) if n == 1 else out
+
+
+def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None,
+                   dilation_rate=1):
+    _check_channels_last("separable_conv", data_format)
+    inputs = tf.convert_to_tensor(inputs)
+    depthwise_kernel, pointwise_kernel = tf.convert_to_tensor(depthwise_kernel), tf.convert_to_tensor(pointwise_kernel)
+    _check_input_channels("separable_conv", inputs, depthwise_kernel, -2)
+    n, x, (dk, pk), strides, dilations = _as_2d("separable_conv", inputs, [depthwise_kernel, pointwise_kernel],
+                                                strides, dilation_rate)
+    out = tf.nn.separable_conv2d(x, dk, pk, strides, padding.upper(), dilations=dilations)
+    return tf.squeeze(out, [1]) if n == 1 else out
+
+
+def _transposed_size(size, kernel, stride, padding, output_padding, dilation):
+    """Keras's conv_transpose output length of one spatial axis."""
+    kernel = (kernel - 1) * dilation + 1
+    if padding == "valid":
+        extra = max(kernel, stride) - kernel if output_padding is None else output_padding
+        return (size - 1) * stride + kernel + extra
+    if output_padding is None:
+        return size * stride
+    return (size - 1) * stride + kernel % 2 + output_padding
+
+
+def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None, data_format=None,
+                   dilation_rate=1):
+    _check_channels_last("conv_transpose", data_format)
+    inputs, kernel = tf.convert_to_tensor(inputs), tf.convert_to_tensor(kernel)
+    _check_input_channels("conv_transpose", inputs, kernel, -1)
+    padding = padding.lower()
+    if padding not in ("valid", "same"):
+        raise ValueError(with_location(f"keras.ops.conv_transpose: padding must be 'valid' or 'same'; received "
+                                       f"{padding!r}"))
+    n = inputs.shape.rank - 2
+    strides, dilation_rate = _tuple(strides, n), _tuple(dilation_rate, n)
+    pads = [None] * n if output_padding is None else _tuple(output_padding, n)
+    dynamic = tf.shape(inputs)
+    spatial = [_transposed_size(inputs.shape[1 + i] if inputs.shape[1 + i] is not None else dynamic[1 + i],
+                                kernel.shape[i], strides[i], padding, pads[i], dilation_rate[i]) for i in range(n)]
+    output_shape = tf.stack([dynamic[0]] + spatial + [kernel.shape[-2]])
+    return tf.nn.conv_transpose(inputs, kernel, output_shape, strides, padding.upper(), dilations=dilation_rate)
 
 
 def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):

@@ -1,13 +1,13 @@
 """keras.ops statistics over tapeflow ops: the NaN-ignoring reductions, quantile / percentile /
 median (Keras 3's TensorFlow algorithm: sort along the flattened axes, gather by method, NaN
-rows stay NaN, a vector q's axis first), and fmod / fmax / fmin, isin, digitize."""
+rows stay NaN, a vector q's axis first), and fmod / fmax / fmin, isin, digitize, corrcoef and correlate (a 1-D convolution, as Keras's)."""
 import numpy as np
 
 import tapeflow as tf
 from tapeflow.runtime.errors import with_location
 
 __all__ = ["nanmean", "nansum", "nanmax", "nanmin", "nanprod", "nanvar", "nanstd", "quantile", "percentile",
-           "median", "fmod", "fmax", "fmin", "isin", "digitize"]
+           "median", "fmod", "fmax", "fmin", "isin", "digitize", "corrcoef", "correlate"]
 
 
 def _t(x):
@@ -170,3 +170,36 @@ def digitize(x, bins):
     bounds = tf.constant(np.asarray([float(b) for b in bins], x.dtype.name if x.dtype.is_floating else "float64"))
     values = x if x.dtype.is_floating else tf.cast(x, bounds.dtype)
     return tf.reduce_sum(tf.cast(tf.expand_dims(values, -1) >= bounds, "int32"), axis=-1)
+
+
+def corrcoef(x):
+    """Rows are variables; Keras computes in floatx for small integers, clips to [-1, 1]."""
+    x = tf.convert_to_tensor(x)
+    if x.dtype in (tf.bool, tf.int8, tf.int16, tf.int32, tf.uint8, tf.uint16, tf.uint32):
+        x = tf.cast(x, "float32")
+    if x.shape.rank == 0:
+        return tf.constant(float("nan"), "float32")
+    centered = x - tf.reduce_mean(x, axis=-1, keepdims=True)
+    count = tf.cast(tf.shape(x)[-1], x.dtype)
+    cov = tf.matmul(centered, centered, adjoint_b=True) / (count - 1)
+    stddev = tf.sqrt(tf.math.real(tf.linalg.diag_part(cov)))
+    return tf.clip_by_value(cov / tf.tensordot(stddev, stddev, axes=0), -1.0, 1.0)
+
+
+def correlate(x1, x2, mode="valid"):
+    """NumPy's 1-D cross-correlation; int64 computes in float64, other non-half dtypes in float32."""
+    if mode not in ("valid", "same", "full"):
+        raise ValueError(with_location(f"keras.ops.correlate: invalid mode {mode!r}; mode must be one of "
+                                       f"'full', 'same', 'valid'"))
+    from tapeflow.keras.ops import _result_dtype
+    dtype = _result_dtype(x1, x2)
+    dtype = "float64" if dtype == "int64" else dtype if dtype in ("bfloat16", "float16", "float64") else "float32"
+    x1, x2 = tf.cast(x1, dtype), tf.cast(x2, dtype)
+    n, m = x1.shape[0], x2.shape[0]
+    if mode != "valid":
+        x1 = tf.pad(x1, [[m - 1, m - 1]])
+    out = tf.squeeze(tf.nn.conv1d(tf.reshape(x1, [1, -1, 1]), tf.reshape(x2, [-1, 1, 1]), 1, "VALID"), [0, 2])
+    if mode == "same":
+        start = (n + m - 1 - max(n, m)) // 2
+        out = out[start:start + max(n, m)]
+    return out

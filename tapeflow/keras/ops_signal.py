@@ -1,0 +1,146 @@
+"""keras.ops spectral functions over tf.signal: fft / fft2 / ifft2 / rfft / irfft, stft / istft,
+kaiser, and the complex-part helpers (real, imag, conj, angle, isreal).
+
+Trap: Keras 3 has no complex tensors in its API; a complex value travels as a pair
+(real, imaginary) of float tensors of one shape, in and out (irfft returns a plain real
+tensor). stft / istft frame `sequence_length` samples padded (centered) to `fft_length`
+with a periodic hann or hamming window, as Keras's TF back end does.
+"""
+import tapeflow as tf
+from tapeflow.runtime.errors import with_location
+
+__all__ = ["fft", "fft2", "ifft2", "rfft", "irfft", "stft", "istft", "kaiser", "real", "imag", "conj",
+           "conjugate", "angle", "isreal"]
+
+
+def _complex_from_pair(x):
+    """The complex tensor of a (real, imaginary) pair; Keras's ValueErrors for anything else."""
+    if not isinstance(x, (tuple, list)) or len(x) != 2:
+        raise ValueError(with_location(f"keras.ops: input `x` should be a tuple of two tensors - real and "
+                                       f"imaginary; received {type(x).__name__}"))
+    real_part, imag_part = tf.convert_to_tensor(x[0]), tf.convert_to_tensor(x[1])
+    if real_part.shape != imag_part.shape:
+        raise ValueError(with_location(f"keras.ops: the real and imaginary parts should have one shape; "
+                                       f"received {real_part.shape} and {imag_part.shape}"))
+    if not (real_part.dtype.is_floating and imag_part.dtype.is_floating):
+        raise ValueError(with_location(f"keras.ops: the real and imaginary parts must be floats; received "
+                                       f"{real_part.dtype.name} and {imag_part.dtype.name}"))
+    return tf.complex(real_part, imag_part)
+
+
+def _pair(z):
+    return tf.math.real(z), tf.math.imag(z)
+
+
+def fft(x):
+    return _pair(tf.signal.fft(_complex_from_pair(x)))
+
+
+def fft2(x):
+    return _pair(tf.signal.fft2d(_complex_from_pair(x)))
+
+
+def ifft2(x):
+    """Keras computes it as the conjugate of fft2 of the conjugate, divided by h * w."""
+    real_part, imag_part = tf.convert_to_tensor(x[0]), tf.convert_to_tensor(x[1])
+    count = tf.cast(tf.shape(real_part)[-2] * tf.shape(real_part)[-1], real_part.dtype)
+    fft_real, fft_imag = fft2((real_part, -imag_part))
+    return fft_real / count, -fft_imag / count
+
+
+def rfft(x, fft_length=None):
+    return _pair(tf.signal.rfft(x, fft_length=None if fft_length is None else [fft_length]))
+
+
+def irfft(x, fft_length=None):
+    return tf.signal.irfft(_complex_from_pair(x), None if fft_length is None else [fft_length])
+
+
+def _padded_window(window, sequence_length, fft_length, dtype):
+    """The window of `sequence_length` samples centered in `fft_length` zeros, or None."""
+    if window is None:
+        return None
+    if isinstance(window, str):
+        make = tf.signal.hann_window if window == "hann" else tf.signal.hamming_window
+        win = make(sequence_length, periodic=True, dtype=dtype)
+    else:
+        win = tf.convert_to_tensor(window, dtype=dtype)
+    if win.shape.rank != 1 or win.shape[0] != sequence_length:
+        raise ValueError(with_location(f"keras.ops.stft: the shape of `window` must be [sequence_length] = "
+                                       f"[{sequence_length}]; received {win.shape}"))
+    left = (fft_length - sequence_length) // 2
+    return tf.pad(win, [[left, fft_length - sequence_length - left]])
+
+
+def _check_window_name(window):
+    if isinstance(window, str) and window not in ("hann", "hamming"):
+        raise ValueError(with_location(f'keras.ops.stft: a string `window` must be "hann" or "hamming"; '
+                                       f"received window={window!r}"))
+
+
+def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
+    x = tf.convert_to_tensor(x)
+    if x.dtype.name not in ("float32", "float64"):
+        raise TypeError(with_location(f"keras.ops.stft: expected a float32 or float64 input; received "
+                                      f"{x.dtype.name}"))
+    if fft_length < sequence_length:
+        raise ValueError(with_location(f"keras.ops.stft: fft_length ({fft_length}) must be at least "
+                                       f"sequence_length ({sequence_length})"))
+    _check_window_name(window)
+    if center:
+        paddings = [[0, 0]] * (x.shape.rank - 1) + [[fft_length // 2, fft_length // 2]]
+        x = tf.pad(x, paddings, mode="REFLECT")
+    win = _padded_window(window, sequence_length, fft_length, x.dtype)
+    window_fn = None if win is None else (lambda frame_length, dtype: win)
+    return _pair(tf.signal.stft(x, frame_length=fft_length, frame_step=sequence_stride, fft_length=fft_length,
+                                window_fn=window_fn))
+
+
+def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="hann", center=True):
+    spectrum = _complex_from_pair(x)
+    _check_window_name(window)
+    win = _padded_window(window, sequence_length, fft_length, tf.math.real(spectrum).dtype)
+    window_fn = None if win is None else tf.signal.inverse_stft_window_fn(sequence_stride,
+                                                                         lambda frame_length, dtype: win)
+    signal = tf.signal.inverse_stft(spectrum, frame_length=fft_length, frame_step=sequence_stride,
+                                    fft_length=fft_length, window_fn=window_fn)
+    start = fft_length // 2 if center else 0
+    if length is not None:
+        return signal[..., start:start + length]
+    if center:
+        return signal[..., start:-(fft_length // 2)]
+    return signal[..., :fft_length + sequence_stride * (spectrum.shape[-2] - 1)]
+
+
+def kaiser(x, beta):
+    return tf.signal.kaiser_window(tf.cast(x, "int32"), beta=beta)
+
+
+# --- complex parts: real inputs pass through real / conj, angle is 0 or pi ---------------
+def real(x):
+    return tf.math.real(x)
+
+
+def imag(x):
+    return tf.math.imag(x)
+
+
+def conj(x):
+    return tf.math.conj(x)
+
+
+conjugate = conj
+
+
+def angle(x):
+    x = tf.convert_to_tensor(x)
+    if not (x.dtype.is_complex or x.dtype.is_floating):
+        x = tf.cast(x, "float32")
+    return tf.math.angle(x)
+
+
+def isreal(x):
+    x = tf.convert_to_tensor(x)
+    if x.dtype.is_complex:
+        return tf.equal(tf.math.imag(x), 0)
+    return tf.ones_like(x, dtype="bool")
