@@ -58,7 +58,7 @@ def tokenize(text, standardize, split, ngrams):
     return with_ngrams(split_text(standardize_text(text, standardize), split), ngrams)
 
 
-def _tokens_impl(xp, texts, standardize, split, ngrams, vocab, length, depth):
+def _tokens_impl(xp, texts, standardize, split, ngrams, vocab, length, depth, pad=0):
     rows = [vocab.lookup(np.array(tokenize(t, standardize, split, ngrams), dtype=object))
             for t in np.asarray(texts, dtype=object).reshape(-1).tolist()]
     if depth is not None:                      # counts of each id per text
@@ -67,14 +67,14 @@ def _tokens_impl(xp, texts, standardize, split, ngrams, vocab, length, depth):
             np.add.at(out[i], r[r < depth], 1)
         return out
     width = length if length is not None else max((len(r) for r in rows), default=0)
-    out = np.zeros((len(rows), width), np.int64)
+    out = np.full((len(rows), width), pad, np.int64)
     for i, r in enumerate(rows):
         r = r[:width]
         out[i, :len(r)] = r
     return out
 
 
-def _tokens_rule(texts, standardize, split, ngrams, vocab, length, depth):
+def _tokens_rule(texts, standardize, split, ngrams, vocab, length, depth, pad=0):
     batch = texts.shape[0] if texts.shape else None
     return Aval((batch, length if depth is None else depth), dtypes.int64)
 
@@ -105,9 +105,9 @@ class TextVectorization(Layer):
             raise ValueError(with_location(f"TextVectorization: split must be None, 'whitespace' or 'character' "
                                            f"(a callable split is not supported), got {split!r}"))
         output_mode = "multi_hot" if output_mode == "binary" else output_mode  # Keras 3's legacy name
-        if output_mode not in ("int", "multi_hot", "count", "tf_idf"):
-            raise ValueError(with_location(f"TextVectorization: output_mode must be 'int', 'multi_hot', 'count' "
-                                           f"or 'tf_idf', got {output_mode!r}"))
+        if output_mode not in ("int", "one_hot", "multi_hot", "count", "tf_idf"):
+            raise ValueError(with_location(f"TextVectorization: output_mode must be 'int', 'one_hot', 'multi_hot', "
+                                           f"'count' or 'tf_idf', got {output_mode!r}"))
         if output_sequence_length is not None and output_mode != "int":
             raise ValueError(with_location("TextVectorization: output_sequence_length needs output_mode='int'"))
         if sparse:
@@ -181,10 +181,12 @@ class TextVectorization(Layer):
             x = self.standardize(x)
         lk = self._lookup
         length = self.output_sequence_length if self.output_mode == "int" else None
-        counting = self.output_mode != "int"
-        out = bind(TEXT_TOKENS, (x,), {"standardize": self._standardize_how(), "split": self.split,
-                                       "ngrams": _ngram_widths(self.ngrams), "vocab": lk._vocab,
-                                       "length": length, "depth": lk._depth() if counting else None})
+        counting = self.output_mode not in ("int", "one_hot")
+        attrs = {"standardize": self._standardize_how(), "split": self.split, "ngrams": _ngram_widths(self.ngrams),
+                 "vocab": lk._vocab, "length": length, "depth": lk._depth() if counting else None}
+        if self.output_mode == "one_hot":
+            return self._one_hot_rows(bind(TEXT_TOKENS, (x,), {**attrs, "pad": -1}), scalar)
+        out = bind(TEXT_TOKENS, (x,), attrs)
         if self.output_mode == "multi_hot":
             out = tf.cast(out > 0, "int64")
         elif self.output_mode == "tf_idf":
@@ -193,6 +195,15 @@ class TextVectorization(Layer):
             return out[0]
         # ragged: each row's ids without the padding (ids of tokens are >= 1, the mask id 0 pads)
         return tf.RaggedTensor.from_tensor(out, padding=0) if self.ragged else out
+
+    def _one_hot_rows(self, ids, scalar):
+        """Keras's one_hot texts: a ragged row of one-hot vectors per text (one string: a matrix).
+        The ids were padded with -1, since 0 is the OOV id here (no mask token)."""
+        depth = self._lookup._depth()
+        if scalar:
+            return tf.one_hot(ids[0], depth, dtype="int64")
+        rows = tf.RaggedTensor.from_tensor(ids, padding=-1)
+        return tf.RaggedTensor.from_row_splits(tf.one_hot(rows.values, depth, dtype="int64"), rows.row_splits)
 
     def get_config(self):
         vocab = self.input_vocabulary
