@@ -37,6 +37,11 @@ class ArrayBatches:
 
     def __init__(self, x, y, sample_weight, batch_size, shuffle, seed=None):
         self.parts = (x, y, sample_weight)
+        for leaf in nest.flatten([p for p in self.parts if p is not None]):
+            # Keras 3's array adapter refuses NumPy object and string arrays (its dtype list has none)
+            if isinstance(leaf, np.ndarray) and leaf.dtype.kind in "OSU":
+                raise ValueError(with_location(f"Invalid dtype: {leaf.dtype.name} (a NumPy array of shape "
+                                               f"{leaf.shape} given to fit / evaluate / predict)"))
         self.n = first_dim(x)
         for name, part in (("y", y), ("sample_weight", sample_weight)):
             if part is not None and first_dim(part) != self.n:

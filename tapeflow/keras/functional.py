@@ -17,6 +17,7 @@ from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.registry import Aval, state
 from tapeflow.runtime.shape import TensorShape
+from tapeflow.keras.layers.naming import unique_name
 from tapeflow.runtime.tape import pause
 from tapeflow.runtime.tensor import TensorBase
 
@@ -36,7 +37,9 @@ class KerasTensor:
         self.ragged = ragged  # stands for a RaggedTensor (ragged_rank 1: keras.Input(ragged=True))
         self.node = node
         self.index = index
-        self.name = name or (node.layer.name if node is not None else "keras_tensor")
+        # Keras 3 names every KerasTensor "keras_tensor", "keras_tensor_1", ... (keras.Input(name=)
+        # keeps its name); the layer that made it is node.layer
+        self.name = name or unique_name("keras_tensor")
         self.mask_spec = None  # (dims, dtype) of the Keras mask the value will carry, if any
 
     @property
@@ -277,7 +280,8 @@ class FunctionalGraph:
 
     @property
     def output_names(self):
-        return [t.name for t in self.flat_outputs]
+        """The names of the layers (operations) making the outputs, as Keras 3's output_names."""
+        return [t.node.layer.name if t.node is not None else t.name for t in self.flat_outputs]
 
     def layers(self):
         """Every layer once, in Keras's order (which orders model.layers and model.weights):

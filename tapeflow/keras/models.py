@@ -85,10 +85,6 @@ class Model(Trainer, Layer):
         return graph.outputs
 
     @property
-    def input_names(self):
-        return self._graph("input_names").input_names
-
-    @property
     def output_names(self):
         g = self.__dict__.get("_functional")
         return g.output_names if g is not None else self.__dict__.get("_output_names")

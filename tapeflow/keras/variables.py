@@ -79,3 +79,16 @@ class Variable(_TFVariable):
     def __repr__(self):
         return (f"<Variable path={self.path}, shape={tuple(self.shape.dims)}, dtype={self.dtype}, "
                 f"value={np.asarray(self.numpy())}>")
+
+    # Keras 3 returns the new value (a tensor in the variable's dtype), not the variable.
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        super().assign(value, read_value=False)
+        return _TFVariable.read_value(self) if read_value else None
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        super().assign_add(delta, read_value=False)
+        return _TFVariable.read_value(self) if read_value else None
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        super().assign_sub(delta, read_value=False)
+        return _TFVariable.read_value(self) if read_value else None

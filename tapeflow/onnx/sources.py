@@ -61,9 +61,14 @@ def _keras(model, input_signature):
     else:
         concrete = keras_serving(model)
     ins, outs = _concrete_names(concrete)
-    graph_in = getattr(model, "input_names", None)
+    graph_in = getattr(model, "input_names", None)  # (Keras 3 models have none: their input layers name them)
     if callable(graph_in):
         graph_in = graph_in()
+    if graph_in is None and hasattr(type(model), "inputs"):
+        try:
+            graph_in = [t.node.layer.name for t in model.inputs]
+        except (AttributeError, TypeError, ValueError):
+            graph_in = None
     if graph_in and len(graph_in) == len(ins):
         ins = unique_names([_clean(n, f"input_{i}") for i, n in enumerate(graph_in)])
     out_names = getattr(model, "output_names", None)

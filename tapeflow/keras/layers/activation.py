@@ -7,6 +7,7 @@ from tapeflow.runtime.errors import with_location
 
 class ReLU(Layer):
     """max_value if x >= max_value; x if threshold <= x; else negative_slope * (x - threshold)."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
 
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -34,6 +35,7 @@ class ReLU(Layer):
 
 class LeakyReLU(Layer):
     """x if x > 0 else negative_slope * x (Keras 3 default 0.3; `alpha` is the TF2 spelling)."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
 
     def __init__(self, negative_slope=0.3, **kwargs):
         alpha = kwargs.pop("alpha", None)
@@ -49,6 +51,7 @@ class LeakyReLU(Layer):
 
 class ELU(Layer):
     """x if x > 0 else alpha * (exp(x) - 1)."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
 
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)
@@ -91,6 +94,7 @@ class PReLU(Layer):
 
 
 class Softmax(Layer):
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis

@@ -27,6 +27,7 @@ class Layer(Module):
     A tf.Module whose variables and sublayers are tracked when assigned."""
 
     _is_input_layer = False
+    _built_at_init = False  # True: built in __init__ unless the class defines build (Keras 3's list)
     _is_operation = False  # a keras.ops call or Python operator in a functional model
     _allow_non_tensor_positional_args = False  # Keras 3: positional arguments are tensors
     input_spec = None  # an InputSpec (or a nest of them) checked before every call
@@ -64,7 +65,7 @@ class Layer(Module):
         d["_tracked"] = {}  # attribute name -> tracked value (layer, variable, list, dict)
         d["_own_weights"] = []  # (name, variable) made by add_weight, in creation order
         d["_trainable"] = bool(trainable)
-        d["built"] = False
+        d["built"] = self._built_at_init and type(self).build is Layer.build
         d["_name"] = name or unique_name(_snake(type(self).__name__))
         d["_scope_name"] = d["_name"]
         d["activity_regularizer"] = activity_regularizer
@@ -302,14 +303,15 @@ class Layer(Module):
                 layer.__dict__["_call_losses"] = []
 
     def count_params(self):
-        if not self.built and type(self).build is not Layer.build:  # its weights are not made yet: Keras 3 raises
+        if not self.built:  # Keras 3 raises for any layer not built (see _built_at_init)
             raise ValueError(f"You tried to call `count_params` on layer '{self.name}', but the layer isn't built. "
                              f"You can build it manually via: `layer.build(input_shape)`.")
         return int(sum(v.shape.num_elements() for v in self.weights))
 
     # ---------------------------------------------------------------- calling
     def build(self, input_shape):
-        """Create weights from the first input's shape (default: none)."""
+        """Create weights from the first input's shape (default: none; marks the layer built, as Keras)."""
+        self.__dict__["built"] = True
 
     def call(self, inputs, *args, **kwargs):
         return inputs

@@ -73,6 +73,7 @@ class Conv2D(Layer):
 
 
 class _Pooling2D(Layer):
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
         name = type(self).__name__
@@ -97,6 +98,7 @@ class AveragePooling2D(_Pooling2D):
 
 
 class GlobalAveragePooling2D(Layer):
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
         require_channels_last(data_format, "GlobalAveragePooling2D")

@@ -69,6 +69,7 @@ class Dense(Layer):
 
 
 class Activation(Layer):
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     supports_masking = True
 
     def __init__(self, activation, **kwargs):
@@ -95,6 +96,7 @@ class Flatten(Layer):
 
 class Reshape(Layer):
     """(batch, ...) -> (batch,) + target_shape; one entry may be -1."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
@@ -119,6 +121,7 @@ class Reshape(Layer):
 
 class Dropout(Layer):
     """In training, zero a fraction `rate` of the inputs and scale the rest by 1/(1-rate)."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     supports_masking = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):

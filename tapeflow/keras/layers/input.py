@@ -9,6 +9,7 @@ from tapeflow.runtime.errors import with_location
 class InputLayer(Layer):
     """Holds the per-example input shape; its `output` is the KerasTensor that
     keras.Input returns.  Passes a real input through unchanged."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
 
     _is_input_layer = True
 
@@ -36,7 +37,8 @@ class InputLayer(Layer):
             raise ValueError(with_location("Input(ragged=True): the first dimension of `shape` is the ragged "
                                            f"one and must be None, got {shape}"))
         node.outputs = functional.KerasTensor((batch_size,) + self.input_shape_per_example,
-                                              self.input_dtype, node, 0, name=self.name, ragged=self.ragged)
+                                              self.input_dtype, node, 0, ragged=self.ragged,
+                                              name=self.name if self._named_by_user else None)
         self.__dict__["_output_shape"] = node.outputs.shape
         self.__dict__["_inbound_nodes"].append(node)  # its `output` is keras.Input's KerasTensor
         self.__dict__["built"] = True

@@ -110,6 +110,7 @@ def _operation_class(name):
 
 class Identity(Layer):
     """Returns its input unchanged."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
 
     def _convert_inputs(self, inputs):
         return _as_tensors(inputs)

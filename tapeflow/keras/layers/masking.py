@@ -6,6 +6,7 @@ from tapeflow.keras.layers.base import Layer
 class Masking(Layer):
     """Zero the padded steps of (batch, steps, features) and attach the mask
     `any(x != mask_value, axis=-1)` for the layers after it (RNNs skip masked steps)."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     supports_masking = True
 
     def __init__(self, mask_value=0.0, **kwargs):

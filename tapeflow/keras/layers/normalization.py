@@ -216,6 +216,7 @@ class GroupNormalization(Layer):
 
 class UnitNormalization(Layer):
     """Scale each example to unit L2 norm over `axis`."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     supports_masking = True
 
     def __init__(self, axis=-1, **kwargs):

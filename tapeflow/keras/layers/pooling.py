@@ -15,6 +15,7 @@ def _int(value, what):
 
 
 class _Pooling1D(Layer):
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
         name = type(self).__name__
@@ -45,6 +46,7 @@ class AveragePooling1D(_Pooling1D):
 
 
 class _GlobalPooling(Layer):
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     axes = None
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):

@@ -39,6 +39,7 @@ class _RandomLayer(Layer):
 
 class GaussianNoise(_RandomLayer):
     """In training, add N(0, stddev) noise."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     amount_name = "stddev"
 
     def __init__(self, stddev, seed=None, **kwargs):
@@ -54,6 +55,7 @@ class GaussianNoise(_RandomLayer):
 
 class GaussianDropout(_RandomLayer):
     """In training, multiply by N(1, sqrt(rate / (1 - rate))) noise."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
 
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(rate, seed, **kwargs)
@@ -73,6 +75,7 @@ _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805
 class AlphaDropout(_RandomLayer):
     """In training, set dropped units to SELU's negative saturation value and
     rescale so the mean and variance are kept."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(rate, seed, **kwargs)
@@ -145,6 +148,7 @@ class SpatialDropout3D(_SpatialDropout):
 
 class ActivityRegularization(Layer):
     """The identity, adding l1 * sum|x| + l2 * sum x^2 of its output to the losses."""
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     supports_masking = True
 
     def __init__(self, l1=0.0, l2=0.0, **kwargs):

@@ -91,6 +91,7 @@ class Conv1DTranspose(_ConvBase):
 
 
 class _Pooling3D(Layer):
+    _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
     def __init__(self, pool_size=(2, 2, 2), strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(**kwargs)
         name = type(self).__name__
