@@ -187,7 +187,9 @@ class FeatureSpace(Layer):
         """Preprocess, cross, one-hot (encoders made on the first, symbolic pass) and merge."""
         pre = {n: self.preprocessors[n](data[n]) for n in data}
         crossed = {c.name: self.crossers[c.name]([pre[n] for n in c.feature_names]) for c in self.crosses}
-        named = [(n, pre[n], self.features[n]) for n in sorted(pre)]
+        # every feature, in sorted order: a key missing from `data` is Keras's KeyError (an extra one
+        # was already KeyError in `pre`)
+        named = [(n, pre[n], self.features[n]) for n in sorted(self.features)]
         named += [(n, crossed[n], self.crosses_by_name[n]) for n in sorted(crossed)]
         out = {}
         for name, value, spec in named:
