@@ -149,3 +149,35 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
         raise ValueError(with_location(f"keras.random.categorical: logits must be 2-D, got shape {logits.shape}"))
     out = tf.random.stateless_categorical(logits, num_samples, seed=draw_seed(seed, "categorical"))
     return tf.cast(out, dtype)
+
+
+def _through_float32(dtype):
+    """Keras draws bfloat16 samples in float32 and casts them."""
+    dtype = tf.as_dtype(dtype or "float32")
+    return tf.float32 if dtype == tf.bfloat16 else dtype
+
+
+def gamma(shape, alpha, dtype=None, seed=None):
+    dtype = dtype or "float32"
+    drawn = tf.random.stateless_gamma(shape, draw_seed(seed, "gamma"), alpha=alpha, dtype=_through_float32(dtype))
+    return tf.cast(drawn, dtype)
+
+
+def binomial(shape, counts, probabilities, dtype=None, seed=None):
+    dtype = dtype or "float32"
+    drawn = tf.random.stateless_binomial(shape, draw_seed(seed, "binomial"), counts, probabilities,
+                                         output_dtype=_through_float32(dtype))
+    return tf.cast(drawn, dtype)
+
+
+def beta(shape, alpha, beta, dtype=None, seed=None):  # noqa: A002 - Keras's name
+    """gamma(alpha) / (gamma(alpha) + gamma(beta)); Keras's second gamma draws from the first
+    draw's seed pair plus 12 (one draw of the generator for both)."""
+    dtype = dtype or "float32"
+    seed_a = draw_seed(seed, "beta")
+    drawn = _through_float32(dtype)
+    alpha = tf.broadcast_to(tf.convert_to_tensor(alpha, drawn), shape)
+    beta = tf.broadcast_to(tf.convert_to_tensor(beta, drawn), shape)
+    gamma_a = tf.cast(tf.random.stateless_gamma(shape, seed_a, alpha=alpha, dtype=drawn), dtype)
+    gamma_b = tf.cast(tf.random.stateless_gamma(shape, seed_a + 12, alpha=beta, dtype=drawn), dtype)
+    return gamma_a / (gamma_a + gamma_b)
