@@ -179,69 +179,13 @@ def _sequential_from_config(config):
 
 
 def _functional_config(model):
-    graph = model._functional
-    position = {}
-    nodes = []
-    for t in graph.flat_inputs:
-        if t.node is not None and t.node.id not in position:
-            position[t.node.id] = len(nodes)
-            nodes.append({"layer": t.node.layer.name, "args": [], "kwargs": {}})
-    layers = {l.name: layer_config(l) for l in graph.layers()}
-
-    def encode(v):
-        from tapeflow.keras.functional import KerasTensor
-        if isinstance(v, KerasTensor):
-            return {"__tensor__": [position[v.node.id], v.index]}
-        if isinstance(v, slice):
-            return {"__slice__": [v.start, v.stop, v.step]}
-        if v is Ellipsis:
-            return {"__ellipsis__": True}
-        if isinstance(v, tuple):
-            return {"__tuple__": [encode(a) for a in v]}
-        if isinstance(v, list):
-            return [encode(a) for a in v]
-        if isinstance(v, dict):
-            return {k: encode(a) for k, a in v.items()}
-        if v is None or isinstance(v, (bool, int, float, str)):
-            return v
-        raise ValueError(with_location(f"save: cannot write the argument {v!r} of a functional model as JSON"))
-
-    for node in graph.nodes:
-        position[node.id] = len(nodes)
-        nodes.append({"layer": node.layer.name, "args": encode(list(node.args)),
-                      "kwargs": {k: encode(v) for k, v in node.kwargs.items()}})
-    return {"name": model.name, "layers": layers, "nodes": nodes,
-            "inputs": encode(graph.inputs), "outputs": encode(graph.outputs)}
+    from tapeflow.keras.functional_config import functional_config
+    return functional_config(model, layer_config)
 
 
 def _functional_from_config(config):
-    from tapeflow.keras.models import Model
-    layers = {name: layer_from_config(spec) for name, spec in config["layers"].items()}
-    outputs_by_node = []
-
-    def decode(v):
-        if isinstance(v, dict):
-            if "__tensor__" in v:
-                node, index = v["__tensor__"]
-                return nest.flatten(outputs_by_node[node])[index]
-            if "__slice__" in v:
-                return slice(*v["__slice__"])
-            if "__ellipsis__" in v:
-                return Ellipsis
-            if "__tuple__" in v:
-                return tuple(decode(a) for a in v["__tuple__"])
-            return {k: decode(a) for k, a in v.items()}
-        if isinstance(v, list):
-            return [decode(a) for a in v]
-        return v
-
-    for node in config["nodes"]:
-        layer = layers[node["layer"]]
-        if layer._is_input_layer:
-            outputs_by_node.append(layer.output)
-        else:
-            outputs_by_node.append(layer(*decode(node["args"]), **decode(node["kwargs"])))
-    return Model(decode(config["inputs"]), decode(config["outputs"]), name=config["name"])
+    from tapeflow.keras.functional_config import functional_from_config
+    return functional_from_config(config, layer_from_config)
 
 
 def model_from_json(json_string, custom_objects=None):

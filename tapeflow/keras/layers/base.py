@@ -413,6 +413,7 @@ class Layer(Module):
         shapes = nest.map_structure(lambda t: TensorShape(t.shape), inputs) \
             if isinstance(inputs, (list, tuple, dict)) else TensorShape(inputs.shape)
         self.build(shapes)
+        self.__dict__.setdefault("_build_shape", shapes)  # get_build_config (a wrapped build records it too)
         self.__dict__["built"] = True
 
     def _first_node(self, what):

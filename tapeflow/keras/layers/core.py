@@ -84,14 +84,26 @@ class Activation(Layer):
 
 
 class Flatten(Layer):
-    """(batch, d1, d2, ...) -> (batch, d1 * d2 * ...)."""
+    """(batch, d1, d2, ...) -> (batch, d1 * d2 * ...); channels_first moves the channels
+    (axis 1) last first, as Keras 3."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        from tapeflow.keras import backend
+        self.data_format = data_format or backend.image_data_format()
 
     def call(self, inputs):
+        rank = inputs.shape.rank
+        if self.data_format == "channels_first" and rank > 2:
+            inputs = tf.transpose(inputs, [0] + list(range(2, rank)) + [1])
         rest = inputs.shape.dims[1:]
         if None in rest:
             raise ValueError(with_location(
                 f"Flatten {self.name}: all but the first dimension must be known, got {list(inputs.shape)}"))
         return tf.reshape(inputs, [-1, int(np.prod(rest, dtype=np.int64))])
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format}
 
 
 class Reshape(Layer):

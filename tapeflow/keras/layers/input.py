@@ -14,7 +14,9 @@ class InputLayer(Layer):
     _is_input_layer = True
 
     def __init__(self, shape=None, batch_size=None, dtype=None, input_shape=None, batch_shape=None,
-                 input_tensor=None, sparse=None, ragged=None, **kwargs):
+                 input_tensor=None, sparse=None, ragged=None, optional=False, **kwargs):
+        if optional:
+            raise ValueError(with_location("Input: optional inputs are not supported"))
         if sparse:
             raise ValueError(with_location("Input: sparse inputs are not supported"))
         if batch_shape is not None:
@@ -51,11 +53,10 @@ class InputLayer(Layer):
         return inputs
 
     def get_config(self):
-        config = {"name": self.name, "dtype": self.input_dtype.name, "batch_size": self.batch_size,
-                  "shape": list(self.input_shape_per_example)}
-        if self.ragged:
-            config["ragged"] = True
-        return config
+        """Keras 3's InputLayer config (InputLayer(**config) rebuilds it)."""
+        return {"batch_shape": (self.batch_size,) + tuple(self.input_shape_per_example),
+                "dtype": self.input_dtype.name, "sparse": False, "ragged": self.ragged, "name": self.name,
+                "optional": False}
 
 
 def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, sparse=None,  # noqa: N802
