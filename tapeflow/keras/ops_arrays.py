@@ -6,11 +6,13 @@ custom_gradient (tf.custom_gradient, as the TensorFlow backend's)."""
 import numpy as np
 
 import tapeflow as tf
+from tapeflow.runtime.errors import with_location
 
 __all__ = ["append", "array_split", "hsplit", "vsplit", "dsplit", "diagflat", "vander", "meshgrid", "trapezoid",
            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_not", "bitwise_left_shift",
            "bitwise_right_shift", "left_shift", "right_shift", "logaddexp2", "isneginf", "isposinf", "hamming",
-           "hanning", "blackman", "bartlett", "bincount", "gcd", "lcm", "ldexp", "i0", "custom_gradient"]
+           "hanning", "blackman", "bartlett", "bincount", "gcd", "lcm", "ldexp", "i0", "custom_gradient",
+           "cdist", "nextafter", "geomspace"]
 
 
 def _t(x):
@@ -222,3 +224,34 @@ def i0(x):
 
 
 custom_gradient = tf.custom_gradient
+
+
+def cdist(x, y):
+    """Euclidean distances between the rows of x and of y (batched over leading axes)."""
+    x, y = _t(x), _t(y)
+    if x.shape.rank < 2 or y.shape.rank < 2:
+        raise ValueError(with_location(f"keras.ops.cdist: inputs must have rank >= 2; received shapes {x.shape} "
+                                       f"and {y.shape}"))
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(with_location(f"keras.ops.cdist: the last dimensions of the inputs must match; received "
+                                       f"shapes {x.shape} and {y.shape}"))
+    diff = tf.expand_dims(x, -2) - tf.expand_dims(y, -3)
+    return tf.sqrt(tf.reduce_sum(tf.square(diff), axis=-1))
+
+
+def nextafter(x1, x2):
+    """Computed in float64, answered in the operands' promoted float dtype (Keras's)."""
+    from tapeflow.keras.ops import _promote, _kind
+    dtype = _promote(_promote(_kind(x1), _kind(x2)), float)
+    return tf.cast(tf.math.nextafter(tf.cast(x1, "float64"), tf.cast(x2, "float64")), dtype)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    from tapeflow.keras import ops
+    start, stop = _t(start), _t(stop)
+    log_start = tf.math.log(tf.cast(tf.abs(start), dtype or "float32"))
+    log_stop = tf.math.log(tf.cast(tf.abs(stop), dtype or "float32"))
+    log_base = tf.math.log(tf.constant(10.0, log_start.dtype))
+    out = ops.logspace(log_start / log_base, log_stop / log_base, num=num, endpoint=endpoint, base=10, dtype=dtype,
+                       axis=axis)
+    return out * tf.cast(tf.sign(tf.cast(start, log_start.dtype)), out.dtype)

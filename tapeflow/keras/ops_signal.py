@@ -1,5 +1,6 @@
 """keras.ops spectral functions over tf.signal: fft / fft2 / ifft2 / rfft / irfft, stft / istft,
-kaiser, and the complex-part helpers (real, imag, conj, angle, isreal).
+kaiser, extract_sequences, and the complex helpers (real, imag, conj, angle, isreal,
+view_as_real / view_as_complex, polar).
 
 Trap: Keras 3 has no complex tensors in its API; a complex value travels as a pair
 (real, imaginary) of float tensors of one shape, in and out (irfft returns a plain real
@@ -10,7 +11,7 @@ import tapeflow as tf
 from tapeflow.runtime.errors import with_location
 
 __all__ = ["fft", "fft2", "ifft2", "rfft", "irfft", "stft", "istft", "kaiser", "real", "imag", "conj",
-           "conjugate", "angle", "isreal"]
+           "conjugate", "angle", "isreal", "view_as_real", "view_as_complex", "polar", "extract_sequences"]
 
 
 def _complex_from_pair(x):
@@ -144,3 +145,26 @@ def isreal(x):
     if x.dtype.is_complex:
         return tf.equal(tf.math.imag(x), 0)
     return tf.ones_like(x, dtype="bool")
+
+
+def view_as_real(x):
+    x = tf.convert_to_tensor(x)
+    return tf.stack([tf.math.real(x), tf.math.imag(x)], axis=-1)
+
+
+def view_as_complex(x):
+    """Keras builds complex64 whatever the float width (real + 1j * imag in complex64)."""
+    x = tf.convert_to_tensor(x)
+    if x.shape.rank < 1 or x.shape[-1] != 2:
+        raise ValueError(with_location(f"keras.ops.view_as_complex: the last dimension of the input must be 2 "
+                                       f"(real and imaginary); received shape {x.shape}"))
+    return tf.complex(tf.cast(x[..., 0], "float32"), tf.cast(x[..., 1], "float32"))
+
+
+def polar(abs_, angle):  # noqa: A002 - Keras's names
+    abs_, angle = tf.convert_to_tensor(abs_), tf.convert_to_tensor(angle)
+    return _complex_from_pair((abs_ * tf.cos(angle), abs_ * tf.sin(angle)))
+
+
+def extract_sequences(x, sequence_length, sequence_stride):
+    return tf.signal.frame(x, frame_length=sequence_length, frame_step=sequence_stride, axis=-1, pad_end=False)

@@ -7,7 +7,8 @@ import tapeflow as tf
 from tapeflow.runtime.errors import with_location
 
 __all__ = ["nanmean", "nansum", "nanmax", "nanmin", "nanprod", "nanvar", "nanstd", "quantile", "percentile",
-           "median", "fmod", "fmax", "fmin", "isin", "digitize", "corrcoef", "correlate"]
+           "median", "fmod", "fmax", "fmin", "isin", "digitize", "corrcoef", "correlate",
+           "nanargmax", "nanargmin", "nancumsum", "nancumprod"]
 
 
 def _t(x):
@@ -203,3 +204,31 @@ def correlate(x1, x2, mode="valid"):
         start = (n + m - 1 - max(n, m)) // 2
         out = out[start:start + max(n, m)]
     return out
+
+
+def _nan_arg(pick, fill):
+    """nanargmax / nanargmin: NaNs replaced by -inf / inf; an all-NaN slice gives -1 (Keras's)."""
+    def nan_arg(x, axis=None, keepdims=False):
+        from tapeflow.keras import ops
+        x = _t(x)
+        if not x.dtype.is_floating:
+            return getattr(ops, pick)(x, axis=axis, keepdims=keepdims)
+        nan = tf.math.is_nan(x)
+        found = getattr(ops, pick)(tf.where(nan, tf.constant(fill, x.dtype), x), axis=axis, keepdims=keepdims)
+        return tf.where(tf.reduce_all(nan, axis=axis, keepdims=keepdims), tf.constant(-1, "int32"), found)
+    nan_arg.__name__ = "nan" + pick
+    return nan_arg
+
+
+nanargmax = _nan_arg("argmax", float("-inf"))
+nanargmin = _nan_arg("argmin", float("inf"))
+
+
+def nancumsum(x, axis=None, dtype=None):
+    from tapeflow.keras import ops
+    return ops.cumsum(ops.nan_to_num(x), axis=axis, dtype=dtype)
+
+
+def nancumprod(x, axis=None, dtype=None):
+    from tapeflow.keras import ops
+    return ops.cumprod(ops.nan_to_num(x, nan=1.0), axis=axis, dtype=dtype)
