@@ -241,8 +241,7 @@ def cdist(x, y):
 
 def nextafter(x1, x2):
     """Computed in float64, answered in the operands' promoted float dtype (Keras's)."""
-    from tapeflow.keras.ops import _promote, _kind
-    dtype = _promote(_promote(_kind(x1), _kind(x2)), float)
+    dtype = _ops()._result_dtype(x1, x2, floating=True)
     return tf.cast(tf.math.nextafter(tf.cast(x1, "float64"), tf.cast(x2, "float64")), dtype)
 
 

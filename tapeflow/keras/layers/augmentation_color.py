@@ -10,7 +10,7 @@ means bits in [1, f) (Keras's factor bounds make it (1, f)); each factor keeps t
 gives it (an int 0 where Keras writes max(-f, 0)).
 """
 import tapeflow as tf
-from tapeflow.keras.layers.augmentation_mixing import _DataAugmentation
+from tapeflow.keras.layers.augmentation_mixing import DataAugmentation
 from tapeflow.runtime.errors import with_location
 
 
@@ -44,7 +44,7 @@ def _base_factor(cls, factor, bounds):
     raise ValueError(with_location(message))
 
 
-class _ColorAugmentation(_DataAugmentation):
+class _ColorAugmentation(DataAugmentation):
     def transform_labels(self, labels, transformation, training):
         return labels
 

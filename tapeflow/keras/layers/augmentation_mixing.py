@@ -54,7 +54,7 @@ def apply_to_data(layer, data, training):
     return out
 
 
-class _DataAugmentation(ImageAugmentation):
+class DataAugmentation(ImageAugmentation):
     """A seeded augmentation over images or a dict of images and labels (Keras casts nothing on
     the way in: each transform casts the images itself)."""
 
@@ -74,7 +74,7 @@ def _mix(weight, first, second):
     return weight * first + (1.0 - weight) * second
 
 
-class MixUp(_DataAugmentation):
+class MixUp(DataAugmentation):
     def __init__(self, alpha=0.2, data_format=None, seed=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.alpha = alpha
@@ -105,7 +105,7 @@ class MixUp(_DataAugmentation):
         return {**super().get_config(), "alpha": self.alpha}
 
 
-class CutMix(_DataAugmentation):
+class CutMix(DataAugmentation):
 
     def __init__(self, factor=1.0, seed=None, data_format=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
