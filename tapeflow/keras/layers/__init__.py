@@ -6,8 +6,10 @@ from tapeflow.keras.layers.augmentation import (  # noqa: F401
 )
 from tapeflow.keras.layers.augmentation_affine import RandomRotation, RandomTranslation, RandomZoom  # noqa: F401
 from tapeflow.keras.layers.augmentation_mixing import AutoContrast, CutMix, MixUp  # noqa: F401
+from tapeflow.keras.layers.pipeline import Pipeline  # noqa: F401
 from tapeflow.keras.layers.augmentation_color import (  # noqa: F401
-    RandomColorDegeneration, RandomGrayscale, RandomInvert, RandomPosterization, Solarization,
+    RandomColorDegeneration, RandomGrayscale, RandomHue, RandomInvert, RandomPosterization, RandomSaturation,
+    RandomSharpness, Solarization,
 )
 from tapeflow.keras.layers.attention import AdditiveAttention, Attention, MultiHeadAttention  # noqa: F401
 from tapeflow.keras.layers.einsum_dense import EinsumDense  # noqa: F401

@@ -1,13 +1,15 @@
 """Keras 3's per-image colour augmentations without resampling: Solarization, RandomInvert,
-RandomGrayscale, RandomColorDegeneration, RandomPosterization (images or a dict of images and
-labels, as augmentation_mixing.apply_to_data runs them).
+RandomGrayscale, RandomColorDegeneration, RandomPosterization, RandomSaturation, RandomHue,
+RandomSharpness (images or a dict of images and labels, as augmentation_mixing.apply_to_data
+runs them).
 
 Traps, all Keras's own: which layers draw when not training differs (Solarization and
 RandomInvert draw nothing then; RandomGrayscale, RandomColorDegeneration and
 RandomPosterization draw anyway, so their generators advance); Solarization draws its addition
 from [lower, upper * 255] (the lower end is not scaled); RandomPosterization's number factor f
 means bits in [1, f) (Keras's factor bounds make it (1, f)); each factor keeps the type Keras
-gives it (an int 0 where Keras writes max(-f, 0)).
+gives it (an int 0 where Keras writes max(-f, 0)); RandomSaturation works on the HSV values
+of the images as given (not rescaled) and clips the saturation to value_range.
 """
 import tapeflow as tf
 from tapeflow.keras.layers.augmentation_mixing import DataAugmentation
@@ -200,6 +202,94 @@ class RandomPosterization(_ColorAugmentation):
         images = tf.cast(self._rescale(images, self.value_range, (0, 255)), "uint8")
         images = tf.bitwise.left_shift(tf.bitwise.right_shift(images, shift), shift)
         return self._rescale(tf.cast(images, self._compute_dtype), (0, 255), self.value_range)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range}
+
+
+def _per_image(layer, data, low, high):
+    from tapeflow.keras import random as krandom
+    return krandom.uniform(tf.reshape(_batch(_images(data)), [1]), low, high, seed=layer.generator)
+
+
+class RandomSaturation(_ColorAugmentation):
+    def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.factor = _base_factor("RandomSaturation", factor, (-1, 1))
+        self.value_range = _value_range("RandomSaturation", value_range)
+
+    def random_transformation(self, data, training):
+        factor = _per_image(self, data, self.factor[0], self.factor[1])
+        return {"factor": factor / (1 - factor + 1e-7)}  # Keras's epsilon()
+
+    def transform_images(self, images, transformation, training):
+        if not training:
+            return images
+        from tapeflow.keras import ops
+        factor = tf.reshape(tf.cast(transformation["factor"], self._compute_dtype), [-1, 1, 1])
+        axis = 1 if self.data_format == "channels_first" else -1
+        hsv = tf.unstack(ops.image.rgb_to_hsv(images, data_format=self.data_format), axis=axis)
+        saturation = tf.clip_by_value(hsv[1] * factor, self.value_range[0], self.value_range[1])
+        return ops.image.hsv_to_rgb(tf.stack([hsv[0], saturation, hsv[2]], axis=axis), data_format=self.data_format)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range}
+
+
+class RandomHue(_ColorAugmentation):
+    def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.factor = _base_factor("RandomHue", factor, (0, 1))
+        self.value_range = value_range
+
+    def random_transformation(self, data, training):
+        invert = _per_image(self, data, 0.0, 1.0)
+        invert = tf.where(invert > 0.5, -tf.ones_like(invert), tf.ones_like(invert))
+        return {"factor": invert * _per_image(self, data, self.factor[0], self.factor[1]) * 0.5}
+
+    def transform_images(self, images, transformation, training):
+        if not training:
+            return images
+        from tapeflow.keras import ops
+        images = self._rescale(tf.cast(images, self._compute_dtype), self.value_range, (0, 1))
+        shift = tf.reshape(tf.cast(transformation["factor"], images.dtype), [-1, 1, 1])
+        axis = 1 if self.data_format == "channels_first" else -1
+        hsv = tf.unstack(ops.image.rgb_to_hsv(images, data_format=self.data_format), axis=axis)
+        hue = hsv[0] + shift
+        hue = tf.where(hue > 1.0, hue - 1.0, hue)
+        hue = tf.where(hue < 0.0, hue + 1.0, hue)
+        images = ops.image.hsv_to_rgb(tf.stack([hue, hsv[1], hsv[2]], axis=axis), data_format=self.data_format)
+        return tf.cast(self._rescale(tf.clip_by_value(images, 0.0, 1.0), (0, 1), self.value_range), self._compute_dtype)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range}
+
+
+class RandomSharpness(_ColorAugmentation):
+    def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.factor = _base_factor("RandomSharpness", factor, (0, 1))
+        self.value_range = _value_range("RandomSharpness", value_range)
+
+    def random_transformation(self, data, training):
+        return {"factor": _per_image(self, data, self.factor[0], self.factor[1])}
+
+    def transform_images(self, images, transformation, training):
+        dtype = self._compute_dtype
+        images = tf.cast(images, dtype)
+        if not training:
+            return images
+        first = self.data_format == "channels_first"
+        if first:
+            images = tf.experimental.numpy.swapaxes(images, -3, -1)
+        sharpness = tf.reshape(tf.cast(transformation["factor"] * 2, dtype), [-1, 1, 1, 1])
+        a, b = 1.0 / 13.0, 5.0 / 13.0
+        kernel = tf.reshape(tf.constant([[a, a, a], [a, b, a], [a, a, a]], dtype), [3, 3, 1, 1])
+        kernel = tf.tile(kernel, [1, 1, images.shape[-1], 1])
+        smoothed = tf.nn.depthwise_conv2d(images, kernel, [1, 1, 1, 1], "SAME")
+        images = tf.clip_by_value(images + (1.0 - sharpness) * (smoothed - images), self.value_range[0],
+                                  self.value_range[1])
+        return tf.experimental.numpy.swapaxes(images, -3, -1) if first else images
 
     def get_config(self):
         return {**super().get_config(), "factor": self.factor, "value_range": self.value_range}

@@ -79,3 +79,18 @@ def program_color_layer_errors(tf):
         except ValueError as e:
             out[name] = type(e).__name__
     return out
+
+
+@tolerance(rtol=1e-4, atol=1e-3)
+def program_random_saturation_hue_sharpness(tf):
+    L = tf.keras.layers
+    out = {"saturation": _calls(L.RandomSaturation(0.5, value_range=(0, 1), seed=12)),
+           "saturation_unit": L.RandomSaturation((0.2, 0.8), value_range=(0, 1), seed=3)(IMGS / 255.0),
+           "hue": _calls(L.RandomHue(0.4, seed=13)), "hue_unit": L.RandomHue((0.1, 0.3), value_range=(0, 1),
+                                                                                seed=4)(IMGS / 255.0),
+           "sharpness": _calls(L.RandomSharpness(0.7, seed=14)),
+           "sharpness_cf": L.RandomSharpness((0.1, 0.9), seed=5, data_format="channels_first")(
+               np.transpose(IMGS, (0, 3, 1, 2))),
+           "factors": [L.RandomSaturation(0.5).get_config()["factor"], L.RandomHue(0.5).get_config()["factor"],
+                       L.RandomSharpness(0.5).get_config()["factor"]]}
+    return out
