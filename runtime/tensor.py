@@ -419,35 +419,6 @@ def _first_leaf(value):
     return value
 
 
-def _holds_python_number(value):
-    """A Python int / float / complex (not a bool, not a NumPy scalar), or a list holding one."""
-    if isinstance(value, (list, tuple)):
-        return any(_holds_python_number(v) for v in value)
-    return isinstance(value, (int, float, complex)) and not isinstance(value, (bool, np.generic))
-
-
-def refuse_numbers_as_bool(value, dtype):
-    """TF's TypeError for Python numbers given as bools (tf.constant(1, tf.bool)); NumPy values
-    convert.  Only the public conversions (tf.constant, tf.convert_to_tensor, tf.Variable and
-    its assign) check: tapeflow's own code converts 0 / 1 to bool through convert_to_tensor."""
-    if dtype is dtypes.bool_ and not isinstance(value, TensorBase) and _holds_python_number(value):
-        raise TypeError(with_location(f"Cannot convert {value!r} to EagerTensor of dtype bool"))
-
-
-def public_convert_to_tensor(value, dtype=None, dtype_hint=None, name=None, preferred_dtype=None):
-    """tf.convert_to_tensor: convert_to_tensor with TF's checks of a user's value; `dtype_hint`
-    is tried first and dropped when the value does not convert to it."""
-    dtype_hint = dtype_hint if dtype_hint is not None else preferred_dtype
-    if dtype is None and dtype_hint is not None:
-        try:
-            return public_convert_to_tensor(value, dtypes.as_dtype(dtype_hint))
-        except (TypeError, ValueError):
-            pass
-    if dtype is not None:
-        refuse_numbers_as_bool(value, dtypes.as_dtype(dtype))
-    return convert_to_tensor(value, dtype, name)
-
-
 def convert_to_tensor(value, dtype=None, name=None):
     """Tensor from a tensor, variable, NumPy array, Python scalar or nested list."""
     if dtype is not None:

@@ -14,7 +14,8 @@ from . import dtypes, registry
 from .errors import no_strings, with_location
 from .registry import state
 from .shape import TensorShape
-from .tensor import Tensor, TensorBase, convert_to_tensor, numpy_text, refuse_numbers_as_bool
+from .public_conversion import refuse_numbers_as_bool
+from .tensor import Tensor, TensorBase, convert_to_tensor, numpy_text
 from . import tape as tape_mod
 from .ops import array_ops
 
@@ -81,8 +82,7 @@ class Variable(TensorBase):
         # The initial value is computed eagerly even while tracing (TensorFlow
         # lifts variable initializers out of the function graph).
         value = initial_value.read_value() if isinstance(initial_value, Variable) else initial_value
-        if dtype is not None:
-            refuse_numbers_as_bool(value, dtypes.as_dtype(dtype))
+        refuse_numbers_as_bool(value, dtype)
         t = convert_to_tensor(value, dtype) if not isinstance(value, Tensor) else value
         if hook is not None and not isinstance(t, Tensor):
             t = hook.evaluate_constant(t, call_inputs=True)  # lifted out (may read the traced call's arguments)

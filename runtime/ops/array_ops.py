@@ -8,7 +8,7 @@ from .. import devices, dtypes
 from .. import shape_rules as R
 from ..errors import InvalidArgumentError, arg_error, bad_shape_error, with_location
 from ..registry import Aval, bind, defprim, state
-from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor, refuse_numbers_as_bool
+from ..tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
 from . import complex_ops as C
 from . import math_ops as M
 from .select_numpy import select_impl
@@ -379,8 +379,6 @@ def where(condition, x=None, y=None, name=None):
 
 # --- creation -----------------------------------------------------------------
 def constant(value, dtype=None, shape=None, name=None):
-    if dtype is not None:
-        refuse_numbers_as_bool(value, dtypes.as_dtype(dtype))
     t = convert_to_tensor(value, dtype)
     if shape is not None:
         shape = shape_arg(shape, "constant")
