@@ -105,6 +105,14 @@ def dtype_not_supported(op_name, x):
                              f"(got {x.dtype.name}{list(x.shape) if x.shape.rank is not None else ''})"))
 
 
+def no_kernel(op_name, x):
+    """TF's error for a dtype an op accepts but has no CPU kernel for (matmul of uint8):
+    NotFoundError eagerly (no device has the kernel), InvalidArgumentError in a traced graph."""
+    cls = InvalidArgumentError if _tracing() else NotFoundError
+    return cls(with_location(f"{op_name}: no kernel for {x.dtype.name} tensors (got {x.dtype.name}"
+                             f"{list(x.shape) if x.shape.rank is not None else ''}); cast them first"))
+
+
 def no_strings(op_name, x):
     """The error of an op that has no string kernel (TensorFlow: InvalidArgumentError)."""
     return InvalidArgumentError(with_location(

@@ -14,6 +14,7 @@ from . import dtypes, registry
 from .errors import no_strings, with_location
 from .registry import state
 from .shape import TensorShape
+from .public_conversion import refuse_numbers_as_bool
 from .tensor import Tensor, TensorBase, convert_to_tensor, numpy_text
 from . import tape as tape_mod
 from .ops import array_ops
@@ -81,6 +82,7 @@ class Variable(TensorBase):
         # The initial value is computed eagerly even while tracing (TensorFlow
         # lifts variable initializers out of the function graph).
         value = initial_value.read_value() if isinstance(initial_value, Variable) else initial_value
+        refuse_numbers_as_bool(value, dtype)
         t = convert_to_tensor(value, dtype) if not isinstance(value, Tensor) else value
         if hook is not None and not isinstance(t, Tensor):
             t = hook.evaluate_constant(t, call_inputs=True)  # lifted out (may read the traced call's arguments)
@@ -156,6 +158,7 @@ class Variable(TensorBase):
             new, cur = value._value, self._value._value
             if new.shape == cur.shape and new.dtype == cur.dtype:
                 return value
+        refuse_numbers_as_bool(value, self._dtype)
         t = convert_to_tensor(value, self._dtype) if not isinstance(value, TensorBase) else convert_to_tensor(value)
         if t.dtype is not self._dtype:  # TensorFlow's ValueError ("Tensor conversion requested dtype")
             raise ValueError(with_location(

@@ -13,6 +13,7 @@ from tapeflow import compat_v1 as _c1
 from tapeflow import compat_v1_image as _v1_image
 from tapeflow import compat_v1_ops as _v1_ops
 from tapeflow import compat_v1_eager as _v1_eager
+from tapeflow import compat_v1_graph as _v1_graph
 from tapeflow import compat_v1_variables as _v1_variables
 from tapeflow.runtime.ops import random_ops as _random_ops
 from tapeflow import train as _train
@@ -114,7 +115,8 @@ v1.__dict__.update(
         Checkpoint=_train.Checkpoint, CheckpointManager=_train.CheckpointManager,
         latest_checkpoint=_train.latest_checkpoint),
     **{n: _graph_mode_only(n) for n in (
-        "disable_eager_execution", "disable_v2_behavior", "get_default_graph", "reset_default_graph")},
+        "disable_eager_execution", "disable_v2_behavior")},
+    get_default_graph=_v1_graph.get_default_graph, reset_default_graph=_v1_graph.reset_default_graph,
     **_v1_eager.NAMES,
 )
 v1.__dict__.update(_v1_ops.NAMES)

@@ -1,12 +1,11 @@
 """TensorFlow 1 names that TF 2.21 still answers while executing eagerly, answered the same way:
 placeholders raise RuntimeError (placeholder_with_default is its default), a Session can be made
-and closed but has no graph to run, and collections are plain named lists (TF keeps them on its
-global default graph, which eager code never fills: GraphKeys.GLOBAL_VARIABLES stays empty)."""
-import re
-
+and closed but has no graph to run, and collections are plain named lists on the global
+default graph (compat_v1_graph), which eager code never fills: GLOBAL_VARIABLES stays empty."""
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.graph_api import GRAPH_MODE_ADVICE
+from tapeflow.compat_v1_graph import get_default_graph
 
 _EAGER_ADVICE = "tapeflow runs eagerly: put the computation in a @tf.function and call it with tensors"
 
@@ -70,39 +69,23 @@ class InteractiveSession(Session):
     pass
 
 
-# ---- collections: name -> list, as TF's default graph keeps them when nothing builds a graph
-_collections = {}
-
-
+# ---- collections: name -> list on the default graph (compat_v1_graph), as TF keeps them there
 def add_to_collection(name, value):
-    _collections.setdefault(name, []).append(value)
+    get_default_graph().add_to_collection(name, value)
 
 
 def add_to_collections(names, value):
-    for name in ([names] if isinstance(names, str) else set(names)):
-        add_to_collection(name, value)
+    get_default_graph().add_to_collections(names, value)
 
 
 def get_collection_ref(key):
     """The stored list itself: appending to it adds to the collection."""
-    return _collections.setdefault(key, [])
+    return get_default_graph().get_collection_ref(key)
 
 
 def get_collection(key, scope=None):
     """A copy of the collection; with `scope`, only items whose .name matches it (re.match)."""
-    items = list(_collections.get(key, ()))
-    if scope is None:
-        return items
-    pattern = re.compile(scope)
-    return [item for item in items if isinstance(getattr(item, "name", None), str) and pattern.match(item.name)]
-
-
-def get_all_collection_keys():
-    return list(_collections)
-
-
-def clear_collection(name):
-    _collections.pop(name, None)
+    return get_default_graph().get_collection(key, scope)
 
 
 NAMES = {f.__name__: f for f in (

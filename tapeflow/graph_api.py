@@ -34,12 +34,17 @@ GRAPH_MODE_ADVICE = ("TensorFlow 1 graph building (tf.Graph().as_default(), tf.c
                      "f.get_concrete_function(...).graph")
 
 
+# The classes tf.Graph stands for: a traced graph, and the default graph get_default_graph()
+# gives (compat_v1_graph adds its class here: that module imports this one).
+GRAPH_CLASSES = [ir.Graph]
+
+
 class _GraphType(type):
     def __instancecheck__(cls, obj):
-        return isinstance(obj, ir.Graph)
+        return isinstance(obj, tuple(GRAPH_CLASSES))
 
     def __subclasscheck__(cls, sub):
-        return issubclass(sub, ir.Graph)
+        return issubclass(sub, tuple(GRAPH_CLASSES))
 
 
 class Graph(metaclass=_GraphType):

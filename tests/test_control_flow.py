@@ -153,8 +153,10 @@ def test_tensor_array_eager_api():
         ta.write(1, tf.constant([1, 2]))
     with pytest.raises(ValueError, match=r"Inconsistent shapes: saw \(3,\) but expected \(2,\)"):
         ta.write(1, [1.0, 2.0, 3.0])
-    with pytest.raises(NotImplementedError, match="unequal lengths"):
-        tf.TensorArray(tf.int32, size=2).split(tf.range(5), [2, 3])
+    pieces = tf.TensorArray(tf.int32, size=2).split(tf.range(5), [2, 3])  # eagerly one tensor per element
+    assert pieces.read(1).numpy().tolist() == [2, 3, 4] and pieces.concat().numpy().tolist() == [0, 1, 2, 3, 4]
+    with pytest.raises(NotImplementedError, match="unequal lengths"):  # traced: one buffer of one shape
+        tf.function(lambda x: tf.TensorArray(tf.int32, size=2).split(x, [2, 3]).concat())(tf.range(5))
     grow = tf.TensorArray(tf.int32, size=0, dynamic_size=True).unstack(tf.constant([[1], [2]]))
     assert int(grow.size()) == 2
 

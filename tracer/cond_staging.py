@@ -23,6 +23,7 @@ def stage_cond(pred, true_fn, false_fn, names=None, what="if"):
     pred = bool_scalar(pred, what)
     b_true, _, out_true = trace_subgraph(true_fn, (), "then")
     b_false, _, out_false = trace_subgraph(false_fn, (), "else")
+    _check_same_structure(out_true, out_false, what, names)
     out_true, out_false = _match_undefined(out_true, out_false)
     flat_t, flat_f = nest.flatten(out_true), nest.flatten(out_false)
     if len(flat_t) != len(flat_f):
@@ -56,6 +57,52 @@ def stage_cond(pred, true_fn, false_fn, names=None, what="if"):
     for i, ta in arrays.items():
         flat[i] = ta._with_buffer(flat[i])
     return _pack_branch(out_true, flat)
+
+
+def _check_same_structure(a, b, what, names=None):
+    """TF's errors for branches of different structures.  An AutoGraph `if` statement checks
+    each variable's nesting (TypeError); tf.cond, tf.case, switch_case and `x if c else y`
+    first count the flat outputs (cond_v2's AssertionError), then compare the nesting
+    (TypeError).  Undefined values match anything (they take the other side's structure), and
+    an `if` leaves dict keys to the leaf check: an item set in one branch only is TF's ValueError."""
+    statement = what == "if"
+    if not statement and len(nest.flatten(a)) != len(nest.flatten(b)):
+        raise AssertionError(with_location(
+            f"{what}: the branches return {len(nest.flatten(a))} and {len(nest.flatten(b))} values: the "
+            f"true and false branches must have the same number, type, and overall structure of return values"))
+    if statement and names and isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) == len(names):
+        for name, x, y in zip(names, a, b):
+            if not _same_structure(x, y, check_keys=False):
+                raise TypeError(with_location(
+                    f"{what}: '{name}' must have the same nested structure in the main and else branches: "
+                    f"{_structure_text(x)} and {_structure_text(y)}"))
+    if not _same_structure(a, b, check_keys=not statement):
+        raise TypeError(with_location(
+            f"{what}: the true and false branches must have the same number, type, and overall structure of "
+            f"return values; got {_structure_text(a)} and {_structure_text(b)}"))
+
+
+def _same_structure(a, b, check_keys):
+    if isinstance(a, Undefined) or isinstance(b, Undefined):
+        return True
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(
+            _same_structure(x, y, check_keys) for x, y in zip(a, b))
+    if isinstance(a, dict) or isinstance(b, dict):
+        if type(a) is not type(b) or (check_keys and set(a) != set(b)):
+            return False
+        return all(_same_structure(a[k], b[k], check_keys) for k in a if k in b)
+    return nest.is_nested(a) == nest.is_nested(b)
+
+
+def _structure_text(v):
+    """The nesting of v with '.' for each leaf, as TF prints it."""
+    if isinstance(v, (list, tuple)):
+        inner = ", ".join(_structure_text(x) for x in v)
+        return f"[{inner}]" if isinstance(v, list) else f"({inner}{',' if len(v) == 1 else ''})"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k!r}: {_structure_text(x)}" for k, x in v.items()) + "}"
+    return "."
 
 
 def _match_undefined(a, b):

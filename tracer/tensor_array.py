@@ -17,7 +17,7 @@ from tapeflow.runtime.errors import InvalidArgumentError, OutOfRangeError, with_
 from tapeflow.runtime.registry import Aval, bind, defprim, state
 from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import SymbolicTensor, Tensor, TensorBase, convert_to_tensor
-from tapeflow.runtime.ops import array_ops
+from tapeflow.runtime.ops import array_ops, join_ops
 
 
 def _read_impl(xp, buf, index):
@@ -99,6 +99,10 @@ def _index_tensor(index):
     return convert_to_tensor(index, dtypes.int32)
 
 
+def _eager_index(index):
+    return int(np.asarray(index.numpy() if isinstance(index, TensorBase) else index))
+
+
 class TensorArray:
     """tf.TensorArray(dtype, size=0, dynamic_size=False, element_shape=None, ...)."""
 
@@ -113,6 +117,7 @@ class TensorArray:
         self._element_shape = None if element_shape is None else TensorShape(
             element_shape.dims if isinstance(element_shape, TensorShape) else element_shape)
         self._buffer = None
+        self._pieces = None  # eagerly after split() with unequal lengths: the elements, one tensor each
         # infer_shape=False: element_shape stays the declared one (TensorFlow's rule);
         # the buffer still needs one shape for all elements.
         self._declared = None if infer_shape else \
@@ -123,7 +128,7 @@ class TensorArray:
         ta = TensorArray.__new__(TensorArray)
         ta.dtype, ta._dynamic, ta._size = self.dtype, self._dynamic, self._size
         ta._element_shape, ta._buffer = self._element_shape, self._buffer
-        ta._declared = self._declared
+        ta._declared, ta._pieces = self._declared, self._pieces
         return ta
 
     def _with_buffer(self, buffer):
@@ -142,7 +147,6 @@ class TensorArray:
             if like is None:
                 raise ValueError(with_location(
                     f"TensorArray: the element shape {list(elem_dims)} must be fully known to create the array"))
-            from tapeflow.runtime.ops import join_ops
             zero_row = array_ops.expand_dims(array_ops.zeros_like(like), 0)
             return join_ops.tile(zero_row, (rows,) + (1,) * len(elem_dims))
         return array_ops.zeros((rows,) + tuple(elem_dims), self.dtype)
@@ -153,7 +157,7 @@ class TensorArray:
 
     def _updated(self, buffer):
         if state.graph is None:
-            self._buffer = buffer
+            self._buffer, self._pieces = buffer, None
             self._element_shape = TensorShape(buffer.shape.dims[1:])
             return self
         return self._with_buffer(buffer)
@@ -161,6 +165,8 @@ class TensorArray:
     # -- the public interface
     @property
     def element_shape(self):
+        if self._pieces is not None:  # elements of several shapes
+            return TensorShape(None)
         if self._declared is not None:
             return self._declared
         return self._element_shape if self._element_shape is not None else TensorShape(None)
@@ -177,6 +183,13 @@ class TensorArray:
                 f"TensorArray dtype is {self.dtype.name} but Op is trying to write dtype {value.dtype.name}"))
         buf = self._buffer
         self._check_eager_index("write to", index)
+        if self._pieces is not None:
+            i = _eager_index(index)
+            if i > len(self._pieces):
+                raise NotImplementedError(with_location(
+                    f"TensorArray.write at {i}, past the end ({len(self._pieces)}) of an array of unequal elements"))
+            self._pieces[i:i + 1] = [value]
+            return self
         if buf is not None and not TensorShape(buf.shape.dims[1:]).is_compatible_with(value.shape):
             raise ValueError(with_location(
                 f"Inconsistent shapes: saw {tuple(value.shape.dims)} but expected {tuple(buf.shape.dims[1:])}"))
@@ -194,7 +207,8 @@ class TensorArray:
         if state.graph is not None or isinstance(index, SymbolicTensor) or (doing == "write to" and self._dynamic):
             return
         size = self._size if self._buffer is None else self._buffer.shape.dims[0]
-        i = int(np.asarray(index.numpy() if isinstance(index, TensorBase) else index))
+        size = size if self._pieces is None else len(self._pieces)
+        i = _eager_index(index)
         if i >= size:
             raise OutOfRangeError(with_location(
                 f"Tried to {doing} index {i} but array " + ("size is: " if doing == "read from" else
@@ -202,23 +216,31 @@ class TensorArray:
 
     def read(self, index, name=None):
         self._check_eager_index("read from", index)
+        if self._pieces is not None:
+            return self._pieces[_eager_index(index)]
         if self._buffer is None:
             raise ValueError(with_location("TensorArray.read: nothing has been written to the array"))
         return read_rows(self._buffer, index)
 
     def gather(self, indices, name=None):
+        if self._pieces is not None:  # elements of different shapes: TF's Pack error
+            return join_ops.stack([self._pieces[i] for i in np.asarray(indices).reshape(-1).tolist()])
         if self._buffer is None:
             raise ValueError(with_location("TensorArray.gather: nothing has been written to the array"))
         return read_rows(self._buffer, convert_to_tensor(indices, dtypes.int32)
                          if not isinstance(indices, TensorBase) else indices)
 
     def stack(self, name=None):
+        if self._pieces is not None:
+            return join_ops.stack(self._pieces)
         if self._buffer is not None:
             return self._buffer
         elem = self._element_shape.dims if self._element_shape is not None else ()
         return array_ops.zeros((self._size,) + tuple(elem), self.dtype)
 
     def concat(self, name=None):
+        if self._pieces is not None:
+            return join_ops.concat(self._pieces, 0)
         stacked = self.stack()
         rest = stacked.shape.dims[2:]
         return array_ops.reshape(stacked, (-1,) + tuple(rest))
@@ -235,8 +257,8 @@ class TensorArray:
         return self._updated(value)
 
     def split(self, value, lengths, name=None):
-        """Rows of `value` cut by `lengths` as the elements.  The array is one buffer of
-        same-shaped elements, so the lengths must be equal (TF also allows unequal ones)."""
+        """Rows of `value` cut by `lengths` as the elements.  Traced, the array is one buffer of
+        same-shaped elements, so the lengths must be equal (TF also allows unequal ones there)."""
         value = convert_to_tensor(value, self.dtype) if not isinstance(value, TensorBase) else \
             convert_to_tensor(value)
         lengths = [int(n) for n in np.asarray(convert_to_tensor(lengths).numpy()).reshape(-1).tolist()]
@@ -245,6 +267,10 @@ class TensorArray:
             raise InvalidArgumentError(with_location(
                 f"Expected sum of lengths to be equal to values.shape[0], but sum of lengths is {sum(lengths)} "
                 f"and value's shape is: {list(value.shape.dims)}"))
+        if len(set(lengths)) > 1 and state.graph is None:  # elements of several shapes: kept one by one
+            ends = np.cumsum(lengths).tolist()
+            self._buffer, self._pieces = None, [value[e - n:e] for e, n in zip(ends, lengths)]
+            return self
         if len(set(lengths)) > 1:
             raise NotImplementedError(with_location(
                 f"TensorArray.split with unequal lengths {lengths}: tapeflow's TensorArray holds elements of "
@@ -260,6 +286,8 @@ class TensorArray:
         return ta
 
     def size(self, name=None):
+        if self._pieces is not None:
+            return convert_to_tensor(len(self._pieces), dtypes.int32)
         if self._buffer is None:
             return convert_to_tensor(self._size, dtypes.int32)
         rows = self._buffer.shape.dims[0]

@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import blas_threads, dtypes
 from .. import shape_rules as R
-from ..errors import arg_error, dtype_not_supported, with_location
+from ..errors import arg_error, dtype_not_supported, no_kernel, with_location
 from ..registry import Aval, bind, defprim
 from ..tensor import Tensor, convert_to_tensor
 from . import complex_ops as C
@@ -91,13 +91,15 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         va, vb = a._value, b._value
         sa, sb = va.shape, vb.shape
         if len(sa) == 2 and len(sb) == 2 and (va.dtype is vb.dtype or va.dtype == vb.dtype) and \
-                (va.dtype.kind in "fu" or (va.dtype.kind == "i" and va.dtype.itemsize >= 4)) and \
+                (va.dtype.kind == "f" or (va.dtype.kind == "i" and va.dtype.itemsize >= 4)) and \
                 sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]:
             return bind(MATMUL, (a, b), _MM_ATTRS[bool(transpose_a), bool(transpose_b)])
     if not converted:
         a, b = M.binary_args(a, b, "matmul")
     if a.dtype.is_bool or a.dtype is dtypes.int8 or (a.dtype is dtypes.int16 and a.shape.rank == 2):
         raise dtype_not_supported("matmul", a)  # TF has no MatMul kernel for them (BatchMatMul: int16)
+    if a.dtype.is_unsigned:
+        raise no_kernel("matmul", a)  # the op takes them, but TF registers no CPU kernel
     a = C.conj(a) if adjoint_a else a
     b = C.conj(b) if adjoint_b else b
     attrs = {"transpose_a": bool(transpose_a or adjoint_a), "transpose_b": bool(transpose_b or adjoint_b)}
@@ -217,6 +219,10 @@ def _with_ellipsis(term, kept):
 EINSUM = defprim("einsum", _einsum_impl, _einsum_rule, _einsum_vjp)
 
 
+# The dtypes TF 2.21 has a CPU Einsum kernel for (others: NotFoundError, recorded pleft2_matmul_kernels).
+_EINSUM_KERNEL_DTYPES = frozenset((dtypes.int32, dtypes.int64, dtypes.complex64, dtypes.complex128) + dtypes.FLOATS)
+
+
 def einsum(equation, *inputs, **kwargs):
     ops = [convert_to_tensor(x) for x in inputs]
     eq = equation.replace(" ", "")
@@ -230,6 +236,8 @@ def einsum(equation, *inputs, **kwargs):
     for a in ops[1:]:
         if a.dtype is not ops[0].dtype:
             M.dtype_mismatch("einsum", ops[0], a)
+    if ops and ops[0].dtype not in _EINSUM_KERNEL_DTYPES:
+        raise no_kernel("einsum", ops[0])
     attrs = {"inputs": terms, "output": rhs}
     try:
         _einsum_rule(*[Aval(a.shape.dims, a.dtype) for a in ops], **attrs)

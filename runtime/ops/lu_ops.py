@@ -217,6 +217,37 @@ def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=
     if rows is not None and m is not None and rows != m:
         raise ValueError(with_location(
             f"tridiagonal_solve: the right-hand side has {rows} rows, the {m}x{m} system needs {m}"))
-    out = D.solve(matrix, A.expand_dims(rhs, -1) if vector else rhs)
+    singular = _zero_pivot(matrix) if partial_pivoting or matrix.shape.dims[-1] is None else _zero_thomas_pivot(matrix)
+    out = _nan_where_singular(matrix, A.expand_dims(rhs, -1) if vector else rhs, singular)
     return out[..., 0] if vector else out  # (transpose_rhs: the solution of T X = rhs^T, not transposed back)
 
+
+def _zero_pivot(matrix):
+    """[..., 1, 1]: does pivoted elimination meet an exact zero pivot (the pivots of a dense
+    LU are the tridiagonal kernel's: only the next row can be swapped in)?"""
+    pivots = MX.diag_part(lu(A.stop_gradient(matrix))[0])
+    return A.expand_dims(RD.reduce_any(M.equal(pivots, A.zeros_like(pivots)), axis=-1, keepdims=True), -1)
+
+
+def _zero_thomas_pivot(matrix):
+    """[..., 1, 1]: does the Thomas algorithm (no pivoting) meet an exact zero denominator?
+    TF's kernel: u = sup[i-1] / denom[i-1]; denom[i] = main[i] - sub[i] * u (one Python step
+    per row: the size is known)."""
+    m = A.stop_gradient(matrix)
+    denom = m[..., 0, 0]
+    zero = A.zeros_like(denom)
+    found = M.equal(denom, zero)
+    for i in range(1, matrix.shape.dims[-1]):
+        safe = A.where(found, A.ones_like(denom), denom)  # past a zero, the rest does not matter
+        denom = m[..., i, i] - m[..., i, i - 1] * (m[..., i - 1, i] / safe)
+        found = M.logical_or(found, M.equal(denom, zero))
+    return A.expand_dims(A.expand_dims(found, -1), -1)
+
+
+def _nan_where_singular(matrix, rhs, singular):
+    """solve(matrix, rhs), all NaN for each system of the batch that is `singular` (TF's kernel
+    fills that system's solution with NaN instead of raising).  The singular ones are solved as
+    the identity so that the others keep their values and gradients."""
+    eye = MX.diag(A.ones_like(MX.diag_part(matrix)))
+    out = D.solve(A.where(singular, eye, matrix), rhs)
+    return A.where(singular, A.fill(A.shape(out), convert_to_tensor(float("nan"), dtype=out.dtype)), out)

@@ -15,7 +15,9 @@ runtime.backprop             | tf                    | GradientTape UnconnectedG
 runtime.backprop             | autodiff              | GradientTape
 forward_mode                 | autodiff              | ForwardAccumulator
 runtime.errors               | tf errors             | InvalidArgumentError
-runtime.tensor               | tf                    | Tensor convert_to_tensor is_tensor register_tensor_conversion_function
+runtime.tensor               | tf                    | Tensor is_tensor
+runtime.public_conversion    | tf                    | constant convert_to_tensor=public_convert_to_tensor
+runtime.tensor               | tf                    | register_tensor_conversion_function
 runtime.shape                | tf                    | TensorShape
 runtime.variables            | tf                    | Variable variable_creator_scope
 runtime.custom_gradient      | tf                    | custom_gradient

@@ -20,7 +20,7 @@ runtime.ops.gather_ops       | tf                    | boolean_mask gather gathe
 runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_add tensor_scatter_nd_max
 runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_min tensor_scatter_nd_sub
 runtime.ops.gather_ops       | tf                    | tensor_scatter_nd_update
-runtime.ops.array_ops        | tf                    | broadcast_to constant expand_dims fill identity
+runtime.ops.array_ops        | tf                    | broadcast_to expand_dims fill identity
 runtime.ops.array_ops        | tf                    | ones ones_like rank reshape shape
 runtime.ops.range_ops        | tf                    | range=range_
 runtime.ops.array_ops        | tf                    | size squeeze stop_gradient transpose where zeros

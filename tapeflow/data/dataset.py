@@ -244,6 +244,8 @@ class Dataset:
 
     @staticmethod
     def from_tensors(tensors, name=None):
+        if tensors is None:  # TF's TensorDataset op: an element needs at least one component
+            raise InvalidArgumentError(with_location("Dataset.from_tensors(None): an element needs a component"))
         tmpl, flat = S.flat_arrays(tensors)
         composite = any(isinstance(a, (RaggedValue, SparseValue)) for a in flat)
         flat = [a if isinstance(a, (RaggedValue, SparseValue)) else np.array(a) for a in flat]

@@ -10,6 +10,7 @@ from tapeflow.data import structure as S
 from tapeflow.data.dataset import Dataset, graph_being_traced
 from tapeflow.data.elements import UNKNOWN
 from tapeflow.runtime import dtypes
+from tapeflow.runtime.shape import TensorShape
 from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.tensor import TensorBase
@@ -119,7 +120,10 @@ def from_generator(generator, output_types=None, output_shapes=None, args=None, 
                    for k, (v, (dt, sh)) in enumerate(zip(values, specs))]
 
     shapes = [(sh, dt.np) for dt, sh in specs] if all(sh is not None for _, sh in specs) else None
-    return Dataset(produce, tmpl, UNKNOWN, shapes, python_source="from_generator")
+    out = Dataset(produce, tmpl, UNKNOWN, shapes, python_source="from_generator")
+    if shapes is None:  # TF's spec of a component declared without a shape: unknown rank
+        out._static = lambda: [TensorShape(None) if sh is None else None for _, sh in specs]
+    return out
 
 
 _SQL_TYPES = {int: dtypes.int64, float: dtypes.float64, bool: dtypes.bool_}

@@ -82,6 +82,8 @@ def asarray(a, dtype=None):
     if dtype is None:
         dtype = result_type(a)
     if isinstance(a, (np.ndarray, np.generic)) or not isinstance(a, (list, tuple)):
+        if dtype == tf.bool:  # NumPy's truth of a number (tf.constant refuses Python numbers as bools)
+            return tf.constant(np.asarray(a, np.bool_))
         return tf.constant(np.asarray(a), dtype) if not isinstance(a, (bool, int, float, complex)) else tf.constant(a, dtype)
     return tf.constant(np.asarray(a, dtype.as_numpy_dtype), dtype)
 

@@ -63,6 +63,9 @@ class Checkpoint(Trackable):
         """The number of save() calls, saved with the checkpoint (made on first use)."""
         if self._save_counter is None:
             self._save_counter = Variable(np.int64(0), trainable=False, name="save_counter")
+            path = self._pending_roots.pop("save_counter", None)
+            if path is not None:  # read() before it existed: TF restores it on creation
+                fmt.read_objects(path, {"save_counter": self._save_counter})
         return self._save_counter
 
     def _trackable_children(self, version=fmt.VERSION):
@@ -103,7 +106,11 @@ class Checkpoint(Trackable):
             raise
 
     def read(self, save_path, options=None):
-        return fmt.read_objects(save_path, self._roots(fmt.read_versioned_index(save_path)[0]))
+        """restore() without making save_counter first (its value waits until it is made)."""
+        version, index = fmt.read_versioned_index(save_path)
+        status = fmt.read_objects(save_path, self._roots(version))
+        self._defer_unmatched(save_path, version, index)
+        return status
 
     def restore(self, save_path, options=None):
         """Restore from `save_path` (None: nothing to restore, for restore-or-initialize)."""
@@ -113,12 +120,16 @@ class Checkpoint(Trackable):
         if self._save_counter is None and "save_counter" in index:
             self.save_counter  # make it so the saved count is restored and numbering continues
         status = fmt.read_objects(save_path, self._roots(version))
+        self._defer_unmatched(save_path, version, index)
+        return status
+
+    def _defer_unmatched(self, save_path, version, index):
+        """Checkpointed roots no object is attached to yet are restored when one is."""
         roots = self._roots(version)
         for key in index:
             root = key.split("/", 1)[0]
             if root not in roots and not root.startswith("_"):
                 self._pending_roots[root] = os.fspath(save_path)
-        return status
 
 
 # -------------------------------------------------------------- state file

@@ -5,7 +5,7 @@ tapeflow differs").  The recorded values keep TF's behaviour on record (issue #1
 from parity import differs
 
 _REFUSED = {"refused": "NotImplementedError"}
-_WHY = "no TF1 graph-building mode: tf.Graph() / Session / get_default_graph raise NotImplementedError"
+_WHY = "no TF1 graph-building mode: tf.Graph() / Session(graph=) raise NotImplementedError"
 
 
 def _graph(tf):
@@ -66,15 +66,6 @@ def program_function_called_in_a_graph(tf):
         r = f(tf.constant(1.0))
         inside = tf.executing_eagerly()
     return {"kind": type(r).__name__, "inside": inside, "after": tf.executing_eagerly()}
-
-
-@differs(_WHY, _REFUSED)
-def program_default_graph_eagerly(tf):
-    try:
-        g = tf.compat.v1.get_default_graph()
-    except NotImplementedError:
-        return _REFUSED
-    return {"kind": type(g).__name__, "ops": len(g.get_operations())}
 
 
 def program_traced_graphs_are_graphs(tf):
