@@ -251,7 +251,7 @@ def gather_rows(rt, indices):
     starts = G.gather(rt.row_starts(), idx)
     source = G.gather(starts, RO.ids(splits, "row")) + RO.ids(splits, "col")
     values = gather_rows(rt.values, source) if is_ragged(rt.values) else G.gather(rt.values, source)
-    return RaggedTensor(values, splits, rt.uniform_row_length, _validate=False)
+    return RaggedTensor(values, splits, rt._uniform_row_length, _validate=False)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):

@@ -223,7 +223,9 @@ class RaggedTensor:
 
     @property
     def uniform_row_length(self):
-        return self._uniform_row_length
+        """The rows' one length as an int64 scalar tensor (None when rows may differ), as TF."""
+        u = self._uniform_row_length
+        return u if u is None or isinstance(u, TensorBase) else convert_to_tensor(np.int64(u))
 
     @property
     def shape(self):
@@ -257,6 +259,13 @@ class RaggedTensor:
 
     def value_rowids(self, name=None):
         return RO.ids(self._row_splits, "row")
+
+    def nested_value_rowids(self, name=None):
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.value_rowids())
+            rt = rt._values
+        return tuple(out)
 
     def row_starts(self, name=None):
         return self._row_splits[:-1]
@@ -365,11 +374,17 @@ class RaggedTensor:
         return rows
 
     def numpy(self):
-        """An object array of the rows (each a NumPy array, or again an object array)."""
+        """TF's layout: rows of one length make one NumPy array of the rows' dtype, rows of
+        different lengths an object array of the rows (each an array, or again an object array)."""
         values = self._values.numpy()
         cuts = self._row_splits.numpy().tolist()
-        out = np.empty(len(cuts) - 1, dtype=object)
-        out[:] = [values[a:b] for a, b in zip(cuts[:-1], cuts[1:])] if len(cuts) > 1 else []
+        rows = [values[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+        if not rows:
+            return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
+        if all(len(row) == len(rows[0]) for row in rows):
+            return np.array(rows)
+        out = np.empty(len(rows), dtype=object)
+        out[:] = rows
         return out
 
     def __repr__(self):

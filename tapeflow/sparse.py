@@ -91,6 +91,12 @@ class SparseTensor:
     def get_shape(self):
         return self.shape
 
+    def set_shape(self, shape):
+        """TF's: the static shape becomes the merge with `shape` (ValueError where they differ)."""
+        merged = self.shape.merge_with(shape)
+        if self._traced:
+            self._shape = tuple(merged.dims)
+
     def __repr__(self):
         # TensorFlow prints the three tensors as str() prints them, for repr and str alike.
         return f"SparseTensor(indices={self.indices}, values={self.values}, dense_shape={self.dense_shape})"
