@@ -78,6 +78,7 @@ class GradientTape:
         tape = self._begin_use()
         # A variable target stays the variable, so that gradient(v, v) is ones as in TF
         # (converting it would make a fresh read that no record connects to v).
+        _refuse_sparse(target)
         targets = [t if isinstance(t, Variable) else convert_to_tensor(t) for t in nest.flatten(target)]
         flat_sources = _checked_sources(sources)
         if output_gradients is not None:
@@ -180,7 +181,15 @@ class GradientTape:
             self._tape.sources = list(self._tape.watched.values())
 
 
+def _refuse_sparse(structure):
+    for s in nest.flatten(structure, expand_composites=False):
+        if getattr(s, "__gradient_source__", True) is False:  # TF's refusal of SparseTensor
+            raise ValueError(with_location(f"Type {type(s).__name__} is not supported as a gradient source "
+                                           f"or gradient target"))
+
+
 def _checked_sources(sources):
+    _refuse_sparse(sources)
     flat = nest.flatten(sources)
     for s in flat:
         if not isinstance(s, TensorBase):

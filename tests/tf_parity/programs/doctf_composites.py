@@ -123,3 +123,20 @@ def program_add_n_does_not_broadcast_raises(tf):
 
 def program_add_n_does_not_broadcast_in_function_raises(tf):
     return tf.function(lambda x, y: tf.add_n([x, y]))(tf.ones([2, 2]), tf.ones([2]))
+
+
+def program_gradient_sparse_source_raises(tf):
+    st = tf.SparseTensor([[0, 0], [1, 2]], [1.0, 2.0], [3, 4])
+    with tf.GradientTape() as g:
+        g.watch(st)
+        y = tf.reduce_sum(tf.sparse.to_dense(st))
+    return g.gradient(y, st)
+
+
+def program_gradient_sparse_target_raises(tf):
+    st = tf.SparseTensor([[0, 0], [1, 2]], [1.0, 2.0], [3, 4])
+    x = tf.constant(2.0)
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = st * x
+    return g.gradient(y, x)
