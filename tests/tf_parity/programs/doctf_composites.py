@@ -140,3 +140,20 @@ def program_gradient_sparse_target_raises(tf):
         g.watch(x)
         y = st * x
     return g.gradient(y, x)
+
+
+def program_keras_tensor_in_tf_shape_raises(tf):
+    return tf.shape(tf.keras.layers.Input((None, 10)))
+
+
+def program_keras_tensor_in_tf_op_raises(tf):
+    x = tf.keras.Input(shape=(5,))
+    return tf.concat([x, x], axis=1)
+
+
+def program_keras_tensor_iterate_raises(tf):
+    return list(tf.keras.layers.Input((3,)))
+
+
+def program_keras_tensor_int_raises(tf):
+    return int(tf.keras.layers.Input((3,)))
