@@ -155,6 +155,8 @@ class RaggedTensor:
         """Rows of a dense tensor: all of each row, or the first `lengths[i]`, or all but
         the trailing `padding` values."""
         t = convert_to_tensor(tensor)
+        if isinstance(lengths, (list, tuple)) and lengths and not isinstance(lengths[0], (int, float)):
+            return cls._from_tensor_nested_lengths(t, lengths, padding, ragged_rank)
         if t.shape.rank is None or t.shape.rank < ragged_rank + 1:
             raise ValueError(with_location(f"RaggedTensor.from_tensor: a rank-{t.shape.rank} tensor cannot "
                                            f"have ragged_rank {ragged_rank}"))
@@ -184,6 +186,21 @@ class RaggedTensor:
         lengths = M.minimum(as_splits(lengths, "from_tensor"), width)
         splits = RO.splits_from_lengths(lengths)
         return cls(RO.dense_values(t, splits), splits, _validate=False)
+
+    @classmethod
+    def _from_tensor_nested_lengths(cls, t, lengths, padding, ragged_rank):
+        """lengths = (outer, ..., inner) row lengths: TF masks the dense tensor with the dense
+        form of a ragged mask of those lengths (so they must reach each dim's full size)."""
+        if padding is not None or ragged_rank not in (1, len(lengths)):
+            raise ValueError(with_location(
+                f"RaggedTensor.from_tensor: nested lengths take neither padding nor a ragged_rank other "
+                f"than len(lengths) = {len(lengths)} (got ragged_rank {ragged_rank})"))
+        if t.shape.rank is None or t.shape.rank < len(lengths) + 1:
+            raise ValueError(with_location(f"RaggedTensor.from_tensor: {len(lengths)} levels of lengths need a "
+                                           f"tensor of rank > {len(lengths)}, got shape {list(t.shape)}"))
+        ones = A.ones(A.reshape(RD.reduce_sum(convert_to_tensor(lengths[-1])), [1]), dtypes.bool_)
+        mask = cls.from_nested_row_lengths(ones, lengths, validate=False).to_tensor(default_value=False)
+        return cls.from_nested_row_lengths(G.boolean_mask(t, mask), lengths, validate=False)
 
     # ------------------------------------------------------------ properties
     @property

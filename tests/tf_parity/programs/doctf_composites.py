@@ -157,3 +157,44 @@ def program_keras_tensor_iterate_raises(tf):
 
 def program_keras_tensor_int_raises(tf):
     return int(tf.keras.layers.Input((3,)))
+
+
+_DT3 = [[[5, 0], [7, 0], [0, 0]], [[0, 0], [3, 0], [0, 0]], [[6, 0], [0, 0], [0, 0]]]
+
+
+def program_ragged_from_tensor_nested_lengths(tf):
+    dt = tf.constant(_DT3)
+    return {"tuple": tf.RaggedTensor.from_tensor(dt, lengths=([2, 0, 3], [1, 1, 2, 0, 1])),
+            "list": tf.RaggedTensor.from_tensor(dt, lengths=[[2, 0, 3], [1, 1, 2, 0, 1]]),
+            "rank2": tf.RaggedTensor.from_tensor(dt, lengths=([2, 0, 3], [1, 1, 2, 0, 1]), ragged_rank=2),
+            "tensors": tf.RaggedTensor.from_tensor(dt, lengths=(tf.constant([2, 0, 3]), tf.constant([1, 1, 2, 0, 1]))),
+            "flat": tf.RaggedTensor.from_tensor(tf.constant([[5, 7, 0], [0, 3, 0], [6, 0, 0]]), lengths=[1, 0, 3])}
+
+
+def program_ragged_from_tensor_nested_lengths_short_raises(tf):
+    return tf.RaggedTensor.from_tensor(tf.constant(_DT3), lengths=([1, 0, 1], [1, 1]))
+
+
+def program_ragged_from_tensor_nested_lengths_rank_raises(tf):
+    return tf.RaggedTensor.from_tensor(tf.constant(_DT3), lengths=([2, 0, 3], [1, 1, 2, 0, 1]), ragged_rank=3)
+
+
+def program_map_fn_rows_of_traced_shape(tf):
+    seen = {}
+
+    @tf.function
+    def func(elems):
+        out = tf.map_fn(lambda t: tf.range(t, t + 3), elems, parallel_iterations=3)
+        seen["static"] = out.shape
+        return out
+
+    @tf.function
+    def pair(elems):
+        return tf.map_fn(lambda t: (tf.range(t), tf.cast(t, tf.float32) * 2.0), elems,
+                         fn_output_signature=(tf.int32, tf.float32))
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.function(lambda e: tf.map_fn(
+            lambda t: tf.fill([tf.cast(t, tf.int32) * 0 + 2], t * v[0]), e))(v))
+    return {"rows": func(tf.constant([3, 5, 2])), "static": seen["static"], "pair": pair(tf.constant([2, 2])),
+            "grad": tape.gradient(y, v)}
