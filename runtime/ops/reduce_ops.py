@@ -241,8 +241,14 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     x = convert_to_tensor(input_tensor)
+    if not x.dtype.is_inexact:
+        raise TypeError(with_location(f"reduce_variance / reduce_std: the input must be floating or complex, "
+                                      f"got {x.dtype.name}"))
     mean = reduce_mean(x, axis, keepdims=True)
-    return reduce_mean(M.square(x - mean), axis, keepdims=keepdims)
+    diff = x - mean
+    if diff.dtype.is_complex:  # TF squares |x - mean|: a real variance of complex values
+        diff = M.abs(diff)
+    return reduce_mean(M.square(diff), axis, keepdims=keepdims)
 
 
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
