@@ -449,11 +449,13 @@ def _dispatching(dense_fn, ragged_fn, kind):
             if isinstance(values, (list, tuple)) and any(type(v) is RaggedTensor for v in values):
                 return ragged_fn(values, *args, **kwargs)
             return dense_fn(values, *args, **kwargs)
-    elif kind == "nested":  # tf.map_fn: a ragged leaf of elems, or a RaggedTensorSpec in the signature
+    elif kind == "nested":  # tf.map_fn: a ragged or sparse leaf of elems, or their spec in the signature
         @functools.wraps(dense_fn)
         def op(*args, **kwargs):
+            from tapeflow.sparse import SparseTensor, SparseTensorSpec
+            composite = (RaggedTensor, RaggedTensorSpec, SparseTensor, SparseTensorSpec)
             leaves = nest.flatten([list(args), kwargs], expand_composites=False)
-            if any(type(v) is RaggedTensor or isinstance(v, RaggedTensorSpec) for v in leaves):
+            if any(isinstance(v, composite) for v in leaves):
                 return ragged_fn(*args, **kwargs)
             return dense_fn(*args, **kwargs)
     else:

@@ -198,3 +198,13 @@ def program_map_fn_rows_of_traced_shape(tf):
             lambda t: tf.fill([tf.cast(t, tf.int32) * 0 + 2], t * v[0]), e))(v))
     return {"rows": func(tf.constant([3, 5, 2])), "static": seen["static"], "pair": pair(tf.constant([2, 2])),
             "grad": tape.gradient(y, v)}
+
+
+def program_map_fn_over_sparse_rows(tf):
+    st = tf.sparse.SparseTensor([[0, 0], [2, 0], [2, 1]], [2, 3, 4], [4, 4])
+    doubled = tf.map_fn(lambda s: s * 2, st, fn_output_signature=tf.SparseTensorSpec(None, tf.int32))
+    return {"row_sums": tf.map_fn(tf.sparse.reduce_sum, st, fn_output_signature=tf.int32),
+            "eyes": tf.sparse.to_dense(tf.map_fn(tf.sparse.eye, tf.constant([2, 3]),
+                                                 fn_output_signature=tf.SparseTensorSpec(None, tf.float32))),
+            "doubled": tf.sparse.to_dense(doubled), "doubled_shape": doubled.shape,
+            "dense_rows": tf.map_fn(lambda s: tf.sparse.to_dense(s), st, fn_output_signature=tf.int32)}
