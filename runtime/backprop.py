@@ -78,6 +78,7 @@ class GradientTape:
         tape = self._begin_use()
         # A variable target stays the variable, so that gradient(v, v) is ones as in TF
         # (converting it would make a fresh read that no record connects to v).
+        _refuse_sparse(target)
         targets = [t if isinstance(t, Variable) else convert_to_tensor(t) for t in nest.flatten(target)]
         flat_sources = _checked_sources(sources)
         if output_gradients is not None:
@@ -104,7 +105,7 @@ class GradientTape:
                 UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO:
             grads = [_zeros_for(s) if g is None else g for g, s in zip(grads, flat_sources)]
         self._end_use()
-        return nest.pack_sequence_as(sources, grads)
+        return _pack_gradients(sources, grads)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
@@ -180,12 +181,39 @@ class GradientTape:
             self._tape.sources = list(self._tape.watched.values())
 
 
+def _refuse_sparse(structure):
+    for s in nest.flatten(structure, expand_composites=False):
+        if getattr(s, "__gradient_source__", True) is False:  # TF's refusal of SparseTensor
+            raise ValueError(with_location(f"Type {type(s).__name__} is not supported as a gradient source "
+                                           f"or gradient target"))
+
+
 def _checked_sources(sources):
+    _refuse_sparse(sources)
     flat = nest.flatten(sources)
     for s in flat:
         if not isinstance(s, TensorBase):
             raise TypeError(with_location(f"GradientTape.gradient: source {s!r} is not a tensor or variable"))
     return flat
+
+
+def _pack_gradients(sources, grads):
+    """The gradients in the sources' structure.  A composite source (RaggedTensor, SparseTensor)
+    gets itself with its floating components' gradients (its row splits / indices kept), as
+    TF; None when none of them has one."""
+    out, it = [], iter(grads)
+    for s in nest.flatten(sources, expand_composites=False):
+        if not nest.is_composite(s):
+            out.append(next(it))
+            continue
+        leaves = nest.flatten(s)
+        gs = [next(it) for _ in leaves]
+        if all(g is None for g, leaf in zip(gs, leaves) if leaf.dtype.is_inexact):
+            out.append(None)
+        else:
+            out.append(nest.pack_sequence_as(s, [g if leaf.dtype.is_inexact and g is not None else leaf
+                                                  for g, leaf in zip(gs, leaves)]))
+    return nest.pack_sequence_as(sources, out, expand_composites=False)
 
 
 def _zeros_for(source):

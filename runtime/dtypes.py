@@ -43,6 +43,10 @@ class DType:
         return self.np.type
 
     @property
+    def as_datatype_enum(self):
+        return _ENUM_OF[self.name]
+
+    @property
     def is_inexact(self):
         return self.is_floating or self.is_complex
 
@@ -124,6 +128,14 @@ FLOATS = (float16, float32, float64, bfloat16)
 _BY_NP = {d.np: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 _BY_NAME.update(half=float16, double=float64, float=float32)
+# TF's DataType enum numbers (types.proto) of these dtypes: tf.as_dtype(3) is int32, as in TF
+# (a float or bool key works as its int does, TF's dict lookup).
+_ENUM_OF = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,
+            "complex64": 8, "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17, "complex128": 18,
+            "float16": 19, "uint32": 22, "uint64": 23, "float8_e5m2": 24, "float8_e4m3fn": 25,
+            "float8_e4m3fnuz": 26, "float8_e4m3b11fnuz": 27, "float8_e5m2fnuz": 28, "int4": 29, "uint4": 30,
+            "int2": 31, "uint2": 32, "float4_e2m1fn": 33}
+_BY_ENUM = {number: _BY_NAME[name] for name, number in _ENUM_OF.items()}
 
 
 def _info(dtype):
@@ -174,6 +186,8 @@ def as_dtype(x):
         return bool_
     if x is complex:
         return complex128
+    if isinstance(x, (int, float)) and not isinstance(x, np.generic) and x in _BY_ENUM:
+        return _BY_ENUM[x]
     if x is str or x is bytes:  # TensorFlow refuses the Python types (np.str_ / np.bytes_ convert)
         raise TypeError(f"Cannot convert {x!r} to a tapeflow dtype")
     try:

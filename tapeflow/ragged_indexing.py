@@ -28,7 +28,7 @@ def _slice_rows(rt, start, stop):
     values = rt.values
     lo, hi = new[0], new[-1]
     values = _slice_rows(values, lo, hi) if is_ragged(values) else values[lo:hi]
-    return RaggedTensor(values, new - lo, rt.uniform_row_length, _validate=False)
+    return RaggedTensor(values, new - lo, rt._uniform_row_length, _validate=False)
 
 
 def _static_nrows(rt):
@@ -94,8 +94,8 @@ def _index_inner(rt, rest):
             kept = G.boolean_mask(rt.values, keep)
             kept = kept[(slice(None),) + more] if more else kept
         return RaggedTensor.from_row_lengths(kept, lengths, validate=False)
-    if isinstance(first, (int, np.integer)) and rt.uniform_row_length is not None:
-        j = int(first) % rt.uniform_row_length
+    if isinstance(first, (int, np.integer)) and rt._uniform_row_length is not None:
+        j = int(first) % rt._uniform_row_length
         picked = rt.row_starts() + j
         values = gather_rows(rt.values, picked) if is_ragged(rt.values) else G.gather(rt.values, picked)
         return getitem(values, (slice(None),) + more) if more else values

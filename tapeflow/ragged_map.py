@@ -1,6 +1,8 @@
-"""tf.map_fn over RaggedTensors (the ragged version of tracer.functional_ops.map_fn, which
-knows dense tensors only): fn runs on each row, and outputs whose rows differ in
-length (or whose fn_output_signature is a RaggedTensorSpec) stack into a RaggedTensor.
+"""tf.map_fn over RaggedTensors and SparseTensors (the composite version of
+tracer.functional_ops.map_fn, which knows dense tensors only): fn runs on each row (a
+SparseTensor's row is a SparseTensor of one rank less), and outputs whose rows differ in
+length (or whose fn_output_signature is a RaggedTensorSpec) stack into a RaggedTensor,
+SparseTensor outputs (or a SparseTensorSpec) into a SparseTensor of the rows' largest shape.
 The rows are a Python loop: the number of rows must be known (eagerly, or static)."""
 from tapeflow.runtime import dtypes, nest
 from tapeflow.runtime.errors import with_location
@@ -12,8 +14,21 @@ from tapeflow.ragged_spec import RaggedTensorSpec
 from tapeflow.ragged_tensor import RaggedTensor, is_ragged
 
 
+def _is_sparse(x):
+    from tapeflow.sparse import SparseTensor
+    return isinstance(x, SparseTensor)
+
+
+def _row(leaf, i):
+    if not _is_sparse(leaf):
+        return leaf[i]
+    from tapeflow import sparse_ops
+    dims = leaf.shape.as_list()
+    return sparse_ops.reshape(sparse_ops.slice(leaf, [i] + [0] * (len(dims) - 1), [1] + dims[1:]), dims[1:])
+
+
 def _rows(leaf):
-    n = leaf.shape[0] if is_ragged(leaf) else convert_to_tensor(leaf).shape[0]
+    n = leaf.shape[0] if is_ragged(leaf) or _is_sparse(leaf) else convert_to_tensor(leaf).shape[0]
     if n is None:
         raise NotImplementedError(with_location(
             "tf.map_fn over a RaggedTensor: the number of rows must be known while tracing"))
@@ -21,6 +36,11 @@ def _rows(leaf):
 
 
 def _stack_rows(values, spec):
+    from tapeflow.sparse import SparseTensorSpec, expand_dims, from_dense
+    if any(_is_sparse(v) for v in values) or isinstance(spec, SparseTensorSpec):
+        from tapeflow import sparse_ops
+        rows = [expand_dims(v if _is_sparse(v) else from_dense(v), 0) for v in values]
+        return sparse_ops.concat(0, rows, expand_nonconcat_dims=True)
     if any(is_ragged(v) for v in values):
         from tapeflow.ragged_ops import stack
         return stack(values, axis=0)
@@ -43,7 +63,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     n = counts.pop()
     if n == 0:
         raise ValueError(with_location("tf.map_fn over a RaggedTensor of no rows: fn never runs, the result is unknown"))
-    outs = [fn(nest.pack_sequence_as(elems, [leaf[i] for leaf in flat], expand_composites=False))
+    outs = [fn(nest.pack_sequence_as(elems, [_row(leaf, i) for leaf in flat], expand_composites=False))
             for i in range(n)]
     signature = fn_output_signature if fn_output_signature is not None else dtype
     flat_outs = [nest.flatten(o, expand_composites=False) for o in outs]

@@ -251,7 +251,7 @@ def gather_rows(rt, indices):
     starts = G.gather(rt.row_starts(), idx)
     source = G.gather(starts, RO.ids(splits, "row")) + RO.ids(splits, "col")
     values = gather_rows(rt.values, source) if is_ragged(rt.values) else G.gather(rt.values, source)
-    return RaggedTensor(values, splits, rt.uniform_row_length, _validate=False)
+    return RaggedTensor(values, splits, rt._uniform_row_length, _validate=False)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
@@ -449,11 +449,13 @@ def _dispatching(dense_fn, ragged_fn, kind):
             if isinstance(values, (list, tuple)) and any(type(v) is RaggedTensor for v in values):
                 return ragged_fn(values, *args, **kwargs)
             return dense_fn(values, *args, **kwargs)
-    elif kind == "nested":  # tf.map_fn: a ragged leaf of elems, or a RaggedTensorSpec in the signature
+    elif kind == "nested":  # tf.map_fn: a ragged or sparse leaf of elems, or their spec in the signature
         @functools.wraps(dense_fn)
         def op(*args, **kwargs):
+            from tapeflow.sparse import SparseTensor, SparseTensorSpec
+            composite = (RaggedTensor, RaggedTensorSpec, SparseTensor, SparseTensorSpec)
             leaves = nest.flatten([list(args), kwargs], expand_composites=False)
-            if any(type(v) is RaggedTensor or isinstance(v, RaggedTensorSpec) for v in leaves):
+            if any(isinstance(v, composite) for v in leaves):
                 return ragged_fn(*args, **kwargs)
             return dense_fn(*args, **kwargs)
     else:

@@ -153,37 +153,9 @@ class RaggedTensor:
     @classmethod
     def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None, row_splits_dtype=dtypes.int64):
         """Rows of a dense tensor: all of each row, or the first `lengths[i]`, or all but
-        the trailing `padding` values."""
-        t = convert_to_tensor(tensor)
-        if t.shape.rank is None or t.shape.rank < ragged_rank + 1:
-            raise ValueError(with_location(f"RaggedTensor.from_tensor: a rank-{t.shape.rank} tensor cannot "
-                                           f"have ragged_rank {ragged_rank}"))
-        if ragged_rank > 1:
-            if lengths is not None or padding is not None:
-                raise NotImplementedError(with_location(
-                    "RaggedTensor.from_tensor: lengths/padding with ragged_rank > 1"))
-            dims = t.shape.dims
-            inner = cls.from_tensor(A.reshape(t, (-1,) + tuple(dims[2:])), ragged_rank=ragged_rank - 1)
-            return cls.from_uniform_row_length(inner, dims[1], validate=False)
-        width = A.shape(t, out_type=dtypes.int64)[1]
-        nrows = A.shape(t, out_type=dtypes.int64)[0]
-        if padding is not None:
-            keep = M.not_equal(t, convert_to_tensor(padding, t.dtype))
-            if t.shape.rank > 2:
-                keep = RD.reduce_any(keep, axis=tuple(range(2, t.shape.rank)))
-            cols = A.range_(1, width + 1, dtype=dtypes.int64)
-            lengths = RD.reduce_max(A.where(keep, A.broadcast_to(cols, A.shape(keep, out_type=dtypes.int64)),
-                                            A.zeros_like(cols)), axis=1)
-        if lengths is None and t.shape.dims[1] in (None, 0):
-            # Rows of unknown or zero width: the row count comes from the shape, not values / width.
-            lengths = A.fill(A.reshape(nrows, [1]), width)
-        if lengths is None:
-            flat = A.reshape(t, (-1,) + tuple(t.shape.dims[2:]))
-            return cls.from_uniform_row_length(flat, t.shape.dims[1], nrows=None if t.shape.dims[0] is not None
-                                               else nrows, validate=False)
-        lengths = M.minimum(as_splits(lengths, "from_tensor"), width)
-        splits = RO.splits_from_lengths(lengths)
-        return cls(RO.dense_values(t, splits), splits, _validate=False)
+        the trailing `padding` values; nested lengths (a tuple of lists) make several ragged dims."""
+        from tapeflow.ragged_from_tensor import from_tensor
+        return from_tensor(cls, convert_to_tensor(tensor), lengths, padding, ragged_rank)
 
     # ------------------------------------------------------------ properties
     @property
@@ -223,7 +195,9 @@ class RaggedTensor:
 
     @property
     def uniform_row_length(self):
-        return self._uniform_row_length
+        """The rows' one length as an int64 scalar tensor (None when rows may differ), as TF."""
+        u = self._uniform_row_length
+        return u if u is None or isinstance(u, TensorBase) else convert_to_tensor(np.int64(u))
 
     @property
     def shape(self):
@@ -257,6 +231,13 @@ class RaggedTensor:
 
     def value_rowids(self, name=None):
         return RO.ids(self._row_splits, "row")
+
+    def nested_value_rowids(self, name=None):
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.value_rowids())
+            rt = rt._values
+        return tuple(out)
 
     def row_starts(self, name=None):
         return self._row_splits[:-1]
@@ -365,11 +346,17 @@ class RaggedTensor:
         return rows
 
     def numpy(self):
-        """An object array of the rows (each a NumPy array, or again an object array)."""
+        """TF's layout: rows of one length make one NumPy array of the rows' dtype, rows of
+        different lengths an object array of the rows (each an array, or again an object array)."""
         values = self._values.numpy()
         cuts = self._row_splits.numpy().tolist()
-        out = np.empty(len(cuts) - 1, dtype=object)
-        out[:] = [values[a:b] for a, b in zip(cuts[:-1], cuts[1:])] if len(cuts) > 1 else []
+        rows = [values[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+        if not rows:
+            return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
+        if all(len(row) == len(rows[0]) for row in rows):
+            return np.array(rows)
+        out = np.empty(len(rows), dtype=object)
+        out[:] = rows
         return out
 
     def __repr__(self):

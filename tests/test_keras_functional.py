@@ -19,7 +19,7 @@ def test_input_is_symbolic_with_unknown_batch():
     y = L.Dense(3)(x)
     assert y.shape == (None, 3)
     assert tf.keras.Input((2, 3), batch_size=8, dtype="int32").shape == (8, 2, 3)
-    with pytest.raises(TypeError, match="KerasTensor .* wrap TensorFlow functions in keras.layers.Lambda"):
+    with pytest.raises(ValueError, match="KerasTensor .* wrap TensorFlow functions in keras.layers.Lambda"):
         tf.concat([x, x], axis=1)
 
 

@@ -41,10 +41,13 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         args = nest.pack_sequence_as(structure, list(leaves))
         return fn(*args)
 
+    last = [structure]  # eagerly TF returns what body returned last (a tuple stays a tuple)
+
     def body_flat(*leaves):
         out = call(body, leaves)
         if single or (len(structure) == 1 and not isinstance(out, (list, tuple))):
             out = [out]
+        last[0] = out
         return nest.flatten(out)
 
     limit = maximum_iterations
@@ -55,12 +58,12 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     # iteration whose condition or variables are symbolic.
     while not _any_symbolic(leaves) and not isinstance(limit, SymbolicTensor):
         if limit is not None and i >= limit:
-            return _repack(structure, leaves, single)
+            return _repack(last[0] if state.graph is None else structure, leaves, single)
         c = staging.as_tensor(call(cond, leaves))
         if isinstance(c, SymbolicTensor):
             break
         if not bool(c):
-            return _repack(structure, leaves, single)
+            return _repack(last[0] if state.graph is None else structure, leaves, single)
         leaves = body_flat(*leaves)
         i += 1
     names = staging.leaf_names([f"loop_vars[{k}]" for k in range(len(structure))], structure)

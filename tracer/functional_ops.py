@@ -121,6 +121,11 @@ def map_rows(fn, elems, signature=None, like_elems=False):
     _check_like_elems(probe, elems, like_elems)
     probe_flat = _flat_outputs(probe)
     _check_signature("map_fn", probe_flat, [t.dtype for t in flat] if like_elems else want)
+    if isinstance(n, int) and n <= _UNROLL_ROWS and not all(t.shape.is_fully_defined() for t in probe_flat):
+        # Rows of a shape known only when the graph runs (tf.range(t, t + 3)): TensorArrays here need
+        # a known element shape, so a static row count stages one fn per row and stacks them.
+        flats = [_flat_outputs(fn(row(i))) for i in range(n)]
+        return nest.pack_sequence_as(probe, [join_ops.stack([f[k] for f in flats]) for k in range(len(probe_flat))])
     arrays = [_new_array(t.dtype, n) for t in probe_flat]
 
     def body(i, *tas):
@@ -134,6 +139,9 @@ def map_rows(fn, elems, signature=None, like_elems=False):
     leaves = _stage("map_fn", lambda i, *tas: math_ops.less(i, n), body,
                     [convert_to_tensor(0, dtypes.int32)] + arrays, names)
     return nest.pack_sequence_as(probe, [ta.stack() for ta in leaves[1:]])
+
+
+_UNROLL_ROWS = 256  # the most rows map_fn stages one by one (the graph grows with them)
 
 
 def _new_array(dtype, n):

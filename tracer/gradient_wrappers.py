@@ -46,6 +46,7 @@ def recompute_grad(f):
                 return grads[:len(xs)], grads[len(xs):]
             return grads
         return result, grad
+    wrapped.__wrapped__ = f  # TF's decorator: recompute_grad(model).__wrapped__ is the model
     return wrapped
 
 

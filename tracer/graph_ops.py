@@ -74,9 +74,9 @@ def tuple_(tensors, name=None, control_inputs=None):
 def get_static_value(tensor, partial=False):
     """The value as a NumPy array when known without running a graph: eager
     tensors, Python/NumPy values, graph constants (tf.shape of a fully known shape is one).
-    None otherwise."""
+    None otherwise, and for a variable even eagerly (its value may change: TF's answer)."""
     if isinstance(tensor, TensorBase) and hasattr(tensor, "read_value"):
-        return None if state.graph is not None else np.asarray(tensor.numpy())
+        return None
     if isinstance(tensor, Tensor):
         return tensor.numpy()
     if isinstance(tensor, SymbolicTensor):

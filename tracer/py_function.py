@@ -27,7 +27,7 @@ import functools
 import numpy as np
 
 from tapeflow.runtime import dtypes, nest
-from tapeflow.runtime.errors import with_location
+from tapeflow.runtime.errors import InvalidArgumentError, with_location
 from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import Aval, bind, defprim, state
 from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
@@ -39,10 +39,15 @@ def _host(a):
     return a.get() if hasattr(a, "get") and not isinstance(a, np.ndarray) else np.asarray(a)
 
 
+def _graph_numpy_args(arrays):
+    """What TF's graph-mode py_func hands func: arrays, a 0-d one as its NumPy scalar."""
+    return [a[()] if a.ndim == 0 else a for a in arrays]
+
+
 def _call_python(func, arrays, as_numpy):
     """Run func outside any tape and graph (the graph is running, not tracing)."""
     with graph_context(None, hide_tapes=True):
-        args = [a if as_numpy else Tensor(a) for a in arrays]
+        args = _graph_numpy_args(arrays) if as_numpy else [Tensor(a) for a in arrays]
         return func(*args)
 
 
@@ -133,6 +138,9 @@ def _value_array(what, v, dtype, k):
     a = np.asarray(v)
     if a.dtype == object or a.dtype.kind in "USO":
         raise TypeError(f"{what}: output {k} is a string ({type(v).__name__}) but Tout says {dtype.name}")
+    if what == "numpy_function" and a.dtype != dtype.np:  # TF's graph-mode check (no cast)
+        raise InvalidArgumentError(f"{what}: output {k} is {a.dtype.name} ({type(v).__name__}) but Tout "
+                                   f"says {dtype.name}: return values of that dtype")
     return np.array(a, dtype=dtype.np, order="C")
 
 
@@ -151,10 +159,20 @@ def _parse_tout(Tout):
     return touts, shapes, single
 
 
+def _eager_numpy_function(func, inp):
+    """TF's eager numpy_function: func(*np.array(x)), each result converted as it is (Tout is
+    not applied: a float64 result stays float64), one result unwrapped, None kept."""
+    result = func(*[np.array(x) for x in (inp if isinstance(inp, (list, tuple)) else [inp])])
+    outs = [None if v is None else convert_to_tensor(v) for v in nest.flatten(result)]
+    return outs[0] if len(outs) == 1 else outs
+
+
 def _call(func, inp, Tout, as_numpy, what):
     if not callable(func):
         raise TypeError(with_location(f"{what}: func must be callable"))
-    flat = nest.flatten(list(inp) if isinstance(inp, (list, tuple)) else [inp])
+    if as_numpy and state.graph is None and not _data_function[0]:
+        return _eager_numpy_function(func, inp)
+    flat = list(inp) if isinstance(inp, (list, tuple)) else [inp]  # [[1, 2]]: one argument, as TF
     inputs = [convert_to_tensor(x.read_value() if isinstance(x, TensorBase) and hasattr(x, "read_value") else x)
               for x in flat]
     touts, shapes, single = _parse_tout(Tout)
@@ -165,7 +183,8 @@ def _call(func, inp, Tout, as_numpy, what):
             from tapeflow.runtime.ops import array_ops
             inputs = [bind(array_ops.RESHAPE, (x,), {"shape": list(x.shape.dims)}) if x.dtype.is_inexact else x
                       for x in inputs]
-        args = [x.numpy() for x in inputs] if as_numpy else inputs
+        # (numpy_function gets here in a tf.data function only, which TF traces)
+        args = _graph_numpy_args([np.asarray(x._value) for x in inputs]) if as_numpy else inputs
         result = func(*args)
         values = _result_list(what, result, len(touts), single)
         outs = []
@@ -223,6 +242,12 @@ def _as_output_tensor(what, v, dtype, k):
     return convert_to_tensor(_value_array(what, v, dtype, k))
 
 
+def _decorated(f, Tout, as_numpy, what):
+    wrapper = functools.wraps(f)(lambda *args: _call(f, list(args), Tout, as_numpy, what))
+    wrapper.__tapeflow_do_not_convert__ = True  # AutoGraph would convert f (its __wrapped__) instead
+    return wrapper
+
+
 def py_function(func=None, inp=None, Tout=None, name=None):
     """Call func(*tensors) -> values of dtypes Tout (a dtype or TensorSpec gives one
     tensor, a list gives a list).  In a graph it runs Python when the graph runs.
@@ -230,7 +255,7 @@ def py_function(func=None, inp=None, Tout=None, name=None):
     if func is None:
         if inp is not None:
             raise TypeError("py_function: as a decorator (func=None) it takes no `inp`")
-        return lambda f: functools.wraps(f)(lambda *args: _call(f, list(args), Tout, False, "py_function"))
+        return lambda f: _decorated(f, Tout, False, "py_function")
     if inp is None:
         raise TypeError("py_function: missing argument `inp` (the list of arguments to the function), "
                         "unless it is used as a decorator (func=None)")
@@ -247,6 +272,14 @@ def data_pull(func, Tout):
     return _call(func, [], Tout, False, DATA_PULL)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):
-    """Call func(*numpy arrays) -> values of dtypes Tout; no gradient."""
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
+    """Call func(*numpy arrays) -> values of dtypes Tout; no gradient.  Without func, a
+    decorator: `@tf.numpy_function(Tout=...)` makes f(*args) a numpy_function."""
+    if func is None:
+        if inp is not None:
+            raise TypeError("numpy_function: as a decorator (func=None) it takes no `inp`")
+        return lambda f: _decorated(f, Tout, True, "numpy_function")
+    if inp is None or Tout is None:
+        raise TypeError("numpy_function: missing argument `inp` or `Tout`, "
+                        "unless it is used as a decorator (func=None)")
     return _call(func, inp, Tout, True, "numpy_function")

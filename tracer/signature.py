@@ -26,6 +26,10 @@ class TensorSpec:
     def from_tensor(cls, tensor, name=None):
         return cls(tensor.shape, tensor.dtype, name)
 
+    @classmethod
+    def from_spec(cls, spec, name=None):
+        return cls(spec.shape, spec.dtype, name or spec.name)
+
     def is_compatible_with(self, x):
         if isinstance(x, TensorSpec):
             return self.dtype is x.dtype and self.shape.is_compatible_with(x.shape)

@@ -291,12 +291,31 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
 
 
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
-    """tensor with the entries at indices replaced by updates.  With repeated
-    indices TensorFlow keeps one of the updates (unspecified which); here
-    they add up, so give distinct indices."""
+    """tensor with the entries at indices replaced by updates.  A repeated index takes its
+    last update, as TF's CPU kernel (it assigns in order); the gradient reaches the updates
+    that land, where TF's gather_nd gradient also reaches the overwritten ones."""
+    from . import segment_ops  # segment_ops builds on this module
     t, idx, upd = _tensor_scatter_args(tensor, indices, updates, "tensor_scatter_nd_update")
-    hits = _scattered(idx, A.ones_like(upd, dtypes.int32), A.zeros_like(t, dtypes.int32))
-    return A.where(M.greater(hits, 0), _scattered(idx, upd, t), t)
+    dims, flat_t, linear, rows = _scatter_positions(t, idx)
+    order = A.range_(A.size(linear, dtypes.int64), dtype=dtypes.int64)
+    positions = A.shape(flat_t, dtypes.int64)[0]
+    last = segment_ops.unsorted_segment_max(order, linear, positions)  # -big where none lands
+    # One gather from [old rows; update rows]: position p reads update `last` or keeps row p.
+    source = A.where(M.greater_equal(last, 0), positions + last, A.range_(positions, dtype=dtypes.int64))
+    return A.reshape(gather(J.concat([flat_t, A.reshape(upd, rows)], 0), source), dims)
+
+
+def _scatter_positions(t, idx):
+    """(dims of t, t as rows [positions, rest...], each update's row number (flat), rows).
+    Row numbers come from a gather_nd of the numbered positions, which refuses (as TF) an
+    index outside the tensor that a plain linearization would wrap onto another row."""
+    from .reduce_ops import reduce_prod  # reduce_ops builds on this module
+    k = idx.shape[-1]
+    dims = A.shape(t, dtypes.int64)
+    numbered = A.reshape(A.range_(reduce_prod(dims[:k]), dtype=dtypes.int64), dims[:k])
+    linear = A.reshape(gather_nd(numbered, idx), [-1])
+    rows = J.concat([convert_to_tensor([-1], dtypes.int64), dims[k:]], 0)
+    return dims, A.reshape(t, rows), linear, rows
 
 
 def _tensor_scatter_extreme(reducer, tensor, indices, updates, op):
@@ -304,13 +323,9 @@ def _tensor_scatter_extreme(reducer, tensor, indices, updates, op):
     segment max/min per linear position (an empty one holds the identity, which never wins)."""
     from . import segment_ops  # segment_ops builds on this module
     t, idx, upd = _tensor_scatter_args(tensor, indices, updates, op)
-    dims, idx64 = A.shape(t, dtypes.int64), M.cast(idx, dtypes.int64)
-    linear = A.zeros_like(idx64[..., 0])
-    for j in range(idx.shape[-1]):
-        linear = linear * dims[j] + idx64[..., j]
-    rows = J.concat([convert_to_tensor([-1], dtypes.int64), dims[idx.shape[-1]:]], 0)
-    flat_t, seg = A.reshape(t, rows), getattr(segment_ops, f"unsorted_segment_{reducer}")
-    best = seg(A.reshape(upd, rows), A.reshape(linear, [-1]), A.shape(flat_t, dtypes.int64)[0])
+    dims, flat_t, linear, rows = _scatter_positions(t, idx)
+    seg = getattr(segment_ops, f"unsorted_segment_{reducer}")
+    best = seg(A.reshape(upd, rows), linear, A.shape(flat_t, dtypes.int64)[0])
     return A.reshape((M.maximum if reducer == "max" else M.minimum)(flat_t, best), dims)
 
 

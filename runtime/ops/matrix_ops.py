@@ -7,9 +7,12 @@ so that they also work while tracing with unknown dims.
 """
 import math
 
+import numpy as np
+
 from .. import dtypes
-from ..errors import with_location
-from ..tensor import convert_to_tensor
+from ..errors import InvalidArgumentError, with_location
+from ..registry import state
+from ..tensor import TensorBase, convert_to_tensor
 from . import array_ops as A
 from . import complex_ops as C
 from . import indexing as I
@@ -60,11 +63,52 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
     return x if keep is None else A.where(keep, x, A.zeros_like(x))
 
 
+def _band_of(k, align, op, m, n):
+    """(lo, hi) of the diagonals k names (an int or a pair), checked as TF's MatrixDiagV3 ops."""
+    if isinstance(k, TensorBase):
+        k = k.numpy()
+    ks = [int(v) for v in np.reshape(np.asarray(k), [-1])]
+    if len(ks) not in (1, 2):
+        raise InvalidArgumentError(with_location(f"{op}: k must have one or two elements, got {ks}"))
+    lo, hi = ks[0], ks[-1]
+    if lo > hi:
+        raise InvalidArgumentError(with_location(f"{op}: k = ({lo}, {hi}): the lower diagonal must not be above "
+                                                 f"the upper"))
+    if align not in _ALIGNS:
+        raise InvalidArgumentError(with_location(f"{op}: align {align!r} is not one of {', '.join(_ALIGNS)}"))
+    if (lo, hi) != (0, 0) and (m is None or n is None):
+        raise NotImplementedError(with_location(f"{op}: diagonals k != 0 of matrices of unknown size"))
+    for end in (lo, hi):
+        if end != 0 and not -m < end < n:
+            raise InvalidArgumentError(with_location(f"{op}: diagonal {end} is out of bounds of {m}x{n} matrices"))
+    return lo, hi
+
+
+_ALIGNS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
+
+
+def _aligned_offset(d, length, max_len, align):
+    """Where diagonal d (of `length` entries) starts in its padded row of max_len: align's first word
+    places the superdiagonals (d >= 0), its second the subdiagonals; RIGHT pads at the front."""
+    sup, sub = (word == "RIGHT" for word in align.split("_"))
+    right = A.where(M.greater_equal(d, 0), convert_to_tensor(sup), convert_to_tensor(sub))
+    return A.where(right, max_len - length, A.zeros_like(length))
+
+
+def _band_rows(x, lo, hi):
+    """(m, n, flat batch shape, max_len) of diagonals lo..hi of static m x n matrices, packed as
+    TF packs them: row r holds diagonal hi - r, padded to the longest one's max_len."""
+    m, n = x.shape[-2], x.shape[-1]
+    return m, n, [-1 if v is None else v for v in x.shape.dims[:-2]], min(m + min(hi, 0), n - max(lo, 0))
+
+
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
-    """The main diagonal of the innermost matrices: [..., M, N] -> [..., min(M, N)]."""
+    """Diagonals of the innermost matrices: [..., M, N] -> [..., min(M, N)] for k = 0, one diagonal
+    [..., len] for an int k, a band [..., hi - lo + 1, len] for k = (lo, hi) (padded, as align says)."""
     x = _matrix(input, "diag_part")
-    if k != 0:
-        raise NotImplementedError(with_location("diag_part: only the main diagonal (k=0) is supported"))
+    lo, hi = _band_of(k, align, "diag_part", x.shape[-2], x.shape[-1])
+    if (lo, hi) != (0, 0):
+        return _band_of_matrix(x, lo, hi, padding_value, align)
     m, n = x.shape[-2], x.shape[-1]
     on_diag = A.where(_diag_mask(x), x, A.zeros_like(x))
     if m is not None and n is not None and m > n:
@@ -75,21 +119,55 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     return I.getitem(rows, (Ellipsis, slice(0, M.minimum(_dim(x, -2), _dim(x, -1)))))
 
 
+def _band_of_matrix(x, lo, hi, padding_value, align):
+    from . import gather_ops as G
+    m, n, batch, max_len = _band_rows(x, lo, hi)
+    r, p = _row_col(hi - lo + 1, max_len)
+    d = hi - r
+    length = M.minimum(m + M.minimum(d, 0), n - M.maximum(d, 0))
+    t = p - _aligned_offset(d, length, max_len, align)       # entry t of diagonal d is (t + max(-d, 0), t + max(d, 0))
+    valid = M.logical_and(M.greater_equal(t, 0), M.less(t, length))
+    at = (t + M.maximum(-d, 0)) * n + t + M.maximum(d, 0)
+    picked = G.gather(A.reshape(x, batch + [m * n]), A.where(valid, at, A.zeros_like(at)), axis=x.shape.rank - 2)
+    out = A.where(valid, picked, A.zeros_like(picked) + M.cast(convert_to_tensor(padding_value), x.dtype))
+    return A.squeeze(out, -2) if lo == hi else out
+
+
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
-    """`input` with its main diagonal replaced by `diagonal` ([..., min(M, N)])."""
+    """`input` with diagonals replaced: the main one by `diagonal` ([..., min(M, N)]), one diagonal
+    k by [..., len], a band k = (lo, hi) by [..., hi - lo + 1, len] (packed as diag_part gives it)."""
     x = _matrix(input, "set_diag")
     d = convert_to_tensor(diagonal, x.dtype)
-    if k != 0:
-        raise NotImplementedError(with_location("set_diag: only the main diagonal (k=0) is supported"))
+    lo, hi = _band_of(k, align, "set_diag", x.shape[-2], x.shape[-1])
+    if (lo, hi) != (0, 0):
+        return _set_band(x, d, lo, hi, align)
     m, n = x.shape[-2], x.shape[-1]
     want = None if m is None or n is None else min(m, n)
     if d.shape.rank != x.shape.rank - 1 or (want is not None and d.shape[-1] not in (None, want)):
-        raise ValueError(with_location(
-            f"set_diag: diagonal of shape {list(d.shape)} does not fit matrices of shape {list(x.shape)}"))
+        raise _bad_diagonal(d, x)
     if want is not None and n > want:  # pad to N columns; the mask never reads the padding
         d = J.pad(d, [[0, 0]] * (d.shape.rank - 1) + [[0, n - want]])
     # Broadcast the diagonal along rows: entry (i, i) reads d[i].
     return A.where(_diag_mask(x), A.expand_dims(d, -2), x)
+
+
+def _bad_diagonal(d, x):
+    return (InvalidArgumentError if state.graph is None else ValueError)(with_location(
+        f"set_diag: diagonal of shape {list(d.shape)} does not fit matrices of shape {list(x.shape)}"))
+
+
+def _set_band(x, d, lo, hi, align):
+    from . import gather_ops as G
+    m, n, batch, max_len = _band_rows(x, lo, hi)
+    if not d.shape.is_compatible_with(x.shape.dims[:-2] + ((max_len,) if lo == hi else (hi - lo + 1, max_len))):
+        raise _bad_diagonal(d, x)
+    rows, cols = _row_col(m, n)
+    on = cols - rows                     # entry (i, j) is entry min(i, j) of diagonal j - i
+    length = M.minimum(m + M.minimum(on, 0), n - M.maximum(on, 0))
+    at = (hi - on) * max_len + M.minimum(rows, cols) + _aligned_offset(on, length, max_len, align)
+    in_band = M.logical_and(M.greater_equal(on, lo), M.less_equal(on, hi))
+    packed = A.reshape(d, batch + [(hi - lo + 1) * max_len])
+    return A.where(in_band, G.gather(packed, A.where(in_band, at, A.zeros_like(at)), axis=x.shape.rank - 2), x)
 
 
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):

@@ -5,7 +5,7 @@ import numpy as np
 from .. import dtypes
 from .. import shape_rules as R
 from ..errors import InvalidArgumentError, arg_error, no_strings, with_location
-from ..registry import Aval, bind, defprim
+from ..registry import Aval, bind, defprim, state
 from ..tensor import Tensor, convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
@@ -241,8 +241,14 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     x = convert_to_tensor(input_tensor)
+    if not x.dtype.is_inexact:
+        raise TypeError(with_location(f"reduce_variance / reduce_std: the input must be floating or complex, "
+                                      f"got {x.dtype.name}"))
     mean = reduce_mean(x, axis, keepdims=True)
-    return reduce_mean(M.square(x - mean), axis, keepdims=keepdims)
+    diff = x - mean
+    if diff.dtype.is_complex:  # TF squares |x - mean|: a real variance of complex values
+        diff = M.abs(diff)
+    return reduce_mean(M.square(diff), axis, keepdims=keepdims)
 
 
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
@@ -291,11 +297,33 @@ def count_nonzero(input, axis=None, keepdims=False, dtype=dtypes.int64, name=Non
 
 
 def add_n(inputs, name=None):
-    """The elementwise sum of a list of tensors of one shape and dtype."""
+    """The elementwise sum of a list of tensors of one shape and dtype (no broadcasting: other
+    shapes are TF's InvalidArgumentError eagerly, its ValueError while tracing)."""
     inputs = list(inputs)
     if not inputs:
         raise ValueError(with_location("add_n: needs at least one tensor"))
     total = convert_to_tensor(inputs[0])
     for x in inputs[1:]:
+        x = convert_to_tensor(x)
+        if not x.shape.is_compatible_with(total.shape):
+            raise (InvalidArgumentError if state.graph is None else ValueError)(with_location(
+                f"add_n: inputs must have one shape, got {list(total.shape)} and {list(x.shape)}"))
         total = M.add(total, x)
     return total
+
+
+def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+    """add_n with TF's checks of the optional expected `shape` and `tensor_dtype`."""
+    from ..shape import TensorShape
+    xs = [convert_to_tensor(x) for x in inputs]
+    if not xs or any(x.dtype is not xs[0].dtype for x in xs):
+        raise ValueError(with_location("accumulate_n: inputs must be a list of at least one Tensor with "
+                                       "the same dtype and shape"))
+    known = TensorShape(shape)
+    for x in xs:
+        known = known.merge_with(x.shape)  # ValueError: Shapes (2, 3) and (2, 2) are not compatible
+    if tensor_dtype is not None and dtypes.as_dtype(tensor_dtype) is not xs[0].dtype:
+        raise TypeError(with_location(
+            f"accumulate_n: the `tensor_dtype` argument is {dtypes.as_dtype(tensor_dtype).name}, but the "
+            f"inputs are {xs[0].dtype.name}; cast them to it"))
+    return add_n(xs)

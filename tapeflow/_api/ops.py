@@ -66,7 +66,7 @@ runtime.ops.special_ops      | math                  | reciprocal_no_nan xdivy x
 runtime.ops.sequence_ops     | math                  | invert_permutation is_non_decreasing
 runtime.ops.sequence_ops     | math                  | is_strictly_increasing multiply_no_nan
 runtime.ops.math_ops         | math                  | rint=round
-runtime.ops.reduce_ops       | math                  | accumulate_n=add_n
+runtime.ops.reduce_ops       | math                  | accumulate_n
 # ---- tf.linalg only
 runtime.ops.linalg_ops       | linalg                | matrix_transpose
 linalg_operators.dispatch    | linalg                | adjoint cholesky det diag_part inv logdet matvec solve trace

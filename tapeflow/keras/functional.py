@@ -57,14 +57,22 @@ class KerasTensor:
     def __repr__(self):
         return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, name={self.name}>"
 
-    def _refuse(self, what):
-        raise TypeError(with_location(
+    def _refuse(self, what, error=TypeError):
+        """Keras 3's exception classes: ValueError for a value (array, int, float, and so a
+        TensorFlow function's input), TypeError for bool and len, NotImplementedError to iterate."""
+        raise error(with_location(
             f"{what} a KerasTensor ({self.name}, shape {self.shape}): it is a symbolic input "
             f"of a functional model and has no value. Use Python operators, Keras layers, or wrap "
             f"TensorFlow functions in keras.layers.Lambda(lambda x: ...)"))
 
     def __array__(self, dtype=None, copy=None):
-        self._refuse("Cannot convert to a tensor or array")
+        self._refuse("Cannot convert to a tensor or array", ValueError)
+
+    def __int__(self):
+        self._refuse("Cannot convert to an int", ValueError)
+
+    def __float__(self):
+        self._refuse("Cannot convert to a float", ValueError)
 
     def __bool__(self):
         self._refuse("Cannot use as a Python bool")
@@ -73,7 +81,7 @@ class KerasTensor:
         self._refuse("len() of")
 
     def __iter__(self):
-        self._refuse("Cannot iterate over")
+        self._refuse("Cannot iterate over", NotImplementedError)
 
 
 
