@@ -288,9 +288,10 @@ def dense_boolean_mask(tensor, mask, axis=None, name=None):
     raise ValueError(with_location("tf.boolean_mask does not take RaggedTensors; use tf.ragged.boolean_mask"))
 
 
-def boolean_mask(tensor, mask, axis=None, name=None):
+def boolean_mask(data, mask, name=None):
     """tf.ragged.boolean_mask: rows kept where a dense mask is True, or values kept
     where a ragged mask of the same row partition is True."""
+    tensor = data
     if is_ragged(mask):
         _same_partition(tensor, mask) if is_ragged(tensor) else None
         if not is_ragged(tensor):

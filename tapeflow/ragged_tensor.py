@@ -158,10 +158,31 @@ class RaggedTensor:
         if t.shape.rank is None or t.shape.rank < ragged_rank + 1:
             raise ValueError(with_location(f"RaggedTensor.from_tensor: a rank-{t.shape.rank} tensor cannot "
                                            f"have ragged_rank {ragged_rank}"))
+        if lengths is not None and padding is not None:
+            raise ValueError(with_location("RaggedTensor.from_tensor: specify `lengths` or `padding`, "
+                                           "but not both"))
+        if isinstance(lengths, (list, tuple)) and lengths and not isinstance(lengths[0], (int, float)):
+            # Nested row lengths, outermost first: keep the dense cells that a ragged mask of
+            # those lengths covers (TF's construction).
+            if ragged_rank not in (1, len(lengths)) or t.shape.rank < len(lengths) + 1:
+                raise ValueError(with_location(
+                    f"RaggedTensor.from_tensor: {len(lengths)} nested lengths need ragged_rank "
+                    f"{len(lengths)} and a tensor of rank > {len(lengths)}, got ragged_rank {ragged_rank} "
+                    f"and rank {t.shape.rank}"))
+            last = as_splits(lengths[-1], "from_tensor")
+            ones = A.fill(A.reshape(RD.reduce_sum(last), [1]), True)
+            mask = cls.from_nested_row_lengths(ones, lengths, validate=False).to_tensor(default_value=False)
+            return cls.from_nested_row_lengths(G.boolean_mask(t, mask), lengths, validate=False)
+        if ragged_rank > 1 and (lengths is not None or padding is not None):
+            # The lengths or padding apply to the innermost ragged dimension: ragged_rank 1 over
+            # the outer dimensions flattened, then uniform rows back on top.
+            dims = t.shape.dims
+            flat = A.reshape(t, (-1,) + tuple(dims[ragged_rank:]))
+            out = cls.from_tensor(flat, lengths, padding)
+            for axis in range(ragged_rank - 1, 0, -1):
+                out = cls.from_uniform_row_length(out, dims[axis], validate=False)
+            return out
         if ragged_rank > 1:
-            if lengths is not None or padding is not None:
-                raise NotImplementedError(with_location(
-                    "RaggedTensor.from_tensor: lengths/padding with ragged_rank > 1"))
             dims = t.shape.dims
             inner = cls.from_tensor(A.reshape(t, (-1,) + tuple(dims[2:])), ragged_rank=ragged_rank - 1)
             return cls.from_uniform_row_length(inner, dims[1], validate=False)
@@ -223,7 +244,10 @@ class RaggedTensor:
 
     @property
     def uniform_row_length(self):
-        return self._uniform_row_length
+        # Public: an int64 scalar tensor, as TF's; `_uniform_row_length` stays the Python int
+        # that shapes are built from.
+        w = self._uniform_row_length
+        return None if w is None else convert_to_tensor(np.int64(w))
 
     @property
     def shape(self):
@@ -257,6 +281,13 @@ class RaggedTensor:
 
     def value_rowids(self, name=None):
         return RO.ids(self._row_splits, "row")
+
+    def nested_value_rowids(self, name=None):
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt.value_rowids())
+            rt = rt._values
+        return tuple(out)
 
     def row_starts(self, name=None):
         return self._row_splits[:-1]
@@ -365,12 +396,18 @@ class RaggedTensor:
         return rows
 
     def numpy(self):
-        """An object array of the rows (each a NumPy array, or again an object array)."""
+        """The rows as NumPy combines them, as TF: rows of one length make one regular array,
+        rows of different lengths an object array of the rows."""
         values = self._values.numpy()
         cuts = self._row_splits.numpy().tolist()
-        out = np.empty(len(cuts) - 1, dtype=object)
-        out[:] = [values[a:b] for a, b in zip(cuts[:-1], cuts[1:])] if len(cuts) > 1 else []
-        return out
+        rows = [values[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+        if not rows:
+            return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
+        if any(len(r) != len(rows[0]) for r in rows):
+            out = np.empty(len(rows), dtype=object)   # np.array(rows, dtype=object) would merge
+            out[:] = rows                             # equal-shaped inner dimensions
+            return out
+        return np.array(rows)
 
     def __repr__(self):
         if _is_eager(self._row_splits) and all(_is_eager(s) for s in self.nested_row_splits) \
