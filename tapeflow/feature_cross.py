@@ -10,6 +10,7 @@ import numpy as np
 
 from tapeflow.runtime.ops.string_hash import fingerprint64
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.tensor import Tensor
 
 DEFAULT_HASH_KEY = 0xDECAFCAFFE
 _MUL = 0xC6A4A7935BD1E995
@@ -131,7 +132,7 @@ def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0,
     mat1 = tapeflow.convert_to_tensor(mat1, output_type)
     mat2 = tapeflow.convert_to_tensor(mat2, output_type)
     expected = [mat1.shape.dims[-2], mat2.shape.dims[-1]]
-    if type(dense_shape).__name__ == "Tensor" and None not in expected \
+    if type(dense_shape) is Tensor and None not in expected \
             and dense_shape.numpy().tolist()[-2:] != expected:
         raise ValueError(with_location(f"tf.sparse.sampled_addmm: dense_shape {dense_shape.numpy().tolist()} "
                                        f"does not match the product's shape {expected}"))

@@ -152,59 +152,10 @@ class RaggedTensor:
 
     @classmethod
     def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None, row_splits_dtype=dtypes.int64):
-        """Rows of a dense tensor: all of each row, or the first `lengths[i]`, or all but
-        the trailing `padding` values."""
-        t = convert_to_tensor(tensor)
-        if t.shape.rank is None or t.shape.rank < ragged_rank + 1:
-            raise ValueError(with_location(f"RaggedTensor.from_tensor: a rank-{t.shape.rank} tensor cannot "
-                                           f"have ragged_rank {ragged_rank}"))
-        if lengths is not None and padding is not None:
-            raise ValueError(with_location("RaggedTensor.from_tensor: specify `lengths` or `padding`, "
-                                           "but not both"))
-        if isinstance(lengths, (list, tuple)) and lengths and not isinstance(lengths[0], (int, float)):
-            # Nested row lengths, outermost first: keep the dense cells that a ragged mask of
-            # those lengths covers (TF's construction).
-            if ragged_rank not in (1, len(lengths)) or t.shape.rank < len(lengths) + 1:
-                raise ValueError(with_location(
-                    f"RaggedTensor.from_tensor: {len(lengths)} nested lengths need ragged_rank "
-                    f"{len(lengths)} and a tensor of rank > {len(lengths)}, got ragged_rank {ragged_rank} "
-                    f"and rank {t.shape.rank}"))
-            last = as_splits(lengths[-1], "from_tensor")
-            ones = A.fill(A.reshape(RD.reduce_sum(last), [1]), True)
-            mask = cls.from_nested_row_lengths(ones, lengths, validate=False).to_tensor(default_value=False)
-            return cls.from_nested_row_lengths(G.boolean_mask(t, mask), lengths, validate=False)
-        if ragged_rank > 1 and (lengths is not None or padding is not None):
-            # The lengths or padding apply to the innermost ragged dimension: ragged_rank 1 over
-            # the outer dimensions flattened, then uniform rows back on top.
-            dims = t.shape.dims
-            flat = A.reshape(t, (-1,) + tuple(dims[ragged_rank:]))
-            out = cls.from_tensor(flat, lengths, padding)
-            for axis in range(ragged_rank - 1, 0, -1):
-                out = cls.from_uniform_row_length(out, dims[axis], validate=False)
-            return out
-        if ragged_rank > 1:
-            dims = t.shape.dims
-            inner = cls.from_tensor(A.reshape(t, (-1,) + tuple(dims[2:])), ragged_rank=ragged_rank - 1)
-            return cls.from_uniform_row_length(inner, dims[1], validate=False)
-        width = A.shape(t, out_type=dtypes.int64)[1]
-        nrows = A.shape(t, out_type=dtypes.int64)[0]
-        if padding is not None:
-            keep = M.not_equal(t, convert_to_tensor(padding, t.dtype))
-            if t.shape.rank > 2:
-                keep = RD.reduce_any(keep, axis=tuple(range(2, t.shape.rank)))
-            cols = A.range_(1, width + 1, dtype=dtypes.int64)
-            lengths = RD.reduce_max(A.where(keep, A.broadcast_to(cols, A.shape(keep, out_type=dtypes.int64)),
-                                            A.zeros_like(cols)), axis=1)
-        if lengths is None and t.shape.dims[1] in (None, 0):
-            # Rows of unknown or zero width: the row count comes from the shape, not values / width.
-            lengths = A.fill(A.reshape(nrows, [1]), width)
-        if lengths is None:
-            flat = A.reshape(t, (-1,) + tuple(t.shape.dims[2:]))
-            return cls.from_uniform_row_length(flat, t.shape.dims[1], nrows=None if t.shape.dims[0] is not None
-                                               else nrows, validate=False)
-        lengths = M.minimum(as_splits(lengths, "from_tensor"), width)
-        splits = RO.splits_from_lengths(lengths)
-        return cls(RO.dense_values(t, splits), splits, _validate=False)
+        """Rows of a dense tensor: all of each row, or the first `lengths[i]` (nested lengths:
+        one vector per ragged dimension), or all but the trailing `padding` values."""
+        from tapeflow.ragged_from_tensor import from_tensor  # that module builds on this one
+        return from_tensor(tensor, lengths, padding, ragged_rank)
 
     # ------------------------------------------------------------ properties
     @property

@@ -8,6 +8,7 @@ tensors (add, maximum, minimum) sorts the keys of both and combines equal ones."
 import numpy as np
 
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.tensor import Tensor
 from tapeflow.sparse import SparseTensor, _check, reorder
 
 
@@ -249,7 +250,7 @@ def bincount(values, weights=None, axis=0, minlength=None, maxlength=None, binar
     if not data.dtype.is_integer:
         raise TypeError(with_location(f"tf.sparse.bincount: values must be integers, got {data.dtype.name}"))
     out_dtype = data.dtype if weights is None else weights.dtype
-    if type(data).__name__ == "Tensor" and np.any(data.numpy() < 0):
+    if type(data) is Tensor and np.any(data.numpy() < 0):
         raise InvalidArgumentError(with_location("tf.sparse.bincount: values must be non-negative"))
     v = tf.cast(data, tf.int64)
     size = tf.reduce_max(tf.concat([v, tf.constant([-1], tf.int64)], 0)) + 1
