@@ -93,10 +93,6 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, 
     return out
 
 
-def constant_value(pylist, dtype=None, ragged_rank=None, inner_shape=None, row_splits_dtype="int64"):
-    return constant(pylist, dtype, ragged_rank, inner_shape)
-
-
 # ------------------------------------------------------------------ elementwise
 def _partition_of(args):
     return next(a for a in args if is_ragged(a))
