@@ -136,11 +136,12 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
 
 
 def rgb_to_grayscale(images, name=None):
+    """TF's: the weighted sum in float32 (every input converted there by convert_image_dtype)
+    and converted back to the input's dtype."""
     x = convert_to_tensor(images)
     weights = A.constant(np.array([0.2989, 0.5870, 0.1140]), dtypes.float32)
-    flt = x if x.dtype.is_floating else M.cast(x, dtypes.float32)
-    gray = RD.reduce_sum(flt * M.cast(weights, flt.dtype), -1, keepdims=True)
-    return gray if x.dtype.is_floating else M.cast(M.round(gray), x.dtype)
+    gray = RD.reduce_sum(convert_image_dtype(x, dtypes.float32) * weights, -1, keepdims=True)
+    return convert_image_dtype(gray, x.dtype)
 
 
 def convert_image_dtype(image, dtype, saturate=False, name=None):
@@ -176,9 +177,7 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
 
 def per_image_standardization(image, name=None):
     """(x - mean) / max(stddev, 1 / sqrt(N)) over each image's pixels and channels."""
-    x = _images(image, "per_image_standardization")
-    if not x.dtype.is_floating:
-        x = M.cast(x, dtypes.float32)
+    x = M.cast(_images(image, "per_image_standardization"), dtypes.float32)   # float32 always, as TF
     axes = [-3, -2, -1]
     mean = RD.reduce_mean(x, axes, keepdims=True)
     std = RD.reduce_std(x, axes, keepdims=True)
@@ -187,4 +186,4 @@ def per_image_standardization(image, name=None):
         n = n * d if d is not None and n is not None else None
     if n is None:
         raise ValueError(with_location("per_image_standardization: the image size must be known"))
-    return (x - mean) / M.maximum(std, 1.0 / float(np.sqrt(n)))
+    return (x - mean) / M.maximum(std, float(np.float32(1) / np.sqrt(np.float32(n))))  # rsqrt in float32

@@ -52,6 +52,8 @@ def relu6(features, name=None):
 
 def leaky_relu(features, alpha=0.2, name=None):
     x = convert_to_tensor(features)
+    if x.dtype.is_integer:
+        x = M.cast(x, dtypes.float32)     # TF casts integer features to float32
     return A.where(M.greater(x, 0), x, x * alpha)
 
 

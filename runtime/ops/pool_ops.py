@@ -31,7 +31,7 @@ def _taps(image, ksize, strides, oh, ow):
 
 
 def _lowest(dtype):
-    return np.finfo(dtype).min if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
+    return dtypes.as_dtype(np.dtype(dtype)).min    # ml_dtypes' bfloat16 has no np.finfo
 
 
 def _window_max(xp, taps, low):
