@@ -15,17 +15,17 @@ from tapeflow.runtime.ops import reduce_ops as RD
 from tapeflow.runtime.ops.image_ops import convert_image_dtype
 
 
-def _rgb(images, op):
+def _rgb(images, op, error=TypeError):
     x = convert_to_tensor(images)
     if not x.dtype.is_floating:
-        raise TypeError(with_location(f"{op}: expects float images, got {x.dtype.name}"))
+        raise error(with_location(f"{op}: expects float images, got {x.dtype.name}"))
     if x.shape.rank < 1 or x.shape[-1] != 3:
         raise ValueError(with_location(f"{op}: the last dimension must be 3, got shape {list(x.shape)}"))
     return x
 
 
 def rgb_to_hsv(images, name=None):
-    x = _rgb(images, "rgb_to_hsv")
+    x = _rgb(images, "rgb_to_hsv", InvalidArgumentError)  # TF: the kernel refuses
     r, g, b = J.unstack(x, axis=-1)
     v = RD.reduce_max(x, -1)
     spread = v - RD.reduce_min(x, -1)
@@ -40,7 +40,7 @@ def rgb_to_hsv(images, name=None):
 
 
 def hsv_to_rgb(images, name=None):
-    x = _rgb(images, "hsv_to_rgb")
+    x = _rgb(images, "hsv_to_rgb", InvalidArgumentError)
     h, s, v = J.unstack(x, axis=-1)
     dh = h * 6.0
     dr = M.clip_by_value(M.abs(dh - 3.0) - 1.0, 0.0, 1.0)

@@ -248,7 +248,7 @@ def bincount(values, weights=None, axis=0, minlength=None, maxlength=None, binar
         raise InvalidArgumentError(with_location(f"tf.sparse.bincount: axis=-1 needs an input of rank 1 or 2, "
                                                  f"got rank {rank}"))
     if not data.dtype.is_integer:
-        raise TypeError(with_location(f"tf.sparse.bincount: values must be integers, got {data.dtype.name}"))
+        raise InvalidArgumentError(with_location(f"tf.sparse.bincount: values must be int32 or int64, got {data.dtype.name}"))
     out_dtype = data.dtype if weights is None else weights.dtype
     if type(data) is Tensor and np.any(data.numpy() < 0):
         raise InvalidArgumentError(with_location("tf.sparse.bincount: values must be non-negative"))

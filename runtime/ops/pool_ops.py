@@ -229,7 +229,7 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
                                       f"explicit paddings), got {padding!r}"))
     x, k, s, p = _pool(input, ksize, strides, padding, data_format, "avg_pool2d")
     if not x.dtype.is_floating:
-        raise TypeError(with_location(f"avg_pool2d expects a floating-point tensor, got {x.dtype.name}"))
+        raise InvalidArgumentError(with_location(f"avg_pool2d expects a floating-point tensor, got {x.dtype.name}"))
     if x.dtype in (dtypes.float32, dtypes.float64):
         y = bind(AVG_POOL, (x,), {"ksize": k, "strides": s, "padding": p})
     else:

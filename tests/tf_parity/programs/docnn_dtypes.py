@@ -49,3 +49,20 @@ def program_poisson_gamma_dtypes(tf):
         "gamma_bfloat16": lambda: tf.random.stateless_gamma([3], [1, 2], [1., 2, 3], dtype=tf.bfloat16),
         "seeded_gamma_int": lambda: tf.random.gamma([3], [1, 2, 3], dtype=tf.int32, seed=2)}))
     return out
+
+
+def program_refused_dtypes(tf):
+    ints = tf.constant([[3, 1, 2, 0], [1, 5, 2, 2]])
+    img = tf.constant(np.ones([1, 2, 2, 3]), tf.int32)
+    return outcomes({
+        "gelu_int": lambda: tf.nn.gelu(ints), "dropout_int": lambda: tf.nn.dropout(ints, rate=0.0),
+        "l2_normalize_int": lambda: tf.nn.l2_normalize(ints, axis=1),
+        "weighted_ce_int": lambda: tf.nn.weighted_cross_entropy_with_logits(ints, ints, 2.0),
+        "in_top_k_float64": lambda: tf.nn.in_top_k([1, 0], tf.cast(ints, tf.float64), 2),
+        "in_top_k_int": lambda: tf.nn.in_top_k([1, 0], ints, 2),
+        "in_top_k_float32": lambda: tf.nn.in_top_k([1, 0], tf.cast(ints, tf.float32), 2),
+        "avg_pool_int": lambda: tf.nn.avg_pool2d(img, 2, 1, "VALID"),
+        "rgb_to_hsv_int": lambda: tf.image.rgb_to_hsv(img), "hsv_to_rgb_int": lambda: tf.image.hsv_to_rgb(img),
+        "bincount_float": lambda: tf.sparse.bincount(tf.cast(ints, tf.float32), axis=-1),
+        "contrast_float16": lambda: tf.image.adjust_contrast(tf.cast(img, tf.float16), 1.5),
+        "stateless_contrast_float16": lambda: tf.image.stateless_random_contrast(tf.cast(img, tf.float16), 0.2, 0.5, (1, 2))})
