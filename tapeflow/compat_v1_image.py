@@ -88,9 +88,17 @@ def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=Fals
     return out[0] if single else out
 
 
+def extract_glimpse(input, size, offsets, centered=True, normalized=True, uniform_noise=True, name=None):  # noqa: A002
+    """TF1's glimpse: the offset always names the glimpse's centre (tf.image's: its corner unless
+    normalized and centered); outside pixels are uniform or Gaussian noise."""
+    from tapeflow.image_boxes import glimpse
+    return glimpse(input, size, offsets, centered, normalized, "uniform" if uniform_noise else "gaussian",
+                   legacy=True)
+
+
 def namespace():
     """tf.compat.v1.image: these names first, then tf.image's."""
     from tapeflow.compat_v1_ops import FallbackNamespace
     return FallbackNamespace("tapeflow.compat.v1.image", tapeflow.image, resize_bilinear=resize_bilinear,
                      resize_nearest_neighbor=resize_nearest_neighbor, resize_images=resize_images,
-                     resize=resize_images, ResizeMethod=ResizeMethod)
+                     resize=resize_images, ResizeMethod=ResizeMethod, extract_glimpse=extract_glimpse)

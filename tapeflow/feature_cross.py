@@ -10,6 +10,7 @@ import numpy as np
 
 from tapeflow.runtime.ops.string_hash import fingerprint64
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.tensor import Tensor
 
 DEFAULT_HASH_KEY = 0xDECAFCAFFE
 _MUL = 0xC6A4A7935BD1E995
@@ -121,15 +122,23 @@ def ragged_cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
 
 
 def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0, output_type="float32"):
-    """beta * values + alpha * (mat1 @ mat2) at indices (leading dimensions: batches), as
-    (indices, values, dense_shape int32), TF's triple. A composite: it traces and has gradients."""
+    """alpha * (mat1 @ mat2) + beta * values at indices (leading dimensions: batches), as
+    (indices as given, values, dense_shape int32), TF's triple. A composite: it traces and has
+    gradients."""
     import tapeflow
-    indices = tapeflow.convert_to_tensor(indices, tapeflow.int64)
+    indices = tapeflow.convert_to_tensor(indices)
+    values = tapeflow.convert_to_tensor(values, output_type)
     dense_shape = tapeflow.convert_to_tensor(dense_shape, tapeflow.int32)
+    mat1 = tapeflow.convert_to_tensor(mat1, output_type)
+    mat2 = tapeflow.convert_to_tensor(mat2, output_type)
+    expected = [mat1.shape.dims[-2], mat2.shape.dims[-1]]
+    if type(dense_shape) is Tensor and None not in expected \
+            and dense_shape.numpy().tolist()[-2:] != expected:
+        raise ValueError(with_location(f"tf.sparse.sampled_addmm: dense_shape {dense_shape.numpy().tolist()} "
+                                       f"does not match the product's shape {expected}"))
     product = tapeflow.linalg.matmul(mat1, mat2)
     picked = tapeflow.gather_nd(product, indices, batch_dims=len(product.shape) - 2)
-    out = beta * tapeflow.cast(values, product.dtype) + alpha * picked
-    return indices, tapeflow.cast(out, output_type), dense_shape
+    return indices, picked * alpha + values * beta, dense_shape
 
 
 def mask(a, mask_indices, name=None):

@@ -253,10 +253,15 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
 
 
 def extract_glimpse(input, size, offsets, centered=True, normalized=True, noise="uniform", name=None):
+    return glimpse(input, size, offsets, centered, normalized, noise, legacy=False)
+
+
+def glimpse(input, size, offsets, centered, normalized, noise, legacy):
     """[batch, h, w, depth] windows of a float32 [batch, H, W, depth] image starting at each
     offset [y, x] (TensorFlow 2's rule, measured: normalized multiplies by the image size,
     centered counts from the image's middle, both together also move back half the glimpse;
-    then truncation toward zero).  Pixels outside the image are 0 (noise="zero"), or uniform
+    then truncation toward zero; `legacy`, TF1's ExtractGlimpse, always moves back half the
+    glimpse).  Pixels outside the image are 0 (noise="zero"), or uniform
     between each channel's min and max / normal with its mean and deviation: those draws are
     tapeflow's, not TensorFlow's."""
     tf = _tf()
@@ -272,7 +277,9 @@ def extract_glimpse(input, size, offsets, centered=True, normalized=True, noise=
     height, width = x.shape[1], x.shape[2]
     full = tf.constant([height, width], tf.float32)
     start = offsets * full if normalized else offsets
-    if centered:
+    if legacy:
+        start = (start / 2.0 + full / 2.0 if centered else start) - tf.constant([h, w], tf.float32) / 2.0
+    elif centered:
         start = (start / 2.0 + full / 2.0 - tf.constant([h, w], tf.float32) / 2.0) if normalized else start + full / 2.0
     start = tf.cast(start, tf.int32)                                           # truncation toward zero
     rows = start[:, :1] + tf.range(h)[None]                                    # [batch, h]

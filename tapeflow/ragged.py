@@ -4,7 +4,8 @@ from tapeflow.runtime.ops import ragged_ops as _RO
 from tapeflow.ragged_spec import RaggedTensorSpec  # noqa: F401
 from tapeflow.ragged_tensor import RaggedTensor, is_ragged  # noqa: F401
 from tapeflow.ragged_reshape import stack_dynamic_partitions  # noqa: F401
-from tapeflow.ragged_ops import boolean_mask, constant, constant_value, map_flat_values, stack  # noqa: F401
+from tapeflow.ragged_ops import boolean_mask, constant, map_flat_values, stack  # noqa: F401
+from tapeflow.ragged_value import RaggedTensorValue, constant_value  # noqa: F401
 from tapeflow.feature_cross import ragged_cross as cross, ragged_cross_hashed as cross_hashed  # noqa: F401
 
 
@@ -33,6 +34,6 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None, row_splits_dtype
     return RaggedTensor.from_row_lengths(values, np.asarray([len(r) for r in rows], np.int64))
 
 
-__all__ = ["RaggedTensor", "RaggedTensorSpec", "boolean_mask", "constant", "constant_value", "is_ragged",
+__all__ = ["RaggedTensor", "RaggedTensorSpec", "RaggedTensorValue", "boolean_mask", "constant", "constant_value", "is_ragged",
            "map_flat_values", "range", "row_splits_to_segment_ids", "segment_ids_to_row_splits", "stack",
            "stack_dynamic_partitions"]

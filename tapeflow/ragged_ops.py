@@ -93,10 +93,6 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, 
     return out
 
 
-def constant_value(pylist, dtype=None, ragged_rank=None, inner_shape=None, row_splits_dtype="int64"):
-    return constant(pylist, dtype, ragged_rank, inner_shape)
-
-
 # ------------------------------------------------------------------ elementwise
 def _partition_of(args):
     return next(a for a in args if is_ragged(a))
@@ -288,9 +284,10 @@ def dense_boolean_mask(tensor, mask, axis=None, name=None):
     raise ValueError(with_location("tf.boolean_mask does not take RaggedTensors; use tf.ragged.boolean_mask"))
 
 
-def boolean_mask(tensor, mask, axis=None, name=None):
+def boolean_mask(data, mask, name=None):
     """tf.ragged.boolean_mask: rows kept where a dense mask is True, or values kept
     where a ragged mask of the same row partition is True."""
+    tensor = data
     if is_ragged(mask):
         _same_partition(tensor, mask) if is_ragged(tensor) else None
         if not is_ragged(tensor):

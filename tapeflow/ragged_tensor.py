@@ -152,10 +152,10 @@ class RaggedTensor:
 
     @classmethod
     def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None, row_splits_dtype=dtypes.int64):
-        """Rows of a dense tensor: all of each row, or the first `lengths[i]`, or all but
-        the trailing `padding` values; nested lengths (a tuple of lists) make several ragged dims."""
-        from tapeflow.ragged_from_tensor import from_tensor
-        return from_tensor(cls, convert_to_tensor(tensor), lengths, padding, ragged_rank)
+        """Rows of a dense tensor: all of each row, or the first `lengths[i]` (nested lengths:
+        one vector per ragged dimension), or all but the trailing `padding` values."""
+        from tapeflow.ragged_from_tensor import from_tensor  # that module builds on this one
+        return from_tensor(tensor, lengths, padding, ragged_rank)
 
     # ------------------------------------------------------------ properties
     @property
@@ -195,9 +195,10 @@ class RaggedTensor:
 
     @property
     def uniform_row_length(self):
-        """The rows' one length as an int64 scalar tensor (None when rows may differ), as TF."""
-        u = self._uniform_row_length
-        return u if u is None or isinstance(u, TensorBase) else convert_to_tensor(np.int64(u))
+        # Public: an int64 scalar tensor, as TF's; `_uniform_row_length` stays the Python int
+        # that shapes are built from.
+        w = self._uniform_row_length
+        return None if w is None else convert_to_tensor(np.int64(w))
 
     @property
     def shape(self):
@@ -346,18 +347,18 @@ class RaggedTensor:
         return rows
 
     def numpy(self):
-        """TF's layout: rows of one length make one NumPy array of the rows' dtype, rows of
-        different lengths an object array of the rows (each an array, or again an object array)."""
+        """The rows as NumPy combines them, as TF: rows of one length make one regular array,
+        rows of different lengths an object array of the rows."""
         values = self._values.numpy()
         cuts = self._row_splits.numpy().tolist()
         rows = [values[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
         if not rows:
             return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
-        if all(len(row) == len(rows[0]) for row in rows):
-            return np.array(rows)
-        out = np.empty(len(rows), dtype=object)
-        out[:] = rows
-        return out
+        if any(len(r) != len(rows[0]) for r in rows):
+            out = np.empty(len(rows), dtype=object)   # np.array(rows, dtype=object) would merge
+            out[:] = rows                             # equal-shaped inner dimensions
+            return out
+        return np.array(rows)
 
     def __repr__(self):
         if _is_eager(self._row_splits) and all(_is_eager(s) for s in self.nested_row_splits) \

@@ -43,8 +43,6 @@ class SparseTensor:
     and to_dense runs as one NumPy-executed node; the ops that need the shape itself
     while tracing (reorder, expand_dims, ...) say so."""
 
-    __gradient_source__ = False  # GradientTape.gradient refuses it as a source, as TF
-
     def __init__(self, indices, values, dense_shape):
         traced = isinstance(dense_shape, TensorBase) and not isinstance(dense_shape, Tensor)
         shape = _traced_shape(dense_shape) if traced else _static_shape(dense_shape)
@@ -94,10 +92,13 @@ class SparseTensor:
         return self.shape
 
     def set_shape(self, shape):
-        """TF's: the static shape becomes the merge with `shape` (ValueError where they differ)."""
-        merged = self.shape.merge_with(shape)
-        if self._traced:
-            self._shape = tuple(merged.dims)
+        """Refine the static shape (a traced dense_shape's unknown dims); ValueError if the
+        shapes are incompatible, as TF."""
+        shape = TensorShape(shape)
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(with_location(f"SparseTensor.set_shape: the shape {tuple(self._shape)} is not "
+                                           f"compatible with the supplied shape {shape.as_list()}"))
+        self._shape = tuple(self.shape.merge_with(shape).dims)
 
     def __repr__(self):
         # TensorFlow prints the three tensors as str() prints them, for repr and str alike.
@@ -260,18 +261,37 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     return linalg_ops.matmul(_dense(sp_a), _dense(b), transpose_a=adjoint_a, transpose_b=adjoint_b)
 
 
+def _present_groups(sp, axis, keepdims):
+    """Which groups of the reduction hold at least one entry."""
+    ordered = reorder(sp)
+    stored = ordered.with_values(array_ops.ones_like(ordered.values, dtypes.bool_))
+    return reduce_ops.reduce_any(to_dense(stored, default_value=False), axis=axis, keepdims=keepdims)
+
+
+def _reduced(sp, out, axis, keepdims, output_is_sparse):
+    """TF's sparse reductions: a group without entries is 0 in a dense result and absent from a
+    sparse one (a group whose entries reduce to 0 is still an entry there)."""
+    present = _present_groups(sp, axis, keepdims)
+    if not output_is_sparse:
+        return array_ops.where(present, out, array_ops.zeros_like(out))
+    where = array_ops.where(present)
+    return SparseTensor(where, gather_ops.gather_nd(out, where), out.shape)
+
+
 def reduce_sum(sp_input, axis=None, keepdims=False, output_is_sparse=False, name=None):
     _check(sp_input, "reduce_sum")  # TF's sparse reductions take entries in any order
-    out = reduce_ops.reduce_sum(to_dense(reorder(sp_input)), axis=axis, keepdims=bool(keepdims))
-    return from_dense(out) if output_is_sparse else out
+    keepdims = bool(keepdims)
+    out = reduce_ops.reduce_sum(to_dense(reorder(sp_input)), axis=axis, keepdims=keepdims)
+    return _reduced(sp_input, out, axis, keepdims, output_is_sparse) if output_is_sparse else out
 
 
 def reduce_max(sp_input, axis=None, keepdims=False, output_is_sparse=False, name=None):
     """Max over the present entries (absent entries do not count, as TensorFlow)."""
     _check(sp_input, "reduce_max")
+    keepdims = bool(keepdims)
     dense = to_dense(reorder(sp_input), default_value=sp_input.dtype.min)
-    out = reduce_ops.reduce_max(dense, axis=axis, keepdims=bool(keepdims))
-    return from_dense(out) if output_is_sparse else out
+    out = reduce_ops.reduce_max(dense, axis=axis, keepdims=keepdims)
+    return _reduced(sp_input, out, axis, keepdims, output_is_sparse)
 
 
 def reorder(sp_input, name=None):

@@ -8,6 +8,7 @@ tensors (add, maximum, minimum) sorts the keys of both and combines equal ones."
 import numpy as np
 
 from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.tensor import Tensor
 from tapeflow.sparse import SparseTensor, _check, reorder
 
 
@@ -219,13 +220,60 @@ def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None):
 
 
 def bincount(values, weights=None, axis=0, minlength=None, maxlength=None, binary_output=False, name=None):
-    """The counts (or summed weights) of each value as a SparseTensor holding the nonzero bins;
-    axis=-1 counts each row of a 2-D input separately."""
-    from tapeflow.sparse import from_dense
+    """TF's count ops with sparse output: one entry per value present (per row with axis=-1,
+    of a 2-D dense input or a SparseTensor's rows), also where its weights sum to 0, holding
+    its count (the input's dtype), summed weights (theirs) or 1 (binary_output).  Values at or
+    over `maxlength` are dropped; the bins run to max(value) + 1, at least `minlength` and at
+    most `maxlength`."""
     tf = _tf()
-    dense = tf.math.bincount(values, weights=weights, minlength=minlength, maxlength=maxlength,
-                             axis=axis, binary_output=binary_output)
-    return from_dense(dense)
+    if weights is not None and binary_output:
+        raise ValueError(with_location("tf.sparse.bincount: `binary_output` and `weights` are mutually exclusive"))
+    axis = 0 if axis is None else axis
+    if axis not in (0, -1):
+        raise ValueError(with_location(f"tf.sparse.bincount: axis must be 0 or -1, got {axis}"))
+    if isinstance(values, SparseTensor):
+        if weights is not None and not isinstance(weights, SparseTensor):
+            raise ValueError(with_location("tf.sparse.bincount: `weights` must be a SparseTensor when "
+                                           "`values` is one"))
+        rank, data, nrows = len(values.shape), values.values, values.dense_shape[0]
+        rows = values.indices[:, 0] if axis == -1 and rank == 2 else None
+        weights = None if weights is None else weights.values
+    else:
+        values = tf.convert_to_tensor(values)
+        rank, data, nrows = values.shape.rank, tf.reshape(values, [-1]), tf.shape(values, tf.int64)[0]
+        rows = tf.reshape(tf.tile(tf.expand_dims(tf.range(tf.shape(values, tf.int64)[0]), 1),
+                                  [1, tf.shape(values)[1]]), [-1]) if axis == -1 and rank == 2 else None
+        weights = None if weights is None else tf.reshape(tf.convert_to_tensor(weights), [-1])
+    if axis == -1 and rank > 2:
+        raise InvalidArgumentError(with_location(f"tf.sparse.bincount: axis=-1 needs an input of rank 1 or 2, "
+                                                 f"got rank {rank}"))
+    if not data.dtype.is_integer:
+        raise InvalidArgumentError(with_location(f"tf.sparse.bincount: values must be int32 or int64, got {data.dtype.name}"))
+    out_dtype = data.dtype if weights is None else weights.dtype
+    if type(data) is Tensor and np.any(data.numpy() < 0):
+        raise InvalidArgumentError(with_location("tf.sparse.bincount: values must be non-negative"))
+    v = tf.cast(data, tf.int64)
+    size = tf.reduce_max(tf.concat([v, tf.constant([-1], tf.int64)], 0)) + 1
+    keep = tf.ones_like(v, tf.bool)
+    if maxlength is not None:
+        size = tf.minimum(size, tf.cast(maxlength, tf.int64))
+        keep = v < tf.cast(maxlength, tf.int64)
+    if minlength is not None:
+        size = tf.maximum(size, tf.cast(minlength, tf.int64))
+    nrows = tf.constant(1, tf.int64) if rows is None else nrows
+    keys = tf.boolean_mask(v if rows is None else rows * size + v, keep)
+    counts = tf.math.unsorted_segment_sum(tf.ones_like(keys), keys, nrows * size)
+    where = tf.where(counts > 0)
+    if binary_output:
+        out = tf.ones([tf.shape(where)[0]], out_dtype)
+    elif weights is not None:
+        out = tf.gather_nd(tf.math.unsorted_segment_sum(tf.boolean_mask(weights, keep), keys, nrows * size), where)
+    else:
+        out = tf.cast(tf.gather_nd(counts, where), out_dtype)
+    flat = where[:, 0]
+    if rows is None:
+        return SparseTensor(tf.expand_dims(flat, 1), out, tf.reshape(size, [1]))
+    return SparseTensor(tf.stack([flat // size, flat % size], 1), out, tf.stack([nrows, size]))
 
 
 def eye(num_rows, num_columns=None, dtype="float32", name=None):

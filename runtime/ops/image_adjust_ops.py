@@ -2,7 +2,7 @@
 resize_with_crop_or_pad, central_crop, rot90.  Height and width must be static (they
 decide slice sizes).  The random forms are in tapeflow/image_random.py."""
 from .. import dtypes
-from ..errors import with_location
+from ..errors import NotFoundError, with_location
 from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
@@ -35,6 +35,8 @@ def adjust_brightness(image, delta):
 
 def adjust_contrast(images, contrast_factor):
     """(x - mean) * factor + mean, the mean over each image's pixels per channel."""
+    if convert_to_tensor(images).dtype is dtypes.float16:
+        raise NotFoundError(with_location("adjust_contrast: no CPU kernel for float16 images (TF: AdjustContrastv2)"))
     def adjust(x):
         mean = RD.reduce_mean(x, list(_axes(x)), keepdims=True)
         return (x - mean) * M.cast(convert_to_tensor(contrast_factor), x.dtype) + mean

@@ -9,7 +9,7 @@ runs), so its gradient is gather's.
 import numpy as np
 
 from .. import dtypes
-from ..errors import with_location
+from ..errors import InvalidArgumentError, with_location
 from ..tensor import convert_to_tensor
 from . import array_ops as A
 from . import gather_ops as G
@@ -95,11 +95,21 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
     nearest keeps the dtype.  The input's height and width may be unknown while tracing."""
     x = _images(images, "resize")
     new = [int(s) for s in (size.numpy().tolist() if hasattr(size, "numpy") else size)]
-    if len(new) != 2 or min(new) < 1:
-        raise ValueError(with_location(f"resize: size must be two positive ints, got {new}"))
-    if preserve_aspect_ratio:
-        raise NotImplementedError(with_location("resize: preserve_aspect_ratio is not supported"))
+    if len(new) != 2:
+        raise ValueError(with_location(f"resize: size must be two ints, got {new}"))
     hw = _axes(x)
+    if preserve_aspect_ratio:
+        # TF's arithmetic: the smaller of the two float32 scale factors, the sizes rounded
+        # half to even.
+        height, width = (x.shape.dims[a] for a in hw)
+        if height is None or width is None:
+            raise NotImplementedError(with_location(
+                "resize: preserve_aspect_ratio needs the image's height and width while tracing"))
+        scale = min(np.float32(new[0]) / np.float32(height), np.float32(new[1]) / np.float32(width))
+        new = [int(np.round(np.float32(scale * np.float32(d)))) for d in (height, width)]
+    if min(new) < 1:
+        raise InvalidArgumentError(with_location(f"resize: output dimensions must be positive, got {new} "
+                                                 f"for an image of shape {list(x.shape)}"))
     if method == "nearest":
         antialias = False  # TF ignores it there
     if method in ("area", "bicubic") or method in image_resample.KERNELS and (antialias or method != "bilinear"):
@@ -126,23 +136,38 @@ def resize(images, size, method="bilinear", preserve_aspect_ratio=False, antiali
 
 
 def rgb_to_grayscale(images, name=None):
+    """TF's: the weighted sum in float32 (every input converted there by convert_image_dtype)
+    and converted back to the input's dtype."""
     x = convert_to_tensor(images)
     weights = A.constant(np.array([0.2989, 0.5870, 0.1140]), dtypes.float32)
-    flt = x if x.dtype.is_floating else M.cast(x, dtypes.float32)
-    gray = RD.reduce_sum(flt * M.cast(weights, flt.dtype), -1, keepdims=True)
-    return gray if x.dtype.is_floating else M.cast(M.round(gray), x.dtype)
+    gray = RD.reduce_sum(convert_image_dtype(x, dtypes.float32) * weights, -1, keepdims=True)
+    return convert_image_dtype(gray, x.dtype)
 
 
 def convert_image_dtype(image, dtype, saturate=False, name=None):
-    """Integers scale to [0, 1] floats and back (by the integer type's max); floats just cast."""
+    """TF's conversions: integers scale to [0, 1] floats by 1 / max and back by max + 0.5
+    (truncating); between integer types by the ratio of (max + 1)s -- a division then a
+    cast going down, a cast then a multiplication going up (both wrap unless `saturate`);
+    floats just cast."""
+    from .cast_ops import saturate_cast
     x = convert_to_tensor(image)
     dtype = dtypes.as_dtype(dtype)
+    cast = saturate_cast if saturate else M.cast
     if x.dtype is dtype:
         return x
+    if x.dtype.is_integer and dtype.is_integer:
+        scale_in, scale_out = int(x.dtype.max), int(dtype.max)
+        if scale_in > scale_out:
+            return cast(M.floordiv(x, convert_to_tensor((scale_in + 1) // (scale_out + 1), x.dtype)), dtype)
+        return M.multiply(cast(x, dtype), convert_to_tensor((scale_out + 1) // (scale_in + 1), dtype))
     if x.dtype.is_integer and dtype.is_floating:
-        return M.cast(x, dtype) / float(x.dtype.max)
+        return M.cast(x, dtype) * convert_to_tensor(1.0 / float(x.dtype.max), dtype)
     if x.dtype.is_floating and dtype.is_integer:
         # TensorFlow's rule: scale by max + 0.5, then truncate (0.5 -> 128 for uint8, 1.0 -> 255)
+        scaled = M.multiply(x, convert_to_tensor(float(dtype.max) + 0.5, x.dtype))
+        if saturate:
+            return saturate_cast(scaled, dtype)
+        # Out-of-range floats have no defined cast in TF; clipping keeps them in range.
         return M.cast(M.clip_by_value(x, 0.0, 1.0) * (float(dtype.max) + 0.5), dtype)
     if x.dtype.is_floating and dtype.is_floating:
         return M.cast(x, dtype)
@@ -152,9 +177,7 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
 
 def per_image_standardization(image, name=None):
     """(x - mean) / max(stddev, 1 / sqrt(N)) over each image's pixels and channels."""
-    x = _images(image, "per_image_standardization")
-    if not x.dtype.is_floating:
-        x = M.cast(x, dtypes.float32)
+    x = M.cast(_images(image, "per_image_standardization"), dtypes.float32)   # float32 always, as TF
     axes = [-3, -2, -1]
     mean = RD.reduce_mean(x, axes, keepdims=True)
     std = RD.reduce_std(x, axes, keepdims=True)
@@ -163,4 +186,4 @@ def per_image_standardization(image, name=None):
         n = n * d if d is not None and n is not None else None
     if n is None:
         raise ValueError(with_location("per_image_standardization: the image size must be known"))
-    return (x - mean) / M.maximum(std, 1.0 / float(np.sqrt(n)))
+    return (x - mean) / M.maximum(std, float(np.float32(1) / np.sqrt(np.float32(n))))  # rsqrt in float32

@@ -28,9 +28,13 @@ def _softplus_impl(xp, x):
 SOFTPLUS = defprim("softplus", _softplus_impl, R.floating, lambda g, out, x: g * M.sigmoid(x), kind="unary")
 
 
-def _floating(x, op):
+def _floating(x, op, error=None):
+    """x as a float tensor; else TF's error for the op: `error` where TF's Python raises one
+    before its kernel (ValueError, TypeError), otherwise the kernel's InvalidArgumentError."""
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
+        if error is not None:
+            raise error(with_location(f"{op}: expects a floating-point tensor, got {x.dtype.name}{list(x.shape)}"))
         raise dtype_not_supported(op, x)
     return x
 
@@ -52,6 +56,8 @@ def relu6(features, name=None):
 
 def leaky_relu(features, alpha=0.2, name=None):
     x = convert_to_tensor(features)
+    if x.dtype.is_integer:
+        x = M.cast(x, dtypes.float32)     # TF casts integer features to float32
     return A.where(M.greater(x, 0), x, x * alpha)
 
 
@@ -70,7 +76,7 @@ def selu(features, name=None):
 
 
 def gelu(features, approximate=False, name=None):
-    x = _floating(features, "gelu")
+    x = _floating(features, "gelu", ValueError)
     if approximate:
         inner = (x + M.pow(x, 3) * 0.044715) * math.sqrt(2 / math.pi)
         return x * 0.5 * (M.tanh(inner) + 1)
@@ -170,7 +176,7 @@ def log_sigmoid(x, name=None):
 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
-    x = _floating(x, "l2_normalize")
+    x = _floating(x, "l2_normalize", TypeError)
     axis = dim if axis is None else axis
     sq = RD.reduce_sum(x * x, axis, keepdims=True)
     return x * M.rsqrt(M.maximum(sq, epsilon))
@@ -258,7 +264,7 @@ def _dropout(x, rate, noise_shape, draw_uniform, op):
     of `noise_shape` falls below `rate`.  The scale is the float 1 / keep_prob
     rounded to x's dtype and multiplied in, as TF does (not x / (1 - rate),
     which differs in the last bit)."""
-    x = _floating(x, op)
+    x = _floating(x, op, ValueError)
     if isinstance(rate, (int, float)):
         if not 0 <= rate < 1:
             raise ValueError(with_location(f"{op}: rate must be in [0, 1), got {rate}"))
@@ -330,7 +336,7 @@ def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
 
 def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
     """Sigmoid cross entropy with the positive term weighted by pos_weight (stable form)."""
-    x = _floating(logits, "weighted_cross_entropy_with_logits")
+    x = _floating(logits, "weighted_cross_entropy_with_logits", TypeError)
     z = M.cast(convert_to_tensor(labels), x.dtype)
     log_weight = (M.cast(convert_to_tensor(pos_weight), x.dtype) - 1) * z + 1
     return (1 - z) * x + log_weight * (M.log1p(M.exp(-M.abs(x))) + M.relu(-x))

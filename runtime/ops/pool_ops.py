@@ -11,7 +11,7 @@ give the NumPy paths' bits.
 import numpy as np
 
 from .. import dtypes
-from ..errors import with_location
+from ..errors import InvalidArgumentError, with_location
 from ..registry import Aval, bind, defprim
 from . import array_ops as A
 from . import conv_ops as C
@@ -31,7 +31,7 @@ def _taps(image, ksize, strides, oh, ow):
 
 
 def _lowest(dtype):
-    return np.finfo(dtype).min if np.dtype(dtype).kind == "f" else np.iinfo(dtype).min
+    return dtypes.as_dtype(np.dtype(dtype)).min    # ml_dtypes' bfloat16 has no np.finfo
 
 
 def _window_max(xp, taps, low):
@@ -194,15 +194,42 @@ def _pool(x, ksize, strides, padding, data_format, op):
             C._padding(padding, op))
 
 
+def _explicit_pool_padding(padding, ksize, data_format, op):
+    """TF's MaxPool explicit paddings: four non-negative (before, after) pairs, zero for the
+    batch and channels, each smaller than its window -> ((top, bottom), (left, right))."""
+    if len(padding) != 4:
+        raise ValueError(with_location(f"When padding is a list, it must be of size 4. Received: "
+                                       f"padding={padding!r} of size {len(padding)}"))
+    pads = [tuple(int(v) for v in pair) for pair in padding]
+    if min(min(p) for p in pads) < 0:
+        raise InvalidArgumentError(with_location(f"{op}: explicit paddings must be non-negative, got {padding!r}"))
+    spatial = (1, 2) if data_format != "NCHW" else (2, 3)
+    if any(pads[i] != (0, 0) for i in range(4) if i not in spatial):
+        raise InvalidArgumentError(with_location(
+            f"{op}: nonzero explicit padding in the batch or channel dimensions is not supported, got {padding!r}"))
+    out = tuple(pads[i] for i in spatial)
+    for (before, after), window, side in zip(out, ksize, ("top/bottom", "left/right")):
+        if max(before, after) >= window:
+            raise InvalidArgumentError(with_location(
+                f"{op}: {side} padding {before, after} must be smaller than the window size {window}"))
+    return out
+
+
 def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
-    x, k, s, p = _pool(input, ksize, strides, padding, data_format, "max_pool2d")
+    explicit = isinstance(padding, (list, tuple))
+    x, k, s, p = _pool(input, ksize, strides, "VALID" if explicit else padding, data_format, "max_pool2d")
+    if explicit:
+        p = _explicit_pool_padding(padding, k, data_format, "max_pool2d")
     return C._back(bind(MAX_POOL, (x,), {"ksize": k, "strides": s, "padding": p})[0], data_format)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    if isinstance(padding, (list, tuple)):
+        raise TypeError(with_location(f"avg_pool2d: padding must be 'SAME' or 'VALID' (TF's AvgPool has no "
+                                      f"explicit paddings), got {padding!r}"))
     x, k, s, p = _pool(input, ksize, strides, padding, data_format, "avg_pool2d")
     if not x.dtype.is_floating:
-        raise TypeError(with_location(f"avg_pool2d expects a floating-point tensor, got {x.dtype.name}"))
+        raise InvalidArgumentError(with_location(f"avg_pool2d expects a floating-point tensor, got {x.dtype.name}"))
     if x.dtype in (dtypes.float32, dtypes.float64):
         y = bind(AVG_POOL, (x,), {"ksize": k, "strides": s, "padding": p})
     else:

@@ -24,6 +24,7 @@ from .random_generator import seed_tensor
 _PARAM_COUNT = {"binomial": 2, "poisson": 1, "gamma": 1}
 _BINOMIAL_TYPES = (dtypes.float16, dtypes.float32, dtypes.float64)
 _OUT_TYPES = (dtypes.float16, dtypes.float32, dtypes.float64, dtypes.int32, dtypes.int64)
+_LAM_TYPES = _OUT_TYPES      # TF's Poisson kernels also take integer rates (read as doubles)
 
 
 def _layout(size, param_shapes):
@@ -137,7 +138,7 @@ def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
     """Poisson draws of shape `shape + lam.shape`, TensorFlow's numbers for its seeds."""
     lam = lam if isinstance(lam, TensorBase) else convert_to_tensor(lam, dtypes.float32)
     dtype, op = dtypes.as_dtype(dtype), "random.poisson"
-    _check_types(op, lam.dtype, _BINOMIAL_TYPES, "the dtype of lam")
+    _check_types(op, lam.dtype, _LAM_TYPES, "the dtype of lam")
     _check_types(op, dtype, _OUT_TYPES, "dtype")
     dims, static = _appended(shape, lam, op)
     return bind(RANDOM_PARAMETRIC, (lam,) + dims,
@@ -146,10 +147,11 @@ def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
 
 def _gamma_params(alpha, beta, dtype, op):
     """alpha broadcast against beta, and beta, in `dtype` (a float type)."""
-    if dtype not in _BINOMIAL_TYPES:
-        raise TypeError(with_location(f"{op}: dtype must be floating-point, got {dtype.name}"))
-    alpha = convert_to_tensor(alpha, dtype)
+    alpha = convert_to_tensor(alpha, dtype)      # Python floats into an integer dtype: TypeError, as TF
     beta = convert_to_tensor(1 if beta is None else beta, dtype)
+    if dtype not in _BINOMIAL_TYPES:   # TF: the kernel's attr check, or (random.gamma) np.finfo's ValueError
+        raise (ValueError if op == "random.gamma" else InvalidArgumentError)(with_location(
+            f"{op}: dtype must be one of {', '.join(t.name for t in _BINOMIAL_TYPES)}, got {dtype.name}"))
     from . import array_ops as A
     return A.broadcast_to(alpha, np.broadcast_shapes(tuple(alpha.shape), tuple(beta.shape))), beta
 
@@ -177,7 +179,7 @@ def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
     """Poisson draws for a seed pair; lam is float32 unless given as a tensor."""
     lam = lam if isinstance(lam, TensorBase) else convert_to_tensor(lam, dtypes.float32)
     dtype, op = dtypes.as_dtype(dtype), "stateless_poisson"
-    _check_types(op, lam.dtype, _BINOMIAL_TYPES, "the dtype of lam")
+    _check_types(op, lam.dtype, _LAM_TYPES, "the dtype of lam")
     _check_types(op, dtype, _OUT_TYPES, "dtype")
     return _stateless("poisson", op, shape, seed, (lam,), dtype)
 

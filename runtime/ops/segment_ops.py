@@ -31,9 +31,9 @@ def _identity(reducer, dtype):
         return 0
     if reducer == "prod":
         return 1
-    if dtype.kind == "f":
+    info = dtypes.as_dtype(np.dtype(dtype))       # ml_dtypes' bfloat16 has no np.finfo
+    if info.is_floating:
         return -np.inf if reducer == "max" else np.inf
-    info = np.iinfo(dtype)
     return info.min if reducer == "max" else info.max
 
 
@@ -58,11 +58,11 @@ def _segment_impl(xp, data, ids, *num, reducer, num_segments):
         if reducer == "prod":
             raise NotImplementedError("segment products are not implemented on the GPU")
         getattr(cupyx, f"scatter_{'add' if reducer == 'sum' else reducer}")(out, flat_ids, rows)
-    if reducer in ("max", "min") and data.dtype.kind == "f":
+    if reducer in ("max", "min") and dtypes.as_dtype(np.dtype(data.dtype)).is_floating:
         # An empty segment holds the dtype's lowest (highest) finite value, as
         # TensorFlow; the infinite start value kept -inf (+inf) entries exact.
         empty = xp.bincount(flat_ids, minlength=n)[:n] == 0
-        info = np.finfo(data.dtype)
+        info = dtypes.as_dtype(np.dtype(data.dtype))
         out[empty] = info.min if reducer == "max" else info.max
     return out
 

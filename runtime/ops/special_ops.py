@@ -217,6 +217,8 @@ def in_top_k(targets, predictions, k, name=None):
     an out-of-range target or a non-finite prediction gives False)."""
     preds = convert_to_tensor(predictions)
     t = convert_to_tensor(targets)
+    if preds.dtype is not dtypes.float32:    # TF converts predictions to float32 (a ValueError otherwise)
+        raise ValueError(with_location(f"in_top_k: predictions must be float32, got {preds.dtype.name}"))
     if preds.shape.rank != 2 or t.shape.rank != 1 or not t.dtype.is_integer:
         raise ValueError(with_location(
             f"in_top_k: predictions must be [batch, classes] and targets [batch] integers, got "
