@@ -19,7 +19,8 @@ C through the address ctypes finds; BLAS set to one thread).
 Measured on the 2-core machine, the ResNet block's 3x3 conv (32x32x32x64, 64
 filters): 54 -> 23 ms CPU, its filter gradient 55 -> 19 ms; with gemm_tile_c's loops, on
 one thread (time.process_time): forward 24.0 -> 13.7 ms, filter gradient 23.7 -> 13.6,
-input gradient 24.5 -> 13.9 (TF's oneDNN: 13.0, 12.1, 12.9).  Tiles are fixed by the
+input gradient 24.5 -> 13.9 (TF's oneDNN: 13.0, 12.1, 12.9); a 3x3 stride-1 conv2d (and so
+the stride-1 input gradient) by Winograd F(2x2, 3x3) (winograd_c.py): 13.5 -> 8.0 ms.  Tiles are fixed by the
 sizes alone, so no result depends on the team; within rounding of the NumPy path
 (its one GEMM sums in another order), tests/test_conv_gemm.py.
 """
@@ -31,7 +32,7 @@ import numpy as np
 
 from tapeflow.runtime.ops import conv_ops
 
-from . import gemm_tile_c, native_table
+from . import gemm_tile_c, native_table, winograd_c
 
 _COL2IM = r"""
 /* image[b, y * sh + a * dh, x * sw + e * dw, k] += windows[b, y, x, a, e, k], tap (a, e)
@@ -243,6 +244,8 @@ TILE_BYTES = 1 << 19
 # Fixed runs of tiles the filter gradient sums apart (then adds in order): enough to share
 # out over a team, few enough that adding the partials stays cheap.
 FILTER_GROUPS = 8
+# conv2d by Winograd's F(2x2, 3x3) where it applies (winograd_c.py); off: im2col + GEMM.
+WINOGRAD = True
 
 
 @functools.cache
@@ -277,12 +280,26 @@ def _call(fn, *args):
         raise MemoryError("conv2d: no memory for the im2col tiles")
 
 
+def _winograd_applies(fns, w, strides, dilations):
+    """3x3, stride 1, no dilation, and O a multiple of gemm_tile_c's lanes (0: not built in)."""
+    if not WINOGRAD or w.shape[:2] != (3, 3) or strides != (1, 1) or dilations != (1, 1):
+        return False
+    lanes = fns["gemm_lanes"][False]()
+    return lanes > 0 and w.shape[3] % lanes == 0
+
+
 def _conv_gemm(fns, x, w, strides, dilations, before, out_hw):
-    """conv2d of NHWC `x` by HWIO `w` (N, OH, OW, O): im2col tile by tile, each tile's
-    rows @ the filters by the BLAS (its thread count must be 1: the team splits the tiles)."""
+    """conv2d of NHWC `x` by HWIO `w` (N, OH, OW, O): Winograd F(2x2, 3x3) where it applies,
+    else im2col tile by tile, each tile's rows @ the filters (single-threaded gemms: the
+    team splits the tiles)."""
     x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
     kh, kw, c, o = w.shape
     out = np.empty((x.shape[0], *out_hw, o), x.dtype)
+    if _winograd_applies(fns, w, strides, dilations):
+        tiles = max(6, TILE_BYTES // (16 * (c + o) * x.itemsize) // 6 * 6)  # a block's V and M in L2
+        _call(fns["conv_winograd"][out.size >= native_table.RELEASE_GIL_AT], gemm_address(x.dtype), x.ctypes.data,
+              w.ctypes.data, out.ctypes.data, *x.shape, *out_hw, *before, o, tiles)
+        return out
     _call(fns["conv_gemm"][out.size >= native_table.RELEASE_GIL_AT], gemm_address(x.dtype), x.ctypes.data,
           w.ctypes.data, out.ctypes.data, *_geometry_args(x, (kh, kw), out_hw, strides, dilations, before), o,
           _tile(kh * kw * c, x.itemsize))
@@ -316,10 +333,10 @@ def _conv_input_gemm(fns, g, w, shape, strides, dilations, before):
 
 
 _WRAPPERS = {"patches_grad": (_patches_grad, {"patches_grad": 14}), "im2col": (_im2col, {"im2col": 16}),
-             "conv_gemm": (_conv_gemm, {"conv_gemm": 20}),
+             "conv_gemm": (_conv_gemm, {"conv_gemm": 20, "conv_winograd": 14, "gemm_lanes": 0}),
              "conv_filter_gemm": (_conv_filter_gemm, {"conv_filter_gemm": 21}),
              "conv_input_gemm": (_conv_input_gemm, {"conv_input_gemm": 20})}
-_hook = native_table.hook(native_table.source(_COL2IM, _IM2COL, gemm_tile_c.SOURCE, _CONV_GEMM), _WRAPPERS)
+_hook = native_table.hook(native_table.source(_COL2IM, _IM2COL, gemm_tile_c.SOURCE, _CONV_GEMM, winograd_c.SOURCE), _WRAPPERS)
 
 
 def native(kernel, dtype):

@@ -137,4 +137,13 @@ static void tile_gemm_tn_NAME(gemm_NAME_t gemm, int64_t m, int64_t n, int64_t k,
     if (OWN_GEMM_NAME(n)) own_gemm_tn_NAME(m, n, k, a, lda, g, ldg, c, ldc, beta);
     else gemm(ROW_MAJOR, TRANS, NO_TRANS, k, n, m, 1, a, lda, g, ldg, beta ? 1 : 0, c, ldc);
 }
+
+/* The lanes of gemm_tile_c's own loops (their GEMMs' width must be a multiple), 0 without them. */
+int tapeflow_gemm_lanes_NAME(void) {
+#if defined(__AVX512F__)
+    return (int)GVL;
+#else
+    return 0;
+#endif
+}
 """
