@@ -1,5 +1,5 @@
-"""compiler/winograd_c.py's conv2d (Winograd F(2x2, 3x3): 3x3, stride 1, no dilation, where
-gemm_tile_c's own loops run its GEMMs) against float64 sums, the im2col route, finite
+"""compiler/winograd_c.py's conv2d and filter gradient (Winograd F(2x2, 3x3): 3x3, stride 1,
+no dilation, where gemm_tile_c's own loops run its GEMMs) against float64 sums, the im2col route, finite
 differences and graph vs eager; blocks of tiles small enough that every geometry runs as
 many blocks, the last one short."""
 import numpy as np
@@ -67,6 +67,25 @@ def test_winograd_conv2d_within_rounding_of_the_float64_sums(shape, kshape, padd
     assert np.all(np.abs(got - exact) <= (k + 1) * np.finfo(dtype).eps * size)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape, kshape, padding", GEOMETRIES)
+def test_winograd_filter_gradient_within_rounding_of_the_float64_sums(shape, kshape, padding, dtype, winograd):
+    x = RNG.standard_normal(shape).astype(dtype)
+    oh, ow = conv_ops.geometry(shape, (3, 3), (1, 1), (1, 1), padding)[:2]
+    g = RNG.standard_normal((shape[0], oh, ow, kshape[3])).astype(dtype)
+    attrs = dict(ksize=(3, 3), strides=(1, 1), dilations=(1, 1), padding=padding, pad_value=0)
+    got = conv_ops._filter_grad_impl(np, x, g, **attrs)
+    again = conv_ops._filter_grad_impl(np, x, g, **attrs)
+    exact = _numpy_path(conv_ops._filter_grad_impl, x.astype(np.float64), g.astype(np.float64), **attrs)
+    size = _numpy_path(conv_ops._filter_grad_impl, np.abs(x).astype(np.float64), np.abs(g).astype(np.float64),
+                       **attrs)
+    assert got.dtype == dtype and got.shape == kshape
+    assert winograd[:1] == [True] or g.size == 0
+    np.testing.assert_array_equal(got, again)  # fixed groups: no sum depends on the team
+    m = shape[0] * oh * ow
+    assert np.all(np.abs(got - exact) <= (m + conv_c.FILTER_GROUPS + 16) * np.finfo(dtype).eps * size)
+
+
 def test_other_geometries_keep_im2col(winograd):
     x = RNG.standard_normal((2, 8, 8, 4)).astype(np.float32)
     for kshape, strides, dilations in [((3, 3, 4, 16), (2, 2), (1, 1)), ((3, 3, 4, 16), (1, 1), (2, 2)),
@@ -85,8 +104,8 @@ def test_winograd_off_gives_the_im2col_route(winograd, monkeypatch):
 
 
 def test_winograd_gradients_against_finite_differences(winograd):
-    """float64, 16 filters (two vectors of 8 lanes): the forward and the stride-1 input
-    gradient (a conv2d of the gradient by the flipped filters) through Winograd."""
+    """float64, 16 filters (two vectors of 8 lanes): the forward, the filter gradient and the
+    stride-1 input gradient (a conv2d of the gradient by the flipped filters) through Winograd."""
     x, w = RNG.standard_normal((2, 5, 4, 3)), RNG.standard_normal((3, 3, 3, 16))
     check_grads(lambda a, b: tf.nn.conv2d(a, b, 1, "SAME") ** 2, [x, w], atol=1e-4)
     assert True in winograd
