@@ -247,6 +247,9 @@ TILE_BYTES = 1 << 19
 FILTER_GROUPS = 8
 # conv2d by Winograd's F(2x2, 3x3) where it applies (winograd_c.py); off: im2col + GEMM.
 WINOGRAD = True
+# Bytes of the Winograd filter gradient's partial sums, its groups fewer where they would pass it
+# (512 x 512 channels: 16 MB a group).
+PARTIALS_BYTES = 1 << 26
 
 
 @functools.cache
@@ -322,9 +325,10 @@ def _conv_filter_gemm(fns, x, g, ksize, strides, dilations, before):
         c, o = out.shape[2:]
         tiles = _winograd_tiles(c, o, x.itemsize)
         blocks = -(-x.shape[0] * -(-g.shape[1] // 2) * -(-g.shape[2] // 2) // tiles)
+        groups = min(blocks, FILTER_GROUPS, PARTIALS_BYTES // (16 * c * o * x.itemsize))  # 16 (C, O) each
         _call(fns["conv_winograd_filter"][g.size >= native_table.RELEASE_GIL_AT], gemm_address(x.dtype),
               x.ctypes.data, g.ctypes.data, out.ctypes.data, *x.shape, *g.shape[1:3], *before, o, tiles,
-              max(1, min(blocks, FILTER_GROUPS)))
+              max(1, groups))
         return out
     tile = _tile(k, x.itemsize)
     tiles = -(-g.size // g.shape[3] // tile)

@@ -124,3 +124,17 @@ def test_graph_and_eager_agree(winograd):
     eager, graph = step(x), tf.function(step)(x)
     for a, b in zip(eager, graph):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6, atol=1e-4)
+
+
+def test_fewer_filter_groups_where_their_partials_would_be_large(winograd, monkeypatch):
+    """The groups are fixed by the sizes and PARTIALS_BYTES: one group, the blocks summed in order."""
+    x = RNG.standard_normal((2, 7, 6, 8)).astype(np.float32)
+    g = RNG.standard_normal((2, 7, 6, 16)).astype(np.float32)
+    attrs = dict(ksize=(3, 3), strides=(1, 1), dilations=(1, 1), padding="SAME", pad_value=0)
+    many = conv_ops._filter_grad_impl(np, x, g, **attrs)
+    monkeypatch.setattr(conv_c, "PARTIALS_BYTES", 1)
+    one = conv_ops._filter_grad_impl(np, x, g, **attrs)
+    exact = _numpy_path(conv_ops._filter_grad_impl, x.astype(np.float64), g.astype(np.float64), **attrs)
+    assert winograd == [True, True]
+    np.testing.assert_allclose(one, exact, rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(one, many, rtol=1e-5, atol=1e-4)
