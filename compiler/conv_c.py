@@ -247,6 +247,12 @@ TILE_BYTES = 1 << 19
 FILTER_GROUPS = 8
 # conv2d by Winograd's F(2x2, 3x3) where it applies (winograd_c.py); off: im2col + GEMM.
 WINOGRAD = True
+# Where it applies: C >= the first, C + O <= the second.  One thread, 32x32 images of batch 32,
+# forward / filter gradient in ms, im2col vs Winograd: C=8 O=64 2.0/2.1 vs 3.1/3.4 (the
+# transforms outweigh a short GEMM), C=16 O=64 3.6/3.6 vs 3.1/3.5, C=32 O=32 6.0/7.1 vs
+# 3.6/4.5; 8x8 images, C=O=128 3.5/3.9 vs 2.6/3.4; 4x4 images, C=O=256 3.2/6.7 vs 5.8/32
+# (a block of 12 tiles streams the 16 transformed filters, and the partials, through memory).
+WINOGRAD_CHANNELS = (16, 256)
 # Bytes of the Winograd filter gradient's partial sums, its groups fewer where they would pass it
 # (512 x 512 channels: 16 MB a group).
 PARTIALS_BYTES = 1 << 26
@@ -285,11 +291,13 @@ def _call(fn, *args):
 
 
 def _winograd_applies(fns, w, strides, dilations):
-    """3x3, stride 1, no dilation, and O a multiple of gemm_tile_c's lanes (0: not built in)."""
+    """3x3, stride 1, no dilation, O a multiple of gemm_tile_c's lanes (0: not built in), and
+    channels where it measured faster (WINOGRAD_CHANNELS)."""
     if not WINOGRAD or w.shape[:2] != (3, 3) or strides != (1, 1) or dilations != (1, 1):
         return False
+    c, o = w.shape[2:]
     lanes = fns["gemm_lanes"][False]()
-    return lanes > 0 and w.shape[3] % lanes == 0
+    return lanes > 0 and o % lanes == 0 and c >= WINOGRAD_CHANNELS[0] and c + o <= WINOGRAD_CHANNELS[1]
 
 
 def _winograd_tiles(c, o, itemsize):

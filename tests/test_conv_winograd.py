@@ -15,12 +15,12 @@ RNG = np.random.default_rng(33)
 # (input shape, filter shape HWIO, padding): odd output sizes clip the last tiles' rows and
 # columns; channels not a multiple of the lanes take the scalar rest of the input transform.
 GEOMETRIES = [
-    ((2, 7, 9, 5), (3, 3, 5, 16), "SAME"),
+    ((2, 7, 9, 20), (3, 3, 20, 16), "SAME"),
     ((3, 8, 8, 64), (3, 3, 64, 64), "SAME"),
-    ((1, 9, 6, 20), (3, 3, 20, 48), "VALID"),
-    ((2, 5, 7, 3), (3, 3, 3, 32), ((2, 0), (1, 2))),  # explicit uneven pads
-    ((1, 1, 1, 4), (3, 3, 4, 16), "SAME"),  # one pixel: every patch pixel but one is padding
-    ((2, 2, 3, 1), (3, 3, 1, 16), "VALID"),  # an empty output
+    ((1, 9, 6, 24), (3, 3, 24, 48), "VALID"),
+    ((2, 5, 7, 17), (3, 3, 17, 32), ((2, 0), (1, 2))),  # explicit uneven pads
+    ((1, 1, 1, 16), (3, 3, 16, 16), "SAME"),  # one pixel: every patch pixel but one is padding
+    ((2, 2, 3, 16), (3, 3, 16, 16), "VALID"),  # an empty output
 ]
 
 
@@ -87,15 +87,16 @@ def test_winograd_filter_gradient_within_rounding_of_the_float64_sums(shape, ksh
 
 
 def test_other_geometries_keep_im2col(winograd):
-    x = RNG.standard_normal((2, 8, 8, 4)).astype(np.float32)
-    for kshape, strides, dilations in [((3, 3, 4, 16), (2, 2), (1, 1)), ((3, 3, 4, 16), (1, 1), (2, 2)),
-                                       ((2, 2, 4, 16), (1, 1), (1, 1)), ((3, 3, 4, 5), (1, 1), (1, 1))]:
+    for c, kshape, strides, dilations in [(16, (3, 3, 16, 16), (2, 2), (1, 1)), (16, (3, 3, 16, 16), (1, 1), (2, 2)),
+                                          (16, (2, 2, 16, 16), (1, 1), (1, 1)), (16, (3, 3, 16, 5), (1, 1), (1, 1)),
+                                          (8, (3, 3, 8, 16), (1, 1), (1, 1)), (256, (3, 3, 256, 16), (1, 1), (1, 1))]:
+        x = RNG.standard_normal((1, 5, 5, c)).astype(np.float32)
         conv_ops._conv_impl(np, x, RNG.standard_normal(kshape).astype(np.float32), strides, dilations, "SAME")
-    assert winograd == [False] * 4
+    assert winograd == [False] * 6
 
 
 def test_winograd_off_gives_the_im2col_route(winograd, monkeypatch):
-    x, w = RNG.standard_normal((2, 6, 5, 8)).astype(np.float32), RNG.standard_normal((3, 3, 8, 16)).astype(np.float32)
+    x, w = RNG.standard_normal((2, 6, 5, 16)).astype(np.float32), RNG.standard_normal((3, 3, 16, 16)).astype(np.float32)
     on = conv_ops._conv_impl(np, x, w, (1, 1), (1, 1), "SAME")
     monkeypatch.setattr(conv_c, "WINOGRAD", False)
     off = conv_ops._conv_impl(np, x, w, (1, 1), (1, 1), "SAME")
@@ -104,9 +105,9 @@ def test_winograd_off_gives_the_im2col_route(winograd, monkeypatch):
 
 
 def test_winograd_gradients_against_finite_differences(winograd):
-    """float64, 16 filters (two vectors of 8 lanes): the forward, the filter gradient and the
-    stride-1 input gradient (a conv2d of the gradient by the flipped filters) through Winograd."""
-    x, w = RNG.standard_normal((2, 5, 4, 3)), RNG.standard_normal((3, 3, 3, 16))
+    """float64, 16 channels and filters (two vectors of 8 lanes): the forward, the filter gradient
+    and the stride-1 input gradient (a conv2d of the gradient by the flipped filters) through Winograd."""
+    x, w = RNG.standard_normal((1, 4, 3, 16)), RNG.standard_normal((3, 3, 16, 16)) / 4
     check_grads(lambda a, b: tf.nn.conv2d(a, b, 1, "SAME") ** 2, [x, w], atol=1e-4)
     assert True in winograd
 
@@ -128,7 +129,7 @@ def test_graph_and_eager_agree(winograd):
 
 def test_fewer_filter_groups_where_their_partials_would_be_large(winograd, monkeypatch):
     """The groups are fixed by the sizes and PARTIALS_BYTES: one group, the blocks summed in order."""
-    x = RNG.standard_normal((2, 7, 6, 8)).astype(np.float32)
+    x = RNG.standard_normal((2, 7, 6, 16)).astype(np.float32)
     g = RNG.standard_normal((2, 7, 6, 16)).astype(np.float32)
     attrs = dict(ksize=(3, 3), strides=(1, 1), dilations=(1, 1), padding="SAME", pad_value=0)
     many = conv_ops._filter_grad_impl(np, x, g, **attrs)

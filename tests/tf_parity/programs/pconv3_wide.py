@@ -37,7 +37,8 @@ def program_wide_3x3_same_function(tf):
 
 @tolerance(rtol=1e-4, atol=1e-4)
 def program_wide_3x3_valid_odd_channels(tf):
-    x, w = _data(tf, 5, 48)
+    """21 channels: the input transform takes one vector of 16 lanes, then 5 one by one."""
+    x, w = _data(tf, 21, 48)
     return tf.function(lambda x: _conv_grads(tf, x, w, 1, "VALID"))(x)
 
 
