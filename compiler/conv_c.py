@@ -364,7 +364,8 @@ _WRAPPERS = {"patches_grad": (_patches_grad, {"patches_grad": 14}), "im2col": (_
              "conv_filter_gemm": (_conv_filter_gemm, {"conv_filter_gemm": 21, "conv_winograd_filter": 15,
                                                       "gemm_lanes": 0}),
              "conv_input_gemm": (_conv_input_gemm, {"conv_input_gemm": 20})}
-_hook = native_table.hook(native_table.source(_COL2IM, _IM2COL, gemm_tile_c.SOURCE, _CONV_GEMM, winograd_c.SOURCE), _WRAPPERS)
+_hook = native_table.hook(native_table.source(_COL2IM, _IM2COL, gemm_tile_c.SOURCE, _CONV_GEMM, winograd_c.SOURCE),
+                          _WRAPPERS)
 
 
 def native(kernel, dtype):

@@ -94,8 +94,9 @@ void gemm_tn_block_NAME(const int rows, const int nv, int64_t m, const T *a, int
         for (; i < rows_total; i++) BLOCK(1, NV);                                                        \
     }
 
-static __attribute__((optimize("fp-contract=fast"))) void own_gemm_nn_NAME(int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, const T *b, int64_t ldb,
-                             T *c, int64_t ldc, int beta) {
+static __attribute__((optimize("fp-contract=fast")))
+void own_gemm_nn_NAME(int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, const T *b, int64_t ldb,
+                      T *c, int64_t ldc, int beta) {
     const int64_t rows_total = m;
     for (int64_t k0 = 0; k0 < k || k0 == 0; k0 += GKB) {
         const int64_t k1 = k0 + GKB < k ? k0 + GKB : k;
@@ -108,8 +109,9 @@ static __attribute__((optimize("fp-contract=fast"))) void own_gemm_nn_NAME(int64
     }
 }
 
-static __attribute__((optimize("fp-contract=fast"))) void own_gemm_tn_NAME(int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, const T *g, int64_t ldg,
-                             T *c, int64_t ldc, int beta) {
+static __attribute__((optimize("fp-contract=fast")))
+void own_gemm_tn_NAME(int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, const T *g, int64_t ldg,
+                      T *c, int64_t ldc, int beta) {
     const int64_t rows_total = k;
     int64_t j = 0;
 #define BLOCK(R, NV) gemm_tn_block_NAME(R, NV, m, a + i, lda, g + j, ldg, c + i * ldc + j, ldc, beta)
