@@ -13,10 +13,15 @@ tests/test_conv_native.py checks both paths against each other.
 
 conv2d, its filter gradient and its input gradient (conv2d_transpose) also run here
 whole, tile by tile: im2col of a tile of rows into a buffer that stays in a core's
-L2, then NumPy's OpenBLAS gemm on it (its cblas_?gemm64_, called from C through the
-address ctypes finds; BLAS set to one thread, the team sharing out the tiles).
+L2, then a single-threaded gemm on it, the team sharing out the tiles: gemm_tile_c's
+AVX-512 loops where they apply, else NumPy's OpenBLAS (its cblas_?gemm64_, called from
+C through the address ctypes finds; BLAS set to one thread).
 Measured on the 2-core machine, the ResNet block's 3x3 conv (32x32x32x64, 64
-filters): 54 -> 23 ms CPU, its filter gradient 55 -> 19 ms.  Tiles are fixed by the
+filters): 54 -> 23 ms CPU, its filter gradient 55 -> 19 ms; with gemm_tile_c's loops, on
+one thread (time.process_time): forward 24.0 -> 13.7 ms, filter gradient 23.7 -> 13.6,
+input gradient 24.5 -> 13.9 (TF's oneDNN: 13.0, 12.1, 12.9); a 3x3 stride-1 conv2d (and so
+the stride-1 input gradient) and its filter gradient by Winograd F(2x2, 3x3) (winograd_c.py):
+13.5 -> 8.0 ms, 13.0 -> 8.5 ms.  Tiles are fixed by the
 sizes alone, so no result depends on the team; within rounding of the NumPy path
 (its one GEMM sums in another order), tests/test_conv_gemm.py.
 """
@@ -28,7 +33,7 @@ import numpy as np
 
 from tapeflow.runtime.ops import conv_ops
 
-from . import native_table
+from . import gemm_tile_c, native_table, winograd_c
 
 _COL2IM = r"""
 /* image[b, y * sh + a * dh, x * sw + e * dw, k] += windows[b, y, x, a, e, k], tap (a, e)
@@ -93,14 +98,6 @@ int tapeflow_im2col_NAME(int64_t pimage, int64_t prows, int64_t n, int64_t h, in
 """
 
 _CONV_GEMM = r"""
-/* The BLAS's ILP64 cblas_?gemm (its address passed in: NumPy's OpenBLAS). */
-typedef void (*gemm_NAME_t)(int, int, int, int64_t, int64_t, int64_t, T, const T *, int64_t,
-                            const T *, int64_t, T, T *, int64_t);
-#ifndef TF_CBLAS
-#define TF_CBLAS
-enum { ROW_MAJOR = 101, NO_TRANS = 111, TRANS = 112 };
-#endif
-
 /* out (N*OH*OW, O) = im2col(image) @ filters (KH*KW*C, O): `tile` rows at a time, each tile
    im2col'd into its thread's buffer (it stays in cache) and multiplied there by a
    single-threaded gemm; the team shares out the tiles.  -1: no memory. */
@@ -125,7 +122,7 @@ int tapeflow_conv_gemm_NAME(int64_t pgemm, int64_t pimage, int64_t pfilters, int
                 continue;
             }
             im2col_rows_NAME(image, buf, r0, r1, h, w, c, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl);
-            gemm(ROW_MAJOR, NO_TRANS, NO_TRANS, r1 - r0, o, k, 1, buf, k, filters, o, 0, out + r0 * o, o);
+            tile_gemm_nn_NAME(gemm, r1 - r0, o, k, buf, k, filters, o, out + r0 * o, o);
         }
         free(buf);
     }
@@ -161,7 +158,7 @@ int tapeflow_conv_filter_gemm_NAME(int64_t pgemm, int64_t pimage, int64_t pg, in
             for (int64_t t = t0; t < t1; t++) {
                 const int64_t r0 = t * tile, r1 = r0 + tile < m ? r0 + tile : m;
                 im2col_rows_NAME(image, buf, r0, r1, h, w, c, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl);
-                gemm(ROW_MAJOR, TRANS, NO_TRANS, k, o, r1 - r0, 1, buf, k, g + r0 * o, o, t == t0 ? 0 : 1, acc, o);
+                tile_gemm_tn_NAME(gemm, r1 - r0, o, k, buf, k, g + r0 * o, o, acc, o, t != t0);
             }
         }
 #pragma omp for
@@ -202,7 +199,7 @@ int tapeflow_conv_input_gemm_NAME(int64_t pgemm, int64_t pg, int64_t pfilters, i
             const int64_t end = (u + 1) * per < n ? (u + 1) * per * pixels : n * pixels;
             for (int64_t r0 = u * per * pixels; r0 < end; r0 += chunk) {
                 const int64_t r1 = r0 + chunk < end ? r0 + chunk : end;
-                gemm(ROW_MAJOR, NO_TRANS, NO_TRANS, r1 - r0, k, o, 1, g + r0 * o, o, filters, k, 0, buf, k);
+                tile_gemm_nn_NAME(gemm, r1 - r0, k, o, g + r0 * o, o, filters, k, buf, k);
                 for (int64_t a = 0; a < kh; a++)
                     for (int64_t e = 0; e < kw; e++)
                         for (int64_t r = r0; r < r1; r++) {
@@ -248,6 +245,17 @@ TILE_BYTES = 1 << 19
 # Fixed runs of tiles the filter gradient sums apart (then adds in order): enough to share
 # out over a team, few enough that adding the partials stays cheap.
 FILTER_GROUPS = 8
+# conv2d by Winograd's F(2x2, 3x3) where it applies (winograd_c.py); off: im2col + GEMM.
+WINOGRAD = True
+# Where it applies: C >= the first, C + O <= the second.  One thread, 32x32 images of batch 32,
+# forward / filter gradient in ms, im2col vs Winograd: C=8 O=64 2.0/2.1 vs 3.1/3.4 (the
+# transforms outweigh a short GEMM), C=16 O=64 3.6/3.6 vs 3.1/3.5, C=32 O=32 6.0/7.1 vs
+# 3.6/4.5; 8x8 images, C=O=128 3.5/3.9 vs 2.6/3.4; 4x4 images, C=O=256 3.2/6.7 vs 5.8/32
+# (a block of 12 tiles streams the 16 transformed filters, and the partials, through memory).
+WINOGRAD_CHANNELS = (16, 256)
+# Bytes of the Winograd filter gradient's partial sums, its groups fewer where they would pass it
+# (512 x 512 channels: 16 MB a group).
+PARTIALS_BYTES = 1 << 26
 
 
 @functools.cache
@@ -282,12 +290,34 @@ def _call(fn, *args):
         raise MemoryError("conv2d: no memory for the im2col tiles")
 
 
+def _winograd_applies(fns, w, strides, dilations):
+    """3x3, stride 1, no dilation, O a multiple of gemm_tile_c's lanes (0: not built in), and
+    channels where it measured faster (WINOGRAD_CHANNELS)."""
+    if not WINOGRAD or w.shape[:2] != (3, 3) or strides != (1, 1) or dilations != (1, 1):
+        return False
+    c, o = w.shape[2:]
+    lanes = fns["gemm_lanes"][False]()
+    return lanes > 0 and o % lanes == 0 and c >= WINOGRAD_CHANNELS[0] and c + o <= WINOGRAD_CHANNELS[1]
+
+
+def _winograd_tiles(c, o, itemsize):
+    """Tiles a Winograd block: its transformed input (16, tiles, C) and products (16, tiles, O)
+    in TILE_BYTES (L2), a multiple of the GEMM's 6 rows."""
+    return max(6, TILE_BYTES // (16 * (c + o) * itemsize) // 6 * 6)
+
+
 def _conv_gemm(fns, x, w, strides, dilations, before, out_hw):
-    """conv2d of NHWC `x` by HWIO `w` (N, OH, OW, O): im2col tile by tile, each tile's
-    rows @ the filters by the BLAS (its thread count must be 1: the team splits the tiles)."""
+    """conv2d of NHWC `x` by HWIO `w` (N, OH, OW, O): Winograd F(2x2, 3x3) where it applies,
+    else im2col tile by tile, each tile's rows @ the filters (single-threaded gemms: the
+    team splits the tiles)."""
     x, w = np.ascontiguousarray(x), np.ascontiguousarray(w)
     kh, kw, c, o = w.shape
     out = np.empty((x.shape[0], *out_hw, o), x.dtype)
+    if _winograd_applies(fns, w, strides, dilations):
+        tiles = _winograd_tiles(c, o, x.itemsize)
+        _call(fns["conv_winograd"][out.size >= native_table.RELEASE_GIL_AT], gemm_address(x.dtype), x.ctypes.data,
+              w.ctypes.data, out.ctypes.data, *x.shape, *out_hw, *before, o, tiles)
+        return out
     _call(fns["conv_gemm"][out.size >= native_table.RELEASE_GIL_AT], gemm_address(x.dtype), x.ctypes.data,
           w.ctypes.data, out.ctypes.data, *_geometry_args(x, (kh, kw), out_hw, strides, dilations, before), o,
           _tile(kh * kw * c, x.itemsize))
@@ -299,6 +329,15 @@ def _conv_filter_gemm(fns, x, g, ksize, strides, dilations, before):
     x, g = np.ascontiguousarray(x), np.ascontiguousarray(g)
     k = ksize[0] * ksize[1] * x.shape[3]
     out = np.zeros((*ksize, x.shape[3], g.shape[3]), x.dtype)
+    if _winograd_applies(fns, out, strides, dilations):
+        c, o = out.shape[2:]
+        tiles = _winograd_tiles(c, o, x.itemsize)
+        blocks = -(-x.shape[0] * -(-g.shape[1] // 2) * -(-g.shape[2] // 2) // tiles)
+        groups = min(blocks, FILTER_GROUPS, PARTIALS_BYTES // (16 * c * o * x.itemsize))  # 16 (C, O) each
+        _call(fns["conv_winograd_filter"][g.size >= native_table.RELEASE_GIL_AT], gemm_address(x.dtype),
+              x.ctypes.data, g.ctypes.data, out.ctypes.data, *x.shape, *g.shape[1:3], *before, o, tiles,
+              max(1, groups))
+        return out
     tile = _tile(k, x.itemsize)
     tiles = -(-g.size // g.shape[3] // tile)
     _call(fns["conv_filter_gemm"][g.size >= native_table.RELEASE_GIL_AT], gemm_address(x.dtype), x.ctypes.data,
@@ -321,10 +360,12 @@ def _conv_input_gemm(fns, g, w, shape, strides, dilations, before):
 
 
 _WRAPPERS = {"patches_grad": (_patches_grad, {"patches_grad": 14}), "im2col": (_im2col, {"im2col": 16}),
-             "conv_gemm": (_conv_gemm, {"conv_gemm": 20}),
-             "conv_filter_gemm": (_conv_filter_gemm, {"conv_filter_gemm": 21}),
+             "conv_gemm": (_conv_gemm, {"conv_gemm": 20, "conv_winograd": 14, "gemm_lanes": 0}),
+             "conv_filter_gemm": (_conv_filter_gemm, {"conv_filter_gemm": 21, "conv_winograd_filter": 15,
+                                                      "gemm_lanes": 0}),
              "conv_input_gemm": (_conv_input_gemm, {"conv_input_gemm": 20})}
-_hook = native_table.hook(native_table.source(_COL2IM, _IM2COL, _CONV_GEMM), _WRAPPERS)
+_hook = native_table.hook(native_table.source(_COL2IM, _IM2COL, gemm_tile_c.SOURCE, _CONV_GEMM, winograd_c.SOURCE),
+                          _WRAPPERS)
 
 
 def native(kernel, dtype):

@@ -1,5 +1,5 @@
-"""compiler/conv_c.py's tiled conv2d kernels (im2col of a tile of rows + the BLAS's gemm
-per tile, the filter gradient's tiles summed in fixed groups) against float64 sums and
+"""compiler/conv_c.py's tiled conv2d kernels (im2col of a tile of rows + a gemm per tile:
+gemm_tile_c's own or the BLAS's, the filter gradient's tiles summed in fixed groups) against float64 sums and
 the NumPy path (one im2col buffer, one GEMM), on tiles small enough that every geometry
 runs as many tiles, the last one short."""
 import numpy as np
@@ -23,6 +23,13 @@ GEOMETRIES = [
     ((2, 3, 3, 2), (5, 5, 2, 3), (1, 1), (1, 1), "SAME"),  # windows larger than the image
     ((4, 6, 6, 1), (3, 3, 1, 7), (3, 3), (1, 1), "VALID"),  # one channel
 ]
+# Products a multiple of the vector lanes wide: gemm_tile_c's own loops where the target has
+# AVX-512 (the BLAS's gemm elsewhere), within rounding of the BLAS, not its bits.
+WIDE = [
+    ((2, 7, 9, 20), (3, 3, 20, 80), (1, 1), (1, 1), "SAME"),  # k = 180: two k blocks; 80: 4 + 1 vectors
+    ((2, 9, 8, 16), (3, 3, 16, 48), (2, 2), (1, 1), "SAME"),  # the input gradient's n = k = 144
+    ((1, 5, 7, 3), (3, 3, 3, 16), (1, 1), (1, 1), "VALID"),  # k = 27: 4 blocks of 6 filter rows + 3
+]
 
 
 def _attrs(strides, dilations, padding):
@@ -43,7 +50,7 @@ def small_tiles(monkeypatch):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("shape, kshape, strides, dilations, padding", GEOMETRIES)
+@pytest.mark.parametrize("shape, kshape, strides, dilations, padding", GEOMETRIES + WIDE)
 def test_tiled_conv2d_within_rounding_of_the_float64_sums(shape, kshape, strides, dilations, padding, dtype,
                                                           small_tiles, monkeypatch):
     wide = RNG.standard_normal((shape[0], shape[1], 2 * shape[2], shape[3]))[:, :, ::2]  # non-contiguous
@@ -61,7 +68,7 @@ def test_tiled_conv2d_within_rounding_of_the_float64_sums(shape, kshape, strides
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("shape, kshape, strides, dilations, padding", GEOMETRIES)
+@pytest.mark.parametrize("shape, kshape, strides, dilations, padding", GEOMETRIES + WIDE)
 def test_tiled_filter_gradient_within_rounding_of_the_float64_sums(shape, kshape, strides, dilations, padding,
                                                                    dtype, small_tiles, monkeypatch):
     x = RNG.standard_normal(shape).astype(dtype)
@@ -120,7 +127,7 @@ def _input_grad(monkeypatch, g, w, like, native=True, **attrs):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("shape, kshape, strides, dilations, padding", GEOMETRIES)
+@pytest.mark.parametrize("shape, kshape, strides, dilations, padding", GEOMETRIES + WIDE)
 def test_tiled_input_gradient_within_rounding_of_the_float64_sums(shape, kshape, strides, dilations, padding,
                                                                   dtype, small_tiles, monkeypatch):
     like = np.zeros(shape, dtype)
@@ -156,3 +163,13 @@ def test_conv2d_transpose_second_derivatives_against_finite_differences(strides,
     y, w = RNG.standard_normal((2, 3, 4, 3)), RNG.standard_normal((3, 3, 2, 3))
     shape = [2] + [d * strides if padding == "SAME" else (d - 1) * strides + 3 for d in (3, 4)] + [2]
     check_grads(lambda a, b: tf.nn.conv2d_transpose(a, b, shape, strides, padding) ** 2, [y, w], order=2)
+
+
+@pytest.mark.parametrize("strides", [1, 2])
+def test_wide_conv2d_gradients_against_finite_differences(strides, small_tiles):
+    """16 filters, 8 channels in float64 (8 lanes): the forward, both gradients (stride 1: a
+    conv2d of the gradient; stride 2: the windows' route) and the filter gradient's tiles
+    through gemm_tile_c's own loops where the target has AVX-512."""
+    x, w = RNG.standard_normal((2, 5, 4, 8)), RNG.standard_normal((3, 3, 8, 16))
+    # gradients up to ~500: the central differences' rounding is ~1e-6 absolute
+    check_grads(lambda a, b: tf.nn.conv2d(a, b, strides, "SAME") ** 2, [x, w], atol=1e-4)
