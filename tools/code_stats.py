@@ -64,15 +64,11 @@ BUDGETS = {  # ceilings, with room for the work in flight; the figures when they
                                  # + ~170 with issue 15's tiled conv2d (conv_c.py: im2col a tile of rows + the BLAS's
                                  # gemm per tile, in cache; the ResNet block's conv 54 -> 23 ms CPU, its filter
                                  # gradient 55 -> 19 ms; the input gradient's gemm + col2im a chunk at a time)
-<<<<<<< HEAD
-    "lines tracer": 7380,        # parity_left2 +~75 (cond branch-structure errors as TF, eager TensorArray.split of unequal lengths); sweep_tf3 +~70 (TensorArray eager errors, ConcreteFunction inputs/outputs), sweep_tut +5; 5,196; 6,280 with issue 15's conversion cache and the loop gradients' recomputed
-=======
                                  # + ~120 with issue 15's tile GEMM (gemm_tile_c.py: AVX-512 loops, where OpenBLAS
                                  # runs its Haswell kernels on this CPU: the ResNet conv 24 -> 14 ms on one thread)
                                  # + ~300 with issue 15's Winograd F(2x2, 3x3) (winograd_c.py: stride-1 3x3 conv2d,
                                  # its input and filter gradients 13.5 -> 8 ms on one thread)
-    "lines tracer": 7350,        # sweep_tf3 +~70 (TensorArray eager errors, ConcreteFunction inputs/outputs), sweep_tut +5; 5,196; 6,280 with issue 15's conversion cache and the loop gradients' recomputed
->>>>>>> perf_conv3
+    "lines tracer": 7380,        # parity_left2 +~75 (cond branch-structure errors as TF, eager TensorArray.split of unequal lengths); sweep_tf3 +~70 (TensorArray eager errors, ConcreteFunction inputs/outputs), sweep_tut +5; 5,196; 6,280 with issue 15's conversion cache and the loop gradients' recomputed
                                  # residuals and carried stacks (the RNN's peak memory 3.9x -> 1.03x NumPy's);
                                  # 6,399 with issue 15's call guard (fast_call.py: the repeated call's shortcut);
                                  # 6,600 with issue 11's unknown-rank concrete function (rank_concrete.py) and the subtype dispatch;
