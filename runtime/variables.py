@@ -26,6 +26,11 @@ _scopes = threading.local()
 # Functions called with every new variable, last pushed first (tf.distribute's
 # strategies push one in scope() to mirror the initial value across processes).
 creation_hooks = []
+# Set by tapeflow.distribute: replica_write(variable, kind, value, read_value) is offered every
+# write to a variable made with an aggregation (SUM / MEAN / ONLY_FIRST_REPLICA); inside the
+# replicas of a MirroredStrategy.run it merges the replicas' writes into one and returns the
+# write's result, elsewhere NotImplemented (the write goes on here).
+replica_write = None
 
 
 class VariableSynchronization(enum.Enum):
@@ -168,7 +173,16 @@ class Variable(TensorBase):
                 f"{op}: variable {self._name} has shape {list(self._shape)}, the value has {list(t.shape)}"))
         return t
 
+    def _merged_by_replicas(self, kind, value, read_value):
+        agg = self.__dict__.get("_sync_agg")
+        if replica_write is None or agg is None or agg[1] is VariableAggregation.NONE:
+            return NotImplemented
+        return replica_write(self, kind, value, read_value)
+
     def assign(self, value, use_locking=None, name=None, read_value=True):
+        done = self._merged_by_replicas("assign", value, read_value)
+        if done is not NotImplemented:
+            return done
         t = self._checked(value, "assign")
         g = state.graph
         if g is not None:
@@ -185,6 +199,9 @@ class Variable(TensorBase):
         self._value = t
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        done = self._merged_by_replicas("assign_add", delta, read_value)
+        if done is not NotImplemented:
+            return done
         if self._dtype is dtypes.string:  # `+` concatenates strings; TensorFlow has no such kernel
             raise no_strings("assign_add", self)
         t = self._checked(delta, "assign_add")
@@ -193,6 +210,9 @@ class Variable(TensorBase):
         return self.assign(self.read_value() + t, read_value=read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        done = self._merged_by_replicas("assign_sub", delta, read_value)
+        if done is not NotImplemented:
+            return done
         t = self._checked(delta, "assign_sub")
         if self._in_place(np.subtract, t):
             return self if read_value else None

@@ -22,7 +22,7 @@ import weakref
 from tapeflow.runtime import devices as devices_mod, nest, registry, variables as variables_mod
 from tapeflow.runtime.errors import with_location
 from tapeflow.runtime.ops import array_ops, join_ops, math_ops, reduce_ops
-from tapeflow.runtime.tensor import Tensor, convert_to_tensor
+from tapeflow.runtime.tensor import Tensor, TensorBase, convert_to_tensor
 from tapeflow.tracer.function import Function
 
 from . import collective
@@ -75,8 +75,14 @@ def regroup(per_replica, collapse=True, mirrored=()):
     return nest.pack_sequence_as(per_replica[0], leaves, expand_composites=False)
 
 
+def _mirrored_variable(v):
+    return isinstance(v, variables_mod.Variable) and getattr(v, "_distribute_strategy", None) is not None
+
+
 def local_results(value, n):
-    if any(isinstance(v, PerReplica) for v in nest.flatten(value, expand_composites=False)):
+    """Each local replica's part: a PerReplica's values; a variable made in the strategy's
+    scope stands for its n mirrored copies (TF's MirroredVariable)."""
+    if any(isinstance(v, PerReplica) or _mirrored_variable(v) for v in nest.flatten(value, expand_composites=False)):
         return tuple(component(value, r) for r in range(n))
     return (value,)
 
@@ -298,6 +304,50 @@ def merge_in_replica(strategy, merge_fn, args, kwargs, cross_replica):
         group.mirrored.update(id(v) for v in leaves)
         return [out] * group.n
     return group.collective(r, (tuple(args), dict(kwargs or {})), combine, "merge_call")
+
+
+_merging = threading.local()  # .on while a merged write is applied (its own write is not offered again)
+
+
+def _merged_write(var, kind, value, read_value):
+    """A write to tf.Variable(aggregation=SUM / MEAN / ONLY_FIRST_REPLICA) inside the replicas:
+    TF reduces the replicas' values (deltas for assign_add / assign_sub) by the aggregation and
+    writes the one result to every mirrored copy; here every replica hands its value over and
+    the last to arrive writes the result once into the variable they share.  Without this, the
+    replicas (run one after another) would each apply their own write: n updates, not one."""
+    group, r = replica.group, replica.id
+    if group is None or group.n == 1 or getattr(_merging, "on", False) \
+            or var.synchronization is variables_mod.VariableSynchronization.ON_READ:
+        return NotImplemented
+    aggregation = var.aggregation
+
+    def combine(slots):
+        if aggregation is variables_mod.VariableAggregation.ONLY_FIRST_REPLICA:
+            merged = slots[0]
+        else:
+            if aggregation is variables_mod.VariableAggregation.SUM and all(v is slots[0] for v in slots) \
+                    and not isinstance(slots[0], TensorBase):
+                # one Python value in every replica is no DistributedValues: TF refuses to sum it
+                raise ValueError(with_location(
+                    f"A non-DistributedValues value {slots[0]} cannot be reduced with the given reduce op "
+                    f"ReduceOp.SUM."))
+            merged = _add_all([convert_to_tensor(v, var.dtype) for v in slots])
+            if aggregation is variables_mod.VariableAggregation.MEAN:
+                merged = math_ops.divide(merged, math_ops.cast(group.n, merged.dtype))
+        _merging.on = True
+        try:
+            getattr(var, kind)(merged)
+        finally:
+            _merging.on = False
+        if not read_value:
+            return [None] * group.n
+        if registry.state.graph is not None:  # traced: each replica its own read, as TF's PerReplica result
+            return [var.read_value() for _ in range(group.n)]
+        return [var] * group.n
+    return group.collective(r, value, combine, f"{var.name}.{kind}")
+
+
+variables_mod.replica_write = _merged_write
 
 
 def reduce_values(op_name, value, n, axis):
