@@ -58,7 +58,9 @@ def record_on(tapes, prim, inputs, attrs, outs):
             continue
         outputs = outs if prim.multiple_results else (outs,)
         for o in outputs:
-            if _carries_gradient(o):
+            # _carries_gradient, inlined for an eager tensor of a dtype met before.
+            inexact = _INEXACT.get(o._value.dtype) if type(o) is Tensor else None
+            if inexact or (inexact is None and _carries_gradient(o)):
                 watched[id(o)] = o
         tape.records.append((prim, inputs if type(inputs) is tuple else tuple(inputs), attrs, outputs))
 
@@ -136,6 +138,9 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
     from .ops import math_ops, array_ops  # ops stand on the tape's records
 
     reachable, relevant = _reach(tape, sources)
+    if record_self and relevant is tape.records:
+        # The tape records the backward ops too: a snapshot of what it held (see _reach).
+        reachable, relevant = set(reachable), list(relevant)
 
     acc = _Accumulator(math_ops, keep_slices, {id(s) for s in sources})
     for t, g in zip(targets, output_grads):
@@ -162,8 +167,7 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
         # higher-order gradient): they may then be summed in place (see _Accumulator).
         acc.in_place = not state.tapes
         if on_ready is None:
-            for rec in reversed(relevant):
-                _play_back(rec, acc, reachable, array_ops)
+            _play_all(relevant, acc, reachable, array_ops)
         else:
             for i in reversed(range(len(relevant))):
                 _play_back(relevant[i], acc, reachable, array_ops)
@@ -187,7 +191,13 @@ def _reach(tape, sources):
     if all(id(w) in reachable for w in tape.sources):
         # Every watched object is a source (the usual gradient): what the tape watches is
         # what they reach (see the invariants above), every record is on a path.
-        reachable.update(tape.watched)
+        watched = tape.watched
+        if all(k in watched for k in reachable):
+            # ... and every source is watched: `watched` itself is the set, the records the
+            # list (no copy of an id per recorded output), as the tape is paused while they
+            # are played back (backprop copies them when it is not: record_self).
+            return watched, tape.records
+        reachable.update(watched)
         return reachable, list(tape.records)  # a copy: record_self appends while playing back
     relevant = []
     keep, mark = relevant.append, reachable.add  # bound once: every record passes
@@ -228,6 +238,75 @@ def _play_slices(rec, g, acc, reachable):
     if id(x) in reachable:
         acc.add(id(x), g)
     return True
+
+
+_NO_SPARSE = {}
+
+
+def _play_all(records, acc, reachable, array_ops):
+    """_play_back of each record, the last first.  The usual record -- one output whose
+    gradient is an eager tensor, no sparse rule -- is played back here inline, with the
+    pass's state in locals and an in-place sum inline (every step of an eager RNN
+    passes here five times); any other goes to _play_back, which does the same."""
+    grads = acc.grads
+    get = grads.get
+    kept = acc.kept
+    sparse = SPARSE_VJPS if acc.slices else _NO_SPARSE
+    owned = acc.owned if acc.in_place else ()
+    add_into = np.add
+    for rec in reversed(records):
+        prim, inputs, attrs, outputs = rec
+        vjp = prim.vjp
+        if vjp is None:
+            continue  # not differentiable: no gradient flows (argmax, comparisons, ...)
+        if prim.multiple_results or prim.name in sparse:
+            _play_back(rec, acc, reachable, array_ops)
+            continue
+        out = outputs[0]
+        key = id(out)
+        g = get(key)
+        if g is None:
+            continue
+        if type(g) is not Tensor:  # IndexedSlices, a symbolic tensor
+            _play_back(rec, acc, reachable, array_ops)
+            continue
+        if key not in kept:  # final and read here: dropped (see _play_back)
+            for x in inputs:
+                if x is out:
+                    break
+            else:
+                del grads[key]
+        if prim.vjp_needs:
+            if len(inputs) == 2:
+                needs = (id(inputs[0]) in reachable, id(inputs[1]) in reachable)
+            else:
+                needs = tuple([id(x) in reachable for x in inputs])
+            in_grads = vjp(g, out, *inputs, needs=needs, **attrs)
+        elif attrs:
+            in_grads = vjp(g, out, *inputs, **attrs)
+        else:
+            in_grads = vjp(g, out, *inputs)
+        if type(in_grads) is not tuple and not isinstance(in_grads, list):
+            in_grads = (in_grads,)
+        for x, gx in zip(inputs, in_grads):
+            if gx is None:
+                continue
+            k = id(x)
+            if k not in reachable:
+                continue
+            if type(gx) is not Tensor or type(x) is not Tensor or gx._value.shape != x._value.shape:
+                if not _is_slices(gx):
+                    gx = _unbroadcast(gx, x, array_ops)
+            prev = get(k)
+            if prev is None:
+                grads[k] = gx  # the first contribution (acc.add's first case)
+                continue
+            if k in owned and type(gx) is Tensor and type(prev) is Tensor:  # acc.add's in-place case
+                a, b = prev._value, gx._value
+                if type(b) is np.ndarray and b.shape == a.shape and b.dtype == a.dtype:
+                    add_into(a, b, out=a)
+                    continue
+            acc.add(k, gx)
 
 
 def _play_back(rec, acc, reachable, array_ops):

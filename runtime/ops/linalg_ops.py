@@ -11,19 +11,36 @@ from . import math_ops as M
 
 
 def _matmul_impl(xp, a, b, transpose_a, transpose_b):
-    # The arrays' own swapaxes: xp.swapaxes goes through NumPy's Python-level dispatcher.
-    if transpose_a:
-        a = a.swapaxes(-1, -2)
-    if transpose_b:
-        b = b.swapaxes(-1, -2)
+    if a.ndim == 2 and b.ndim == 2:
+        # A matrix's .T is its swapaxes(-1, -2), at a fifth of the cost.
+        if transpose_a:
+            a = a.T
+        if transpose_b:
+            b = b.T
+        if xp is np and a.dtype in _BLAS_PRODUCTS and a.flags.forc and b.flags.forc:
+            m, n = a.shape[0], b.shape[1]
+            # blas_threads.for_matmul's test, inlined (every small eager product passes here).
+            if a.size * n >= _BLAS_PARALLEL_MIN or b.size * m >= _BLAS_PARALLEL_MIN or \
+                    blas_threads._current != 1:
+                blas_threads.for_matmul(a, b)
+            # np.dot: the same BLAS gemm as np.matmul on contiguous (or transposed) matrices, so
+            # the same bits, without the gufunc's machinery -- a few tenths of a microsecond of
+            # each small product (an RNN step's); its C function itself, past NumPy's Python-level
+            # __array_function__ dispatcher (the operands are ndarrays).  Strided operands stay
+            # with matmul (its gemv of a strided matrix rounds otherwise than dot's copy), and so
+            # do large products: dot zeroes its output before the gemm, which writes it all again
+            # (an MLP's 784x256 weight gradient: a pass over 800 KB).
+            if m * n < _DOT_MAX_OUTPUT:
+                return _DOT(a, b)
+            return _MATMUL(a, b)
+    else:
+        # The arrays' own swapaxes: xp.swapaxes goes through NumPy's Python-level dispatcher.
+        if transpose_a:
+            a = a.swapaxes(-1, -2)
+        if transpose_b:
+            b = b.swapaxes(-1, -2)
     if xp is np:
         blas_threads.for_matmul(a, b)
-        if a.ndim == 2 and b.ndim == 2 and a.dtype in _BLAS_PRODUCTS and a.flags.forc and b.flags.forc:
-            # np.dot: the same BLAS call as np.matmul on contiguous (or transposed) matrices, so
-            # the same bits, without the gufunc's machinery -- a few tenths of a microsecond of
-            # each small product (an RNN step's).  Strided operands stay with matmul (its gemv
-            # of a strided matrix rounds otherwise than dot's copy).
-            return _DOT(a, b)
     if a.dtype in _NATIVE_PRODUCTS:  # a set lookup: most products, checked every eager matmul
         out = xp.matmul(a, b)
     else:  # half types: in float32, rounded once (TF's kernels)
@@ -36,7 +53,11 @@ def _matmul_impl(xp, a, b, transpose_a, transpose_b):
 _NATIVE_PRODUCTS = frozenset(d for d in map(np.dtype, "efdFDbhilqBHILQ") if dtypes.product_accumulator(d) is None)
 # The dtypes whose 2-D products NumPy hands to BLAS (of one dtype: the rule checked it)
 _BLAS_PRODUCTS = frozenset(map(np.dtype, "fdFD"))
-_DOT = np.dot
+_DOT = getattr(np.dot, "_implementation", np.dot)
+_MATMUL = np.matmul
+# Outputs of this many elements and more are products of matmul, not dot (see _matmul_impl).
+_DOT_MAX_OUTPUT = 1 << 14
+_BLAS_PARALLEL_MIN = blas_threads.BLAS_PARALLEL_MIN
 
 
 def _matmul_rule(a, b, transpose_a, transpose_b):
