@@ -56,12 +56,17 @@ def record_on(tapes, prim, inputs, attrs, outs):
                 break
         else:
             continue
-        outputs = outs if prim.multiple_results else (outs,)
-        for o in outputs:
+        if prim.multiple_results:
+            outputs = outs
+            for o in outs:
+                if _carries_gradient(o):
+                    watched[id(o)] = o
+        else:
+            outputs = (outs,)
             # _carries_gradient, inlined for an eager tensor of a dtype met before.
-            inexact = _INEXACT.get(o._value.dtype) if type(o) is Tensor else None
-            if inexact or (inexact is None and _carries_gradient(o)):
-                watched[id(o)] = o
+            inexact = _INEXACT.get(outs._value.dtype) if type(outs) is Tensor else None
+            if inexact or (inexact is None and _carries_gradient(outs)):
+                watched[id(outs)] = outs
         tape.records.append((prim, inputs if type(inputs) is tuple else tuple(inputs), attrs, outputs))
 
 

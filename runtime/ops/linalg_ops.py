@@ -19,9 +19,9 @@ def _matmul_impl(xp, a, b, transpose_a, transpose_b):
             b = b.T
         if xp is np and a.dtype in _BLAS_PRODUCTS and a.flags.forc and b.flags.forc:
             m, n = a.shape[0], b.shape[1]
-            # blas_threads.for_matmul's test, inlined (every small eager product passes here).
-            if a.size * n >= _BLAS_PARALLEL_MIN or b.size * m >= _BLAS_PARALLEL_MIN or \
-                    blas_threads._current != 1:
+            # blas_threads.for_matmul's test, inlined (every small eager product passes here):
+            # of two matrices a.size * n and b.size * m are both the m*k*n multiply-adds.
+            if a.size * n >= _BLAS_PARALLEL_MIN or blas_threads._current != 1:
                 blas_threads.for_matmul(a, b)
             # np.dot: the same BLAS gemm as np.matmul on contiguous (or transposed) matrices, so
             # the same bits, without the gufunc's machinery -- a few tenths of a microsecond of
@@ -58,6 +58,9 @@ _MATMUL = np.matmul
 # Outputs of this many elements and more are products of matmul, not dot (see _matmul_impl).
 _DOT_MAX_OUTPUT = 1 << 14
 _BLAS_PARALLEL_MIN = blas_threads.BLAS_PARALLEL_MIN
+# The dtypes matmul() takes on its eager 2-D path with no further check: floats, unsigned
+# integers, int32/int64 (TF has no MatMul kernel for the smaller ints, bool, bfloat16).
+_EAGER_2D = frozenset(d for d in map(np.dtype, "efdgBHILQilq") if d.kind in "fu" or d.itemsize >= 4)
 
 
 def _matmul_rule(a, b, transpose_a, transpose_b):
@@ -110,10 +113,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         # Eager 2-D operands of one real dtype: the checks of binary_args and of the rule
         # on the arrays, without building the rule's Avals.
         va, vb = a._value, b._value
-        sa, sb = va.shape, vb.shape
-        if len(sa) == 2 and len(sb) == 2 and (va.dtype is vb.dtype or va.dtype == vb.dtype) and \
-                (va.dtype.kind in "fu" or (va.dtype.kind == "i" and va.dtype.itemsize >= 4)) and \
-                sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]:
+        dt = va.dtype
+        if va.ndim == 2 and vb.ndim == 2 and (dt is vb.dtype or dt == vb.dtype) and dt in _EAGER_2D and \
+                va.shape[0 if transpose_a else 1] == vb.shape[1 if transpose_b else 0]:
             return bind(MATMUL, (a, b), _MM_ATTRS[bool(transpose_a), bool(transpose_b)])
     if not converted:
         a, b = M.binary_args(a, b, "matmul")
