@@ -249,10 +249,10 @@ _NO_SPARSE = {}
 
 
 def _play_all(records, acc, reachable, array_ops):
-    """_play_back of each record, the last first.  The usual record -- one output whose
-    gradient is an eager tensor, no sparse rule -- is played back here inline, with the
-    pass's state in locals and an in-place sum inline (every step of an eager RNN
-    passes here five times); any other goes to _play_back, which does the same."""
+    """Accumulate the input gradients of each record from its output gradients, the last
+    record first.  The pass's state sits in locals and the in-place sum is inline: the
+    usual record (one output, its gradient an eager tensor, no sparse rule) costs what
+    Python must, and an eager RNN's step plays five of them back."""
     grads = acc.grads
     get = grads.get
     kept = acc.kept
@@ -264,32 +264,42 @@ def _play_all(records, acc, reachable, array_ops):
         vjp = prim.vjp
         if vjp is None:
             continue  # not differentiable: no gradient flows (argmax, comparisons, ...)
-        if prim.multiple_results or prim.name in sparse:
-            _play_back(rec, acc, reachable, array_ops)
-            continue
-        out = outputs[0]
-        key = id(out)
-        g = get(key)
-        if g is None:
-            continue
-        if type(g) is not Tensor:  # IndexedSlices, a symbolic tensor
-            _play_back(rec, acc, reachable, array_ops)
-            continue
-        if key not in kept:  # final and read here: dropped (see _play_back)
-            for x in inputs:
-                if x is out:
-                    break
-            else:
-                del grads[key]
-        if prim.vjp_needs:
-            if len(inputs) == 2:
+        if prim.multiple_results:
+            gs = [get(id(o)) for o in outputs]
+            if all(g is None for g in gs):
+                continue
+            g = tuple(_dense(g) if g is not None else array_ops.zeros_like(o) for g, o in zip(gs, outputs))
+            out = outputs
+        else:
+            out = outputs[0]
+            key = id(out)
+            g = get(key)
+            if g is None:
+                continue
+            if key not in kept:
+                # Final and read here, never again (see _Accumulator): dropped now, so that its
+                # array is freed while the pass goes on (and the next ones reuse its memory).
+                for x in inputs:
+                    if x is out:  # an opaque op may return an input itself
+                        break
+                else:
+                    del grads[key]
+            if type(g) is not Tensor and _is_slices(g):
+                if _play_slices(rec, g, acc, reachable):
+                    continue
+                g = _dense(g)
+        in_grads = sparse[prim.name](g, out, *inputs, **attrs) if prim.name in sparse else None
+        if in_grads is not None:
+            pass  # the sparse rule applied
+        elif prim.vjp_needs:
+            if len(inputs) == 2:  # matmul, mul, div: no comprehension (a call of its own)
                 needs = (id(inputs[0]) in reachable, id(inputs[1]) in reachable)
             else:
                 needs = tuple([id(x) in reachable for x in inputs])
             in_grads = vjp(g, out, *inputs, needs=needs, **attrs)
         elif attrs:
             in_grads = vjp(g, out, *inputs, **attrs)
-        else:
+        else:  # no `**{}`: an empty keyword dict costs a good part of a small VJP's call
             in_grads = vjp(g, out, *inputs)
         if type(in_grads) is not tuple and not isinstance(in_grads, list):
             in_grads = (in_grads,)
@@ -315,67 +325,8 @@ def _play_all(records, acc, reachable, array_ops):
 
 
 def _play_back(rec, acc, reachable, array_ops):
-    """Accumulate the input gradients of one record from its output gradients."""
-    prim, inputs, attrs, outputs = rec
-    vjp = prim.vjp
-    if vjp is None:
-        return  # not differentiable: no gradient flows (argmax, comparisons, ...)
-    grads = acc.grads
-    if prim.multiple_results:
-        gs = [grads.get(id(o)) for o in outputs]
-        if all(g is None for g in gs):
-            return
-        g = tuple(_dense(g) if g is not None else array_ops.zeros_like(o) for g, o in zip(gs, outputs))
-        out = outputs
-    else:
-        out = outputs[0]
-        key = id(out)
-        g = grads.get(key)
-        if g is None:
-            return
-        if key not in acc.kept:
-            # Final and read here, never again (see _Accumulator): dropped now, so that its
-            # array is freed while the pass goes on (and the next ones reuse its memory).
-            for x in inputs:
-                if x is out:  # an opaque op may return an input itself
-                    break
-            else:
-                del grads[key]
-        if type(g) is not Tensor and _is_slices(g):
-            if _play_slices(rec, g, acc, reachable):
-                return
-            g = _dense(g)
-    if acc.slices and prim.name in SPARSE_VJPS:
-        in_grads = SPARSE_VJPS[prim.name](g, out, *inputs, **attrs)
-    else:
-        in_grads = None
-    if in_grads is not None:
-        pass  # the sparse rule applied
-    elif prim.vjp_needs:
-        if len(inputs) == 2:  # matmul, mul, div: no comprehension (a call of its own)
-            needs = (id(inputs[0]) in reachable, id(inputs[1]) in reachable)
-        else:
-            needs = tuple([id(x) in reachable for x in inputs])
-        in_grads = vjp(g, out, *inputs, needs=needs, **attrs)
-    elif attrs:
-        in_grads = vjp(g, out, *inputs, **attrs)
-    else:  # no `**{}`: an empty keyword dict costs a good part of a small VJP's call
-        in_grads = vjp(g, out, *inputs)
-    if type(in_grads) is not tuple and not isinstance(in_grads, list):
-        in_grads = (in_grads,)
-    for x, gx in zip(inputs, in_grads):
-        if gx is None:
-            continue
-        key = id(x)
-        if key not in reachable:
-            continue
-        if type(gx) is not Tensor or type(x) is not Tensor or gx._value.shape != x._value.shape:
-            if not _is_slices(gx):
-                gx = _unbroadcast(gx, x, array_ops)
-        if key in grads:
-            acc.add(key, gx)
-        else:
-            grads[key] = gx  # the first contribution (acc.add's first case, inlined)
+    """One record played back: the on_ready pass goes record by record."""
+    _play_all((rec,), acc, reachable, array_ops)
 
 
 class _Accumulator:
