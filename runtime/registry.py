@@ -72,7 +72,8 @@ class Primitive:
         # NumPy's fp warnings stay inside kernels (fp_quiet.py): `impl` quiets itself for
         # every caller; bind's eager path calls `eager_impl` inside its own quiet state
         # (no extra frame per op).  Impls that run user code (py_function) are not quieted.
-        self.quiet = not runs_user_code and name not in NOT_QUIETED
+        # (False without NumPy's error-state context variable: NumPy 1.x, see fp_quiet.py.)
+        self.quiet = not runs_user_code and name not in NOT_QUIETED and _QUIET_STATE is not None
         self.impl = quiet(impl) if self.quiet else impl
         self.eager_impl = impl
         self.shape_rule = shape_rule
@@ -113,6 +114,7 @@ state = _State()
 # Set by tensor.py (import order: tensor imports registry).
 _wrap = None
 tensor_type = None  # the eager Tensor class: bind wraps an ndarray result without _wrap's checks
+_ndarray = np.ndarray
 _new = object.__new__  # Tensor(result) as _new(tensor_type) and one slot store: no __init__ frame
 _record = None
 # Set by devices.py once a GPU is in use in this process (None before, so a
@@ -135,22 +137,23 @@ def bind(prim, inputs, attrs):
             for t in inputs:  # the array's NumPy kind letter is its dtype's `kind`
                 if t._value.dtype.kind in prim.rejects:
                     raise dtype_not_supported(prim.name, t)
-        token = _quiet_on(_QUIET) if prim.quiet and _QUIET is not None else None
+        token = _quiet_on(_QUIET) if prim.quiet else None
         try:
             # Unary and binary calls unpacked by hand, and no `**{}`: a comprehension
             # or an empty keyword dict costs a good part of a tiny op's whole dispatch.
             # Without `place` (no GPU in use) the array module is NumPy: tf.device sets
             # state.xp to another module only after installing `place`.
             impl = prim.eager_impl
+            n = len(inputs)
             if place is not None:
                 xp, arrays = place(inputs)  # the tape below still records `inputs`
                 result = impl(xp, *arrays, **attrs)
-            elif len(inputs) == 2:
+            elif n == 2:
                 if attrs:
                     result = impl(np, inputs[0]._value, inputs[1]._value, **attrs)
                 else:
                     result = impl(np, inputs[0]._value, inputs[1]._value)
-            elif len(inputs) == 1:
+            elif n == 1:
                 result = impl(np, inputs[0]._value, **attrs) if attrs else impl(np, inputs[0]._value)
             else:
                 result = impl(np, *[t._value for t in inputs], **attrs)
@@ -161,7 +164,7 @@ def bind(prim, inputs, attrs):
                 _quiet_off(token)
         if prim.multiple_results:
             outs = tuple(_wrap(r) for r in result)
-        elif type(result) is np.ndarray:
+        elif type(result) is _ndarray:
             outs = _new(tensor_type)
             outs._value = result
         else:

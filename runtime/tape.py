@@ -56,10 +56,17 @@ def record_on(tapes, prim, inputs, attrs, outs):
                 break
         else:
             continue
-        outputs = outs if prim.multiple_results else (outs,)
-        for o in outputs:
-            if _carries_gradient(o):
-                watched[id(o)] = o
+        if prim.multiple_results:
+            outputs = outs
+            for o in outs:
+                if _carries_gradient(o):
+                    watched[id(o)] = o
+        else:
+            outputs = (outs,)
+            # _carries_gradient, inlined for an eager tensor of a dtype met before.
+            inexact = _INEXACT.get(outs._value.dtype) if type(outs) is Tensor else None
+            if inexact or (inexact is None and _carries_gradient(outs)):
+                watched[id(outs)] = outs
         tape.records.append((prim, inputs if type(inputs) is tuple else tuple(inputs), attrs, outputs))
 
 
@@ -136,6 +143,9 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
     from .ops import math_ops, array_ops  # ops stand on the tape's records
 
     reachable, relevant = _reach(tape, sources)
+    if record_self and relevant is tape.records:
+        # The tape records the backward ops too: a snapshot of what it held (see _reach).
+        reachable, relevant = set(reachable), list(relevant)
 
     acc = _Accumulator(math_ops, keep_slices, {id(s) for s in sources})
     for t, g in zip(targets, output_grads):
@@ -162,8 +172,7 @@ def backprop(tape, targets, output_grads, sources, on_ready=None, keep_slices=Fa
         # higher-order gradient): they may then be summed in place (see _Accumulator).
         acc.in_place = not state.tapes
         if on_ready is None:
-            for rec in reversed(relevant):
-                _play_back(rec, acc, reachable, array_ops)
+            _play_all(relevant, acc, reachable, array_ops)
         else:
             for i in reversed(range(len(relevant))):
                 _play_back(relevant[i], acc, reachable, array_ops)
@@ -187,7 +196,13 @@ def _reach(tape, sources):
     if all(id(w) in reachable for w in tape.sources):
         # Every watched object is a source (the usual gradient): what the tape watches is
         # what they reach (see the invariants above), every record is on a path.
-        reachable.update(tape.watched)
+        watched = tape.watched
+        if all(k in watched for k in reachable):
+            # ... and every source is watched: `watched` itself is the set, the records the
+            # list (no copy of an id per recorded output), as the tape is paused while they
+            # are played back (backprop copies them when it is not: record_self).
+            return watched, tape.records
+        reachable.update(watched)
         return reachable, list(tape.records)  # a copy: record_self appends while playing back
     relevant = []
     keep, mark = relevant.append, reachable.add  # bound once: every record passes
@@ -230,68 +245,88 @@ def _play_slices(rec, g, acc, reachable):
     return True
 
 
-def _play_back(rec, acc, reachable, array_ops):
-    """Accumulate the input gradients of one record from its output gradients."""
-    prim, inputs, attrs, outputs = rec
-    vjp = prim.vjp
-    if vjp is None:
-        return  # not differentiable: no gradient flows (argmax, comparisons, ...)
+_NO_SPARSE = {}
+
+
+def _play_all(records, acc, reachable, array_ops):
+    """Accumulate the input gradients of each record from its output gradients, the last
+    record first.  The pass's state sits in locals and the in-place sum is inline: the
+    usual record (one output, its gradient an eager tensor, no sparse rule) costs what
+    Python must, and an eager RNN's step plays five of them back."""
     grads = acc.grads
-    if prim.multiple_results:
-        gs = [grads.get(id(o)) for o in outputs]
-        if all(g is None for g in gs):
-            return
-        g = tuple(_dense(g) if g is not None else array_ops.zeros_like(o) for g, o in zip(gs, outputs))
-        out = outputs
-    else:
-        out = outputs[0]
-        key = id(out)
-        g = grads.get(key)
-        if g is None:
-            return
-        if key not in acc.kept:
-            # Final and read here, never again (see _Accumulator): dropped now, so that its
-            # array is freed while the pass goes on (and the next ones reuse its memory).
-            for x in inputs:
-                if x is out:  # an opaque op may return an input itself
-                    break
+    get = grads.get
+    kept = acc.kept
+    sparse = SPARSE_VJPS if acc.slices else _NO_SPARSE
+    owned = acc.owned if acc.in_place else ()
+    add_into = np.add
+    for rec in reversed(records):
+        prim, inputs, attrs, outputs = rec
+        vjp = prim.vjp
+        if vjp is None:
+            continue  # not differentiable: no gradient flows (argmax, comparisons, ...)
+        if prim.multiple_results:
+            gs = [get(id(o)) for o in outputs]
+            if all(g is None for g in gs):
+                continue
+            g = tuple(_dense(g) if g is not None else array_ops.zeros_like(o) for g, o in zip(gs, outputs))
+            out = outputs
+        else:
+            out = outputs[0]
+            key = id(out)
+            g = get(key)
+            if g is None:
+                continue
+            if key not in kept:
+                # Final and read here, never again (see _Accumulator): dropped now, so that its
+                # array is freed while the pass goes on (and the next ones reuse its memory).
+                for x in inputs:
+                    if x is out:  # an opaque op may return an input itself
+                        break
+                else:
+                    del grads[key]
+            if type(g) is not Tensor and _is_slices(g):
+                if _play_slices(rec, g, acc, reachable):
+                    continue
+                g = _dense(g)
+        in_grads = sparse[prim.name](g, out, *inputs, **attrs) if prim.name in sparse else None
+        if in_grads is not None:
+            pass  # the sparse rule applied
+        elif prim.vjp_needs:
+            if len(inputs) == 2:  # matmul, mul, div: no comprehension (a call of its own)
+                needs = (id(inputs[0]) in reachable, id(inputs[1]) in reachable)
             else:
-                del grads[key]
-        if type(g) is not Tensor and _is_slices(g):
-            if _play_slices(rec, g, acc, reachable):
-                return
-            g = _dense(g)
-    if acc.slices and prim.name in SPARSE_VJPS:
-        in_grads = SPARSE_VJPS[prim.name](g, out, *inputs, **attrs)
-    else:
-        in_grads = None
-    if in_grads is not None:
-        pass  # the sparse rule applied
-    elif prim.vjp_needs:
-        if len(inputs) == 2:  # matmul, mul, div: no comprehension (a call of its own)
-            needs = (id(inputs[0]) in reachable, id(inputs[1]) in reachable)
-        else:
-            needs = tuple([id(x) in reachable for x in inputs])
-        in_grads = vjp(g, out, *inputs, needs=needs, **attrs)
-    elif attrs:
-        in_grads = vjp(g, out, *inputs, **attrs)
-    else:  # no `**{}`: an empty keyword dict costs a good part of a small VJP's call
-        in_grads = vjp(g, out, *inputs)
-    if type(in_grads) is not tuple and not isinstance(in_grads, list):
-        in_grads = (in_grads,)
-    for x, gx in zip(inputs, in_grads):
-        if gx is None:
-            continue
-        key = id(x)
-        if key not in reachable:
-            continue
-        if type(gx) is not Tensor or type(x) is not Tensor or gx._value.shape != x._value.shape:
-            if not _is_slices(gx):
-                gx = _unbroadcast(gx, x, array_ops)
-        if key in grads:
-            acc.add(key, gx)
-        else:
-            grads[key] = gx  # the first contribution (acc.add's first case, inlined)
+                needs = tuple([id(x) in reachable for x in inputs])
+            in_grads = vjp(g, out, *inputs, needs=needs, **attrs)
+        elif attrs:
+            in_grads = vjp(g, out, *inputs, **attrs)
+        else:  # no `**{}`: an empty keyword dict costs a good part of a small VJP's call
+            in_grads = vjp(g, out, *inputs)
+        if type(in_grads) is not tuple and not isinstance(in_grads, list):
+            in_grads = (in_grads,)
+        for x, gx in zip(inputs, in_grads):
+            if gx is None:
+                continue
+            k = id(x)
+            if k not in reachable:
+                continue
+            if type(gx) is not Tensor or type(x) is not Tensor or gx._value.shape != x._value.shape:
+                if not _is_slices(gx):
+                    gx = _unbroadcast(gx, x, array_ops)
+            prev = get(k)
+            if prev is None:
+                grads[k] = gx  # the first contribution (acc.add's first case)
+                continue
+            if k in owned and type(gx) is Tensor and type(prev) is Tensor:  # acc.add's in-place case
+                a, b = prev._value, gx._value
+                if type(b) is np.ndarray and b.shape == a.shape and b.dtype == a.dtype:
+                    add_into(a, b, out=a)
+                    continue
+            acc.add(k, gx)
+
+
+def _play_back(rec, acc, reachable, array_ops):
+    """One record played back: the on_ready pass goes record by record."""
+    _play_all((rec,), acc, reachable, array_ops)
 
 
 class _Accumulator:

@@ -289,6 +289,28 @@ def test_matmul_gradients_of_each_transpose_pair(ta, tb):
     np.testing.assert_allclose(gy.numpy(), gb.T if tb else gb, rtol=1e-5)
 
 
+# Eager 2-D products: small ones through np.dot, those of 16K+ outputs through np.matmul
+# (dot zeroes its output first); both are the same BLAS gemm, so the bits are matmul's,
+# for every transpose pair, a weight gradient of an MLP's size included.
+@pytest.mark.parametrize("ta,tb", [(False, False), (False, True), (True, False), (True, True)])
+@pytest.mark.parametrize("m,k,n", [(16, 64, 64), (784, 64, 256), (64, 300, 300)])
+def test_eager_products_have_numpy_matmul_bits(m, k, n, ta, tb):
+    a, b = _f32(m, k), _f32(k, n)
+    a_in, b_in = (a.T.copy() if ta else a), (b.T.copy() if tb else b)
+    out = tf.matmul(tf.constant(a_in), tf.constant(b_in), transpose_a=ta, transpose_b=tb)
+    want = np.matmul(a_in.T if ta else a_in, b_in.T if tb else b_in)
+    np.testing.assert_array_equal(out.numpy(), want)
+
+
+def test_weight_gradient_of_a_large_product_has_numpy_bits():
+    x, w, g = _f32(64, 784), _f32(784, 256) * 0.05, _f32(64, 256)
+    tw = tf.Variable(w)
+    with tf.GradientTape() as tape:
+        y = tf.constant(x) @ tw
+    (gw,) = tape.gradient(y, [tw], output_gradients=tf.constant(g))
+    np.testing.assert_array_equal(gw.numpy(), x.T @ g)
+
+
 # reduce_max/min's VJP: ties share the gradient, with and without keepdims, eager == traced.
 @pytest.mark.parametrize("keepdims", [False, True])
 @pytest.mark.parametrize("op,axis", [(tf.reduce_max, 1), (tf.reduce_min, 0), (tf.reduce_max, None)])

@@ -11,19 +11,36 @@ from . import math_ops as M
 
 
 def _matmul_impl(xp, a, b, transpose_a, transpose_b):
-    # The arrays' own swapaxes: xp.swapaxes goes through NumPy's Python-level dispatcher.
-    if transpose_a:
-        a = a.swapaxes(-1, -2)
-    if transpose_b:
-        b = b.swapaxes(-1, -2)
+    if a.ndim == 2 and b.ndim == 2:
+        # A matrix's .T is its swapaxes(-1, -2), at a fifth of the cost.
+        if transpose_a:
+            a = a.T
+        if transpose_b:
+            b = b.T
+        if xp is np and a.dtype in _BLAS_PRODUCTS and a.flags.forc and b.flags.forc:
+            m, n = a.shape[0], b.shape[1]
+            # blas_threads.for_matmul's test, inlined (every small eager product passes here):
+            # of two matrices a.size * n and b.size * m are both the m*k*n multiply-adds.
+            if a.size * n >= _BLAS_PARALLEL_MIN or blas_threads._current != 1:
+                blas_threads.for_matmul(a, b)
+            # np.dot: the same BLAS gemm as np.matmul on contiguous (or transposed) matrices, so
+            # the same bits, without the gufunc's machinery -- a few tenths of a microsecond of
+            # each small product (an RNN step's); its C function itself, past NumPy's Python-level
+            # __array_function__ dispatcher (the operands are ndarrays).  Strided operands stay
+            # with matmul (its gemv of a strided matrix rounds otherwise than dot's copy), and so
+            # do large products: dot zeroes its output before the gemm, which writes it all again
+            # (an MLP's 784x256 weight gradient: a pass over 800 KB).
+            if m * n < _DOT_MAX_OUTPUT:
+                return _DOT(a, b)
+            return _MATMUL(a, b)
+    else:
+        # The arrays' own swapaxes: xp.swapaxes goes through NumPy's Python-level dispatcher.
+        if transpose_a:
+            a = a.swapaxes(-1, -2)
+        if transpose_b:
+            b = b.swapaxes(-1, -2)
     if xp is np:
         blas_threads.for_matmul(a, b)
-        if a.ndim == 2 and b.ndim == 2 and a.dtype in _BLAS_PRODUCTS and a.flags.forc and b.flags.forc:
-            # np.dot: the same BLAS call as np.matmul on contiguous (or transposed) matrices, so
-            # the same bits, without the gufunc's machinery -- a few tenths of a microsecond of
-            # each small product (an RNN step's).  Strided operands stay with matmul (its gemv
-            # of a strided matrix rounds otherwise than dot's copy).
-            return _DOT(a, b)
     if a.dtype in _NATIVE_PRODUCTS:  # a set lookup: most products, checked every eager matmul
         out = xp.matmul(a, b)
     else:  # half types: in float32, rounded once (TF's kernels)
@@ -36,7 +53,16 @@ def _matmul_impl(xp, a, b, transpose_a, transpose_b):
 _NATIVE_PRODUCTS = frozenset(d for d in map(np.dtype, "efdFDbhilqBHILQ") if dtypes.product_accumulator(d) is None)
 # The dtypes whose 2-D products NumPy hands to BLAS (of one dtype: the rule checked it)
 _BLAS_PRODUCTS = frozenset(map(np.dtype, "fdFD"))
-_DOT = np.dot
+_DOT = getattr(np.dot, "_implementation", np.dot)
+_MATMUL = np.matmul
+# Outputs of this many elements and more are products of matmul, not dot (see _matmul_impl).
+_DOT_MAX_OUTPUT = 1 << 14
+_BLAS_PARALLEL_MIN = blas_threads.BLAS_PARALLEL_MIN
+# The dtypes matmul() takes on its eager 2-D path with no further check: floats, unsigned
+# integers, int32/int64 (TF has no MatMul kernel for the smaller ints, bool, bfloat16).
+# the eager fast path's dtypes: floats and int32/int64 (unsigned products have no TF kernel: they
+# take the checked path, which raises as TF)
+_EAGER_2D = frozenset(d for d in map(np.dtype, "efdgilq") if d.kind == "f" or d.itemsize >= 4)
 
 
 def _matmul_rule(a, b, transpose_a, transpose_b):
@@ -89,10 +115,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         # Eager 2-D operands of one real dtype: the checks of binary_args and of the rule
         # on the arrays, without building the rule's Avals.
         va, vb = a._value, b._value
-        sa, sb = va.shape, vb.shape
-        if len(sa) == 2 and len(sb) == 2 and (va.dtype is vb.dtype or va.dtype == vb.dtype) and \
-                (va.dtype.kind == "f" or (va.dtype.kind == "i" and va.dtype.itemsize >= 4)) and \
-                sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]:
+        dt = va.dtype
+        if va.ndim == 2 and vb.ndim == 2 and (dt is vb.dtype or dt == vb.dtype) and dt in _EAGER_2D and \
+                va.shape[0 if transpose_a else 1] == vb.shape[1 if transpose_b else 0]:
             return bind(MATMUL, (a, b), _MM_ATTRS[bool(transpose_a), bool(transpose_b)])
     if not converted:
         a, b = M.binary_args(a, b, "matmul")
