@@ -39,7 +39,18 @@ def shape(x):
     return dims
 
 
-def convert_to_tensor(x, dtype=None, sparse=None):
+def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+    """As Keras 3's TensorFlow backend: a tensor of another dtype is cast (tf.convert_to_tensor
+    would raise), and Python or NumPy values meant for a bool or integer dtype are converted
+    first and then cast (TF refuses floats for ints); others convert straight to `dtype`."""
+    if dtype is None:
+        return tf.convert_to_tensor(x)
+    dtype = dtypes.as_dtype(dtype)
+    if not isinstance(x, (np.ndarray, np.generic, list, tuple, int, float, complex, str, bytes)):
+        x = tf.convert_to_tensor(x)  # tensors, variables, KerasTensors
+        return x if x.dtype is dtype else tf.cast(x, dtype)
+    if dtype.is_bool or dtype.is_integer:
+        return tf.cast(tf.convert_to_tensor(x), dtype)
     return tf.convert_to_tensor(x, dtype=dtype)
 
 
