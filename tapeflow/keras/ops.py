@@ -40,18 +40,14 @@ def shape(x):
 
 
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
-    """As Keras 3's TensorFlow backend: a tensor of another dtype is cast (tf.convert_to_tensor
-    would raise), and Python or NumPy values meant for a bool or integer dtype are converted
-    first and then cast (TF refuses floats for ints); others convert straight to `dtype`."""
-    if dtype is None:
-        return tf.convert_to_tensor(x)
-    dtype = dtypes.as_dtype(dtype)
-    if not isinstance(x, (np.ndarray, np.generic, list, tuple, int, float, complex, str, bytes)):
-        x = tf.convert_to_tensor(x)  # tensors, variables, KerasTensors
-        return x if x.dtype is dtype else tf.cast(x, dtype)
-    if dtype.is_bool or dtype.is_integer:
-        return tf.cast(tf.convert_to_tensor(x), dtype)
-    return tf.convert_to_tensor(x, dtype=dtype)
+    """Keras 3's TF backend: tensors (variables, KerasTensors) of another dtype are cast, values
+    for a bool or integer dtype converted and then cast, others converted straight to `dtype`."""
+    dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    if dtype is None or not isinstance(x, (np.ndarray, np.generic, list, tuple, int, float, complex, str, bytes)):
+        x = tf.convert_to_tensor(x)
+        return x if dtype is None or x.dtype is dtype else tf.cast(x, dtype)
+    return tf.cast(tf.convert_to_tensor(x), dtype) if dtype.is_bool or dtype.is_integer else \
+        tf.convert_to_tensor(x, dtype=dtype)
 
 
 def convert_to_numpy(x):
@@ -441,17 +437,6 @@ def stop_gradient(variable):
     return tf.stop_gradient(variable)
 
 
-def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
-    x = _t(x)
-    if ord in (None, 2, "fro", "euclidean") and (axis is None or isinstance(axis, int) or ord != 2):
-        return tf.sqrt(tf.reduce_sum(tf.square(x), axis=_axes(axis), keepdims=keepdims))
-    if ord == 1 and isinstance(axis, int):
-        return tf.reduce_sum(tf.abs(x), axis=axis, keepdims=keepdims)
-    if ord in (np.inf, "inf") and isinstance(axis, int):
-        return tf.reduce_max(tf.abs(x), axis=axis, keepdims=keepdims)
-    return tf.norm(x, ord=ord, axis=axis, keepdims=bool(keepdims))
-
-
 from tapeflow.keras.ops_nn import *  # noqa: E402,F401,F403  (nn, losses, conv, control flow)
 from tapeflow.keras.ops_nn import NN_NAMES  # noqa: E402
 from tapeflow.keras.ops_linalg import *  # noqa: E402,F401,F403  (linear algebra, segments, erfc)
@@ -459,6 +444,7 @@ from tapeflow.keras.ops_linalg import LINALG_NAMES  # noqa: E402
 from tapeflow.keras.ops_stats import *  # noqa: E402,F401,F403  (nan reductions, quantiles, fmod, isin)
 from tapeflow.keras.ops_arrays import *  # noqa: E402,F401,F403  (append, splits, bit ops, windows)
 from tapeflow.keras.ops_numpy import *  # noqa: E402,F401,F403  (the rest of the NumPy-like surface)
+from tapeflow.keras.ops_complex import *  # noqa: E402,F401,F403  (real / imag, angle, view_as_*, polar, view)
 from tapeflow.keras import ops_image as image  # noqa: E402,F401  (keras.ops.image)
 
 

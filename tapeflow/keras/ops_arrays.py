@@ -2,7 +2,8 @@
 them: append, array_split, h/v/dsplit, diagflat, vander, meshgrid, trapezoid, the bitwise ops
 and shifts (operands promoted as Keras does), logaddexp2, isneginf / isposinf and the
 hamming / hanning / blackman / bartlett windows (float32), bincount, gcd / lcm, ldexp, i0 and
-custom_gradient (tf.custom_gradient, as the TensorFlow backend's)."""
+custom_gradient (tf.custom_gradient, as the TensorFlow backend's); kaiser, nextafter (computed
+in float64, as Keras), unique (NumPy's options)."""
 import numpy as np
 
 import tapeflow as tf
@@ -10,7 +11,8 @@ import tapeflow as tf
 __all__ = ["append", "array_split", "hsplit", "vsplit", "dsplit", "diagflat", "vander", "meshgrid", "trapezoid",
            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_not", "bitwise_left_shift",
            "bitwise_right_shift", "left_shift", "right_shift", "logaddexp2", "isneginf", "isposinf", "hamming",
-           "hanning", "blackman", "bartlett", "bincount", "gcd", "lcm", "ldexp", "i0", "custom_gradient"]
+           "hanning", "blackman", "bartlett", "bincount", "gcd", "lcm", "ldexp", "i0", "custom_gradient",
+           "kaiser", "nextafter", "unique"]
 
 
 def _t(x):
@@ -222,3 +224,68 @@ def i0(x):
 
 
 custom_gradient = tf.custom_gradient
+
+
+def kaiser(x, beta):
+    return tf.signal.kaiser_window(int(x), beta=beta)
+
+
+def nextafter(x1, x2):
+    """Keras 3's TensorFlow backend computes in float64 and casts to the promoted float dtype."""
+    x1, x2 = _t(x1), _t(x2)
+    dtype = _ops()._result_dtype(x1, x2, floating=True)
+    return tf.cast(tf.math.nextafter(tf.cast(x1, "float64"), tf.cast(x2, "float64")), dtype)
+
+
+def _lexsort_rows(rows):
+    """The order sorting the rows of a 2-D tensor lexicographically (stable, last column first)."""
+    order = tf.range(tf.shape(rows)[0])
+    for col in reversed(range(int(rows.shape[1]))):
+        order = tf.gather(order, tf.argsort(tf.gather(rows[:, col], order), stable=True))
+    return order
+
+
+def unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False,  # noqa: A002
+           axis=None, size=None, fill_value=None):
+    """NumPy's unique as Keras 3 gives it: the distinct values (or slices along `axis`) sorted, or
+    in order of first appearance with sorted=False, then index / inverse / counts (int32) as
+    asked; `size` truncates or pads (with fill_value, default 0) to a fixed length."""
+    x = _t(x)
+    flat = axis is None
+    if flat:
+        moved = tf.reshape(x, [-1])
+        y, inverse, counts = tf.unique_with_counts(moved)
+        axis = 0
+    else:
+        axis = axis % x.shape.rank
+        moved = tf.transpose(x, [axis] + [a for a in range(x.shape.rank) if a != axis])
+        rows = tf.reshape(moved, [tf.shape(moved)[0], -1])
+        same = tf.reduce_all(tf.expand_dims(rows, 1) == tf.expand_dims(rows, 0), axis=-1)
+        first = tf.argmax(tf.cast(same, "int32"), axis=1, output_type="int32")  # first equal row
+        is_first = tf.equal(first, tf.range(tf.shape(first)[0]))
+        firsts = tf.boolean_mask(tf.range(tf.shape(first)[0]), is_first)
+        inverse = tf.gather(tf.cumsum(tf.cast(is_first, "int32")) - 1, first)
+        counts = tf.math.unsorted_segment_sum(tf.ones_like(inverse), inverse, tf.shape(firsts)[0])
+        y = tf.gather(moved, firsts)
+    n = tf.shape(y)[0]
+    if return_index:
+        index = tf.math.unsorted_segment_min(tf.range(tf.shape(moved)[0]), inverse, n)
+    if sorted:
+        order = tf.argsort(y) if flat or y.shape.rank == 1 else _lexsort_rows(tf.reshape(y, [n, -1]))
+        y, counts = tf.gather(y, order), tf.gather(counts, order)
+        index = tf.gather(index, order) if return_index else None
+        inverse = tf.gather(tf.math.invert_permutation(order), inverse)
+    if size is not None:
+        keep = tf.range(tf.minimum(n, size))
+        pad = tf.maximum(0, size - n)
+        fill = tf.cast(0 if fill_value is None else fill_value, y.dtype)
+        y = tf.pad(tf.gather(y, keep), [[0, pad]] + [[0, 0]] * (y.shape.rank - 1), constant_values=fill)
+        counts = tf.pad(tf.gather(counts, keep), [[0, pad]])
+        index = tf.pad(tf.gather(index, keep), [[0, pad]], constant_values=1) if return_index else None
+    if not flat:  # the slices' axis back where it was
+        y = tf.transpose(y, list(range(1, axis + 1)) + [0] + list(range(axis + 1, y.shape.rank)))
+    elif return_inverse:
+        inverse = tf.reshape(inverse, tf.shape(x))
+    results = [y] + ([index] if return_index else []) + ([inverse] if return_inverse else []) + \
+        ([counts] if return_counts else [])
+    return tuple(results) if len(results) > 1 else y

@@ -9,7 +9,7 @@ from tapeflow.runtime.errors import with_location
 
 __all__ = ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "lu_factor", "qr", "solve",
            "solve_triangular", "svd", "lstsq", "matrix_rank", "pinv", "logdet", "slogdet", "segment_sum",
-           "segment_max", "segment_min", "segment_prod", "erfc", "erfinv"]
+           "segment_max", "segment_min", "segment_prod", "erfc", "erfinv", "norm"]
 LINALG_NAMES = ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "lu_factor", "qr", "solve",
                 "solve_triangular", "svd", "lstsq", "matrix_rank", "pinv", "norm"]
 
@@ -187,3 +187,14 @@ def erfinv(x):
     if x.dtype in (tf.float16, tf.bfloat16):  # computed in float32, as Keras
         return tf.cast(tf.math.erfinv(tf.cast(x, "float32")), x.dtype)
     return tf.math.erfinv(x)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
+    x = _t(x)
+    if ord in (None, 2, "fro", "euclidean") and (axis is None or isinstance(axis, int) or ord != 2):
+        return tf.sqrt(tf.reduce_sum(tf.square(x), axis=list(axis) if isinstance(axis, (tuple, list)) else axis, keepdims=keepdims))
+    if ord == 1 and isinstance(axis, int):
+        return tf.reduce_sum(tf.abs(x), axis=axis, keepdims=keepdims)
+    if ord in (np.inf, "inf") and isinstance(axis, int):
+        return tf.reduce_max(tf.abs(x), axis=axis, keepdims=keepdims)
+    return tf.norm(x, ord=ord, axis=axis, keepdims=bool(keepdims))

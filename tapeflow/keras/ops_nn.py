@@ -22,11 +22,29 @@ __all__ = ["relu", "relu6", "sigmoid", "softmax", "log_softmax", "gelu", "silu",
            "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "log_sigmoid", "selu", "soft_shrink", "softsign",
            "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus", "tanh_shrink", "threshold", "normalize",
            "multi_hot", "batch_normalization", "psnr", "layer_normalization", "rms_normalization",
-           "dot_product_attention"]
-# keras.ops.nn: these, with one_hot and the moved ones keras.ops has under both names
+           "dot_product_attention", "depth_to_space", "space_to_depth"]
+# keras.ops.nn: these, with one_hot (ops.py) and polar (ops_complex.py)
 NN_NAMES = [n for n in __all__ if n not in ("cond", "while_loop", "fori_loop", "scan", "vectorized_map")] + [
-    "one_hot", "depth_to_space", "space_to_depth"]
+    "one_hot", "polar"]
 hard_swish = hard_silu
+
+
+def _channels_last_op(op, x, block_size, data_format):
+    """The NHWC op; channels_first input is moved to NHWC and back, as Keras 3 does."""
+    if data_format not in ("channels_last", "channels_first"):
+        raise ValueError(f"The `data_format` argument must be one of {{'channels_first', 'channels_last'}}. "
+                         f"Received: data_format={data_format}")
+    if data_format == "channels_last":
+        return op(x, block_size)
+    return tf.transpose(op(tf.transpose(x, [0, 2, 3, 1]), block_size), [0, 3, 1, 2])
+
+
+def space_to_depth(x, block_size, data_format="channels_last"):
+    return _channels_last_op(tf.nn.space_to_depth, x, block_size, data_format)
+
+
+def depth_to_space(x, block_size, data_format="channels_last"):
+    return _channels_last_op(tf.nn.depth_to_space, x, block_size, data_format)
 
 
 def gelu(x, approximate=True):  # Keras 3's ops.gelu defaults to the tanh approximation
