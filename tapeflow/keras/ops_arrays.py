@@ -12,7 +12,7 @@ __all__ = ["append", "array_split", "hsplit", "vsplit", "dsplit", "diagflat", "v
            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_not", "bitwise_left_shift",
            "bitwise_right_shift", "left_shift", "right_shift", "logaddexp2", "isneginf", "isposinf", "hamming",
            "hanning", "blackman", "bartlett", "bincount", "gcd", "lcm", "ldexp", "i0", "custom_gradient",
-           "kaiser", "nextafter", "unique"]
+           "kaiser", "nextafter", "unique", "associative_scan"]
 
 
 def _t(x):
@@ -289,3 +289,25 @@ def unique(x, sorted=True, return_index=False, return_inverse=False, return_coun
     results = [y] + ([index] if return_index else []) + ([inverse] if return_inverse else []) + \
         ([counts] if return_counts else [])
     return tuple(results) if len(results) > 1 else y
+
+
+def associative_scan(f, elems, reverse=False, axis=0):
+    """Inclusive scan of an associative f over `axis` (elems: a tensor or a nest of them):
+    out[i] = f(out[i - 1], elems[i]), or from the end with reverse=True.  Run step by step (f gets
+    slices keeping the axis, of size 1), so a float f may round otherwise than Keras's tree."""
+    flat = [_t(e) for e in tf.nest.flatten(elems)]
+    n = int(flat[0].shape[axis])
+    if any(int(e.shape[axis]) != n for e in flat):
+        raise ValueError(f"Array inputs to associative_scan must have the same first dimension. (saw: "
+                         f"{[tuple(e.shape) for e in flat]})")
+    order = range(n - 1, -1, -1) if reverse else range(n)
+    steps, carry = [], None
+    for i in order:
+        piece = [tf.gather(e, [i], axis=axis) for e in flat]
+        carry = piece if carry is None else tf.nest.flatten(
+            f(tf.nest.pack_sequence_as(elems, carry), tf.nest.pack_sequence_as(elems, piece)))
+        steps.append(carry)
+    if reverse:
+        steps.reverse()
+    outs = [tf.concat([step[k] for step in steps], axis=axis) for k in range(len(flat))]
+    return tf.nest.pack_sequence_as(elems, outs)
