@@ -134,3 +134,18 @@ def program_initializer_from_tensor(tf):
 def program_initializer_tensor_wrong_shape(tf):
     init = tf.keras.initializers.get(np.zeros((2, 2), "float32"))
     return {"v": init((3, 3))}
+
+
+def program_truediv_mixed_dtypes(tf):
+    # keras.losses.kl_divergence's example divides a float32 tensor by a float64 one
+    ops = tf.keras.ops
+    return {"v": ops.clip(np.ones(3, "float32"), 1e-7, 1) / ops.clip(np.ones(3), 1e-7, 1)}
+
+
+def program_truediv_mixed_ints_in_function(tf):
+    f = tf.function(lambda a, b: a / b)
+    return {"v": f(tf.constant([4]), tf.constant([2], tf.int64))}
+
+
+def program_multiply_mixed_dtypes(tf):
+    return {"v": tf.constant([1.0]) * tf.constant([2.0], tf.float64)}
