@@ -9,7 +9,7 @@ from tapeflow.keras.layers.image_preprocessing import resize as _resize
 from tapeflow.runtime.errors import with_location
 
 __all__ = ["affine_transform", "resize", "rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "pad_images",
-           "extract_patches", "extract_patches_3d", "sobel_edges", "gaussian_blur", "ssim"]
+           "extract_patches", "extract_patches_3d", "sobel_edges", "gaussian_blur", "ssim", "perspective_transform"]
 
 
 def _data_format(data_format):
@@ -207,3 +207,46 @@ def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01,
     per_channel_ssim = tf.reshape(tf.reduce_mean(ssim_map, axis=[1, 2, 3]), tf.stack([shape[0], shape[3]]))
     per_image = tf.reduce_mean(per_channel_ssim, axis=-1)
     return tf.cast(tf.squeeze(per_image, 0) if unbatched else per_image, original)
+
+
+def _homography(start, end):
+    """The 8 projective coefficients mapping output pixels (end points) to input ones (start
+    points): per image, the 8 x 8 linear system of the four point pairs, solved in float32."""
+    rows, target = [], []
+    for k in range(4):
+        sx, sy, ex, ey = start[:, k, 0], start[:, k, 1], end[:, k, 0], end[:, k, 1]
+        one, zero = tf.ones_like(ex), tf.zeros_like(ex)
+        rows.append(tf.stack([ex, ey, one, zero, zero, zero, -sx * ex, -sx * ey], -1))
+        rows.append(tf.stack([zero, zero, zero, ex, ey, one, -sy * ex, -sy * ey], -1))
+        target += [sx, sy]
+    solved = tf.linalg.solve(tf.stack(rows, 1), tf.expand_dims(tf.stack(target, -1), -1))
+    return tf.reshape(solved, [-1, 8])
+
+
+def perspective_transform(images, start_points, end_points, interpolation="bilinear", fill_value=0,
+                          data_format=None):
+    """Warp so that the four start_points (x, y) land on end_points ((4, 2) or (N, 4, 2)); pixels
+    from outside the image are fill_value."""
+    if interpolation not in ("nearest", "bilinear"):
+        raise ValueError(with_location(f"Invalid value for argument `interpolation`. Expected of one ('nearest', "
+                                       f"'bilinear'). Received: interpolation={interpolation}"))
+    images = tf.convert_to_tensor(images)
+    _rank_3_or_4(images)
+    start, end = tf.cast(tf.convert_to_tensor(start_points), "float32"), tf.cast(tf.convert_to_tensor(end_points),
+                                                                                 "float32")
+    for name, points in (("start_points", start), ("end_points", end)):
+        if points.shape.rank not in (2, 3) or tuple(points.shape[-2:]) != (4, 2):
+            raise ValueError(with_location(f"Invalid {name} shape: expected (4,2) for a single image or (N,4,2) "
+                                           f"for a batch. Received shape: {points.shape}"))
+    if start.shape != end.shape:
+        raise ValueError(with_location(f"start_points and end_points must have the same shape. Received "
+                                       f"start_points.shape={start.shape}, end_points.shape={end.shape}"))
+    transform = _homography(start[None] if start.shape.rank == 2 else start, end[None] if end.shape.rank == 2
+                            else end)
+
+    def warp(batch):
+        return projective_transform(batch, transform, interpolation, "constant", fill_value)
+
+    if images.shape.rank == 3:
+        return tf.squeeze(_as_last(tf.expand_dims(images, 0), data_format, warp), 0)
+    return _as_last(images, data_format, warp)

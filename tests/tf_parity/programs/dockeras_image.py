@@ -65,3 +65,20 @@ def program_ssim(tf):
                                 data_format="channels_first"),
             "uint8": image.ssim((big * 255).astype("uint8"), (noisy * 255).astype("uint8"), max_val=255.0),
             "f64": image.ssim(big.astype("float64"), noisy.astype("float64"), k1=0.02, k2=0.05)}
+
+
+@tolerance(rtol=1e-4, atol=1e-4)
+def program_perspective_transform(tf):
+    image = tf.keras.ops.image
+    start = np.float32([[0, 0], [5, 0], [0, 6], [5, 6]])
+    end = np.float32([[1, 0.5], [5, 1], [0, 5], [4.5, 6.5]])
+    ends = np.stack([end, start + 0.5])
+    return {"one": image.perspective_transform(IMG[0], start, end),
+            "batch": image.perspective_transform(IMG, np.stack([start, start]), ends, fill_value=0.5),
+            "nearest": image.perspective_transform(IMG, start, end, interpolation="nearest"),
+            "first": image.perspective_transform(np.transpose(IMG, (0, 3, 1, 2)), start, end,
+                                                 data_format="channels_first")}
+
+
+def program_perspective_transform_bad_points(tf):
+    return {"v": tf.keras.ops.image.perspective_transform(IMG, np.zeros((3, 2)), np.zeros((3, 2)))}
