@@ -200,11 +200,9 @@ def multiply(x, y, name=None):
 
 
 def truediv(x, y, name=None):
-    """x / y.  Integer operands divide as float64 (int8/16 as float32), as in TensorFlow."""
+    """x / y: integers as float64 (int8/16 as float32); tensors of two dtypes: TF's TypeError, both modes."""
     dx, dy = getattr(x, "dtype", None), getattr(y, "dtype", None)
     if isinstance(dx, dtypes.DType) and isinstance(dy, dtypes.DType) and dx is not dy:
-        # TF's truediv checks two tensors' dtypes in Python, before any kernel: a TypeError
-        # in both modes (other binary ops leave it to the kernel: InvalidArgumentError eagerly)
         raise TypeError(with_location(f"`x` and `y` must have the same dtype, got {dx!r} != {dy!r}."))
     x, y = binary_args(x, y, "truediv")
     if x.dtype.is_bool:  # TF refuses before any kernel: TypeError in both modes
