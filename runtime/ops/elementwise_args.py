@@ -77,6 +77,14 @@ def _is_python_data(v):
     return _is_python_scalar(v)
 
 
+def tensor_dtypes_match(x, y):
+    """TF's truediv checks two tensors' dtypes in Python before any kernel: a TypeError in
+    both modes (other binary ops leave it to the kernel: InvalidArgumentError eagerly)."""
+    dx, dy = getattr(x, "dtype", None), getattr(y, "dtype", None)
+    if isinstance(dx, dtypes.DType) and isinstance(dy, dtypes.DType) and dx is not dy:
+        raise TypeError(with_location(f"`x` and `y` must have the same dtype, got {dx!r} != {dy!r}."))
+
+
 def dtype_mismatch(op, x, y):
     raise arg_error(TypeError, with_location(
         f"{op}: the operands have different dtypes, {x.dtype.name}{list(x.shape)} and "
