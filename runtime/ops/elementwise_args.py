@@ -78,8 +78,7 @@ def _is_python_data(v):
 
 
 def tensor_dtypes_match(x, y):
-    """TF's truediv checks two tensors' dtypes in Python before any kernel: a TypeError in
-    both modes (other binary ops leave it to the kernel: InvalidArgumentError eagerly)."""
+    """TF's truediv checks in Python: a TypeError in both modes (others: the kernel's error)."""
     dx, dy = getattr(x, "dtype", None), getattr(y, "dtype", None)
     if isinstance(dx, dtypes.DType) and isinstance(dy, dtypes.DType) and dx is not dy:
         raise TypeError(with_location(f"`x` and `y` must have the same dtype, got {dx!r} != {dy!r}."))
