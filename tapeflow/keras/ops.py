@@ -446,6 +446,7 @@ from tapeflow.keras.ops_arrays import *  # noqa: E402,F401,F403  (append, splits
 from tapeflow.keras.ops_numpy import *  # noqa: E402,F401,F403  (the rest of the NumPy-like surface)
 from tapeflow.keras.ops_complex import *  # noqa: E402,F401,F403  (real / imag, angle, view_as_*, polar, view)
 from tapeflow.keras.ops_rearrange import rearrange  # noqa: E402,F401  (einops-style patterns)
+from tapeflow.keras.ops_signal import *  # noqa: E402,F401,F403  (fft family, stft / istft, extract_sequences)
 from tapeflow.keras import ops_image as image  # noqa: E402,F401  (keras.ops.image)
 
 
