@@ -102,13 +102,6 @@ def arange(start, stop=None, step=1, dtype=None):
     return out if dtype is None else tf.cast(out, dtype)
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
-    if not endpoint or retstep:
-        raise NotImplementedError(with_location("keras.ops.linspace: endpoint=False / retstep are not supported"))
-    out = tf.linspace(tf.cast(start, "float32"), tf.cast(stop, "float32"), num, axis=axis)
-    return out if dtype is None else tf.cast(out, dtype)
-
-
 # --- elementwise ------------------------------------------------------------------------
 def _result_dtype(x1, x2, floating=False):
     """Keras 3's type promotion of two operands: integers (and bools) promote as NumPy's,

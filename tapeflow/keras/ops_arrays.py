@@ -12,7 +12,8 @@ __all__ = ["append", "array_split", "hsplit", "vsplit", "dsplit", "diagflat", "v
            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_not", "bitwise_left_shift",
            "bitwise_right_shift", "left_shift", "right_shift", "logaddexp2", "isneginf", "isposinf", "hamming",
            "hanning", "blackman", "bartlett", "bincount", "gcd", "lcm", "ldexp", "i0", "custom_gradient",
-           "kaiser", "nextafter", "unique", "associative_scan"]
+           "kaiser", "nextafter", "unique", "associative_scan", "linspace", "logspace", "geomspace", "get_item",
+           "corrcoef"]
 
 
 def _t(x):
@@ -311,3 +312,66 @@ def associative_scan(f, elems, reverse=False, axis=0):
         steps.reverse()
     outs = [tf.concat([step[k] for step in steps], axis=axis) for k in range(len(flat))]
     return tf.nest.pack_sequence_as(elems, outs)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    """Keras 3's TensorFlow linspace: dtype = result_type(start, stop, float) unless given;
+    endpoint=False spaces num steps over [start, stop); integer dtypes floor; retstep adds
+    the step (NaN for fewer than two points)."""
+    if num < 0:
+        raise ValueError(f"`num` must be a non-negative integer. Received: num={num}")
+    if dtype is None:
+        kinds = [_ops()._kind(v) for v in (start, stop)]
+        dtype = _ops()._promote(_ops()._promote(kinds[0], kinds[1]), float) or "float32"
+    dtype = tf.as_dtype(dtype)
+    work = dtype if dtype.is_floating else tf.float64  # (TF's linspace has float kernels only)
+    start, stop = tf.cast(_t(start), work), tf.cast(_t(stop), work)
+    step = tf.constant(float("nan"), work)
+    if endpoint:
+        result = tf.linspace(start, stop, num, axis=axis)
+        step = (stop - start) / tf.cast(num - 1, work) if num > 1 else step
+    else:
+        step = (stop - start) / tf.cast(num, work) if num > 0 else step
+        result = tf.linspace(start, stop - step if num > 1 else stop, num, axis=axis)
+    if not dtype.is_floating:
+        result = tf.floor(result)
+    result = tf.cast(result, dtype)
+    return (result, step) if retstep else result
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0):
+    result = linspace(start, stop, num=num, endpoint=endpoint, dtype=dtype, axis=axis)
+    return tf.pow(tf.cast(base, result.dtype), result)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """logspace between log10|start| and log10|stop|, with start's sign (Keras's TF backend)."""
+    start, stop = _t(start), _t(stop)
+    work = dtype or "float32"
+    log_start, log_stop = tf.math.log(tf.cast(tf.abs(start), work)), tf.math.log(tf.cast(tf.abs(stop), work))
+    log_base = tf.math.log(tf.constant(10.0, log_start.dtype))
+    result = logspace(log_start / log_base, log_stop / log_base, num=num, endpoint=endpoint, base=10,
+                      dtype=dtype, axis=axis)
+    return result * tf.cast(tf.sign(tf.cast(start, log_start.dtype)), result.dtype)
+
+
+def get_item(x, key):
+    return x[key]  # Keras 3: x's own indexing (a NumPy array gives NumPy)
+
+
+def corrcoef(x):
+    """Pearson correlations of the rows of x (variables by observations), clipped to [-1, 1];
+    small integers and bools computed in float32."""
+    x = _t(x)
+    if x.dtype.is_bool or (x.dtype.is_integer and x.dtype.size <= 4):
+        x = tf.cast(x, "float32")
+    if x.shape.rank == 0:
+        return tf.constant(float("nan"), "float32")
+    centered = x - tf.reduce_mean(x, axis=-1, keepdims=True)
+    cov = tf.matmul(centered, centered, adjoint_b=True) / (tf.cast(tf.shape(x)[-1], x.dtype) - 1)
+    std = tf.sqrt(tf.math.real(tf.linalg.diag_part(cov)))
+    corr = cov / tf.cast(tf.tensordot(std, std, axes=0), cov.dtype)
+    clipped = tf.clip_by_value(tf.math.real(corr), -1.0, 1.0)
+    if corr.dtype.is_complex:
+        return tf.complex(clipped, tf.clip_by_value(tf.math.imag(corr), -1.0, 1.0))
+    return clipped

@@ -406,14 +406,6 @@ def sinc(x):
     return tf.where(tf.equal(x, 0), tf.ones_like(x), tf.sin(safe) / safe)
 
 
-def logspace(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0):
-    if not endpoint:
-        raise NotImplementedError(with_location("keras.ops.logspace: endpoint=False is not supported"))
-    out = tf.pow(tf.cast(base, "float32"), tf.linspace(tf.cast(start, "float32"), tf.cast(stop, "float32"), num,
-                                                       axis=axis))
-    return out if dtype is None else tf.cast(out, dtype)
-
-
 def slice(inputs, start_indices, shape):  # noqa: A001 - Keras's name
     return tf.slice(inputs, start_indices, shape)
 
@@ -480,4 +472,4 @@ def map(f, xs):  # noqa: A001 - Keras's name
     return map_rows(f, xs)  # Keras gives map_fn fn's own output signature: any structure
 
 
-__all__ = ["allclose", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "array", "average", "broadcast_to", "cbrt", "copy", "cosh", "count_nonzero", "nonzero", "cross", "deg2rad", "diag", "diagonal", "diff", "divide_no_nan", "dstack", "empty", "empty_like", "erf", "exp2", "fabs", "fliplr", "flipud", "floor_divide", "heaviside", "hstack", "hypot", "identity", "in_top_k", "inner", "is_tensor", "isclose", "isfinite", "isinf", "isnan", "kron", "log10", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "logspace", "map", "mod", "moveaxis", "nan_to_num", "ndim", "outer", "ptp", "rad2deg", "ravel", "reciprocal", "rot90", "rsqrt", "saturate_cast", "scatter", "scatter_update", "searchsorted", "select", "signbit", "sinc", "sinh", "size", "slice", "slice_update", "swapaxes", "switch", "tan", "trace", "tri", "tril", "triu", "trunc", "unravel_index", "unstack", "vdot", "vstack"]
+__all__ = ["allclose", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "array", "average", "broadcast_to", "cbrt", "copy", "cosh", "count_nonzero", "nonzero", "cross", "deg2rad", "diag", "diagonal", "diff", "divide_no_nan", "dstack", "empty", "empty_like", "erf", "exp2", "fabs", "fliplr", "flipud", "floor_divide", "heaviside", "hstack", "hypot", "identity", "in_top_k", "inner", "is_tensor", "isclose", "isfinite", "isinf", "isnan", "kron", "log10", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "map", "mod", "moveaxis", "nan_to_num", "ndim", "outer", "ptp", "rad2deg", "ravel", "reciprocal", "rot90", "rsqrt", "saturate_cast", "scatter", "scatter_update", "searchsorted", "select", "signbit", "sinc", "sinh", "size", "slice", "slice_update", "swapaxes", "switch", "tan", "trace", "tri", "tril", "triu", "trunc", "unravel_index", "unstack", "vdot", "vstack"]

@@ -149,3 +149,22 @@ def program_truediv_mixed_ints_in_function(tf):
 
 def program_multiply_mixed_dtypes(tf):
     return {"v": tf.constant([1.0]) * tf.constant([2.0], tf.float64)}
+
+
+def program_spaced_sequences(tf):
+    ops = tf.keras.ops
+    return {"lin": ops.linspace(0, 1, 5), "lin_open": ops.linspace(0, 1, 5, endpoint=False, retstep=True),
+            "lin_step": ops.linspace(2.0, 3.0, 3, retstep=True), "lin_one": ops.linspace(1.0, 4.0, 1, retstep=True),
+            "lin_f64": ops.linspace(np.float64(0), 3, 4), "lin_int": ops.linspace(0, 7, 4, dtype="int32"),
+            "lin_axis": ops.linspace(np.zeros(2, "float32"), np.ones(2, "float32"), 3, axis=1),
+            "log": ops.logspace(0, 2, 3), "log_open": ops.logspace(0, 3, 3, endpoint=False, base=2),
+            "geom": ops.geomspace(1, 1000, 4), "geom_neg": ops.geomspace(-1.0, -16.0, 5, endpoint=False),
+            "geom_f64": ops.geomspace(2.0, 32.0, 5, dtype="float64")}
+
+
+def program_corrcoef_get_item(tf):
+    ops = tf.keras.ops
+    x = np.random.RandomState(2).rand(3, 6).astype("float32")
+    return {"corr": ops.corrcoef(x), "corr_ints": ops.corrcoef(np.array([[1, 2, 3], [2, 4, 7]], "int32")),
+            "corr_f64": ops.corrcoef(x.astype("float64")),
+            "item": ops.get_item(np.arange(5), 2), "item_slice": ops.get_item(x, (slice(1, None), 0))}
