@@ -153,7 +153,8 @@ def test_activation_layers():
     x = np.linspace(-3, 3, 13, dtype="float32").reshape(1, 13)
     np.testing.assert_allclose(L.ReLU()(x), np.maximum(x, 0))
     np.testing.assert_allclose(L.ReLU(max_value=1.5, negative_slope=0.1, threshold=0.5)(x),
-                               np.where(x >= 1.5, 1.5, np.where(x >= 0.5, x, 0.1 * (x - 0.5))), rtol=1e-6)
+                               np.where(x >= 1.5, 1.5, np.where(x > 0.5, x, 0.1 * (x - 0.5))), rtol=1e-6)
+    # Keras 3: x equal to the threshold is 0, not x (ReLU.static_call's strict greater)
     np.testing.assert_allclose(L.LeakyReLU()(x), np.where(x > 0, x, 0.3 * x), rtol=1e-6)
     np.testing.assert_allclose(L.LeakyReLU(alpha=0.1)(x), np.where(x > 0, x, 0.1 * x), rtol=1e-6)
     np.testing.assert_allclose(L.ELU(0.5)(x), np.where(x > 0, x, 0.5 * np.expm1(x)), rtol=1e-5, atol=1e-7)

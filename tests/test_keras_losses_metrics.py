@@ -32,10 +32,13 @@ def test_binary_crossentropy_probabilities_and_logits():
     logits = rng.normal(size=(5, 2)) * 4
     prob = 1 / (1 + np.exp(-logits))
     ref_logits = (np.maximum(logits, 0) - logits * y + np.log1p(np.exp(-np.abs(logits)))).mean(-1).mean()
-    assert float(losses.BinaryCrossentropy(from_logits=True)(y, logits)) == pytest.approx(ref_logits)
+    # Keras 3 converts the inputs to the loss's dtype (floatx(), float32, unless given)
+    assert losses.BinaryCrossentropy(from_logits=True)(y, logits).dtype == tf.float32
+    assert float(losses.BinaryCrossentropy(from_logits=True, dtype="float64")(y, logits)) == \
+        pytest.approx(ref_logits)
     pc = np.clip(prob, EPS, 1 - EPS)
     ref = (-(y * np.log(pc) + (1 - y) * np.log(1 - pc))).mean(-1).mean()  # Keras 3: no eps in the log
-    assert float(losses.BinaryCrossentropy()(y, prob)) == pytest.approx(ref, rel=1e-6)
+    assert float(losses.BinaryCrossentropy(dtype="float64")(y, prob)) == pytest.approx(ref, rel=1e-6)
     # far-off logits stay finite
     assert np.isfinite(float(losses.BinaryCrossentropy(from_logits=True)([[1.0]], [[-500.0]])))
 
@@ -61,7 +64,7 @@ def test_categorical_crossentropies():
 def test_sparse_crossentropy_gradient_and_bad_labels():
     labels = np.array([0, 2, 1])
     x0 = rng.normal(size=(3, 3))
-    loss = losses.SparseCategoricalCrossentropy(from_logits=True)
+    loss = losses.SparseCategoricalCrossentropy(from_logits=True, dtype="float64")
     x = tf.constant(x0)
     with tf.GradientTape() as tape:
         tape.watch(x)

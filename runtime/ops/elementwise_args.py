@@ -77,6 +77,13 @@ def _is_python_data(v):
     return _is_python_scalar(v)
 
 
+def tensor_dtypes_match(x, y):
+    """TF's truediv checks in Python: a TypeError in both modes (others: the kernel's error)."""
+    dx, dy = getattr(x, "dtype", None), getattr(y, "dtype", None)
+    if isinstance(dx, dtypes.DType) and isinstance(dy, dtypes.DType) and dx is not dy:
+        raise TypeError(with_location(f"`x` and `y` must have the same dtype, got {dx!r} != {dy!r}."))
+
+
 def dtype_mismatch(op, x, y):
     raise arg_error(TypeError, with_location(
         f"{op}: the operands have different dtypes, {x.dtype.name}{list(x.shape)} and "

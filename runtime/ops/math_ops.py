@@ -18,7 +18,8 @@ from .division import floordiv_impl, mod_impl
 from . import complex_ops as C
 from . import erf_numpy
 # binary_args, dtype_mismatch and float_unary are also reached as M.<name> by the other op modules.
-from .elementwise_args import apply_binary, apply_unary, binary_args, dtype_mismatch, float_unary  # noqa: F401
+from .elementwise_args import apply_binary, apply_unary, binary_args, dtype_mismatch, float_unary, \
+    tensor_dtypes_match  # noqa: F401
 
 _NO_ATTRS = {}
 
@@ -200,7 +201,8 @@ def multiply(x, y, name=None):
 
 
 def truediv(x, y, name=None):
-    """x / y.  Integer operands divide as float64 (int8/16 as float32), as in TensorFlow."""
+    """x / y: integers as float64 (int8/16 as float32); tensors of two dtypes: TF's TypeError, both modes."""
+    tensor_dtypes_match(x, y)
     x, y = binary_args(x, y, "truediv")
     if x.dtype.is_bool:  # TF refuses before any kernel: TypeError in both modes
         raise TypeError(with_location(f"truediv: x and y must not be bool, got {x.dtype.name} and {y.dtype.name}"))

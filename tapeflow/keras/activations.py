@@ -8,11 +8,24 @@ def linear(x):
 
 
 def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
+    """Keras 3's ReLU.static_call, step by step: x itself only where x > threshold (strictly: x
+    equal to a nonzero threshold gives 0), clipped to [0, max_value], minus negative_slope *
+    relu(threshold - x).  Lists are converted (Keras takes them)."""
+    x = tf.convert_to_tensor(x)
     if negative_slope == 0 and max_value is None and threshold == 0:
         return math_ops.relu(x)
-    below = (x - threshold) * negative_slope if negative_slope else tf.zeros_like(x)
-    y = tf.where(x >= threshold, x, below)
-    return y if max_value is None else tf.minimum(y, tf.cast(max_value, y.dtype))
+    if negative_slope != 0 and max_value is None and threshold == 0:
+        return tf.nn.leaky_relu(x, alpha=negative_slope)
+    negative_part = tf.nn.relu(threshold - x) if negative_slope != 0 else None
+    if threshold != 0:
+        x = tf.where(tf.greater(x, tf.cast(threshold, x.dtype)), x, tf.zeros_like(x))
+    elif max_value == 6:
+        x = tf.nn.relu6(x)
+    else:
+        x = math_ops.relu(x)
+    if max_value is not None:
+        x = tf.clip_by_value(x, tf.cast(0, x.dtype), tf.cast(max_value, x.dtype))
+    return x if negative_part is None else x - negative_slope * negative_part
 
 
 def relu6(x):

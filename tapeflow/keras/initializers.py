@@ -291,7 +291,23 @@ def get(identifier):
         return identifier()
     if callable(identifier):
         return identifier
+    import tapeflow as tf
+    if tf.is_tensor(identifier) or isinstance(identifier, (np.ndarray, np.generic)):
+        return _fixed_value_initializer(identifier)
     raise ValueError(f"Could not interpret initializer {identifier!r}")
+
+
+def _fixed_value_initializer(value):
+    """Keras 3: a tensor or array given as initializer is the value itself (cast to the dtype);
+    asking for another shape is an error."""
+    import tapeflow as tf
+
+    def initialize_fn(shape, dtype=None):
+        if tuple(shape) != tuple(np.shape(value)):
+            raise ValueError(f"Expected `shape` to be {tuple(np.shape(value))} for direct tensor as "
+                             f"initializer. Received shape={tuple(shape)}")
+        return tf.cast(value, dtype or "float32")
+    return initialize_fn
 
 
 def serialize(initializer):

@@ -72,14 +72,21 @@ def _log_softmax(logits, axis=-1):
     return logits - R.reduce_logsumexp(logits, axis=axis, keepdims=True)
 
 
+def _ops_mean(x, axis=-1):
+    """keras.ops.mean: integer and bool values are averaged in float32 (R.reduce_mean keeps ints)."""
+    if x.dtype.is_integer or x.dtype.is_bool:
+        x = M.cast(x, dtypes.float32)
+    return R.reduce_mean(x, axis=axis)
+
+
 def mean_squared_error(y_true, y_pred):
     y_true, y_pred = _prepare(y_true, y_pred)
-    return R.reduce_mean(M.square(y_pred - y_true), axis=-1)
+    return _ops_mean(M.square(y_pred - y_true))
 
 
 def mean_absolute_error(y_true, y_pred):
     y_true, y_pred = _prepare(y_true, y_pred)
-    return R.reduce_mean(M.abs(y_pred - y_true), axis=-1)
+    return _ops_mean(M.abs(y_pred - y_true))
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -132,12 +139,17 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
 
 def mean_absolute_percentage_error(y_true, y_pred):
     y_true, y_pred = _prepare(y_true, y_pred)
-    diff = M.abs((y_true - y_pred) / M.maximum(M.abs(y_true), EPSILON))
-    return 100.0 * R.reduce_mean(diff, axis=-1)
+    # As Keras 3: epsilon in y_pred's dtype (0 for integers, so int / 0 gives inf or nan), and
+    # `/` is TF's (int32 / int32 is float64).
+    epsilon = M.cast(convert_to_tensor(EPSILON), y_pred.dtype)
+    diff = M.abs((y_true - y_pred) / M.maximum(M.abs(y_true), epsilon))
+    return 100.0 * _ops_mean(diff)
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):
     y_true, y_pred = _prepare(y_true, y_pred)
+    if not y_pred.dtype.is_floating:  # keras.ops.maximum(int, float32 epsilon) is float32
+        y_true, y_pred = M.cast(y_true, dtypes.float32), M.cast(y_pred, dtypes.float32)
     first = M.log(M.maximum(y_pred, EPSILON) + 1.0)
     second = M.log(M.maximum(y_true, EPSILON) + 1.0)
     return R.reduce_mean(M.square(first - second), axis=-1)
@@ -209,12 +221,21 @@ def cosine_similarity(y_true, y_pred, axis=-1):
 class Loss:
     """Callable loss object: loss(y_true, y_pred, sample_weight=None) -> scalar."""
 
-    def __init__(self, reduction="sum_over_batch_size", name=None):
+    def __init__(self, reduction="sum_over_batch_size", name=None, dtype=None):
         if reduction not in REDUCTIONS:
             raise ValueError(f"{type(self).__name__}: invalid value for argument `reduction`: {reduction!r}; "
                              f"expected one of {sorted(map(str, REDUCTIONS))}")
         self.reduction = reduction
         self.name = name or _snake(type(self).__name__)
+        self._dtype = None if dtype is None else dtypes.as_dtype(getattr(dtype, "compute_dtype", dtype))
+
+    @property
+    def dtype(self):
+        """Keras 3: the given dtype (a policy's compute dtype), else floatx() when the loss is used."""
+        if self._dtype is not None:
+            return self._dtype.name
+        from tapeflow.keras.backend import floatx
+        return floatx()
 
     def call(self, y_true, y_pred):
         raise NotImplementedError(f"{type(self).__name__} must define call(y_true, y_pred)")
@@ -223,6 +244,10 @@ class Loss:
         # As Keras 3: the Keras mask of y_pred (a masked sequence model's output) and the one
         # the loss puts on its values (ignore_class) leave those entries out of the mean.
         in_mask = getattr(y_pred, "_keras_mask", None)
+        # Keras 3 converts both to the loss's dtype first: integer or float64 inputs give float32.
+        from tapeflow.keras import ops, tree
+        y_pred = tree.map_structure(lambda x: ops.convert_to_tensor(x, self.dtype), y_pred)
+        y_true = tree.map_structure(lambda x: ops.convert_to_tensor(x, self.dtype), y_true)
         per = self.call(y_true, y_pred)
         out_mask = getattr(per, "_keras_mask", None)
         mask = in_mask if out_mask is None else (out_mask if in_mask is None else M.logical_and(
@@ -278,8 +303,8 @@ def _snake(name):
 
 
 class LossFunctionWrapper(Loss):
-    def __init__(self, fn, reduction="sum_over_batch_size", name=None, **fn_kwargs):
-        super().__init__(reduction, name)
+    def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None, **fn_kwargs):
+        super().__init__(reduction, name, dtype)
         self.fn = fn
         self.fn_kwargs = fn_kwargs
 
@@ -290,35 +315,35 @@ class LossFunctionWrapper(Loss):
 
 
 class MeanSquaredError(LossFunctionWrapper):
-    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error"):
-        super().__init__(mean_squared_error, reduction, name)
+    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error", dtype=None):
+        super().__init__(mean_squared_error, reduction, name, dtype)
 
 
 class MeanAbsoluteError(LossFunctionWrapper):
-    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error"):
-        super().__init__(mean_absolute_error, reduction, name)
+    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error", dtype=None):
+        super().__init__(mean_absolute_error, reduction, name, dtype)
 
 
 class BinaryCrossentropy(LossFunctionWrapper):
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
-                 name="binary_crossentropy"):
-        super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits,
+                 name="binary_crossentropy", dtype=None):
+        super().__init__(binary_crossentropy, reduction, name, dtype, from_logits=from_logits,
                          label_smoothing=label_smoothing, axis=axis)
         self.from_logits = from_logits
 
 
 class CategoricalCrossentropy(LossFunctionWrapper):
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
-                 name="categorical_crossentropy"):
-        super().__init__(categorical_crossentropy, reduction, name, from_logits=from_logits,
+                 name="categorical_crossentropy", dtype=None):
+        super().__init__(categorical_crossentropy, reduction, name, dtype, from_logits=from_logits,
                          label_smoothing=label_smoothing, axis=axis)
         self.from_logits = from_logits
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
     def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size",
-                 name="sparse_categorical_crossentropy"):
-        super().__init__(sparse_categorical_crossentropy, reduction, name, from_logits=from_logits,
+                 name="sparse_categorical_crossentropy", dtype=None):
+        super().__init__(sparse_categorical_crossentropy, reduction, name, dtype, from_logits=from_logits,
                          ignore_class=ignore_class)
         self.from_logits, self.ignore_class = from_logits, ignore_class
 
@@ -327,20 +352,21 @@ def _wrapper_class(class_name, fn, default_name, order=None, **defaults):
     """A Loss class whose call is fn(y_true, y_pred, **options); `order` is Keras's order of
     the positional arguments where it is not the options, then reduction and name."""
     # Keras's order: the options first (Huber(2.0) is delta=2.0), then reduction and name.
-    order = order or [*defaults, "reduction", "name"]
+    order = order or [*defaults, "reduction", "name", "dtype"]
 
     def __init__(self, *args, **kwargs):
         if len(args) > len(order):
             raise TypeError(f"{class_name}: takes at most {len(order)} positional arguments")
         given = dict(zip(order, args))
         twice = set(given) & set(kwargs)
-        unknown = set(kwargs) - set(order)
+        unknown = set(kwargs) - set(order) - {"dtype"}
         if twice or unknown:
             raise TypeError(f"{class_name}: unexpected or repeated arguments {sorted(twice | unknown)}")
         options = {**defaults, **given, **kwargs}
         reduction = options.pop("reduction", "sum_over_batch_size")
         name = options.pop("name", default_name)
-        LossFunctionWrapper.__init__(self, fn, reduction, name, **options)
+        dtype = options.pop("dtype", None)
+        LossFunctionWrapper.__init__(self, fn, reduction, name, dtype, **options)
     return type(class_name, (LossFunctionWrapper,), {"__init__": __init__, "__doc__": fn.__doc__})
 
 

@@ -73,8 +73,16 @@ def top_k_categorical_accuracy(y_true, y_pred, k=5):
     return _in_top_k(target, y_pred, k)
 
 
-def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5):
+def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False):
+    """1.0 where the label is in the top k scores; with `from_sorted_ids`, y_pred holds category
+    ids sorted by score (highest first) and the label is looked for among its first k."""
     y_pred = convert_to_tensor(y_pred)
+    if from_sorted_ids:
+        y_true = M.cast(convert_to_tensor(y_true), y_pred.dtype)
+        shape = A.shape(y_true)
+        ids = A.reshape(y_pred, [-1, y_pred.shape[-1]])[:, :k]
+        hit = R.reduce_any(M.equal(A.expand_dims(A.reshape(y_true, [-1]), 1), ids), axis=1)
+        return A.reshape(M.cast(hit, dtypes.float32), shape)
     labels = losses._sparse_labels(y_true, y_pred)
     target = R.reduce_sum(losses.one_hot_labels(labels, y_pred.shape[-1], y_pred.dtype) * y_pred, axis=-1)
     return _in_top_k(target, y_pred, k)
@@ -86,8 +94,13 @@ class TopKCategoricalAccuracy(MeanMetricWrapper):
 
 
 class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
-    def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype="float32"):
-        super().__init__(sparse_top_k_categorical_accuracy, name, dtype, k=k)
+    def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype="float32", from_sorted_ids=False):
+        super().__init__(sparse_top_k_categorical_accuracy, name, dtype, k=k, from_sorted_ids=from_sorted_ids)
+
+    def get_config(self):
+        config = super().get_config()
+        config.pop("from_sorted_ids", None)  # Keras 3.15's config leaves it out too
+        return config
 
 
 def cosine_similarity(y_true, y_pred, axis=-1):

@@ -14,6 +14,26 @@ from tapeflow.runtime.tensor import convert_to_tensor
 from tapeflow.train.trackable import Trackable
 
 
+def samplewise_values(values, sample_weight, reduce_fn, dtype):
+    """Keras 3's reduce_to_samplewise_values: the weights' rank matched to the values' (a
+    trailing 1 squeezed or added), the values reduced to the weights' rank and weighted,
+    then both reduced to one value per sample (axis 0), so `count` adds one weight per sample."""
+    values = M.cast(convert_to_tensor(values), dtype)
+    if sample_weight is not None:
+        sample_weight = M.cast(convert_to_tensor(sample_weight), dtype)
+        values, sample_weight = losses.same_rank(values, sample_weight)
+        w_rank, v_rank = sample_weight.shape.rank, values.shape.rank
+        if v_rank > w_rank:
+            values = reduce_fn(values, axis=list(range(w_rank, v_rank)))
+        sample_weight = A.broadcast_like(sample_weight, values)
+        values = values * sample_weight
+        if w_rank > 1:
+            sample_weight = reduce_fn(sample_weight, axis=list(range(1, w_rank)))
+    if values.shape.rank > 1:
+        values = reduce_fn(values, axis=list(range(1, values.shape.rank)))
+    return values, sample_weight
+
+
 class Metric(Trackable):
     def __init__(self, name=None, dtype="float32"):
         if name is None:  # Keras's auto_name: "true_positives", "true_positives_1", ...
@@ -88,17 +108,10 @@ class Mean(Metric):
         self.count = self.add_variable(name="count")
 
     def update_state(self, values, sample_weight=None):
-        values = M.cast(convert_to_tensor(values), self.dtype)
-        if sample_weight is None:
-            self.total.assign_add(R.reduce_sum(values))
-            self.count.assign_add(M.cast(A.size(values), self.dtype))
-            return
-        w = M.cast(convert_to_tensor(sample_weight), self.dtype)
-        while w.shape.rank > values.shape.rank and w.shape[-1] == 1:
-            w = A.squeeze(w, -1)
-        w = A.broadcast_like(w, values) if w.shape.rank <= values.shape.rank else w
-        self.total.assign_add(R.reduce_sum(values * w))
-        self.count.assign_add(R.reduce_sum(w))
+        values, sample_weight = samplewise_values(values, sample_weight, R.reduce_mean, self.dtype)
+        self.total.assign_add(R.reduce_sum(values))
+        count = A.size(values) if sample_weight is None else R.reduce_sum(sample_weight)
+        self.count.assign_add(M.cast(count, self.dtype))
 
     def result(self):
         return M.div_no_nan(self.total.read_value(), self.count.read_value())
@@ -110,9 +123,7 @@ class Sum(Metric):
         self.total = self.add_variable(name="total")
 
     def update_state(self, values, sample_weight=None):
-        values = M.cast(convert_to_tensor(values), self.dtype)
-        if sample_weight is not None:
-            values = values * M.cast(convert_to_tensor(sample_weight), self.dtype)
+        values, _ = samplewise_values(values, sample_weight, R.reduce_sum, self.dtype)
         self.total.assign_add(R.reduce_sum(values))
 
     def result(self):

@@ -57,9 +57,11 @@ class _Confusion(Metric):
         y_pred = M.cast(convert_to_tensor(y_pred), dtypes.float32)
         y_true = M.cast(convert_to_tensor(y_true), dtypes.float32)
         if self.top_k is not None:
-            # Keep the k largest scores of each row; the others can never pass a threshold.
-            kth = R.reduce_min(_top_k_values(y_pred, self.top_k), axis=-1, keepdims=True)
-            y_pred = A.where(M.greater_equal(y_pred, kth), y_pred, A.zeros_like(y_pred) - 1.0)
+            # Keras's _filter_top_k: keep the scores at the k indices top_k picks (on ties, the
+            # first ones: a score equal to the k-th but further right is dropped), the others
+            # become -1e10 and pass no threshold.
+            keep = _top_k_mask(y_pred, self.top_k)
+            y_pred = y_pred * keep + (-1e10) * (1.0 - keep)
         if self.class_id is not None:
             y_true, y_pred = y_true[..., self.class_id], y_pred[..., self.class_id]
         return y_true, y_pred
@@ -99,9 +101,13 @@ class _Confusion(Metric):
         return [getattr(self, c).read_value() for c in _COUNTS]
 
 
-def _top_k_values(x, k):
+def _top_k_mask(x, k):
+    """1.0 at the k entries of each row that top_k selects, else 0.0 (x's shape)."""
     from tapeflow.runtime.ops import sort_ops
-    return sort_ops.top_k(x, k)[0]
+    indices = sort_ops.top_k(x, k)[1]
+    columns = convert_to_tensor(np.arange(x.shape[-1], dtype=np.int32))
+    hits = M.cast(M.equal(A.expand_dims(indices, -1), columns), x.dtype)  # (..., k, n)
+    return R.reduce_sum(hits, axis=-2)
 
 
 class _Single(_Confusion):

@@ -188,6 +188,8 @@ class IoU(Metric):
         rows = M.cast(M.equal(A.expand_dims(y_true, -1), classes), self.dtype) * A.expand_dims(w, -1)  # (N, n)
         cols = M.cast(M.equal(A.expand_dims(y_pred, -1), classes), self.dtype)
         self.total_cm.assign_add(R.reduce_sum(A.expand_dims(rows, -1) * A.expand_dims(cols, 1), axis=0))
+        # Keras returns the updated matrix, in its dtype (int64 by default)
+        return M.cast(self.total_cm.read_value(), dtypes.int64 if self._int_weights else self.dtype)
 
     def result(self):
         cm = self.total_cm.read_value()
@@ -209,7 +211,7 @@ class BinaryIoU(IoU):
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_pred = M.cast(M.greater_equal(M.cast(convert_to_tensor(y_pred), dtypes.float32), self.threshold),
                         dtypes.int64)
-        super().update_state(y_true, y_pred, sample_weight)
+        return super().update_state(y_true, y_pred, sample_weight)
 
 
 class MeanIoU(IoU):

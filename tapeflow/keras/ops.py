@@ -39,8 +39,15 @@ def shape(x):
     return dims
 
 
-def convert_to_tensor(x, dtype=None, sparse=None):
-    return tf.convert_to_tensor(x, dtype=dtype)
+def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+    """Keras 3's TF backend: tensors (variables, KerasTensors) of another dtype are cast, values
+    for a bool or integer dtype converted and then cast, others converted straight to `dtype`."""
+    dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    if dtype is None or not isinstance(x, (np.ndarray, np.generic, list, tuple, int, float, complex, str, bytes)):
+        x = tf.convert_to_tensor(x)
+        return x if dtype is None or x.dtype is dtype else tf.cast(x, dtype)
+    return tf.cast(tf.convert_to_tensor(x), dtype) if dtype.is_bool or dtype.is_integer else \
+        tf.convert_to_tensor(x, dtype=dtype)
 
 
 def convert_to_numpy(x):
@@ -92,13 +99,6 @@ def arange(start, stop=None, step=1, dtype=None):
     if stop is None:
         start, stop = 0, start
     out = tf.range(start, stop, step)
-    return out if dtype is None else tf.cast(out, dtype)
-
-
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
-    if not endpoint or retstep:
-        raise NotImplementedError(with_location("keras.ops.linspace: endpoint=False / retstep are not supported"))
-    out = tf.linspace(tf.cast(start, "float32"), tf.cast(stop, "float32"), num, axis=axis)
     return out if dtype is None else tf.cast(out, dtype)
 
 
@@ -430,17 +430,6 @@ def stop_gradient(variable):
     return tf.stop_gradient(variable)
 
 
-def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
-    x = _t(x)
-    if ord in (None, 2, "fro", "euclidean") and (axis is None or isinstance(axis, int) or ord != 2):
-        return tf.sqrt(tf.reduce_sum(tf.square(x), axis=_axes(axis), keepdims=keepdims))
-    if ord == 1 and isinstance(axis, int):
-        return tf.reduce_sum(tf.abs(x), axis=axis, keepdims=keepdims)
-    if ord in (np.inf, "inf") and isinstance(axis, int):
-        return tf.reduce_max(tf.abs(x), axis=axis, keepdims=keepdims)
-    return tf.norm(x, ord=ord, axis=axis, keepdims=bool(keepdims))
-
-
 from tapeflow.keras.ops_nn import *  # noqa: E402,F401,F403  (nn, losses, conv, control flow)
 from tapeflow.keras.ops_nn import NN_NAMES  # noqa: E402
 from tapeflow.keras.ops_linalg import *  # noqa: E402,F401,F403  (linear algebra, segments, erfc)
@@ -450,6 +439,7 @@ from tapeflow.keras.ops_arrays import *  # noqa: E402,F401,F403  (append, splits
 from tapeflow.keras.ops_numpy import *  # noqa: E402,F401,F403  (the rest of the NumPy-like surface)
 from tapeflow.keras.ops_signal import *  # noqa: E402,F401,F403  (fft family, stft, kaiser, complex parts)
 from tapeflow.keras.ops_selection import *  # noqa: E402,F401,F403  (unique, argpartition, histogram)
+from tapeflow.keras.ops_rearrange import rearrange  # noqa: E402,F401  (einops-style patterns)
 from tapeflow.keras import ops_image as image  # noqa: E402,F401  (keras.ops.image)
 
 

@@ -2,7 +2,8 @@
 them: append, array_split, h/v/dsplit, diagflat, vander, meshgrid, trapezoid, the bitwise ops
 and shifts (operands promoted as Keras does), logaddexp2, isneginf / isposinf and the
 hamming / hanning / blackman / bartlett windows (float32), bincount, gcd / lcm, ldexp, i0 and
-custom_gradient (tf.custom_gradient, as the TensorFlow backend's)."""
+custom_gradient (tf.custom_gradient, as the TensorFlow backend's); kaiser, nextafter (computed
+in float64, as Keras), unique (NumPy's options)."""
 import numpy as np
 
 import tapeflow as tf
@@ -12,7 +13,7 @@ __all__ = ["append", "array_split", "hsplit", "vsplit", "dsplit", "diagflat", "v
            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_not", "bitwise_left_shift",
            "bitwise_right_shift", "left_shift", "right_shift", "logaddexp2", "isneginf", "isposinf", "hamming",
            "hanning", "blackman", "bartlett", "bincount", "gcd", "lcm", "ldexp", "i0", "custom_gradient",
-           "cdist", "nextafter", "geomspace"]
+           "cdist", "nextafter", "associative_scan", "linspace", "logspace", "geomspace", "get_item"]
 
 
 def _t(x):
@@ -245,12 +246,70 @@ def nextafter(x1, x2):
     return tf.cast(tf.math.nextafter(tf.cast(x1, "float64"), tf.cast(x2, "float64")), dtype)
 
 
+def associative_scan(f, elems, reverse=False, axis=0):
+    """Inclusive scan of an associative f over `axis` (elems: a tensor or a nest of them):
+    out[i] = f(out[i - 1], elems[i]), or from the end with reverse=True.  Run step by step (f gets
+    slices keeping the axis, of size 1), so a float f may round otherwise than Keras's tree."""
+    flat = [_t(e) for e in tf.nest.flatten(elems)]
+    n = int(flat[0].shape[axis])
+    if any(int(e.shape[axis]) != n for e in flat):
+        raise ValueError(f"Array inputs to associative_scan must have the same first dimension. (saw: "
+                         f"{[tuple(e.shape) for e in flat]})")
+    order = range(n - 1, -1, -1) if reverse else range(n)
+    steps, carry = [], None
+    for i in order:
+        piece = [tf.gather(e, [i], axis=axis) for e in flat]
+        carry = piece if carry is None else tf.nest.flatten(
+            f(tf.nest.pack_sequence_as(elems, carry), tf.nest.pack_sequence_as(elems, piece)))
+        steps.append(carry)
+    if reverse:
+        steps.reverse()
+    outs = [tf.concat([step[k] for step in steps], axis=axis) for k in range(len(flat))]
+    return tf.nest.pack_sequence_as(elems, outs)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    """Keras 3's TensorFlow linspace: dtype = result_type(start, stop, float) unless given;
+    endpoint=False spaces num steps over [start, stop); integer dtypes floor; retstep adds
+    the step (NaN for fewer than two points)."""
+    if num < 0:
+        raise ValueError(f"`num` must be a non-negative integer. Received: num={num}")
+    if dtype is None:
+        kinds = [_ops()._kind(v) for v in (start, stop)]
+        dtype = _ops()._promote(_ops()._promote(kinds[0], kinds[1]), float) or "float32"
+    dtype = tf.as_dtype(dtype)
+    work = dtype if dtype.is_floating else tf.float64  # (TF's linspace has float kernels only)
+    start, stop = tf.cast(_t(start), work), tf.cast(_t(stop), work)
+    step = tf.constant(float("nan"), work)
+    if endpoint:
+        result = tf.linspace(start, stop, num, axis=axis)
+        step = (stop - start) / tf.cast(num - 1, work) if num > 1 else step
+    else:
+        step = (stop - start) / tf.cast(num, work) if num > 0 else step
+        result = tf.linspace(start, stop - step if num > 1 else stop, num, axis=axis)
+    if not dtype.is_floating:
+        result = tf.floor(result)
+    result = tf.cast(result, dtype)
+    return (result, step) if retstep else result
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0):
+    result = linspace(start, stop, num=num, endpoint=endpoint, dtype=dtype, axis=axis)
+    return tf.pow(tf.cast(base, result.dtype), result)
+
+
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    from tapeflow.keras import ops
+    """logspace between log10|start| and log10|stop|, with start's sign (Keras's TF backend)."""
     start, stop = _t(start), _t(stop)
-    log_start = tf.math.log(tf.cast(tf.abs(start), dtype or "float32"))
-    log_stop = tf.math.log(tf.cast(tf.abs(stop), dtype or "float32"))
+    work = dtype or "float32"
+    log_start, log_stop = tf.math.log(tf.cast(tf.abs(start), work)), tf.math.log(tf.cast(tf.abs(stop), work))
     log_base = tf.math.log(tf.constant(10.0, log_start.dtype))
-    out = ops.logspace(log_start / log_base, log_stop / log_base, num=num, endpoint=endpoint, base=10, dtype=dtype,
-                       axis=axis)
-    return out * tf.cast(tf.sign(tf.cast(start, log_start.dtype)), out.dtype)
+    result = logspace(log_start / log_base, log_stop / log_base, num=num, endpoint=endpoint, base=10,
+                      dtype=dtype, axis=axis)
+    return result * tf.cast(tf.sign(tf.cast(start, log_start.dtype)), result.dtype)
+
+
+def get_item(x, key):
+    return x[key]  # Keras 3: x's own indexing (a NumPy array gives NumPy)
+
+

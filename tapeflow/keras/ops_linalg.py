@@ -9,9 +9,9 @@ from tapeflow.runtime.errors import with_location
 
 __all__ = ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "lu_factor", "qr", "solve",
            "solve_triangular", "svd", "lstsq", "matrix_rank", "pinv", "logdet", "slogdet", "segment_sum",
-           "segment_max", "segment_min", "segment_prod", "erfc", "erfinv"]
+           "segment_max", "segment_min", "segment_prod", "erfc", "erfinv", "norm", "cdist", "jvp"]
 LINALG_NAMES = ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "lu_factor", "qr", "solve",
-                "solve_triangular", "svd", "lstsq", "matrix_rank", "pinv", "norm"]
+                "solve_triangular", "svd", "lstsq", "matrix_rank", "pinv", "norm", "jvp"]
 
 
 def _t(x):
@@ -187,3 +187,39 @@ def erfinv(x):
     if x.dtype in (tf.float16, tf.bfloat16):  # computed in float32, as Keras
         return tf.cast(tf.math.erfinv(tf.cast(x, "float32")), x.dtype)
     return tf.math.erfinv(x)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
+    x = _t(x)
+    if ord in (None, 2, "fro", "euclidean") and (axis is None or isinstance(axis, int) or ord != 2):
+        return tf.sqrt(tf.reduce_sum(tf.square(x), axis=list(axis) if isinstance(axis, (tuple, list)) else axis, keepdims=keepdims))
+    if ord == 1 and isinstance(axis, int):
+        return tf.reduce_sum(tf.abs(x), axis=axis, keepdims=keepdims)
+    if ord in (np.inf, "inf") and isinstance(axis, int):
+        return tf.reduce_max(tf.abs(x), axis=axis, keepdims=keepdims)
+    return tf.norm(x, ord=ord, axis=axis, keepdims=bool(keepdims))
+
+
+def cdist(x, y):
+    """Euclidean distances between the rows of x (..., P, M) and of y (..., R, M): (..., P, R)."""
+    x, y = _t(x), _t(y)
+    if x.shape.rank < 2 or y.shape.rank < 2:
+        raise ValueError(with_location("`cdist` inputs must have rank >= 2"))
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(with_location("Last dimension of inputs to `cdist` must match"))
+    diff = tf.expand_dims(x, -2) - tf.expand_dims(y, -3)
+    return tf.sqrt(tf.reduce_sum(tf.square(diff), axis=-1))
+
+
+def jvp(fun, primals, tangents, has_aux=False):
+    """(fun(*primals), its Jacobian times tangents) by tf.autodiff.ForwardAccumulator, as Keras 3's
+    TensorFlow backend (tangents cast to their primals' dtypes); with has_aux fun returns
+    (out, aux) and aux comes third."""
+    primal_flat = [_t(p) for p in tf.nest.flatten(primals)]
+    tangent_flat = [tf.cast(t, p.dtype) for t, p in zip(tf.nest.flatten(tangents), primal_flat)]
+    primals = tf.nest.pack_sequence_as(primals, primal_flat)
+    with tf.autodiff.ForwardAccumulator(primal_flat, tangent_flat) as acc:
+        out = fun(*primals)
+        out, aux = out if has_aux else (out, None)
+        tangents_out = tf.nest.pack_sequence_as(out, [acc.jvp(o) for o in tf.nest.flatten(out)])
+    return (out, tangents_out, aux) if has_aux else (out, tangents_out)

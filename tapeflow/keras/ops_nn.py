@@ -4,6 +4,8 @@ control flow (cond, while_loop, fori_loop, scan, vectorized_map), over tapeflow 
 Keras's crossentropy ops differ from keras.losses: binary_crossentropy is
 elementwise (no mean over the last axis), the categorical ones reduce `axis`.
 """
+import numpy as np
+
 import tapeflow as tf
 from tapeflow.keras.activations import (  # noqa: F401  (the same functions as keras.activations')
     celu, glu, hard_shrink, hard_sigmoid, hard_silu, hard_tanh, leaky_relu, log_sigmoid, log_softmax, relu,
@@ -22,11 +24,73 @@ __all__ = ["relu", "relu6", "sigmoid", "softmax", "log_softmax", "gelu", "silu",
            "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "log_sigmoid", "selu", "soft_shrink", "softsign",
            "sparse_plus", "sparse_sigmoid", "sparsemax", "squareplus", "tanh_shrink", "threshold", "normalize",
            "multi_hot", "batch_normalization", "psnr", "layer_normalization", "rms_normalization",
-           "dot_product_attention", "depthwise_conv", "separable_conv", "conv_transpose"]
-# keras.ops.nn: these, with one_hot and the moved ones keras.ops has under both names
+           "dot_product_attention", "depthwise_conv", "separable_conv", "conv_transpose", "depth_to_space",
+           "space_to_depth", "unfold", "fold"]
+# keras.ops.nn: these, with one_hot (ops.py) and polar (ops_signal.py)
 NN_NAMES = [n for n in __all__ if n not in ("cond", "while_loop", "fori_loop", "scan", "vectorized_map")] + [
-    "one_hot", "depth_to_space", "space_to_depth"]
+    "one_hot", "polar"]
 hard_swish = hard_silu
+
+
+def _channels_last_op(op, x, block_size, data_format):
+    """The NHWC op; channels_first input is moved to NHWC and back, as Keras 3 does."""
+    if data_format not in ("channels_last", "channels_first"):
+        raise ValueError(f"The `data_format` argument must be one of {{'channels_first', 'channels_last'}}. "
+                         f"Received: data_format={data_format}")
+    if data_format == "channels_last":
+        return op(x, block_size)
+    return tf.transpose(op(tf.transpose(x, [0, 2, 3, 1]), block_size), [0, 3, 1, 2])
+
+
+def space_to_depth(x, block_size, data_format="channels_last"):
+    return _channels_last_op(tf.nn.space_to_depth, x, block_size, data_format)
+
+
+def depth_to_space(x, block_size, data_format="channels_last"):
+    return _channels_last_op(tf.nn.depth_to_space, x, block_size, data_format)
+
+
+def _pair(v):
+    return (v, v) if isinstance(v, int) else tuple(v)
+
+
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    """torch's unfold (im2col) on NCHW input, as Keras 3: (N, C * kH * kW, L) with the channel
+    slowest, then the kernel row and column; L counts the blocks row by row."""
+    x = tf.convert_to_tensor(x)
+    if x.shape.rank != 4:
+        raise ValueError(f"Input must be a 4D tensor. Received: input.shape={x.shape}")
+    (kh, kw), d, p, s = _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    n, c = x.shape[0], x.shape[1]
+    x = tf.transpose(tf.pad(x, [[0, 0], [0, 0], [p[0], p[0]], [p[1], p[1]]]), [0, 2, 3, 1])
+    patches = tf.image.extract_patches(x, sizes=[1, kh, kw, 1], strides=[1, s[0], s[1], 1],
+                                       rates=[1, d[0], d[1], 1], padding="VALID")
+    nh, nw = patches.shape[1], patches.shape[2]
+    patches = tf.transpose(tf.reshape(patches, [-1, nh, nw, kh, kw, c]), [0, 5, 3, 4, 1, 2])
+    return tf.reshape(patches, [-1 if n is None else n, c * kh * kw, nh * nw])
+
+
+def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """torch's fold (col2im), unfold's adjoint: each block's values added back where unfold took
+    them, (N, C * kH * kW, L) -> (N, C, oH, oW)."""
+    x = tf.convert_to_tensor(x)
+    if x.shape.rank != 3:
+        raise ValueError(f"Input must be a 3D tensor. Received: input.shape={x.shape}")
+    (kh, kw), (oh, ow), d, p, s = _pair(kernel_size), _pair(output_size), _pair(dilation), _pair(padding), \
+        _pair(stride)
+    c = x.shape[1] // (kh * kw)
+    nh = (oh + 2 * p[0] - d[0] * (kh - 1) - 1) // s[0] + 1
+    nw = (ow + 2 * p[1] - d[1] * (kw - 1) - 1) // s[1] + 1
+    # blocks as (kH, kW, nH, nW, N, C): scatter-added into a (oH + 2p, oW + 2p, N, C) canvas
+    blocks = tf.transpose(tf.reshape(x, tf.stack([tf.shape(x)[0], c, kh, kw, nh, nw])), [2, 3, 4, 5, 0, 1])
+    canvas = tf.zeros(tf.stack([oh + 2 * p[0], ow + 2 * p[1], tf.shape(x)[0], c]), x.dtype)
+    rows, cols = np.meshgrid(np.arange(nh) * s[0], np.arange(nw) * s[1], indexing="ij")
+    for i in range(kh):
+        for j in range(kw):
+            where = np.stack([rows + i * d[0], cols + j * d[1]], -1).reshape(-1, 2).astype(np.int32)
+            update = tf.reshape(blocks[i, j], tf.concat([[nh * nw], tf.shape(blocks)[4:]], 0))
+            canvas = tf.tensor_scatter_nd_add(canvas, where, update)
+    return tf.transpose(canvas, [2, 3, 0, 1])[:, :, p[0]:p[0] + oh, p[1]:p[1] + ow]
 
 
 def gelu(x, approximate=True):  # Keras 3's ops.gelu defaults to the tanh approximation

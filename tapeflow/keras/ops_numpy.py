@@ -406,14 +406,6 @@ def sinc(x):
     return tf.where(tf.equal(x, 0), tf.ones_like(x), tf.sin(safe) / safe)
 
 
-def logspace(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0):
-    if not endpoint:
-        raise NotImplementedError(with_location("keras.ops.logspace: endpoint=False is not supported"))
-    out = tf.pow(tf.cast(base, "float32"), tf.linspace(tf.cast(start, "float32"), tf.cast(stop, "float32"), num,
-                                                       axis=axis))
-    return out if dtype is None else tf.cast(out, dtype)
-
-
 def slice(inputs, start_indices, shape):  # noqa: A001 - Keras's name
     return tf.slice(inputs, start_indices, shape)
 
@@ -430,8 +422,24 @@ def scatter(indices, values, shape):
     return tf.scatter_nd(indices, values, shape)
 
 
-def scatter_update(inputs, indices, updates):
-    return tf.tensor_scatter_nd_update(inputs, indices, updates)
+def scatter_update(inputs, indices, updates, reduction=None):
+    """tensor_scatter_nd_update, or with `reduction` "add" / "max" / "min" / "mul" (Keras 3.15) the
+    updates combined with what is there; "mul" multiplies in turn, so repeated indices compound."""
+    if reduction is None:
+        return tf.tensor_scatter_nd_update(inputs, indices, updates)
+    if reduction in ("add", "max", "min"):
+        combine = {"add": tf.tensor_scatter_nd_add, "max": tf.tensor_scatter_nd_max,
+                   "min": tf.tensor_scatter_nd_min}[reduction]
+        return combine(inputs, indices, updates)
+    if reduction == "mul":
+        inputs, updates = tf.convert_to_tensor(inputs), tf.convert_to_tensor(updates)
+        indices = tf.convert_to_tensor(indices)
+        factors = tf.ones_like(inputs)
+        for i in range(int(indices.shape[0])):
+            row = indices[i:i + 1]
+            factors = tf.tensor_scatter_nd_update(factors, row, tf.gather_nd(factors, row) * updates[i:i + 1])
+        return inputs * factors
+    raise ValueError(f"Unsupported reduction: {reduction}")
 
 
 def searchsorted(sorted_sequence, values, side="left"):
@@ -451,14 +459,6 @@ def unravel_index(indices, shape):
     return tuple(tf.unstack(out, axis=0))
 
 
-def space_to_depth(x, block_size, data_format="channels_last"):
-    return tf.nn.space_to_depth(x, block_size)
-
-
-def depth_to_space(x, block_size, data_format="channels_last"):
-    return tf.nn.depth_to_space(x, block_size)
-
-
 def is_tensor(x):
     return tf.is_tensor(x)
 
@@ -472,4 +472,4 @@ def map(f, xs):  # noqa: A001 - Keras's name
     return map_rows(f, xs)  # Keras gives map_fn fn's own output signature: any structure
 
 
-__all__ = ["allclose", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "array", "average", "broadcast_to", "cbrt", "copy", "cosh", "count_nonzero", "nonzero", "cross", "deg2rad", "depth_to_space", "diag", "diagonal", "diff", "divide_no_nan", "dstack", "empty", "empty_like", "erf", "exp2", "fabs", "fliplr", "flipud", "floor_divide", "heaviside", "hstack", "hypot", "identity", "in_top_k", "inner", "is_tensor", "isclose", "isfinite", "isinf", "isnan", "kron", "log10", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "logspace", "map", "mod", "moveaxis", "nan_to_num", "ndim", "outer", "ptp", "rad2deg", "ravel", "reciprocal", "rot90", "rsqrt", "saturate_cast", "scatter", "scatter_update", "searchsorted", "select", "signbit", "sinc", "sinh", "size", "slice", "slice_update", "space_to_depth", "swapaxes", "switch", "tan", "trace", "tri", "tril", "triu", "trunc", "unravel_index", "unstack", "vdot", "vstack"]
+__all__ = ["allclose", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "array", "average", "broadcast_to", "cbrt", "copy", "cosh", "count_nonzero", "nonzero", "cross", "deg2rad", "diag", "diagonal", "diff", "divide_no_nan", "dstack", "empty", "empty_like", "erf", "exp2", "fabs", "fliplr", "flipud", "floor_divide", "heaviside", "hstack", "hypot", "identity", "in_top_k", "inner", "is_tensor", "isclose", "isfinite", "isinf", "isnan", "kron", "log10", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "map", "mod", "moveaxis", "nan_to_num", "ndim", "outer", "ptp", "rad2deg", "ravel", "reciprocal", "rot90", "rsqrt", "saturate_cast", "scatter", "scatter_update", "searchsorted", "select", "signbit", "sinc", "sinh", "size", "slice", "slice_update", "swapaxes", "switch", "tan", "trace", "tri", "tril", "triu", "trunc", "unravel_index", "unstack", "vdot", "vstack"]

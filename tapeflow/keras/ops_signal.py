@@ -8,10 +8,11 @@ tensor). stft / istft frame `sequence_length` samples padded (centered) to `fft_
 with a periodic hann or hamming window, as Keras's TF back end does.
 """
 import tapeflow as tf
+from tapeflow.runtime import dtypes
 from tapeflow.runtime.errors import with_location
 
 __all__ = ["fft", "fft2", "ifft2", "rfft", "irfft", "stft", "istft", "kaiser", "real", "imag", "conj",
-           "conjugate", "angle", "isreal", "view_as_real", "view_as_complex", "polar", "extract_sequences"]
+           "conjugate", "angle", "isreal", "view_as_real", "view_as_complex", "polar", "extract_sequences", "view"]
 
 
 def _complex_from_pair(x):
@@ -134,8 +135,12 @@ conjugate = conj
 
 
 def angle(x):
+    """Keras casts to result_type(x.dtype, float) first: integers and bools to float32, and
+    complex128 to complex64 (its promotion lattice), so complex angles are float32."""
     x = tf.convert_to_tensor(x)
-    if not (x.dtype.is_complex or x.dtype.is_floating):
+    if x.dtype.is_complex:
+        x = tf.cast(x, "complex64")
+    elif not x.dtype.is_floating:
         x = tf.cast(x, "float32")
     return tf.math.angle(x)
 
@@ -168,3 +173,23 @@ def polar(abs_, angle):  # noqa: A002 - Keras's names
 
 def extract_sequences(x, sequence_length, sequence_stride):
     return tf.signal.frame(x, frame_length=sequence_length, frame_step=sequence_stride, axis=-1, pad_end=False)
+
+
+def view(x, dtype=None):
+    """NumPy's reinterpreting view(dtype): the last axis scales with the itemsizes."""
+    x = tf.convert_to_tensor(x)
+    new = dtypes.as_dtype(dtype or x.dtype)
+    old_size, new_size = x.dtype.size, new.size
+    shape = [int(d) for d in x.shape]
+    last = shape[-1] if shape else -1
+    if (last == -1 and old_size != new_size) or (last * old_size) % new_size:
+        raise ValueError(f"Cannot view array of shape {x.shape} and dtype {x.dtype.name} as dtype {new.name} "
+                         f"because the total number of bytes is not divisible by the new itemsize.")
+    if old_size == new_size:
+        return tf.bitcast(x, new)
+    if old_size > new_size:
+        shape[-1] *= old_size // new_size
+        return tf.reshape(tf.bitcast(tf.reshape(x, [-1]), new), shape)
+    ratio = new_size // old_size
+    shape[-1] //= ratio
+    return tf.reshape(tf.bitcast(tf.reshape(x, [-1, ratio]), new), shape)

@@ -1,6 +1,8 @@
 """keras.ops statistics over tapeflow ops: the NaN-ignoring reductions, quantile / percentile /
 median (Keras 3's TensorFlow algorithm: sort along the flattened axes, gather by method, NaN
-rows stay NaN, a vector q's axis first), and fmod / fmax / fmin, isin, digitize, corrcoef and correlate (a 1-D convolution, as Keras's)."""
+rows stay NaN, a vector q's axis first; nanquantile / nanpercentile / nanmedian), and fmod / fmax / fmin, isin, digitize,
+corrcoef and correlate (a 1-D convolution, as Keras's); nanargmax / nanargmin (-1 where all are NaN),
+nancumsum / nancumprod."""
 import numpy as np
 
 import tapeflow as tf
@@ -8,7 +10,7 @@ from tapeflow.runtime.errors import with_location
 
 __all__ = ["nanmean", "nansum", "nanmax", "nanmin", "nanprod", "nanvar", "nanstd", "quantile", "percentile",
            "median", "fmod", "fmax", "fmin", "isin", "digitize", "corrcoef", "correlate",
-           "nanargmax", "nanargmin", "nancumsum", "nancumprod"]
+           "nanargmax", "nanargmin", "nancumsum", "nancumprod", "nanquantile", "nanpercentile", "nanmedian"]
 
 
 def _t(x):
@@ -86,8 +88,17 @@ _METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
 def quantile(x, q, axis=None, method="linear", keepdims=False):
+    return _quantile(x, q, axis, method, keepdims, "keras.ops.quantile", skip_nan=False)
+
+
+def nanquantile(x, q, axis=None, method="linear", keepdims=False):
+    """quantile of the values that are not NaN (NaN where a slice has none)."""
+    return _quantile(x, q, axis, method, keepdims, "keras.ops.nanquantile", skip_nan=True)
+
+
+def _quantile(x, q, axis, method, keepdims, op, skip_nan):
     if method not in _METHODS:
-        raise ValueError(with_location(f"keras.ops.quantile: method must be one of {_METHODS}, got {method!r}"))
+        raise ValueError(with_location(f"{op}: method must be one of {_METHODS}, got {method!r}"))
     x = _float(x)
     q = tf.cast(_t(q), "float64")
     rank = x.shape.rank
@@ -98,24 +109,47 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
         others = [a for a in range(rank) if a not in axes]
         y = tf.transpose(x, others + axes)
         y = tf.reshape(y, [x.shape[a] if x.shape[a] is not None else -1 for a in others] + [-1])
-    y = tf.sort(y, axis=-1)
     size = tf.shape(y)[-1]
-    d = tf.cast(size, "float64")
+    if skip_nan:
+        # NaNs sorted last (as +inf: a real +inf is the same value), each row its own count;
+        # one index per row and quantile, gathered row by row (batch_dims)
+        nan = tf.math.is_nan(y)
+        y = tf.sort(tf.where(nan, tf.fill(tf.shape(y), tf.cast(float("inf"), y.dtype)), y), axis=-1)
+        count = tf.reduce_sum(tf.cast(~nan, "int32"), axis=-1, keepdims=True)
+        d = tf.cast(count, "float64")
+        fractions = tf.reshape(q, [1] * (y.shape.rank - 1) + [-1])
+        last = tf.maximum(count - 1, 0)
+    else:
+        y = tf.sort(y, axis=-1)
+        d = tf.cast(size, "float64")
+        fractions = q
+        last = size - 1
+
+    def take(i):
+        if not skip_nan:
+            return tf.gather(y, i, axis=-1)
+        picked = tf.gather(y, i, axis=-1, batch_dims=y.shape.rank - 1)
+        return picked if q.shape.rank else tf.squeeze(picked, -1)
 
     def index(how):
-        i = {"lower": tf.math.floor, "higher": tf.math.ceil, "nearest": tf.round}[how]((d - 1) * q)
-        return tf.clip_by_value(tf.cast(i, "int32"), 0, size - 1)
+        i = {"lower": tf.math.floor, "higher": tf.math.ceil, "nearest": tf.round}[how]((d - 1) * fractions)
+        return tf.clip_by_value(tf.cast(i, "int32"), 0, last)
 
     if method in ("lower", "higher", "nearest"):
-        out = tf.gather(y, index(method), axis=-1)
+        out = take(index(method))
     elif method == "midpoint":
-        out = 0.5 * (tf.gather(y, index("lower"), axis=-1) + tf.gather(y, index("higher"), axis=-1))
+        out = 0.5 * (take(index("lower")) + take(index("higher")))
     else:
         low = tf.maximum(index("higher") - 1, 0)
-        high = tf.minimum(low + 1, size - 1)
-        fraction = tf.cast(tf.cast(high, "float64") - (d - 1) * q, y.dtype)
-        out = tf.gather(y, high, axis=-1) * (1 - fraction) + tf.gather(y, low, axis=-1) * fraction
-    nan_rows = tf.reduce_any(tf.math.is_nan(x), axis=axes)
+        high = tf.minimum(low + 1, last)
+        fraction = tf.cast(tf.cast(high, "float64") - (d - 1) * fractions, y.dtype)
+        if skip_nan and not q.shape.rank:
+            fraction = tf.squeeze(fraction, -1)
+        out = take(high) * (1 - fraction) + take(low) * fraction
+    if skip_nan:
+        nan_rows = tf.equal(tf.squeeze(count, -1), 0)
+    else:
+        nan_rows = tf.reduce_any(tf.math.is_nan(x), axis=axes)
     nan_rows = tf.reshape(nan_rows, tf.concat([tf.shape(nan_rows), tf.ones([q.shape.rank], "int32")], 0))
     out = tf.where(nan_rows, tf.fill(tf.shape(out), tf.cast(float("nan"), out.dtype)), out)
     if keepdims:
@@ -135,6 +169,16 @@ def percentile(x, q, axis=None, method="linear", keepdims=False):
 
 def median(x, axis=None, keepdims=False):
     return quantile(x, 0.5, axis=axis, keepdims=keepdims)
+
+
+def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
+    return nanquantile(x, tf.cast(_t(q), "float32") / 100.0, axis=axis, method=method, keepdims=keepdims)
+
+
+def nanmedian(x, axis=None, keepdims=False):
+    if axis == () or axis == []:
+        return _t(x)
+    return nanquantile(x, 0.5, axis=axis, keepdims=keepdims)
 
 
 def fmod(x1, x2):

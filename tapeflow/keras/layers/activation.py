@@ -6,7 +6,8 @@ from tapeflow.runtime.errors import with_location
 
 
 class ReLU(Layer):
-    """max_value if x >= max_value; x if threshold <= x; else negative_slope * (x - threshold)."""
+    """max_value if x >= max_value; x if threshold < x; else negative_slope * (x - threshold)
+    (keras.activations.relu with the layer's arguments)."""
     _built_at_init = True  # Keras 3 marks it built in __init__ (count_params before a call is 0)
 
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
@@ -18,15 +19,8 @@ class ReLU(Layer):
         self.max_value, self.negative_slope, self.threshold = max_value, float(negative_slope), float(threshold)
 
     def call(self, inputs):
-        if self.negative_slope == 0 and self.threshold == 0:
-            y = tf.nn.relu(inputs)
-        else:
-            shifted = inputs - self.threshold if self.threshold else inputs
-            below = shifted * self.negative_slope if self.negative_slope else tf.zeros_like(inputs)
-            y = tf.where(inputs >= self.threshold, inputs, below)
-        if self.max_value is not None:
-            y = tf.minimum(y, tf.cast(self.max_value, y.dtype))
-        return y
+        from tapeflow.keras.activations import relu
+        return relu(inputs, self.negative_slope, self.max_value, self.threshold)
 
     def get_config(self):
         return {**super().get_config(), "max_value": self.max_value, "negative_slope": self.negative_slope,

@@ -3,6 +3,7 @@ shape read from the equation (a letter of the input takes the input's size, any
 other letter the size given by `output_shape`).  MultiHeadAttention's projections
 are EinsumDense layers, so their weights have Keras 3's shapes."""
 import copy
+import re
 
 import tapeflow as tf
 from tapeflow.keras import activations, initializers, regularizers
@@ -11,14 +12,19 @@ from tapeflow.runtime.errors import with_location
 
 
 def _parse(equation, name):
+    """(input, kernel, output) letters and where an ellipsis stands: None, "left" ('...ab,bc->...ac':
+    the leading input axes, batch included, pass through) or "right" ('ab...,bc->ac...'), Keras's
+    three forms."""
     eq = equation.replace(" ", "")
-    lhs, arrow, out = eq.partition("->")
-    parts = lhs.split(",")
-    if not arrow or len(parts) != 2 or "." in eq:
-        raise ValueError(with_location(
-            f"{name}: equation must look like 'ab,bc->ac' (two operands, an output, no ellipsis), "
-            f"got {equation!r}"))
-    return parts[0], parts[1], out
+    for elided, pattern in ((None, r"([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)"),
+                            ("left", r"\.\.\.([a-zA-Z]+),([a-zA-Z]+)->\.\.\.([a-zA-Z]+)"),
+                            ("right", r"([a-zA-Z]{2,})\.\.\.,([a-zA-Z]+)->([a-zA-Z]+)\.\.\.")):
+        match = re.fullmatch(pattern, eq)
+        if match:
+            return match.group(1), match.group(2), match.group(3), elided
+    raise ValueError(with_location(
+        f"{name}: invalid einsum equation {equation!r}. Equations must be in the form [X],[Y]->[Z], "
+        f"...[X],[Y]->...[Z], or [X]...,[Y]->[Z]...."))
 
 
 class EinsumDense(Layer):
@@ -30,7 +36,8 @@ class EinsumDense(Layer):
                  bias_regularizer=None, kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(**kwargs)
         self.equation = equation
-        self.input_spec_, self.kernel_spec, self.output_spec = _parse(equation, f"EinsumDense {self.name}")
+        self.input_spec_, self.kernel_spec, self.output_spec, self._elided = _parse(
+            equation, f"EinsumDense {self.name}")
         shape = (output_shape,) if isinstance(output_shape, int) or output_shape is None \
             else tuple(output_shape)
         self.partial_output_shape = shape
@@ -45,12 +52,16 @@ class EinsumDense(Layer):
     def build(self, input_shape):
         dims = tuple(input_shape.dims) if hasattr(input_shape, "dims") else tuple(input_shape)
         ins, ker, out = self.input_spec_, self.kernel_spec, self.output_spec
-        if len(dims) != len(ins):
+        if len(dims) != len(ins) and not (self._elided and len(dims) > len(ins)):
             raise ValueError(with_location(
                 f"EinsumDense {self.name}: equation {self.equation!r} wants a rank-{len(ins)} input, "
                 f"got shape {list(dims)}"))
+        elided = len(dims) - len(ins)
+        passed = dims[:elided] if self._elided == "left" else dims[len(ins):]  # the ellipsis' axes
+        if self._elided == "left":
+            dims = dims[elided:]  # the input letters' own axes (the batch is in the ellipsis)
         given = list(self.partial_output_shape)
-        if len(given) == len(out) - 1:
+        if len(given) == len(out) - 1 and self._elided != "left":
             given = [dims[0]] + given  # output_shape leaves out the batch dimension
         if len(given) != len(out):
             raise ValueError(with_location(
@@ -62,7 +73,8 @@ class EinsumDense(Layer):
                 raise ValueError(with_location(
                     f"EinsumDense {self.name}: the size of kernel axis '{c}' of {self.equation!r} is unknown "
                     f"(input shape {list(dims)}, output_shape {self.partial_output_shape})"))
-        self.full_output_shape = tuple(size[c] for c in out)
+        own = tuple(size[c] for c in out)
+        self.full_output_shape = passed + own if self._elided == "left" else own + passed
         init = self.kernel_initializer
         if isinstance(init, initializers.VarianceScaling) and (init.input_axes is None or init.output_axes is None):
             # Keras 3: fans from the equation (kernel axes in the output are output units, the
@@ -76,6 +88,8 @@ class EinsumDense(Layer):
         if self.bias_axes:
             first = min(out.index(c) for c in self.bias_axes)
             bias_shape = tuple(size[c] if c in self.bias_axes else 1 for c in out[first:])
+            if self._elided == "right":
+                bias_shape += (1,) * len(passed)  # broadcast over the trailing ellipsis axes
             self.bias = self.add_weight("bias", bias_shape, initializer=self.bias_initializer,
                                         regularizer=self.bias_regularizer, constraint=self.bias_constraint)
 
