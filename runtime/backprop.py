@@ -78,6 +78,7 @@ class GradientTape:
         tape = self._begin_use()
         # A variable target stays the variable, so that gradient(v, v) is ones as in TF
         # (converting it would make a fresh read that no record connects to v).
+        _refuse_composites(target)
         targets = [t if isinstance(t, Variable) else convert_to_tensor(t) for t in nest.flatten(target)]
         flat_sources = _checked_sources(sources)
         if output_gradients is not None:
@@ -104,7 +105,7 @@ class GradientTape:
                 UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO:
             grads = [_zeros_for(s) if g is None else g for g, s in zip(grads, flat_sources)]
         self._end_use()
-        return nest.pack_sequence_as(sources, grads)
+        return _pack_gradients(sources, grads)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
@@ -180,7 +181,34 @@ class GradientTape:
             self._tape.sources = list(self._tape.watched.values())
 
 
+def _pack_gradients(sources, grads):
+    """grads (one per flat component) in the structure of sources.  A composite source (a
+    RaggedTensor) gets one of its own kind: its floating components' gradients with its other
+    components (the row splits) as they are, or None where its floating components get none."""
+    out, flat = [], iter(grads)
+    for source in nest.flatten(sources, expand_composites=False):
+        if not nest.is_composite(source):
+            out.append(next(flat))
+            continue
+        parts = nest.flatten(source)
+        got = [next(flat) for _ in parts]
+        if all(g is None for g, c in zip(got, parts) if c.dtype.is_inexact):
+            out.append(None)
+        else:
+            out.append(nest.pack_sequence_as(source, [g if c.dtype.is_inexact else c for g, c in zip(got, parts)]))
+    return nest.pack_sequence_as(sources, out, expand_composites=False)
+
+
+def _refuse_composites(structure):
+    """TF's error for a composite the tape does not differentiate (a SparseTensor)."""
+    for x in nest.flatten(structure, expand_composites=False):
+        if getattr(type(x), "_refused_by_gradient_tape", False):
+            raise ValueError(with_location(
+                f"Type {type(x).__name__} is not supported as a gradient source or gradient target."))
+
+
 def _checked_sources(sources):
+    _refuse_composites(sources)
     flat = nest.flatten(sources)
     for s in flat:
         if not isinstance(s, TensorBase):

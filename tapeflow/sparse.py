@@ -43,6 +43,8 @@ class SparseTensor:
     and to_dense runs as one NumPy-executed node; the ops that need the shape itself
     while tracing (reorder, expand_dims, ...) say so."""
 
+    _refused_by_gradient_tape = True  # TF: ValueError as a GradientTape source or target
+
     def __init__(self, indices, values, dense_shape):
         traced = isinstance(dense_shape, TensorBase) and not isinstance(dense_shape, Tensor)
         shape = _traced_shape(dense_shape) if traced else _static_shape(dense_shape)

@@ -161,7 +161,18 @@ def bind_input_signature(function, args, kwargs):
         parts, values = nest.flatten(spec), nest.flatten(a)
         if parts != [spec] and len(parts) == len(values) and all(isinstance(p, TensorSpec) for p in parts):
             return nest.pack_sequence_as(a, [bind(p, v) for p, v in zip(parts, values)])
+        if _own_spec(spec, a) == spec:  # an IteratorSpec / DatasetSpec: the value's spec is the same
+            return a
         raise TypeError(with_location(
             f"{function.__name__}: argument {a!r:.60} does not match the input_signature {spec!r:.80}"))
 
     return [bind(spec, a) for spec, a in zip(function.input_signature, args)]
+
+
+def _own_spec(spec, value):
+    """value's spec of spec's kind (spec.from_value), or None where value is of another kind."""
+    from_value = getattr(type(spec), "from_value", None)
+    try:
+        return None if from_value is None else from_value(value)
+    except (AttributeError, TypeError, ValueError):
+        return None

@@ -184,8 +184,13 @@ class Function:
         if self.input_signature is not None:
             # A TensorSpec of unknown rank is traced once per rank met (the graph IR
             # knows ranks statically): the key holds those ranks.
-            ranks = tuple(len(t.shape) for spec, t in zip(nest.flatten(self.input_signature), nest.flatten(list(args)))
-                          if spec.shape.rank is None and isinstance(t, TensorBase))
+            pairs = list(zip(nest.flatten(self.input_signature), nest.flatten(list(args))))
+            ranks = tuple(len(t.shape) for spec, t in pairs if isinstance(t, TensorBase) and spec.shape.rank is None)
+            # An IteratorSpec / DatasetSpec argument is traced as the value itself (keyed as without
+            # a signature: an iterator by identity).
+            values = tuple(_arg_key(a) for spec, a in pairs if not isinstance(spec, TensorSpec))
+            if values:
+                return ("signature", ranks, values)
             return ("signature", ranks) if ranks else "signature"
         key = tuple(_arg_key(a) for a in args)
         if self._reduce_retracing:
@@ -216,8 +221,10 @@ class Function:
             if key == "signature" or (isinstance(key, tuple) and key[:1] == ("signature",)):
                 # trace with the signature's shapes (unknown dims stay unknown)
                 ranks = iter(key[1] if key != "signature" else ())
-                specs = [TensorSpec([None] * next(ranks), spec.dtype, spec.name) if spec.shape.rank is None else spec
-                         for spec in nest.flatten(self.input_signature)]
+                given = nest.flatten(list(args))
+                specs = [a if not isinstance(spec, TensorSpec) else
+                         TensorSpec([None] * next(ranks), spec.dtype, spec.name) if spec.shape.rank is None else spec
+                         for spec, a in zip(nest.flatten(self.input_signature), given)]
                 args = nest.pack_sequence_as(list(args), specs)
             counted = self._tracing_count
             tracing = self.__dict__.setdefault("_tracing_keys", [])
