@@ -290,8 +290,8 @@ class Variable(TensorBase):
         return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, "
                 f"numpy={numpy_text(v.numpy(), True)}>")
 
-    def __hash__(self):  # variables are keys in optimizers' slot tables
-        return id(self)
+    def __hash__(self):  # as TF's: == is elementwise, so tables key a variable by .ref() or id()
+        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
 
     def __eq__(self, other):
         from .ops import math_ops

@@ -365,12 +365,18 @@ class RaggedTensor:
         return rows
 
     def numpy(self):
-        """An object array of the rows (each a NumPy array, or again an object array)."""
+        """TF's: the rows (values[splits[i]:splits[i + 1]]) as one NumPy array where they have
+        one length, else as an object array of them; no rows: zeros of shape (0, 0, ...)."""
         values = self._values.numpy()
         cuts = self._row_splits.numpy().tolist()
-        out = np.empty(len(cuts) - 1, dtype=object)
-        out[:] = [values[a:b] for a, b in zip(cuts[:-1], cuts[1:])] if len(cuts) > 1 else []
-        return out
+        rows = [values[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+        if not rows:
+            return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
+        if any(len(r) != len(rows[0]) for r in rows):
+            out = np.empty(len(rows), dtype=object)
+            out[:] = rows
+            return out
+        return np.array(rows)
 
     def __repr__(self):
         if _is_eager(self._row_splits) and all(_is_eager(s) for s in self.nested_row_splits) \

@@ -19,7 +19,7 @@ LIBRARY = ("runtime", "compiler", "tracer", "tapeflow")
 FILE_LIMIT = 500
 
 BUDGETS = {  # ceilings, with room for the work in flight; the figures when they were set in the comment
-    "lines runtime": 13520,      # sweep_tf3 +~100 (TF's integer conversion rules, diag off the main diagonal, TensorArray eager errors); 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
+    "lines runtime": 13550,      # doc_data +~30 (a RaggedTensor source's gradient, SparseTensor sources refused); sweep_tf3 +~100 (TF's integer conversion rules, diag off the main diagonal, TensorArray eager errors); 6,496; 8,167 with issue 12 (string and ragged primitives); 8,799 with issue 11's
                                  # binomial/Poisson/gamma samplers (TensorFlow's rejection loops, philox_samplers.py);
                                  # 9,069 with issue 11's complex dtypes, tf.signal FFTs and svd u/v gradients (9,119 with #16);
                                  # 9,932 with the TF ops programs reach for (trig, sequence/shape ops, qr/eigh, erf

@@ -8,7 +8,7 @@ from tapeflow.data import ragged_values, sparse_values
 from tapeflow.data import structure as S
 from tapeflow.data.elements import UNKNOWN, positive
 from tapeflow.data.ragged_values import RaggedValue
-from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.errors import DataLossError, InvalidArgumentError, with_location
 from tapeflow.runtime.shape import TensorShape
 
 
@@ -48,10 +48,10 @@ def pad_stack(buf, targets, pad_value):
                     f"component {k} has rank {rank}"))
             for d, t in enumerate(target):
                 if t is not None and t != -1:
-                    if widest[d] > t:
-                        raise ValueError(with_location(
-                            f"Dataset.padded_batch: component {k} has size {widest[d]} on axis {d}, "
-                            f"larger than the padded shape {target}"))
+                    if widest[d] > t:  # TF's kernel error, at iteration
+                        raise DataLossError(with_location(
+                            f"Attempted to pad to a smaller size than the input element: component {k} has "
+                            f"size {widest[d]} on axis {d}, larger than the padded shape {target}"))
                     widest[d] = t
         fill = pad_value(k)
         if parts[0].dtype == object:  # strings pad with b"" unless told otherwise, as in tf.data
@@ -130,6 +130,7 @@ def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop
         targets = [padded_shapes]
     if targets is not None:  # each as a list of sizes (None: the batch's widest); an int n is [n], as TF
         targets = [None if t is None else _target_shape(t).as_list() for t in targets]
+        _check_static_padding(self._shapes, targets)
     pads = S.flatten(padding_values) if isinstance(padding_values, (tuple, dict)) else None
 
     def pad_value(k):
@@ -173,6 +174,19 @@ def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop
     return out
 
 
+def _check_static_padding(shapes, targets):
+    """TF's construction-time ValueError for a padded shape smaller than a component's known size
+    (sizes known only per element fail at iteration: DataLossError in pad_stack)."""
+    for shape_dtype, target in zip(shapes or (), targets):
+        shape = tuple(shape_dtype[0])
+        if target is None or len(target) != len(shape):
+            continue
+        if any(t is not None and d is not None and d > t for d, t in zip(shape, target)):
+            raise ValueError(with_location(
+                f"The padded shape {tuple(-1 if t is None else t for t in target)} is not compatible with the "
+                f"shape {shape} of the corresponding input component."))
+
+
 def _target_shape(target):
     if isinstance(target, (int, np.integer)):
         return TensorShape([int(target)])
@@ -210,6 +224,12 @@ def ragged_stack(buf):
         return [ragged_values.stack(list(parts)) for parts in zip(*buf)]
     except ValueError as exc:
         raise ValueError(with_location(f"Dataset.ragged_batch: {exc}")) from None
+
+
+def sparse_batch(self, batch_size, row_shape):
+    """Batches as SparseTensors of dense_shape [rows, *row_shape]: dense_to_sparse_batch."""
+    from tapeflow.data.experimental_fns import dense_to_sparse_batch  # it builds on _grouped here
+    return dense_to_sparse_batch(batch_size, row_shape)(self)
 
 
 def unbatch(self, name=None):

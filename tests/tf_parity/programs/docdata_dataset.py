@@ -94,3 +94,71 @@ def program_unique_and_bucket(tf):
             "choose": _lists(tf.data.Dataset.choose_from_datasets(
                 [tf.data.Dataset.from_tensors([0]).repeat(), tf.data.Dataset.from_tensors([1]).repeat()],
                 tf.data.Dataset.range(2).repeat(2)))}
+
+
+def program_sparse_batch_method(tf):
+    ds = tf.data.Dataset.from_tensor_slices([1, 2, 3]).map(lambda x: tf.fill([x], x))
+    batched = ds.sparse_batch(2, row_shape=[4])
+    return {"spec": batched.element_spec, "batches": [b for b in batched]}
+
+
+def program_as_numpy_iterator_of_ragged(tf):
+    def run(ds):
+        return [x.tolist() for x in ds.as_numpy_iterator()]
+
+    ragged_rows = tf.data.Dataset.from_tensors(tf.ragged.constant([[1], [2, 3]]))
+    uniform_rows = tf.data.Dataset.from_tensors(tf.ragged.constant([[1, 2], [3, 4]]))
+    nested = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[[1], [2, 3]], [[4]]]))
+    first = next(ragged_rows.as_numpy_iterator())
+    return {"ragged": [[r.tolist() for r in x] for x in ragged_rows.as_numpy_iterator()],
+            "ragged_kind": [str(first.dtype), list(first.shape)],
+            "uniform": run(uniform_rows), "uniform_dtype": str(next(uniform_rows.as_numpy_iterator()).dtype),
+            "nested_first": [r.tolist() for r in next(nested.as_numpy_iterator())],
+            "slices": run(tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3]])))}
+
+
+def program_ragged_numpy_uniform_rows(tf):
+    uniform = tf.ragged.constant([[1, 2], [3, 4]]).numpy()
+    ragged = tf.ragged.constant([[1], [2, 3]]).numpy()
+    empty = tf.RaggedTensor.from_row_splits(tf.constant([], tf.float32), [0]).numpy()
+    return {"uniform": [str(uniform.dtype), list(uniform.shape), uniform.tolist()],
+            "ragged": [str(ragged.dtype), list(ragged.shape), [r.tolist() for r in ragged]],
+            "empty": [str(empty.dtype), list(empty.shape)],
+            "repr": repr(tf.ragged.constant([[1, 2], [3, 4]]))}
+
+
+def program_padded_batch_smaller_than_element(tf):
+    ds = tf.data.Dataset.range(1, 5).map(lambda x: tf.fill([x], x))
+    return {"values": _lists(ds.padded_batch(2, padded_shapes=[2]))}
+
+
+def program_fixed_length_records_bad_body(tf):
+    import os
+    import tempfile
+    path = os.path.join(tempfile.mkdtemp(), "f.bin")
+    with open(path, "wb") as f:
+        f.write(b"HHabcdefghT")
+    got = []
+    try:
+        for x in tf.data.FixedLengthRecordDataset(path, 3, header_bytes=2, footer_bytes=1):
+            got.append(x)
+    except tf.errors.InvalidArgumentError:
+        got.append("InvalidArgumentError")
+    good = tf.data.FixedLengthRecordDataset(path, 4, header_bytes=2, footer_bytes=1)
+    return {"bad": got, "good": list(good.as_numpy_iterator())}
+
+
+def program_dataset_functions_mixing_dtypes_raise_type_error(tf):
+    out = {}
+    for name, make in (("map", lambda: list(tf.data.Dataset.range(3).map(lambda x: x + 1.0))),
+                       ("filter", lambda: list(tf.data.Dataset.range(3).filter(lambda x: x > 1.0))),
+                       ("scan", lambda: list(tf.data.Dataset.range(3).scan(0, lambda s, x: (s + x, x)))),
+                       ("reduce", lambda: tf.data.Dataset.range(5).reduce(0, lambda s, x: s + x)),
+                       ("flat_map", lambda: list(tf.data.Dataset.range(3).flat_map(
+                           lambda x: tf.data.Dataset.range(x + 1.5))))):
+        try:
+            make()
+            out[name] = "no error"
+        except TypeError:
+            out[name] = "TypeError"
+    return out

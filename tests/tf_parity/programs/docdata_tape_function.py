@@ -192,3 +192,14 @@ def program_module_examples(tf):
     return {"dense": d(tf.ones([1, 3])), "dense_vars": [(v.name, v.shape) for v in d.variables],
             "mlp": mlp(tf.ones([1, 5])), "mlp_vars": [(v.name, v.shape) for v in mlp.variables],
             "submodules": [list(a.submodules) == [b, c], list(b.submodules) == [c], list(c.submodules) == []]}
+
+
+def program_variable_is_unhashable(tf):
+    x, y = tf.Variable(5), tf.Variable(10)
+    out = {"ref_key": {x.ref(): "five", y.ref(): "ten"}[y.ref()], "in_set": x.ref() in {x.ref(), y.ref()}}
+    for name, make in (("set", lambda: {x, y}), ("dict", lambda: {x: "five"}), ("hash", lambda: hash(y))):
+        try:
+            make()
+        except TypeError:
+            out[name] = "TypeError"
+    return out
