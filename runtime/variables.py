@@ -258,6 +258,10 @@ class Variable(TensorBase):
         from .ops import gather_ops
         return gather_ops.gather(self.read_value(), indices)
 
+    def gather_nd(self, indices, name=None):
+        from .ops import gather_ops
+        return gather_ops.gather_nd(self.read_value(), indices)
+
     def __getitem__(self, key):
         """A read of a slice; like TensorFlow, the result also has `.assign(value)`,
         which writes the value into that slice of this variable."""

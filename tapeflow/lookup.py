@@ -75,7 +75,7 @@ class StaticHashTable:
 
 class StaticVocabularyTable:
     """Known keys map to their int64 ids; others to size + hash(key) % num_oov_buckets
-    (farmhash Fingerprint64 for strings, TensorFlow's buckets)."""
+    (farmhash Fingerprint64 of the string, or of an integer key's decimal text: TF's buckets)."""
 
     def __init__(self, initializer, num_oov_buckets, lookup_key_dtype=None, name=None,
                  experimental_is_anonymous=False):
@@ -85,8 +85,10 @@ class StaticVocabularyTable:
         if initializer.value_dtype is not dtypes.int64:
             raise TypeError(with_location(f"StaticVocabularyTable: the values must be int64, got "
                                           f"{initializer.value_dtype.name}"))
-        if initializer.key_dtype is not dtypes.string:
-            raise NotImplementedError("StaticVocabularyTable: only string keys are implemented")
+        if initializer.key_dtype not in (dtypes.int64, dtypes.string):
+            raise TypeError(with_location(f"Invalid `key_dtype`, expected one of (tf.int64, tf.string), but got "
+                                          f"{initializer.key_dtype!r}."))
+        self._lookup_dtype = dtypes.as_dtype(lookup_key_dtype or initializer.key_dtype)
         self._init = initializer
         self._buckets = int(num_oov_buckets)
         self.name = name
@@ -99,8 +101,15 @@ class StaticVocabularyTable:
 
     def lookup(self, keys, name=None):
         from tapeflow import strings
+        keys = convert_to_tensor(keys)
+        if keys.dtype is not self._lookup_dtype:
+            raise TypeError(with_location(f"Dtype of argument `keys` must be {self._lookup_dtype!r}, received: "
+                                          f"{keys.dtype!r}"))
+        if self.key_dtype is dtypes.int64:  # int32 lookups of an int64 table (lookup_key_dtype)
+            keys = M.cast(keys, dtypes.int64)
         keys, found, first = match_keys(self._init._keys, keys, "StaticVocabularyTable.lookup")
-        oov = strings.to_hash_bucket_fast(keys, self._buckets) + A.size(self._init._keys, dtypes.int64)
+        text = keys if keys.dtype is dtypes.string else strings.as_string(keys)
+        oov = strings.to_hash_bucket_fast(text, self._buckets) + A.size(self._init._keys, dtypes.int64)
         if self._init._keys.shape[0] == 0:
             return oov
         return A.where(found, G.gather(self._init._values, first), oov)

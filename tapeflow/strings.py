@@ -74,7 +74,7 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """Joins the strings along `axis` (all axes when None) with `separator`."""
     if isinstance(inputs, RaggedTensor):
         return _ragged_reduce_join(inputs, axis, keepdims, separator)
-    x = _strings(inputs, "reduce_join")
+    x = _strings(convert_to_tensor(inputs), "reduce_join")  # TF converts without a dtype: [] is float32
     try:
         axes = normalize_axes(axis, x.shape.rank, "strings.reduce_join")
     except ValueError as exc:  # TF: the kernel's OutOfRangeError ("Invalid reduction dimension")

@@ -215,6 +215,9 @@ class TensorArray:
     def stack(self, name=None):
         if self._buffer is not None:
             return self._buffer
+        if self._element_shape is None and self._size:  # TF: no element to give the rows a shape
+            message = "Cannot convert a partially known TensorShape <unknown> to a Tensor."
+            raise (ValueError if state.graph is None else InvalidArgumentError)(with_location(message))
         elem = self._element_shape.dims if self._element_shape is not None else ()
         return array_ops.zeros((self._size,) + tuple(elem), self.dtype)
 

@@ -124,3 +124,40 @@ def program_lookup_examples(tf):
            "mutable": mutable.lookup(tf.constant(["a", "c", "z"])), "mutable_size": mutable.size()}
     os.unlink(f.name)
     return out
+
+
+def program_static_vocabulary_table_int_keys(tf):
+    init = tf.lookup.KeyValueTensorInitializer(tf.constant([5, 7], tf.int64), tf.constant([0, 1], tf.int64))
+    table = tf.lookup.StaticVocabularyTable(init, num_oov_buckets=3)
+    narrow = tf.lookup.StaticVocabularyTable(init, num_oov_buckets=3, lookup_key_dtype=tf.int32)
+    out = {"lookup": table.lookup(tf.constant([5, 7, 9, 100, -4], tf.int64)), "size": table.size(),
+           "int32": narrow.lookup(tf.constant([5, 8, 11], tf.int32)), "getitem": narrow[tf.constant([[7, 1000]])]}
+    try:
+        table.lookup(tf.constant([5], tf.int32))
+    except TypeError:
+        out["wrong_dtype"] = "TypeError"
+    try:
+        tf.lookup.StaticVocabularyTable(tf.lookup.KeyValueTensorInitializer(tf.constant([5.0]),
+                                                                          tf.constant([0], tf.int64)), 2)
+    except TypeError:
+        out["float_keys"] = "TypeError"
+    return out
+
+
+def program_dense_hash_table_erase(tf):
+    t = tf.lookup.experimental.DenseHashTable(key_dtype=tf.int64, value_dtype=tf.int64, default_value=-1,
+                                              empty_key=0, deleted_key=-1)
+    t.insert(tf.constant([1, 2], tf.int64), tf.constant([10, 20], tf.int64))
+    before = t.lookup(tf.constant([1, 3], tf.int64))
+    t.erase(tf.constant([1], tf.int64))
+    return {"before": before, "after": t.lookup(tf.constant([1, 2], tf.int64)), "size": t.size()}
+
+
+def program_reduce_join_needs_strings(tf):
+    out = {"strings": tf.strings.reduce_join(["a", "b"], separator=",")}
+    for name, value in (("empty_list", []), ("ints", [1, 2])):
+        try:
+            tf.strings.reduce_join(value, separator=",")
+        except tf.errors.InvalidArgumentError:
+            out[name] = "InvalidArgumentError"
+    return out

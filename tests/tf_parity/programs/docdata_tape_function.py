@@ -203,3 +203,23 @@ def program_variable_is_unhashable(tf):
         except TypeError:
             out[name] = "TypeError"
     return out
+
+
+def program_tensor_array_stack_with_nothing_written(tf):
+    out = {"empty": tf.TensorArray(tf.float32, size=0).stack(),
+           "shaped": tf.TensorArray(tf.float32, size=2, element_shape=[3]).stack(),
+           "one_written": tf.TensorArray(tf.float32, size=2).write(0, [1.0, 2.0]).stack(),
+           "unread_row": tf.TensorArray(tf.float32, size=2).write(0, [1.0, 2.0]).read(1)}
+    for name, make in (("stack", lambda: tf.TensorArray(tf.float32, size=2).stack()),
+                       ("concat", lambda: tf.TensorArray(tf.float32, size=2).concat())):
+        try:
+            make()
+        except ValueError:
+            out[name] = "ValueError"
+    return out
+
+
+def program_variable_gather_nd(tf):
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    return {"elements": v.gather_nd([[1, 0], [0, 1]]), "rows": v.gather_nd([[1]]),
+            "sparse_read": v.sparse_read([1, 0])}
