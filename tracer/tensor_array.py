@@ -99,6 +99,17 @@ def _index_tensor(index):
     return convert_to_tensor(index, dtypes.int32)
 
 
+def _preferring(value, dtype):
+    """value as a tensor, of `dtype` where it converts (TF's preferred_dtype): 1.5 for an int32
+    array stays float32, for the write's dtype error."""
+    if isinstance(value, TensorBase):
+        return convert_to_tensor(value)
+    try:
+        return convert_to_tensor(value, dtype)
+    except (TypeError, ValueError):
+        return convert_to_tensor(value)
+
+
 class TensorArray:
     """tf.TensorArray(dtype, size=0, dynamic_size=False, element_shape=None, ...)."""
 
@@ -170,8 +181,7 @@ class TensorArray:
         return self._dynamic
 
     def write(self, index, value, name=None):
-        value = convert_to_tensor(value, self.dtype) if not isinstance(value, TensorBase) else \
-            convert_to_tensor(value)
+        value = _preferring(value, self.dtype)
         if value.dtype is not self.dtype:  # TF: the write op's InvalidArgumentError, eagerly and in graphs
             raise InvalidArgumentError(with_location(
                 f"TensorArray dtype is {self.dtype.name} but Op is trying to write dtype {value.dtype.name}"))

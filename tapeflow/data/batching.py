@@ -234,6 +234,8 @@ def sparse_batch(self, batch_size, row_shape):
 
 def unbatch(self, name=None):
     self._no_windows("unbatch")
+    if self._shapes is not None and any(len(shape) == 0 for shape, _ in self._shapes):
+        raise ValueError(with_location("Cannot unbatch an input with scalar components."))  # TF: when made
     source = self._produce
 
     def produce():

@@ -162,3 +162,21 @@ def program_dataset_functions_mixing_dtypes_raise_type_error(tf):
         except TypeError:
             out[name] = "TypeError"
     return out
+
+
+def program_construction_time_spec_checks(tf):
+    out = {}
+    for name, make in (
+            ("unbatch_scalar", lambda: tf.data.Dataset.from_tensors(1).unbatch()),
+            ("unbatch_pair_with_scalar", lambda: tf.data.Dataset.from_tensors(([1, 2], 3)).unbatch()),
+            ("choose_int32", lambda: tf.data.Dataset.choose_from_datasets(
+                [tf.data.Dataset.range(2)], tf.data.Dataset.range(2, output_type=tf.int32))),
+            ("choose_vector", lambda: tf.data.Dataset.choose_from_datasets(
+                [tf.data.Dataset.range(2)], tf.data.Dataset.from_tensors(tf.constant([1], tf.int64))))):
+        try:
+            make()
+            out[name] = "made"
+        except (TypeError, ValueError) as exc:
+            out[name] = type(exc).__name__
+    out["unbatch_ok"] = _lists(tf.data.Dataset.from_tensors([[1, 2], [3, 4]]).unbatch())
+    return out

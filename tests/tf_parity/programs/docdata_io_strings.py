@@ -161,3 +161,19 @@ def program_reduce_join_needs_strings(tf):
         except tf.errors.InvalidArgumentError:
             out[name] = "InvalidArgumentError"
     return out
+
+
+def program_static_table_import_errors(tf):
+    def outcome(make):
+        try:
+            return make()
+        except (tf.errors.InvalidArgumentError, tf.errors.FailedPreconditionError) as exc:
+            return type(exc).__name__
+
+    init = tf.lookup.KeyValueTensorInitializer
+    return {"same_value_twice": outcome(lambda: tf.lookup.StaticHashTable(init(["a", "a"], [1, 1]), -1)
+                                        .lookup(tf.constant(["a", "b"]))),
+            "two_values": outcome(lambda: tf.lookup.StaticHashTable(init(["a", "a"], [1, 2]), -1)),
+            "vocab_two_values": outcome(lambda: tf.lookup.StaticVocabularyTable(
+                init(["a", "a"], tf.constant([1, 2], tf.int64)), 2)),
+            "lengths": outcome(lambda: tf.lookup.StaticHashTable(init(["a", "b"], [1]), -1))}

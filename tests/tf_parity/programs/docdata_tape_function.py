@@ -223,3 +223,15 @@ def program_variable_gather_nd(tf):
     v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
     return {"elements": v.gather_nd([[1, 0], [0, 1]]), "rows": v.gather_nd([[1]]),
             "sparse_read": v.sparse_read([1, 0])}
+
+
+def program_tensor_array_write_prefers_its_dtype(tf):
+    out = {"int_into_int64": tf.TensorArray(tf.int64, size=1).write(0, 3).stack(),
+           "int_into_float": tf.TensorArray(tf.float32, size=1).write(0, 1).stack()}
+    for name, make in (("float_into_int32", lambda: tf.TensorArray(tf.int32, size=1).write(0, 1.5)),
+                       ("int_tensor_into_float", lambda: tf.TensorArray(tf.float32, size=1).write(0, tf.constant(1)))):
+        try:
+            make()
+        except tf.errors.InvalidArgumentError:
+            out[name] = "InvalidArgumentError"
+    return out
