@@ -177,3 +177,20 @@ def program_static_table_import_errors(tf):
             "vocab_two_values": outcome(lambda: tf.lookup.StaticVocabularyTable(
                 init(["a", "a"], tf.constant([1, 2], tf.int64)), 2)),
             "lengths": outcome(lambda: tf.lookup.StaticHashTable(init(["a", "b"], [1]), -1))}
+
+
+def program_unicode_encode_output_encodings(tf):
+    out = {"utf16": tf.strings.unicode_encode(tf.ragged.constant([[104, 0x1F600], []]), "UTF-16-BE"),
+           "utf32": tf.strings.unicode_encode(tf.constant([[104, 105]]), "UTF-32-BE"),
+           "replaced": tf.strings.unicode_encode(tf.constant([104, -5]), "UTF-16-BE"),
+           "utf8": tf.strings.unicode_encode(tf.constant([104, 233]), "UTF-8"),
+           "join_tuple": tf.strings.join(("a", "b"))}
+    try:
+        tf.strings.unicode_encode(tf.constant([104]), "latin1")
+    except tf.errors.InvalidArgumentError:
+        out["latin1"] = "InvalidArgumentError"
+    try:
+        tf.strings.join("a")
+    except TypeError:
+        out["join_str"] = "TypeError"
+    return out
