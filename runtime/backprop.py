@@ -78,7 +78,7 @@ class GradientTape:
         tape = self._begin_use()
         # A variable target stays the variable, so that gradient(v, v) is ones as in TF
         # (converting it would make a fresh read that no record connects to v).
-        _refuse_sparse(target)
+        _refuse_composites(target)
         targets = [t if isinstance(t, Variable) else convert_to_tensor(t) for t in nest.flatten(target)]
         flat_sources = _checked_sources(sources)
         if output_gradients is not None:
@@ -181,15 +181,16 @@ class GradientTape:
             self._tape.sources = list(self._tape.watched.values())
 
 
-def _refuse_sparse(structure):
-    for s in nest.flatten(structure, expand_composites=False):
-        if getattr(s, "__gradient_source__", True) is False:  # TF's refusal of SparseTensor
-            raise ValueError(with_location(f"Type {type(s).__name__} is not supported as a gradient source "
-                                           f"or gradient target"))
+def _refuse_composites(structure):
+    """TF's error for a composite the tape does not differentiate (a SparseTensor)."""
+    for x in nest.flatten(structure, expand_composites=False):
+        if getattr(type(x), "_refused_by_gradient_tape", False):
+            raise ValueError(with_location(
+                f"Type {type(x).__name__} is not supported as a gradient source or gradient target."))
 
 
 def _checked_sources(sources):
-    _refuse_sparse(sources)
+    _refuse_composites(sources)
     flat = nest.flatten(sources)
     for s in flat:
         if not isinstance(s, TensorBase):

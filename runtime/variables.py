@@ -281,6 +281,10 @@ class Variable(TensorBase):
         from .ops import gather_ops
         return gather_ops.gather(self.read_value(), indices)
 
+    def gather_nd(self, indices, name=None):
+        from .ops import gather_ops
+        return gather_ops.gather_nd(self.read_value(), indices)
+
     def __getitem__(self, key):
         """A read of a slice; like TensorFlow, the result also has `.assign(value)`,
         which writes the value into that slice of this variable."""
@@ -313,8 +317,8 @@ class Variable(TensorBase):
         return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, "
                 f"numpy={numpy_text(v.numpy(), True)}>")
 
-    def __hash__(self):  # variables are keys in optimizers' slot tables
-        return id(self)
+    def __hash__(self):  # as TF's: == is elementwise, so tables key a variable by .ref() or id()
+        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
 
     def __eq__(self, other):
         from .ops import math_ops

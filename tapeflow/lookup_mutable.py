@@ -117,6 +117,9 @@ class DenseHashTable(MutableHashTable):
         if bool(M.equal(self._empty, self._deleted)):
             raise InvalidArgumentError(with_location("DenseHashTable: Empty and deleted keys cannot be equal"))
 
+    def erase(self, keys, name=None):  # TF's other name for remove
+        return self.remove(keys, name)
+
     def _check_keys(self, keys):
         if getattr(keys, "_value", None) is None or not hasattr(keys, "numpy"):
             return  # a traced tensor: its values are known only when the graph runs

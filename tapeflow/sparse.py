@@ -43,7 +43,7 @@ class SparseTensor:
     and to_dense runs as one NumPy-executed node; the ops that need the shape itself
     while tracing (reorder, expand_dims, ...) say so."""
 
-    __gradient_source__ = False  # GradientTape.gradient refuses it as a source, as TF
+    _refused_by_gradient_tape = True  # TF: ValueError as a GradientTape source or target
 
     def __init__(self, indices, values, dense_shape):
         traced = isinstance(dense_shape, TensorBase) and not isinstance(dense_shape, Tensor)

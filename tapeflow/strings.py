@@ -66,6 +66,8 @@ def _elementwise(op):
 # --- joins ---------------------------------------------------------------------
 def join(inputs, separator="", name=None):
     """Elementwise concatenation of the input tensors (broadcast) with `separator`."""
+    if isinstance(inputs, (str, bytes)):
+        raise TypeError(with_location(f"Expected list for 'inputs' argument to 'string_join' Op, not {inputs!r}."))
     xs = [_strings(x, "join") for x in inputs]
     return _bind(S.STRING_JOIN, tuple(xs), {"separator": _text(separator, "separator")})
 
@@ -74,7 +76,7 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """Joins the strings along `axis` (all axes when None) with `separator`."""
     if isinstance(inputs, RaggedTensor):
         return _ragged_reduce_join(inputs, axis, keepdims, separator)
-    x = _strings(inputs, "reduce_join")
+    x = _strings(convert_to_tensor(inputs), "reduce_join")  # TF converts without a dtype: [] is float32
     try:
         axes = normalize_axes(axis, x.shape.rank, "strings.reduce_join")
     except ValueError as exc:  # TF: the kernel's OutOfRangeError ("Invalid reduction dimension")
@@ -291,9 +293,21 @@ def unicode_decode_with_offsets(input, input_encoding, errors="replace", replace
             _offsets(input, errors, replacement_char, "unicode_decode_with_offsets"))
 
 
+_OUTPUT_CODECS = {"UTF-8": "utf-8", "UTF-16-BE": "utf-16-be", "UTF-32-BE": "utf-32-be"}  # TF's allowed values
+
+
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533, name=None):  # noqa: A002
-    """Code points (the last dimension, dense or ragged) encoded as UTF-8 strings."""
-    _check_encoding(output_encoding, errors)
+    """Code points (the last dimension, dense or ragged) encoded as UTF-8, UTF-16-BE or UTF-32-BE."""
+    codec = _OUTPUT_CODECS.get(output_encoding)
+    if codec is None:
+        if str(output_encoding).upper().replace("_", "-") not in ("UTF-8", "UTF8"):  # tapeflow also takes utf-8
+            raise InvalidArgumentError(with_location(
+                f"Value for attr 'output_encoding' of \"{output_encoding}\" is not in the list of allowed values: "
+                "\"UTF-8\", \"UTF-16-BE\", \"UTF-32-BE\""))
+        _check_encoding(output_encoding, errors)
+        codec = "utf-8"
+    elif errors not in ("replace", "ignore", "strict"):
+        raise ValueError(with_location(f"tf.strings: errors must be 'replace', 'ignore' or 'strict', got {errors!r}"))
     if isinstance(input, RaggedTensor):
         if input.ragged_rank > 1:
             return input.with_values(unicode_encode(input.values, output_encoding, errors, replacement_char))
@@ -303,8 +317,7 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
         arr = np.asarray(convert_to_tensor(input).numpy())
         shape = arr.shape[:-1]
         rows = arr.reshape((-1, arr.shape[-1]) if arr.ndim else (1, 1)).tolist()
-    out = [("".join(chr(c) if 0 <= c <= 0x10FFFF else chr(replacement_char) for c in r)).encode("utf-8",
-                                                                                               "surrogatepass")
+    out = [("".join(chr(c) if 0 <= c <= 0x10FFFF else chr(replacement_char) for c in r)).encode(codec, "surrogatepass")
            for r in rows]
     arr = np.empty(len(out), dtype=object)
     arr[:] = out

@@ -57,8 +57,18 @@ def test_fixed_length_records(tmp_path):
     ds = tf.data.FixedLengthRecordDataset(str(path), 5, header_bytes=2, footer_bytes=3)
     assert list(ds.as_numpy_iterator()) == [b"abcde", b"fghij"]
     path.write_bytes(b"abcdefg")
-    with pytest.raises(tf.errors.DataLossError, match="not a multiple"):
+    # TF measures an uncompressed file first (InvalidArgumentError, no record), a compressed one
+    # only once read to its end (DataLossError after the whole records)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="not an exact multiple"):
         list(tf.data.FixedLengthRecordDataset(str(path), 5))
+    import gzip
+    packed = tmp_path / "f.bin.gz"
+    packed.write_bytes(gzip.compress(b"abcdefg"))
+    got = []
+    with pytest.raises(tf.errors.DataLossError, match="not a multiple"):
+        for record in tf.data.FixedLengthRecordDataset(str(packed), 5, compression_type="GZIP"):
+            got.append(record.numpy())
+    assert got == [b"abcde"]
 
 
 def test_csv_records_across_chunk_boundaries(tmp_path, monkeypatch):

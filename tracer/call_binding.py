@@ -16,7 +16,7 @@ from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError, TensorBase, 
 
 from . import concrete_signature
 from .autodiff import replay
-from .signature import TensorSpec, tensor_leaves, variable_arguments
+from .signature import TensorSpec, _arg_key, tensor_leaves, variable_arguments
 
 
 def python_signature(function):
@@ -161,7 +161,41 @@ def bind_input_signature(function, args, kwargs):
         parts, values = nest.flatten(spec), nest.flatten(a)
         if parts != [spec] and len(parts) == len(values) and all(isinstance(p, TensorSpec) for p in parts):
             return nest.pack_sequence_as(a, [bind(p, v) for p, v in zip(parts, values)])
+        if _own_spec(spec, a) == spec:  # an IteratorSpec / DatasetSpec: the value's spec is the same
+            return a
         raise TypeError(with_location(
             f"{function.__name__}: argument {a!r:.60} does not match the input_signature {spec!r:.80}"))
 
     return [bind(spec, a) for spec, a in zip(function.input_signature, args)]
+
+
+def _own_spec(spec, value):
+    """value's spec of spec's kind (spec.from_value), or None where value is of another kind."""
+    from_value = getattr(type(spec), "from_value", None)
+    try:
+        return None if from_value is None else from_value(value)
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
+def signature_key(signature, args):
+    """The trace-cache key of a call through an input_signature.  A TensorSpec of unknown rank is
+    traced once per rank met (the graph IR knows ranks statically): the key holds those ranks.
+    An IteratorSpec / DatasetSpec argument is traced as the value itself, keyed as without a
+    signature (an iterator by identity)."""
+    pairs = list(zip(nest.flatten(signature), nest.flatten(list(args))))
+    ranks = tuple(len(t.shape) for spec, t in pairs if isinstance(t, TensorBase) and spec.shape.rank is None)
+    values = tuple(_arg_key(a) for spec, a in pairs if not isinstance(spec, TensorSpec))
+    if values:
+        return ("signature", ranks, values)
+    return ("signature", ranks) if ranks else "signature"
+
+
+def signature_trace_args(signature, key, args):
+    """The arguments a signature's trace runs on: its TensorSpecs (unknown dims stay unknown, an
+    unknown rank takes the key's), and the call's own values where the spec is of another kind."""
+    ranks = iter(key[1] if key != "signature" else ())
+    specs = [a if not isinstance(spec, TensorSpec) else
+             TensorSpec([None] * next(ranks), spec.dtype, spec.name) if spec.shape.rank is None else spec
+             for spec, a in zip(nest.flatten(signature), nest.flatten(list(args)))]
+    return nest.pack_sequence_as(list(args), specs)

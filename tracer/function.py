@@ -23,7 +23,7 @@ from tapeflow.runtime.errors import user_location, with_location
 from tapeflow.runtime.graph_hook import graph_context
 from tapeflow.runtime.registry import state
 from tapeflow.runtime.tape import pause
-from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTensor, Tensor, TensorBase,
+from tapeflow.runtime.tensor import (OperatorNotAllowedInGraphError, SymbolicTensor, Tensor,
                                      convert_to_tensor)
 
 from . import call_binding, concrete_signature, conversion, trace_builder
@@ -182,11 +182,7 @@ class Function:
 
     def _key(self, args, kwargs):
         if self.input_signature is not None:
-            # A TensorSpec of unknown rank is traced once per rank met (the graph IR
-            # knows ranks statically): the key holds those ranks.
-            ranks = tuple(len(t.shape) for spec, t in zip(nest.flatten(self.input_signature), nest.flatten(list(args)))
-                          if spec.shape.rank is None and isinstance(t, TensorBase))
-            return ("signature", ranks) if ranks else "signature"
+            return call_binding.signature_key(self.input_signature, args)
         key = tuple(_arg_key(a) for a in args)
         if self._reduce_retracing:
             key = tuple(_generalize(k) for k in key)
@@ -214,11 +210,7 @@ class Function:
                 # fixed ranks, so this trace keeps the rank with every dimension unknown.
                 relax = [(None,) * len(a.shape) for a in flat_tensor_arrays(args, kwargs)]
             if key == "signature" or (isinstance(key, tuple) and key[:1] == ("signature",)):
-                # trace with the signature's shapes (unknown dims stay unknown)
-                ranks = iter(key[1] if key != "signature" else ())
-                specs = [TensorSpec([None] * next(ranks), spec.dtype, spec.name) if spec.shape.rank is None else spec
-                         for spec in nest.flatten(self.input_signature)]
-                args = nest.pack_sequence_as(list(args), specs)
+                args = call_binding.signature_trace_args(self.input_signature, key, args)
             counted = self._tracing_count
             tracing = self.__dict__.setdefault("_tracing_keys", [])
             if key in tracing:

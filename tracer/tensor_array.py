@@ -103,6 +103,17 @@ def _eager_index(index):
     return int(np.asarray(index.numpy() if isinstance(index, TensorBase) else index))
 
 
+def _preferring(value, dtype):
+    """value as a tensor, of `dtype` where it converts (TF's preferred_dtype): 1.5 for an int32
+    array stays float32, for the write's dtype error."""
+    if isinstance(value, TensorBase):
+        return convert_to_tensor(value)
+    try:
+        return convert_to_tensor(value, dtype)
+    except (TypeError, ValueError):
+        return convert_to_tensor(value)
+
+
 class TensorArray:
     """tf.TensorArray(dtype, size=0, dynamic_size=False, element_shape=None, ...)."""
 
@@ -176,8 +187,7 @@ class TensorArray:
         return self._dynamic
 
     def write(self, index, value, name=None):
-        value = convert_to_tensor(value, self.dtype) if not isinstance(value, TensorBase) else \
-            convert_to_tensor(value)
+        value = _preferring(value, self.dtype)
         if value.dtype is not self.dtype:  # TF: the write op's InvalidArgumentError, eagerly and in graphs
             raise InvalidArgumentError(with_location(
                 f"TensorArray dtype is {self.dtype.name} but Op is trying to write dtype {value.dtype.name}"))
@@ -235,6 +245,9 @@ class TensorArray:
             return join_ops.stack(self._pieces)
         if self._buffer is not None:
             return self._buffer
+        if self._element_shape is None and self._size:  # TF: no element to give the rows a shape
+            message = "Cannot convert a partially known TensorShape <unknown> to a Tensor."
+            raise (ValueError if state.graph is None else InvalidArgumentError)(with_location(message))
         elem = self._element_shape.dims if self._element_shape is not None else ()
         return array_ops.zeros((self._size,) + tuple(elem), self.dtype)
 

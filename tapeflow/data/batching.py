@@ -1,12 +1,14 @@
 """The batch transformations: Dataset.batch, padded_batch, ragged_batch, unbatch and rebatch,
 and the stacking of elements into batches (with padding for padded_batch)."""
+import itertools
+
 import numpy as np
 
 from tapeflow.data import ragged_values, sparse_values
 from tapeflow.data import structure as S
 from tapeflow.data.elements import UNKNOWN, positive
 from tapeflow.data.ragged_values import RaggedValue
-from tapeflow.runtime.errors import InvalidArgumentError, with_location
+from tapeflow.runtime.errors import DataLossError, InvalidArgumentError, with_location
 from tapeflow.runtime.shape import TensorShape
 
 
@@ -46,10 +48,10 @@ def pad_stack(buf, targets, pad_value):
                     f"component {k} has rank {rank}"))
             for d, t in enumerate(target):
                 if t is not None and t != -1:
-                    if widest[d] > t:
-                        raise ValueError(with_location(
-                            f"Dataset.padded_batch: component {k} has size {widest[d]} on axis {d}, "
-                            f"larger than the padded shape {target}"))
+                    if widest[d] > t:  # TF's kernel error, at iteration
+                        raise DataLossError(with_location(
+                            f"Attempted to pad to a smaller size than the input element: component {k} has "
+                            f"size {widest[d]} on axis {d}, larger than the padded shape {target}"))
                     widest[d] = t
         fill = pad_value(k)
         if parts[0].dtype == object:  # strings pad with b"" unless told otherwise, as in tf.data
@@ -126,6 +128,9 @@ def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop
     targets = S.flatten(padded_shapes) if padded_shapes is not None else None
     if padded_shapes is not None and not isinstance(padded_shapes, (tuple, dict)):
         targets = [padded_shapes]
+    if targets is not None:  # each as a list of sizes (None: the batch's widest); an int n is [n], as TF
+        targets = [None if t is None else _target_shape(t).as_list() for t in targets]
+        _check_static_padding(self._shapes, targets)
     pads = S.flatten(padding_values) if isinstance(padding_values, (tuple, dict)) else None
 
     def pad_value(k):
@@ -169,7 +174,22 @@ def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop
     return out
 
 
+def _check_static_padding(shapes, targets):
+    """TF's construction-time ValueError for a padded shape smaller than a component's known size
+    (sizes known only per element fail at iteration: DataLossError in pad_stack)."""
+    for shape_dtype, target in zip(shapes or (), targets):
+        shape = tuple(shape_dtype[0])
+        if target is None or len(target) != len(shape):
+            continue
+        if any(t is not None and d is not None and d > t for d, t in zip(shape, target)):
+            raise ValueError(with_location(
+                f"The padded shape {tuple(-1 if t is None else t for t in target)} is not compatible with the "
+                f"shape {shape} of the corresponding input component."))
+
+
 def _target_shape(target):
+    if isinstance(target, (int, np.integer)):
+        return TensorShape([int(target)])
     listed = target.as_list() if hasattr(target, "as_list") else (
         np.asarray(target).tolist() if hasattr(target, "numpy") else list(target))
     return TensorShape([None if v is None or int(v) == -1 else int(v) for v in listed])
@@ -206,8 +226,16 @@ def ragged_stack(buf):
         raise ValueError(with_location(f"Dataset.ragged_batch: {exc}")) from None
 
 
+def sparse_batch(self, batch_size, row_shape):
+    """Batches as SparseTensors of dense_shape [rows, *row_shape]: dense_to_sparse_batch."""
+    from tapeflow.data.experimental_fns import dense_to_sparse_batch  # it builds on _grouped here
+    return dense_to_sparse_batch(batch_size, row_shape)(self)
+
+
 def unbatch(self, name=None):
     self._no_windows("unbatch")
+    if self._shapes is not None and any(len(shape) == 0 for shape, _ in self._shapes):
+        raise ValueError(with_location("Cannot unbatch an input with scalar components."))  # TF: when made
     source = self._produce
 
     def produce():
@@ -227,7 +255,63 @@ def unbatch(self, name=None):
 
 
 def rebatch(self, batch_size, drop_remainder=False, name=None):
-    """Re-cut batched elements into batches of batch_size (a scalar size)."""
-    if isinstance(batch_size, (list, tuple)) or np.ndim(batch_size):
-        raise NotImplementedError(with_location("Dataset.rebatch: only a scalar batch_size is supported"))
-    return self.unbatch().batch(int(batch_size), drop_remainder=drop_remainder)
+    """Re-cut batched elements: unbatch(), then batches whose sizes cycle through batch_size
+    (a scalar: one size), as TF's RebatchDatasetV2."""
+    sizes = np.asarray(batch_size.numpy() if hasattr(batch_size, "numpy") else batch_size, dtype=np.int64)
+    if sizes.ndim > 1:
+        raise ValueError(with_location(
+            "Invalid `batch_sizes`. Expected `batch_sizes` to be a scalar or a vector. Received "
+            f"`batch_sizes` of rank {sizes.ndim}."))
+    sizes = [int(n) for n in sizes.reshape(-1)]
+    if not sizes or min(sizes) < 0:
+        raise InvalidArgumentError(with_location(
+            f"Dataset.rebatch: batch sizes must be non-negative and at least one, got {sizes}"))
+    flat_in = self.unbatch()
+    lead = _rebatched_lead(self._shapes, sizes, drop_remainder)
+    shapes = None if flat_in._shapes is None else [((lead,) + tuple(s), d) for s, d in flat_in._shapes]
+    if len(set(sizes)) == 1 and sizes[0] > 0:  # one size: batch's (which can seek), with rebatch's lead
+        out = flat_in.batch(sizes[0], drop_remainder=drop_remainder)
+        out._shapes = shapes
+    else:
+        out = flat_in._derive(_cycled(flat_in._produce, sizes, drop_remainder), UNKNOWN, shapes)
+    out._lead_varies = shapes is None
+    out._static = _static_of(flat_in, lambda st: TensorShape([lead]).concatenate(st))
+    return out
+
+
+def _cycled(source, sizes, drop_remainder):
+    """produce() of batches of `source`'s elements whose sizes cycle through `sizes`; a size 0
+    is an empty batch shaped as the element that follows it (none at the end, as TF)."""
+    def produce():
+        elements, turn = iter(source()), 0
+        while True:
+            want, buf = sizes[turn % len(sizes)], []
+            turn += 1
+            for flat in elements:
+                buf.append(flat)
+                if len(buf) >= want:
+                    break
+            if not buf:
+                return
+            if want == 0:  # the element taken to learn the shapes starts the next batch
+                yield [np.empty((0,) + a.shape, a.dtype) for a in buf[0]]
+                elements = itertools.chain(buf, elements)
+            elif len(buf) == want or not drop_remainder:
+                yield stack(buf)
+            if len(buf) < want:
+                return
+    return produce
+
+
+def _rebatched_lead(shapes, sizes, drop_remainder):
+    """The static batch dimension after rebatch: one size throughout, and no partial batch
+    (drop_remainder, or a known input batch dimension that it divides); else None."""
+    if len(set(sizes)) != 1:
+        return None
+    size = sizes[0]
+    if drop_remainder:
+        return size
+    leads = {tuple(s)[0] for s, _ in shapes or () if len(s)} - {None}
+    if len(leads) != 1 or size == 0 or next(iter(leads)) % size:
+        return None
+    return size

@@ -360,6 +360,9 @@ class Dataset:
                      drop_remainder=False, name=None):
         return batching.padded_batch(self, batch_size, padded_shapes, padding_values, drop_remainder, name)
 
+    def sparse_batch(self, batch_size, row_shape, name=None):
+        return batching.sparse_batch(self, batch_size, row_shape)
+
     def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None, name=None):
         return batching.ragged_batch(self, batch_size, drop_remainder, row_splits_dtype, name)
 

@@ -10,7 +10,7 @@ import types
 import numpy as np
 
 from tapeflow.data import structure as S
-from tapeflow.runtime.errors import OWN_DIRS, InvalidArgumentError, with_location
+from tapeflow.runtime.errors import OWN_DIRS, InvalidArgumentError, TypeInvalidArgumentError, with_location
 
 AUTOTUNE = -1
 INFINITE = -1  # cardinality of an endless dataset
@@ -70,8 +70,11 @@ def element_error(op, fn, index, exc):
             break
     name = getattr(fn, "__name__", type(fn).__name__)
     message = f"{op}: {name} raised on element {index}: {type(exc).__name__}: {exc}{where}"
+    # TF traces a data set's functions: operands of different dtypes are its trace-time TypeError
+    # (tapeflow runs them eagerly, where the same check gives InvalidArgumentError).
+    kind = TypeError if isinstance(exc, TypeInvalidArgumentError) else type(exc)
     try:
-        return type(exc)(message)
+        return kind(message)
     except Exception:
         return RuntimeError(message)
 

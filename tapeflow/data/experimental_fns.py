@@ -10,6 +10,7 @@ from tapeflow.data.batching import _grouped
 from tapeflow.data.elements import UNKNOWN, INFINITE, positive
 from tapeflow.data.sparse_values import SparseValue
 from tapeflow.runtime.errors import DataLossError, OutOfRangeError, with_location
+from tapeflow.runtime.shape import TensorShape
 
 SHARD_HINT = -1  # a shard count filled in by the distribution's auto-sharding
 
@@ -37,8 +38,36 @@ def from_list(elements, name=None):
             raise ValueError(with_location(
                 f"from_list: The two structures don't have the same nested structure: {tmpl!r} and "
                 f"{S.template(e)!r}"))
-    columns = zip(*(S.flatten(e) for e in elements))
-    return Dataset.from_tensor_slices(S.pack(tmpl, [tapeflow.stack(list(c)) for c in columns]))
+    flats = [S.flat_arrays(e)[1] for e in elements]
+    columns = list(zip(*flats))
+    if all(len({getattr(a, "shape", None) for a in c}) == 1 for c in columns):
+        return Dataset.from_tensor_slices(S.pack(tmpl, [tapeflow.stack(list(c)) for c in columns]))
+    return _from_varying_list(tmpl, flats, columns)
+
+
+def _from_varying_list(tmpl, flats, columns):
+    """from_list of elements whose components differ in shape: each element as it is, the
+    spec's dims None where they differ (TensorShape(None) where the ranks do), as TF's."""
+    from tapeflow.data.dataset import Dataset
+    static = []
+    for k, column in enumerate(columns):
+        dtypes = {a.dtype for a in column}
+        if len(dtypes) != 1:
+            raise TypeError(with_location(
+                f"from_list: component {k} of the elements has dtypes {sorted(d.name for d in dtypes)}; "
+                "every element needs the same dtypes"))
+        shapes = {a.shape for a in column}
+        if len({len(s) for s in shapes}) != 1:
+            static.append(TensorShape(None))
+        else:
+            static.append(TensorShape([dims[0] if len(set(dims)) == 1 else None for dims in zip(*shapes)]))
+
+    def seek(k, epochs):
+        return iter(flats[k:])
+
+    out = Dataset(lambda: seek(0, None), tmpl, len(flats), None, seek=seek)
+    out._static = lambda: static
+    return out
 
 
 def at(dataset, index):

@@ -240,12 +240,17 @@ def reduce_dataset(dataset, initial_state, reduce_func):
         return for_stmt(dataset, None, lambda element, s: (reduce_func(s, element),), (init,), ("state",), None)[0]
     from tapeflow.runtime import nest
     from tapeflow.runtime.tensor import convert_to_tensor
-    def as_state(v):  # Python numbers: their tensor dtype (0 is int32, 0.0 float32), as TF's
-        return v if hasattr(v, "dtype") else convert_to_tensor(v)
+    def as_state(v):  # Python numbers: their tensor dtype (0 is int32, 0.0 float32), as TF's; NumPy values too
+        return v if hasattr(v, "dtype") and not isinstance(v, (np.ndarray, np.generic)) else convert_to_tensor(v)
     value = nest.map_structure(as_state, initial_state)
     want = [t.dtype for t in nest.flatten(value)]
-    for element in dataset:
-        value = nest.map_structure(as_state, reduce_func(value, element))
+    from tapeflow.data.elements import element_error
+    for index, element in enumerate(dataset):
+        try:
+            result = reduce_func(value, element)
+        except Exception as exc:
+            raise element_error("Dataset.reduce", reduce_func, index, exc) from exc
+        value = nest.map_structure(as_state, result)
         got = [t.dtype for t in nest.flatten(value)]
         if len(got) != len(want):
             raise InvalidArgumentError(with_location(

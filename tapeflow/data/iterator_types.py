@@ -4,6 +4,7 @@ type_spec_from_value for tensors, composite tensors, datasets and iterators."""
 import numpy as np
 
 from tapeflow.data import structure as S
+from tapeflow.data.ragged_values import RaggedValue
 
 
 class NumpyIterator:
@@ -18,12 +19,20 @@ class NumpyIterator:
 
     def __next__(self):
         flat = next(self._flats)
-        return S.pack(self._dataset._tmpl, [a[()] if np.ndim(a) == 0 else np.array(a, copy=True) for a in flat])
+        return S.pack(self._dataset._tmpl, [_numpy_of(a) for a in flat])
 
     next = __next__  # TensorFlow's iterators have both
 
     def __repr__(self):
         return f"NumpyIterator(iterator={object.__repr__(self._flats)})"
+
+
+def _numpy_of(a):
+    """One component as as_numpy_iterator gives it: a RaggedTensor's numpy() (TF's rows),
+    a scalar as a NumPy scalar, an array as a copy."""
+    if type(a) is RaggedValue:
+        return a.to_ragged_tensor().numpy()
+    return a[()] if np.ndim(a) == 0 else np.array(a, copy=True)
 
 
 class DatasetSpec:

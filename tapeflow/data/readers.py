@@ -8,6 +8,7 @@ num_parallel_reads=n the files are interleaved as TensorFlow does (n open at a t
 one element from each in turn); without it they are read one after another.
 """
 import itertools
+import os
 
 import numpy as np
 
@@ -227,6 +228,13 @@ class TFRecordDataset(_RecordSource):
 
 
 def _fixed_records(path, record_bytes, header_bytes, footer_bytes, compression_type):
+    if not compression_type:  # TF measures an uncompressed file first: no record of a bad one comes out
+        body = os.path.getsize(path) - header_bytes - footer_bytes
+        if body > 0 and body % record_bytes:
+            raise InvalidArgumentError(
+                f"Excluding the header ({header_bytes} bytes) and footer ({footer_bytes} bytes), input file "
+                f"\"{path}\" has body length {body} bytes, which is not an exact multiple of the record length "
+                f"({record_bytes} bytes).")
     stream, raw = rf.open_read(path, compression_type)
     try:
         data = stream.read(header_bytes) if header_bytes else b""

@@ -29,6 +29,10 @@ def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
     scalars).  A chosen dataset that has ended stops the result
     (stop_on_empty_dataset) or that choice is skipped."""
     datasets = _check_members("choose_from_datasets", datasets)
+    if choice_dataset._shapes is not None and [(tuple(s), d) for s, d in choice_dataset._shapes] != [((), np.int64)]:
+        raise TypeError(with_location(  # TF checks the choices' spec when the data set is made
+            "Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar `tf.int64` tensors but are "
+            f"{choice_dataset.element_spec}."))
 
     def produce():
         its = [iter(d._produce()) for d in datasets]

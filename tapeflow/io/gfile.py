@@ -19,7 +19,9 @@ def _path(p):
         p = p.numpy()
     if isinstance(p, bytes):
         p = p.decode("utf-8")
-    return os.fspath(p)
+    p = os.fspath(p)
+    # TF's local file system is also the "file" scheme: file:///tmp/x is /tmp/x.
+    return p[len("file://"):] if isinstance(p, str) and p.startswith("file://") else p
 
 
 def _not_found(path):
@@ -36,8 +38,8 @@ def isdir(path):
 
 def glob(pattern):
     """Matching paths (a list; empty when none match)."""
-    if isinstance(pattern, (list, tuple)):
-        return [m for p in pattern for m in glob(p)]
+    if not isinstance(pattern, (str, bytes)) and not hasattr(pattern, "numpy") and hasattr(pattern, "__iter__"):
+        return [m for p in pattern for m in glob(p)]  # any iterable of patterns, as TF
     return sorted(_glob.glob(_path(pattern)))
 
 
