@@ -16,7 +16,7 @@ from tapeflow.runtime.tensor import OperatorNotAllowedInGraphError, TensorBase, 
 
 from . import concrete_signature
 from .autodiff import replay
-from .signature import TensorSpec, _arg_key, tensor_leaves, variable_arguments
+from .signature import TensorSpec, arg_key, tensor_leaves, variable_arguments
 
 
 def python_signature(function):
@@ -185,7 +185,7 @@ def signature_key(signature, args):
     signature (an iterator by identity)."""
     pairs = list(zip(nest.flatten(signature), nest.flatten(list(args))))
     ranks = tuple(len(t.shape) for spec, t in pairs if isinstance(t, TensorBase) and spec.shape.rank is None)
-    values = tuple(_arg_key(a) for spec, a in pairs if not isinstance(spec, TensorSpec))
+    values = tuple(arg_key(a) for spec, a in pairs if not isinstance(spec, TensorSpec))
     if values:
         return ("signature", ranks, values)
     return ("signature", ranks) if ranks else "signature"

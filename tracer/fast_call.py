@@ -16,7 +16,7 @@ the last signature: the guard checks that in straight-line code, like
 A plain Python argument is checked as its key holds it: a number (int, float,
 bool) by an equal value, a str or None by its type and value.
 Invariants Function.__call__ relies on: a hit is an argument list whose key
-(`signature._arg_key`) is the entry's own key, with the very same dtype
+(`signature.arg_key`) is the entry's own key, with the very same dtype
 objects, so it runs the entry the cache holds for that key; anything else is
 MISS and takes the keyed path (retracing or converting as before).
 The guard is used only where the keyed path would be (no keywords, tape,

@@ -33,7 +33,7 @@ from .fast_call import MISS, make_guard
 from .autograph_errors import StagingError
 from .pyct.parser import ConversionError
 from .rank_concrete import UnknownRankConcreteFunction, has_unknown_rank
-from .signature import NUMBER, TensorSpec, spec_accepts, variable_arguments, _arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
+from .signature import NUMBER, TensorSpec, spec_accepts, variable_arguments, arg_key, _generalize, _is_tensor_leaf, _leaves, flat_tensor_arrays
 
 RETRACE_WARNING_AFTER = 5
 _EAGER = object()  # cache entry: this signature runs eagerly (fallback)
@@ -124,7 +124,7 @@ class Function:
 
     def _call_tensors(self, args):
         """A call with no keywords, tape or signature: eager tensors and plain
-        Python values are keyed here as `_arg_key` keys them (so this finds the
+        Python values are keyed here as `arg_key` keys them (so this finds the
         entries `_call_slow` made), and the entry's guard becomes the shortcut."""
         arrays = []
         key = []
@@ -183,11 +183,11 @@ class Function:
     def _key(self, args, kwargs):
         if self.input_signature is not None:
             return call_binding.signature_key(self.input_signature, args)
-        key = tuple(_arg_key(a) for a in args)
+        key = tuple(arg_key(a) for a in args)
         if self._reduce_retracing:
             key = tuple(_generalize(k) for k in key)
         if kwargs:
-            key = (key, tuple((k, _arg_key(kwargs[k])) for k in sorted(kwargs)))
+            key = (key, tuple((k, arg_key(kwargs[k])) for k in sorted(kwargs)))
         return key
 
     def _compatible(self, entry, args, kwargs):

@@ -49,7 +49,7 @@ class TensorSpec:
 
 # ------------------------------------------------------------------ signature keys
 
-def _arg_key(a):
+def arg_key(a):
     t = type(a)
     if t is Tensor:
         v = a._value
@@ -72,7 +72,7 @@ def python_number_key(a):
 
 def _slow_key(a):
     if nest.is_composite(a):  # a RaggedTensor: the keys of its component tensors
-        return ("C", type(a), tuple(_arg_key(c) for c in a._nest_components()), getattr(a, "_nest_static", None))
+        return ("C", type(a), tuple(arg_key(c) for c in a._nest_components()), getattr(a, "_nest_static", None))
     if isinstance(a, np.ndarray):
         return (a.shape, a.dtype)
     if isinstance(a, Variable):
@@ -90,9 +90,9 @@ def _slow_key(a):
     if isinstance(a, np.generic):
         return ((), a.dtype)
     if isinstance(a, (list, tuple)):
-        return ("L", type(a), tuple(_arg_key(x) for x in a))
+        return ("L", type(a), tuple(arg_key(x) for x in a))
     if isinstance(a, dict):
-        return ("D", type(a), tuple((k, _arg_key(a[k])) for k in sorted(a, key=nest._sort_key)))
+        return ("D", type(a), tuple((k, arg_key(a[k])) for k in sorted(a, key=nest._sort_key)))
     tracing_type = getattr(type(a), "__tf_tracing_type__", None)
     if tracing_type is not None:
         return ("T", a.__tf_tracing_type__(None))
