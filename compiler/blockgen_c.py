@@ -68,8 +68,10 @@ def _worth_it(graph):
     for n in ops:
         if n.op == "matmul":
             a = graph.aval(n.inputs[0]).shape
+            if len(a) != 2 or None in a or None in n.avals[0].shape:  # sizes known only at run time
+                return False
             depth = a[0] if n.attr["transpose_a"] else a[-1]
-            if len(a) != 2 or size_of(n.avals[0].shape) * depth > MAX_MATMUL:
+            if size_of(n.avals[0].shape) * depth > MAX_MATMUL:
                 return False
     return True
 

@@ -234,3 +234,19 @@ def test_row_broadcast_in_a_loop_compiled_whole():
     assert "int loop" in src and "const int64_t i = r * 9 + c;" in src
     for g, e in zip(got, fn(*ts)):
         np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_a_batch_known_only_at_run_time_compiles_without_the_block():
+    """A matmul whose batch size the signature leaves open (None) is no block candidate
+    (its size is unknown while compiling); the graph compiles as before, no fallback warning."""
+    xs, wx, wh, b, h0 = rnn_args(4, 3, 5, 6, np.float32)
+    spec = [tf.TensorSpec([4, None, 5], tf.float32), tf.TensorSpec([5, 6], tf.float32),
+            tf.TensorSpec([6, 6], tf.float32), tf.TensorSpec([6], tf.float32), tf.TensorSpec([None, 6], tf.float32)]
+    fn = tf.function(rnn_grad, input_signature=spec)
+    ts = [tf.constant(a) for a in (xs, wx, wh, b, h0)]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        got = fn(*ts)
+    for g, want in zip(got, rnn_grad(*ts)):
+        np.testing.assert_allclose(g.numpy(), want.numpy(), rtol=2e-5, atol=1e-6)
