@@ -70,6 +70,38 @@ def _busy_warning(env):
                 f"multi-threaded ones above all, are not representative.**"]
 
 
+# The baseline: issue #15's table when it was filed (ratios to NumPy on that day's 2-core machine;
+# its RNN rows used T=100, B=8, where the suite's RNN is T=32, B=16), so a regression shows
+# against it; "us" entries are absolute times of one call.
+ISSUE_15_BASELINE = {"mlp_step": ("2.31", "0.76"), "rnn_backward": ("10.7", "0.80"), "rnn_forward": ("5.6", "0.26"),
+                     "call_overhead": ("3.5 us", "5.7 us"), "collatz": ("—", "16.6 us")}
+
+
+def _baseline_lines(rows):
+    table = []
+    for r in rows:
+        then = ISSUE_15_BASELINE.get(r["workload"])
+        if then is None:
+            continue
+        t = r["timings"]
+        ref = t.get(REFERENCE)
+        now = []
+        for label, old in zip(("tapeflow eager", "tapeflow graph"), then):
+            cell = t.get(label)
+            if cell is None:
+                now.append("—")
+            elif old.endswith("us"):
+                now.append(format_seconds(cell.median))
+            else:
+                now.append(_ratio_cell(cell, ref))
+        table.append([r["title"], then[0], now[0], then[1], now[1]])
+    if not table:
+        return []
+    return ["", "Baseline: issue #15's figures when it was filed (ratios to NumPy, or times where marked; another "
+                "day's machine, and its RNN rows were T=100, B=8), beside this run's:", ""] + _table(
+        ["workload", "eager at filing", "eager now", "graph at filing", "graph now"], table)
+
+
 def render(rows, mem, latency, scripts, env, labels, command, elapsed, budget):
     out = ["# tapeflow benchmark results", ""]
     out += _environment_lines(env, command, elapsed, budget)
@@ -88,6 +120,7 @@ def render(rows, mem, latency, scripts, env, labels, command, elapsed, budget):
         table.append([r["title"], format_seconds(ref.median) if ref else "—"]
                      + [_ratio_cell(t.get(label), ref) for label in others] + [speedup, _check_cell(r)])
     out += _table(header, table)
+    out += _baseline_lines(rows)
     out += ["", "## Time per call (median ± half the interquartile range)", ""]
     out += _table(["workload"] + labels, [[r["title"]] + [_time_cell(r["timings"].get(label)) for label in labels]
                                           for r in rows])

@@ -77,3 +77,18 @@ def test_the_contention_cnn_step_learns():
     step, args = contention.cnn_program(tapeflow, quick=True)
     losses = [float(step(*args)) for _ in range(4)]
     assert all(b < a for a, b in zip(losses, losses[1:])), losses
+
+
+def test_the_report_prints_issue_15s_baseline_beside_this_runs_figures():
+    import types
+    import report_md
+    timing = lambda seconds: types.SimpleNamespace(median=seconds)  # noqa: E731
+    rows = [{"workload": "mlp_step", "title": "MLP training step",
+             "timings": {"NumPy": timing(1e-3), "tapeflow eager": timing(1.5e-3), "tapeflow graph": timing(0.5e-3)}},
+            {"workload": "collatz", "title": "Collatz",
+             "timings": {"NumPy": timing(2e-5), "tapeflow graph": timing(1e-6)}},
+            {"workload": "gelu", "title": "GELU", "timings": {"NumPy": timing(1e-3)}}]
+    lines = report_md._baseline_lines(rows)
+    text = "\n".join(lines)
+    assert "| MLP training step | 2.31 | 1.50 | 0.76 | 0.50 |" in text
+    assert "| Collatz | — | — | 16.6 us |" in text and "GELU" not in text
