@@ -29,7 +29,7 @@ def program_ops_dot_product_attention(tf):
 @tolerance(rtol=1e-5, atol=1e-5)
 def program_ops_layer_and_rms_normalization(tf):
     ops = tf.keras.ops
-    x = R.normal(size=(2, 3, 4)).astype("float32") * 3 + 1
+    x = np.random.RandomState(32).normal(size=(2, 3, 4)).astype("float32") * 3 + 1
     g = np.linspace(0.5, 1.5, 4).astype("float32")
     b = np.linspace(-1, 1, 4).astype("float32")
     g3 = np.array([1.0, 2.0, 0.5], "float32")
@@ -69,7 +69,7 @@ def program_ops_transformer_block_fit(tf):
     inp = keras.Input((4, 3))
     x = Block(2, 2)(inp)
     m = set_weights(keras.Model(inp, keras.layers.Dense(1)(keras.layers.GlobalAveragePooling1D()(x))))
-    xs = R.normal(size=(6, 4, 3)).astype("float32")
+    xs = np.random.RandomState(72).normal(size=(6, 4, 3)).astype("float32")
     m.compile("adam", "mse")
     h = m.fit(xs, xs.sum((1, 2))[:, None], batch_size=3, epochs=2, verbose=0, shuffle=False)
     return {"hist": history(h), "pred": m.predict(xs[:2], verbose=0)}
