@@ -9,7 +9,7 @@ from tapeflow.runtime.errors import with_location
 
 __all__ = ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "lu_factor", "qr", "solve",
            "solve_triangular", "svd", "lstsq", "matrix_rank", "pinv", "logdet", "slogdet", "segment_sum",
-           "segment_max", "segment_min", "segment_prod", "erfc", "erfinv", "norm", "cdist", "jvp"]
+           "segment_max", "segment_min", "segment_prod", "erfc", "erfinv", "norm", "jvp"]
 LINALG_NAMES = ["cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "lu_factor", "qr", "solve",
                 "solve_triangular", "svd", "lstsq", "matrix_rank", "pinv", "norm", "jvp"]
 
@@ -198,17 +198,6 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 - Keras's name
     if ord in (np.inf, "inf") and isinstance(axis, int):
         return tf.reduce_max(tf.abs(x), axis=axis, keepdims=keepdims)
     return tf.norm(x, ord=ord, axis=axis, keepdims=bool(keepdims))
-
-
-def cdist(x, y):
-    """Euclidean distances between the rows of x (..., P, M) and of y (..., R, M): (..., P, R)."""
-    x, y = _t(x), _t(y)
-    if x.shape.rank < 2 or y.shape.rank < 2:
-        raise ValueError(with_location("`cdist` inputs must have rank >= 2"))
-    if x.shape[-1] != y.shape[-1]:
-        raise ValueError(with_location("Last dimension of inputs to `cdist` must match"))
-    diff = tf.expand_dims(x, -2) - tf.expand_dims(y, -3)
-    return tf.sqrt(tf.reduce_sum(tf.square(diff), axis=-1))
 
 
 def jvp(fun, primals, tangents, has_aux=False):
